@@ -1,0 +1,181 @@
+"""An APP folder, loaded: its pipeline documents and, once checked, its Pipeline models.
+
+Discovery follows the spec: every ``pipelines/*/pipeline.yaml``; ``_constructor`` and
+``_destructor`` are lifecycle pipelines, any other ``_``-prefixed folder is skipped, and the
+rest are business pipelines that make up the routing table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .document import Document, load_yaml, plain
+from .errors import LoadError, UsageError, Where
+
+CONSTRUCTOR = "_constructor"
+DESTRUCTOR = "_destructor"
+LIFECYCLE = (CONSTRUCTOR, DESTRUCTOR)
+TIERS = ("lite", "standard", "reasoning")
+DEFAULT_TIER = "standard"
+DEFAULT_RETRY = 2
+DEFAULT_TIMEOUT = 300.0
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str
+    type: str  # "code" | "llm"
+    line: int
+    command: str = ""
+    prompt: str = ""
+    tier: str = DEFAULT_TIER
+    schema: str | None = None
+    validate: str | None = None
+    retry: int = DEFAULT_RETRY
+    timeout: float = DEFAULT_TIMEOUT
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    name: str
+    description: str
+    triggers: tuple[str, ...]
+    inputs: dict[str, str]  # name -> type
+    steps: tuple[Step, ...]
+    output: str  # name of the step whose output is the pipeline's output
+    dir: Path
+    file: Path
+
+    @property
+    def is_lifecycle(self) -> bool:
+        return self.name in LIFECYCLE
+
+    def where(self, step: Step | None = None) -> Where:
+        return Where(self.file, step.line if step else 1)
+
+
+@dataclass
+class App:
+    root: Path
+    # Every pipelines/<dir>/pipeline.yaml by directory name: the document, or why it failed.
+    sources: dict[str, Document | LoadError] = field(default_factory=dict)
+    missing: list[Path] = field(default_factory=list)  # pipeline dirs without pipeline.yaml
+
+    @property
+    def name(self) -> str:
+        return self.root.name
+
+    @property
+    def skill_md(self) -> Path:
+        return self.root / "SKILL.md"
+
+    @property
+    def tools_dir(self) -> Path:
+        return self.root / "tools"
+
+    def business_names(self) -> list[str]:
+        return [n for n in self.sources if not n.startswith("_")]
+
+    def has(self, name: str) -> bool:
+        return name in self.sources
+
+    def document(self, name: str) -> Document:
+        source = self.sources.get(name)
+        if source is None:
+            known = ", ".join(self.business_names()) or "none"
+            raise UsageError(
+                f"no pipeline named {name!r} in {self.root}",
+                hint=f"pipelines here: {known} (see `app-run list`)",
+            )
+        if isinstance(source, LoadError):
+            raise source
+        return source
+
+    def pipeline(self, name: str) -> Pipeline:
+        """The Pipeline model; the document must have passed `check` first."""
+        return build_pipeline(self.document(name))
+
+
+def load_app(root: Path) -> App:
+    root = Path(root)
+    if not root.is_dir():
+        raise LoadError(
+            f"{root} is not a directory", hint="pass the folder that holds SKILL.md and pipelines/"
+        )
+    pipelines_dir = root / "pipelines"
+    if not pipelines_dir.is_dir():
+        raise LoadError(
+            f"{root} is not an APP: it has no pipelines/ folder",
+            where=Where(root),
+            hint="create one with `app-new pipeline`, or convert a skill with `app-convert`",
+        )
+    app = App(root=root.resolve())
+    for sub in sorted(p for p in pipelines_dir.iterdir() if p.is_dir()):
+        if sub.name.startswith("_") and sub.name not in LIFECYCLE:
+            continue
+        if sub.name.startswith("."):
+            continue
+        file = sub / "pipeline.yaml"
+        if not file.is_file():
+            app.missing.append(sub)
+            continue
+        try:
+            app.sources[sub.name] = load_yaml(file)
+        except LoadError as exc:
+            app.sources[sub.name] = exc
+    return app
+
+
+def build_pipeline(doc: Document) -> Pipeline:
+    data: Any = doc.data
+    steps = tuple(_build_step(doc, i, raw) for i, raw in enumerate(data["steps"]))
+    inputs = plain(data.get("input") or {})
+    return Pipeline(
+        name=str(data["name"]),
+        description=str(data.get("description", "")),
+        triggers=tuple(str(t) for t in data.get("triggers") or ()),
+        inputs={str(k): str(v) for k, v in inputs.items()},
+        steps=steps,
+        output=str(data.get("output") or steps[-1].name),
+        dir=doc.path.parent,
+        file=doc.path,
+    )
+
+
+def _build_step(doc: Document, index: int, raw: Any) -> Step:
+    return Step(
+        name=str(raw["name"]),
+        type=str(raw["type"]),
+        line=doc.line_of("steps", index),
+        command=str(raw.get("command", "")),
+        prompt=str(raw.get("prompt", "")),
+        tier=str(raw.get("model") or DEFAULT_TIER),
+        schema=str(raw["schema"]) if raw.get("schema") else None,
+        validate=str(raw["validate"]) if raw.get("validate") else None,
+        retry=int(raw.get("retry", DEFAULT_RETRY)),
+        timeout=float(raw.get("timeout", DEFAULT_TIMEOUT)),
+    )
+
+
+def routing_table(app: App) -> list[dict[str, Any]]:
+    """Every business pipeline's routing info, read straight from its document."""
+    table = []
+    for name in app.business_names():
+        source = app.sources[name]
+        if isinstance(source, LoadError):
+            table.append(
+                {"name": name, "description": "", "triggers": [], "error": source.one_line()}
+            )
+            continue
+        data = plain(source.data) if isinstance(source.data, dict) else {}
+        table.append(
+            {
+                "name": name,
+                "description": str(data.get("description") or ""),
+                "triggers": [str(t) for t in data.get("triggers") or []],
+                "input": data.get("input") or {},
+            }
+        )
+    return table

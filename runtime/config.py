@@ -1,0 +1,147 @@
+"""Runtime configuration: which provider answers llm steps and which model each tier maps to.
+
+Looked up in this order, each layer overriding the one before:
+
+1. built-in defaults (below)
+2. the user's file: ``$XDG_CONFIG_HOME/app-run/config.yaml`` (``~/.config/app-run/config.yaml``)
+3. the APP's file: ``<APP_DIR>/app-run.yaml``
+4. the file named by ``APP_RUN_CONFIG``
+5. environment: ``APP_RUN_PROVIDER``, ``APP_RUN_ANSWERS``, ``APP_RUN_MODEL_LITE`` /
+   ``_STANDARD`` / ``_REASONING``
+6. command-line flags (``--provider``, ``--answers``)
+
+Run records and sessions live under ``APP_RUN_HOME`` (default ``$XDG_STATE_HOME/app-run``,
+i.e. ``~/.local/state/app-run``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .app import TIERS
+from .document import load_yaml, plain
+from .errors import ConfigError
+
+DEFAULT_MODELS = {
+    "lite": "claude-haiku-5-5",
+    "standard": "claude-sonnet-5-5",
+    "reasoning": "claude-opus-5-5",
+}
+DEFAULT_MAX_TOKENS = {"lite": 4096, "standard": 16000, "reasoning": 32000}
+PROVIDERS = ("anthropic", "scripted", "none")
+KEYS = ("provider", "answers", "model_mapping", "max_tokens")
+
+
+@dataclass(frozen=True)
+class Config:
+    provider: str = "none"
+    answers: Path | None = None  # the scripted provider's answers file
+    models: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_MODELS))
+    max_tokens: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_MAX_TOKENS))
+    sources: tuple[str, ...] = ()  # the files that were read, for `app-run config`
+
+    def model_for(self, tier: str) -> str:
+        return self.models.get(tier, self.models["standard"])
+
+
+def user_config_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "app-run" / "config.yaml"
+
+
+def state_home() -> Path:
+    explicit = os.environ.get("APP_RUN_HOME")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "app-run"
+
+
+def load_config(
+    app_root: Path | None,
+    *,
+    provider: str | None = None,
+    answers: str | None = None,
+    environ: dict[str, str] | None = None,
+) -> Config:
+    env = os.environ if environ is None else environ
+    default_provider = "anthropic" if env.get("ANTHROPIC_API_KEY") else "none"
+    config = Config(provider=default_provider)
+    files = [user_config_path()]
+    if app_root is not None:
+        files.append(app_root / "app-run.yaml")
+    if env.get("APP_RUN_CONFIG"):
+        explicit = Path(env["APP_RUN_CONFIG"])
+        if not explicit.is_file():
+            raise ConfigError(f"APP_RUN_CONFIG names {explicit}, which does not exist")
+        files.append(explicit)
+    for path in files:
+        if path.is_file():
+            config = _merge_file(config, path)
+    config = _merge(config, _from_env(env), "environment")
+    cli = {"provider": provider, "answers": answers}
+    config = _merge(config, {k: v for k, v in cli.items() if v}, "command line")
+    if config.provider not in PROVIDERS:
+        raise ConfigError(
+            f"unknown provider {config.provider!r}", hint=f"use one of {', '.join(PROVIDERS)}"
+        )
+    return config
+
+
+def _from_env(env: Any) -> dict[str, Any]:
+    layer: dict[str, Any] = {}
+    if env.get("APP_RUN_PROVIDER"):
+        layer["provider"] = env["APP_RUN_PROVIDER"]
+    if env.get("APP_RUN_ANSWERS"):
+        layer["answers"] = env["APP_RUN_ANSWERS"]
+    models = {
+        t: env[f"APP_RUN_MODEL_{t.upper()}"] for t in TIERS if env.get(f"APP_RUN_MODEL_{t.upper()}")
+    }
+    if models:
+        layer["model_mapping"] = models
+    return layer
+
+
+def _merge_file(config: Config, path: Path) -> Config:
+    doc = load_yaml(path)
+    data = plain(doc.data) or {}
+    if not isinstance(data, dict):
+        raise ConfigError("config must be a mapping", where=doc.where())
+    for key in data:
+        if key not in KEYS:
+            raise ConfigError(
+                f"unknown config key {key!r}", where=doc.where(key), hint=f"use {', '.join(KEYS)}"
+            )
+    for key in ("model_mapping", "max_tokens"):
+        table = data.get(key)
+        if table is not None and (not isinstance(table, dict) or set(table) - set(TIERS)):
+            raise ConfigError(
+                f"{key} must map tiers ({', '.join(TIERS)}) to values", where=doc.where(key)
+            )
+    if data.get("answers"):
+        data["answers"] = str((path.parent / str(data["answers"])).resolve())
+    return _merge(config, data, str(path))
+
+
+def _merge(config: Config, layer: dict[str, Any], source: str) -> Config:
+    if not layer:
+        return config
+    changes: dict[str, Any] = {"sources": (*config.sources, source)}
+    if "provider" in layer:
+        changes["provider"] = str(layer["provider"])
+    if "answers" in layer:
+        changes["answers"] = Path(str(layer["answers"]))
+    if "model_mapping" in layer:
+        changes["models"] = {
+            **config.models,
+            **{k: str(v) for k, v in layer["model_mapping"].items()},
+        }
+    if "max_tokens" in layer:
+        changes["max_tokens"] = {
+            **config.max_tokens,
+            **{k: int(v) for k, v in layer["max_tokens"].items()},
+        }
+    return replace(config, **changes)

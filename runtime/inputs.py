@@ -1,0 +1,125 @@
+"""Pipeline inputs: parsed from the command line, checked against the `input` declaration.
+
+``--input key=value`` values are converted by the declared type (``integer`` "42" -> 42,
+``boolean`` "yes"/"true"/"1", ``array``/``object`` as JSON); ``--input-json`` gives typed JSON.
+Every declared input is required: the spec has no optional marker.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+
+TYPES = ("string", "integer", "number", "boolean", "array", "object")
+TRUE = {"true", "yes", "1", "on"}
+FALSE = {"false", "no", "0", "off"}
+
+
+def read_input_json(source: str, stdin_text: str | None = None) -> dict[str, Any]:
+    """``source`` is a file path or ``-`` for standard input."""
+    if source == "-":
+        text = stdin_text if stdin_text is not None else ""
+        label = "standard input"
+    else:
+        path = Path(source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot read --input-json {source}: {exc.strerror}") from exc
+        label = source
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"--input-json {label} is not JSON: {exc.msg} at line {exc.lineno}",
+            hint='give an object such as {"repo": "owner/name"}',
+        ) from exc
+    if not isinstance(data, dict):
+        raise InputError(f"--input-json {label} must be a JSON object, not {type(data).__name__}")
+    return data
+
+
+def parse_pairs(pairs: list[str], declared: dict[str, str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise InputError(f"--input {pair!r} is not key=value", hint="write --input name=value")
+        values[key] = convert(key, raw, declared.get(key, "string"))
+    return values
+
+
+def convert(key: str, raw: str, type_: str) -> Any:
+    try:
+        if type_ == "integer":
+            return int(raw)
+        if type_ == "number":
+            return float(raw)
+        if type_ == "boolean":
+            if raw.lower() in TRUE | FALSE:
+                return raw.lower() in TRUE
+            raise ValueError(raw)
+        if type_ in ("array", "object"):
+            value = json.loads(raw)
+            if type_ == "array" and not isinstance(value, list):
+                raise ValueError(raw)
+            if type_ == "object" and not isinstance(value, dict):
+                raise ValueError(raw)
+            return value
+    except ValueError:
+        raise InputError(
+            f"input {key}={raw!r} is not a valid {type_}", hint=_example(key, type_)
+        ) from None
+    return raw
+
+
+def check_inputs(values: dict[str, Any], declared: dict[str, str], pipeline: str) -> None:
+    """Raise InputError listing every missing, unknown or mistyped input."""
+    problems: list[str] = []
+    missing = [k for k in declared if k not in values]
+    if missing:
+        problems.append("missing " + ", ".join(f"{k} ({declared[k]})" for k in missing))
+    unknown = [k for k in values if k not in declared]
+    if unknown:
+        known = ", ".join(declared) or "none"
+        problems.append(f"unknown {', '.join(unknown)} (declared: {known})")
+    for key, type_ in declared.items():
+        if key in values and not matches(values[key], type_):
+            problems.append(f"{key} must be {type_}, got {json.dumps(values[key])[:40]}")
+    if problems:
+        first = missing[0] if missing else next(iter(declared), "name")
+        raise InputError(
+            f"inputs for {pipeline!r}: " + "; ".join(problems),
+            hint=_example(first, declared.get(first, "string")),
+        )
+
+
+def matches(value: Any, type_: str) -> bool:
+    if type_ == "string":
+        return isinstance(value, str)
+    if type_ == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if type_ == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if type_ == "boolean":
+        return isinstance(value, bool)
+    if type_ == "array":
+        return isinstance(value, list)
+    if type_ == "object":
+        return isinstance(value, dict)
+    return False
+
+
+def _example(key: str, type_: str) -> str:
+    sample = {
+        "string": "text",
+        "integer": "42",
+        "number": "1.5",
+        "boolean": "true",
+        "array": "'[1,2]'",
+        "object": "'{\"k\":1}'",
+    }.get(type_, "value")
+    return f"pass --input {key}={sample} or --input-json FILE"

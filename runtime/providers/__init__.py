@@ -1,0 +1,32 @@
+"""LLM providers behind one small interface (``base.Provider``).
+
+``anthropic`` calls the real API through the official SDK (imported only when a call is made);
+``scripted`` replays answers from a file.  ``none`` means no provider: an llm step then fails
+with a message naming what to set.
+"""
+
+from __future__ import annotations
+
+from runtime.config import Config
+from runtime.errors import ConfigError
+
+from .base import LlmRequest, LlmResponse, Provider
+
+__all__ = ["LlmRequest", "LlmResponse", "Provider", "make_provider"]
+
+
+def make_provider(config: Config) -> Provider | None:
+    if config.provider == "scripted":
+        from .scripted import ScriptedProvider
+
+        if config.answers is None:
+            raise ConfigError(
+                "the scripted provider needs an answers file",
+                hint="pass --answers FILE or set answers: in app-run.yaml",
+            )
+        return ScriptedProvider.from_file(config.answers)
+    if config.provider == "anthropic":
+        from .anthropic import AnthropicProvider
+
+        return AnthropicProvider()
+    return None

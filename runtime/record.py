@@ -1,0 +1,131 @@
+"""Run records: one JSONL file per run under ``<APP_RUN_HOME>/runs/``.
+
+Each line is an event: ``run_start``, ``phase_start``/``phase_end`` (constructor, business,
+destructor), ``step_start``, ``step_retry``, ``step_end`` (duration, retries, token usage,
+error) and ``run_end``.  Input values whose key looks like a secret are redacted; outputs and
+the environment are never recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .errors import UsageError
+
+SECRET_KEY = re.compile(r"key|token|secret|passw|credential|auth", re.IGNORECASE)
+
+
+def new_run_id(pipeline: str) -> str:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    return f"{stamp}-{pipeline.strip('_')}-{secrets.token_hex(3)}"
+
+
+def redact(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: ("***" if SECRET_KEY.search(k) else v) for k, v in values.items()}
+
+
+@dataclass
+class Recorder:
+    """Appends events to the run's JSONL file and hands each to ``listener`` (progress)."""
+
+    path: Path | None
+    listener: Callable[[dict[str, Any]], None] | None = None
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        event = {"time": round(time.time(), 3), **event}
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(event, ensure_ascii=False, default=str) + "\n")
+        if self.listener is not None:
+            self.listener(event)
+
+
+def runs_dir(home: Path) -> Path:
+    return home / "runs"
+
+
+def find_run(home: Path, run: str | None) -> Path:
+    """A run record by id, id prefix or path; the newest when ``run`` is None."""
+    if run and Path(run).is_file():
+        return Path(run)
+    records = sorted(runs_dir(home).glob("*.jsonl"))
+    if not records:
+        raise UsageError(f"no run records in {runs_dir(home)}", hint="run a pipeline first")
+    if run is None:
+        return max(records, key=lambda p: p.stat().st_mtime)
+    matches = [p for p in records if p.stem.startswith(run)]
+    if len(matches) != 1:
+        what = "no run" if not matches else f"{len(matches)} runs"
+        raise UsageError(f"{what} matching {run!r}", hint="see the ids with `app-run log --list`")
+    return matches[0]
+
+
+def read_events(path: Path) -> list[dict[str, Any]]:
+    events = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            try:
+                events.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue  # a line cut short by a crash: keep the rest readable
+    return events
+
+
+def list_runs(home: Path, limit: int = 20) -> list[dict[str, Any]]:
+    rows = []
+    records = sorted(runs_dir(home).glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
+    for path in records[-limit:]:
+        events = read_events(path)
+        start = next((e for e in events if e.get("event") == "run_start"), {})
+        end = next((e for e in events if e.get("event") == "run_end"), {})
+        rows.append(
+            {
+                "run": path.stem,
+                "pipeline": start.get("pipeline"),
+                "app": start.get("app"),
+                "status": end.get("status", "unfinished"),
+            }
+        )
+    return rows
+
+
+def describe_run(events: list[dict[str, Any]]) -> str:
+    """A run record as readable lines: the run, each phase and step, the outcome."""
+    lines = []
+    for e in events:
+        kind = e.get("event")
+        if kind == "run_start":
+            lines.append(
+                f"run {e['run_id']}: {e['pipeline']} in {e['app']} (provider {e.get('provider')})"
+            )
+        elif kind == "phase_start":
+            lines.append(f"  {e['phase']}: {e['pipeline']}")
+        elif kind == "step_retry":
+            lines.append(f"      retry after attempt {e['attempt']}: {'; '.join(e['errors'])}")
+        elif kind == "step_end":
+            usage = e.get("usage") or {}
+            tokens = (
+                f", {usage.get('input_tokens', 0)}+{usage.get('output_tokens', 0)} tokens"
+                if usage
+                else ""
+            )
+            lines.append(
+                f"    {e['step']}: {e['status']} in {e['seconds']:.2f}s"
+                f"{', ' + str(e['retries']) + ' retries' if e.get('retries') else ''}{tokens}"
+            )
+            if e.get("error"):
+                lines.append(f"      error: {e['error']['message']}")
+        elif kind == "run_end":
+            lines.append(f"  => {e['status']} (exit {e['exit_code']}) in {e['seconds']:.2f}s")
+    if not any(e.get("event") == "run_end" for e in events):
+        lines.append("  => unfinished (app-run was killed or is still running)")
+    return "\n".join(lines)
