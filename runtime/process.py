@@ -32,7 +32,9 @@ def split_command(command: str, step: str = "") -> list[str]:
     try:
         argv = shlex.split(command)
     except ValueError as exc:
-        raise SubprocessError(f"command cannot be split: {exc}", step=step, command=command)
+        raise SubprocessError(
+            f"command cannot be split: {exc}", step=step, command=command
+        ) from None
     if not argv:
         raise SubprocessError("command is empty", step=step, command=command)
     return argv
