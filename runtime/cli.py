@@ -17,7 +17,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from . import __version__
-from .errors import AppRunError, CheckFailed, StepError
+from .errors import AppRunError, CheckFailed, StepError, UsageError
 
 EXIT_INTERNAL = 70
 
@@ -32,6 +32,7 @@ state = {"debug": False}
 
 AppDir = Annotated[Path, typer.Argument(help="The APP folder (holds SKILL.md and pipelines/).")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable output on stdout.")]
+QuietFlag = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")]
 
 
 def _version(value: bool) -> None:
@@ -134,8 +135,15 @@ def run(
     answers: Annotated[
         str | None, typer.Option(help="Answers file for the scripted provider.")
     ] = None,
+    delegate: Annotated[
+        bool,
+        typer.Option(
+            "--delegate/--no-delegate",
+            help="With no provider, pause at llm steps for the calling agent (exit 6).",
+        ),
+    ] = True,
     as_json: JsonFlag = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+    quiet: QuietFlag = False,
 ) -> None:
     """Run one pipeline, with its _constructor before and _destructor after."""
     from .job import execute
@@ -150,16 +158,103 @@ def run(
             provider=provider,
             answers=answers,
             listener=None if quiet else progress,
+            delegate=delegate,
         )
     except AppRunError as exc:
         fail(exc)
     report(result, as_json)
 
 
+@cli.command()
+def resume(
+    session: Annotated[str, typer.Argument(help="The session id printed with needs_llm.")],
+    output: Annotated[
+        str, typer.Option("--output", "-o", help="The answer: a FILE, or - for stdin.")
+    ],
+    as_json: JsonFlag = False,
+    quiet: QuietFlag = False,
+) -> None:
+    """Answer a paused llm step and carry the run on."""
+    from .config import state_home
+    from .delegation import resume as resume_session
+
+    try:
+        answer = sys.stdin.read() if output == "-" else _read_answer(output)
+        result = resume_session(state_home(), session, answer, listener=None if quiet else progress)
+    except AppRunError as exc:
+        fail(exc)
+    report(result, as_json)
+
+
+def _read_answer(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read --output {path}: {exc.strerror}") from None
+
+
+@cli.command()
+def abandon(
+    session: Annotated[str, typer.Argument(help="The session id.")],
+    as_json: JsonFlag = False,
+    quiet: QuietFlag = False,
+) -> None:
+    """Give up on a paused run: the business pipeline fails, the destructor runs."""
+    from .config import state_home
+    from .delegation import abandon as abandon_session
+
+    try:
+        result = abandon_session(state_home(), session, listener=None if quiet else progress)
+    except AppRunError as exc:
+        fail(exc)
+    report(result, as_json)
+
+
+@cli.command()
+def sessions(
+    clean: Annotated[
+        bool, typer.Option("--clean", help="Remove ended sessions; abandon stale paused ones.")
+    ] = False,
+    older_than: Annotated[
+        float, typer.Option(help="With --clean: hours after which a paused session is stale.")
+    ] = 24.0,
+    as_json: JsonFlag = False,
+) -> None:
+    """List host-delegation sessions (paused runs waiting for an answer)."""
+    from .config import state_home
+    from .delegation import clean as clean_sessions
+    from .delegation import list_sessions
+
+    try:
+        rows = (
+            clean_sessions(state_home(), older_than_hours=older_than)
+            if clean
+            else list_sessions(state_home())
+        )
+    except AppRunError as exc:
+        fail(exc)
+    if as_json:
+        emit_json(rows)
+        return
+    for row in rows:
+        verb = "removed " if clean else ""
+        typer.echo(
+            f"{verb}{row['session']}  {row['status']}  {row.get('pipeline') or ''}"
+            f"  {row.get('step') or ''}  {row.get('age_hours', '')}h"
+        )
+
+
 def report(result: Any, as_json: bool) -> NoReturn:
     """Print a RunResult: the output on stdout, errors on stderr; exit with its code."""
-    if as_json:
+    if as_json or result.pause is not None:
         emit_json(result.to_dict())
+        if result.pause is not None and not as_json:
+            typer.echo(
+                f"Paused: step {result.pause.step!r} needs an LLM answer "
+                f"(attempt {result.pause.attempt}/{result.pause.max_attempts}); answer with "
+                f"`app-run resume {result.pause.session} --output FILE`",
+                err=True,
+            )
     else:
         if result.output is not None and result.business and result.business.status == "succeeded":
             emit_json(result.output)
@@ -234,8 +329,14 @@ def schema(
 
 
 def main() -> None:
+    """Console entry point: no traceback escapes unless --debug was given."""
     try:
         cli()
     except KeyboardInterrupt:
         typer.echo("Error: interrupted", err=True)
         sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - the one place that turns bugs into a message
+        try:
+            fail(exc)
+        except typer.Exit as done:
+            sys.exit(done.exit_code)

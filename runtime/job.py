@@ -10,11 +10,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from . import delegation
 from .app import load_app
 from .config import load_config, state_home
 from .inputs import parse_pairs, read_input_json
 from .providers import make_provider
-from .runner import RunResult, run_app
+from .result import RunResult
+from .runner import start
 
 
 def gather_inputs(
@@ -38,7 +40,9 @@ def execute(
     provider: str | None = None,
     answers: str | None = None,
     listener: Callable[[dict[str, Any]], None] | None = None,
+    delegate: bool = True,
 ) -> RunResult:
+    """Run ``pipeline``; with no provider and ``delegate``, llm steps pause for the host."""
     app = load_app(app_dir)
     declared = {}
     source = app.sources.get(pipeline)
@@ -47,12 +51,17 @@ def execute(
         declared = {str(k): str(v) for k, v in (data or {}).items()}
     inputs = gather_inputs(declared, pairs, input_json, stdin_text)
     config = load_config(app.root, provider=provider, answers=answers)
-    return run_app(
+    home = state_home()
+    result = start(
         app,
         pipeline,
         inputs,
         config=config,
         provider=make_provider(config),
-        home=state_home(),
+        home=home,
         listener=listener,
+        delegate=delegate,
     )
+    if result.pause is not None:
+        delegation.save(home, result, app.root, inputs)
+    return result

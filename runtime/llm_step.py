@@ -51,6 +51,15 @@ def run_llm_step(ctx: StepContext, step: Step) -> StepOutcome:
     raise exhausted(step, attempts)
 
 
+def pending_prompt(
+    ctx: StepContext, step: Step, attempts: list[list[str]]
+) -> tuple[str, dict | None]:
+    """The prompt and schema a host agent must answer for ``step`` (host delegation)."""
+    prompt = render(step.prompt, ctx.inputs, ctx.outputs, step.name)
+    tried = [Attempt(number, errors) for number, errors in enumerate(attempts, 1)]
+    return with_feedback(prompt, tried), load_schema(ctx, step)
+
+
 def exhausted(step: Step, attempts: list[Attempt]) -> AttemptsExhausted:
     listing = "; ".join(f"attempt {a.number}: {' / '.join(a.errors)}" for a in attempts)
     return AttemptsExhausted(

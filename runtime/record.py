@@ -124,8 +124,15 @@ def describe_run(events: list[dict[str, Any]]) -> str:
             )
             if e.get("error"):
                 lines.append(f"      error: {e['error']['message']}")
+        elif kind == "step_pause":
+            lines.append(f"    {e['step']}: paused, waiting for the host agent's answer")
+        elif kind == "step_answer":
+            lines.append(f"    {e['step']}: answer received from the host agent")
         elif kind == "run_end":
-            lines.append(f"  => {e['status']} (exit {e['exit_code']}) in {e['seconds']:.2f}s")
-    if not any(e.get("event") == "run_end" for e in events):
+            lines.append(f"  => {e['status']} (exit {e['exit_code']})")
+    last = events[-1].get("event") if events else None
+    if last == "step_pause":
+        lines.append("  => paused (see `app-run sessions`)")
+    elif not any(e.get("event") == "run_end" for e in events):
         lines.append("  => unfinished (app-run was killed or is still running)")
     return "\n".join(lines)

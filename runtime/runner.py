@@ -9,6 +9,11 @@
 
 Both lifecycle pipelines receive the business pipeline's input as ``input`` and their own steps'
 outputs as ``steps``; see ``steps`` for the environment variables that tell them more.
+
+With ``delegate`` (no provider configured), an llm step in the constructor or the business
+pipeline pauses the run instead of failing: the result carries a ``Pause`` (prompt, schema)
+and the ``Position`` to continue from once the host agent answers (see ``delegation``).
+The destructor never pauses; its llm steps need a provider.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,97 +32,11 @@ from .check import check_app, errors_in
 from .config import Config
 from .errors import AppRunError, CheckFailed, Interrupted, StepError
 from .inputs import check_inputs
-from .llm_step import run_llm_step
+from .llm_step import pending_prompt, run_llm_step
 from .providers.base import Provider
 from .record import Recorder, new_run_id, redact, runs_dir
+from .result import Pause, PhaseResult, Position, RunResult, error_dict
 from .steps import StepContext, StepOutcome, run_code_step
-
-EXIT_OK, EXIT_FAILED, EXIT_CONSTRUCTOR, EXIT_DESTRUCTOR = 0, 1, 4, 5
-
-
-@dataclass
-class PhaseResult:
-    phase: str  # constructor | business | destructor
-    pipeline: str
-    status: str  # succeeded | failed | interrupted
-    output: Any = None
-    error: AppRunError | None = None
-    steps: list[str] = field(default_factory=list)  # the steps that finished
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "pipeline": self.pipeline,
-            "status": self.status,
-            "error": error_dict(self.error),
-            "steps": self.steps,
-        }
-
-
-@dataclass
-class RunResult:
-    run_id: str
-    app: str
-    pipeline: str
-    status: str  # succeeded | failed | constructor_failed | destructor_failed | interrupted
-    output: Any = None
-    constructor: PhaseResult | None = None
-    business: PhaseResult | None = None
-    destructor: PhaseResult | None = None
-    record: Path | None = None
-
-    @property
-    def error(self) -> AppRunError | None:
-        for phase in (self.constructor, self.business, self.destructor):
-            if phase is not None and phase.error is not None:
-                return phase.error
-        return None
-
-    @property
-    def exit_code(self) -> int:
-        interrupted = next(
-            (
-                p.error
-                for p in (self.constructor, self.business)
-                if p and isinstance(p.error, Interrupted)
-            ),
-            None,
-        )
-        if interrupted is not None:
-            return interrupted.exit_code
-        return {
-            "succeeded": EXIT_OK,
-            "constructor_failed": EXIT_CONSTRUCTOR,
-            "destructor_failed": EXIT_DESTRUCTOR,
-        }.get(self.status, EXIT_FAILED)
-
-    def to_dict(self) -> dict[str, Any]:
-        phases = {"constructor": self.constructor, "destructor": self.destructor}
-        return {
-            "status": self.status,
-            "run_id": self.run_id,
-            "app": self.app,
-            "pipeline": self.pipeline,
-            "output": self.output,
-            "error": error_dict(self.business.error if self.business else self.error),
-            **{k: (v.to_dict() if v else None) for k, v in phases.items()},
-            "record": str(self.record) if self.record else None,
-        }
-
-
-def error_dict(error: AppRunError | None) -> dict[str, Any] | None:
-    if error is None:
-        return None
-    data: dict[str, Any] = {"type": type(error).__name__, "message": error.message}
-    if error.hint:
-        data["hint"] = error.hint
-    for attr in ("step", "command", "returncode", "stderr_tail"):
-        value = getattr(error, attr, None)
-        if value not in (None, ""):
-            data[attr] = value
-    attempts = getattr(error, "attempts", None)
-    if attempts:
-        data["attempts"] = [{"attempt": a.number, "errors": a.errors} for a in attempts]
-    return data
 
 
 def prepare(app: App, name: str, inputs: dict[str, Any]) -> Pipeline:
@@ -132,7 +51,7 @@ def prepare(app: App, name: str, inputs: dict[str, Any]) -> Pipeline:
     return pipeline
 
 
-def run_app(
+def start(
     app: App,
     name: str,
     inputs: dict[str, Any],
@@ -141,13 +60,12 @@ def run_app(
     provider: Provider | None,
     home: Path | None,
     listener: Callable[[dict[str, Any]], None] | None = None,
+    delegate: bool = False,
 ) -> RunResult:
+    """Check, then run ``name`` from its constructor on; records under ``home``."""
     pipeline = prepare(app, name, inputs)
     run_id = new_run_id(name)
-    record = runs_dir(home) / f"{run_id}.jsonl" if home is not None else None
-    emit = Recorder(record, listener)
-    result = RunResult(run_id, app.name, name, "failed", record=record)
-    started = time.monotonic()
+    emit = Recorder(runs_dir(home) / f"{run_id}.jsonl" if home is not None else None, listener)
     emit(
         {
             "event": "run_start",
@@ -158,50 +76,115 @@ def run_app(
             "provider": config.provider,
         }
     )
+    run = Run(app, pipeline, inputs, run_id, config, provider, emit, delegate)
+    return run.advance(Position())
 
-    def context(p: Pipeline, extra: dict[str, str]) -> StepContext:
-        return StepContext(app, p, inputs, run_id, config, provider, emit, extra)
 
-    with _signals_raise() as signals:
-        business_env = {"APP_BUSINESS_PIPELINE": name}
-        if app.has(CONSTRUCTOR):
-            result.constructor = _guarded(
-                "constructor", context(app.pipeline(CONSTRUCTOR), business_env)
-            )
-        if result.constructor and result.constructor.status != "succeeded":
-            result.status = "constructor_failed"
-            if isinstance(result.constructor.error, Interrupted):
-                result.status = "interrupted"
-        else:
-            result.business = _guarded("business", context(pipeline, business_env))
+@dataclass
+class Run:
+    """One run of a business pipeline: everything needed to start it or carry it on."""
+
+    app: App
+    pipeline: Pipeline
+    inputs: dict[str, Any]
+    run_id: str
+    config: Config
+    provider: Provider | None
+    emit: Recorder
+    delegate: bool = False  # pause at llm steps when there is no provider
+
+    def context(
+        self, pipeline: Pipeline, outputs: dict[str, Any], env: dict[str, str]
+    ) -> StepContext:
+        return StepContext(
+            self.app,
+            pipeline,
+            self.inputs,
+            self.run_id,
+            self.config,
+            self.provider,
+            self.emit,
+            env,
+            dict(outputs),
+        )
+
+    def advance(self, position: Position, failure: AppRunError | None = None) -> RunResult:
+        """Run on from ``position``; ``failure`` fails the current phase without running it."""
+        result = RunResult(
+            self.run_id, self.app.name, self.pipeline.name, "failed", record=self.emit.path
+        )
+        with _signals_raise() as signals:
+            if position.phase == "constructor" and self.app.has(CONSTRUCTOR):
+                result.constructor = self._phase("constructor", CONSTRUCTOR, position, failure)
+                failure = None
+                if result.constructor.status == "paused":
+                    return self._paused(result, result.constructor)
+                if result.constructor.status != "succeeded":
+                    interrupted = isinstance(result.constructor.error, Interrupted)
+                    result.status = "interrupted" if interrupted else "constructor_failed"
+                    return self._end(result)
+                position = Position("business")
+            elif self.app.has(CONSTRUCTOR):
+                result.constructor = PhaseResult("constructor", CONSTRUCTOR, "succeeded")
+            if position.phase == "constructor":
+                position = Position("business")
+            result.business = self._phase("business", self.pipeline.name, position, failure)
+            if result.business.status == "paused":
+                return self._paused(result, result.business)
             result.output = result.business.output
             signals.hold = True
-            if app.has(DESTRUCTOR):
-                result.destructor = run_phase(
-                    "destructor",
-                    context(app.pipeline(DESTRUCTOR), _outcome_env(name, result.business)),
-                )
+            if self.app.has(DESTRUCTOR):
+                env = _outcome_env(self.pipeline.name, result.business)
+                ctx = self.context(self.app.pipeline(DESTRUCTOR), {}, env)
+                result.destructor = run_phase("destructor", ctx)
             result.status = _status(result.business, result.destructor)
-    emit(
-        {
-            "event": "run_end",
-            "status": result.status,
-            "exit_code": result.exit_code,
-            "seconds": round(time.monotonic() - started, 3),
-            "error": error_dict(result.error),
-        }
-    )
-    return result
+        return self._end(result)
 
-
-def _guarded(phase: str, ctx: StepContext) -> PhaseResult:
-    """run_phase, also when a signal lands between steps rather than inside one."""
-    try:
-        return run_phase(phase, ctx)
-    except Interrupted as exc:
-        return PhaseResult(
-            phase, ctx.pipeline.name, "interrupted", error=exc, steps=list(ctx.outputs)
+    def _phase(
+        self, phase: str, name: str, position: Position, failure: AppRunError | None
+    ) -> PhaseResult:
+        pipeline = self.pipeline if phase == "business" else self.app.pipeline(name)
+        ctx = self.context(
+            pipeline, position.outputs, {"APP_BUSINESS_PIPELINE": self.pipeline.name}
         )
+        if failure is not None:
+            result = PhaseResult(phase, name, "failed", error=failure, steps=list(ctx.outputs))
+            _emit_phase_end(ctx, result)
+            return result
+        try:
+            return run_phase(phase, ctx, start=position.step, can_pause=self.delegate)
+        except Interrupted as exc:  # a signal between steps rather than inside one
+            return PhaseResult(phase, name, "interrupted", error=exc, steps=list(ctx.outputs))
+
+    def _paused(self, result: RunResult, phase: PhaseResult) -> RunResult:
+        assert phase.pending is not None
+        pipeline = self.pipeline if phase.phase == "business" else self.app.pipeline(CONSTRUCTOR)
+        step = pipeline.steps[phase.pending["index"]]
+        result.status = "needs_llm"
+        result.position = Position(phase.phase, phase.pending["index"], phase.pending["outputs"])
+        result.pause = Pause(
+            session=self.run_id,
+            pipeline=pipeline.name,
+            step=step.name,
+            prompt=phase.pending["prompt"],
+            schema=phase.pending["schema"],
+            tier=step.tier,
+            attempt=1,
+            max_attempts=step.retry + 1,
+        )
+        self.emit({"event": "run_pause", "phase": phase.phase, "step": step.name})
+        return result
+
+    def _end(self, result: RunResult) -> RunResult:
+        self.emit(
+            {
+                "event": "run_end",
+                "status": result.status,
+                "exit_code": result.exit_code,
+                "error": error_dict(result.error),
+            }
+        )
+        return result
 
 
 def _outcome_env(name: str, business: PhaseResult) -> dict[str, str]:
@@ -220,12 +203,21 @@ def _status(business: PhaseResult, destructor: PhaseResult | None) -> str:
     return "succeeded"
 
 
-def run_phase(phase: str, ctx: StepContext) -> PhaseResult:
+def run_phase(
+    phase: str, ctx: StepContext, *, start: int = 0, can_pause: bool = False
+) -> PhaseResult:
     pipeline = ctx.pipeline
-    result = PhaseResult(phase, pipeline.name, "succeeded")
-    ctx.emit({"event": "phase_start", "phase": phase, "pipeline": pipeline.name})
-    for step in pipeline.steps:
-        error = run_step(ctx, step)
+    result = PhaseResult(phase, pipeline.name, "succeeded", steps=list(ctx.outputs))
+    if start == 0:
+        ctx.emit({"event": "phase_start", "phase": phase, "pipeline": pipeline.name})
+    for index in range(start, len(pipeline.steps)):
+        step = pipeline.steps[index]
+        if can_pause and phase != "destructor" and step.type == "llm" and ctx.provider is None:
+            error = _pause_at(ctx, step, index, result)
+            if error is None:
+                return result
+        else:
+            error = run_step(ctx, step)
         if error is not None:
             result.status = "interrupted" if isinstance(error, Interrupted) else "failed"
             result.error = error
@@ -233,16 +225,32 @@ def run_phase(phase: str, ctx: StepContext) -> PhaseResult:
         result.steps.append(step.name)
     else:
         result.output = ctx.outputs.get(pipeline.output)
+    _emit_phase_end(ctx, result)
+    return result
+
+
+def _pause_at(ctx: StepContext, step: Step, index: int, result: PhaseResult) -> AppRunError | None:
+    try:
+        prompt, schema = pending_prompt(ctx, step, [])
+    except AppRunError as exc:
+        exc.where = exc.where or ctx.pipeline.where(step)
+        return exc
+    result.status = "paused"
+    result.pending = {"index": index, "prompt": prompt, "schema": schema, "outputs": ctx.outputs}
+    ctx.emit({"event": "step_pause", "pipeline": ctx.pipeline.name, "step": step.name})
+    return None
+
+
+def _emit_phase_end(ctx: StepContext, result: PhaseResult) -> None:
     ctx.emit(
         {
             "event": "phase_end",
-            "phase": phase,
-            "pipeline": pipeline.name,
+            "phase": result.phase,
+            "pipeline": result.pipeline,
             "status": result.status,
             "error": error_dict(result.error),
         }
     )
-    return result
 
 
 def run_step(ctx: StepContext, step: Step) -> AppRunError | None:
@@ -265,6 +273,17 @@ def run_step(ctx: StepContext, step: Step) -> AppRunError | None:
         error.__cause__ = exc
     if error is not None and error.where is None:
         error.where = ctx.pipeline.where(step)
+    step_end(ctx, step, started, outcome, error)
+    return error
+
+
+def step_end(
+    ctx: StepContext,
+    step: Step,
+    started: float,
+    outcome: StepOutcome | None,
+    error: AppRunError | None,
+) -> None:
     ctx.emit(
         {
             "event": "step_end",
@@ -272,12 +291,11 @@ def run_step(ctx: StepContext, step: Step) -> AppRunError | None:
             "step": step.name,
             "status": "succeeded" if error is None else "failed",
             "seconds": round(time.monotonic() - started, 3),
-            "retries": outcome.retries if outcome else getattr(error, "retries", 0),
+            "retries": outcome.retries if outcome else 0,
             "usage": outcome.usage if outcome else {},
             "error": error_dict(error),
         }
     )
-    return error
 
 
 class _Signals:

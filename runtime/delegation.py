@@ -1,0 +1,269 @@
+"""Host-delegated llm steps ("collaborative mode"): a paused run kept as a session.
+
+With no provider configured, a run pauses at an llm step and is saved under
+``<APP_RUN_HOME>/sessions/<id>.json`` (written atomically, mode 0600: it holds the inputs).
+The host agent answers the printed prompt; ``resume`` holds that answer to the same checks as a
+provider's (JSON Schema, then the validate script), asks again with the errors while retries
+remain, and carries the run on. The constructor runs once, at the start; the destructor runs
+once, at the real end — or on ``abandon``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from .app import CONSTRUCTOR, load_app
+from .config import load_config
+from .errors import Attempt, StepError, UsageError
+from .llm_step import exhausted, judge, load_schema, pending_prompt
+from .providers import make_provider
+from .record import Recorder, runs_dir
+from .result import Pause, Position, RunResult
+from .runner import Run, prepare
+
+Listener = Callable[[dict[str, Any]], None] | None
+VERSION = 1
+
+
+def sessions_dir(home: Path) -> Path:
+    return home / "sessions"
+
+
+def save(home: Path, result: RunResult, app_root: Path, inputs: dict[str, Any]) -> None:
+    """Keep a paused run so that `resume` can carry it on."""
+    assert result.pause is not None and result.position is not None
+    data = {
+        "version": VERSION,
+        "session": result.run_id,
+        "status": "paused",
+        "app": str(app_root),
+        "pipeline": result.pipeline,
+        "inputs": inputs,
+        "position": result.position.to_dict(),
+        "pause": result.pause.to_dict(),
+        "updated": time.time(),
+    }
+    _write(sessions_dir(home) / f"{result.run_id}.json", data)
+
+
+def _write(path: Path, data: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, ensure_ascii=False, indent=2)
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def load(home: Path, session: str) -> dict[str, Any]:
+    path = sessions_dir(home) / f"{session}.json"
+    if "/" in session or not path.is_file():
+        raise UsageError(
+            f"no session {session!r}", hint="see open sessions with `app-run sessions`"
+        )
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        Position.from_dict(data["position"])
+        data["app"], data["pipeline"], data["inputs"]  # noqa: B018 - required keys
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        raise UsageError(
+            f"session {session!r} is corrupt ({type(exc).__name__})",
+            hint=f"remove {path} (its destructor cannot be run safely)",
+        ) from None
+    if data.get("status") != "paused":
+        raise UsageError(
+            f"session {session!r} already ended ({data.get('status')})",
+            hint="start a new run with `app-run run`",
+        )
+    return data
+
+
+@contextlib.contextmanager
+def _locked(home: Path, session: str) -> Iterator[None]:
+    path = sessions_dir(home) / f"{session}.lock"
+    with path.open("w") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UsageError(f"session {session!r} is being resumed by another app-run") from None
+        yield
+    with contextlib.suppress(OSError):
+        path.unlink()
+
+
+def _run_of(home: Path, data: dict[str, Any], listener: Listener) -> Run:
+    app = load_app(Path(data["app"]))
+    pipeline = prepare(app, data["pipeline"], data["inputs"])
+    config = load_config(app.root)
+    emit = Recorder(runs_dir(home) / f"{data['session']}.jsonl", listener)
+    return Run(
+        app,
+        pipeline,
+        data["inputs"],
+        data["session"],
+        config,
+        make_provider(config),
+        emit,
+        delegate=True,
+    )
+
+
+def resume(home: Path, session: str, answer: str, *, listener: Listener = None) -> RunResult:
+    """Check the host's answer for the pending step and carry the run on."""
+    data = load(home, session)
+    with _locked(home, session):
+        run = _run_of(home, data, listener)
+        position = Position.from_dict(data["position"])
+        pipeline = run.pipeline if position.phase == "business" else run.app.pipeline(CONSTRUCTOR)
+        step = pipeline.steps[position.step]
+        env = {"APP_BUSINESS_PIPELINE": run.pipeline.name}
+        ctx = run.context(pipeline, position.outputs, env)
+        run.emit({"event": "step_answer", "pipeline": pipeline.name, "step": step.name})
+        output, errors = judge(
+            ctx, step, _answer_value(answer, step.schema), load_schema(ctx, step)
+        )
+        if errors:
+            position.attempts.append(errors)
+            run.emit(
+                {
+                    "event": "step_retry",
+                    "step": step.name,
+                    "attempt": len(position.attempts),
+                    "errors": errors,
+                }
+            )
+            if len(position.attempts) <= step.retry:
+                return _ask_again(home, data, run, position, ctx, step)
+            tried = [Attempt(n, e) for n, e in enumerate(position.attempts, 1)]
+            result = run.advance(position, failure=exhausted(step, tried))
+        else:
+            position.outputs[step.name] = output
+            run.emit(
+                {
+                    "event": "step_end",
+                    "pipeline": pipeline.name,
+                    "step": step.name,
+                    "status": "succeeded",
+                    "seconds": 0,
+                    "retries": len(position.attempts),
+                    "usage": {},
+                    "error": None,
+                    "answered_by": "host",
+                }
+            )
+            result = run.advance(Position(position.phase, position.step + 1, position.outputs))
+        return _settle(home, data, result)
+
+
+def _answer_value(answer: str, schema: str | None) -> str:
+    return answer if schema else answer.rstrip("\n")
+
+
+def _ask_again(home, data, run: Run, position: Position, ctx, step) -> RunResult:
+    prompt, schema = pending_prompt(ctx, step, position.attempts)
+    result = RunResult(
+        run.run_id,
+        run.app.name,
+        run.pipeline.name,
+        "needs_llm",
+        record=run.emit.path,
+        position=position,
+    )
+    result.pause = Pause(
+        session=run.run_id,
+        pipeline=ctx.pipeline.name,
+        step=step.name,
+        prompt=prompt,
+        schema=schema,
+        tier=step.tier,
+        attempt=len(position.attempts) + 1,
+        max_attempts=step.retry + 1,
+        errors=position.attempts[-1],
+    )
+    save(home, result, run.app.root, run.inputs)
+    return result
+
+
+def _settle(home: Path, data: dict[str, Any], result: RunResult) -> RunResult:
+    if result.pause is not None:
+        save(home, result, Path(data["app"]), data["inputs"])
+    else:
+        _write(
+            sessions_dir(home) / f"{data['session']}.json",
+            {**data, "status": result.status, "updated": time.time()},
+        )
+    return result
+
+
+def abandon(home: Path, session: str, *, listener: Listener = None) -> RunResult:
+    """Give up on a paused run: the business pipeline fails and the destructor runs."""
+    data = load(home, session)
+    with _locked(home, session):
+        run = _run_of(home, data, listener)
+        position = Position.from_dict(data["position"])
+        pause = data.get("pause") or {}
+        reason = StepError(
+            f"abandoned while waiting for an answer to {pause.get('step')!r}",
+            step=str(pause.get("step", "")),
+        )
+        result = run.advance(position, failure=reason)
+        _write(
+            sessions_dir(home) / f"{session}.json",
+            {**data, "status": "abandoned", "updated": time.time()},
+        )
+        return result
+
+
+def list_sessions(home: Path) -> list[dict[str, Any]]:
+    rows = []
+    now = time.time()
+    for path in sorted(sessions_dir(home).glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            rows.append({"session": path.stem, "status": "corrupt"})
+            continue
+        rows.append(
+            {
+                "session": path.stem,
+                "status": data.get("status"),
+                "app": data.get("app"),
+                "pipeline": data.get("pipeline"),
+                "step": (data.get("pause") or {}).get("step"),
+                "age_hours": round((now - float(data.get("updated", now))) / 3600, 2),
+            }
+        )
+    return rows
+
+
+def clean(
+    home: Path, *, older_than_hours: float, listener: Listener = None
+) -> list[dict[str, Any]]:
+    """Remove ended sessions, and abandon (destructor included) paused ones older than given."""
+    removed = []
+    for row in list_sessions(home):
+        path = sessions_dir(home) / f"{row['session']}.json"
+        if row["status"] == "paused":
+            if row["age_hours"] < older_than_hours:
+                continue
+            try:
+                result = abandon(home, row["session"], listener=listener)
+                row = {**row, "destructor": result.destructor.status if result.destructor else None}
+            except UsageError as exc:
+                row = {**row, "error": exc.message}
+        path.unlink(missing_ok=True)
+        removed.append(row)
+    return removed
