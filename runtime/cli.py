@@ -32,6 +32,25 @@ state = {"debug": False}
 
 AppDir = Annotated[Path, typer.Argument(help="The APP folder (holds SKILL.md and pipelines/).")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable output on stdout.")]
+InputPairs = Annotated[
+    list[str] | None, typer.Option("--input", "-i", help="An input as key=value (repeatable).")
+]
+InputJson = Annotated[
+    str | None, typer.Option("--input-json", help="Inputs as a JSON object: FILE or -.")
+]
+ProviderOpt = Annotated[
+    str | None, typer.Option("--provider", help="LLM provider: anthropic | scripted | none.")
+]
+AnswersOpt = Annotated[
+    str | None, typer.Option("--answers", help="Answers file for the scripted provider.")
+]
+DelegateFlag = Annotated[
+    bool,
+    typer.Option(
+        "--delegate/--no-delegate",
+        help="With no provider, pause at llm steps for the calling agent (exit 6).",
+    ),
+]
 QuietFlag = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")]
 
 
@@ -122,26 +141,11 @@ def list_pipelines(app_dir: AppDir, as_json: JsonFlag = False) -> None:
 def run(
     app_dir: AppDir,
     pipeline: Annotated[str, typer.Argument(help="The business pipeline to run.")],
-    input_pairs: Annotated[
-        list[str] | None,
-        typer.Option("--input", "-i", help="An input as key=value (repeatable)."),
-    ] = None,
-    input_json: Annotated[
-        str | None, typer.Option("--input-json", help="Inputs as a JSON object: FILE or -.")
-    ] = None,
-    provider: Annotated[
-        str | None, typer.Option(help="LLM provider: anthropic | scripted | none.")
-    ] = None,
-    answers: Annotated[
-        str | None, typer.Option(help="Answers file for the scripted provider.")
-    ] = None,
-    delegate: Annotated[
-        bool,
-        typer.Option(
-            "--delegate/--no-delegate",
-            help="With no provider, pause at llm steps for the calling agent (exit 6).",
-        ),
-    ] = True,
+    input_pairs: InputPairs = None,
+    input_json: InputJson = None,
+    provider: ProviderOpt = None,
+    answers: AnswersOpt = None,
+    delegate: DelegateFlag = True,
     as_json: JsonFlag = False,
     quiet: QuietFlag = False,
 ) -> None:
@@ -163,6 +167,90 @@ def run(
     except AppRunError as exc:
         fail(exc)
     report(result, as_json)
+
+
+StrategyOpt = Annotated[
+    str | None, typer.Option("--strategy", help="Routing: embedded | llm | hybrid.")
+]
+RequestArg = Annotated[str, typer.Argument(help="The request, in plain words.")]
+
+
+@cli.command("route")
+def route_request(
+    app_dir: AppDir,
+    request: RequestArg,
+    strategy: StrategyOpt = None,
+    provider: ProviderOpt = None,
+    answers: AnswersOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Only decide which pipeline a request goes to (nothing runs)."""
+    from .job import decide
+
+    try:
+        decision = decide(app_dir, request, strategy=strategy, provider=provider, answers=answers)
+    except AppRunError as exc:
+        fail(exc)
+    if as_json:
+        emit_json(decision)
+        return
+    chosen = decision["pipeline"] or "no match (Skill mode)"
+    typer.echo(f"{chosen}  score {decision['score']:.3f}  [{decision['strategy']}]")
+    typer.echo(f"  why: {decision['reason']}")
+    for c in decision["candidates"]:
+        typer.echo(f"  {c['score']:.3f}  {c['pipeline']}  — {c['why']}")
+
+
+@cli.command("ask")
+def ask_request(
+    app_dir: AppDir,
+    request: RequestArg,
+    input_pairs: InputPairs = None,
+    input_json: InputJson = None,
+    strategy: StrategyOpt = None,
+    provider: ProviderOpt = None,
+    answers: AnswersOpt = None,
+    delegate: DelegateFlag = True,
+    as_json: JsonFlag = False,
+    quiet: QuietFlag = False,
+) -> None:
+    """Route a request and run the matching pipeline; no match -> Skill mode (exit 7).
+
+    `app-run APP_DIR "request"` is short for `app-run ask APP_DIR "request"`.
+    """
+    from .job import ask
+    from .skill_mode import EXIT_SKILL
+
+    try:
+        answer = ask(
+            app_dir,
+            request,
+            pairs=input_pairs or [],
+            input_json=input_json,
+            stdin_text=sys.stdin.read() if input_json == "-" else None,
+            strategy=strategy,
+            provider=provider,
+            answers=answers,
+            listener=None if quiet else progress,
+            delegate=delegate,
+        )
+    except AppRunError as exc:
+        fail(exc)
+    if answer.run is not None:
+        if not quiet:
+            decision = answer.decision
+            typer.echo(
+                f"→ {decision['pipeline']} ({decision['strategy']}, score {decision['score']:.3f})",
+                err=True,
+            )
+        report(answer.run, as_json)
+    emit_json(answer.fallback)
+    if not quiet:
+        typer.echo(
+            f"No pipeline matched ({answer.decision['reason']}): Skill mode — follow SKILL.md",
+            err=True,
+        )
+    raise typer.Exit(EXIT_SKILL)
 
 
 @cli.command()
@@ -328,10 +416,33 @@ def schema(
     typer.echo(str(resource) if path else resource.read_text("utf-8"), nl=path)
 
 
+COMMANDS = (
+    "check",
+    "list",
+    "run",
+    "route",
+    "ask",
+    "resume",
+    "abandon",
+    "sessions",
+    "log",
+    "schema",
+)
+
+
+def shorthand(argv: list[str]) -> list[str]:
+    """`app-run APP_DIR "request" ...` means `app-run ask APP_DIR "request" ...`."""
+    args = list(argv)
+    index = next((i for i, a in enumerate(args) if not a.startswith("-")), None)
+    if index is not None and args[index] not in COMMANDS and Path(args[index]).is_dir():
+        args.insert(index, "ask")
+    return args
+
+
 def main() -> None:
     """Console entry point: no traceback escapes unless --debug was given."""
     try:
-        cli()
+        cli(args=shorthand(sys.argv[1:]), prog_name="app-run")
     except KeyboardInterrupt:
         typer.echo("Error: interrupted", err=True)
         sys.exit(130)

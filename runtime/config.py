@@ -6,9 +6,9 @@ Looked up in this order, each layer overriding the one before:
 2. the user's file: ``$XDG_CONFIG_HOME/app-run/config.yaml`` (``~/.config/app-run/config.yaml``)
 3. the APP's file: ``<APP_DIR>/app-run.yaml``
 4. the file named by ``APP_RUN_CONFIG``
-5. environment: ``APP_RUN_PROVIDER``, ``APP_RUN_ANSWERS``, ``APP_RUN_MODEL_LITE`` /
-   ``_STANDARD`` / ``_REASONING``
-6. command-line flags (``--provider``, ``--answers``)
+5. environment: ``APP_RUN_PROVIDER``, ``APP_RUN_ANSWERS``, ``APP_RUN_ROUTING``,
+   ``APP_RUN_MODEL_LITE`` / ``_STANDARD`` / ``_REASONING``
+6. command-line flags (``--provider``, ``--answers``, ``--strategy``)
 
 Run records and sessions live under ``APP_RUN_HOME`` (default ``$XDG_STATE_HOME/app-run``,
 i.e. ``~/.local/state/app-run``).
@@ -32,7 +32,7 @@ DEFAULT_MODELS = {
 }
 DEFAULT_MAX_TOKENS = {"lite": 4096, "standard": 16000, "reasoning": 32000}
 PROVIDERS = ("anthropic", "scripted", "none")
-KEYS = ("provider", "answers", "model_mapping", "max_tokens")
+KEYS = ("provider", "answers", "model_mapping", "max_tokens", "routing")
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,7 @@ class Config:
     answers: Path | None = None  # the scripted provider's answers file
     models: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_MODELS))
     max_tokens: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_MAX_TOKENS))
+    routing: str = "embedded"  # embedded | llm | hybrid
     sources: tuple[str, ...] = ()  # the files that were read, for `app-run config`
 
     def model_for(self, tier: str) -> str:
@@ -65,6 +66,7 @@ def load_config(
     *,
     provider: str | None = None,
     answers: str | None = None,
+    routing: str | None = None,
     environ: dict[str, str] | None = None,
 ) -> Config:
     env = os.environ if environ is None else environ
@@ -82,7 +84,7 @@ def load_config(
         if path.is_file():
             config = _merge_file(config, path)
     config = _merge(config, _from_env(env), "environment")
-    cli = {"provider": provider, "answers": answers}
+    cli = {"provider": provider, "answers": answers, "routing": routing}
     config = _merge(config, {k: v for k, v in cli.items() if v}, "command line")
     if config.provider not in PROVIDERS:
         raise ConfigError(
@@ -95,6 +97,8 @@ def _from_env(env: Any) -> dict[str, Any]:
     layer: dict[str, Any] = {}
     if env.get("APP_RUN_PROVIDER"):
         layer["provider"] = env["APP_RUN_PROVIDER"]
+    if env.get("APP_RUN_ROUTING"):
+        layer["routing"] = env["APP_RUN_ROUTING"]
     if env.get("APP_RUN_ANSWERS"):
         layer["answers"] = env["APP_RUN_ANSWERS"]
     models = {
@@ -132,6 +136,8 @@ def _merge(config: Config, layer: dict[str, Any], source: str) -> Config:
     changes: dict[str, Any] = {"sources": (*config.sources, source)}
     if "provider" in layer:
         changes["provider"] = str(layer["provider"])
+    if "routing" in layer:
+        changes["routing"] = str(layer["routing"])
     if "answers" in layer:
         changes["answers"] = Path(str(layer["answers"]))
     if "model_mapping" in layer:

@@ -1,22 +1,34 @@
 """A run request from the command line turned into a RunResult.
 
-Gathers what `run` needs — the loaded APP, its config, the provider, the inputs from
-``--input``/``--input-json`` — and hands them to ``runner.run_app``.
+Gathers what a command needs — the loaded APP, its config, the provider, the inputs from
+``--input``/``--input-json`` (or, after routing, from the request) — and hands them to the
+router, the runner and host delegation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import delegation
-from .app import load_app
+from .app import App, load_app
 from .config import load_config, state_home
 from .inputs import parse_pairs, read_input_json
 from .providers import make_provider
 from .result import RunResult
 from .runner import start
+
+
+def _declared(app: App, pipeline: str) -> dict[str, str]:
+    """The pipeline's `input` declaration as written (checked later, before anything runs)."""
+    source = app.sources.get(pipeline)
+    data = getattr(source, "data", None)
+    declared = data.get("input") if isinstance(data, dict) else None
+    return (
+        {str(k): str(v) for k, v in (declared or {}).items()} if isinstance(declared, dict) else {}
+    )
 
 
 def gather_inputs(
@@ -44,12 +56,7 @@ def execute(
 ) -> RunResult:
     """Run ``pipeline``; with no provider and ``delegate``, llm steps pause for the host."""
     app = load_app(app_dir)
-    declared = {}
-    source = app.sources.get(pipeline)
-    if source is not None and not isinstance(source, Exception):
-        data = source.data.get("input") if isinstance(source.data, dict) else None
-        declared = {str(k): str(v) for k, v in (data or {}).items()}
-    inputs = gather_inputs(declared, pairs, input_json, stdin_text)
+    inputs = gather_inputs(_declared(app, pipeline), pairs, input_json, stdin_text)
     config = load_config(app.root, provider=provider, answers=answers)
     home = state_home()
     result = start(
@@ -65,3 +72,69 @@ def execute(
     if result.pause is not None:
         delegation.save(home, result, app.root, inputs)
     return result
+
+
+@dataclass
+class Answer:
+    """What `app-run APP "request"` did: ran a pipeline, or fell back to Skill mode."""
+
+    decision: dict[str, Any]
+    run: RunResult | None = None
+    fallback: dict[str, Any] | None = None
+
+
+def decide(
+    app_dir: Path, request: str, *, strategy: str | None, provider: str | None, answers: str | None
+) -> dict[str, Any]:
+    """`app-run route`: the routing decision only."""
+    from .router import decision_dict, route
+
+    app = load_app(app_dir)
+    config = load_config(app.root, provider=provider, answers=answers, routing=strategy)
+    return decision_dict(
+        route(app, request, strategy=config.routing, config=config, provider=make_provider(config))
+    )
+
+
+def ask(
+    app_dir: Path,
+    request: str,
+    *,
+    pairs: list[str],
+    input_json: str | None = None,
+    stdin_text: str | None = None,
+    strategy: str | None = None,
+    provider: str | None = None,
+    answers: str | None = None,
+    listener: Callable[[dict[str, Any]], None] | None = None,
+    delegate: bool = True,
+) -> Answer:
+    """Route ``request``, fill the pipeline's inputs, run it — or fall back to Skill mode."""
+    from .extract import extract_inputs
+    from .router import decision_dict, route
+    from .skill_mode import fallback
+
+    app = load_app(app_dir)
+    config = load_config(app.root, provider=provider, answers=answers, routing=strategy)
+    llm = make_provider(config)
+    decision = route(app, request, strategy=config.routing, config=config, provider=llm)
+    summary = decision_dict(decision)
+    if decision.pipeline is None:
+        return Answer(summary, fallback=fallback(app, request, summary))
+    declared = _declared(app, decision.pipeline)
+    explicit = gather_inputs(declared, pairs, input_json, stdin_text)
+    inputs = extract_inputs(request, declared, explicit, provider=llm, config=config)
+    home = state_home()
+    result = start(
+        app,
+        decision.pipeline,
+        inputs,
+        config=config,
+        provider=llm,
+        home=home,
+        listener=listener,
+        delegate=delegate,
+    )
+    if result.pause is not None:
+        delegation.save(home, result, app.root, inputs)
+    return Answer(summary, run=result)

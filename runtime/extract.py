@@ -1,0 +1,141 @@
+"""Filling a routed pipeline's declared inputs from the request itself.
+
+Explicit ``--input``/``--input-json`` values always win. For the rest:
+
+- with a provider: one lite-tier call with the declaration as a JSON Schema (null = not said);
+- offline, only what can be read reliably: ``name=value``, ``name: value``, ``--name value``;
+  then, if exactly one integer/number input is still missing and the request holds exactly one
+  number, that number; if exactly one string input is missing, the request's only quoted text,
+  or else its only token naming an existing file or a URL.
+
+Whatever stays missing is reported by the input check, listing every missing name.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from .config import Config
+from .errors import InputError
+from .inputs import convert, matches
+from .llm_step import answer_of, parse_json, schema_errors
+from .providers.base import LlmRequest, Provider
+
+NUMBER = re.compile(r"(?<![\w.])#?(-?\d+(?:\.\d+)?)(?![\w.])")
+QUOTED = re.compile(r"\"([^\"]+)\"|'([^']+)'|“([^”]+)”|`([^`]+)`|「([^」]+)」")
+JSON_TYPES = {
+    "string": "string",
+    "integer": "integer",
+    "number": "number",
+    "boolean": "boolean",
+    "array": "array",
+    "object": "object",
+}
+
+
+def extract_inputs(
+    request: str,
+    declared: dict[str, str],
+    explicit: dict[str, Any],
+    *,
+    provider: Provider | None,
+    config: Config,
+) -> dict[str, Any]:
+    values = dict(explicit)
+    missing = {k: t for k, t in declared.items() if k not in values}
+    if not missing:
+        return values
+    if provider is not None:
+        values.update(llm_extract(request, missing, provider, config))
+    else:
+        values.update(offline_extract(request, missing))
+    return values
+
+
+def offline_extract(request: str, missing: dict[str, str]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for name, type_ in missing.items():
+        raw = _named_value(request, name)
+        if raw is not None:
+            try:
+                found[name] = convert(name, raw, type_)
+            except InputError:
+                continue
+    left = {k: t for k, t in missing.items() if k not in found}
+    numeric = [k for k, t in left.items() if t in ("integer", "number")]
+    numbers = NUMBER.findall(request)
+    if len(numeric) == 1 and len(numbers) == 1:
+        key = numeric[0]
+        value = convert(key, numbers[0], left[key]) if _fits(numbers[0], left[key]) else None
+        if value is not None:
+            found[key] = value
+    strings = [k for k, t in left.items() if t == "string"]
+    if len(strings) == 1:
+        value = _only_text(request)
+        if value is not None:
+            found[strings[0]] = value
+    return found
+
+
+def _named_value(request: str, name: str) -> str | None:
+    variants = {name, name.replace("_", "-"), name.replace("-", "_")}
+    for variant in variants:
+        pattern = (
+            rf"(?:--{re.escape(variant)}[ =]|\b{re.escape(variant)}\s*[=:]\s*)"
+            r"(\"[^\"]*\"|'[^']*'|\S+)"
+        )
+        match = re.search(pattern, request, re.IGNORECASE)
+        if match:
+            return match.group(1).strip("\"'").rstrip(",;")
+    return None
+
+
+def _fits(raw: str, type_: str) -> bool:
+    return type_ == "number" or "." not in raw
+
+
+def _only_text(request: str) -> str | None:
+    quoted = [next(g for g in m.groups() if g) for m in QUOTED.finditer(request)]
+    if len(quoted) == 1:
+        return quoted[0]
+    if quoted:
+        return None
+    tokens = [t.strip(".,;:!?()") for t in request.split()]
+    candidates = [t for t in tokens if "://" in t or (("/" in t or "." in t) and Path(t).exists())]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def llm_extract(
+    request: str, missing: dict[str, str], provider: Provider, config: Config
+) -> dict[str, Any]:
+    schema = {
+        "type": "object",
+        "required": sorted(missing),
+        "properties": {
+            k: {"type": [JSON_TYPES.get(t, "string"), "null"]} for k, t in missing.items()
+        },
+        "additionalProperties": False,
+    }
+    prompt = (
+        "Extract these parameters from the user's request. Use null for any the request does "
+        f"not state; never guess.\nParameters (name: type): {missing}\nRequest: {request}"
+    )
+    response = provider.complete(
+        LlmRequest(
+            prompt=prompt,
+            tier="lite",
+            model=config.model_for("lite"),
+            schema=schema,
+            max_tokens=config.max_tokens.get("lite", 4096),
+            pipeline="_router",
+            step="extract",
+        )
+    )
+    value, errors = parse_json(answer_of(response))
+    if errors or schema_errors(value, schema):
+        return {}
+    return {
+        k: v for k, v in value.items() if v is not None and k in missing and matches(v, missing[k])
+    }

@@ -1,0 +1,155 @@
+"""Routing a request to one business pipeline, or to none (spec 6.1, step 2).
+
+Strategies:
+
+- ``embedded`` (default): offline static embeddings + calibrated threshold and margin
+  (``runtime.routing``); no LLM call, milliseconds.
+- ``llm``: the spec's lite-tier classification — every description and trigger in one prompt,
+  a structured answer checked against the real pipeline names.
+- ``hybrid``: embedded decides when it is confident (a match, or a score well below the
+  threshold); only the uncertain band goes to the LLM.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .app import App, routing_table
+from .config import Config
+from .errors import ProviderNotConfigured, UsageError
+from .llm_step import answer_of, parse_json, schema_errors
+from .providers.base import LlmRequest, Provider
+from .routing import Candidate, RouteDecision, RouteEntry
+
+STRATEGIES = ("embedded", "llm", "hybrid")
+UNCERTAIN_BAND = 0.12  # hybrid: no-match scores this close below the threshold go to the LLM
+
+PROMPT = """You route a user's request to ONE pipeline of an application, or to none.
+
+Pipelines (name: description; example requests):
+{table}
+
+Request: {request}
+
+Choose the pipeline whose description fits the request. If none fits, choose null: a wrong
+pipeline is worse than none. Answer as JSON: {{"pipeline": <name or null>, "reason": "<short>"}}."""
+
+
+def routing_entries(app: App) -> list[RouteEntry]:
+    return [
+        RouteEntry(row["name"], row["description"], tuple(row["triggers"]))
+        for row in routing_table(app)
+        if not row.get("error") and row["description"]
+    ]
+
+
+def route(
+    app: App, request: str, *, strategy: str, config: Config, provider: Provider | None
+) -> RouteDecision:
+    if strategy not in STRATEGIES:
+        raise UsageError(
+            f"unknown routing strategy {strategy!r}", hint=f"use {', '.join(STRATEGIES)}"
+        )
+    entries = routing_entries(app)
+    if not entries:
+        return RouteDecision(None, 0.0, strategy, (), "the APP has no business pipelines")
+    if strategy == "llm":
+        return llm_route(entries, request, config, _need(provider, "llm routing"))
+    decision = embedded_route(entries, request)
+    if strategy == "embedded" or _confident(decision):
+        return _as(decision, strategy)
+    if provider is None:
+        return _as(decision, "hybrid", note="uncertain, and no provider to settle it")
+    return _as(llm_route(entries, request, config, provider), "hybrid")
+
+
+def embedded_route(entries: list[RouteEntry], request: str) -> RouteDecision:
+    from .routing.embedded import EmbeddedRouter
+
+    return EmbeddedRouter(entries).route(request)
+
+
+def _confident(decision: RouteDecision) -> bool:
+    if decision.pipeline is not None:
+        return True
+    threshold = decision_threshold(decision)
+    return decision.score < threshold - UNCERTAIN_BAND
+
+
+def decision_threshold(decision: RouteDecision) -> float:
+    from .routing.embedded import DEFAULT_THRESHOLD
+
+    return float(DEFAULT_THRESHOLD)
+
+
+def _as(decision: RouteDecision, strategy: str, note: str = "") -> RouteDecision:
+    reason = f"{decision.reason} ({note})" if note else decision.reason
+    return RouteDecision(decision.pipeline, decision.score, strategy, decision.candidates, reason)
+
+
+def _need(provider: Provider | None, what: str) -> Provider:
+    if provider is None:
+        raise ProviderNotConfigured(
+            f"{what} needs an LLM provider and none is configured",
+            hint="set ANTHROPIC_API_KEY, pass --provider scripted --answers FILE, "
+            "or use --strategy embedded",
+        )
+    return provider
+
+
+def llm_route(
+    entries: list[RouteEntry], request: str, config: Config, provider: Provider
+) -> RouteDecision:
+    names = [e.name for e in entries]
+    schema: dict[str, Any] = {
+        "type": "object",
+        "required": ["pipeline", "reason"],
+        "properties": {"pipeline": {"enum": [*names, None]}, "reason": {"type": "string"}},
+        "additionalProperties": False,
+    }
+    prompt = PROMPT.format(table=_table(entries), request=request)
+    errors: list[str] = []
+    for attempt in (1, 2):
+        text = prompt if not errors else f"{prompt}\n\nYour last answer was invalid: {errors}"
+        response = provider.complete(
+            LlmRequest(
+                prompt=text,
+                tier="lite",
+                model=config.model_for("lite"),
+                schema=schema,
+                max_tokens=config.max_tokens.get("lite", 4096),
+                pipeline="_router",
+                step="route",
+                attempt=attempt,
+            )
+        )
+        value, errors = parse_json(answer_of(response))
+        errors = errors or schema_errors(value, schema)
+        if not errors:
+            chosen = value["pipeline"]
+            candidates = (Candidate(chosen, 1.0, value["reason"]),) if chosen else ()
+            return RouteDecision(chosen, 1.0 if chosen else 0.0, "llm", candidates, value["reason"])
+    return RouteDecision(None, 0.0, "llm", (), f"the router model gave no valid answer: {errors}")
+
+
+def _table(entries: list[RouteEntry]) -> str:
+    lines = []
+    for e in entries:
+        lines.append(f"- {e.name}: {e.description}")
+        if e.triggers:
+            lines.append(f"  examples: {json.dumps(list(e.triggers), ensure_ascii=False)}")
+    return "\n".join(lines)
+
+
+def decision_dict(decision: RouteDecision) -> dict[str, Any]:
+    return {
+        "pipeline": decision.pipeline,
+        "score": round(decision.score, 4),
+        "strategy": decision.strategy,
+        "reason": decision.reason,
+        "candidates": [
+            {"pipeline": c.pipeline, "score": round(c.score, 4), "why": c.why}
+            for c in decision.candidates
+        ],
+    }

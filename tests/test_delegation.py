@@ -1,0 +1,145 @@
+"""Host-delegated llm steps: pause -> resume (good, schema-invalid, validate failure,
+retries exhausted) and abandon, with the constructor/destructor run exactly once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from helpers import code, invoke, make_app, marker
+from runtime.record import read_events
+
+SCHEMA = {"type": "object", "required": ["score"], "properties": {"score": {"type": "integer"}}}
+VALIDATE = """\
+import json, sys
+data = json.load(sys.stdin)
+ok = data["output"]["score"] <= 10
+print(json.dumps({"valid": ok, "errors": [] if ok else ["score must be at most 10"]}))
+sys.exit(0 if ok else 1)
+"""
+
+
+@pytest.fixture
+def app(tmp_path: Path, runtime_env: Path) -> Path:
+    judge = {
+        "name": "judge", "type": "llm", "model": "lite", "retry": 1,
+        "prompt": "Rate {{greet.output}} for {{input.who}}",
+        "schema": "schemas/judge.json", "validate": "steps/validate.py",
+    }
+    return make_app(
+        tmp_path / "app",
+        {
+            "_constructor": [code("setup")],
+            "greet": {"input": {"who": "string"}, "steps": [code("greet", "ok", "hi"), judge,
+                                                            code("report")]},
+            "_destructor": [code("cleanup")],
+        },
+        files={
+            "pipelines/greet/schemas/judge.json": json.dumps(SCHEMA),
+            "pipelines/greet/steps/validate.py": VALIDATE,
+        },
+    )
+
+
+def start(app: Path) -> dict:
+    result = invoke("run", app, "greet", "--input", "who=ann", "--json")
+    assert result.exit_code == 6, result.stderr
+    return json.loads(result.stdout)
+
+
+def answer(session: str, text: str) -> tuple[int, dict]:
+    result = invoke("resume", session, "--output", "-", "--json", input=text)
+    return result.exit_code, json.loads(result.stdout) if result.stdout.strip() else {}
+
+
+def test_pause_prints_prompt_schema_and_resume_command(app: Path, runtime_env: Path) -> None:
+    paused = start(app)
+    assert paused["status"] == "needs_llm"
+    assert paused["step"] == "judge" and paused["tier"] == "lite"
+    assert paused["prompt"].startswith('Rate {\n  "step": "greet"') and paused["prompt"].endswith("for ann")
+    assert paused["schema"] == SCHEMA
+    assert paused["resume"] == f"app-run resume {paused['session']} --output FILE"
+    assert (paused["attempt"], paused["max_attempts"]) == (1, 2)
+    assert marker(runtime_env, "_constructor", "setup") is not None
+    assert marker(runtime_env, "_destructor", "cleanup") is None  # not before the real end
+
+
+def test_good_answer_finishes_the_run_and_destructor_runs_once(app: Path, runtime_env: Path) -> None:
+    paused = start(app)
+    code_, done = answer(paused["session"], '{"score": 7}')
+    assert code_ == 0 and done["status"] == "succeeded"
+    report_stdin = json.loads(marker(runtime_env, "greet", "report")["stdin"])
+    assert report_stdin["steps"]["judge"] == {"output": {"score": 7}}
+    events = read_events(Path(done["record"]))
+    assert [e["event"] for e in events].count("run_end") == 1
+    starts = [f"{e['pipeline']}/{e['step']}" for e in events if e["event"] == "step_start"]
+    assert starts == ["_constructor/setup", "greet/greet", "greet/report", "_destructor/cleanup"]
+    again = invoke("resume", paused["session"], "--output", "-", input='{"score": 1}')
+    assert again.exit_code == 2 and "already ended (succeeded)" in again.stderr
+
+
+@pytest.mark.parametrize(
+    ("bad", "expected"),
+    [
+        ("not json", "the answer is not JSON"),
+        ('{"score": "high"}', "score: 'high' is not of type 'integer'"),
+        ('{"score": 50}', "score must be at most 10"),
+    ],
+)
+def test_rejected_answer_asks_again_with_errors(app: Path, bad: str, expected: str) -> None:
+    paused = start(app)
+    code_, again = answer(paused["session"], bad)
+    assert code_ == 6 and again["status"] == "needs_llm"
+    assert again["attempt"] == 2 and any(expected in e for e in again["errors"])
+    assert expected in again["prompt"]  # the errors go into the next prompt
+    code_, done = answer(paused["session"], '{"score": 3}')
+    assert code_ == 0 and done["output"] == {"step": "report", "value": None}
+
+
+def test_retries_exhausted_fails_the_step_and_runs_destructor(app: Path, runtime_env: Path) -> None:
+    paused = start(app)
+    answer(paused["session"], "nope")
+    code_, done = answer(paused["session"], '{"score": 99}')
+    assert code_ == 1 and done["status"] == "failed"
+    assert done["error"]["type"] == "AttemptsExhausted"
+    assert [a["attempt"] for a in done["error"]["attempts"]] == [1, 2]
+    cleanup = marker(runtime_env, "_destructor", "cleanup")
+    assert cleanup["env"]["APP_BUSINESS_STATUS"] == "failed"
+
+
+def test_abandon_runs_destructor_and_ends_the_session(app: Path, runtime_env: Path) -> None:
+    paused = start(app)
+    result = invoke("abandon", paused["session"], "--json")
+    done = json.loads(result.stdout)
+    assert result.exit_code == 1 and "abandoned" in done["error"]["message"]
+    assert marker(runtime_env, "_destructor", "cleanup")["env"]["APP_BUSINESS_STATUS"] == "failed"
+    assert marker(runtime_env, "greet", "report") is None
+    listed = json.loads(invoke("sessions", "--json").stdout)
+    assert [(s["session"], s["status"]) for s in listed] == [(paused["session"], "abandoned")]
+
+
+def test_unknown_and_corrupt_sessions_are_clear_errors(app_run_home: Path, app: Path) -> None:
+    result = invoke("resume", "nope", "--output", "-", input="{}")
+    assert result.exit_code == 2 and "no session 'nope'" in result.stderr
+    paused = start(app)
+    (app_run_home / "sessions" / f"{paused['session']}.json").write_text("{broken")
+    result = invoke("resume", paused["session"], "--output", "-", input="{}")
+    assert result.exit_code == 2 and "is corrupt" in result.stderr
+
+
+def test_clean_abandons_stale_sessions(app: Path, runtime_env: Path) -> None:
+    paused = start(app)
+    kept = json.loads(invoke("sessions", "--clean", "--json").stdout)
+    assert kept == []  # a fresh paused session is not stale
+    removed = json.loads(invoke("sessions", "--clean", "--older-than", "0", "--json").stdout)
+    assert [r["session"] for r in removed] == [paused["session"]]
+    assert removed[0]["destructor"] == "succeeded"
+    assert json.loads(invoke("sessions", "--json").stdout) == []
+
+
+def test_no_delegate_fails_with_what_to_set(app: Path) -> None:
+    result = invoke("run", app, "greet", "--input", "who=ann", "--no-delegate")
+    assert result.exit_code == 1
+    assert "needs an LLM provider" in result.stderr and "ANTHROPIC_API_KEY" in result.stderr
