@@ -228,7 +228,7 @@ def check_file(app: App, doc: Document, keys: tuple, relpath: str, kind: str) ->
                 "error",
                 f"{kind} file {target!r} not found",
                 where,
-                f"create {path.relative_to(app.root)} or fix the path",
+                f"create {path.resolve().relative_to(app.root)} or fix the path",
             )
         ]
     if kind == "schema":

@@ -30,7 +30,9 @@ cli = typer.Typer(
 )
 state = {"debug": False}
 
-AppDir = Annotated[Path, typer.Argument(help="The APP folder (holds SKILL.md and pipelines/).")]
+AppDir = Annotated[
+    Path, typer.Argument(metavar="APP_DIR", help="The APP folder (holds SKILL.md and pipelines/).")
+]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable output on stdout.")]
 InputPairs = Annotated[
     list[str] | None, typer.Option("--input", "-i", help="An input as key=value (repeatable).")
@@ -140,7 +142,9 @@ def list_pipelines(app_dir: AppDir, as_json: JsonFlag = False) -> None:
 @cli.command()
 def run(
     app_dir: AppDir,
-    pipeline: Annotated[str, typer.Argument(help="The business pipeline to run.")],
+    pipeline: Annotated[
+        str, typer.Argument(metavar="PIPELINE", help="The business pipeline to run.")
+    ],
     input_pairs: InputPairs = None,
     input_json: InputJson = None,
     provider: ProviderOpt = None,
@@ -172,7 +176,7 @@ def run(
 StrategyOpt = Annotated[
     str | None, typer.Option("--strategy", help="Routing: embedded | llm | hybrid.")
 ]
-RequestArg = Annotated[str, typer.Argument(help="The request, in plain words.")]
+RequestArg = Annotated[str, typer.Argument(metavar="REQUEST", help="The request, in plain words.")]
 
 
 @cli.command("route")
@@ -211,6 +215,10 @@ def ask_request(
     provider: ProviderOpt = None,
     answers: AnswersOpt = None,
     delegate: DelegateFlag = True,
+    agent: Annotated[
+        bool, typer.Option("--agent", help="No match: run Skill mode here (needs a provider).")
+    ] = False,
+    max_turns: Annotated[int, typer.Option(help="--agent: turn limit.")] = 12,
     as_json: JsonFlag = False,
     quiet: QuietFlag = False,
 ) -> None:
@@ -233,9 +241,14 @@ def ask_request(
             answers=answers,
             listener=None if quiet else progress,
             delegate=delegate,
+            agent=agent,
+            max_turns=max_turns,
         )
     except AppRunError as exc:
         fail(exc)
+    if answer.agent is not None:
+        emit_json(answer.agent)
+        raise typer.Exit(answer.agent["exit_code"])
     if answer.run is not None:
         if not quiet:
             decision = answer.decision
@@ -255,7 +268,9 @@ def ask_request(
 
 @cli.command()
 def resume(
-    session: Annotated[str, typer.Argument(help="The session id printed with needs_llm.")],
+    session: Annotated[
+        str, typer.Argument(metavar="SESSION", help="The session id printed with needs_llm.")
+    ],
     output: Annotated[
         str, typer.Option("--output", "-o", help="The answer: a FILE, or - for stdin.")
     ],
@@ -283,7 +298,7 @@ def _read_answer(path: str) -> str:
 
 @cli.command()
 def abandon(
-    session: Annotated[str, typer.Argument(help="The session id.")],
+    session: Annotated[str, typer.Argument(metavar="SESSION", help="The session id.")],
     as_json: JsonFlag = False,
     quiet: QuietFlag = False,
 ) -> None:

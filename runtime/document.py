@@ -53,24 +53,29 @@ def load_yaml(path: Path) -> Document:
         raise LoadError(f"cannot read {path.name}: {exc.strerror}", where=Where(path)) from exc
     if size > MAX_BYTES:
         raise LoadError(
-            f"{path.name} is {size // 1_000_000} MB; pipeline files are capped at "
-            f"{MAX_BYTES // 1_000_000} MB",
+            f"{path.name} is {size:,} bytes; pipeline files are capped at {MAX_BYTES:,} bytes",
             where=Where(path),
             hint="keep data out of pipeline.yaml: put it in a file a step reads",
         )
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise LoadError(
-            "file is not UTF-8 text", where=Where(path), hint="save it as UTF-8"
-        ) from exc
+        raw = path.read_bytes()
     except OSError as exc:
         raise LoadError(f"cannot read file: {exc.strerror}", where=Where(path)) from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise LoadError(
+            f"file is not UTF-8 text (byte 0x{raw[exc.start]:02x})",
+            where=Where(path, line),
+            hint="save it as UTF-8",
+        ) from exc
     return Document(path, parse_yaml(text, path))
 
 
 def parse_yaml(text: str, path: Path) -> Any:
     from ruamel.yaml import YAML
+    from ruamel.yaml.constructor import DuplicateKeyError
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     yaml = YAML(typ="rt")
@@ -81,11 +86,10 @@ def parse_yaml(text: str, path: Path) -> Any:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
         problem = (exc.problem or exc.context or "invalid YAML").strip()
-        raise LoadError(
-            f"invalid YAML: {problem}",
-            where=Where(path, line),
-            hint="fix the YAML syntax at that line (indentation, quotes, a missing ':')",
-        ) from exc
+        hint = "fix the YAML syntax at that line (indentation, quotes, a missing ':')"
+        if isinstance(exc, DuplicateKeyError):
+            hint = "a key may appear only once in a mapping: remove or rename one of them"
+        raise LoadError(f"invalid YAML: {problem}", where=Where(path, line), hint=hint) from exc
     except YAMLError as exc:
         raise LoadError(f"invalid YAML: {exc}", where=Where(path)) from exc
     _count_nodes(data, path)

@@ -1,12 +1,13 @@
 """Filling a routed pipeline's declared inputs from the request itself.
 
-Explicit ``--input``/``--input-json`` values always win. For the rest:
+Explicit ``--input``/``--input-json`` values always win. For the rest, first what can be read
+offline and reliably, then — only if some are still missing and a provider is configured — one
+lite-tier call with the remaining declaration as a JSON Schema (null = not said).
 
-- with a provider: one lite-tier call with the declaration as a JSON Schema (null = not said);
-- offline, only what can be read reliably: ``name=value``, ``name: value``, ``--name value``;
-  then, if exactly one integer/number input is still missing and the request holds exactly one
-  number, that number; if exactly one string input is missing, the request's only quoted text,
-  or else its only token naming an existing file or a URL.
+Offline: ``name=value``, ``name: value``, ``--name value``; then, if exactly one integer/number
+input is still missing and the request holds exactly one number, that number; if exactly one
+string input is missing, the request's only quoted text, or else its only token naming an
+existing file or a URL.
 
 Whatever stays missing is reported by the input check, listing every missing name.
 """
@@ -47,10 +48,10 @@ def extract_inputs(
     missing = {k: t for k, t in declared.items() if k not in values}
     if not missing:
         return values
-    if provider is not None:
+    values.update(offline_extract(request, missing))
+    missing = {k: t for k, t in missing.items() if k not in values}
+    if missing and provider is not None:
         values.update(llm_extract(request, missing, provider, config))
-    else:
-        values.update(offline_extract(request, missing))
     return values
 
 

@@ -8,6 +8,7 @@ Every declared input is required: the spec has no optional marker.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ def read_input_json(source: str, stdin_text: str | None = None) -> dict[str, Any
             raise InputError(f"cannot read --input-json {source}: {exc.strerror}") from exc
         label = source
     try:
-        data = json.loads(text)
+        data = strict_json(text)
     except json.JSONDecodeError as exc:
         raise InputError(
             f"--input-json {label} is not JSON: {exc.msg} at line {exc.lineno}",
@@ -40,6 +41,22 @@ def read_input_json(source: str, stdin_text: str | None = None) -> dict[str, Any
     if not isinstance(data, dict):
         raise InputError(f"--input-json {label} must be a JSON object, not {type(data).__name__}")
     return data
+
+
+def strict_json(text: str) -> Any:
+    """``json.loads`` without NaN/Infinity (nor 1e999, which overflows to it): they are not
+    JSON, and a step in another language could not read the stdin app-run hands it."""
+
+    def reject(name: str) -> Any:
+        raise json.JSONDecodeError(f"{name} is not a JSON number", text, text.find(name))
+
+    def finite(literal: str) -> float:
+        value = float(literal)
+        if not math.isfinite(value):
+            reject(literal)
+        return value
+
+    return json.loads(text, parse_constant=reject, parse_float=finite)
 
 
 def parse_pairs(pairs: list[str], declared: dict[str, str]) -> dict[str, Any]:
@@ -57,13 +74,16 @@ def convert(key: str, raw: str, type_: str) -> Any:
         if type_ == "integer":
             return int(raw)
         if type_ == "number":
-            return float(raw)
+            number = float(raw)
+            if not math.isfinite(number):  # NaN/Infinity are not JSON: steps could not read them
+                raise ValueError(raw)
+            return number
         if type_ == "boolean":
             if raw.lower() in TRUE | FALSE:
                 return raw.lower() in TRUE
             raise ValueError(raw)
         if type_ in ("array", "object"):
-            value = json.loads(raw)
+            value = strict_json(raw)
             if type_ == "array" and not isinstance(value, list):
                 raise ValueError(raw)
             if type_ == "object" and not isinstance(value, dict):

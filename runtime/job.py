@@ -15,6 +15,7 @@ from typing import Any
 from . import delegation
 from .app import App, load_app
 from .config import load_config, state_home
+from .errors import ProviderNotConfigured
 from .inputs import parse_pairs, read_input_json
 from .providers import make_provider
 from .result import RunResult
@@ -80,7 +81,8 @@ class Answer:
 
     decision: dict[str, Any]
     run: RunResult | None = None
-    fallback: dict[str, Any] | None = None
+    fallback: dict[str, Any] | None = None  # Skill mode handed to the host agent
+    agent: dict[str, Any] | None = None  # Skill mode run by app-run's own agent loop
 
 
 def decide(
@@ -108,17 +110,35 @@ def ask(
     answers: str | None = None,
     listener: Callable[[dict[str, Any]], None] | None = None,
     delegate: bool = True,
+    agent: bool = False,
+    max_turns: int = 12,
 ) -> Answer:
     """Route ``request``, fill the pipeline's inputs, run it — or fall back to Skill mode."""
     from .extract import extract_inputs
     from .router import decision_dict, route
-    from .skill_mode import fallback
+    from .skill_mode import fallback, run_with_agent
 
     app = load_app(app_dir)
     config = load_config(app.root, provider=provider, answers=answers, routing=strategy)
     llm = make_provider(config)
     decision = route(app, request, strategy=config.routing, config=config, provider=llm)
     summary = decision_dict(decision)
+    if decision.pipeline is None and agent:
+        if llm is None:
+            raise ProviderNotConfigured(
+                "--agent needs an LLM provider and none is configured",
+                hint="set ANTHROPIC_API_KEY, or drop --agent to hand Skill mode to your agent",
+            )
+        done = run_with_agent(
+            app,
+            request,
+            config=config,
+            provider=llm,
+            home=state_home(),
+            listener=listener,
+            max_turns=max_turns,
+        )
+        return Answer(summary, agent={**done, "routing": summary})
     if decision.pipeline is None:
         return Answer(summary, fallback=fallback(app, request, summary))
     declared = _declared(app, decision.pipeline)

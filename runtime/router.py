@@ -56,31 +56,20 @@ def route(
         return RouteDecision(None, 0.0, strategy, (), "the APP has no business pipelines")
     if strategy == "llm":
         return llm_route(entries, request, config, _need(provider, "llm routing"))
-    decision = embedded_route(entries, request)
-    if strategy == "embedded" or _confident(decision):
+    from .routing import EmbeddedRouter
+
+    router = EmbeddedRouter(entries)
+    decision = router.route(request)
+    if strategy == "embedded" or _confident(decision, router.threshold):
         return _as(decision, strategy)
     if provider is None:
         return _as(decision, "hybrid", note="uncertain, and no provider to settle it")
     return _as(llm_route(entries, request, config, provider), "hybrid")
 
 
-def embedded_route(entries: list[RouteEntry], request: str) -> RouteDecision:
-    from .routing.embedded import EmbeddedRouter
-
-    return EmbeddedRouter(entries).route(request)
-
-
-def _confident(decision: RouteDecision) -> bool:
-    if decision.pipeline is not None:
-        return True
-    threshold = decision_threshold(decision)
-    return decision.score < threshold - UNCERTAIN_BAND
-
-
-def decision_threshold(decision: RouteDecision) -> float:
-    from .routing.embedded import DEFAULT_THRESHOLD
-
-    return float(DEFAULT_THRESHOLD)
+def _confident(decision: RouteDecision, threshold: float) -> bool:
+    """A match, or a score clearly below the threshold; the band just below goes to the LLM."""
+    return decision.pipeline is not None or decision.score < threshold - UNCERTAIN_BAND
 
 
 def _as(decision: RouteDecision, strategy: str, note: str = "") -> RouteDecision:

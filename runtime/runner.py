@@ -113,7 +113,7 @@ class Run:
         result = RunResult(
             self.run_id, self.app.name, self.pipeline.name, "failed", record=self.emit.path
         )
-        with _signals_raise() as signals:
+        with interrupts() as signals:
             if position.phase == "constructor" and self.app.has(CONSTRUCTOR):
                 result.constructor = self._phase("constructor", CONSTRUCTOR, position, failure)
                 failure = None
@@ -313,7 +313,7 @@ class _Signals:
 
 
 @contextmanager
-def _signals_raise() -> Iterator[_Signals]:
+def interrupts() -> Iterator[_Signals]:
     signals = _Signals()
     if threading.current_thread() is not threading.main_thread():
         yield signals

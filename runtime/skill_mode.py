@@ -7,13 +7,27 @@ agent (Claude Code and the like) carries on with SKILL.md and the skill's progra
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from .app import App
+from .app import CONSTRUCTOR, DESTRUCTOR, App
+from .config import Config
+from .errors import AppRunError, Interrupted
+from .providers.base import Provider
+from .record import Recorder, new_run_id, runs_dir
+from .result import EXIT_CONSTRUCTOR, EXIT_DESTRUCTOR, EXIT_FAILED, EXIT_OK, error_dict
+from .runner import interrupts, run_phase
+from .steps import StepContext
 
 EXIT_SKILL = 7
-PROGRAM_DIRS = ("tools", "scripts")
-NOT_PROGRAMS = (".md", ".txt", ".json", ".yaml", ".yml", ".csv", ".lock")
+SKILL = "_skill"  # the "pipeline" name of a Skill-mode run in records and lifecycle env vars
+SKILL_EXIT_CODES = {
+    "succeeded": EXIT_OK,
+    "failed": EXIT_FAILED,
+    "interrupted": EXIT_FAILED,
+    "destructor_failed": EXIT_DESTRUCTOR,
+}
 
 
 def frontmatter(text: str) -> dict[str, Any]:
@@ -34,21 +48,18 @@ def frontmatter(text: str) -> dict[str, Any]:
 
 
 def programs(app: App) -> list[dict[str, Any]]:
-    found = []
-    for folder in PROGRAM_DIRS:
-        base = app.root / folder
-        if not base.is_dir():
-            continue
-        for path in sorted(base.rglob("*")):
-            rel = path.relative_to(app.root)
-            if (
-                not path.is_file()
-                or any(part.startswith((".", "__")) for part in rel.parts)
-                or path.suffix.lower() in NOT_PROGRAMS
-            ):
-                continue
-            found.append({"path": str(rel), "executable": os.access(path, os.X_OK)})
-    return found
+    """The skill's programs (the same ones the agent loop exposes as tools)."""
+    from .agent import discover_tools
+
+    return [
+        {
+            "path": t.relpath,
+            "tool": t.name,
+            "executable": os.access(t.path, os.X_OK),
+            "description": t.description,
+        }
+        for t in discover_tools(app)
+    ]
 
 
 def fallback(app: App, request: str, decision: dict[str, Any]) -> dict[str, Any]:
@@ -81,3 +92,83 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, str | int | float | bool) or value is None:
         return value
     return str(value)
+
+
+def run_with_agent(
+    app: App,
+    request: str,
+    *,
+    config: Config,
+    provider: Provider,
+    home: Path | None,
+    listener: Callable[[dict[str, Any]], None] | None = None,
+    max_turns: int = 12,
+) -> dict[str, Any]:
+    """Skill mode run by app-run itself: constructor, the bounded agent loop, destructor.
+
+    The lifecycle pipelines get ``{"request": ...}`` as their input and
+    ``APP_BUSINESS_PIPELINE=_skill``.
+    """
+    from .agent import run_agent
+
+    run_id = new_run_id("skill")
+    emit = Recorder(runs_dir(home) / f"{run_id}.jsonl" if home is not None else None, listener)
+    emit(
+        {
+            "event": "run_start",
+            "run_id": run_id,
+            "app": str(app.root),
+            "pipeline": SKILL,
+            "provider": config.provider,
+        }
+    )
+    inputs = {"request": request}
+    out: dict[str, Any] = {
+        "mode": "skill",
+        "run_id": run_id,
+        "status": "failed",
+        "record": str(emit.path) if emit.path else None,
+    }
+    env = {"APP_BUSINESS_PIPELINE": SKILL}
+
+    def ctx(name: str, extra: dict[str, str]) -> StepContext:
+        return StepContext(app, app.pipeline(name), inputs, run_id, config, provider, emit, extra)
+
+    with interrupts() as signals:
+        if app.has(CONSTRUCTOR):
+            constructor = run_phase("constructor", ctx(CONSTRUCTOR, env))
+            out["constructor"] = constructor.to_dict()
+            if constructor.status != "succeeded":
+                out["status"] = "constructor_failed"
+                emit({"event": "run_end", "status": out["status"], "exit_code": EXIT_CONSTRUCTOR})
+                return out
+        status, error = "succeeded", None
+        try:
+            result = run_agent(
+                app,
+                request,
+                provider=provider,
+                model=config.model_for("standard"),
+                max_tokens=config.max_tokens.get("standard", 8192),
+                emit=emit,
+                max_turns=max_turns,
+            )
+            out.update(result.to_dict())
+        except AppRunError as exc:
+            status, error = ("interrupted" if isinstance(exc, Interrupted) else "failed"), exc
+            out["error"] = error_dict(exc)
+        signals.hold = True
+        if app.has(DESTRUCTOR):
+            outcome = {
+                "APP_BUSINESS_STATUS": status,
+                "APP_BUSINESS_ERROR": error.one_line() if error else "",
+            }
+            destructor = run_phase("destructor", ctx(DESTRUCTOR, {**env, **outcome}))
+            out["destructor"] = destructor.to_dict()
+            if status == "succeeded" and destructor.status != "succeeded":
+                status = "destructor_failed"
+    out["status"] = status
+    code = error.exit_code if isinstance(error, Interrupted) else SKILL_EXIT_CODES[status]
+    out["exit_code"] = code
+    emit({"event": "run_end", "status": status, "exit_code": code, "error": out.get("error")})
+    return out

@@ -50,7 +50,7 @@ class StepContext:
         env = dict(os.environ)
         env.update(
             APP_ROOT=str(self.app.root),
-            APP_PIPELINE_DIR=str(self.pipeline.dir),
+            APP_PIPELINE_DIR=str(self.pipeline.dir.resolve()),  # absolute, like APP_ROOT
             APP_TOOLS_DIR=str(self.app.tools_dir),
             APP_PIPELINE=self.pipeline.name,
             APP_STEP=step.name,

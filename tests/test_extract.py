@@ -1,0 +1,69 @@
+"""Filling a routed pipeline's inputs from the request: explicit first, then offline parsing,
+or one lite-tier call with the declaration as JSON Schema when a provider is configured."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from runtime.config import Config
+from runtime.extract import extract_inputs, offline_extract
+from runtime.providers.scripted import ScriptedProvider
+
+
+@pytest.mark.parametrize(
+    ("request_text", "declared", "expected"),
+    [
+        ("review PR 42 of repo=acme/web", {"repo": "string", "pr_number": "integer"},
+         {"repo": "acme/web", "pr_number": 42}),
+        ("review --repo acme/web --pr-number 7", {"repo": "string", "pr_number": "integer"},
+         {"repo": "acme/web", "pr_number": 7}),
+        ("summarise 'Q3 plan' please", {"title": "string"}, {"title": "Q3 plan"}),
+        ("翻译「你好世界」", {"text": "string"}, {"text": "你好世界"}),
+        ("threshold: 0.75 for scoring", {"threshold": "number"}, {"threshold": 0.75}),
+        ("dry_run=yes now", {"dry_run": "boolean"}, {"dry_run": True}),
+        # Ambiguous: two numbers for one integer, two quoted strings for one string -> nothing.
+        ("compare 3 and 4", {"n": "integer"}, {}),
+        ('"a" or "b"', {"s": "string"}, {}),
+        # A bad typed value is left missing (reported later), not guessed.
+        ("count=many", {"count": "integer"}, {}),
+    ],
+)
+def test_offline_extraction(request_text: str, declared: dict, expected: dict) -> None:
+    assert offline_extract(request_text, declared) == expected
+
+
+def test_existing_file_token_fills_the_only_string(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "changes.diff").write_text("x")
+    assert offline_extract("review changes.diff now", {"diff_file": "string"}) == {
+        "diff_file": "changes.diff"
+    }
+    assert offline_extract("review missing.diff now", {"diff_file": "string"}) == {}
+
+
+def test_explicit_inputs_win_and_are_not_reextracted() -> None:
+    values = extract_inputs(
+        "repo=other/x", {"repo": "string"}, {"repo": "acme/web"}, provider=None, config=Config()
+    )
+    assert values == {"repo": "acme/web"}
+
+
+def test_llm_extraction_keeps_only_stated_and_well_typed_values() -> None:
+    provider = ScriptedProvider(
+        {"_router/extract": [{"repo": "acme/web", "pr_number": None}]}
+    )
+    values = extract_inputs(
+        "review the acme web repo", {"repo": "string", "pr_number": "integer"}, {},
+        provider=provider, config=Config(),
+    )
+    assert values == {"repo": "acme/web"}
+
+
+def test_llm_extraction_ignores_an_answer_outside_the_schema() -> None:
+    provider = ScriptedProvider({"_router/extract": [{"repo": 5, "pr_number": None}]})
+    values = extract_inputs(
+        "x", {"repo": "string", "pr_number": "integer"}, {}, provider=provider, config=Config()
+    )
+    assert values == {}
