@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from helpers import code, invoke, make_app, marker
+
 from runtime.record import read_events
 
 SCHEMA = {"type": "object", "required": ["score"], "properties": {"score": {"type": "integer"}}}
@@ -24,16 +24,22 @@ sys.exit(0 if ok else 1)
 @pytest.fixture
 def app(tmp_path: Path, runtime_env: Path) -> Path:
     judge = {
-        "name": "judge", "type": "llm", "model": "lite", "retry": 1,
+        "name": "judge",
+        "type": "llm",
+        "model": "lite",
+        "retry": 1,
         "prompt": "Rate {{greet.output}} for {{input.who}}",
-        "schema": "schemas/judge.json", "validate": "steps/validate.py",
+        "schema": "schemas/judge.json",
+        "validate": "steps/validate.py",
     }
     return make_app(
         tmp_path / "app",
         {
             "_constructor": [code("setup")],
-            "greet": {"input": {"who": "string"}, "steps": [code("greet", "ok", "hi"), judge,
-                                                            code("report")]},
+            "greet": {
+                "input": {"who": "string"},
+                "steps": [code("greet", "ok", "hi"), judge, code("report")],
+            },
             "_destructor": [code("cleanup")],
         },
         files={
@@ -58,7 +64,9 @@ def test_pause_prints_prompt_schema_and_resume_command(app: Path, runtime_env: P
     paused = start(app)
     assert paused["status"] == "needs_llm"
     assert paused["step"] == "judge" and paused["tier"] == "lite"
-    assert paused["prompt"].startswith('Rate {\n  "step": "greet"') and paused["prompt"].endswith("for ann")
+    assert paused["prompt"].startswith('Rate {\n  "step": "greet"') and paused["prompt"].endswith(
+        "for ann"
+    )
     assert paused["schema"] == SCHEMA
     assert paused["resume"] == f"app-run resume {paused['session']} --output FILE"
     assert (paused["attempt"], paused["max_attempts"]) == (1, 2)
@@ -66,7 +74,9 @@ def test_pause_prints_prompt_schema_and_resume_command(app: Path, runtime_env: P
     assert marker(runtime_env, "_destructor", "cleanup") is None  # not before the real end
 
 
-def test_good_answer_finishes_the_run_and_destructor_runs_once(app: Path, runtime_env: Path) -> None:
+def test_good_answer_finishes_the_run_and_destructor_runs_once(
+    app: Path, runtime_env: Path
+) -> None:
     paused = start(app)
     code_, done = answer(paused["session"], '{"score": 7}')
     assert code_ == 0 and done["status"] == "succeeded"

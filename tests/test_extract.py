@@ -15,10 +15,16 @@ from runtime.providers.scripted import ScriptedProvider
 @pytest.mark.parametrize(
     ("request_text", "declared", "expected"),
     [
-        ("review PR 42 of repo=acme/web", {"repo": "string", "pr_number": "integer"},
-         {"repo": "acme/web", "pr_number": 42}),
-        ("review --repo acme/web --pr-number 7", {"repo": "string", "pr_number": "integer"},
-         {"repo": "acme/web", "pr_number": 7}),
+        (
+            "review PR 42 of repo=acme/web",
+            {"repo": "string", "pr_number": "integer"},
+            {"repo": "acme/web", "pr_number": 42},
+        ),
+        (
+            "review --repo acme/web --pr-number 7",
+            {"repo": "string", "pr_number": "integer"},
+            {"repo": "acme/web", "pr_number": 7},
+        ),
         ("summarise 'Q3 plan' please", {"title": "string"}, {"title": "Q3 plan"}),
         ("翻译「你好世界」", {"text": "string"}, {"text": "你好世界"}),
         ("threshold: 0.75 for scoring", {"threshold": "number"}, {"threshold": 0.75}),
@@ -34,7 +40,9 @@ def test_offline_extraction(request_text: str, declared: dict, expected: dict) -
     assert offline_extract(request_text, declared) == expected
 
 
-def test_existing_file_token_fills_the_only_string(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_existing_file_token_fills_the_only_string(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "changes.diff").write_text("x")
     assert offline_extract("review changes.diff now", {"diff_file": "string"}) == {
@@ -51,12 +59,13 @@ def test_explicit_inputs_win_and_are_not_reextracted() -> None:
 
 
 def test_llm_extraction_keeps_only_stated_and_well_typed_values() -> None:
-    provider = ScriptedProvider(
-        {"_router/extract": [{"repo": "acme/web", "pr_number": None}]}
-    )
+    provider = ScriptedProvider({"_router/extract": [{"repo": "acme/web", "pr_number": None}]})
     values = extract_inputs(
-        "review the acme web repo", {"repo": "string", "pr_number": "integer"}, {},
-        provider=provider, config=Config(),
+        "review the acme web repo",
+        {"repo": "string", "pr_number": "integer"},
+        {},
+        provider=provider,
+        config=Config(),
     )
     assert values == {"repo": "acme/web"}
 

@@ -1,0 +1,241 @@
+"""`app-run route`, `app-run APP "request"` (ask), Skill-mode fallback and --agent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import code, invoke, make_app, marker
+
+from runtime.cli import shorthand
+from runtime.router import UNCERTAIN_BAND, _confident
+from runtime.routing import RouteDecision
+
+SKILL_MD = """---
+name: office-helper
+description: Helps with invoices, meeting notes and translations.
+---
+# Office helper
+Use tools/count.py to count words.
+"""
+
+
+@pytest.fixture
+def app(tmp_path: Path, runtime_env: Path) -> Path:
+    return make_app(
+        tmp_path / "office",
+        {
+            "_constructor": [code("setup")],
+            "invoice": {
+                "description": "Create an invoice for a customer with an amount in euros",
+                "triggers": ["bill a customer", "make an invoice", "invoice ACME for 200 euros"],
+                "input": {"customer": "string", "amount": "number"},
+                "steps": [code("make", "ok", "invoice")],
+            },
+            "meeting-notes": {
+                "description": "Summarise meeting notes into decisions and action items",
+                "triggers": ["summarise these meeting notes", "what did we decide in the meeting"],
+                "steps": [code("summary")],
+            },
+            "translate": {
+                "description": "Translate a text into Chinese",
+                "triggers": ["翻译成中文", "把这段话翻译成中文", "translate to Chinese"],
+                "steps": [code("translate")],
+            },
+            "_destructor": [code("cleanup")],
+        },
+        files={"SKILL.md": SKILL_MD, "tools/count.py": "print('count')\n"},
+    )
+
+
+def route(app: Path, text: str, *extra: str) -> dict:
+    result = invoke("route", app, text, "--json", *extra)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("please bill customer Globex for 120 euros", "invoice"),
+        ("what were the action items from today's meeting?", "meeting-notes"),
+        ("请把这句话翻译成中文", "translate"),
+        ("book me a flight to Lisbon next Tuesday", None),
+        ("what is the capital of Peru", None),
+    ],
+)
+def test_route_decides_or_says_no_match(app: Path, text: str, expected: str | None) -> None:
+    decision = route(app, text)
+    assert decision["pipeline"] == expected
+    assert decision["strategy"] == "embedded"
+    assert set(decision) == {"pipeline", "score", "strategy", "reason", "candidates"}
+    assert decision["candidates"] and decision["reason"]
+
+
+def test_route_human_output_names_choice_and_runners_up(app: Path) -> None:
+    result = invoke("route", app, "make an invoice for Initech, amount 99")
+    assert result.exit_code == 0
+    first, why, *rest = result.stdout.splitlines()
+    assert first.startswith("invoice  score ") and first.endswith("[embedded]")
+    assert why.startswith("  why: ") and rest
+
+
+def test_ask_routes_extracts_inputs_and_runs(app: Path, runtime_env: Path) -> None:
+    result = invoke("ask", app, "invoice customer=Globex amount=120.5", "--json")
+    assert result.exit_code == 0, result.stderr
+    stdin = json.loads(marker(runtime_env, "invoice", "make")["stdin"])
+    assert stdin["input"] == {"customer": "Globex", "amount": 120.5}
+    assert marker(runtime_env, "_destructor", "cleanup") is not None
+
+
+def test_ask_lists_missing_inputs_before_running(app: Path, runtime_env: Path) -> None:
+    result = invoke("ask", app, "make an invoice please")
+    assert result.exit_code == 2
+    assert "missing customer (string), amount (number)" in result.stderr
+    assert marker(runtime_env, "_constructor", "setup") is None
+
+
+def test_no_match_falls_back_to_skill_mode(app: Path, runtime_env: Path) -> None:
+    result = invoke("ask", app, "book me a flight to Lisbon")
+    assert result.exit_code == 7
+    data = json.loads(result.stdout)
+    assert data["mode"] == "skill" and data["status"] == "no_match"
+    assert data["skill_md"] == str(app.resolve() / "SKILL.md")
+    assert data["frontmatter"]["name"] == "office-helper"
+    assert [p["path"] for p in data["programs"]] == ["tools/count.py"]
+    assert data["routing"]["pipeline"] is None
+    assert marker(runtime_env, "_constructor", "setup") is None  # the host carries on
+
+
+def test_agent_without_provider_says_what_to_set(app: Path) -> None:
+    result = invoke("ask", app, "book me a flight to Lisbon", "--agent")
+    assert result.exit_code == 1
+    assert "--agent needs an LLM provider" in result.stderr
+
+
+def test_agent_runs_skill_mode_inside_the_lifecycle(
+    app: Path, tmp_path: Path, runtime_env: Path
+) -> None:
+    answers = tmp_path / "answers.yaml"
+    answers.write_text(
+        yaml.safe_dump(
+            {
+                "answers": {
+                    "_agent": [
+                        {
+                            "content": [
+                                {"type": "tool_use", "name": "tools_count", "input": {"args": []}}
+                            ],
+                            "stop_reason": "tool_use",
+                        },
+                        {
+                            "content": [{"type": "text", "text": "I cannot book flights."}],
+                            "stop_reason": "end_turn",
+                        },
+                    ]
+                }
+            }
+        )
+    )
+    result = invoke(
+        "ask",
+        app,
+        "book me a flight to Lisbon",
+        "--agent",
+        "--provider",
+        "scripted",
+        "--answers",
+        answers,
+    )
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["mode"] == "skill" and data["status"] == "succeeded"
+    assert data["answer"] == "I cannot book flights." and data["turns"] == 2
+    setup = marker(runtime_env, "_constructor", "setup")
+    assert json.loads(setup["stdin"])["input"] == {"request": "book me a flight to Lisbon"}
+    cleanup = marker(runtime_env, "_destructor", "cleanup")
+    assert cleanup["env"]["APP_BUSINESS_PIPELINE"] == "_skill"
+    assert cleanup["env"]["APP_BUSINESS_STATUS"] == "succeeded"
+
+
+def scripted(tmp_path: Path, answers: list) -> Path:
+    path = tmp_path / "route-answers.yaml"
+    path.write_text(yaml.safe_dump({"answers": {"_router/route": answers}}))
+    return path
+
+
+def test_llm_strategy_checks_the_answer_against_real_names(app: Path, tmp_path: Path) -> None:
+    answers = scripted(
+        tmp_path,
+        [{"pipeline": "invoicing", "reason": "typo"}, {"pipeline": "invoice", "reason": "billing"}],
+    )
+    decision = route(
+        app, "bill them", "--strategy", "llm", "--provider", "scripted", "--answers", str(answers)
+    )
+    assert (decision["pipeline"], decision["strategy"]) == ("invoice", "llm")
+    assert decision["reason"] == "billing"
+
+
+def test_llm_strategy_gives_no_match_after_two_invalid_answers(app: Path, tmp_path: Path) -> None:
+    answers = scripted(tmp_path, ["nonsense", {"pipeline": "nope", "reason": ""}])
+    decision = route(
+        app, "x", "--strategy", "llm", "--provider", "scripted", "--answers", str(answers)
+    )
+    assert decision["pipeline"] is None and "no valid answer" in decision["reason"]
+
+
+def test_llm_strategy_without_provider_is_a_clear_error(app: Path) -> None:
+    result = invoke("route", app, "x", "--strategy", "llm")
+    assert result.exit_code == 1 and "llm routing needs an LLM provider" in result.stderr
+
+
+def test_hybrid_does_not_call_the_llm_when_embedded_is_sure(app: Path, tmp_path: Path) -> None:
+    answers = scripted(tmp_path, [])  # any LLM call would fail: no answers
+    for text, expected in [
+        ("make an invoice for ACME, 200 euros", "invoice"),
+        ("what is the capital of Peru", None),
+    ]:
+        decision = route(
+            app, text, "--strategy", "hybrid", "--provider", "scripted", "--answers", str(answers)
+        )
+        assert decision["pipeline"] == expected and decision["strategy"] == "hybrid"
+
+
+def test_hybrid_band() -> None:
+    def no_match(score: float) -> RouteDecision:
+        return RouteDecision(None, score, "embedded", (), "")
+
+    assert _confident(RouteDecision("a", 0.9, "embedded", (), ""), 0.5)
+    assert _confident(no_match(0.5 - UNCERTAIN_BAND - 0.01), 0.5)
+    assert not _confident(no_match(0.45), 0.5)
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["APPDIR", "do it"], ["ask", "APPDIR", "do it"]),
+        (["--debug", "APPDIR", "do it"], ["--debug", "ask", "APPDIR", "do it"]),
+        (["run", "APPDIR", "p"], ["run", "APPDIR", "p"]),
+        (["not-a-dir", "x"], ["not-a-dir", "x"]),
+    ],
+)
+def test_shorthand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list, expected: list
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "APPDIR").mkdir()
+    assert shorthand(argv) == expected
+
+
+def test_console_script_shorthand_routes(app: Path) -> None:
+    import shutil
+    import subprocess
+
+    exe = shutil.which("app-run")
+    assert exe, "the app-run console script is installed with the package"
+    done = subprocess.run(
+        [exe, str(app), "what is the capital of Peru"], capture_output=True, text=True
+    )
+    assert done.returncode == 7 and json.loads(done.stdout)["mode"] == "skill"
