@@ -210,8 +210,15 @@ def _inside(app: App, path: Path) -> bool:
 
 def check_file(app: App, doc: Document, keys: tuple, relpath: str, kind: str) -> list[Diagnostic]:
     where = doc.where(*keys)
-    words = shlex.split(relpath) if kind == "validate" else [relpath]
-    target = words[-1] if words else relpath
+    target = relpath
+    if kind == "validate":
+        try:
+            words = shlex.split(relpath)
+        except ValueError:
+            words = []
+        if len(words) != 1:  # a full command (`python3 steps/check.py --strict`), or unsplittable
+            return check_command(app, doc, keys[1], relpath, key="validate")
+        target = words[0]
     path = doc.path.parent / target
     if Path(target).is_absolute() or not _inside(app, path):
         return [
@@ -265,21 +272,24 @@ def check_schema_file(path: Path, where: Where) -> list[Diagnostic]:
     return []
 
 
-def check_command(app: App, doc: Document, index: int, command: str) -> list[Diagnostic]:
-    where = doc.where("steps", index, "command")
+def check_command(
+    app: App, doc: Document, index: int, command: str, key: str = "command"
+) -> list[Diagnostic]:
+    """``key``: the step's ``command``, or a ``validate`` given as a full command."""
+    where = doc.where("steps", index, key)
     try:
         words = shlex.split(command)
     except ValueError as exc:
         return [
             Diagnostic(
                 "error",
-                f"command cannot be split: {exc}",
+                f"{key} cannot be split: {exc}",
                 where,
                 "balance the quotes (commands run without a shell)",
             )
         ]
     if not words:
-        return [Diagnostic("error", "command is empty", where)]
+        return [Diagnostic("error", f"{key} is empty", where)]
     found: list[Diagnostic] = []
     program = words[0]
     if "/" not in program and shutil.which(program) is None:
@@ -293,6 +303,8 @@ def check_command(app: App, doc: Document, index: int, command: str) -> list[Dia
         )
     for pos, word in enumerate(words):
         is_script = word.lower().endswith(SCRIPT_EXTENSIONS) or (pos == 0 and "/" in word)
+        # A word with spaces is an argument such as `bash -c "cd x && python3 y.py"`, not a path.
+        is_script = is_script and not any(c.isspace() for c in word)
         if not is_script or word.startswith("-") or "://" in word or Path(word).is_absolute():
             continue
         path = doc.path.parent / word
@@ -300,7 +312,7 @@ def check_command(app: App, doc: Document, index: int, command: str) -> list[Dia
             found.append(
                 Diagnostic(
                     "error",
-                    f"command script {word!r} is outside the APP",
+                    f"{key} script {word!r} is outside the APP",
                     where,
                     "keep step scripts inside the APP folder",
                 )
@@ -309,7 +321,7 @@ def check_command(app: App, doc: Document, index: int, command: str) -> list[Dia
             found.append(
                 Diagnostic(
                     "error",
-                    f"command script {word!r} not found",
+                    f"{key} script {word!r} not found",
                     where,
                     f"create {path.resolve().relative_to(app.root)} or fix the path",
                 )

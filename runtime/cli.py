@@ -53,6 +53,13 @@ DelegateFlag = Annotated[
         help="With no provider, pause at llm steps for the calling agent (exit 6).",
     ),
 ]
+FieldOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--field",
+        help="Print only this field of the output (dot path); a string prints as plain text.",
+    ),
+]
 QuietFlag = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")]
 
 
@@ -150,6 +157,7 @@ def run(
     provider: ProviderOpt = None,
     answers: AnswersOpt = None,
     delegate: DelegateFlag = True,
+    field: FieldOpt = None,
     as_json: JsonFlag = False,
     quiet: QuietFlag = False,
 ) -> None:
@@ -170,7 +178,7 @@ def run(
         )
     except AppRunError as exc:
         fail(exc)
-    report(result, as_json)
+    report(result, as_json, field)
 
 
 StrategyOpt = Annotated[
@@ -219,6 +227,7 @@ def ask_request(
         bool, typer.Option("--agent", help="No match: run Skill mode here (needs a provider).")
     ] = False,
     max_turns: Annotated[int, typer.Option(help="--agent: turn limit.")] = 12,
+    field: FieldOpt = None,
     as_json: JsonFlag = False,
     quiet: QuietFlag = False,
 ) -> None:
@@ -256,7 +265,7 @@ def ask_request(
                 f"→ {decision['pipeline']} ({decision['strategy']}, score {decision['score']:.3f})",
                 err=True,
             )
-        report(answer.run, as_json)
+        report(answer.run, as_json, field)
     emit_json(answer.fallback)
     if not quiet:
         typer.echo(
@@ -274,6 +283,7 @@ def resume(
     output: Annotated[
         str, typer.Option("--output", "-o", help="The answer: a FILE, or - for stdin.")
     ],
+    field: FieldOpt = None,
     as_json: JsonFlag = False,
     quiet: QuietFlag = False,
 ) -> None:
@@ -286,7 +296,7 @@ def resume(
         result = resume_session(state_home(), session, answer, listener=None if quiet else progress)
     except AppRunError as exc:
         fail(exc)
-    report(result, as_json)
+    report(result, as_json, field)
 
 
 def _read_answer(path: str) -> str:
@@ -347,7 +357,7 @@ def sessions(
         )
 
 
-def report(result: Any, as_json: bool) -> NoReturn:
+def report(result: Any, as_json: bool, field: str | None = None) -> NoReturn:
     """Print a RunResult: the output on stdout, errors on stderr; exit with its code."""
     if as_json or result.pause is not None:
         emit_json(result.to_dict())
@@ -359,13 +369,29 @@ def report(result: Any, as_json: bool) -> NoReturn:
                 err=True,
             )
     else:
-        if result.output is not None and result.business and result.business.status == "succeeded":
-            emit_json(result.output)
+        if result.business is not None and result.business.status == "succeeded":
+            _print_output(result.output, field)
         for phase in (result.constructor, result.business, result.destructor):
             if phase is not None and phase.error is not None:
                 typer.echo(f"Error: {phase.phase} failed — ", err=True, nl=False)
                 _one(phase.error)
     raise typer.Exit(result.exit_code)
+
+
+def _print_output(output: Any, field: str | None) -> None:
+    """The pipeline's output as JSON; with --field, one part of it (a string as plain text)."""
+    if field:
+        for key in field.split("."):
+            if isinstance(output, dict) and key in output:
+                output = output[key]
+            elif isinstance(output, list) and key.isdigit() and int(key) < len(output):
+                output = output[int(key)]
+            else:
+                fail(UsageError(f"the output has no field {field!r}", hint="see the full output"))
+        if isinstance(output, str):
+            typer.echo(output.rstrip("\n"))
+            return
+    emit_json(output)
 
 
 def _one(error: AppRunError) -> None:
@@ -379,14 +405,13 @@ def progress(event: dict[str, Any]) -> None:
     if kind == "phase_start" and event["phase"] != "business":
         typer.echo(f"· {event['phase']} ({event['pipeline']})", err=True)
     elif kind == "step_retry":
-        typer.echo(
-            f"  ↻ {event['step']} attempt {event['attempt']} rejected: "
-            f"{'; '.join(event['errors'])[:200]}",
-            err=True,
-        )
+        typer.echo(f"  ↻ {event['step']} attempt {event['attempt']} rejected:", err=True)
+        for error in event["errors"][:10]:
+            typer.echo(f"      - {error}", err=True)
     elif kind == "step_end":
         status = "ok" if event["status"] == "succeeded" else "FAILED"
-        extra = f", {event['retries']} retries" if event.get("retries") else ""
+        retries = event.get("retries") or 0
+        extra = f", {retries} retr{'y' if retries == 1 else 'ies'}" if retries else ""
         typer.echo(
             f"  {event['pipeline']}/{event['step']}: {status} ({event['seconds']:.2f}s{extra})",
             err=True,

@@ -23,7 +23,7 @@ from typing import Any
 
 from .app import TIERS
 from .document import load_yaml, plain
-from .errors import ConfigError
+from .errors import ConfigError, LoadError
 
 DEFAULT_MODELS = {
     "lite": "claude-haiku-5-5",
@@ -110,7 +110,10 @@ def _from_env(env: Any) -> dict[str, Any]:
 
 
 def _merge_file(config: Config, path: Path) -> Config:
-    doc = load_yaml(path)
+    try:
+        doc = load_yaml(path)
+    except LoadError as exc:  # a config file, not the APP, is broken: a usage error (exit 2)
+        raise ConfigError(exc.message, where=exc.where, hint=exc.hint) from exc
     data = plain(doc.data) or {}
     if not isinstance(data, dict):
         raise ConfigError("config must be a mapping", where=doc.where())

@@ -37,16 +37,18 @@ def sessions_dir(home: Path) -> Path:
     return home / "sessions"
 
 
-def save(home: Path, result: RunResult, app_root: Path, inputs: dict[str, Any]) -> None:
+def save(home: Path, result: RunResult, run: Run) -> None:
     """Keep a paused run so that `resume` can carry it on."""
     assert result.pause is not None and result.position is not None
     data = {
         "version": VERSION,
         "session": result.run_id,
         "status": "paused",
-        "app": str(app_root),
+        "app": str(run.app.root),
         "pipeline": result.pipeline,
-        "inputs": inputs,
+        "inputs": run.inputs,
+        "work_dir": str(run.work_dir) if run.work_dir else None,
+        "caller_cwd": run.caller_cwd,
         "position": result.position.to_dict(),
         "pause": result.pause.to_dict(),
         "updated": time.time(),
@@ -165,7 +167,7 @@ def resume(home: Path, session: str, answer: str, *, listener: Listener = None) 
                 }
             )
             result = run.advance(Position(position.phase, position.step + 1, position.outputs))
-        return _settle(home, data, result)
+        return _settle(home, data, run, result)
 
 
 def _answer_value(answer: str, schema: str | None) -> str:
@@ -193,13 +195,13 @@ def _ask_again(home, data, run: Run, position: Position, ctx, step) -> RunResult
         max_attempts=step.retry + 1,
         errors=position.attempts[-1],
     )
-    save(home, result, run.app.root, run.inputs)
+    save(home, result, run)
     return result
 
 
-def _settle(home: Path, data: dict[str, Any], result: RunResult) -> RunResult:
+def _settle(home: Path, data: dict[str, Any], run: Run, result: RunResult) -> RunResult:
     if result.pause is not None:
-        save(home, result, Path(data["app"]), data["inputs"])
+        save(home, result, run)
     else:
         _write(
             sessions_dir(home) / f"{data['session']}.json",

@@ -14,12 +14,13 @@ from typing import Any
 
 from . import delegation
 from .app import App, load_app
-from .config import load_config, state_home
+from .config import Config, load_config, state_home
 from .errors import ProviderNotConfigured
 from .inputs import parse_pairs, read_input_json
 from .providers import make_provider
-from .result import RunResult
-from .runner import start
+from .providers.base import Provider
+from .result import Position, RunResult
+from .runner import begin
 
 
 def _declared(app: App, pipeline: str) -> dict[str, str]:
@@ -59,19 +60,33 @@ def execute(
     app = load_app(app_dir)
     inputs = gather_inputs(_declared(app, pipeline), pairs, input_json, stdin_text)
     config = load_config(app.root, provider=provider, answers=answers)
+    return _run(app, pipeline, inputs, config, make_provider(config), listener, delegate)
+
+
+def _run(
+    app: App,
+    pipeline: str,
+    inputs: dict[str, Any],
+    config: Config,
+    llm: Provider | None,
+    listener: Callable[[dict[str, Any]], None] | None,
+    delegate: bool,
+) -> RunResult:
+    """Run from the constructor on; a run paused for the host agent is kept as a session."""
     home = state_home()
-    result = start(
+    run = begin(
         app,
         pipeline,
         inputs,
         config=config,
-        provider=make_provider(config),
+        provider=llm,
         home=home,
         listener=listener,
         delegate=delegate,
     )
+    result = run.advance(Position())
     if result.pause is not None:
-        delegation.save(home, result, app.root, inputs)
+        delegation.save(home, result, run)
     return result
 
 
@@ -144,17 +159,5 @@ def ask(
     declared = _declared(app, decision.pipeline)
     explicit = gather_inputs(declared, pairs, input_json, stdin_text)
     inputs = extract_inputs(request, declared, explicit, provider=llm, config=config)
-    home = state_home()
-    result = start(
-        app,
-        decision.pipeline,
-        inputs,
-        config=config,
-        provider=llm,
-        home=home,
-        listener=listener,
-        delegate=delegate,
-    )
-    if result.pause is not None:
-        delegation.save(home, result, app.root, inputs)
-    return Answer(summary, run=result)
+    run = _run(app, decision.pipeline, inputs, config, llm, listener, delegate)
+    return Answer(summary, run=run)

@@ -98,6 +98,10 @@ def list_runs(home: Path, limit: int = 20) -> list[dict[str, Any]]:
     return rows
 
 
+def _retries(count: int) -> str:
+    return f", {count} retr{'y' if count == 1 else 'ies'}" if count else ""
+
+
 def describe_run(events: list[dict[str, Any]]) -> str:
     """A run record as readable lines: the run, each phase and step, the outcome."""
     lines = []
@@ -120,7 +124,7 @@ def describe_run(events: list[dict[str, Any]]) -> str:
             )
             lines.append(
                 f"    {e['step']}: {e['status']} in {e['seconds']:.2f}s"
-                f"{', ' + str(e['retries']) + ' retries' if e.get('retries') else ''}{tokens}"
+                f"{_retries(e.get('retries') or 0)}{tokens}"
             )
             if e.get("error"):
                 lines.append(f"      error: {e['error']['message']}")

@@ -18,7 +18,10 @@ The destructor never pauses; its llm steps need a provider.
 
 from __future__ import annotations
 
+import os
+import shutil
 import signal
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -51,7 +54,7 @@ def prepare(app: App, name: str, inputs: dict[str, Any]) -> Pipeline:
     return pipeline
 
 
-def start(
+def begin(
     app: App,
     name: str,
     inputs: dict[str, Any],
@@ -61,8 +64,8 @@ def start(
     home: Path | None,
     listener: Callable[[dict[str, Any]], None] | None = None,
     delegate: bool = False,
-) -> RunResult:
-    """Check, then run ``name`` from its constructor on; records under ``home``."""
+) -> Run:
+    """Check ``name`` and its inputs, open its run record; ``run.advance(Position())`` runs it."""
     pipeline = prepare(app, name, inputs)
     run_id = new_run_id(name)
     emit = Recorder(runs_dir(home) / f"{run_id}.jsonl" if home is not None else None, listener)
@@ -76,8 +79,28 @@ def start(
             "provider": config.provider,
         }
     )
-    run = Run(app, pipeline, inputs, run_id, config, provider, emit, delegate)
-    return run.advance(Position())
+    return Run(
+        app,
+        pipeline,
+        inputs,
+        run_id,
+        config,
+        provider,
+        emit,
+        delegate,
+        work_dir=new_work_dir(run_id),
+        caller_cwd=os.getcwd(),
+    )
+
+
+def start(app: App, name: str, inputs: dict[str, Any], **kw: Any) -> RunResult:
+    """``begin`` then run from the constructor on (a pause is returned, not saved)."""
+    return begin(app, name, inputs, **kw).advance(Position())
+
+
+def new_work_dir(run_id: str) -> Path:
+    """A private folder for one run, shared by all its phases (APP_WORK_DIR)."""
+    return Path(tempfile.mkdtemp(prefix=f"app-run-{run_id}-"))
 
 
 @dataclass
@@ -92,6 +115,14 @@ class Run:
     provider: Provider | None
     emit: Recorder
     delegate: bool = False  # pause at llm steps when there is no provider
+    work_dir: Path | None = None  # APP_WORK_DIR: made at start, removed at the real end
+    caller_cwd: str = ""  # APP_CALLER_CWD: where app-run was started
+
+    def shared_env(self) -> dict[str, str]:
+        env = {"APP_BUSINESS_PIPELINE": self.pipeline.name, "APP_CALLER_CWD": self.caller_cwd}
+        if self.work_dir is not None:
+            env["APP_WORK_DIR"] = str(self.work_dir)
+        return env
 
     def context(
         self, pipeline: Pipeline, outputs: dict[str, Any], env: dict[str, str]
@@ -104,7 +135,7 @@ class Run:
             self.config,
             self.provider,
             self.emit,
-            env,
+            {**self.shared_env(), **env},
             dict(outputs),
         )
 
@@ -176,6 +207,8 @@ class Run:
         return result
 
     def _end(self, result: RunResult) -> RunResult:
+        if self.work_dir is not None:
+            shutil.rmtree(self.work_dir, ignore_errors=True)
         self.emit(
             {
                 "event": "run_end",
@@ -291,11 +324,17 @@ def step_end(
             "step": step.name,
             "status": "succeeded" if error is None else "failed",
             "seconds": round(time.monotonic() - started, 3),
-            "retries": outcome.retries if outcome else 0,
+            "retries": outcome.retries if outcome else _retries_of(error),
             "usage": outcome.usage if outcome else {},
             "error": error_dict(error),
         }
     )
+
+
+def _retries_of(error: AppRunError | None) -> int:
+    """A step that ran out of attempts retried once less than it tried."""
+    attempts = getattr(error, "attempts", None) or []
+    return max(len(attempts) - 1, 0)
 
 
 class _Signals:

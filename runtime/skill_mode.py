@@ -7,6 +7,7 @@ agent (Claude Code and the like) carries on with SKILL.md and the skill's progra
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from .errors import AppRunError, Interrupted
 from .providers.base import Provider
 from .record import Recorder, new_run_id, runs_dir
 from .result import EXIT_CONSTRUCTOR, EXIT_DESTRUCTOR, EXIT_FAILED, EXIT_OK, error_dict
-from .runner import interrupts, run_phase
+from .runner import interrupts, new_work_dir, run_phase
 from .steps import StepContext
 
 EXIT_SKILL = 7
@@ -129,7 +130,12 @@ def run_with_agent(
         "status": "failed",
         "record": str(emit.path) if emit.path else None,
     }
-    env = {"APP_BUSINESS_PIPELINE": SKILL}
+    work_dir = new_work_dir(run_id)
+    env = {
+        "APP_BUSINESS_PIPELINE": SKILL,
+        "APP_WORK_DIR": str(work_dir),
+        "APP_CALLER_CWD": os.getcwd(),
+    }
 
     def ctx(name: str, extra: dict[str, str]) -> StepContext:
         return StepContext(app, app.pipeline(name), inputs, run_id, config, provider, emit, extra)
@@ -139,6 +145,7 @@ def run_with_agent(
             constructor = run_phase("constructor", ctx(CONSTRUCTOR, env))
             out["constructor"] = constructor.to_dict()
             if constructor.status != "succeeded":
+                shutil.rmtree(work_dir, ignore_errors=True)
                 out["status"] = "constructor_failed"
                 emit({"event": "run_end", "status": out["status"], "exit_code": EXIT_CONSTRUCTOR})
                 return out
@@ -167,6 +174,7 @@ def run_with_agent(
             out["destructor"] = destructor.to_dict()
             if status == "succeeded" and destructor.status != "succeeded":
                 status = "destructor_failed"
+    shutil.rmtree(work_dir, ignore_errors=True)
     out["status"] = status
     code = error.exit_code if isinstance(error, Interrupted) else SKILL_EXIT_CODES[status]
     out["exit_code"] = code

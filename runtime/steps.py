@@ -5,8 +5,12 @@ print ``{"output": ...}``.  Environment variables a step can rely on:
 
 ``APP_ROOT`` (the APP folder), ``APP_PIPELINE_DIR`` (this pipeline's folder, also the cwd),
 ``APP_TOOLS_DIR`` (``<APP_ROOT>/tools``), ``APP_PIPELINE`` and ``APP_STEP`` (names),
-``APP_RUN_ID``; in lifecycle pipelines also ``APP_BUSINESS_PIPELINE`` and, in the destructor,
+``APP_RUN_ID``, ``APP_WORK_DIR`` (a private folder for this run, shared by the constructor, the
+business pipeline and the destructor, removed after the destructor), ``APP_CALLER_CWD`` (where
+app-run was started: resolve a user's relative paths against it) and
+``APP_BUSINESS_PIPELINE`` (the business pipeline's name, in every phase); in the destructor also
 ``APP_BUSINESS_STATUS`` (succeeded | failed | interrupted) and ``APP_BUSINESS_ERROR``.
+``PYTHONDONTWRITEBYTECODE=1`` is set unless already set, so Python steps leave no __pycache__.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ class StepContext:
 
     def env(self, step: Step) -> dict[str, str]:
         env = dict(os.environ)
+        env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ left inside the APP
         env.update(
             APP_ROOT=str(self.app.root),
             APP_PIPELINE_DIR=str(self.pipeline.dir.resolve()),  # absolute, like APP_ROOT
