@@ -33,6 +33,16 @@ SCHEMA = {
     "required": ["severity", "files"],
     "additionalProperties": False,
 }
+# What the SDK's transform_schema makes of SCHEMA: the form the API accepts.
+API_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "severity": {"enum": ["low", "high"]},
+        "files": {"type": "array", "items": {"type": "string"}},
+    },
+    "additionalProperties": False,
+    "required": ["severity", "files"],
+}
 ANSWER = {"severity": "high", "files": ["app.py", "db.py"]}
 FAST_RETRY = {"retry-after-ms": "1"}  # the SDK honours it: retries take 1 ms, not 0.5 s+
 
@@ -179,7 +189,7 @@ def test_plain_text_answer() -> None:
     }
 
 
-def test_schema_answer_is_parsed_and_schema_sent_unchanged() -> None:
+def test_schema_answer_is_parsed_and_schema_sent_in_api_form() -> None:
     raw = json.dumps(ANSWER)
     api = Api(ok([text(raw)]))
     answer = provider(api).complete(request(schema=SCHEMA))
@@ -187,7 +197,7 @@ def test_schema_answer_is_parsed_and_schema_sent_unchanged() -> None:
     assert answer.data == ANSWER
     assert answer.text == raw
     body = api.body()
-    assert body["output_config"] == {"format": {"type": "json_schema", "schema": SCHEMA}}
+    assert body["output_config"] == {"format": {"type": "json_schema", "schema": API_SCHEMA}}
     assert "stream" not in body and "thinking" not in body and "system" not in body
 
 
@@ -240,7 +250,7 @@ def test_reasoning_streams_and_ignores_thinking_blocks(
     assert body["stream"] is True
     assert body["thinking"] == thinking
     assert body["max_tokens"] == max_tokens
-    assert body["output_config"]["format"]["schema"] == SCHEMA
+    assert body["output_config"]["format"]["schema"] == API_SCHEMA
 
 
 @pytest.mark.parametrize(("max_tokens", "streamed"), [(16_000, False), (16_001, True)])
@@ -503,3 +513,22 @@ def test_converse_streams_a_large_turn() -> None:
         "stop_reason": "tool_use",
         "usage": {"input_tokens": 42, "output_tokens": 55},
     }
+
+
+def test_constraints_the_api_rejects_are_moved_into_descriptions() -> None:
+    """The API answers 400 to e.g. ``minimum`` on integers; the runner still enforces them."""
+    strict = {
+        "type": "object",
+        "properties": {
+            "score": {"type": "integer", "minimum": 0, "maximum": 10},
+            "note": {"type": "string", "minLength": 1},
+        },
+        "required": ["score", "note"],
+    }
+    api = Api(ok([text('{"score": 3, "note": "ok"}')]))
+    provider(api).complete(request(schema=strict))
+    sent = api.body()["output_config"]["format"]["schema"]
+    score, note = sent["properties"]["score"], sent["properties"]["note"]
+    assert "minimum" not in score and "maximum" not in score and "minLength" not in note
+    assert score["description"] == "{minimum: 0, maximum: 10}"
+    assert note["description"] == "{minLength: 1}"

@@ -3,8 +3,11 @@
 ``import anthropic`` is slow (the SDK pulls in pydantic, httpx2 and its generated types), so
 the SDK is imported on the first call, never when this module is imported.
 
-* Structured output goes in ``output_config={"format": {"type": "json_schema", ...}}``; the
-  answer's text is parsed here (```json fences tolerated) and re-validated by the runner.
+* Structured output goes in ``output_config={"format": {"type": "json_schema", ...}}``. The API
+  rejects (400) constraints it cannot enforce, such as ``minimum`` or ``minLength``, so the
+  schema is sent through the SDK's ``transform_schema`` (which moves them into descriptions);
+  the runner always re-validates the answer against the full original schema.  The answer's
+  text is parsed here (```json fences tolerated).
 * ``request.thinking`` turns on extended thinking: ``{"type": "adaptive"}`` on models that
   accept it (Opus/Sonnet 4.6 and newer), ``{"type": "enabled", "budget_tokens": N}`` on the
   older models that only accept a budget.  Thinking blocks never reach the answer.
@@ -83,7 +86,9 @@ class AnthropicProvider:
         if request.system:
             params["system"] = request.system
         if request.schema is not None:
-            params["output_config"] = {"format": {"type": "json_schema", "schema": request.schema}}
+            self._get_client()  # loads the SDK (and checks the key) before the schema rewrite
+            schema = api_schema(self._sdk, request.schema)
+            params["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
         if request.thinking:
             params["thinking"] = thinking_config(request.model, request.max_tokens)
         message = self._send(params, stream=request.thinking)
@@ -221,3 +226,11 @@ def _provider_error(err: Exception, sdk: ModuleType, retries: int) -> ProviderEr
     if detail and status not in (401, 429, 529):
         what += f": {detail[:200]}"
     return ProviderError(what, hint=fix)
+
+
+def api_schema(sdk: ModuleType | None, schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema in the form the API accepts; the original when the SDK cannot rewrite it."""
+    try:
+        return dict(sdk.transform_schema(schema))
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return schema
