@@ -1,0 +1,62 @@
+"""The routing benchmark's data: fixture routing tables and labelled requests, split DEV/TEST.
+
+``apps/<app>.yaml`` holds one APP's routing table (what the Runner collects from its
+``pipelines/*/pipeline.yaml``); ``requests.yaml`` maps app -> expected pipeline (``~`` for
+out-of-scope) -> ``[kind, text]``.  The split hashes the request text, so it is fixed and
+does not depend on file order: thresholds are tuned on DEV only and reported on TEST.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from runtime.routing import RouteEntry
+
+HERE = Path(__file__).resolve().parent
+KINDS = ("paraphrase", "typo", "zh", "lang", "oos")
+
+
+@dataclass(frozen=True)
+class Request:
+    app: str
+    text: str
+    expected: str | None  # None = out of scope: the router must answer no match
+    kind: str  # one of KINDS
+
+    @property
+    def split(self) -> str:
+        digest = hashlib.sha256(self.text.encode("utf-8")).digest()
+        return "dev" if digest[0] % 2 == 0 else "test"
+
+
+def load_tables(root: Path = HERE) -> dict[str, list[RouteEntry]]:
+    tables: dict[str, list[RouteEntry]] = {}
+    for path in sorted((root / "apps").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        tables[data["app"]] = [
+            RouteEntry(p["name"], p["description"], tuple(p.get("triggers", ())))
+            for p in data["pipelines"]
+        ]
+    return tables
+
+
+def load_requests(tables: dict[str, list[RouteEntry]], root: Path = HERE) -> list[Request]:
+    data = yaml.safe_load((root / "requests.yaml").read_text(encoding="utf-8"))
+    requests: list[Request] = []
+    for app, by_pipeline in data.items():
+        names = {entry.name for entry in tables[app]}
+        triggers = {t.casefold() for entry in tables[app] for t in entry.triggers}
+        for expected, items in by_pipeline.items():
+            if expected is not None and expected not in names:
+                raise ValueError(f"{app}: unknown pipeline {expected!r} in requests.yaml")
+            for kind, text in items:
+                if kind not in KINDS or (kind == "oos") != (expected is None):
+                    raise ValueError(f"{app}: bad kind {kind!r} for {text!r}")
+                if text.casefold() in triggers:
+                    raise ValueError(f"{app}: {text!r} copies a trigger; write a paraphrase")
+                requests.append(Request(app, text, expected, kind))
+    return requests

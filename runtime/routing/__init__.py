@@ -1,0 +1,22 @@
+"""Routing: pick the one business pipeline a user request is for, or none (Skill mode).
+
+``EmbeddedRouter`` is the default strategy: offline, no LLM call, milliseconds per request.
+It scores the request against every pipeline's description and triggers with a static
+embedding model shipped in ``model/`` plus a lexical (word and CJK character) index, and
+answers *no match* below a calibrated threshold or when the best two are within a margin.
+
+Importing this package is cheap: numpy and tokenizers are imported only when an
+``EmbeddedRouter`` is built.
+"""
+
+from runtime.routing.embedded import DEFAULT_MARGIN, DEFAULT_THRESHOLD, EmbeddedRouter
+from runtime.routing.route import Candidate, RouteDecision, RouteEntry
+
+__all__ = [
+    "DEFAULT_MARGIN",
+    "DEFAULT_THRESHOLD",
+    "Candidate",
+    "EmbeddedRouter",
+    "RouteDecision",
+    "RouteEntry",
+]

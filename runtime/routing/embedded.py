@@ -1,0 +1,192 @@
+"""The ``embedded`` routing strategy: offline, no LLM call, about a millisecond a request.
+
+Every pipeline contributes phrases (its description and each trigger).  A request is scored
+against each phrase two ways, and the phrase keeps the larger:
+
+* **dense** (English and other Latin-script text), from the shipped static embeddings:
+  half the cosine of the pooled sentence vectors, half a token alignment (each request
+  token's best match in the phrase, and each phrase token's best match in the request,
+  weighted by token importance), which keeps "refund" from drowning in a long description;
+* **lexical**, TF-IDF over words, word trigrams and CJK characters/bigrams (``lexical.py``),
+  scaled by ``lexical_weight``: it carries Chinese triggers, typos and exact domain words.
+
+A pipeline's score is its best phrase's.  The router answers the best pipeline only if its
+score reaches ``threshold`` and beats the runner-up by ``margin``; otherwise *no match*, so
+the Runner falls back to Skill mode.  The defaults were calibrated on the DEV split of
+``benchmarks/routing`` (``python benchmarks/routing/run.py --calibrate``); figures in the README.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from runtime.routing.encoder import MODEL_DIR, TokenVectors, load_encoder
+from runtime.routing.lexical import LexicalIndex
+from runtime.routing.route import Candidate, RouteDecision, RouteEntry
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# Calibrated on the DEV split (benchmarks/routing/run.py --calibrate): see README "Routing".
+DEFAULT_THRESHOLD = 0.47
+DEFAULT_MARGIN = 0.06
+DEFAULT_LEXICAL_WEIGHT = 0.6  # Latin-script words and trigrams
+DEFAULT_CJK_WEIGHT = 1.0  # CJK characters and bigrams
+
+TOP_K = 5
+_COSINE_SHARE = 0.5
+_SINGLE_THREAD_MACS = (
+    2**18 - 1
+)  # see _products  # dense = share * sentence cosine + (1 - share) * token alignment
+
+
+@dataclass(frozen=True)
+class _Phrase:
+    pipeline: int  # index into the routing table
+    kind: str  # "description" | "trigger"
+    text: str
+
+    def why(self, score: float) -> str:
+        text = self.text if len(self.text) <= 60 else self.text[:57] + "..."
+        return f'{self.kind} "{text}" ({score:.2f})'
+
+
+class _DenseIndex:
+    """Token and sentence vectors of the phrases, packed for a few matrix products a request."""
+
+    def __init__(self, vectors: Sequence[TokenVectors]) -> None:
+        import numpy as np
+
+        self.size = len(vectors)
+        self.has_tokens = np.array([not v.empty for v in vectors], dtype=bool)
+        kept = [v for v in vectors if not v.empty]
+        lengths = np.array([len(v.weights) for v in kept], dtype=np.int64)
+        self.starts = np.concatenate(([0], np.cumsum(lengths)[:-1])) if len(kept) else lengths
+        units = np.concatenate([v.units for v in kept]) if kept else np.zeros((0, 1), np.float32)
+        # The same token recurs across phrases: compare the request with each distinct one once.
+        self.distinct_units, self.token_of = np.unique(units, axis=0, return_inverse=True)
+        self.token_of = self.token_of.reshape(-1)
+        self.weights = np.concatenate([v.weights for v in kept]) if kept else np.zeros(0)
+        self.weight_sums = np.add.reduceat(self.weights, self.starts) if kept else np.zeros(0)
+        self.sentences = np.stack([v.sentence for v in kept]) if kept else np.zeros((0, 1))
+
+    def scores(self, request: TokenVectors) -> np.ndarray:
+        import numpy as np
+
+        out = np.zeros(self.size, dtype=np.float64)
+        if request.empty or not self.has_tokens.any():
+            return out
+        sims = _products(request.units, self.distinct_units)[:, self.token_of]
+        best_in_phrase = np.maximum.reduceat(sims, self.starts, axis=1)
+        recall = (request.weights @ best_in_phrase) / request.weights.sum()
+        covered = np.add.reduceat(sims.max(axis=0) * self.weights, self.starts)
+        precision = covered / self.weight_sums
+        cosine = self.sentences @ request.sentence
+        alignment = (recall + precision) / 2
+        out[self.has_tokens] = _COSINE_SHARE * cosine + (1 - _COSINE_SHARE) * alignment
+        return out
+
+
+def _products(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """``left @ right.T`` in column blocks small enough to stay on one BLAS thread.
+
+    OpenBLAS hands products above ~2**18 multiply-adds to several threads; at this size the
+    hand-off costs more than it saves (3x slower here), and its threads spin on a busy
+    machine, which showed as 8-20 ms p95 spikes.
+    """
+    import numpy as np
+
+    block = max(16, _SINGLE_THREAD_MACS // max(1, left.shape[0] * left.shape[1]))
+    if right.shape[0] <= block:
+        return left @ right.T
+    return np.concatenate(
+        [left @ right[i : i + block].T for i in range(0, right.shape[0], block)], axis=1
+    )
+
+
+class EmbeddedRouter:
+    """Route requests over one routing table; the table is embedded once, here."""
+
+    strategy = "embedded"
+
+    def __init__(
+        self,
+        entries: Sequence[RouteEntry],
+        *,
+        threshold: float | None = None,
+        margin: float | None = None,
+        lexical_weight: float | None = None,
+        cjk_weight: float | None = None,
+        model_dir: Path = MODEL_DIR,
+    ) -> None:
+        self.entries = tuple(entries)
+        self.threshold = DEFAULT_THRESHOLD if threshold is None else threshold
+        self.margin = DEFAULT_MARGIN if margin is None else margin
+        self.lexical_weight = DEFAULT_LEXICAL_WEIGHT if lexical_weight is None else lexical_weight
+        self.cjk_weight = DEFAULT_CJK_WEIGHT if cjk_weight is None else cjk_weight
+        self._phrases = [
+            _Phrase(i, kind, text)
+            for i, entry in enumerate(self.entries)
+            for kind, text in [("description", entry.description)]
+            + [("trigger", t) for t in entry.triggers]
+            if text.strip()
+        ]
+        texts = [p.text for p in self._phrases]
+        self._encoder = load_encoder(model_dir)
+        self._dense = _DenseIndex(self._encoder.encode(texts))
+        self._latin = LexicalIndex(texts, cjk=False)
+        self._cjk = LexicalIndex(texts, cjk=True)
+
+    def candidates(self, request: str, limit: int | None = None) -> list[Candidate]:
+        """Pipelines scored by their best phrase, best first (all of them, or ``limit``)."""
+        import numpy as np
+
+        dense = self._dense.scores(self._encoder.encode([request])[0])
+        latin = self.lexical_weight * np.asarray(self._latin.scores(request))
+        cjk = self.cjk_weight * np.asarray(self._cjk.scores(request))
+        scores = np.maximum(dense, np.maximum(latin, cjk))
+        order = np.argsort(-scores, kind="stable")
+        out: list[Candidate] = []
+        seen: set[int] = set()
+        for index in order.tolist():
+            phrase = self._phrases[index]
+            if phrase.pipeline in seen:
+                continue
+            seen.add(phrase.pipeline)
+            score = float(scores[index])
+            out.append(Candidate(self.entries[phrase.pipeline].name, score, phrase.why(score)))
+            if limit is not None and len(out) >= limit:
+                break
+        return out
+
+    def route(self, request: str) -> RouteDecision:
+        if not self._phrases:
+            return RouteDecision(
+                None, 0.0, self.strategy, (), "no match: the routing table is empty"
+            )
+        ranked = self.candidates(request, limit=TOP_K)
+        top = tuple(ranked)
+        first = ranked[0]
+        if first.score < self.threshold:
+            reason = (
+                f'no match: best "{first.pipeline}" scores {first.score:.2f}, '
+                f"below the threshold {self.threshold:.2f}"
+            )
+            return RouteDecision(None, first.score, self.strategy, top, reason)
+        if len(ranked) > 1 and first.score - ranked[1].score < self.margin:
+            second = ranked[1]
+            reason = (
+                f'no match: ambiguous, "{first.pipeline}" ({first.score:.2f}) and '
+                f'"{second.pipeline}" ({second.score:.2f}) are within the margin {self.margin:.2f}'
+            )
+            return RouteDecision(None, first.score, self.strategy, top, reason)
+        runner_up = (
+            f', {first.score - ranked[1].score:.2f} ahead of "{ranked[1].pipeline}"'
+            if (len(ranked) > 1)
+            else ""
+        )
+        reason = f'matched "{first.pipeline}" by {first.why}{runner_up}'
+        return RouteDecision(first.pipeline, first.score, self.strategy, top, reason)

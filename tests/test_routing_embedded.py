@@ -1,0 +1,159 @@
+"""The embedded router: decisions, threshold and margin, CJK, lazy imports, package data."""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from runtime.routing import EmbeddedRouter, RouteDecision, RouteEntry
+from runtime.routing.encoder import MODEL_DIR, load_encoder
+
+TABLE = (
+    RouteEntry(
+        "code-review",
+        "Review a pull request: fetch the diff, analyse each changed file and write a report",
+        ("review this PR", "code review", "check this diff"),
+    ),
+    RouteEntry(
+        "deploy-service",
+        "Deploy a service to staging or production with health checks and rollback",
+        ("deploy to prod", "ship the api to staging", "roll out version 2.3"),
+    ),
+    RouteEntry(
+        "refund-request",
+        "Process a refund for a returned, missing or faulty item",
+        ("I want a refund", "refund this order", "申请退款", "退钱"),
+    ),
+    RouteEntry(
+        "invoice-request",
+        "Issue an invoice or VAT invoice (fapiao) for an order",
+        ("I need an invoice", "开发票", "开具增值税专用发票"),
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def router() -> EmbeddedRouter:
+    return EmbeddedRouter(TABLE)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("please review my pull request", "code-review"),
+        ("deploy the billing service to production", "deploy-service"),
+        ("the toaster arrived broken, I want a refund", "refund-request"),
+        ("I need an invoice for order 5521", "invoice-request"),
+    ],
+)
+def test_routes_to_the_matching_pipeline(
+    router: EmbeddedRouter, request_text: str, expected: str
+) -> None:
+    decision = router.route(request_text)
+    assert decision.pipeline == expected
+    assert decision.strategy == "embedded"
+    assert decision.reason.startswith(f'matched "{expected}"')
+    assert decision.candidates[0].pipeline == expected
+    assert decision.score == decision.candidates[0].score
+
+
+def test_candidates_are_best_first_at_most_five_and_say_why() -> None:
+    topics = ["invoice", "holiday", "printer", "contract", "laptop", "budget", "hotel", "salary"]
+    entries = [RouteEntry(t, f"Handle {t} requests", (f"help with my {t}",)) for t in topics]
+    decision = EmbeddedRouter(entries, threshold=0.0, margin=0.0).route("help with my printer")
+    scores = [c.score for c in decision.candidates]
+    assert len(decision.candidates) == 5
+    assert scores == sorted(scores, reverse=True)
+    assert decision.candidates[0].why == f'trigger "help with my printer" ({scores[0]:.2f})'
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["how do I bake sourdough bread", "what's the weather in Berlin tomorrow", "今天天气怎么样"],
+)
+def test_out_of_scope_is_no_match(router: EmbeddedRouter, request_text: str) -> None:
+    decision = router.route(request_text)
+    assert decision.pipeline is None
+    assert "below the threshold" in decision.reason
+    assert decision.candidates  # still shows what came closest
+
+
+def test_threshold_decides_the_no_match(router: EmbeddedRouter) -> None:
+    request_text = "how do I bake sourdough bread"
+    best = router.route(request_text).score
+    assert EmbeddedRouter(TABLE, threshold=best - 0.01, margin=0.0).route(request_text).pipeline
+    assert EmbeddedRouter(TABLE, threshold=best + 0.01).route(request_text).pipeline is None
+
+
+def test_margin_turns_a_near_tie_into_no_match() -> None:
+    twins = [
+        RouteEntry("weekly-report", "Write the weekly sales report", ("weekly sales report",)),
+        RouteEntry("sales-summary", "Write the weekly sales summary", ("weekly sales summary",)),
+    ]
+    ambiguous = EmbeddedRouter(twins, threshold=0.0, margin=0.5).route("weekly sales")
+    assert ambiguous.pipeline is None
+    assert "ambiguous" in ambiguous.reason and "within the margin 0.50" in ambiguous.reason
+    assert EmbeddedRouter(twins, threshold=0.0, margin=0.0).route("weekly sales").pipeline
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("这个东西我不想要了，能退款吗", "refund-request"),
+        ("麻烦给我开一张公司抬头的发票", "invoice-request"),
+    ],
+)
+def test_chinese_request_matches_chinese_trigger(
+    router: EmbeddedRouter, request_text: str, expected: str
+) -> None:
+    decision = router.route(request_text)
+    assert decision.pipeline == expected
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in decision.candidates[0].why)
+
+
+def test_empty_table_and_empty_request() -> None:
+    empty = EmbeddedRouter([]).route("review my PR")
+    assert empty == RouteDecision(None, 0.0, "embedded", (), "no match: the routing table is empty")
+    assert EmbeddedRouter(TABLE).route("").pipeline is None
+
+
+def test_importing_the_package_does_not_import_numpy_or_tokenizers() -> None:
+    code = (
+        "import sys, json, runtime.routing; "
+        "print(json.dumps([m for m in ('numpy', 'tokenizers', 'safetensors') if m in sys.modules]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == []
+
+
+def test_model_is_package_data_with_its_licence() -> None:
+    folder = importlib.resources.files("runtime.routing") / "model"
+    for name in ("model.safetensors", "tokenizer.json", "config.json", "LICENSE", "NOTICE"):
+        assert (folder / name).is_file(), name
+    assert Path(str(folder)).resolve() == MODEL_DIR
+    assert "Apache License" in (folder / "LICENSE").read_text(encoding="utf-8")
+    encoder = load_encoder()
+    assert encoder.dim == 256
+    vectors = encoder.encode(["review this PR", "审查"])
+    assert not vectors[0].empty and vectors[1].empty  # CJK is left to the lexical index
+
+
+def test_benchmark_data_meets_its_contract() -> None:
+    root = Path(__file__).resolve().parents[1] / "benchmarks" / "routing"
+    sizes = sorted(
+        len(yaml.safe_load(p.read_text(encoding="utf-8"))["pipelines"])
+        for p in (root / "apps").glob("*.yaml")
+    )
+    requests = yaml.safe_load((root / "requests.yaml").read_text(encoding="utf-8"))
+    labelled = [
+        item for by_pipe in requests.values() for items in by_pipe.values() for item in items
+    ]
+    assert len(sizes) >= 3 and sizes[0] >= 10 and sizes[-1] == 100
+    assert len(labelled) >= 150
+    assert sum(kind == "oos" for kind, _ in labelled) >= 30
