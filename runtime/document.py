@@ -16,6 +16,7 @@ from .errors import LoadError, Where
 
 MAX_BYTES = 1_000_000
 MAX_NODES = 100_000
+MAX_DEPTH = 50  # a pipeline needs a handful of levels; deeper nesting only hurts the walkers
 
 
 @dataclass
@@ -92,16 +93,24 @@ def parse_yaml(text: str, path: Path) -> Any:
         raise LoadError(f"invalid YAML: {problem}", where=Where(path, line), hint=hint) from exc
     except YAMLError as exc:
         raise LoadError(f"invalid YAML: {exc}", where=Where(path)) from exc
+    except RecursionError:  # e.g. "[[[[..." thousands deep: the parser recurses per level
+        raise LoadError(
+            "YAML is nested too deeply to read", where=Where(path), hint=_FLATTEN
+        ) from None
     _count_nodes(data, path)
     return data
 
 
+_FLATTEN = "a pipeline needs only a few levels of nesting: flatten the data"
+
+
 def _count_nodes(data: Any, path: Path) -> None:
-    """Walk the tree as a consumer would (aliases expanded), giving up past MAX_NODES."""
+    """Walk the tree as a consumer would (aliases expanded), giving up past MAX_NODES nodes or
+    MAX_DEPTH levels (the checks after this one walk it recursively)."""
     count = 0
-    stack = [data]
+    stack = [(data, 0)]
     while stack:
-        node = stack.pop()
+        node, depth = stack.pop()
         count += 1
         if count > MAX_NODES:
             raise LoadError(
@@ -109,10 +118,18 @@ def _count_nodes(data: Any, path: Path) -> None:
                 where=Where(path),
                 hint="remove the repeated anchors/aliases",
             )
+        if depth > MAX_DEPTH and isinstance(node, dict | list):
+            lc = getattr(node, "lc", None)
+            line = lc.line + 1 if lc is not None and lc.line is not None else 0
+            raise LoadError(
+                f"YAML is nested more than {MAX_DEPTH} levels deep",
+                where=Where(path, line),
+                hint=_FLATTEN,
+            )
         if isinstance(node, dict):
-            stack.extend(node.values())
+            stack.extend((child, depth + 1) for child in node.values())
         elif isinstance(node, list):
-            stack.extend(node)
+            stack.extend((child, depth + 1) for child in node)
 
 
 def plain(node: Any) -> Any:

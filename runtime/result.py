@@ -107,6 +107,13 @@ class RunResult:
     record: Path | None = None
     pause: Pause | None = None
     position: Position | None = None  # where to resume, when paused
+    signal: int | None = None  # a SIGINT/SIGTERM held off while the destructor ran
+
+    @property
+    def exit_code(self) -> int:
+        if self.signal is not None:
+            return 128 + self.signal
+        return self._outcome_code()
 
     @property
     def error(self) -> AppRunError | None:
@@ -115,8 +122,7 @@ class RunResult:
                 return phase.error
         return None
 
-    @property
-    def exit_code(self) -> int:
+    def _outcome_code(self) -> int:
         for phase in (self.constructor, self.business):
             if phase is not None and isinstance(phase.error, Interrupted):
                 return phase.error.exit_code

@@ -33,7 +33,7 @@ from typing import Any
 from .app import CONSTRUCTOR, DESTRUCTOR, App, Pipeline, Step
 from .check import check_app, errors_in
 from .config import Config
-from .errors import AppRunError, CheckFailed, Interrupted, StepError
+from .errors import AppRunError, CheckFailed, Interrupted, ProviderNotConfigured, StepError
 from .inputs import check_inputs
 from .llm_step import pending_prompt, run_llm_step
 from .providers.base import Provider
@@ -67,6 +67,8 @@ def begin(
 ) -> Run:
     """Check ``name`` and its inputs, open its run record; ``run.advance(Position())`` runs it."""
     pipeline = prepare(app, name, inputs)
+    if provider is None:
+        _need_provider(app, pipeline, delegate)
     run_id = new_run_id(name)
     emit = Recorder(runs_dir(home) / f"{run_id}.jsonl" if home is not None else None, listener)
     emit(
@@ -91,6 +93,27 @@ def begin(
         work_dir=new_work_dir(run_id),
         caller_cwd=os.getcwd(),
     )
+
+
+def _need_provider(app: App, pipeline: Pipeline, delegate: bool) -> None:
+    """With no provider, an llm step that cannot pause fails before anything runs."""
+    phases = [(DESTRUCTOR, False)] + (
+        [] if delegate else [(CONSTRUCTOR, True), (pipeline.name, True)]
+    )
+    for name, _ in phases:
+        if not app.has(name):
+            continue
+        steps = pipeline.steps if name == pipeline.name else app.pipeline(name).steps
+        step = next((s for s in steps if s.type == "llm"), None)
+        if step is not None:
+            raise ProviderNotConfigured(
+                f"llm step {step.name!r} of {name} needs an LLM provider and none is configured",
+                where=app.pipeline(name).where(step)
+                if name != pipeline.name
+                else pipeline.where(step),
+                hint="set ANTHROPIC_API_KEY, or run with --provider scripted --answers FILE"
+                + ("" if delegate or name == DESTRUCTOR else ", or drop --no-delegate"),
+            )
 
 
 def start(app: App, name: str, inputs: dict[str, Any], **kw: Any) -> RunResult:
@@ -169,6 +192,7 @@ class Run:
                 ctx = self.context(self.app.pipeline(DESTRUCTOR), {}, env)
                 result.destructor = run_phase("destructor", ctx)
             result.status = _status(result.business, result.destructor)
+            result.signal = signals.pending  # app-run was told to stop: say so in its exit code
         return self._end(result)
 
     def _phase(

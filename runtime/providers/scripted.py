@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from runtime.document import load_yaml, plain
-from runtime.errors import ConfigError, ProviderError
+from runtime.errors import ConfigError, LoadError, ProviderError
 
 from .base import LlmRequest, LlmResponse
 
@@ -49,7 +49,10 @@ class ScriptedProvider:
     def from_file(cls, path: Path) -> ScriptedProvider:
         if not path.is_file():
             raise ConfigError(f"scripted answers file {path} not found", hint="pass --answers FILE")
-        doc = load_yaml(path)
+        try:
+            doc = load_yaml(path)
+        except LoadError as exc:  # like any config file: a usage error (exit 2)
+            raise ConfigError(exc.message, where=exc.where, hint=exc.hint) from exc
         data = plain(doc.data) or {}
         table = data.get("answers") if isinstance(data, dict) else None
         if not isinstance(table, dict) or not all(isinstance(v, list) for v in table.values()):

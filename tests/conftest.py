@@ -1,0 +1,44 @@
+"""Shared fixtures.  Every test gets its own APP_RUN_HOME, so run records never leak out."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+# Variables that change what app-run does; a developer's shell must not change a test.
+APP_RUN_VARIABLES = (
+    "APP_RUN_CONFIG",
+    "APP_RUN_PROVIDER",
+    "APP_RUN_ANSWERS",
+    "APP_RUN_ROUTING",
+    "APP_RUN_MODEL_LITE",
+    "APP_RUN_MODEL_STANDARD",
+    "APP_RUN_MODEL_REASONING",
+)
+
+
+@pytest.fixture(autouse=True)
+def app_run_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """APP_RUN_HOME (run records) and XDG_CONFIG_HOME (user config) in fresh temporary dirs."""
+    home = tmp_path_factory.mktemp("app-run-home")
+    monkeypatch.setenv("APP_RUN_HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
+    for name in APP_RUN_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    return home
+
+
+@pytest.fixture
+def runtime_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """For tests that run pipelines: no Anthropic key, `python3` is this interpreter (fast, no
+    pyenv shim), and APP_TEST_MARKERS is a directory the fixture steps write markers into."""
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    bindir = str(Path(sys.executable).parent)
+    monkeypatch.setenv("PATH", bindir + os.pathsep + os.environ.get("PATH", ""))
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    monkeypatch.setenv("APP_TEST_MARKERS", str(markers))
+    return markers

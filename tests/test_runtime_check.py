@@ -1,0 +1,439 @@
+"""`app-run check` and the checks `run` makes first: the malformed corpus under tests/malformed/,
+each case expecting one error that names file:line and what to do (exit 3), plus the cases too
+big or too odd to commit, generated here."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import MALFORMED, code, invoke, make_app, marker, write_tree
+
+from runtime.document import MAX_BYTES
+
+pytestmark = pytest.mark.usefixtures("runtime_env")
+
+P = "pipelines/hello/pipeline.yaml"
+
+# (case folder under tests/malformed, exit code of `check`, the line's start: what (file:line))
+CORPUS = [
+    (
+        "not_an_app",
+        3,
+        "Error: not_an_app is not an APP: it has no pipelines/ folder (not_an_app)",
+    ),
+    (
+        "missing_pipeline_yaml",
+        3,
+        "error: pipelines/hello/ has no pipeline.yaml (missing_pipeline_yaml/pipelines/hello)",
+    ),
+    (
+        "yaml_syntax",
+        3,
+        f"error: invalid YAML: expected ',' or ']', but got ':' (yaml_syntax/{P}:4)",
+    ),
+    (
+        "duplicate_key",
+        3,
+        'error: invalid YAML: found duplicate key "description" with value "Says hello twice" '
+        f'(original value: "Says hello") (duplicate_key/{P}:7)',
+    ),
+    ("not_utf8", 3, f"error: file is not UTF-8 text (byte 0xe9) (not_utf8/{P}:6)"),
+    (
+        "name_mismatch",
+        3,
+        f"error: name 'greeting' does not match its directory 'hello' (name_mismatch/{P}:2)",
+    ),
+    ("duplicate_step", 3, f"error: step name 'greet' is used twice (duplicate_step/{P}:7)"),
+    (
+        "unknown_type",
+        3,
+        f'error: steps.0.type: "shell" is not one of code, llm (unknown_type/{P}:5)',
+    ),
+    (
+        "code_without_command",
+        3,
+        f"error: steps.1: 'command' is a required property (code_without_command/{P}:7)",
+    ),
+    (
+        "llm_without_prompt",
+        3,
+        f"error: steps.0: 'prompt' is a required property (llm_without_prompt/{P}:4)",
+    ),
+    (
+        "output_missing_step",
+        3,
+        f"error: output names step 'farewell', which does not exist (output_missing_step/{P}:7)",
+    ),
+    (
+        "command_script_missing",
+        3,
+        f"error: command script 'steps/greet.py' not found (command_script_missing/{P}:6)",
+    ),
+    (
+        "script_escapes_app",
+        3,
+        "error: command script '../../../outside.py' is outside the APP "
+        f"(script_escapes_app/{P}:6)",
+    ),
+    (
+        "schema_missing",
+        3,
+        f"error: schema file 'schemas/greet.json' not found (schema_missing/{P}:7)",
+    ),
+    (
+        "schema_not_json",
+        3,
+        "error: schema is not valid JSON: Expecting ',' delimiter: line 4 column 3 (char 47) "
+        "(schema_not_json/pipelines/hello/schemas/greet.json:4)",
+    ),
+    (
+        "schema_invalid",
+        3,
+        "error: not a valid JSON Schema: 'text' is not of type 'array' "
+        "(schema_invalid/pipelines/hello/schemas/greet.json)",
+    ),
+    (
+        "validate_missing",
+        3,
+        f"error: validate file 'steps/validate_greet.py' not found (validate_missing/{P}:7)",
+    ),
+    (
+        "validate_command_missing",
+        3,
+        "error: validate script 'steps/validate_greet.py' not found "
+        f"(validate_command_missing/{P}:7)",
+    ),
+    (
+        "validate_unsplittable",
+        3,
+        f"error: validate cannot be split: No closing quotation (validate_unsplittable/{P}:7)",
+    ),
+    (
+        "prompt_undeclared_input",
+        3,
+        f"error: {{{{input.language}}}}: no input 'language' (prompt_undeclared_input/{P}:10)",
+    ),
+    (
+        "prompt_later_step",
+        3,
+        f"error: {{{{style.output.tone}}}}: 'style' is not an earlier step "
+        f"(prompt_later_step/{P}:9)",
+    ),
+    (
+        "malformed_placeholder",
+        3,
+        f"error: {{{{the user}}}} is not a reference (malformed_placeholder/{P}:6)",
+    ),
+    (
+        "unknown_key",
+        0,
+        f"warning: unknown key 'required_scope' is ignored (unknown_key/{P}:3)",
+    ),
+    (
+        "bad_tier",
+        3,
+        f'error: steps.0.model: "gpt-5" is not one of lite, standard, reasoning (bad_tier/{P}:6)',
+    ),
+    (
+        "bad_input_type",
+        3,
+        'error: input.times: "int" is not one of string, integer, number, boolean, array, '
+        f"object (bad_input_type/{P}:5)",
+    ),
+    (
+        "constructor_error",
+        3,
+        "error: command script 'steps/check_env.py' not found "
+        "(constructor_error/pipelines/_constructor/pipeline.yaml:6)",
+    ),
+    (
+        "destructor_error",
+        3,
+        "error: steps.0.timeout: 0 is less than or equal to the minimum of 0 "
+        "(destructor_error/pipelines/_destructor/pipeline.yaml:7)",
+    ),
+]
+
+
+def the_line(stderr: str, start: str) -> str:
+    """The one stderr line starting with ``start``; it must go on to say what to do."""
+    lines = [line for line in stderr.splitlines() if line.startswith(start)]
+    assert len(lines) == 1, stderr
+    line = lines[0]
+    assert line[len(start) :].startswith(" — ") and len(line) > len(start) + 10, line
+    return line
+
+
+@pytest.mark.parametrize(
+    ("case", "exit_code", "expected_error"), CORPUS, ids=[c[0] for c in CORPUS]
+)
+def test_malformed_corpus(
+    case: str, exit_code: int, expected_error: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(MALFORMED)
+    result = invoke("check", case)
+    assert result.exit_code == exit_code, result.stderr
+    assert result.stdout == ""
+    the_line(result.stderr, expected_error)
+    if expected_error.startswith(("error", "warning")):
+        verdict = "ok" if exit_code == 0 else "invalid"
+        errors = 0 if exit_code == 0 else 1
+        assert result.stderr.splitlines()[-1].startswith(f"{case}: {verdict} ({errors} errors, ")
+
+
+def test_the_corpus_has_a_case_for_every_folder() -> None:
+    folders = {p.name for p in MALFORMED.iterdir() if p.is_dir()}
+    assert folders == {case for case, _, _ in CORPUS}
+
+
+def test_check_output_is_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(MALFORMED)
+    result = invoke("check", "duplicate_step")
+    assert result.stderr == (
+        f"error: step name 'greet' is used twice (duplicate_step/{P}:7)"
+        " — give every step a unique name\n"
+        "duplicate_step: invalid (1 errors, 0 warnings)\n"
+    )
+
+
+def test_check_json_lists_diagnostics_on_stdout(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(MALFORMED)
+    result = invoke("check", "duplicate_step", "--json")
+    assert result.exit_code == 3
+    assert json.loads(result.stdout) == {
+        "ok": False,
+        "diagnostics": [
+            {
+                "level": "error",
+                "message": "step name 'greet' is used twice",
+                "file": f"duplicate_step/{P}",
+                "line": 7,
+                "hint": "give every step a unique name",
+            }
+        ],
+    }
+
+
+def test_check_accepts_a_valid_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_app(tmp_path / "app", {"_constructor": [code("prepare")], "hello": [code("greet")]})
+    monkeypatch.chdir(tmp_path)
+    result = invoke("check", "app")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0,
+        "",
+        "app: ok (0 errors, 0 warnings)\n",
+    )
+    assert json.loads(invoke("check", "app", "--json").stdout) == {"ok": True, "diagnostics": []}
+
+
+def test_check_reports_every_error_of_every_pipeline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(MALFORMED / "duplicate_step", tmp_path / "app")
+    shutil.copytree(
+        MALFORMED / "bad_tier/pipelines/hello",
+        tmp_path / "app/pipelines/tiered",
+        dirs_exist_ok=True,
+    )
+    (tmp_path / "app/pipelines/tiered/pipeline.yaml").write_text(
+        (tmp_path / "app/pipelines/tiered/pipeline.yaml").read_text().replace("hello", "tiered")
+    )
+    monkeypatch.chdir(tmp_path)
+    result = invoke("check", "app")
+    assert result.exit_code == 3
+    the_line(result.stderr, f"error: step name 'greet' is used twice (app/{P}:7)")
+    the_line(
+        result.stderr,
+        'error: steps.0.model: "gpt-5" is not one of lite, standard, reasoning '
+        "(app/pipelines/tiered/pipeline.yaml:6)",
+    )
+    assert result.stderr.endswith("app: invalid (2 errors, 0 warnings)\n")
+
+
+# --- too big or too odd to commit ------------------------------------------------------------
+
+
+def alias_bomb() -> str:
+    lines = ["name: hello", "description: a billion laughs", "a0: &a0 [lol, lol, lol, lol, lol]"]
+    for level in range(1, 10):
+        refs = ", ".join([f"*a{level - 1}"] * 9)
+        lines.append(f"a{level}: &a{level} [{refs}]")
+    lines += ["steps:", "  - name: greet", "    type: code", "    command: python3 x.py"]
+    return "\n".join(lines) + "\n"
+
+
+def just_over_the_cap(path: Path) -> None:
+    head = "name: hello\ndescription: big\nsteps:\n  - {name: a, type: code, command: python3 x}\n"
+    filler = "# " + "x" * (MAX_BYTES - len(head) - 2) + "\n"  # one byte over the cap
+    path.write_text(head + filler)
+
+
+def fifty_megabytes(path: Path) -> None:
+    with path.open("wb") as fh:  # sparse: 50 MB on paper, nothing on disk
+        fh.truncate(50 * 1024 * 1024)
+
+
+def nested(levels: int) -> Callable[[Path], object]:
+    text = "name: hello\ndescription: deep\nsteps: " + "[" * levels + "]" * levels + "\n"
+    return lambda path: path.write_text(text)
+
+
+GENERATED = [
+    (
+        "deeply_nested",
+        nested(400),  # the parser recurses a few frames per level
+        "error: YAML is nested too deeply to read "
+        f"(app/{P}) — a pipeline needs only a few levels of nesting: flatten the data",
+    ),
+    (
+        "over_the_depth_cap",
+        nested(60),
+        "error: YAML is nested more than 50 levels deep "
+        f"(app/{P}:3) — a pipeline needs only a few levels of nesting: flatten the data",
+    ),
+    (
+        "alias_bomb",
+        lambda path: path.write_text(alias_bomb()),
+        "error: YAML expands to more than 100,000 nodes (an alias bomb?) "
+        f"(app/{P}) — remove the repeated anchors/aliases",
+    ),
+    (
+        "over_the_cap",
+        just_over_the_cap,
+        "error: pipeline.yaml is 1,000,001 bytes; pipeline files are capped at 1,000,000 bytes "
+        f"(app/{P}) — keep data out of pipeline.yaml: put it in a file a step reads",
+    ),
+    (
+        "fifty_megabytes",
+        fifty_megabytes,
+        "error: pipeline.yaml is 52,428,800 bytes; pipeline files are capped at 1,000,000 bytes "
+        f"(app/{P}) — keep data out of pipeline.yaml: put it in a file a step reads",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "write", "expected_error"), GENERATED, ids=[g[0] for g in GENERATED]
+)
+def test_generated_malformed(
+    case: str, write, expected_error: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = write_tree(tmp_path / "app", {"SKILL.md": "# x\n"})
+    (app / "pipelines/hello").mkdir(parents=True)
+    write(app / P)
+    monkeypatch.chdir(tmp_path)
+    result = invoke("check", "app")
+    assert result.exit_code == 3
+    assert result.stderr == expected_error + "\napp: invalid (1 errors, 0 warnings)\n"
+
+
+def test_check_of_a_file_is_not_an_app(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("hi\n")
+    result = invoke("check", tmp_path / "notes.txt")
+    assert result.exit_code == 3
+    assert result.stderr == (
+        f"Error: {tmp_path / 'notes.txt'} is not a directory"
+        " — pass the folder that holds SKILL.md and pipelines/\n"
+    )
+
+
+def test_missing_skill_md_is_only_a_warning(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "app", {"hello": [code("greet")]})
+    (app / "SKILL.md").unlink()
+    result = invoke("check", app)
+    assert result.exit_code == 0
+    the_line(
+        result.stderr,
+        "warning: no SKILL.md: requests that match no pipeline have no Skill-mode fallback "
+        f"({app})",
+    )
+
+
+# --- `run` checks the same things before anything runs ----------------------------------------
+
+
+@pytest.mark.parametrize("case", ["constructor_error", "destructor_error", "prompt_later_step"])
+def test_run_refuses_a_malformed_app_before_any_step(
+    case: str,
+    tmp_path: Path,
+    runtime_env: Path,
+    app_run_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    expected = next(e for c, _, e in CORPUS if c == case)
+    monkeypatch.chdir(MALFORMED)
+    result = invoke("run", case, "hello")
+    assert result.exit_code == 3
+    assert result.stdout == ""
+    assert result.stderr.splitlines()[0] == "Error: hello: 1 error(s) in the APP"
+    the_line(result.stderr, "  " + expected)
+    assert not (app_run_home / "runs").exists()
+    assert list(runtime_env.iterdir()) == []
+
+
+def test_run_checks_only_the_pipeline_it_runs(tmp_path: Path, runtime_env: Path) -> None:
+    app = make_app(
+        tmp_path / "app",
+        {"hello": [code("greet")], "broken": [code("a"), code("a")]},
+    )
+    assert invoke("check", app).exit_code == 3
+    result = invoke("run", app, "hello", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert marker(runtime_env, "hello", "greet") is not None
+
+
+def test_shell_snippets_and_validate_commands_with_arguments_pass(
+    tmp_path: Path, runtime_env: Path
+) -> None:
+    validate = "import json\nprint(json.dumps({'valid': True}))\n"
+    app = make_app(
+        tmp_path / "app",
+        {
+            "hello": [
+                {
+                    "name": "snippet",
+                    "type": "code",
+                    "command": 'bash -c "python3 steps/step.py ok"',
+                },
+                {
+                    "name": "judge",
+                    "type": "llm",
+                    "prompt": "Say hi.",
+                    "validate": "python3 steps/validate.py --strict",
+                },
+            ]
+        },
+        {
+            "pipelines/hello/steps/validate.py": validate,
+            "answers.yaml": {"answers": {"judge": ["hi"]}},
+        },
+    )
+    assert invoke("check", app).stderr == f"{app}: ok (0 errors, 0 warnings)\n"
+    result = invoke(
+        "run", app, "hello", "--provider", "scripted", "--answers", app / "answers.yaml"
+    )
+    assert (result.exit_code, result.stdout) == (0, '"hi"\n'), result.stderr
+    assert marker(runtime_env, "hello", "snippet") is not None
+
+
+def test_an_unreadable_pipeline_yaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_app(tmp_path / "app", {"hello": [code("greet")]})
+    read_bytes = Path.read_bytes
+
+    def denied(path: Path) -> bytes:  # chmod 000 does not stop root, so deny it here
+        if path.name == "pipeline.yaml":
+            raise PermissionError(13, "Permission denied", str(path))
+        return read_bytes(path)
+
+    monkeypatch.setattr(Path, "read_bytes", denied)
+    monkeypatch.chdir(tmp_path)
+    result = invoke("check", "app")
+    assert result.exit_code == 3
+    assert result.stderr == (
+        f"error: cannot read file: Permission denied (app/{P})\n"
+        "app: invalid (1 errors, 0 warnings)\n"
+    )

@@ -1,0 +1,273 @@
+"""Inputs are checked against the pipeline's `input` declaration before anything runs: a missing,
+unknown or mistyped input exits 2 with no step started (not even the constructor) and no run
+record written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import assert_run, code, invoke, make_app, marker
+
+from runtime.errors import InputError
+from runtime.inputs import check_inputs, convert, parse_pairs
+
+pytestmark = pytest.mark.usefixtures("runtime_env")
+
+DECLARED = {
+    "s": "string",
+    "i": "integer",
+    "n": "number",
+    "b": "boolean",
+    "a": "array",
+    "o": "object",
+}
+GOOD = ["s=text", "i=42", "n=1.5", "b=yes", "a=[1, 2]", 'o={"k": 1}']
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Path:
+    return make_app(
+        tmp_path / "app",
+        {
+            "_constructor": [code("prepare")],
+            "typed": {"input": DECLARED, "steps": [code("use")]},
+            "_destructor": [code("cleanup")],
+        },
+    )
+
+
+def run(app: Path, *args: str, input: str | None = None):
+    return invoke("run", app, "typed", "--json", *args, input=input)
+
+
+def pairs(*items: str) -> list[str]:
+    return [arg for item in items for arg in ("-i", item)]
+
+
+def assert_nothing_ran(app_run_home: Path, markers: Path) -> None:
+    assert not (app_run_home / "runs").exists()  # no run record at all
+    assert list(markers.iterdir()) == []  # and no step (constructor included) started
+
+
+@pytest.mark.parametrize(
+    ("type_", "raw", "expected"),
+    [
+        ("string", "  spaced = out ", "  spaced = out "),
+        ("string", "", ""),
+        ("integer", "42", 42),
+        ("integer", "-7", -7),
+        ("number", "1.5", 1.5),
+        ("number", "3", 3.0),
+        ("number", "-2e3", -2000.0),
+        ("boolean", "true", True),
+        ("boolean", "YES", True),
+        ("boolean", "1", True),
+        ("boolean", "on", True),
+        ("boolean", "false", False),
+        ("boolean", "No", False),
+        ("boolean", "0", False),
+        ("boolean", "off", False),
+        ("array", '[1, "a", null]', [1, "a", None]),
+        ("array", "[]", []),
+        ("object", '{"k": {"n": [1]}}', {"k": {"n": [1]}}),
+    ],
+)
+def test_command_line_values_are_converted_by_declared_type(
+    type_: str, raw: str, expected: Any
+) -> None:
+    value = convert("x", raw, type_)
+    assert value == expected and type(value) is type(expected)
+
+
+@pytest.mark.parametrize(
+    ("type_", "raw", "expected_error"),
+    [
+        ("integer", "abc", "input x='abc' is not a valid integer — pass --input x=42"),
+        ("integer", "1.5", "input x='1.5' is not a valid integer"),
+        ("number", "abc", "input x='abc' is not a valid number — pass --input x=1.5"),
+        ("number", "nan", "input x='nan' is not a valid number"),
+        ("number", "inf", "input x='inf' is not a valid number"),
+        ("boolean", "maybe", "input x='maybe' is not a valid boolean — pass --input x=true"),
+        (
+            "array",
+            '{"k": 1}',
+            """input x='{"k": 1}' is not a valid array — pass --input x='[1,2]'""",
+        ),
+        ("array", "[1,", "input x='[1,' is not a valid array"),
+        ("array", "[NaN]", "input x='[NaN]' is not a valid array"),
+        ("object", "[1]", """input x='[1]' is not a valid object — pass --input x='{"k":1}'"""),
+    ],
+)
+def test_command_line_values_that_do_not_convert(type_: str, raw: str, expected_error: str) -> None:
+    with pytest.raises(InputError) as caught:
+        convert("x", raw, type_)
+    assert caught.value.one_line().startswith(expected_error)
+    assert caught.value.exit_code == 2
+
+
+def test_an_undeclared_key_stays_a_string_until_the_check() -> None:
+    assert parse_pairs(["x=1", "y=a=b"], {}) == {"x": "1", "y": "a=b"}
+
+
+def test_every_problem_is_listed_in_one_message() -> None:
+    with pytest.raises(InputError) as caught:
+        check_inputs({"i": "42", "b": 1, "extra": 1}, DECLARED, "typed")
+    assert caught.value.message == (
+        "inputs for 'typed': missing s (string), n (number), a (array), o (object); "
+        "unknown extra (declared: s, i, n, b, a, o); "
+        'i must be integer, got "42"; b must be boolean, got 1'
+    )
+    assert caught.value.hint == "pass --input s=text or --input-json FILE"
+
+
+def test_every_type_reaches_the_step(app: Path, runtime_env: Path) -> None:
+    assert_run(
+        run(app, *pairs(*GOOD)),
+        status="succeeded",
+        ran=["_constructor/prepare", "typed/use", "_destructor/cleanup"],
+    )
+    stdin = json.loads(marker(runtime_env, "typed", "use")["stdin"])
+    assert stdin["input"] == {
+        "s": "text",
+        "i": 42,
+        "n": 1.5,
+        "b": True,
+        "a": [1, 2],
+        "o": {"k": 1},
+    }
+
+
+def test_input_json_from_stdin_and_pairs_on_top(app: Path, runtime_env: Path) -> None:
+    typed = {"s": "from json", "i": 1, "n": 2, "b": False, "a": [], "o": {}}
+    result = run(app, "--input-json", "-", "-i", "s=from a pair", input=json.dumps(typed))
+    assert result.exit_code == 0, result.stderr
+    stdin = json.loads(marker(runtime_env, "typed", "use")["stdin"])
+    assert stdin["input"] == {**typed, "s": "from a pair"}
+
+
+def test_input_json_from_a_file(app: Path, runtime_env: Path, tmp_path: Path) -> None:
+    file = tmp_path / "inputs.json"
+    file.write_text(json.dumps({"s": "x", "i": 1, "n": 0.5, "b": True, "a": [1], "o": {"a": 1}}))
+    assert run(app, "--input-json", str(file)).exit_code == 0
+    assert json.loads(marker(runtime_env, "typed", "use")["stdin"])["input"]["o"] == {"a": 1}
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "expected_error"),
+    [
+        (
+            [],
+            None,
+            "Error: inputs for 'typed': missing s (string), i (integer), n (number), b (boolean), "
+            "a (array), o (object) — pass --input s=text or --input-json FILE",
+        ),
+        (
+            pairs(*GOOD, "extra=1"),
+            None,
+            "Error: inputs for 'typed': unknown extra (declared: s, i, n, b, a, o)",
+        ),
+        (
+            pairs(*GOOD[1:], "s=text", "i=forty-two"),
+            None,
+            "Error: input i='forty-two' is not a valid integer — pass --input i=42 or "
+            "--input-json FILE",
+        ),
+        (
+            pairs(*GOOD[:3], "b=maybe"),
+            None,
+            "Error: input b='maybe' is not a valid boolean",
+        ),
+        (
+            ["--input-json", "-"],
+            '{"s": "x", "i": "42", "n": true, "b": "true", "a": {}, "o": []}',
+            "Error: inputs for 'typed': i must be integer, got \"42\"; n must be number, got true; "
+            'b must be boolean, got "true"; a must be array, got {}; o must be object, got []',
+        ),
+        (
+            ["--input-json", "-"],
+            '{"s": "x", "i": 1.0, "n": 1, "b": true, "a": [], "o": {}}',
+            "Error: inputs for 'typed': i must be integer, got 1.0",
+        ),
+        (
+            ["--input-json", "-"],
+            '{"s": "x", "i": 1, "n": NaN, "b": true, "a": [], "o": {}}',
+            "Error: --input-json standard input is not JSON: NaN is not a JSON number at line 1",
+        ),
+        (
+            ["--input-json", "-"],
+            "[1, 2]",
+            "Error: --input-json standard input must be a JSON object, not list",
+        ),
+        (
+            ["--input-json", "-"],
+            "{'s': 1}",
+            "Error: --input-json standard input is not JSON: Expecting property name enclosed in "
+            "double quotes at line 1",
+        ),
+        (
+            ["--input-json", "/nonexistent/inputs.json"],
+            None,
+            "Error: cannot read --input-json /nonexistent/inputs.json: No such file or directory",
+        ),
+        (
+            ["-i", "novalue"],
+            None,
+            "Error: --input 'novalue' is not key=value — write --input name=value",
+        ),
+    ],
+    ids=[
+        "missing",
+        "unknown",
+        "integer-pair",
+        "boolean-pair",
+        "json-mistyped",
+        "json-float-for-integer",
+        "json-nan",
+        "json-not-object",
+        "json-invalid",
+        "json-file-missing",
+        "not-key-value",
+    ],
+)
+def test_bad_inputs_exit_2_before_anything_runs(
+    app: Path,
+    runtime_env: Path,
+    app_run_home: Path,
+    args: list[str],
+    stdin: str | None,
+    expected_error: str,
+) -> None:
+    result = run(app, *args, input=stdin)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith(expected_error)
+    assert len(result.stderr.splitlines()) == 1
+    assert_nothing_ran(app_run_home, runtime_env)
+
+
+def test_a_pipeline_without_inputs_refuses_any(tmp_path: Path, app_run_home: Path) -> None:
+    app = make_app(tmp_path / "app", {"plain": [code("only")]})
+    result = invoke("run", app, "plain", "-i", "x=1")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: inputs for 'plain': unknown x (declared: none)")
+
+
+def test_unknown_pipeline_is_a_usage_error(
+    app: Path, runtime_env: Path, app_run_home: Path
+) -> None:
+    result = invoke("run", app, "nope")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"Error: no pipeline named 'nope' in {app} — pipelines here: typed (see `app-run list`)\n"
+    )
+    assert_nothing_ran(app_run_home, runtime_env)
+
+
+def test_a_lifecycle_pipeline_cannot_be_run_directly(app: Path, runtime_env: Path) -> None:
+    result = invoke("run", app, "_constructor")
+    assert result.exit_code == 3
+    assert result.stderr.startswith("Error: _constructor is a lifecycle pipeline")
+    assert list(runtime_env.iterdir()) == []
