@@ -17,7 +17,15 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from . import __version__
-from .errors import AppRunError, CheckFailed, StepError, UsageError
+from .display import (
+    decision_lines,
+    error_lines,
+    pause_line,
+    progress_lines,
+    select_field,
+    session_line,
+)
+from .errors import AppRunError, CheckFailed, UsageError
 
 EXIT_INTERNAL = 70
 
@@ -84,22 +92,18 @@ def fail(error: BaseException) -> NoReturn:
     if state["debug"]:
         traceback.print_exception(error)
     if isinstance(error, AppRunError):
-        prefix = f"step {error.step!r}: " if isinstance(error, StepError) and error.step else ""
-        typer.echo(f"Error: {prefix}{error.one_line()}", err=True)
-        _details(error)
+        lines = error_lines(error)
+        typer.echo(f"Error: {lines[0]}", err=True)
+        say(lines[1:])
         raise typer.Exit(error.exit_code)
     typer.echo(f"Error: internal error: {error!r} — rerun with --debug and report it", err=True)
     raise typer.Exit(EXIT_INTERNAL)
 
 
-def _details(error: AppRunError) -> None:
-    for diagnostic in getattr(error, "diagnostics", []):
-        typer.echo(f"  {diagnostic.one_line()}", err=True)
-    stderr_tail = getattr(error, "stderr_tail", "")
-    if stderr_tail:
-        typer.echo("  stderr:", err=True)
-        for line in stderr_tail.splitlines()[-20:]:
-            typer.echo(f"  | {line}", err=True)
+def say(lines: list[str]) -> None:
+    """Lines for people, on stderr."""
+    for line in lines:
+        typer.echo(line, err=True)
 
 
 def emit_json(data: Any) -> None:
@@ -206,11 +210,8 @@ def route_request(
     if as_json:
         emit_json(decision)
         return
-    chosen = decision["pipeline"] or "no match (Skill mode)"
-    typer.echo(f"{chosen}  score {decision['score']:.3f}  [{decision['strategy']}]")
-    typer.echo(f"  why: {decision['reason']}")
-    for c in decision["candidates"]:
-        typer.echo(f"  {c['score']:.3f}  {c['pipeline']}  — {c['why']}")
+    for line in decision_lines(decision):
+        typer.echo(line)
 
 
 @cli.command("ask")
@@ -350,11 +351,7 @@ def sessions(
         emit_json(rows)
         return
     for row in rows:
-        verb = "removed " if clean else ""
-        typer.echo(
-            f"{verb}{row['session']}  {row['status']}  {row.get('pipeline') or ''}"
-            f"  {row.get('step') or ''}  {row.get('age_hours', '')}h"
-        )
+        typer.echo(session_line(row, removed=clean))
 
 
 def report(result: Any, as_json: bool, field: str | None = None) -> NoReturn:
@@ -362,60 +359,32 @@ def report(result: Any, as_json: bool, field: str | None = None) -> NoReturn:
     if as_json or result.pause is not None:
         emit_json(result.to_dict())
         if result.pause is not None and not as_json:
-            typer.echo(
-                f"Paused: step {result.pause.step!r} needs an LLM answer "
-                f"(attempt {result.pause.attempt}/{result.pause.max_attempts}); answer with "
-                f"`app-run resume {result.pause.session} --output FILE`",
-                err=True,
-            )
+            say([pause_line(result.pause)])
     else:
         if result.business is not None and result.business.status == "succeeded":
             _print_output(result.output, field)
         for phase in (result.constructor, result.business, result.destructor):
             if phase is not None and phase.error is not None:
-                typer.echo(f"Error: {phase.phase} failed — ", err=True, nl=False)
-                _one(phase.error)
+                lines = error_lines(phase.error)
+                say([f"Error: {phase.phase} failed — {lines[0]}", *lines[1:]])
     raise typer.Exit(result.exit_code)
 
 
 def _print_output(output: Any, field: str | None) -> None:
     """The pipeline's output as JSON; with --field, one part of it (a string as plain text)."""
     if field:
-        for key in field.split("."):
-            if isinstance(output, dict) and key in output:
-                output = output[key]
-            elif isinstance(output, list) and key.isdigit() and int(key) < len(output):
-                output = output[int(key)]
-            else:
-                fail(UsageError(f"the output has no field {field!r}", hint="see the full output"))
+        try:
+            output = select_field(output, field)
+        except UsageError as exc:
+            fail(exc)
         if isinstance(output, str):
             typer.echo(output.rstrip("\n"))
             return
     emit_json(output)
 
 
-def _one(error: AppRunError) -> None:
-    prefix = f"step {error.step!r}: " if isinstance(error, StepError) and error.step else ""
-    typer.echo(f"{prefix}{error.one_line()}", err=True)
-    _details(error)
-
-
 def progress(event: dict[str, Any]) -> None:
-    kind = event.get("event")
-    if kind == "phase_start" and event["phase"] != "business":
-        typer.echo(f"· {event['phase']} ({event['pipeline']})", err=True)
-    elif kind == "step_retry":
-        typer.echo(f"  ↻ {event['step']} attempt {event['attempt']} rejected:", err=True)
-        for error in event["errors"][:10]:
-            typer.echo(f"      - {error}", err=True)
-    elif kind == "step_end":
-        status = "ok" if event["status"] == "succeeded" else "FAILED"
-        retries = event.get("retries") or 0
-        extra = f", {retries} retr{'y' if retries == 1 else 'ies'}" if retries else ""
-        typer.echo(
-            f"  {event['pipeline']}/{event['step']}: {status} ({event['seconds']:.2f}s{extra})",
-            err=True,
-        )
+    say(progress_lines(event))
 
 
 @cli.command()

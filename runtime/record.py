@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from .display import retries_text
 from .errors import UsageError
 
 SECRET_KEY = re.compile(r"key|token|secret|passw|credential|auth", re.IGNORECASE)
@@ -98,10 +99,6 @@ def list_runs(home: Path, limit: int = 20) -> list[dict[str, Any]]:
     return rows
 
 
-def _retries(count: int) -> str:
-    return f", {count} retr{'y' if count == 1 else 'ies'}" if count else ""
-
-
 def describe_run(events: list[dict[str, Any]]) -> str:
     """A run record as readable lines: the run, each phase and step, the outcome."""
     lines = []
@@ -124,7 +121,7 @@ def describe_run(events: list[dict[str, Any]]) -> str:
             )
             lines.append(
                 f"    {e['step']}: {e['status']} in {e['seconds']:.2f}s"
-                f"{_retries(e.get('retries') or 0)}{tokens}"
+                f"{retries_text(e.get('retries') or 0)}{tokens}"
             )
             if e.get("error"):
                 lines.append(f"      error: {e['error']['message']}")

