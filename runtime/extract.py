@@ -21,8 +21,8 @@ from typing import Any
 from .config import Config
 from .errors import InputError
 from .inputs import convert, matches
-from .llm_step import answer_of, parse_json, schema_errors
-from .providers.base import LlmRequest, Provider
+from .llm_step import ask_lite
+from .providers.base import Provider
 
 NUMBER = re.compile(r"(?<![\w.])#?(-?\d+(?:\.\d+)?)(?![\w.])")
 QUOTED = re.compile(r"\"([^\"]+)\"|'([^']+)'|“([^”]+)”|`([^`]+)`|「([^」]+)」")
@@ -123,19 +123,8 @@ def llm_extract(
         "Extract these parameters from the user's request. Use null for any the request does "
         f"not state; never guess.\nParameters (name: type): {missing}\nRequest: {request}"
     )
-    response = provider.complete(
-        LlmRequest(
-            prompt=prompt,
-            tier="lite",
-            model=config.model_for("lite"),
-            schema=schema,
-            max_tokens=config.max_tokens.get("lite", 4096),
-            pipeline="_router",
-            step="extract",
-        )
-    )
-    value, errors = parse_json(answer_of(response))
-    if errors or schema_errors(value, schema):
+    value, errors = ask_lite(provider, config, prompt, schema, "extract")
+    if errors:
         return {}
     return {
         k: v for k, v in value.items() if v is not None and k in missing and matches(v, missing[k])

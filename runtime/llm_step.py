@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .app import Step
+from .config import Config
 from .errors import (
     Attempt,
     AttemptsExhausted,
@@ -21,7 +22,7 @@ from .errors import (
     ProviderNotConfigured,
 )
 from .process import failure, run_program, split_command
-from .providers.base import LlmRequest, LlmResponse
+from .providers.base import LlmRequest, LlmResponse, Provider
 from .steps import StepContext, StepOutcome
 from .template import render
 
@@ -189,3 +190,35 @@ def run_validate(ctx: StepContext, step: Step, output: Any) -> list[str]:
     if not isinstance(errors, list):
         errors = [errors]
     return [str(e) for e in errors] or ["the validate script rejected the answer (no details)"]
+
+
+def ask_lite(
+    provider: Provider,
+    config: Config,
+    prompt: str,
+    schema: dict[str, Any],
+    step: str,
+    attempts: int = 1,
+) -> tuple[Any, list[str]]:
+    """One structured lite-tier question of app-run's own (routing, input extraction):
+    (answer, []) when it matches ``schema``, else (None, errors) after ``attempts`` tries."""
+    errors: list[str] = []
+    for attempt in range(1, attempts + 1):
+        text = prompt if not errors else f"{prompt}\n\nYour last answer was invalid: {errors}"
+        response = provider.complete(
+            LlmRequest(
+                prompt=text,
+                tier="lite",
+                model=config.model_for("lite"),
+                schema=schema,
+                max_tokens=config.max_tokens.get("lite", 4096),
+                pipeline="_router",
+                step=step,
+                attempt=attempt,
+            )
+        )
+        value, errors = parse_json(answer_of(response))
+        errors = errors or schema_errors(value, schema)
+        if not errors:
+            return value, []
+    return None, errors

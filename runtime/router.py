@@ -18,8 +18,8 @@ from typing import Any
 from .app import App, routing_table
 from .config import Config
 from .errors import ProviderNotConfigured, UsageError
-from .llm_step import answer_of, parse_json, schema_errors
-from .providers.base import LlmRequest, Provider
+from .llm_step import ask_lite
+from .providers.base import Provider
 from .routing import Candidate, RouteDecision, RouteEntry
 
 STRATEGIES = ("embedded", "llm", "hybrid")
@@ -98,27 +98,11 @@ def llm_route(
         "additionalProperties": False,
     }
     prompt = PROMPT.format(table=_table(entries), request=request)
-    errors: list[str] = []
-    for attempt in (1, 2):
-        text = prompt if not errors else f"{prompt}\n\nYour last answer was invalid: {errors}"
-        response = provider.complete(
-            LlmRequest(
-                prompt=text,
-                tier="lite",
-                model=config.model_for("lite"),
-                schema=schema,
-                max_tokens=config.max_tokens.get("lite", 4096),
-                pipeline="_router",
-                step="route",
-                attempt=attempt,
-            )
-        )
-        value, errors = parse_json(answer_of(response))
-        errors = errors or schema_errors(value, schema)
-        if not errors:
-            chosen = value["pipeline"]
-            candidates = (Candidate(chosen, 1.0, value["reason"]),) if chosen else ()
-            return RouteDecision(chosen, 1.0 if chosen else 0.0, "llm", candidates, value["reason"])
+    value, errors = ask_lite(provider, config, prompt, schema, "route", attempts=2)
+    if not errors:
+        chosen = value["pipeline"]
+        candidates = (Candidate(chosen, 1.0, value["reason"]),) if chosen else ()
+        return RouteDecision(chosen, 1.0 if chosen else 0.0, "llm", candidates, value["reason"])
     return RouteDecision(None, 0.0, "llm", (), f"the router model gave no valid answer: {errors}")
 
 
