@@ -1,0 +1,92 @@
+"""Where things are in SKILL.md: a section's own lines and prose, list items, rules."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from converter.analyzers.text import RULE_TITLES, is_rule, strip_markdown
+from converter.invocations import Invocation
+from converter.skill import SkillDoc
+
+_ORDERED = re.compile(r"^\s{0,3}(\d+)[.)]\s+(.*)$")
+_BULLET = re.compile(r"^\s{0,3}[-*+]\s+(.*)$")
+
+
+@dataclass
+class Item:
+    """One item of an ordered list, with the invocations written inside it."""
+
+    number: int
+    line: int
+    end_line: int
+    text: str  # the item's prose without Markdown, code blocks left out
+    raw: str = ""  # the same with Markdown (inline code) kept
+    invocations: list[Invocation] = field(default_factory=list)
+
+
+def own_range(doc: SkillDoc, index: int) -> tuple[int, int]:
+    """First and last file line of a section's own text (up to the next heading of any level)."""
+    section = doc.sections[index]
+    later = doc.sections[index + 1 :]
+    end = later[0].line - 1 if later else doc.body_line + doc.body.count("\n")
+    return section.line + 1, end
+
+
+def code_lines(doc: SkillDoc) -> set[int]:
+    """File lines that belong to fenced code blocks (fences included)."""
+    lines: set[int] = set()
+    for block in doc.code_blocks:
+        lines.update(range(block.line, block.line + block.text.count("\n") + 3))
+    return lines
+
+
+def prose_lines(doc: SkillDoc, start: int, end: int) -> list[tuple[int, str]]:
+    """(file line, text) of the non-code lines between ``start`` and ``end``."""
+    all_lines = doc.body.split("\n")
+    skip = code_lines(doc)
+    out = []
+    for line in range(start, end + 1):
+        offset = line - doc.body_line
+        if 0 <= offset < len(all_lines) and line not in skip:
+            out.append((line, all_lines[offset]))
+    return out
+
+
+def section_prose(doc: SkillDoc, index: int) -> str:
+    start, end = own_range(doc, index)
+    return "\n".join(text for _line, text in prose_lines(doc, start, end)).strip()
+
+
+def ordered_items(doc: SkillDoc, index: int) -> list[Item]:
+    """The items of the ordered list(s) in a section's own text."""
+    start, end = own_range(doc, index)
+    items: list[Item] = []
+    for line, text in prose_lines(doc, start, end):
+        match = _ORDERED.match(text)
+        if match:
+            if items:
+                items[-1].end_line = line - 1
+            items.append(Item(int(match.group(1)), line, end, match.group(2).strip()))
+        elif items and text.strip() and (text.startswith((" ", "\t"))):
+            items[-1].text += " " + text.strip()
+        elif items and text.strip() and not text.startswith((" ", "\t")):
+            items[-1].end_line = line - 1
+            break
+    for item in items:
+        item.raw = item.text
+        item.text = strip_markdown(item.text)
+    return items
+
+
+def collect_rules(doc: SkillDoc) -> list[tuple[str, int]]:
+    """(rule, line): bullets of rule-like sections, and bullets that say never/always/must."""
+    rules: list[tuple[str, int]] = []
+    for index, section in enumerate(doc.sections):
+        start, end = own_range(doc, index)
+        rule_section = bool(RULE_TITLES.search(section.title))
+        for line, text in prose_lines(doc, start, end):
+            match = _BULLET.match(text)
+            if match and (rule_section or is_rule(match.group(1))):
+                rules.append((strip_markdown(match.group(1)), line))
+    return rules

@@ -1,0 +1,321 @@
+"""The heuristic analyzer: a deterministic plan from the inventory, without any network.
+
+1. Each documented workflow (a numbered list that runs programs and asks for judgement)
+   becomes one pipeline of code and llm steps (``workflow.py``).
+2. Each program not used only inside a workflow gives one pipeline per main path: per
+   subcommand, per value of an action flag (``--action create_event``), or one for the
+   program (``paths.py``).
+3. A skill without programs whose SKILL.md states rules or steps gets one llm pipeline that
+   applies them to the user's text.
+4. Triggers come from the skill's own words (section titles, subcommand help, "Use when ..."
+   clauses of the description), so they are in the skill's language.
+5. Binaries, env vars, packages, config files and auth the skill mentions become constructor
+   checks; cleanup the skill asks for becomes destructor actions; prose sections no pipeline
+   covers stay in Skill mode with a reason.
+"""
+
+from __future__ import annotations
+
+import re
+
+from converter.analyzers.document import (
+    Item,
+    collect_rules,
+    ordered_items,
+    own_range,
+    section_prose,
+)
+from converter.analyzers.paths import MainPath, code_step, describe_path, main_paths, path_name
+from converter.analyzers.text import (
+    EXAMPLE_TITLES,
+    GENERIC_TITLES,
+    RULE_TITLES,
+    WHEN_TITLES,
+    first_sentence,
+    humanize,
+    is_rule,
+    keys,
+    overlap,
+    slug,
+    tier_for,
+    unique,
+    use_when_phrases,
+)
+from converter.analyzers.workflow import (
+    GENERIC_SCHEMA,
+    find_workflows,
+    labels,
+    workflow_steps,
+)
+from converter.inventory import Inventory
+from converter.invocations import Invocation, order_key
+from converter.plan import Action, Check, Constructor, Destructor, Input, LlmStep, Pipeline, Plan
+from converter.plan import SkillModeItem as Kept
+from converter.programs import Program
+from converter.requirements import where_key
+
+MAX_TRIGGERS = 5
+_CLEANUP = re.compile(
+    r"\b(?:clean ?up|remove (?:the )?(?:temp|temporary)\w*|delete (?:the )?(?:temp|temporary)"
+    r"\w*|release (?:the )?lock|rm -rf)\b|清理|删除临时|释放锁",
+    re.I,
+)
+
+
+def analyze(inventory: Inventory) -> Plan:
+    fm = inventory.skill.frontmatter
+    name = slug(fm.name, 12) or slug(inventory.root.name, 12) or "skill"
+    plan = Plan(name, fm.description, inventory.language, "heuristic")
+    covered: set[int] = set()  # sections a pipeline comes from
+    in_workflow: set[tuple[str, str, int]] = set()
+    for index, items in find_workflows(inventory):
+        plan.pipelines.append(_workflow_pipeline(inventory, index, items, plan))
+        covered.add(index)
+        in_workflow |= {_at(inv) for item in items for inv in item.invocations}
+    for program in sorted(inventory.programs, key=_first_use):
+        invs = program.invocations
+        if invs and all(_at(inv) in in_workflow for inv in invs):
+            plan.notes.append(f"{program.path} runs only inside a workflow pipeline")
+            continue
+        paths, left = main_paths(program)
+        for path in paths:
+            plan.pipelines.append(_path_pipeline(inventory, path, covered))
+        for label in left:
+            topic = f"{program.path} {label}".strip()
+            reason = (
+                "SKILL.md never shows this action, so its arguments are unknown"
+                if label
+                else "SKILL.md never shows how to run it, and its interface could not be read"
+            )
+            plan.skill_mode.append(Kept(topic, reason, program.path))
+    if not inventory.programs:
+        prose = _prose_pipeline(inventory, plan.app_name, covered)
+        plan.pipelines.extend([prose] if prose else [])
+    _dedupe(plan)
+    plan.constructor = constructor(inventory)
+    plan.destructor = destructor(inventory)
+    plan.skill_mode = _skill_mode(inventory, covered, plan) + plan.skill_mode
+    plan.skill_mode.append(
+        Kept(
+            "Requests no pipeline matches",
+            "the Runner falls back to SKILL.md, which stays unchanged (APP spec §1, §7 step 3)",
+        )
+    )
+    plan.notes = unique([*plan.notes, *_warnings(inventory)])
+    return plan
+
+
+def _at(inv: Invocation) -> tuple[str, str, int]:
+    return (inv.program, inv.file, inv.line)
+
+
+def _first_use(program: Program) -> tuple[bool, str, int, str]:
+    first = program.invocations[0] if program.invocations else None
+    return (*(order_key(first) if first else (True, "~", 0)), program.path)
+
+
+def _path_pipeline(inventory: Inventory, path: MainPath, covered: set[int]) -> Pipeline:
+    doc = inventory.skill
+    step, inputs = code_step(path, set())
+    sections = {doc.section_of(inv.line) for inv in path.invocations if inv.file == doc.path}
+    titles: list[str] = []
+    source = path.program.path
+    if path.invocations:
+        source = f"{path.invocations[0].file}:{path.invocations[0].line}"
+    if len(sections) == 1 and -1 not in sections and _specific(inventory, path, *sections):
+        index = next(iter(sections))
+        covered.add(index)
+        titles.append(doc.sections[index].title)
+    verb = keys(humanize(path.label).split()[0]) if path.label else set()
+    named = keys(" ".join([*titles, humanize(path.program.path.rsplit("/", 1)[-1])]))
+    if path.label:  # siblings share nouns ("event"): match the verb, or the title closely
+        named = keys(" ".join(titles))
+    named -= keys(humanize(doc.frontmatter.name))  # the skill's own name says nothing here
+    own_help = path.command is not path.program.cli  # a declared subcommand's own help
+    help_phrase = [path.command.description] if own_help and path.command.description else []
+    label = [humanize(path.label)] if len(humanize(path.label).split()) > 1 else []
+    found = _described(doc.frontmatter.description, verb, named, 1.5 if path.label else 1)
+    triggers = titles + help_phrase + label + found
+    description = describe_path(path)
+    if path.action and titles:
+        description = f"{titles[0]} — {description.split(': ', 1)[-1]}"
+    return Pipeline(
+        path_name(path),
+        description,
+        unique(triggers, MAX_TRIGGERS),
+        inputs,
+        [step],
+        step.name,
+        source,
+    )
+
+
+def _specific(inventory: Inventory, path: MainPath, index: int) -> bool:
+    """Whether every invocation in the section belongs to this path."""
+    start, end = own_range(inventory.skill, index)
+    mine = {_at(inv) for inv in path.invocations}
+    return all(
+        _at(inv) in mine
+        for p in inventory.programs
+        for inv in p.invocations
+        if inv.file == inventory.skill.path and start <= inv.line <= end
+    )
+
+
+def _described(description: str, verb: set[str], named: set[str], closeness: float) -> list[str]:
+    """The description's "Use when ..." situations about this path: sharing the action's
+    verb, or ``closeness`` words with its program and section title."""
+    return [
+        c
+        for c in use_when_phrases(description)
+        if len(c) <= 80 and (keys(c) & verb or overlap(c, named) >= closeness)
+    ]
+
+
+def _workflow_pipeline(inventory: Inventory, index: int, items: list[Item], plan: Plan) -> Pipeline:
+    doc = inventory.skill
+    title = doc.sections[index].title
+    generic = bool(GENERIC_TITLES.match(title.strip())) or not slug(title)
+    name = plan.app_name if generic else slug(title)
+    description = first_sentence(doc.frontmatter.description)
+    if not generic:
+        description = first_sentence(section_prose(doc, index)) or title
+    builder = workflow_steps(inventory, items)
+    triggers = (
+        ([] if generic else [title]) + [description] + use_when_phrases(doc.frontmatter.description)
+    )
+    return Pipeline(
+        name,
+        description,
+        unique([t for t in triggers if len(t) <= 80], MAX_TRIGGERS),
+        list(builder.inputs.values()),
+        builder.steps,
+        builder.steps[-1].name,
+        f"{doc.path}:{doc.sections[index].line}",
+    )
+
+
+def _prose_pipeline(inventory: Inventory, app: str, covered: set[int]) -> Pipeline | None:
+    """One llm step that applies the skill's rules and steps to the user's text."""
+    doc = inventory.skill
+    rules = collect_rules(doc)
+    if not rules:
+        return None
+    text = labels(inventory.language)
+    steps_text = []
+    for index in range(len(doc.sections)):
+        items = ordered_items(doc, index)
+        if len(items) >= 2:
+            covered.add(index)
+            steps_text += [f"{i}. {item.text}" for i, item in enumerate(items, start=1)]
+    covered |= {doc.section_of(line) for _rule, line in rules}
+    rule_texts = unique([r for r, _line in rules])
+    prompt = doc.frontmatter.description + "\n\n"
+    prompt += text["rules"] + "\n" + "".join(f"- {r}\n" for r in rule_texts) + "\n"
+    if steps_text:
+        prompt += text["steps"] + "\n" + "\n".join(steps_text) + "\n\n"
+    prompt += f"{text['input']}\n{{{{input.text}}}}\n"
+    step = LlmStep(
+        "apply_guidance", prompt, tier_for(doc.frontmatter.description), GENERIC_SCHEMA, rule_texts
+    )
+    triggers = use_when_phrases(doc.frontmatter.description) or [
+        first_sentence(doc.frontmatter.description)
+    ]
+    text_input = Input("text", "string", True, text["text"])
+    return Pipeline(
+        app,
+        first_sentence(doc.frontmatter.description),
+        unique(triggers, MAX_TRIGGERS),
+        [text_input],
+        [step],
+        step.name,
+        f"{doc.path}:{rules[0][1]}",
+    )
+
+
+def _dedupe(plan: Plan) -> None:
+    names: set[str] = set()
+    triggers: set[str] = set()
+    for index, pipeline in enumerate(plan.pipelines, start=1):
+        fallback = pipeline.name or pipeline.description[:80]
+        pipeline.name = pipeline.name or f"{plan.app_name}-{index}"  # no ASCII name to go by
+        base, n = pipeline.name, 2
+        while pipeline.name in names:
+            pipeline.name, n = f"{base}-{n}", n + 1
+        names.add(pipeline.name)
+        kept = [t for t in pipeline.triggers if t and t.casefold() not in triggers]
+        pipeline.triggers = kept or [humanize(fallback)]
+        triggers |= {t.casefold() for t in pipeline.triggers}
+
+
+def constructor(inventory: Inventory) -> Constructor:
+    checks = []
+    for req in inventory.requirements:
+        files = sorted({w.rsplit(":", 1)[0] for w in req.where})
+        checks.append(
+            Check(
+                req.kind,
+                req.name,
+                req.required and req.kind != "auth",
+                f"seen in {', '.join(files)}",
+                sorted(set(req.where), key=where_key)[:5],
+            )
+        )
+    if not checks:
+        return Constructor(
+            False, "the skill names no binary, variable, package, file or login it depends on"
+        )
+    kinds = ", ".join(unique([c.kind for c in checks]))
+    return Constructor(True, f"check what the skill depends on before every run ({kinds})", checks)
+
+
+def destructor(inventory: Inventory) -> Destructor:
+    doc = inventory.skill
+    actions = []
+    for offset, line in enumerate(doc.body.split("\n")):
+        if _CLEANUP.search(line):
+            where = f"{doc.path}:{doc.body_line + offset}"
+            actions.append(Action("custom", " ".join(line.strip("-*# ").split()), [], where))
+    if not actions:
+        return Destructor(False, "the skill asks for no cleanup after a run")
+    return Destructor(True, "the skill asks for cleanup after a run", actions)
+
+
+def _skill_mode(inventory: Inventory, covered: set[int], plan: Plan) -> list[Kept]:
+    doc = inventory.skill
+    has_llm = any(isinstance(s, LlmStep) for p in plan.pipelines for s in p.steps)
+    levels = [s.level for s in doc.sections]
+    top = min((lv for lv in levels if lv > min(levels)), default=min(levels, default=1))
+    kept = []
+    for index, section in enumerate(doc.sections):
+        if index in covered or section.level < top or not section_prose(doc, index):
+            continue
+        kept.append(
+            Kept(
+                section.title,
+                _reason(section_prose(doc, index), section.title, has_llm),
+                f"{doc.path}:{section.line}",
+            )
+        )
+    return kept
+
+
+def _reason(prose: str, title: str, has_llm: bool) -> str:
+    if RULE_TITLES.search(title):
+        if has_llm:
+            return "rules for the model's own writing; llm steps also carry them as content rules"
+        return "rules for the model's own writing; no pipeline step writes text"
+    if EXAMPLE_TITLES.search(title):
+        return "examples for the model; kept as context in Skill mode"
+    if WHEN_TITLES.search(title):
+        return "says when the skill applies; routing uses the pipelines' descriptions and triggers"
+    if is_rule(prose) or tier_for(prose) == "reasoning" or "?" in prose or "？" in prose:
+        return "needs judgement that no program covers"
+    return "guidance without a program; the model follows it in Skill mode"
+
+
+def _warnings(inventory: Inventory) -> list[str]:
+    out = list(inventory.warnings)
+    for program in inventory.programs:
+        out += [f"{program.path}: {w}" for w in program.warnings]
+    return out

@@ -1,0 +1,268 @@
+"""Main paths through one program: one per subcommand, per action value, or the program.
+
+A main path becomes a pipeline with one code step.  Its inputs are the program's parameters
+(every declared one for argparse/click/typer; for shell and Node scripts, the ones SKILL.md
+shows for that path), with types, choices and defaults kept; the action or subcommand is fixed,
+and a JSON output switch (``--format json``, ``--json``) is turned on so the step's output is
+data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from converter.analyzers.text import humanize, slug, snake
+from converter.cli_model import AUTHORITATIVE, Command, Param, ParsedArgs, dest_of, parse_argv
+from converter.invocations import Invocation, is_placeholder, order_key
+from converter.plan import Arg, CodeStep, Input
+from converter.programs import Program
+
+ACTION_FLAGS = {"action", "command", "cmd", "op", "operation", "task", "subcommand", "verb"}
+OUTPUT_FILE_FLAGS = {"output", "out", "output_file", "outfile", "output_path", "o", "dest"}
+FORMAT_FLAGS = ("--format", "--output-format", "--fmt", "-f")
+SKIP_FLAGS = {"--help", "-h", "--version", "-V"}
+_LATE = (True, "~", 0)  # sorts after every invocation
+
+
+@dataclass
+class MainPath:
+    program: Program
+    command: Command  # the (sub)command whose parameters apply
+    subcommand: str = ""
+    action: tuple[str, str] | None = None  # (flag, value) fixed for this path
+    invocations: list[Invocation] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return self.subcommand or (self.action[1] if self.action else "")
+
+    def parsed(self) -> list[ParsedArgs]:
+        return [self._parse(inv) for inv in self.invocations]
+
+    def _parse(self, inv: Invocation) -> ParsedArgs:
+        parsed = parse_argv(inv.argv, self.program.cli)
+        if self.subcommand and not parsed.subcommand and parsed.positionals:
+            parsed.subcommand = parsed.positionals.pop(0)  # a script's own dispatch on $1
+        return parsed
+
+
+def main_paths(program: Program) -> tuple[list[MainPath], list[str]]:
+    """The program's main paths, and the labels of paths left out (nothing shows how)."""
+    cli = program.cli or Command("none")
+    authoritative = cli.framework in AUTHORITATIVE
+    parsed = [(inv, parse_argv(inv.argv, cli)) for inv in program.invocations]
+    if cli.subcommands:
+        return [
+            MainPath(program, sub, name, None, [i for i, p in parsed if p.subcommand == name])
+            for name, sub in _by_first_use(cli.subcommands, parsed)
+        ], []
+    dispatch = program.enumerations.get("<command>")
+    if dispatch:
+        return _split(program, cli, dispatch, parsed, lambda p, v: p.positionals[:1] == [v])
+    flag = next(
+        (
+            f
+            for f in sorted(program.enumerations)
+            if f.startswith("-") and dest_of(f) in ACTION_FLAGS
+        ),
+        "",
+    )
+    if flag:
+        paths, left = _split(
+            program,
+            cli,
+            program.enumerations[flag],
+            parsed,
+            lambda p, v: (flag, v) in p.flags,
+            action_flag=flag,
+        )
+        if authoritative:
+            paths += [MainPath(program, cli, "", (flag, v)) for v in left]
+            left = []
+        return paths, left
+    if program.invocations or (authoritative and cli.params):
+        return [MainPath(program, cli, invocations=list(program.invocations))], []
+    return [], [""]
+
+
+def _by_first_use(
+    subs: dict[str, Command], parsed: list[tuple[Invocation, ParsedArgs]]
+) -> list[tuple[str, Command]]:
+    first: dict[str, tuple[bool, str, int]] = {}
+    for inv, p in parsed:
+        first.setdefault(p.subcommand, order_key(inv))
+    return sorted(subs.items(), key=lambda kv: (first.get(kv[0], _LATE), kv[0]))
+
+
+def _split(
+    program: Program,
+    cli: Command,
+    values: list[str],
+    parsed: list[tuple[Invocation, ParsedArgs]],
+    matches: Callable[[ParsedArgs, str], bool],
+    action_flag: str = "",
+) -> tuple[list[MainPath], list[str]]:
+    paths: list[MainPath] = []
+    left: list[str] = []
+    ordered = sorted(
+        values,
+        key=lambda v: (min([order_key(i) for i, p in parsed if matches(p, v)] or [_LATE]), v),
+    )
+    for value in ordered:
+        invs = [inv for inv, p in parsed if matches(p, value)]
+        if not invs:
+            left.append(value)
+        elif action_flag:
+            paths.append(MainPath(program, cli, "", (action_flag, value), invs))
+        else:
+            paths.append(MainPath(program, cli, value, None, invs))
+    return paths, left
+
+
+def path_name(path: MainPath) -> str:
+    stem = slug(path.program.path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    label = slug(path.label)
+    if not label:
+        return stem
+    return label if stem and label.startswith(stem) else "-".join(x for x in (stem, label) if x)
+
+
+def json_switch(command: Command, program: Program) -> tuple[list[Arg], str]:
+    """Arguments that make the program print JSON, and the step's stdout kind."""
+    for param in command.params:
+        if param.kind != "flag":
+            continue
+        choices = [str(c) for c in (param.choices or program.values_seen.get(param.name, []))]
+        if param.name in FORMAT_FLAGS and "json" in choices:
+            return [Arg(param.name, "json")], "json"
+        if param.name == "--json" and param.type == "boolean":
+            return [Arg("--json")], "json"
+    has_switch = any(
+        p.name == "--json" or p.name in FORMAT_FLAGS
+        for c in [program.cli or command, *(program.cli or command).subcommands.values()]
+        for p in c.params
+    )
+    return [], "json" if program.emits_json and not has_switch else "text"
+
+
+def exposed_params(path: MainPath) -> list[Param]:
+    """Parameters that become inputs: positionals first, then flags."""
+    command = path.command
+    fixed = {path.action[0]} if path.action else set()
+    fixed |= {a.flag for a in json_switch(command, path.program)[0]}
+    if command.framework in AUTHORITATIVE:
+        chosen = list(command.params)
+    else:
+        seen = {name for p in path.parsed() for name, _v in p.flags}
+        count = max([len(p.positionals) for p in path.parsed()] or [0])
+        chosen = [p for p in command.params if p.required or (p.kind == "flag" and p.name in seen)]
+        chosen += [p for p in command.positionals()[:count] if p not in chosen]
+    chosen = [
+        p
+        for p in chosen
+        if p.name not in SKIP_FLAGS
+        and p.name not in fixed
+        and not (p.kind == "flag" and is_output_file(p))
+    ]
+    return [p for p in chosen if p.kind == "positional"] + [p for p in chosen if p.kind == "flag"]
+
+
+def is_output_file(param: Param) -> bool:
+    return not param.required and param.type == "string" and param.dest in OUTPUT_FILE_FLAGS
+
+
+def examples(path: MainPath, param: Param) -> list[str]:
+    values: list[str] = []
+    for parsed in path.parsed():
+        if param.kind == "flag":
+            values += [v for n, v in parsed.flags if n == param.name and v is not None]
+        else:
+            index = path.command.positionals().index(param)
+            values += parsed.positionals[index : index + 1]
+    return [v for v in values if not is_placeholder(v)]
+
+
+def input_for(path: MainPath, param: Param, name: str) -> Input:
+    authoritative = path.command.framework in AUTHORITATIVE
+    seen = examples(path, param)
+    kind = param.type
+    if not authoritative and kind == "string" and seen and all(_int(v) for v in seen):
+        kind = "integer"
+    if authoritative:
+        required = param.required
+    else:
+        everywhere = (
+            all(any(n == param.name for n, _v in p.flags) for p in path.parsed())
+            if param.kind == "flag"
+            else True
+        )
+        required = (
+            bool(path.invocations)
+            and everywhere
+            and param.default is None
+            and kind not in ("boolean", "array")
+        )
+    help_text = param.help
+    if seen and kind != "boolean" and seen[0] not in help_text:
+        help_text = f"{help_text} (e.g. {seen[0]})" if help_text else f"e.g. {seen[0]}"
+    enum = param.choices or path.program.enumerations.get(param.name)
+    return Input(
+        name,
+        kind,
+        required,
+        help_text,
+        list(enum) if enum and kind == "string" else None,
+        _coerce(param.default, kind),
+    )
+
+
+def _int(text: str) -> bool:
+    return text.lstrip("-").isdigit()
+
+
+def _coerce(value: object, kind: str) -> object:
+    if value is None or isinstance(value, bool):
+        return value if kind == "boolean" else None
+    if kind == "integer":
+        return (
+            int(value)
+            if isinstance(value, int) or (isinstance(value, str) and _int(value))
+            else None
+        )
+    if kind == "number":
+        try:
+            return float(value) if isinstance(value, str | int | float) else None
+        except ValueError:
+            return None
+    if kind == "string":
+        return value if isinstance(value, str) else None
+    return value if kind == "array" and isinstance(value, list) else None
+
+
+def code_step(path: MainPath, taken: set[str]) -> tuple[CodeStep, list[Input]]:
+    """The single code step of a main path, and the inputs it reads."""
+    fixed, stdout = json_switch(path.command, path.program)
+    args: list[Arg] = [Arg(path.action[0], path.action[1])] if path.action else []
+    inputs: list[Input] = []
+    for param in exposed_params(path):
+        name = dest_of(param.dest)
+        name = name if name not in taken else f"{name}_{len(taken)}"
+        taken.add(name)
+        inputs.append(input_for(path, param, name))
+        args.append(Arg(param.name if param.kind == "flag" else "", ref=f"input.{name}"))
+    stem = path.program.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    name = snake(path.label) or snake(stem) or "run"
+    return CodeStep(name, path.program.path, args + fixed, path.subcommand, stdout), inputs
+
+
+def describe_path(path: MainPath) -> str:
+    """What the path does, from the interface's own help."""
+    if path.command is not path.program.cli and path.command.description:
+        text = path.command.description
+    elif path.action and path.program.cli and path.program.cli.description:
+        text = f"{humanize(path.action[1])}: {path.program.cli.description}"
+    else:
+        text = (path.program.cli.description if path.program.cli else "") or path.program.doc
+    text = text.split("\n\n", 1)[0].strip() or f"Run {path.program.path}"
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,166 @@
+"""Text helpers for the heuristic analyzer, for English and CJK text alike.
+
+Triggers and rules are taken from the skill's own words (section titles, description clauses,
+bullets), so they stay in the skill's language; these helpers only cut and compare text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_WORD = re.compile(rf"[A-Za-z0-9]+|[{CJK}]+")
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;。！？；])\s*|\s+-\s+|\s+—\s+")
+_LIST_SPLIT = re.compile(r",\s*|;\s*|\s+or\s+|\s+and\s+|[，、；]|或者?|以及")
+_USE_WHEN = re.compile(
+    r"\b(?:use|invoke|trigger)\s+(?:this\s+)?(?:skill\s+)?(?:when|for|if)\b\s*(?P<en>.+)$"
+    r"|(?:当|在)?(?:用户)?(?:要求|需要|想要|想|请求|让你)?(?P<zh>[^。；]+?)时(?:使用|调用)",
+    re.I,
+)
+_ASKS = re.compile(
+    r"^(?:the\s+user|someone|a\s+user|users?|you)\s+(?:asks?|wants?|needs?|requests?)"
+    r"(?:\s+(?:for|to))?\s+",
+    re.I,
+)
+_MODAL = re.compile(
+    r"\b(?:never|always|must|do not|don't|avoid|only|keep|no more than|at most)\b"
+    r"|不要|必须|避免|禁止|务必|保持|不得|不超过|只能",
+    re.I,
+)
+RULE_TITLES = re.compile(
+    r"rule|guideline|constraint|convention|principle|style|do's|don'ts|"
+    r"规则|规范|约束|注意|原则|要求|守则",
+    re.I,
+)
+_REASONING = re.compile(
+    r"\b(?:judge|decide|evaluate|assess|review|audit|compliance|security|risk|diagnose)\w*"
+    r"|判断|评估|审查|审核|风险|合规|安全",
+    re.I,
+)
+_LITE = re.compile(
+    r"\b(?:classify|categori[sz]e|extract|format|translate|convert|tag|label)\w*"
+    r"|分类|提取|格式化|翻译|转换|标注",
+    re.I,
+)
+EXAMPLE_TITLES = re.compile(r"example|sample|示例|例子|范例", re.I)
+WHEN_TITLES = re.compile(r"^when (?:to|should)\b|何时使用|使用场景|适用场景", re.I)
+GENERIC_TITLES = re.compile(
+    r"^(?:workflow|steps?|usage|how to use|process|procedure|instructions|quick ?start|"
+    r"工作流程?|流程|步骤|用法|使用方法)$",
+    re.I,
+)
+
+
+def has_cjk(text: str) -> bool:
+    return bool(re.search(rf"[{CJK}]", text))
+
+
+def ascii_words(text: str) -> list[str]:
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.findall(r"[a-z0-9]+", folded.lower())
+
+
+def slug(text: str, limit: int = 5) -> str:
+    """Lowercase-hyphen name from the ASCII words of ``text``; "" when it has none."""
+    return "-".join(ascii_words(text)[:limit])
+
+
+def snake(text: str, limit: int = 4) -> str:
+    """snake_case identifier from the ASCII words of ``text``; "" when it has none."""
+    name = "_".join(ascii_words(text)[:limit])
+    return f"s_{name}" if name[:1].isdigit() else name
+
+
+def strip_markdown(text: str) -> str:
+    text = re.sub(r"`([^`]*)`", r"\1", text)
+    text = re.sub(r"\*\*([^*]+)\*\*|__([^_]+)__", lambda m: m.group(1) or m.group(2), text)
+    text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)
+    return " ".join(text.split())
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of ``text`` (Markdown removed), without its final full stop."""
+    plain = strip_markdown(text)
+    for part in _CLAUSE_SPLIT.split(plain):
+        if part.strip():
+            return part.strip().rstrip(".。")
+    return ""
+
+
+def use_when_phrases(description: str) -> list[str]:
+    """The situations a description lists after "Use when ..." / "...时使用"."""
+    phrases: list[str] = []
+    for sentence in _CLAUSE_SPLIT.split(strip_markdown(description)):
+        match = _USE_WHEN.search(sentence)
+        if not match:
+            continue
+        tail = (match.group("en") or match.group("zh") or "").strip().rstrip(".。")
+        tail = _ASKS.sub("", tail)
+        phrases.extend(_tidy(p) for p in _LIST_SPLIT.split(tail) if _worth(_tidy(p)))
+    return unique(phrases)
+
+
+def _tidy(part: str) -> str:
+    part = re.sub(r"^(?:and|or|then|but)\s+", "", part.strip(), flags=re.I)
+    return part.rstrip(".。").strip()
+
+
+def _worth(phrase: str) -> bool:
+    """Long enough to route on: two words, or three CJK characters."""
+    if has_cjk(phrase):
+        return len(re.findall(rf"[{CJK}]", phrase)) >= 3
+    return len(ascii_words(phrase)) >= 2
+
+
+_STOP = frozenset(
+    "with from when that this into them then than what will each your have also only over some "
+    "such used uses using user users asks want wants need needs file files make makes "
+    "the and for but not you all any can are was has its our out use via per who how why".split()
+)
+
+
+def keys(text: str) -> set[str]:
+    """Comparison keys: 5-letter stems of English words (3+ letters), CJK bigrams."""
+    found: set[str] = set()
+    for word in _WORD.findall(text.lower()):
+        if has_cjk(word):
+            found.update(word[i : i + 2] for i in range(max(1, len(word) - 1)))
+        elif len(word) >= 3 and word not in _STOP:
+            found.add(word[:5])
+    return found
+
+
+def overlap(phrase: str, topic: set[str]) -> float:
+    """Shared keys; a CJK bigram counts half (one shared bigram is too often chance)."""
+    shared = keys(phrase) & topic
+    cjk = sum(1 for k in shared if has_cjk(k))
+    return len(shared) - cjk + cjk / 2
+
+
+def unique(items: list[str], limit: int = 0) -> list[str]:
+    seen: set[str] = set()
+    out: list[str] = []
+    for item in items:
+        key = item.casefold().strip()
+        if item.strip() and key not in seen:
+            seen.add(key)
+            out.append(item.strip())
+    return out[:limit] if limit else out
+
+
+def is_rule(text: str) -> bool:
+    return bool(_MODAL.search(text))
+
+
+def tier_for(text: str) -> str:
+    if _REASONING.search(text):
+        return "reasoning"
+    if _LITE.search(text):
+        return "lite"
+    return "standard"
+
+
+def humanize(identifier: str) -> str:
+    """``create_event`` → ``create event``."""
+    return " ".join(re.split(r"[_\-\s]+", identifier)).strip()

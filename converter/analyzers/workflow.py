@@ -1,0 +1,216 @@
+"""Documented workflows (numbered steps mixing programs and judgement) and prose-only skills.
+
+A section whose ordered list runs a program in at least one item, and either has an item
+without a program or runs two programs, is a workflow: items that run a program become code
+steps, the others llm steps whose prompt is the item's text.  A file an llm item says it saves
+(```notes.json```) and a later command reads becomes that step's output passed as a file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from converter.analyzers.document import Item, collect_rules, ordered_items
+from converter.analyzers.paths import MainPath, input_for, is_output_file, json_switch
+from converter.analyzers.text import snake, tier_for, unique
+from converter.cli_model import AUTHORITATIVE, Command, Param, dest_of, parse_argv
+from converter.inventory import Inventory
+from converter.invocations import Invocation
+from converter.plan import Arg, CodeStep, Input, LlmStep, Step
+
+GENERIC_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"result": {"type": "string", "minLength": 1}},
+    "required": ["result"],
+    "additionalProperties": False,
+}
+LABELS = {
+    "en": {"rules": "Follow these rules:", "steps": "Steps:", "input": "Input:",
+           "previous": "Output of the previous step:", "request": "The user's request",
+           "text": "The text to work on"},
+    "zh": {"rules": "遵守以下规则：", "steps": "步骤：", "input": "输入：",
+           "previous": "上一步的输出：", "request": "用户的请求", "text": "要处理的文本"},
+}  # fmt: skip
+_FILE_WORD = re.compile(r"`([\w.-]+\.(?:json|ya?ml|csv|md|txt))`")
+
+
+def labels(language: str) -> dict[str, str]:
+    return LABELS.get(language, LABELS["en"])
+
+
+def find_workflows(inventory: Inventory) -> list[tuple[int, list[Item]]]:
+    """(section index, items) of every workflow section, in document order."""
+    doc = inventory.skill
+    found = []
+    for index in range(len(doc.sections)):
+        items = ordered_items(doc, index)
+        if len(items) < 2:
+            continue
+        for item in items:
+            item.invocations = sorted(
+                (
+                    inv
+                    for p in inventory.programs
+                    for inv in p.invocations
+                    if inv.file == doc.path and item.line <= inv.line <= item.end_line
+                ),
+                key=lambda inv: (inv.line, inv.program),
+            )
+        programs = {inv.program for item in items for inv in item.invocations}
+        judgement = any(not item.invocations for item in items)
+        if programs and (judgement or len(programs) >= 2):
+            found.append((index, items))
+    return found
+
+
+class StepBuilder:
+    """Builds the steps of one pipeline, sharing inputs and step names between them."""
+
+    def __init__(self, inventory: Inventory, rules: list[str]) -> None:
+        self.inventory = inventory
+        self.rules = rules
+        self.labels = labels(inventory.language)
+        self.steps: list[Step] = []
+        self.inputs: dict[str, Input] = {}
+        self.produced: dict[str, str] = {}  # file name an llm step saves → that step
+
+    def unique_name(self, name: str) -> str:
+        taken = {s.name for s in self.steps}
+        candidate, n = name, 2
+        while candidate in taken:
+            candidate, n = f"{name}_{n}", n + 1
+        return candidate
+
+    def llm_item(self, item: Item) -> None:
+        name = self.unique_name(snake(item.text, 3) or f"step_{len(self.steps) + 1}")
+        context = self._context()
+        prompt = item.text + "\n\n"
+        if self.rules:
+            prompt += self.labels["rules"] + "\n" + "".join(f"- {r}\n" for r in self.rules) + "\n"
+        prompt += context
+        self.steps.append(
+            LlmStep(
+                name,
+                prompt.rstrip() + "\n",
+                tier_for(item.text),
+                schema_from_example(item) or GENERIC_SCHEMA,
+                list(self.rules),
+            )
+        )
+        for word in _FILE_WORD.findall(item.raw):
+            self.produced[word] = name
+
+    def _context(self) -> str:
+        if self.steps:
+            return f"{self.labels['previous']}\n{{{{{self.steps[-1].name}.output}}}}\n"
+        self.inputs.setdefault("request", Input("request", "string", True, self.labels["request"]))
+        return f"{self.labels['input']}\n{{{{input.request}}}}\n"
+
+    def code_invocation(self, inv: Invocation) -> None:
+        program = self.inventory.program(inv.program)
+        assert program is not None
+        cli = program.cli or Command("none")
+        parsed = parse_argv(inv.argv, cli)
+        command = cli.subcommands.get(parsed.subcommand, cli)
+        path = MainPath(program, command, parsed.subcommand, None, [inv])
+        fixed, stdout = json_switch(command, program)
+        fixed_flags = {a.flag for a in fixed}
+        args: list[Arg] = []
+        for name, value in parsed.flags:
+            if name in fixed_flags:
+                continue
+            args.extend(self._flag(path, command, name, value))
+        for index, value in enumerate(parsed.positionals):
+            args.append(self._positional(path, command, index, value))
+        args.extend(self._missing_required(path, command, args))
+        stem = inv.program.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        step = CodeStep(
+            self.unique_name(snake(parsed.subcommand or stem) or "run"),
+            inv.program,
+            args + fixed,
+            parsed.subcommand,
+            stdout,
+        )
+        self.steps.append(step)
+
+    def _flag(self, path: MainPath, command: Command, name: str, value: str | None) -> list[Arg]:
+        param = command.flag(name) or Param(name, "flag", dest_of(name), source="invocation")
+        if value is None:
+            return [Arg(name)]  # a switch the workflow uses
+        if is_output_file(param):
+            return []  # the output travels on stdout instead
+        if value in self.produced:
+            return [Arg(name, ref=f"{self.produced[value]}.output", pass_as="file")]
+        return [Arg(name, ref=f"input.{self._input(path, param)}")]
+
+    def _positional(self, path: MainPath, command: Command, index: int, value: str) -> Arg:
+        if value in self.produced:
+            return Arg(ref=f"{self.produced[value]}.output", pass_as="file")
+        declared = command.positionals()
+        param = (
+            declared[index]
+            if index < len(declared)
+            else Param(
+                dest_of(value), "positional", dest_of(value), required=True, source="invocation"
+            )
+        )
+        return Arg(ref=f"input.{self._input(path, param)}")
+
+    def _missing_required(self, path: MainPath, command: Command, args: list[Arg]) -> list[Arg]:
+        if command.framework not in AUTHORITATIVE:
+            return []
+        given = {a.flag for a in args}
+        return [
+            Arg(p.name, ref=f"input.{self._input(path, p)}")
+            for p in command.params
+            if p.kind == "flag" and p.required and p.name not in given
+        ]
+
+    def _input(self, path: MainPath, param: Param) -> str:
+        name = dest_of(param.dest)
+        if name not in self.inputs:
+            self.inputs[name] = input_for(path, param, name)
+        return name
+
+
+def schema_from_example(item: Item) -> dict[str, Any] | None:
+    """A JSON Schema inferred from a JSON example the item shows in inline code."""
+    for match in re.finditer(r"(\{.*\})", item.raw):
+        try:
+            example = json.loads(match.group(1))
+        except ValueError:
+            continue
+        if isinstance(example, dict) and example:
+            return _schema_of(example)
+    return None
+
+
+def _schema_of(value: Any) -> dict[str, Any]:
+    if isinstance(value, dict):
+        return {
+            "type": "object",
+            "properties": {str(k): _schema_of(v) for k, v in value.items()},
+            "required": [str(k) for k in value],
+        }
+    if isinstance(value, list):
+        items = [_schema_of(v) for v in value if v not in ("...", "…")]
+        return {"type": "array", "items": items[0] if items else {"type": "string"}}
+    if isinstance(value, bool):
+        return {"type": "boolean"}
+    if isinstance(value, int | float):
+        return {"type": "number"}
+    return {"type": "string"}
+
+
+def workflow_steps(inventory: Inventory, items: list[Item]) -> StepBuilder:
+    rules = unique([text for text, _line in collect_rules(inventory.skill)])
+    builder = StepBuilder(inventory, rules)
+    for item in items:
+        if item.invocations:
+            for inv in item.invocations:
+                builder.code_invocation(inv)
+        else:
+            builder.llm_item(item)
+    return builder

@@ -1,0 +1,165 @@
+"""The command-line interface of one program: its flags, positionals and subcommands.
+
+Filled statically (Python ``ast`` for argparse/click/typer, a light scan of shell and Node
+sources) and completed by what SKILL.md shows.  Types use the plan's vocabulary:
+string | integer | number | boolean | array.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+AUTHORITATIVE = ("argparse", "click", "typer")  # frameworks whose declaration is complete
+_NOT_IDENT = re.compile(r"[^a-z0-9_]+")
+
+
+def dest_of(name: str) -> str:
+    """``--due-date`` → ``due_date``; ``-n`` → ``n``; ``InputFile`` → ``inputfile``."""
+    text = _NOT_IDENT.sub("_", name.lstrip("-").lower()).strip("_")
+    if not text:
+        return "arg"
+    return f"arg_{text}" if text[0].isdigit() else text
+
+
+@dataclass
+class Param:
+    name: str  # "--action" for a flag, the destination for a positional
+    kind: str  # "flag" | "positional"
+    dest: str
+    type: str = "string"
+    aliases: list[str] = field(default_factory=list)  # other spellings: "-a", "--no-color"
+    choices: list[Any] | None = None
+    default: Any = None
+    required: bool = False
+    help: str = ""
+    source: str = ""  # argparse | click | typer | shell | node | invocation
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "kind": self.kind,
+            "dest": self.dest,
+            "type": self.type,
+            "required": self.required,
+            "source": self.source,
+        }
+        if self.aliases:
+            data["aliases"] = sorted(self.aliases)
+        if self.choices is not None:
+            data["choices"] = list(self.choices)
+        if self.default is not None:
+            data["default"] = self.default
+        if self.help:
+            data["help"] = self.help
+        return data
+
+
+@dataclass
+class Command:
+    framework: str  # argparse | click | typer | shell | node | none
+    description: str = ""
+    params: list[Param] = field(default_factory=list)
+    subcommands: dict[str, Command] = field(default_factory=dict)
+
+    def flag(self, spelling: str) -> Param | None:
+        """The flag spelled ``spelling`` (``--x`` or ``--x=...`` prefix not handled here)."""
+        for param in self.params:
+            if param.kind == "flag" and (param.name == spelling or spelling in param.aliases):
+                return param
+        return None
+
+    def positionals(self) -> list[Param]:
+        return [p for p in self.params if p.kind == "positional"]
+
+    def is_empty(self) -> bool:
+        return not self.params and not self.subcommands
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"framework": self.framework}
+        if self.description:
+            data["description"] = self.description
+        data["params"] = [p.to_dict() for p in self.params]
+        if self.subcommands:
+            data["subcommands"] = {
+                name: self.subcommands[name].to_dict() for name in sorted(self.subcommands)
+            }
+        return data
+
+
+def add_param(command: Command, param: Param) -> None:
+    """Add ``param`` unless one with the same spelling is there already."""
+    for existing in command.params:
+        if existing.kind == param.kind and existing.name == param.name:
+            return
+    command.params.append(param)
+
+
+def first_paragraph(text: str | None) -> str:
+    """The first paragraph of a docstring/help text, on one line."""
+    if not text:
+        return ""
+    paragraph = text.strip().split("\n\n", 1)[0]
+    return " ".join(paragraph.split())
+
+
+@dataclass
+class ParsedArgs:
+    """One invocation's words read against a (possibly unknown) command line."""
+
+    subcommand: str = ""
+    flags: list[tuple[str, str | None]] = field(default_factory=list)  # (canonical name, value)
+    positionals: list[str] = field(default_factory=list)
+
+
+def parse_argv(argv: list[str], command: Command | None) -> ParsedArgs:
+    """Split ``argv`` into subcommand, flags and positionals.
+
+    A flag the command declares takes a value unless it is boolean; an undeclared flag takes
+    the next word as its value when that word does not look like a flag.
+    """
+    parsed = ParsedArgs()
+    current = command
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word == "--":
+            parsed.positionals.extend(argv[i + 1 :])
+            break
+        if word.startswith("-") and len(word) > 1 and not _is_number(word):
+            i = _take_flag(argv, i, current, parsed)
+            continue
+        subs = current.subcommands if current is not None else {}
+        if not parsed.subcommand and not parsed.positionals and word in subs:
+            parsed.subcommand = word
+            current = subs[word]
+        else:
+            parsed.positionals.append(word)
+        i += 1
+    return parsed
+
+
+def _take_flag(argv: list[str], i: int, command: Command | None, parsed: ParsedArgs) -> int:
+    word = argv[i]
+    name, _, attached = word.partition("=")
+    param = command.flag(name) if command is not None else None
+    canonical = param.name if param is not None else name
+    if attached or "=" in word:
+        parsed.flags.append((canonical, attached))
+        return i + 1
+    nxt = argv[i + 1] if i + 1 < len(argv) else None
+    takes_value = (
+        param.type != "boolean"
+        if param is not None and param.source != "invocation"
+        else nxt is not None and (not nxt.startswith("-") or _is_number(nxt))
+    )
+    if takes_value and nxt is not None:
+        parsed.flags.append((canonical, nxt))
+        return i + 2
+    parsed.flags.append((canonical, None))
+    return i + 1
+
+
+def _is_number(word: str) -> bool:
+    return bool(re.fullmatch(r"-?\d+(\.\d+)?", word))

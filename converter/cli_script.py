@@ -1,0 +1,181 @@
+"""A light static scan of shell and Node programs: usage text, flags, dispatch values.
+
+Shell: the leading comment block, ``case`` arms that spell flags (``-t|--title)``), ``getopts``
+letters, and the words of ``case "$action" in ... esac``.  Node: the leading comment, flags
+declared with ``util.parseArgs`` or spelled as string literals (``'--title'``), and the values a
+variable is compared with (``switch (action) { case 'create_event': ...}``, ``action === 'x'``).
+What cannot be seen this way is left to the invocations in SKILL.md.
+"""
+
+from __future__ import annotations
+
+import re
+
+from converter.cli_model import Command, Param, add_param, dest_of, first_paragraph
+
+_SH_CASE_ARM = re.compile(r"^\s*\(?\s*([^()#]*?)\s*\)\s*(.*)$")
+_SH_CASE_START = re.compile(r"\bcase\s+\"?\$\{?(\w+)[^\s\"]*\"?\s+in\b")
+_SH_GETOPTS = re.compile(r"\bgetopts\s+[\"']?:?([A-Za-z:]+)[\"']?")
+_SH_TAKES_VALUE = re.compile(r"\$\{?2|shift\s+2|\$\{?1#|OPTARG")
+_JS_PARSEARGS = re.compile(
+    r"[\"']?([A-Za-z][\w-]*)[\"']?\s*:\s*\{\s*type\s*:\s*[\"'](string|boolean)[\"']"
+    r"(?P<rest>[^}]*)\}"
+)
+_JS_FLAG_LITERAL = re.compile(r"[\"'](--[a-z][a-z0-9-]*)[\"']")
+_JS_SWITCH = re.compile(r"\bswitch\s*\(\s*(?:[\w$]+(?:\.|\[['\"]))?([\w$]+)['\"]?\]?\s*\)\s*\{")
+_JS_CASE = re.compile(r"\bcase\s+[\"']([\w:.-]+)[\"']\s*:")
+_JS_COMPARE = re.compile(r"\b(?:[\w$]+\.)?([\w$]+)\s*===?\s*[\"']([\w:.-]+)[\"']")
+
+
+def leading_comment(source: str, marker: str) -> str:
+    """The comment block at the top of a script (after the shebang), without markers."""
+    lines = source.replace("\r\n", "\n").split("\n")
+    if lines and lines[0].startswith("#!"):
+        lines = lines[1:]
+    text: list[str] = []
+    in_block = False
+    for line in lines:
+        stripped = line.strip()
+        if marker == "//" and (stripped.startswith("/*") or in_block):
+            in_block = "*/" not in stripped
+            text.append(stripped.strip("/*").strip())
+        elif stripped.startswith(marker):
+            text.append(stripped[len(marker) :].strip())
+        elif stripped or text:
+            if stripped.startswith(("'use strict'", '"use strict"')):
+                continue
+            break
+    return "\n".join(text).strip()
+
+
+def scan_shell(source: str) -> tuple[Command, dict[str, list[str]]]:
+    """(flags seen in the script, dispatch variable → the words its `case` matches)."""
+    command = Command("shell", first_paragraph(leading_comment(source, "#")))
+    dispatch: dict[str, list[str]] = {}
+    lines = source.split("\n")
+    case_var: list[str] = []  # stack of variables being matched
+    for i, line in enumerate(lines):
+        code = line.split(" #", 1)[0]
+        start = _SH_CASE_START.search(code)
+        if start:
+            case_var.append(start.group(1))
+            continue
+        if re.search(r"\besac\b", code) and case_var:
+            case_var.pop()
+            continue
+        arm = _SH_CASE_ARM.match(code) if case_var and ";;" not in code.split(")")[0] else None
+        if arm:
+            _shell_arm(arm.group(1), "\n".join(lines[i : i + 4]), case_var[-1], command, dispatch)
+        getopts = _SH_GETOPTS.search(code)
+        if getopts:
+            _shell_getopts(getopts.group(1), command)
+    return command, {k: sorted(set(v)) for k, v in dispatch.items() if v}
+
+
+def _shell_arm(
+    pattern: str, context: str, var: str, command: Command, dispatch: dict[str, list[str]]
+) -> None:
+    words = [w.strip().strip("\"'") for w in pattern.split("|")]
+    flags = [w.split("=")[0] for w in words if w.startswith("-") and len(w) > 1]
+    if flags:
+        longs = [f for f in flags if f.startswith("--")] or flags
+        takes_value = any("=" in w for w in words) or bool(_SH_TAKES_VALUE.search(context))
+        add_param(
+            command,
+            Param(
+                longs[0],
+                "flag",
+                dest_of(longs[0]),
+                type="string" if takes_value else "boolean",
+                aliases=[f for f in flags if f != longs[0]],
+                source="shell",
+            ),
+        )
+        return
+    values = [w for w in words if re.fullmatch(r"[A-Za-z0-9][\w.:-]*", w)]
+    if values:
+        dispatch.setdefault(var, []).extend(values)
+
+
+def _shell_getopts(spec: str, command: Command) -> None:
+    for i, letter in enumerate(spec):
+        if letter == ":":
+            continue
+        takes_value = i + 1 < len(spec) and spec[i + 1] == ":"
+        add_param(
+            command,
+            Param(
+                f"-{letter}",
+                "flag",
+                letter,
+                type="string" if takes_value else "boolean",
+                source="shell",
+            ),
+        )
+
+
+def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
+    """(flags declared or spelled in the script, variable → values it is compared with)."""
+    command = Command("node", first_paragraph(leading_comment(source, "//")))
+    for match in _JS_PARSEARGS.finditer(source):
+        name, kind, rest = match.group(1), match.group(2), match.group("rest")
+        short = re.search(r"short\s*:\s*[\"'](\w)[\"']", rest)
+        param = Param(
+            "--" + name,
+            "flag",
+            dest_of(name),
+            type="array" if re.search(r"multiple\s*:\s*true", rest) else kind,
+            aliases=[f"-{short.group(1)}"] if short else [],
+            source="node",
+        )
+        default = re.search(r"default\s*:\s*[\"']([^\"']*)[\"']", rest)
+        param.default = default.group(1) if default else None
+        add_param(command, param)
+    for match in _JS_FLAG_LITERAL.finditer(source):
+        flag = match.group(1)
+        if command.flag(flag) is None:
+            add_param(command, Param(flag, "flag", dest_of(flag), source="node"))
+    return command, _node_dispatch(source)
+
+
+def _node_dispatch(source: str) -> dict[str, list[str]]:
+    dispatch: dict[str, set[str]] = {}
+    for match in _JS_SWITCH.finditer(source):
+        body = _braced(source, match.end() - 1)
+        dispatch.setdefault(match.group(1), set()).update(_JS_CASE.findall(body))
+    for var, value in _JS_COMPARE.findall(source):
+        if var not in ("type", "typeof", "length", "name") and not value.startswith("-"):
+            dispatch.setdefault(var, set()).add(value)
+    return {k: sorted(v) for k, v in dispatch.items() if v}
+
+
+def _braced(source: str, start: int) -> str:
+    """The text of the ``{...}`` block opening at ``start`` (strings are not special-cased)."""
+    depth = 0
+    for i in range(start, len(source)):
+        if source[i] == "{":
+            depth += 1
+        elif source[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return source[start : i + 1]
+    return source[start:]
+
+
+_USAGE_WORD = re.compile(r"\[([^\[\]]+)\]|<([^<>]+)>|\b([A-Z][A-Z0-9_]{1,})\b")
+_NOT_A_NAME = {"options", "option", "flags", "args", "arguments", "opts"}
+
+
+def usage_positionals(doc: str) -> list[str]:
+    """Names of the positional arguments a ``usage:`` line shows: ``LOGFILE``, ``<file>``,
+    ``[input pdf]``; flags, choices (``a|b``) and ``[options]`` are skipped."""
+    match = re.search(r"(?im)^\s*usage:\s*\S+(.*)$", doc)
+    if not match:
+        return []
+    names = []
+    for word in _USAGE_WORD.finditer(match.group(1)):
+        text = next(g for g in word.groups() if g is not None).strip()
+        if text.startswith("-") or "|" in text or text.lower() in _NOT_A_NAME or "..." in text:
+            continue
+        names.append(dest_of(text))
+    return names

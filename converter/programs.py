@@ -1,0 +1,353 @@
+"""Find a skill's programs and describe each: language, interface, how SKILL.md calls it.
+
+Programs are the runnable files in ``tools/`` (the APP layout) and ``scripts/`` (the Agent Skills
+layout), beside SKILL.md, and anywhere else SKILL.md invokes one.  ``references/`` and
+``assets/`` are context, never programs.  Nothing is run unless ``probe=True``.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from converter.cli_model import Command, Param, add_param, dest_of, parse_argv
+from converter.cli_python import extract_python_cli
+from converter.cli_script import leading_comment, scan_node, scan_shell, usage_positionals
+from converter.invocations import INTERPRETERS, Invocation, is_placeholder, order_key
+
+LANG_BY_EXT = {
+    ".py": "python", ".sh": "bash", ".bash": "bash", ".zsh": "zsh", ".js": "node",
+    ".mjs": "node", ".cjs": "node", ".ts": "typescript", ".rb": "ruby", ".pl": "perl",
+    ".php": "php", ".r": "r", ".ps1": "powershell",
+}  # fmt: skip
+DEFAULT_INTERPRETER = {
+    "python": "python3", "bash": "bash", "sh": "sh", "zsh": "zsh", "node": "node",
+    "typescript": "npx tsx", "ruby": "ruby", "perl": "perl", "php": "php", "r": "Rscript",
+    "powershell": "pwsh",
+}  # fmt: skip
+_SHEBANG_LANG = {
+    "python": "python", "python3": "python", "uv": "python", "bash": "bash", "sh": "sh",
+    "zsh": "zsh", "node": "node", "bun": "node", "deno": "node", "ruby": "ruby",
+    "perl": "perl", "php": "php", "Rscript": "r", "pwsh": "powershell",
+}  # fmt: skip
+PROGRAM_DIRS = ("tools", "scripts")
+CONTEXT_DIRS = ("references", "assets")
+MAX_SOURCE_BYTES = 512_000
+PROBE_TIMEOUT = 10.0
+ENUM_FLAG_NAMES = {
+    "action", "command", "cmd", "mode", "op", "operation", "type", "kind", "format", "fmt",
+    "level", "style", "task", "method", "subcommand", "sort", "order", "lang", "range",
+}  # fmt: skip
+_IDENT_VALUE = re.compile(r"^[A-Za-z][A-Za-z0-9_:-]*$")
+_SUBCOMMAND_VARS = ("1", "cmd", "command", "subcommand", "action", "verb")
+
+
+@dataclass
+class Program:
+    path: str
+    language: str
+    interpreter: str
+    location: str  # tools | scripts | beside | invoked
+    doc: str = ""
+    cli: Command | None = None
+    invocations: list[Invocation] = field(default_factory=list)
+    values_seen: dict[str, list[str]] = field(default_factory=dict)
+    enumerations: dict[str, list[str]] = field(default_factory=dict)
+    emits_json: bool = False
+    warnings: list[str] = field(default_factory=list)
+    probe: dict[str, Any] | None = None
+
+    def command_for(self, subcommand: str) -> Command | None:
+        if self.cli is None:
+            return None
+        return self.cli.subcommands.get(subcommand, self.cli) if subcommand else self.cli
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "path": self.path,
+            "language": self.language,
+            "interpreter": self.interpreter,
+            "location": self.location,
+            "doc": self.doc,
+            "emits_json": self.emits_json,
+            "cli": self.cli.to_dict() if self.cli is not None else None,
+            "invocations": [inv.to_dict() for inv in self.invocations],
+            "values_seen": {k: self.values_seen[k] for k in sorted(self.values_seen)},
+            "enumerations": {k: self.enumerations[k] for k in sorted(self.enumerations)},
+        }
+        if self.warnings:
+            data["warnings"] = list(self.warnings)
+        if self.probe is not None:
+            data["probe"] = self.probe
+        return data
+
+
+def language_of(path: Path, head: str) -> str:
+    """Language by extension, else by shebang; "" when neither says."""
+    lang = LANG_BY_EXT.get(path.suffix.lower(), "")
+    if lang:
+        return lang
+    if head.startswith("#!"):
+        words = head[2:].split("\n", 1)[0].split()
+        words = [w for w in words if not w.startswith("-")]
+        if words and posixpath.basename(words[0]) == "env":
+            words = words[1:]
+        if words:
+            base = re.sub(r"\d+(\.\d+)*$", "", posixpath.basename(words[0]))
+            return _SHEBANG_LANG.get(base, _SHEBANG_LANG.get(posixpath.basename(words[0]), ""))
+    return ""
+
+
+def location_of(rel: str) -> str:
+    top = rel.split("/", 1)[0]
+    if "/" not in rel:
+        return "beside"
+    return top if top in PROGRAM_DIRS else "invoked"
+
+
+def is_candidate(rel: str, language: str, source: str, invoked: bool) -> bool:
+    """Whether a file with a known language counts as a program rather than a module."""
+    if invoked:
+        return True
+    if not language or rel.split("/", 1)[0] in CONTEXT_DIRS:
+        return False
+    if location_of(rel) == "invoked":
+        return False
+    if language != "python":
+        return True
+    if posixpath.basename(rel) == "__init__.py":
+        return False
+    return bool(
+        source.startswith("#!")
+        or re.search(r"__name__\s*==\s*['\"]__main__['\"]", source)
+        or re.search(r"\b(argparse|click|typer)\b", source)
+    )
+
+
+def describe(
+    skill_dir: Path, rel: str, language: str, invocations: list[Invocation], *, probe: bool
+) -> Program:
+    source = read_source(skill_dir / rel)
+    lang = language or _language_from_invocations(invocations)
+    interpreters = sorted({inv.interpreter for inv in invocations if inv.interpreter})
+    program = Program(
+        path=rel,
+        language=lang,
+        interpreter=interpreters[0]
+        if len(interpreters) == 1
+        else DEFAULT_INTERPRETER.get(lang, ""),
+        location=location_of(rel),
+        invocations=sorted(invocations, key=lambda i: (*order_key(i), i.source, i.argv)),
+        emits_json=_emits_json(lang, source),
+    )
+    dispatch: dict[str, list[str]] = {}
+    if lang == "python":
+        program.cli, program.doc = extract_python_cli(source)
+    elif lang in ("bash", "sh", "zsh"):
+        program.cli, dispatch = scan_shell(source)
+        program.doc = leading_comment(source, "#")
+    elif lang in ("node", "typescript"):
+        program.cli, dispatch = scan_node(source)
+        program.doc = leading_comment(source, "//")
+    program.doc = (program.doc or _usage_line(source)).strip()[:2000]
+    _apply_dispatch(program, dispatch)
+    _merge_invocations(program)
+    if probe:
+        program.probe = probe_help(skill_dir, program)
+    return program
+
+
+def _usage_line(source: str) -> str:
+    """A ``Usage: ...`` text the program prints, for programs without a docstring."""
+    match = re.search(r"[\"'`]((?:usage|Usage|USAGE):[^\"'`\n]*)", source)
+    return match.group(1) if match else ""
+
+
+def read_source(path: Path) -> str:
+    """A text file's content; "" when unreadable or larger than MAX_SOURCE_BYTES."""
+    try:
+        if path.stat().st_size > MAX_SOURCE_BYTES:
+            return ""
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _language_from_invocations(invocations: list[Invocation]) -> str:
+    for inv in invocations:
+        base = re.sub(r"\d+(\.\d+)*$", "", posixpath.basename(inv.interpreter))
+        if base in INTERPRETERS:
+            return INTERPRETERS[base]
+    return ""
+
+
+def _emits_json(language: str, source: str) -> bool:
+    if language == "python":
+        return "json.dump" in source and ("print(" in source or "sys.stdout" in source)
+    if language in ("node", "typescript"):
+        return "JSON.stringify(" in source and (
+            "console.log" in source or "process.stdout.write" in source
+        )
+    if language in ("bash", "sh", "zsh"):
+        return bool(re.search(r"\bjq\b|printf\s+['\"]\{|echo\s+['\"]\{", source))
+    return False
+
+
+def _apply_dispatch(program: Program, dispatch: dict[str, list[str]]) -> None:
+    """Values a script switches on become the choices of the flag with that name, or the
+    program's subcommands when no flag carries them."""
+    cli = program.cli
+    if cli is None:
+        return
+    for var, values in sorted(dispatch.items()):
+        flag = next((p for p in cli.params if p.kind == "flag" and p.dest == dest_of(var)), None)
+        if flag is not None:
+            default = [flag.default] if isinstance(flag.default, str) else []
+            flag.choices = flag.choices or sorted(set(values) | set(default))
+            flag.type = "string"
+        elif var.lower() in _SUBCOMMAND_VARS and not cli.subcommands:
+            program.enumerations["<command>"] = values
+
+
+def _merge_invocations(program: Program) -> None:
+    """Complete the interface with what SKILL.md shows and collect the values seen."""
+    if program.cli is None:
+        program.cli = Command("none")
+    seen: dict[str, set[str]] = {}
+    commands_seen: set[str] = set()
+    for inv in program.invocations:
+        parsed = parse_argv(inv.argv, program.cli)
+        target = program.command_for(parsed.subcommand) or program.cli
+        positionals = parsed.positionals
+        if program.enumerations.get("<command>") and positionals:
+            commands_seen.add(positionals[0])
+            positionals = positionals[1:]
+        for name, value in parsed.flags:
+            _note_flag(program, target, name, value)
+            if value is not None and not is_placeholder(value):
+                seen.setdefault(name, set()).add(value)
+        _note_positionals(program, target, positionals)
+        if parsed.subcommand:
+            commands_seen.add(parsed.subcommand)
+    program.values_seen = {k: sorted(v) for k, v in seen.items()}
+    _enumerations(program, commands_seen)
+
+
+def _note_flag(program: Program, command: Command, name: str, value: str | None) -> None:
+    if command.flag(name) is not None:
+        return
+    if command.framework not in ("none", "shell", "node"):
+        program.warnings.append(f"SKILL.md passes {name}, which the program does not declare")
+        return
+    add_param(
+        command, Param(name, "flag", dest_of(name), type=_type_of(value), source="invocation")
+    )
+
+
+def _note_positionals(program: Program, command: Command, words: list[str]) -> None:
+    declared = command.positionals()
+    if command.framework not in ("none", "shell", "node") or len(words) <= len(declared):
+        return
+    named = usage_positionals(program.doc)
+    for index, word in enumerate(words[len(declared) :], start=len(declared)):
+        stem = word.strip("<>{}[]").rsplit("/", 1)[-1]
+        dest = dest_of(stem) if not re.fullmatch(r"-?\d+(\.\d+)?", stem) else "number"
+        dest = named[index] if index < len(named) else dest
+        used = {p.dest for p in command.params}
+        while dest in used:
+            dest += "_2"
+        add_param(
+            command,
+            Param(
+                dest, "positional", dest, type=_type_of(word), required=True, source="invocation"
+            ),
+        )
+
+
+def _type_of(value: str | None) -> str:
+    if value is None:
+        return "boolean"
+    if re.fullmatch(r"-?\d+", value):
+        return "integer"
+    if re.fullmatch(r"-?\d+\.\d+", value):
+        return "number"
+    return "string"
+
+
+def _enumerations(program: Program, commands_seen: set[str]) -> None:
+    cli = program.cli
+    assert cli is not None
+    for command in [cli, *cli.subcommands.values()]:
+        for param in command.params:
+            if param.kind == "flag" and param.choices:
+                program.enumerations.setdefault(param.name, [str(c) for c in param.choices])
+    for name, values in program.values_seen.items():
+        if name in program.enumerations or not all(_IDENT_VALUE.match(v) for v in values):
+            continue
+        if dest_of(name) in ENUM_FLAG_NAMES or len(values) >= 2:
+            program.enumerations[name] = values
+    if cli.subcommands:
+        program.enumerations["<command>"] = sorted(cli.subcommands)
+    elif "<command>" in program.enumerations:
+        known = set(program.enumerations["<command>"])
+        program.enumerations["<command>"] = sorted(known | commands_seen)
+
+
+def probe_help(skill_dir: Path, program: Program) -> dict[str, Any]:
+    """Run ``<program> --help`` in an empty temporary folder and record what it printed.
+
+    The program gets its own process group, killed whole on timeout, a scrubbed environment
+    (PATH only; HOME is the temporary folder) and no stdin.
+    """
+    target = (skill_dir / program.path).resolve()
+    runner = _runner(program.language, target)
+    shown = " ".join(w for w in (program.interpreter, program.path, "--help") if w)
+    failed: dict[str, Any] = {"command": shown, "exit_code": None, "text": ""}
+    if runner is None:
+        return {**failed, "error": "no interpreter"}
+    with tempfile.TemporaryDirectory(prefix="app-convert-probe-") as tmp:
+        env = {"PATH": os.environ.get("PATH", ""), "HOME": tmp, "LANG": "C.UTF-8",
+               "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "100"}  # fmt: skip
+        try:
+            proc = subprocess.Popen(
+                [*runner, "--help"], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                errors="replace", start_new_session=True,
+            )  # fmt: skip
+        except OSError as exc:
+            return {**failed, "error": exc.strerror}
+        try:
+            stdout, stderr = proc.communicate(timeout=PROBE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            return {**failed, "error": "timed out"}
+    text = (stdout or stderr).replace(str(target), program.path)[:20_000]
+    return {"command": shown, "exit_code": proc.returncode, "text": text.strip()}
+
+
+def _runner(language: str, target: Path) -> list[str] | None:
+    if language == "python":
+        return [sys.executable, str(target)]
+    binary = {
+        "node": "node",
+        "bash": "bash",
+        "sh": "sh",
+        "zsh": "zsh",
+        "ruby": "ruby",
+        "perl": "perl",
+        "php": "php",
+    }.get(language)
+    if binary is None:
+        return [str(target)] if os.access(target, os.X_OK) else None
+    found = shutil.which(binary)
+    return [found, str(target)] if found else None

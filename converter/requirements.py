@@ -1,0 +1,252 @@
+"""What a skill needs from its environment: binaries, env vars, packages, files, auth.
+
+Read from SKILL.md (commands in shell blocks, ``export``/``$NAME`` and inline ``NAME_LIKE_THIS``,
+``pip``/``npm install``, config paths, words about API keys and logins) and from the programs
+(``os.environ``, ``process.env``, ``${X:?}``, imports, ``subprocess``/``child_process`` calls,
+``command -v``).  These become the checks a ``_constructor`` pipeline proposes.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from converter.invocations import SimpleCommand, simple_commands
+
+KINDS = ("binary", "env", "python-package", "node-package", "file", "auth")
+COMMON_COMMANDS = frozenset(
+    "ls cat echo printf mkdir rm rmdir cp mv touch chmod chown cd pwd head tail wc sort uniq cut "
+    "tr sed awk grep egrep find xargs date sleep test true false env basename dirname mktemp tee "
+    "read export source exec set unset shift local declare readonly return exit trap wait kill "
+    "ps which command type hash readlink realpath ln du df tar gzip gunzip zip unzip diff cmp seq "
+    "expr yes nl od stat file id whoami uname hostname if then else elif fi for while until do "
+    "done case esac function in select time break continue eval let printenv less more open "
+    "python python3 py bash sh zsh [ [[ ] ]] { } . :".split()
+)
+SHELL_VARS = frozenset(
+    "HOME PATH PWD OLDPWD USER SHELL TMPDIR TMP LANG LC_ALL TERM IFS RANDOM SECONDS LINENO "
+    "BASH_SOURCE FUNCNAME OPTARG OPTIND REPLY HOSTNAME UID EUID PPID EDITOR "
+    # placeholders agents substitute with the skill's own folder
+    "SKILL_DIR SKILL_ROOT SKILL_PATH BASE_DIR BASEDIR CLAUDE_SKILL_DIR CLAUDE_PLUGIN_ROOT".split()
+)
+NODE_BUILTINS = frozenset(
+    "fs path os child_process util url http https crypto events stream readline process "
+    "assert buffer zlib net tls dns querystring string_decoder timers worker_threads".split()
+)
+_AUTH = re.compile(
+    r"\b(api[ _-]?keys?|access[ _-]tokens?|tokens?|oauth|log ?in|sign ?in|authenticat\w*|"
+    r"credentials?|bearer|secrets?)\b|(密钥|令牌|登录|认证|授权|凭据)",
+    re.I,
+)
+_ENV_INLINE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+_ENV_REF = re.compile(r"\$\{?([A-Z][A-Z0-9_]*[A-Z0-9])(:?[?-])?")
+_ASSIGN = re.compile(r"(?:^|[\s;(])(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=")
+_CONFIG = re.compile(
+    r"^(?:(?:~|\$HOME)/[\w./-]+|\.env(?:\.\w+)?|[\w./-]*(?:config|settings|credentials)"
+    r"[\w.-]*\.(?:json|ya?ml|toml|ini|cfg|conf))$"
+)
+
+
+@dataclass
+class Requirement:
+    kind: str  # one of KINDS
+    name: str
+    required: bool
+    where: list[str] = field(default_factory=list)  # "SKILL.md:12", "tools/x.py:3"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "required": self.required,
+            "where": sorted(set(self.where), key=where_key),
+        }
+
+
+def where_key(where: str) -> tuple[str, int]:
+    file, _, line = where.rpartition(":")
+    return (file, int(line)) if line.isdigit() else (where, 0)
+
+
+class Collector:
+    """Requirements keyed by (kind, name); ``required`` is sticky once any source says so."""
+
+    def __init__(self) -> None:
+        self.items: dict[tuple[str, str], Requirement] = {}
+
+    def add(self, kind: str, name: str, where: str, *, required: bool = True) -> None:
+        key = (kind, name)
+        item = self.items.setdefault(key, Requirement(kind, name, required))
+        item.required = item.required or required
+        item.where.append(where)
+
+    def result(self) -> list[Requirement]:
+        return [self.items[k] for k in sorted(self.items, key=lambda k: (KINDS.index(k[0]), k[1]))]
+
+
+# -- SKILL.md ------------------------------------------------------------------------------
+
+
+def from_commands(commands: list[SimpleCommand], file: str, out: Collector) -> None:
+    """Binaries and packages from commands that do not run one of the skill's programs."""
+    for command in commands:
+        name = command.argv[0].rsplit("/", 1)[-1]
+        where = f"{file}:{command.line}"
+        if not re.fullmatch(r"[a-z][\w.+-]*", name) or name in COMMON_COMMANDS:
+            continue
+        if name in ("pip", "pip3", "uv", "npm", "pnpm", "yarn") and "install" in command.argv:
+            kind = "node-package" if name in ("npm", "pnpm", "yarn") else "python-package"
+            for word in command.argv[command.argv.index("install") + 1 :]:
+                if word.startswith("-") or word.endswith((".txt", ".toml", ".cfg")):
+                    continue
+                if re.fullmatch(r"[@\w][\w@/.=<>~-]*", word):
+                    out.add(kind, re.split(r"[=<>~]", word)[0], where)
+            continue
+        out.add("binary", name, where)
+
+
+def from_shell_text(text: str, first_line: int, file: str, out: Collector) -> None:
+    """``$NAME`` used but never assigned in a block, and ``export NAME=...``.  SKILL.md only
+    documents a variable; it is required when a program (or ``${NAME:?}``) insists on it."""
+    assigned = set(_ASSIGN.findall(text))
+    for offset, line in enumerate(text.split("\n")):
+        where = f"{file}:{first_line + offset}"
+        for match in re.finditer(r"\bexport\s+([A-Z][A-Z0-9_]+)=", line):
+            out.add("env", match.group(1), where, required=False)
+        for match in _ENV_REF.finditer(line):
+            name = match.group(1)
+            if name not in SHELL_VARS and name not in assigned:
+                out.add("env", name, where, required=(match.group(2) or "").endswith("?"))
+
+
+def from_inline(text: str, line: int, file: str, out: Collector) -> None:
+    if _ENV_INLINE.match(text) and text not in SHELL_VARS:
+        out.add("env", text, f"{file}:{line}", required=False)
+    elif _CONFIG.match(text):
+        out.add("file", text, f"{file}:{line}")
+
+
+def from_prose(lines: list[str], first_line: int, file: str, out: Collector) -> None:
+    for offset, line in enumerate(lines):
+        for match in _AUTH.finditer(line):
+            word = (match.group(1) or match.group(2)).lower()
+            word = re.sub(r"[ _-]+", " ", word).rstrip("s") if match.group(1) else word
+            out.add("auth", word, f"{file}:{first_line + offset}")
+
+
+# -- programs ------------------------------------------------------------------------------
+
+
+def from_program(path: str, language: str, source: str, local: set[str], out: Collector) -> None:
+    if language == "python":
+        _python(path, source, local, out)
+        return
+    scanner = {"node": _node, "typescript": _node, "bash": _shell, "sh": _shell, "zsh": _shell}
+    scan = scanner.get(language)
+    if scan is not None:
+        for number, line in enumerate(source.split("\n"), start=1):
+            scan(line, f"{path}:{number}", out)
+    if language in ("bash", "sh", "zsh"):
+        _shell_commands(source, path, out)
+
+
+_RUN_CALLS = frozenset({"run", "call", "check_call", "check_output", "Popen", "system", "popen"})
+
+
+def from_python_example(text: str, first_line: int, file: str, out: Collector) -> None:
+    """Packages a Python example in SKILL.md imports: what the model's own scripts need."""
+    _python(file, text, set(), out, first_line - 1, required=False)
+
+
+def _python(
+    path: str,
+    source: str,
+    local: set[str],
+    out: Collector,
+    offset: int = 0,
+    required: bool = True,
+) -> None:
+    """Env vars, third-party imports and programs run, read from the syntax tree."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return
+    for node in ast.walk(tree):
+        where = f"{path}:{getattr(node, 'lineno', 0) + offset}"
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else ([node.module or ""] if node.level == 0 else [])
+            )
+            for name in names:
+                top = name.split(".")[0]
+                if (
+                    top
+                    and top not in sys.stdlib_module_names
+                    and top not in local
+                    and top != "__future__"
+                ):
+                    out.add("python-package", top, where, required=required)
+        elif isinstance(node, ast.Subscript) and ast.unparse(node.value) == "os.environ":
+            if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                out.add("env", node.slice.value, where, required=isinstance(node.ctx, ast.Load))
+        elif isinstance(node, ast.Call):
+            _python_call(node, where, out)
+
+
+def _python_call(node: ast.Call, where: str, out: Collector) -> None:
+    func = ast.unparse(node.func)
+    first = node.args[0] if node.args else None
+    text = first.value if isinstance(first, ast.Constant) else None
+    if func in ("os.environ.get", "os.getenv") and isinstance(text, str):
+        out.add("env", text, where, required=False)
+    elif func == "shutil.which" and isinstance(text, str):
+        out.add("binary", text, where)
+    elif func.rsplit(".", 1)[-1] in _RUN_CALLS and func.split(".")[0] in ("subprocess", "os"):
+        if isinstance(first, ast.List | ast.Tuple) and first.elts:
+            head = first.elts[0]
+            text = head.value if isinstance(head, ast.Constant) else None
+        word = text.split()[0] if isinstance(text, str) and text.strip() else ""
+        if re.fullmatch(r"[\w.+-]+", word) and word not in COMMON_COMMANDS:
+            out.add("binary", word, where)
+
+
+def _node(line: str, where: str, out: Collector) -> None:
+    env = r"(\?\?|\|\|)?\s*process\.env(?:\.(\w+)|\[\s*['\"](\w+)['\"]\s*\])(\s*(?:\?\?|\|\|))?"
+    for match in re.finditer(env, line):
+        optional = bool(match.group(1) or match.group(4))  # a ?? b / a || b: a fallback exists
+        out.add("env", match.group(2) or match.group(3), where, required=not optional)
+    for match in re.finditer(r"(?:require\(\s*|from\s+|import\s+)['\"]([^'\"]+)['\"]", line):
+        module = match.group(1)
+        if module.startswith((".", "/", "node:")):
+            continue
+        base = "/".join(module.split("/")[:2]) if module.startswith("@") else module.split("/")[0]
+        if base not in NODE_BUILTINS:
+            out.add("node-package", base, where)
+    call = re.search(
+        r"\b(?:execSync|execFileSync|spawnSync|spawn|execFile|exec)\(\s*['\"`]"
+        r"([\w.+-]+)",
+        line,
+    )
+    if call and call.group(1) not in COMMON_COMMANDS:
+        out.add("binary", call.group(1), where)
+
+
+def _shell(line: str, where: str, out: Collector) -> None:
+    for match in re.finditer(r"\$\{([A-Z][A-Z0-9_]*)(:?[?-])", line):
+        out.add("env", match.group(1), where, required=match.group(2).endswith("?"))
+    check = re.search(r"\b(?:command\s+-v|which|hash|type\s+-P)\s+([\w.+-]+)", line)
+    if check:
+        out.add("binary", check.group(1), where)
+
+
+def _shell_commands(source: str, path: str, out: Collector) -> None:
+    functions = set(re.findall(r"^\s*(?:function\s+)?([\w-]+)\s*\(\)", source, re.M))
+    arms = re.compile(r"^\s*[^\s()]+(\s*\|\s*[^\s()]+)*\s*\)")
+    kept = "\n".join("" if arms.match(line) else line for line in source.split("\n"))
+    commands = [c for c in simple_commands(kept, 1, "bash") if c.argv[0] not in functions]
+    from_commands(commands, path, out)

@@ -1,0 +1,829 @@
+"""app-convert, first half: reading a skill (SKILL.md, programs, invocations, requirements).
+
+Goldens: tests/golden/convert/<skill>/inventory.json, regenerated only with UPDATE_GOLDEN=1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from converter import programs as programs_module
+from converter.cli_python import extract_python_cli
+from converter.cli_script import scan_node, scan_shell
+from converter.errors import ConvertError, FrontmatterError, SkillError
+from converter.inventory import build_inventory
+from converter.invocations import invocations_in
+from converter.skill import parse_skill_md
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "skills"
+GOLDEN = Path(__file__).resolve().parent / "golden" / "convert"
+SKILLS = sorted(p.name for p in EXAMPLES.iterdir() if (p / "SKILL.md").is_file())
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+
+
+def make_tree(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Write ``files`` (relative path → content) under ``root`` and return ``root``."""
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+def compare_golden(path: Path, text: str) -> None:
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.is_file(), f"missing golden {path}; run with UPDATE_GOLDEN=1 to create it"
+    assert text == path.read_text(encoding="utf-8")
+
+
+# -- SKILL.md ------------------------------------------------------------------------------
+
+OK = "---\nname: demo\ndescription: Does things.\n---\n# Demo\n"
+BOMB = (
+    "---\ndescription: d\na: &a [1,1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\n"
+    "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n---\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected_error", "line"),
+    [
+        pytest.param(OK, None, 0, id="minimal"),
+        pytest.param("\ufeff" + OK.replace("\n", "\r\n"), None, 0, id="bom-crlf"),
+        pytest.param("---\nname: demo\ndescription: a --- b\n---\n", None, 0, id="dashes-in-value"),
+        pytest.param(
+            "---\nname: demo\ndescription: >\n  two\n  ---lines\n---\n", None, 0, id="folded"
+        ),
+        pytest.param("# Demo\n", "SKILL.md has no frontmatter", 1, id="no-frontmatter"),
+        pytest.param("\n" + OK, "must start on line 1, not line 2", 2, id="blank-first"),
+        pytest.param("---\nname: demo\ndescription: d\n", "never closed", 1, id="unclosed"),
+        pytest.param(
+            "---\nname: demo\ndescription: Does X: then Y\n---\n",
+            "mapping values are not allowed",
+            3,
+            id="unquoted-colon",
+        ),
+        pytest.param(
+            "---\nname: demo\ndescription: d\nmetadata:\n\tauthor: me\n---\n",
+            "cannot start any token",
+            5,
+            id="tab-indent",
+        ),
+        pytest.param("---\nname: [a, b\n---\n", "broken YAML", 2, id="unclosed-flow"),
+        pytest.param("---\n- a\n- b\n---\n", "is a list, not a mapping", 2, id="list"),
+        pytest.param("---\n---\n", "the frontmatter is empty", 1, id="empty"),
+        pytest.param("---\nname: demo\n---\n", "`description` is missing", 1, id="no-description"),
+        pytest.param(
+            "---\nname: demo\ndescription: ''\n---\n", "`description` is empty", 3, id="empty-desc"
+        ),
+        pytest.param(
+            "---\nname: demo\ndescription:\n  - a\n---\n",
+            "`description` is a list",
+            3,
+            id="desc-list",
+        ),
+        pytest.param("---\nname: 12\ndescription: d\n---\n", "`name` is a int", 2, id="name-int"),
+        pytest.param(
+            "---\ndescription: d\nx: !!python/object:os.system a\n---\n",
+            "could not determine a constructor",
+            3,
+            id="python-tag",
+        ),
+        pytest.param(BOMB, "expands to more than", 6, id="alias-bomb"),
+    ],
+)
+def test_skill_md_frontmatter(text: str, expected_error: str | None, line: int) -> None:
+    if expected_error is None:
+        doc = parse_skill_md(text, folder_name="demo")
+        assert doc.frontmatter.name == "demo"
+        return
+    with pytest.raises(FrontmatterError) as caught:
+        parse_skill_md(text, folder_name="demo")
+    assert expected_error in caught.value.message
+    assert caught.value.where is not None and caught.value.where.line == line
+    assert caught.value.hint
+    assert caught.value.exit_code == 3
+
+
+def test_frontmatter_fields_and_vendor_extras() -> None:
+    text = (
+        "---\nname: demo\ndescription: |\n  Line one --- still the description.\n  Two.\n"
+        "license: MIT\ncompatibility: Needs git\nmetadata: {author: me, version: 1.0}\n"
+        "allowed-tools: Bash(git add:*) Bash(git status:*) Read\nuser-invocable: true\n"
+        "created: 2024-05-01\nmodel: sonnet\n---\nbody\n"
+    )
+    fm = parse_skill_md(text, folder_name="other").frontmatter
+    assert fm.description == "Line one --- still the description. Two."
+    assert fm.allowed_tools == ["Bash(git add:*)", "Bash(git status:*)", "Read"]
+    assert fm.metadata == {"author": "me", "version": 1.0}
+    assert fm.extra == {"created": "2024-05-01", "model": "sonnet", "user-invocable": True}
+    assert fm.end_line == 13
+    warnings = parse_skill_md(text, folder_name="other").warnings
+    assert warnings == ["SKILL.md: name 'demo' differs from its folder name 'other'"]
+
+
+def test_flow_list_and_comma_tools() -> None:
+    flow = '---\nname: demo\ndescription: d\nallowed-tools: [Read, "Bash(x:*)"]\n---\n'
+    assert parse_skill_md(flow).frontmatter.allowed_tools == ["Read", "Bash(x:*)"]
+    comma = "---\nname: demo\ndescription: d\nallowed-tools: Read, Bash(git log:*)\n---\n"
+    assert parse_skill_md(comma).frontmatter.allowed_tools == ["Read", "Bash(git log:*)"]
+
+
+def test_missing_name_falls_back_to_folder() -> None:
+    doc = parse_skill_md("---\ndescription: d\n---\n", folder_name="my-skill")
+    assert doc.frontmatter.name == "my-skill"
+    assert "no `name`" in doc.warnings[0]
+
+
+def test_sections_and_code_blocks() -> None:
+    text = (
+        "---\nname: demo\ndescription: d\n---\n"  # lines 1-4
+        "# Title #\n"  # 5
+        "intro `python x.py --a 1`\n"  # 6
+        "## Steps\n"  # 7
+        "1. Run:\n"  # 8
+        "   ```bash\n"  # 9
+        "   # not a heading\n"  # 10
+        "   python x.py \\\n"  # 11
+        "     --b 2\n"  # 12
+        "   ```\n"  # 13
+        "Setext title\n"  # 14
+        "------------\n"  # 15
+        "~~~~\n"  # 16
+        "```inner```\n"  # 17
+        "~~~~\n"  # 18
+        "```sh\n"  # 19
+        "unclosed\n"  # 20
+    )
+    doc = parse_skill_md(text)
+    assert [(s.level, s.title, s.line, s.end_line) for s in doc.sections] == [
+        (1, "Title", 5, 20),
+        (2, "Steps", 7, 13),
+        (2, "Setext title", 14, 20),
+    ]
+    assert [(b.language, b.line, b.section) for b in doc.code_blocks] == [
+        ("bash", 9, 1),
+        ("", 16, 2),
+        ("sh", 19, 2),
+    ]
+    assert doc.code_blocks[0].text == "# not a heading\npython x.py \\\n  --b 2"
+    assert doc.code_blocks[1].text == "```inner```"
+    assert [(c.text, c.line, c.section) for c in doc.inline_code] == [("python x.py --a 1", 6, 0)]
+    assert doc.warnings == ["SKILL.md:19: code fence is never closed"]
+
+
+# -- folders -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("files", "expected_error"),
+    [
+        pytest.param({"README.md": "# x"}, "no SKILL.md in this folder", id="no-skill-md"),
+        pytest.param(
+            {"SKILL.md": b"---\nname: x\ndescription: \xff\n---\n"}, "not UTF-8", id="latin1"
+        ),
+        pytest.param({"SKILL.md": "x" * 1_000_001}, "more than 1000000", id="oversized"),
+        pytest.param({"SKILL.md": "no frontmatter"}, "has no frontmatter", id="no-frontmatter"),
+    ],
+)
+def test_skill_folder_errors(
+    tmp_path: Path, files: dict[str, str | bytes], expected_error: str
+) -> None:
+    make_tree(tmp_path, files)
+    with pytest.raises(SkillError) as caught:
+        build_inventory(tmp_path)
+    assert expected_error in caught.value.one_line()
+
+
+def test_not_a_folder(tmp_path: Path) -> None:
+    with pytest.raises(ConvertError, match="not a folder"):
+        build_inventory(tmp_path / "missing")
+
+
+def test_lowercase_skill_md_and_skipped_folders(tmp_path: Path) -> None:
+    make_tree(
+        tmp_path,
+        {
+            "skill.md": OK,
+            "node_modules/pkg/index.js": "",
+            ".git/config": "",
+            "scripts/__pycache__/x.pyc": "",
+            "pipelines/x/pipeline.yaml": "",
+            "scripts/run.sh": "#!/bin/sh\necho hi\n",
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    assert [f.path for f in inventory.files] == ["scripts/run.sh", "skill.md"]
+    assert any("named skill.md" in w for w in inventory.warnings)
+
+
+# -- invocations ---------------------------------------------------------------------------
+
+FILES = ["scripts/fill_form.py", "scripts/x.sh", "calendar.js", "tools/report.py", "lib/run.rb"]
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        (
+            "python scripts/fill_form.py in.pdf fields.json out.pdf",
+            "",
+            [("scripts/fill_form.py", ["in.pdf", "fields.json", "out.pdf"], "python", [])],
+        ),
+        (
+            'node ./calendar.js --action create_event --summary "Team sync" \\\n'
+            "  --start 2025-01-01",
+            "",
+            [
+                (
+                    "calendar.js",
+                    ["--action", "create_event", "--summary", "Team sync", "--start", "2025-01-01"],
+                    "node",
+                    [],
+                )
+            ],
+        ),
+        (
+            "API_KEY=abc DEBUG=1 python3 scripts/fill_form.py a",
+            "",
+            [("scripts/fill_form.py", ["a"], "python3", ["API_KEY", "DEBUG"])],
+        ),
+        (
+            "cd scripts && ./x.sh add --title 'a b' | jq .",
+            "",
+            [("scripts/x.sh", ["add", "--title", "a b"], "", [])],
+        ),
+        ("cd {baseDir}/scripts\nbash x.sh list", "", [("scripts/x.sh", ["list"], "bash", [])]),
+        (
+            "$ python3 {baseDir}/scripts/fill_form.py --help\nusage: fill_form.py\n$ echo ok",
+            "console",
+            [("scripts/fill_form.py", ["--help"], "python3", [])],
+        ),
+        (
+            "cat <<EOF > f.json\npython scripts/x.sh\nEOF\npython scripts/fill_form.py f.json # c",
+            "",
+            [("scripts/fill_form.py", ["f.json"], "python", [])],
+        ),
+        (
+            "python -m tools.report --week 3 2>&1 | tee out.log",
+            "",
+            [("tools/report.py", ["--week", "3"], "python", [])],
+        ),
+        (
+            "uv run --with pypdf scripts/fill_form.py x.pdf",
+            "",
+            [("scripts/fill_form.py", ["x.pdf"], "uv", [])],
+        ),
+        (
+            "~/.claude/skills/demo/scripts/x.sh --flag=1 && echo ok",
+            "",
+            [("scripts/x.sh", ["--flag=1"], "", [])],
+        ),
+        (
+            "sudo -E env FOO=1 ruby lib/run.rb --n 3 > out.txt",
+            "",
+            [("lib/run.rb", ["--n", "3"], "ruby", ["FOO"])],
+        ),
+        (
+            'python3 "${CLAUDE_SKILL_DIR}/scripts/fill_form.py" \'unbalanced',
+            "",
+            [("scripts/fill_form.py", ["unbalanced"], "python3", [])],
+        ),
+        (
+            'for f in *.pdf; do python scripts/fill_form.py "$f"; done',
+            "",
+            [("scripts/fill_form.py", ["$f"], "python", [])],
+        ),
+        ("(cd tools && python report.py --x)", "", [("tools/report.py", ["--x"], "python", [])]),
+        (
+            "python scripts/fill_form.py <input.pdf> <output pdf> 2>/dev/null",
+            "",
+            [("scripts/fill_form.py", ["<input.pdf>", "<output pdf>"], "python", [])],
+        ),
+        (
+            "python scripts/fill_form <in.pdf>",
+            "",
+            [("scripts/fill_form.py", ["<in.pdf>"], "python", [])],
+        ),
+        ("python other.py --x", "", []),
+    ],
+)
+def test_invocations(text: str, language: str, expected: list[tuple]) -> None:
+    found, _others = invocations_in(text, 1, language, FILES)
+    assert [(i.program, i.argv, i.interpreter, i.env) for i in found] == expected
+
+
+# -- command lines read statically ----------------------------------------------------------
+
+ARGPARSE = '''"""Fill a form.\n\nMore."""
+import argparse
+from enum import Enum
+ACTIONS = {"create": 1, "list": 2}
+class Color(str, Enum):
+    RED = "red"
+    BLUE = "blue"
+p = argparse.ArgumentParser(description=__doc__)
+p.add_argument("input", help="in pdf")
+p.add_argument("out", nargs="?")
+p.add_argument("-a", "--action", choices=sorted(ACTIONS), required=True)
+p.add_argument("--n", type=int, default=3)
+p.add_argument("--color", choices=[c.value for c in Color])
+g = p.add_mutually_exclusive_group()
+g.add_argument("--json", action="store_true")
+p.add_argument("--tag", action="append")
+p.add_argument("--color-out", action=argparse.BooleanOptionalAction)
+p.add_argument("--version", action="version", version="1")
+sub = p.add_subparsers(dest="cmd")
+s1 = sub.add_parser("add", help="Add a thing")
+s1.add_argument("--title", required=True)
+'''
+CLICK = '''import click
+@click.group()
+def cli():
+    """Notes tool."""
+@cli.command()
+@click.option("--title", "-t", required=True, help="Title")
+@click.option("--fmt", type=click.Choice(["md", "txt"]), default="md")
+@click.option("--verbose/--quiet", default=False)
+@click.argument("files", nargs=-1)
+def add_note(title, fmt, verbose, files):
+    """Add a note."""
+@click.command("rm")
+@click.argument("id", type=int)
+def remove_cmd(id):
+    """Remove."""
+cli.add_command(remove_cmd)
+'''
+TYPER = '''import typer
+from typing import Annotated, Literal, Optional
+app = typer.Typer(help="Calendar")
+@app.command()
+def create_event(summary: str, start: Annotated[str, typer.Option("--start", "-s")],
+                 duration: int = 30, all_day: bool = False, tags: Optional[list[str]] = None,
+                 kind: Literal["a", "b"] = "a", store: str = typer.Option(..., help="Store")):
+    """Create an event."""
+@app.command("ls")
+def list_events(ctx: typer.Context, days: int = typer.Option(7, "--days")):
+    """List."""
+'''
+
+
+def _params(command) -> list[tuple]:  # type: ignore[no-untyped-def]
+    return [
+        (p.name, p.kind, p.type, p.required, p.choices, p.default, p.aliases)
+        for p in command.params
+    ]
+
+
+def test_argparse_cli() -> None:
+    command, doc = extract_python_cli(ARGPARSE)
+    assert command is not None and doc == "Fill a form.\n\nMore."
+    assert command.framework == "argparse" and command.description == "Fill a form."
+    assert _params(command) == [
+        ("input", "positional", "string", True, None, None, []),
+        ("out", "positional", "string", False, None, None, []),
+        ("--action", "flag", "string", True, ["create", "list"], None, ["-a"]),
+        ("--n", "flag", "integer", False, None, 3, []),
+        ("--color", "flag", "string", False, ["red", "blue"], None, []),
+        ("--json", "flag", "boolean", False, None, None, []),
+        ("--tag", "flag", "array", False, None, None, []),
+        ("--color-out", "flag", "boolean", False, None, None, ["--no-color-out"]),
+    ]
+    assert _params(command.subcommands["add"]) == [
+        ("--title", "flag", "string", True, None, None, [])
+    ]
+
+
+def test_click_cli() -> None:
+    command, _doc = extract_python_cli(CLICK)
+    assert command is not None and command.description == "Notes tool."
+    assert sorted(command.subcommands) == ["add-note", "rm"]
+    assert _params(command.subcommands["add-note"]) == [
+        ("--title", "flag", "string", True, None, None, ["-t"]),
+        ("--fmt", "flag", "string", False, ["md", "txt"], "md", []),
+        ("--verbose", "flag", "boolean", False, None, False, ["--quiet"]),
+        ("files", "positional", "array", False, None, None, []),
+    ]
+    assert _params(command.subcommands["rm"]) == [
+        ("id", "positional", "integer", True, None, None, [])
+    ]
+
+
+def test_typer_cli() -> None:
+    command, _doc = extract_python_cli(TYPER)
+    assert command is not None and sorted(command.subcommands) == ["create-event", "ls"]
+    assert _params(command.subcommands["create-event"]) == [
+        ("summary", "positional", "string", True, None, None, []),
+        ("--start", "flag", "string", True, None, None, ["-s"]),
+        ("--duration", "flag", "integer", False, None, 30, []),
+        ("--all-day", "flag", "boolean", False, None, False, ["--no-all-day"]),
+        ("--tags", "flag", "array", False, None, None, []),
+        ("--kind", "flag", "string", False, ["a", "b"], "a", []),
+        ("--store", "flag", "string", True, None, None, []),
+    ]
+    single, _ = extract_python_cli(
+        "import typer\ndef main(name: str):\n    pass\ntyper.run(main)\n"
+    )
+    assert single is not None and _params(single) == [
+        ("name", "positional", "string", True, None, None, [])
+    ]
+
+
+def test_python_without_cli_or_broken() -> None:
+    assert extract_python_cli("import sys\nprint(sys.argv)\n")[0] is None
+    assert extract_python_cli("def broken(:\n") == (None, "")
+
+
+def test_shell_and_node_scans() -> None:
+    shell = (
+        "#!/bin/bash\n# Do things.\n#\n# usage: x.sh\nwhile getopts 'vo:' opt; do :; done\n"
+        'case "$1" in\n  -t|--title) title="$2"; shift 2 ;;\n  --all) all=1 ;;\nesac\n'
+        'case "${ACTION}" in\n  add) ;;\n  list|ls) ;;\n  *) exit 2 ;;\nesac\n'
+    )
+    command, dispatch = scan_shell(shell)
+    assert command.description == "Do things."
+    assert [(p.name, p.type, p.aliases) for p in command.params] == [
+        ("-v", "boolean", []),
+        ("-o", "string", []),
+        ("--title", "string", ["-t"]),
+        ("--all", "boolean", []),
+    ]
+    assert dispatch == {"ACTION": ["add", "list", "ls"]}
+    node = (
+        "// Calendar tool.\nconst { values } = parseArgs({ options: {\n"
+        "  action: { type: 'string' }, all: { type: 'boolean', short: 'a' },\n"
+        "  tag: { type: 'string', multiple: true } } });\n"
+        "switch (values.action) { case 'add': break; case 'rm': break; }\n"
+        "if (argv[2] === '--dry-run') {}\n"
+    )
+    command, dispatch = scan_node(node)
+    assert [(p.name, p.type, p.aliases) for p in command.params] == [
+        ("--action", "string", []),
+        ("--all", "boolean", ["-a"]),
+        ("--tag", "array", []),
+        ("--dry-run", "string", []),
+    ]
+    assert dispatch == {"action": ["add", "rm"]}
+
+
+# -- whole skills --------------------------------------------------------------------------
+
+
+def test_programs_found_in_every_layout(tmp_path: Path) -> None:
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + "```bash\nnode ./calendar.js --action list\nbin/tool --x 1\n```\n"
+            "Run `python3 helpers/fmt.py in.txt`.\n",
+            "calendar.js": "console.log(1)\n",
+            "beside.py": "import json\n",  # a module: no main, no CLI, not invoked
+            "bin/tool": "#!/usr/bin/env bash\necho hi\n",
+            "helpers/fmt.py": "print(1)\n",
+            "helpers/unused.py": "print(1)\n",
+            "tools/lib/__init__.py": "",
+            "tools/a.py": "if __name__ == '__main__':\n    pass\n",
+            "scripts/b.sh": "echo b\n",
+            "references/c.py": "print(1)\n",
+            "assets/d.sh": "echo d\n",
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    roles = {f.path: f.role for f in inventory.files}
+    assert roles == {
+        "SKILL.md": "skill",
+        "assets/d.sh": "context",
+        "beside.py": "module",
+        "bin/tool": "program",
+        "calendar.js": "program",
+        "helpers/fmt.py": "program",
+        "helpers/unused.py": "module",
+        "references/c.py": "context",
+        "scripts/b.sh": "program",
+        "tools/a.py": "program",
+        "tools/lib/__init__.py": "module",
+    }
+    tool = inventory.program("bin/tool")
+    assert tool is not None and tool.language == "bash" and tool.location == "invoked"
+    fmt = inventory.program("helpers/fmt.py")
+    assert fmt is not None and fmt.invocations[0].source == "inline"
+    assert [(r.kind, r.name, r.required) for r in inventory.requirements] == [
+        ("binary", "node", True)
+    ]
+
+
+def test_requirements_from_programs(tmp_path: Path) -> None:
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + "```bash\npip install pypdf\nexport TOKEN_X=1\ngh pr list\n```\n"
+            "Put your API key in `~/.config/demo/config.json`.\n",
+            "scripts/a.py": (
+                "import os, subprocess, yaml\nfrom . import x\nimport local_mod\n"
+                "KEY = os.environ['DEMO_KEY']\nOPT = os.getenv('DEMO_OPT')\n"
+                "subprocess.run(\n    ['pdftotext', 'a'],\n)\n"
+                "if __name__ == '__main__':\n    pass\n"
+            ),
+            "scripts/local_mod.py": "",
+            "scripts/b.js": "const x = process.env.B_KEY || 'a';\nconst y = process.env.B_REQ;\n"
+            "require('fs'); require('lodash/fp'); require('./c');\n",
+            "scripts/c.sh": ': "${C_REQ:?set it}"\ncommand -v jq >/dev/null\n',
+        },
+    )
+    found = {(r.kind, r.name, r.required) for r in build_inventory(tmp_path).requirements}
+    assert found == {
+        ("binary", "gh", True),
+        ("binary", "jq", True),
+        ("binary", "pdftotext", True),
+        ("binary", "node", True),
+        ("env", "TOKEN_X", False),
+        ("env", "DEMO_KEY", True),
+        ("env", "DEMO_OPT", False),
+        ("env", "B_KEY", False),
+        ("env", "B_REQ", True),
+        ("env", "C_REQ", True),
+        ("python-package", "pypdf", True),
+        ("python-package", "yaml", True),
+        ("node-package", "lodash", True),
+        ("file", "~/.config/demo/config.json", True),
+        ("auth", "api key", True),
+    }
+
+
+@pytest.mark.parametrize("skill", SKILLS)
+def test_example_inventory_golden(skill: str) -> None:
+    inventory = build_inventory(EXAMPLES / skill)
+    text = json.dumps(inventory.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    compare_golden(GOLDEN / skill / "inventory.json", text)
+
+
+def test_examples_have_the_four_shapes() -> None:
+    inventories = {s: build_inventory(EXAMPLES / s) for s in SKILLS}
+    assert len(inventories) >= 4
+    shapes = {
+        "python tools with argparse": any(
+            p.location == "tools" and p.cli and p.cli.framework == "argparse"
+            for i in inventories.values()
+            for p in i.programs
+        ),
+        "shell and node scripts with flags": any(
+            {p.language for p in i.programs if p.location == "scripts"} >= {"bash", "node"}
+            for i in inventories.values()
+        ),
+        "prose only": any(not i.programs for i in inventories.values()),
+        "chinese": any(i.language == "zh" for i in inventories.values()),
+    }
+    assert all(shapes.values()), shapes
+
+
+# -- the example programs run, with no side effects in the skill folder ----------------------
+
+
+def _runner(language: str) -> list[str]:
+    return {"python": [sys.executable], "node": ["node"], "bash": ["bash"]}[language]
+
+
+def _snapshot(folder: Path) -> dict[str, float]:
+    return {str(p): p.stat().st_mtime for p in folder.rglob("*")}
+
+
+@pytest.mark.parametrize("skill", SKILLS)
+def test_example_programs_show_help(skill: str, tmp_path: Path) -> None:
+    folder = EXAMPLES / skill
+    before = _snapshot(folder)
+    for program in build_inventory(folder).programs:
+        if program.language == "node" and shutil.which("node") is None:
+            pytest.skip("node is not installed")
+        done = subprocess.run(
+            [*_runner(program.language), str(folder / program.path), "--help"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert done.returncode == 0, (program.path, done.stderr)
+        assert "usage" in done.stdout.lower(), program.path
+    assert _snapshot(folder) == before
+
+
+def _run(args: list[str], cwd: Path, **kw: object) -> str:
+    done = subprocess.run(
+        args, cwd=cwd, capture_output=True, text=True, timeout=30, check=False, **kw
+    )  # type: ignore[call-overload]
+    assert done.returncode == 0, done.stderr
+    return str(done.stdout)
+
+
+def test_example_programs_work(tmp_path: Path) -> None:
+    py = sys.executable
+    csv_tools = EXAMPLES / "csv-report" / "tools"
+    sample = EXAMPLES / "csv-report" / "assets" / "sample.csv"
+    stats = json.loads(
+        _run([py, str(csv_tools / "csv_stats.py"), str(sample), "--format", "json"], tmp_path)
+    )
+    assert stats["rows"] == 5 and stats["columns"]["units"]["max"] == 7.0
+    rows = _run(
+        [
+            py,
+            str(csv_tools / "csv_filter.py"),
+            str(sample),
+            "--where",
+            "region=EU",
+            "--where",
+            "status=paid",
+        ],
+        tmp_path,
+    )
+    assert rows.count("\n") == 3
+    log = tmp_path / "log.txt"
+    log.write_text("2025-06-02 proj-a 1.5h fix\n2025-06-03 proj-b 2h review\n", encoding="utf-8")
+    weekly = EXAMPLES / "weekly-report"
+    summary = json.loads(
+        _run(
+            [
+                py,
+                str(weekly / "worklog.py"),
+                "summarize",
+                "--log",
+                str(log),
+                "--week",
+                "2025-W23",
+                "--json",
+            ],
+            tmp_path,
+        )
+    )
+    assert summary["total"] == 3.5
+    assert "ok: 2 line(s)" in _run(["bash", str(weekly / "bin" / "check-log"), str(log)], tmp_path)
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"sections": {"Fixes": ["Fix the export"]}}', encoding="utf-8")
+    rendered = _run(
+        [
+            py,
+            str(EXAMPLES / "release-notes" / "scripts" / "render_notes.py"),
+            "--input",
+            str(notes),
+            "--version",
+            "1.5.0",
+        ],
+        tmp_path,
+    )
+    assert rendered == "## 1.5.0\n\n### Fixes\n\n- Fix the export\n"
+
+
+def test_example_calendar_and_git_scripts(tmp_path: Path) -> None:
+    if shutil.which("node") is None or shutil.which("git") is None:
+        pytest.skip("node and git are needed")
+    scripts = EXAMPLES / "team-calendar" / "scripts"
+    store = str(tmp_path / "cal.json")
+    created = json.loads(
+        _run(
+            [
+                "node",
+                str(scripts / "calendar.js"),
+                "--action",
+                "create_event",
+                "--summary",
+                "Review",
+                "--start",
+                "2025-06-02T15:00",
+                "--store",
+                store,
+            ],
+            tmp_path,
+        )
+    )
+    assert created["created"]["id"] == "evt-1"
+    listed = _run(
+        [
+            "node",
+            str(scripts / "calendar.js"),
+            "--action",
+            "list_events",
+            "--store",
+            store,
+            "--format",
+            "text",
+        ],
+        tmp_path,
+    )
+    assert "Review (30 min) [evt-1]" in listed
+    assert _run(
+        ["bash", str(scripts / "agenda.sh"), "--range", "week", "--store", store], tmp_path
+    ).startswith("Agenda ")
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "A",
+        "GIT_AUTHOR_EMAIL": "a@example.com",
+        "GIT_COMMITTER_NAME": "A",
+        "GIT_COMMITTER_EMAIL": "a@example.com",
+    }
+    for args in (
+        ["init", "-q"],
+        ["commit", "-q", "--allow-empty", "-m", "init"],
+        ["tag", "v1"],
+        ["commit", "-q", "--allow-empty", "-m", "feat: add export"],
+    ):
+        _run(["git", *args], tmp_path, env=env)
+    collected = json.loads(
+        _run(
+            [
+                sys.executable,
+                str(EXAMPLES / "release-notes" / "scripts" / "collect_commits.py"),
+                "--since",
+                "v1",
+            ],
+            tmp_path,
+        )
+    )
+    assert [(c["kind"], c["subject"]) for c in collected["commits"]] == [
+        ("feat", "feat: add export")
+    ]
+
+
+# -- probing -------------------------------------------------------------------------------
+
+
+def test_nothing_runs_without_probe(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    make_tree(
+        tmp_path / "skill",
+        {
+            "SKILL.md": OK + "```bash\npython3 tools/t.py --x 1\n```\n",
+            "tools/t.py": f"import pathlib\npathlib.Path({str(marker)!r}).write_text('x')\n"
+            "if __name__ == '__main__':\n    print('usage: t.py')\n",
+        },
+    )
+    inventory = build_inventory(tmp_path / "skill")
+    assert not marker.exists()
+    assert inventory.programs[0].probe is None
+    probed = build_inventory(tmp_path / "skill", probe=True)
+    assert marker.exists()
+    assert probed.programs[0].probe == {
+        "command": "python3 tools/t.py --help",
+        "exit_code": 0,
+        "text": "usage: t.py",
+    }
+
+
+def test_probe_timeout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(programs_module, "PROBE_TIMEOUT", 0.5)
+    make_tree(tmp_path, {"SKILL.md": OK, "scripts/slow.sh": "sleep 30 &\nsleep 30\n"})
+    started = time.monotonic()
+    probe = build_inventory(tmp_path, probe=True).programs[0].probe
+    assert probe is not None and probe["error"] == "timed out"
+    assert time.monotonic() - started < 5  # the background grandchild was killed too
+
+
+def test_invocations_in_other_markdown_files(tmp_path: Path) -> None:
+    """Real skills often show their commands in a linked document, not in SKILL.md."""
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + "To fill a form, follow FORMS.md.\n",
+            "FORMS.md": "# Forms\n\n1. Check the fields:\n"
+            "   `python scripts/fields.py <input.pdf> <fields.json>`\n"
+            "```bash\nmagick in.png -crop 10x10 out.png\n```\n",
+            "scripts/fields.py": (
+                "import sys\nimport argparse\nif __name__ == '__main__':\n"
+                "    p = argparse.ArgumentParser()\n    p.add_argument('pdf')\n"
+                "    p.add_argument('out')\n    p.add_argument('rest', nargs=argparse.REMAINDER)\n"
+                "    print('Usage: fields.py PDF OUT')\n"
+            ),
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    (program,) = inventory.programs
+    assert [i.to_dict() for i in program.invocations] == [
+        {
+            "file": "FORMS.md",
+            "line": 4,
+            "argv": ["<input.pdf>", "<fields.json>"],
+            "interpreter": "python",
+            "source": "inline",
+        }
+    ]
+    assert program.doc == "Usage: fields.py PDF OUT"
+    assert program.cli is not None
+    assert [(p.name, p.type, p.required) for p in program.cli.params] == [
+        ("pdf", "string", True),
+        ("out", "string", True),
+        ("rest", "array", False),
+    ]
+    assert {f.path: f.role for f in inventory.files}["FORMS.md"] == "context"
+    assert [(r.kind, r.name, r.where) for r in inventory.requirements] == [
+        ("binary", "magick", ["FORMS.md:6"]),
+    ]

@@ -1,0 +1,580 @@
+"""app-convert, first half: the conversion plan, its schema and checks, the heuristic analyzer.
+
+Goldens: tests/golden/convert/<skill>/plan.yaml, regenerated only with UPDATE_GOLDEN=1.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from converter.analyzers import default_analyzer, get_analyzer
+from converter.analyzers.heuristic import analyze
+from converter.errors import AnalyzerError, PlanError, UsageError
+from converter.inventory import build_inventory
+from converter.plan import (
+    LlmStep,
+    Pipeline,
+    Plan,
+    check_plan,
+    dump_plan,
+    format_path,
+    load_plan,
+    plan_from_dict,
+    plan_to_yaml,
+    schema_errors,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "skills"
+GOLDEN = Path(__file__).resolve().parent / "golden" / "convert"
+SKILLS = sorted(p.name for p in EXAMPLES.iterdir() if (p / "SKILL.md").is_file())
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+
+
+def make_tree(root: Path, files: dict[str, str]) -> Path:
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")
+    return root
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The heuristic analyzer never touches the network."""
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("network used")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+
+
+# -- the heuristic plans of the examples ----------------------------------------------------
+
+
+@pytest.mark.parametrize("skill", SKILLS)
+def test_example_plan_golden(skill: str) -> None:
+    inventory = build_inventory(EXAMPLES / skill)
+    plan = analyze(inventory)
+    assert check_plan(plan, inventory) == []
+    text = plan_to_yaml(plan)
+    golden = GOLDEN / skill / "plan.yaml"
+    if UPDATE:
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(text, encoding="utf-8")
+    assert golden.is_file(), f"missing golden {golden}; run with UPDATE_GOLDEN=1 to create it"
+    assert text == golden.read_text(encoding="utf-8")
+    assert plan_to_yaml(analyze(build_inventory(EXAMPLES / skill))) == text  # deterministic
+
+
+@pytest.mark.parametrize("skill", SKILLS)
+def test_plan_round_trip(skill: str, tmp_path: Path) -> None:
+    inventory = build_inventory(EXAMPLES / skill)
+    plan = analyze(inventory)
+    dump_plan(plan, tmp_path / "plan.yaml")
+    loaded = load_plan(tmp_path / "plan.yaml")
+    assert loaded.to_dict() == plan.to_dict()
+    assert check_plan(loaded, inventory) == []
+
+
+def test_yaml_has_no_aliases() -> None:
+    schema = {"type": "object"}
+    steps = [LlmStep("a", "x", schema=schema), LlmStep("b", "{{a.output}}", schema=schema)]
+    plan = Plan("demo", "d", pipelines=[Pipeline("demo", "d", ["t"], [], list(steps))])
+    text = plan_to_yaml(plan)
+    assert "&id" not in text and "*id" not in text
+    assert plan_from_dict(yaml.safe_load(text)).to_dict() == plan.to_dict()
+
+
+def test_example_plans_in_brief() -> None:
+    """The shapes the examples are there to show."""
+    plans = {s: analyze(build_inventory(EXAMPLES / s)) for s in SKILLS}
+    calendar = plans["team-calendar"]
+    assert [p.name for p in calendar.pipelines] == [
+        "calendar-create-event",
+        "calendar-list-events",
+        "calendar-cancel-event",
+        "agenda",
+    ]
+    create = calendar.pipelines[0]
+    assert create.steps[0].to_dict()["args"][0] == {"flag": "--action", "value": "create_event"}
+    assert calendar.constructor.needed
+    assert [(c.kind, c.name) for c in calendar.constructor.checks] == [
+        ("binary", "node"),
+        ("env", "TEAM_CALENDAR_FILE"),
+    ]
+    notes = plans["release-notes"].pipelines
+    assert [(s.name, s.type) for s in notes[0].steps] == [
+        ("collect_commits", "code"),
+        ("group_the_commits", "llm"),
+        ("render_notes", "code"),
+        ("read_the_rendered", "llm"),
+    ]
+    render = notes[0].steps[2].to_dict()
+    assert {"flag": "--input", "from": "group_the_commits.output", "as": "file"} in render["args"]
+    prose = plans["tech-writing-zh"]
+    assert prose.pipelines[0].triggers == ["润色文档", "按规范改写", "检查中文排版"]
+    assert prose.language == "zh"
+    weekly = plans["weekly-report"].pipelines
+    assert [p.triggers[0] for p in weekly] == ["检查日志格式", "统计工时", "导出 CSV"]
+
+
+# -- the heuristic on other shapes ----------------------------------------------------------
+
+SKILL = "---\nname: demo\ndescription: Demo things. Use when the user asks to add notes.\n---\n"
+
+
+def test_shell_dispatch_and_unshown_paths(tmp_path: Path) -> None:
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": SKILL + "# Demo\n## Add a note\n```bash\nbash scripts/notes.sh add "
+            '--title "Buy milk"\n```\n## Tidy\nKeep notes short.\n',
+            "scripts/notes.sh": (
+                '#!/bin/bash\n# Notes in a file.\ncmd="$1"; shift\nwhile [ $# -gt 0 ]; do\n'
+                '  case "$1" in\n    --title) title="$2"; shift 2 ;;\n  esac\ndone\n'
+                'case "$cmd" in\n  add) echo add ;;\n  rm) echo rm ;;\nesac\n'
+            ),
+            "scripts/hidden.sh": "#!/bin/bash\necho hi\n",
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    plan = analyze(inventory)
+    assert check_plan(plan, inventory) == []
+    (pipeline,) = plan.pipelines
+    assert pipeline.name == "notes-add"
+    assert pipeline.triggers == ["Add a note", "add notes"]
+    assert pipeline.steps[0].to_dict() == {
+        "name": "add",
+        "type": "code",
+        "program": "scripts/notes.sh",
+        "subcommand": "add",
+        "args": [{"flag": "--title", "from": "input.title"}],
+        "stdout": "text",
+    }
+    assert [(i.name, i.required, i.description) for i in pipeline.input] == [
+        ("title", True, "e.g. Buy milk")
+    ]
+    kept = [(k.topic, k.where) for k in plan.skill_mode]
+    assert kept == [
+        ("Tidy", "SKILL.md:10"),
+        ("scripts/notes.sh rm", "scripts/notes.sh"),
+        ("scripts/hidden.sh", "scripts/hidden.sh"),
+        ("Requests no pipeline matches", ""),
+    ]
+
+
+def test_commands_shown_in_another_file(tmp_path: Path) -> None:
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": SKILL + "# Demo\nFor forms, read FORMS.md.\n",
+            "FORMS.md": "# Forms\n\nCheck: `python scripts/fields.py <input.pdf> <fields.json>`\n",
+            "scripts/fields.py": "import sys\nif __name__ == '__main__':\n    print(sys.argv)\n",
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    plan = analyze(inventory)
+    assert check_plan(plan, inventory) == []
+    (pipeline,) = plan.pipelines
+    assert (pipeline.name, pipeline.source) == ("fields", "FORMS.md:3")
+    assert [(i.name, i.type, i.required) for i in pipeline.input] == [
+        ("input_pdf", "string", True),
+        ("fields_json", "string", True),
+    ]
+    assert [a.to_dict() for a in pipeline.steps[0].args] == [  # type: ignore[union-attr]
+        {"from": "input.input_pdf"},
+        {"from": "input.fields_json"},
+    ]
+
+
+def test_untidy_skill(tmp_path: Path) -> None:
+    """BOM, CRLF, a name that is not ASCII, odd program names, broken and binary files."""
+    skill = tmp_path / "s"
+    make_tree(
+        skill,
+        {
+            "scripts/脚本.py": (
+                "import argparse\np = argparse.ArgumentParser()\n"
+                "p.add_argument('--Mode', dest='Mode', choices=['fast', 'slow'])\np.parse_args()\n"
+            ),
+            "scripts/broken.py": "def broken(:\n",
+            "bin/tool.sh": '#!/bin/sh\ncase "$1" in\n go) echo go;;\n stop) echo stop;;\nesac\n',
+        },
+    )
+    (skill / "SKILL.md").write_bytes(
+        "\ufeff---\r\nname: 周报工具\r\ndescription: 整理周报。\r\n---\r\n# 标题\r\n```bash\r\n"
+        "python3 scripts/脚本.py --Mode fast\r\npython3 scripts/broken.py\r\n./bin/tool.sh go\r\n"
+        "```\r\n".encode()
+    )
+    (skill / "scripts" / "blob.bin").write_bytes(bytes(range(256)) * 4)
+    (skill / "scripts" / "link.py").symlink_to("/etc/hostname")
+    inventory = build_inventory(skill)
+    plan = analyze(inventory)
+    assert check_plan(plan, inventory) == []
+    assert plan.app_name == "s"
+    assert [(p.name, p.triggers) for p in plan.pipelines] == [
+        ("s-1", ["Run scripts/脚本.py"]),
+        ("broken", ["broken"]),
+        ("tool-go", ["tool go"]),
+    ]
+    assert plan.pipelines[0].input[0].name == "mode"
+    assert [(k.topic, k.reason) for k in plan.skill_mode][0] == (
+        "bin/tool.sh stop",
+        "SKILL.md never shows this action, so its arguments are unknown",
+    )
+    assert "scripts/link.py" not in [f.path for f in inventory.files]
+
+
+def test_prose_without_rules_stays_in_skill_mode(tmp_path: Path) -> None:
+    make_tree(tmp_path, {"SKILL.md": SKILL + "# Demo\n## Tone\nBe friendly.\n"})
+    plan = analyze(build_inventory(tmp_path))
+    assert plan.pipelines == []
+    assert [k.topic for k in plan.skill_mode] == ["Tone", "Requests no pipeline matches"]
+
+
+def test_cleanup_means_destructor(tmp_path: Path) -> None:
+    make_tree(
+        tmp_path,
+        {"SKILL.md": SKILL + "# Demo\nAfterwards, clean up the temporary files in /tmp/demo.\n"},
+    )
+    destructor = analyze(build_inventory(tmp_path)).destructor
+    assert destructor.needed
+    assert destructor.actions[0].to_dict() == {
+        "kind": "custom",
+        "description": "Afterwards, clean up the temporary files in /tmp/demo.",
+        "where": "SKILL.md:6",
+    }
+
+
+def test_analyzer_registry() -> None:
+    assert get_analyzer("heuristic") is analyze
+    assert default_analyzer(has_api_key=False) == "heuristic"
+    assert default_analyzer(has_api_key=True) == "llm"
+    with pytest.raises(AnalyzerError):
+        get_analyzer("llm")
+    with pytest.raises(UsageError, match="unknown analyzer"):
+        get_analyzer("magic")
+
+
+# -- the schema rejects bad plans ------------------------------------------------------------
+
+
+def _valid() -> dict[str, Any]:
+    return analyze(build_inventory(EXAMPLES / "release-notes")).to_dict()
+
+
+def _set(path: str, value: Any) -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        *parents, last = [int(p) if p.isdigit() else p for p in path.split(".")]
+        node: Any = data
+        for part in parents:
+            node = node[part]
+        if value is _DELETE:
+            del node[last]
+        else:
+            node[last] = value
+
+    return edit
+
+
+_DELETE = object()
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected_error"),
+    [
+        pytest.param(_set("plan_version", 2), "plan_version: 1 was expected", id="version"),
+        pytest.param(
+            _set("app.name", "Bad_Name"), "app.name: 'Bad_Name' does not match", id="app-name"
+        ),
+        pytest.param(
+            _set("pipelines.0.name", "release notes"),
+            "pipelines[0].name: 'release notes' does not match",
+            id="pipeline-name",
+        ),
+        pytest.param(
+            _set("pipelines.0.steps.0.name", "Collect-Commits"),
+            "pipelines[0].steps[0].name: 'Collect-Commits' does not match",
+            id="step-name",
+        ),
+        pytest.param(
+            _set("pipelines.0.input.0.type", "str"),
+            "pipelines[0].input[0].type: 'str' is not one of",
+            id="input-type",
+        ),
+        pytest.param(
+            _set("pipelines.0.steps.0.args.0.value", "."),
+            "pipelines[0].steps[0].args[0]: {'flag': '--repo', 'from': 'input.repo', "
+            "'value': '.'} should not be valid",
+            id="value-and-from",
+        ),
+        pytest.param(
+            _set("pipelines.0.steps.0.args.0.from", "repo"),
+            "pipelines[0].steps[0].args[0].from: 'repo' does not match",
+            id="bad-reference",
+        ),
+        pytest.param(
+            _set("pipelines.0.steps.1.model", "huge"),
+            "pipelines[0].steps[1].model: 'huge' is not one of",
+            id="tier",
+        ),
+        pytest.param(
+            _set("pipelines.0.steps.1.shell", "rm -rf /"),
+            "pipelines[0].steps[1]: Additional properties are not allowed ('shell'",
+            id="unknown-key",
+        ),
+        pytest.param(
+            _set("pipelines.0.steps", []),
+            "pipelines[0].steps: [] should be non-empty",
+            id="no-steps",
+        ),
+        pytest.param(
+            _set("pipelines.0.steps.0.program", _DELETE),
+            "pipelines[0].steps[0]: 'program' is a required property",
+            id="no-program",
+        ),
+        pytest.param(
+            _set("constructor.checks.0.kind", "magic"),
+            "constructor.checks[0].kind: 'magic' is not one of",
+            id="check-kind",
+        ),
+        pytest.param(
+            _set("skill_mode", None), "skill_mode: None is not of type 'array'", id="skill-mode"
+        ),
+        pytest.param(
+            _set("pipelines.0.triggers", ["a", "a"]),
+            "pipelines[0].triggers: ['a', 'a'] has non-unique elements",
+            id="triggers",
+        ),
+    ],
+)
+def test_schema_rejects(edit: Any, expected_error: str) -> None:
+    data = _valid()
+    assert schema_errors(data) == []
+    edit(data)
+    messages = [f"{format_path(p)}: {m}" for p, m in schema_errors(data)]
+    assert any(m.startswith(expected_error) for m in messages), messages
+
+
+# -- check_plan: the plan against the skill ------------------------------------------------
+
+
+def _calendar_plan() -> dict[str, Any]:
+    return analyze(build_inventory(EXAMPLES / "team-calendar")).to_dict()
+
+
+def _args(index: int) -> str:
+    return f"pipelines.{index}.steps.0.args"
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected_error"),
+    [
+        pytest.param(
+            _set("pipelines.0.steps.0.program", "scripts/nope.js"),
+            "pipelines[0].steps[0].program: the skill has no program 'scripts/nope.js'",
+            id="unknown-program",
+        ),
+        pytest.param(
+            _set(_args(0) + ".1.flag", "--subject"),
+            "pipelines[0].steps[0].args[1]: scripts/calendar.js has no flag --subject",
+            id="unknown-flag",
+        ),
+        pytest.param(
+            _set(_args(0) + ".0.value", "move_event"),
+            "pipelines[0].steps[0].args[0]: 'move_event' is not one of --action",
+            id="value-not-a-choice",
+        ),
+        pytest.param(
+            _set(_args(0) + ".1.from", "input.title"),
+            "pipelines[0].steps[0].args[1]: 'input.title' names no declared input",
+            id="undeclared-input",
+        ),
+        pytest.param(
+            _set(_args(0) + ".1.from", "create_event.output"),
+            "pipelines[0].steps[0].args[1]: 'create_event.output' names no earlier step",
+            id="not-earlier",
+        ),
+        pytest.param(
+            _set("pipelines.1.name", "calendar-create-event"),
+            "pipelines[1].name: 'calendar-create-event' is also pipeline 0",
+            id="duplicate-pipeline",
+        ),
+        pytest.param(
+            _set("pipelines.0.output", "nothing"),
+            "pipelines[0].output: no step named 'nothing'",
+            id="output",
+        ),
+        pytest.param(
+            _set("pipelines.1.triggers", ["Create an event"]),
+            "pipelines[1].triggers: 'Create an event' also routes to calendar-create-event",
+            id="shared-trigger",
+        ),
+        pytest.param(
+            _set("pipelines.3.input.0.enum", ["today", "month"]),
+            "pipelines[3].steps[0].args[0]: input range allows 'month', which --range "
+            "does not accept",
+            id="enum-wider-than-choices",
+        ),
+        pytest.param(
+            _set("pipelines.3.input.0.default", "month"),
+            "pipelines[3].input[0].default: 'month' is not one of its enum",
+            id="default-not-in-enum",
+        ),
+        pytest.param(
+            _set("pipelines.0.input.2.default", "soon"),
+            "pipelines[0].input[2].default: 'soon' is not of type integer",
+            id="default-type",
+        ),
+        pytest.param(
+            _set("constructor.checks", []),
+            "constructor: needed is true but there are no checks",
+            id="constructor-without-checks",
+        ),
+    ],
+)
+def test_check_plan_finds(edit: Any, expected_error: str) -> None:
+    inventory = build_inventory(EXAMPLES / "team-calendar")
+    data = _calendar_plan()
+    edit(data)
+    errors = check_plan(plan_from_dict(data), inventory)
+    assert any(e.startswith(expected_error) for e in errors), errors
+
+
+@pytest.mark.parametrize(
+    ("skill", "edit", "expected_error"),
+    [
+        pytest.param(
+            "csv-report",
+            _set("pipelines.2.steps.0.subcommand", "head"),
+            "pipelines[2].steps[0].subcommand: tools/csv_inspect.py has no subcommand 'head'",
+            id="unknown-subcommand",
+        ),
+        pytest.param(
+            "csv-report",
+            _set("pipelines.2.steps.0.subcommand", _DELETE),
+            "pipelines[2].steps[0].subcommand: tools/csv_inspect.py needs a subcommand",
+            id="missing-subcommand",
+        ),
+        pytest.param(
+            "csv-report",
+            _set("pipelines.0.steps.0.args", []),
+            "pipelines[0].steps[0]: tools/csv_stats.py requires the positional argument(s) path",
+            id="missing-positional",
+        ),
+        pytest.param(
+            "weekly-report",
+            _set("pipelines.1.steps.0.args.1", {"flag": "--json"}),
+            "pipelines[1].steps[0]: worklog.py requires --week",
+            id="missing-required",
+        ),
+        pytest.param(
+            "release-notes",
+            _set("pipelines.0.steps.1.prompt", "{{input.nope}}"),
+            "pipelines[0].steps[1].prompt: 'input.nope' names no declared input",
+            id="prompt-reference",
+        ),
+        pytest.param(
+            "release-notes",
+            _set("pipelines.0.steps.1.schema", {"type": "objekt"}),
+            "pipelines[0].steps[1].schema: not a valid JSON Schema",
+            id="llm-schema",
+        ),
+        pytest.param(
+            "release-notes",
+            _set("pipelines.0.steps.3.name", "render_notes"),
+            "pipelines[0].steps[3]: step name 'render_notes' is used twice",
+            id="duplicate-step",
+        ),
+        pytest.param(
+            "release-notes",
+            _set("pipelines.0.input.1.enum", [1, 2]),
+            "pipelines[0].input[1].enum: 1 is not of type string",
+            id="enum-type",
+        ),
+        pytest.param(
+            "csv-report",
+            _set("pipelines.0.steps.0.args.3.value", "xml"),
+            "pipelines[0].steps[0].args[3]: 'xml' is not one of --format",
+            id="format-choice",
+        ),
+    ],
+)
+def test_check_plan_other_skills(skill: str, edit: Any, expected_error: str) -> None:
+    inventory = build_inventory(EXAMPLES / skill)
+    data = analyze(inventory).to_dict()
+    edit(data)
+    errors = check_plan(plan_from_dict(data), inventory)
+    assert any(e.startswith(expected_error) for e in errors), errors
+
+
+# -- reading plan files --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected_error", "line"),
+    [
+        pytest.param("plan_version: 1\napp: [\n", "broken YAML", 3, id="broken-yaml"),
+        pytest.param(
+            "- a\n",
+            "the plan does not match its schema: (plan): ['a'] is not of type",
+            1,
+            id="not-a-mapping",
+        ),
+    ],
+)
+def test_load_plan_errors(tmp_path: Path, text: str, expected_error: str, line: int) -> None:
+    path = tmp_path / "plan.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(PlanError) as caught:
+        load_plan(path)
+    assert caught.value.message.startswith(expected_error)
+    assert caught.value.where is not None and caught.value.where.line == line
+
+
+def test_load_plan_points_at_the_bad_line(tmp_path: Path) -> None:
+    data = _calendar_plan()
+    data["pipelines"][1]["steps"][0]["args"][1]["from"] = "from"
+    path = tmp_path / "plan.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    with pytest.raises(PlanError) as caught:
+        load_plan(path)
+    error = caught.value
+    assert error.errors == [
+        "pipelines[1].steps[0].args[1].from: 'from' does not match "
+        "'^(input\\\\.[a-z][a-z0-9_]*|[a-z][a-z0-9_]*\\\\.output"
+        "(\\\\.[A-Za-z0-9_]+)*)$'"
+    ]
+    assert error.where is not None
+    assert path.read_text(encoding="utf-8").split("\n")[error.where.line - 1].strip() == (
+        "from: from"
+    )
+    assert error.exit_code == 3
+
+
+def test_edited_plan_is_used(tmp_path: Path) -> None:
+    """--plan-only writes the plan; a person edits it; the edited plan is what is read."""
+    inventory = build_inventory(EXAMPLES / "team-calendar")
+    path = tmp_path / "plan.yaml"
+    dump_plan(analyze(inventory), path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["pipelines"] = [p for p in data["pipelines"] if p["name"] != "agenda"]
+    data["pipelines"][0]["triggers"].append("book a meeting")
+    path.write_text(yaml.safe_dump(copy.deepcopy(data), allow_unicode=True), encoding="utf-8")
+    plan = load_plan(path)
+    assert [p.name for p in plan.pipelines] == [
+        "calendar-create-event",
+        "calendar-list-events",
+        "calendar-cancel-event",
+    ]
+    assert plan.pipelines[0].triggers[-1] == "book a meeting"
+    assert check_plan(plan, inventory) == []
