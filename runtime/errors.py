@@ -3,7 +3,8 @@
 Exceptions never print; ``cli`` turns them into one line
 ``Error: <what> (<file>:<line>) — <how to fix>`` and exits with ``exit_code``::
 
-    AppRunError                      root; .where (file, line) and .hint
+    ToolError                        shared root of app-run, app-new and app-convert errors
+    AppRunError                      app-run's root; .where (file, line) and .hint
     ├── UsageError            2      bad command line, unknown pipeline, unknown run
     │   └── InputError        2      inputs that do not match the pipeline's `input`
     ├── ConfigError           2      an app-run.yaml that cannot be used
@@ -38,7 +39,10 @@ class Where:
         return f"{self.file}:{self.line}" if self.line else str(self.file)
 
 
-class AppRunError(Exception):
+class ToolError(Exception):
+    """Root of the errors of all three commands (app-run, app-new, app-convert): a message,
+    where it happened and how to fix it, shown as one line; ``exit_code`` per class."""
+
     exit_code = 1
 
     def __init__(self, message: str, *, where: Where | None = None, hint: str = "") -> None:
@@ -54,6 +58,10 @@ class AppRunError(Exception):
         if self.hint:
             text += f" — {self.hint}"
         return text
+
+
+class AppRunError(ToolError):
+    exit_code = 1
 
 
 class UsageError(AppRunError):

@@ -1,4 +1,5 @@
-"""Every error app-new raises on purpose.  Imports nothing else from the package.
+"""Every error app-new raises on purpose.  Imports nothing else from the package (the
+shared ``ToolError`` root and ``Where`` come from ``runtime.errors``).
 
 Exceptions never print; ``cli`` turns them into one line
 ``Error: <what> (<file>:<line>) — <how to fix>`` on stderr and exits with ``exit_code``::
@@ -18,37 +19,12 @@ Any other exception is a bug: the CLI reports it with exit code 70 (traceback wi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
+from runtime.errors import ToolError
+from runtime.errors import Where as Where  # re-exported: scaffold modules import it from here
 
 
-@dataclass(frozen=True)
-class Where:
-    """A position in a file; ``line`` is 1-based, 0 when unknown."""
-
-    file: Path | str
-    line: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}" if self.line else str(self.file)
-
-
-class ScaffoldError(Exception):
+class ScaffoldError(ToolError):
     exit_code = 1
-
-    def __init__(self, message: str, *, where: Where | None = None, hint: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.where = where
-        self.hint = hint
-
-    def one_line(self) -> str:
-        text = self.message
-        if self.where:
-            text += f" ({self.where})"
-        if self.hint:
-            text += f" — {self.hint}"
-        return text
 
 
 class UsageError(ScaffoldError):
