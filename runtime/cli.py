@@ -387,6 +387,47 @@ def progress(event: dict[str, Any]) -> None:
     say(progress_lines(event))
 
 
+@cli.command("test")
+def test_fixtures(
+    app_dir: AppDir,
+    pipelines: Annotated[
+        list[str] | None, typer.Argument(metavar="[PIPELINE]...", help="Default: every one.")
+    ] = None,
+    update: Annotated[
+        bool, typer.Option("--update", help="Accept the outputs: write samples/expected.json.")
+    ] = False,
+    as_json: JsonFlag = False,
+    quiet: QuietFlag = True,
+) -> None:
+    """Run each pipeline on its samples/ (recorded answers, no LLM); compare with expected.json."""
+    from .app import load_app
+    from .config import load_config
+    from .fixtures import run_fixtures
+
+    try:
+        app = load_app(app_dir)
+        results = run_fixtures(
+            app,
+            pipelines or [],
+            config=load_config(app.root),
+            update=update,
+            listener=None if quiet else progress,
+        )
+    except AppRunError as exc:
+        fail(exc)
+    if as_json:
+        emit_json([r.to_dict() for r in results])
+    else:
+        for r in results:
+            typer.echo(f"{r.status:8} {r.pipeline}  {r.detail}")
+        counts = {s: sum(r.status == s for r in results) for s in ("passed", "failed", "skipped")}
+        typer.echo(
+            f"{counts['passed']} passed, {counts['failed']} failed"
+            + (f", {counts['skipped']} skipped" if counts["skipped"] else "")
+        )
+    raise typer.Exit(1 if any(r.status == "failed" for r in results) else 0)
+
+
 @cli.command()
 def log(
     run_id: Annotated[str | None, typer.Argument(metavar="[RUN]", help="Run id or prefix.")] = None,
@@ -426,6 +467,7 @@ def schema(
 
 
 COMMANDS = (
+    "test",
     "check",
     "list",
     "run",

@@ -13,8 +13,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
-import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -23,6 +21,7 @@ from typing import Any
 from .app import CONSTRUCTOR, load_app
 from .config import load_config
 from .errors import Attempt, StepError, UsageError
+from .jsonfile import write_json
 from .llm_step import exhausted, judge, load_schema, pending_prompt
 from .providers import make_provider
 from .record import Recorder, runs_dir
@@ -57,17 +56,7 @@ def save(home: Path, result: RunResult, run: Run) -> None:
 
 
 def _write(path: Path, data: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, indent=2)
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_json(path, data, mode=0o600)  # a session holds the run's inputs
 
 
 def load(home: Path, session: str) -> dict[str, Any]:
