@@ -161,7 +161,7 @@ def _build_step(doc: Document, index: int, raw: Any) -> Step:
 
 def routing_table(app: App) -> list[dict[str, Any]]:
     """Every business pipeline's routing info, read straight from its document."""
-    table = []
+    table: list[dict[str, Any]] = []
     for name in app.business_names():
         source = app.sources[name]
         if isinstance(source, LoadError):

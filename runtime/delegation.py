@@ -219,7 +219,7 @@ def abandon(home: Path, session: str, *, listener: Listener = None) -> RunResult
 
 
 def list_sessions(home: Path) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     now = time.time()
     for path in sorted(sessions_dir(home).glob("*.json")):
         try:

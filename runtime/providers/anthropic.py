@@ -230,6 +230,8 @@ def _provider_error(err: Exception, sdk: ModuleType, retries: int) -> ProviderEr
 
 def api_schema(sdk: ModuleType | None, schema: dict[str, Any]) -> dict[str, Any]:
     """The schema in the form the API accepts; the original when the SDK cannot rewrite it."""
+    if sdk is None:
+        return schema
     try:
         return dict(sdk.transform_schema(schema))
     except (ValueError, TypeError, KeyError, AttributeError):
