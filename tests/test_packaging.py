@@ -21,8 +21,18 @@ ROOT = Path(__file__).resolve().parent.parent
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     dist = tmp_path_factory.mktemp("dist")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-         "-w", str(dist), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(dist),
+            str(ROOT),
+        ],
         check=True,
     )
     wheel = next(dist.glob("skill2app-*.whl"))
@@ -36,8 +46,12 @@ def run_installed(target: Path, code: str, cwd: Path) -> subprocess.CompletedPro
     return subprocess.run(
         [sys.executable, "-P", "-c", code],
         cwd=cwd,
-        env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin", "APP_RUN_HOME": str(cwd / "h"),
-             "HOME": str(cwd)},
+        env={
+            "PYTHONPATH": str(target),
+            "PATH": "/usr/bin:/bin",
+            "APP_RUN_HOME": str(cwd / "h"),
+            "HOME": str(cwd),
+        },
         capture_output=True,
         text=True,
     )
@@ -48,10 +62,14 @@ def test_wheel_carries_schema_and_templates(installed: Path) -> None:
     assert any((installed / "templates").rglob("*.j2")), "templates/ missing from the wheel"
 
 
+def command(module: str, *args: str) -> str:
+    """Python code that runs ``module``'s console entry point with ``args``."""
+    return f"import sys; sys.argv={['cmd', *args]!r}; from {module} import main; main()"
+
+
 def test_installed_app_run_uses_the_wheel(installed: Path, tmp_path: Path) -> None:
-    code = (
-        "import sys, runtime; print(runtime.__file__, file=sys.stderr);"
-        "sys.argv=['app-run','schema']; from runtime.cli import main; main()"
+    code = "import sys, runtime; print(runtime.__file__, file=sys.stderr);" + command(
+        "runtime.cli", "schema"
     )
     done = run_installed(installed, code, tmp_path)
     assert done.returncode == 0, done.stderr
@@ -60,7 +78,20 @@ def test_installed_app_run_uses_the_wheel(installed: Path, tmp_path: Path) -> No
 
 
 def test_installed_app_run_checks_the_example(installed: Path, tmp_path: Path) -> None:
-    example = ROOT / "examples" / "code-review"
-    code = f"import sys; sys.argv=['app-run','check',{str(example)!r}]; from runtime.cli import main; main()"
-    done = run_installed(installed, code, tmp_path)
+    example = str(ROOT / "examples" / "code-review")
+    done = run_installed(installed, command("runtime.cli", "check", example), tmp_path)
     assert done.returncode == 0, done.stderr
+
+
+def test_installed_app_new_renders_from_packaged_templates(installed: Path, tmp_path: Path) -> None:
+    made = run_installed(installed, command("scaffold.cli", "app", "demo-app"), tmp_path)
+    assert made.returncode == 0, made.stderr
+    added = run_installed(
+        installed,
+        command("scaffold.cli", "pipeline", "demo-app", "hello", "--description", "Say hello"),
+        tmp_path,
+    )
+    assert added.returncode == 0, added.stderr
+    checked = run_installed(installed, command("runtime.cli", "check", "demo-app"), tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    assert (tmp_path / "demo-app" / "pipelines" / "hello" / "pipeline.yaml").is_file()
