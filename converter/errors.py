@@ -1,4 +1,5 @@
-"""Every error app-convert raises on purpose.  Imports nothing else from the package.
+"""Every error app-convert raises on purpose.  Imports nothing else from the package (the
+shared ``ToolError`` root and ``Where`` come from ``runtime.errors``).
 
 Exceptions never print; the CLI turns them into one line
 ``Error: <what> (<file>:<line>) — <how to fix>`` on stderr and exits with ``exit_code``::
@@ -13,46 +14,19 @@ Exceptions never print; the CLI turns them into one line
     │                             `check_plan` (carries every message in .errors)
     ├── AnalyzerError       1     an analyzer could not produce a plan
     ├── RenderError         1     rendering the plan into APP files failed
-    └── SubprocessError     1     a program app-convert ran (probe, verification) failed:
-                                  command, exit code, signal name, stderr tail
+    └── ExistsError         4     the output folder already holds files (use --force)
 """
 
 from __future__ import annotations
 
-import signal as _signal
-from dataclasses import dataclass
-from pathlib import Path
+from runtime.errors import ToolError
+from runtime.errors import Where as Where  # re-exported: converter modules import it from here
 
 
-@dataclass(frozen=True)
-class Where:
-    """A position in a file; ``line`` is 1-based, 0 when unknown."""
-
-    file: Path | str
-    line: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}" if self.line else str(self.file)
-
-
-class ConvertError(Exception):
+class ConvertError(ToolError):
     """Root of every error app-convert raises on purpose."""
 
     exit_code = 1
-
-    def __init__(self, message: str, *, where: Where | None = None, hint: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.where = where
-        self.hint = hint
-
-    def one_line(self) -> str:
-        text = self.message
-        if self.where:
-            text += f" ({self.where})"
-        if self.hint:
-            text += f" — {self.hint}"
-        return text
 
     def __str__(self) -> str:
         return self.one_line()
@@ -93,31 +67,7 @@ class RenderError(ConvertError):
     exit_code = 1
 
 
-class SubprocessError(ConvertError):
-    """A program app-convert ran failed; carries everything needed to see why."""
+class ExistsError(ConvertError):
+    """Writing would replace existing output; ``--force`` allows it."""
 
-    exit_code = 1
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        command: str = "",
-        returncode: int | None = None,
-        stderr_tail: str = "",
-        where: Where | None = None,
-        hint: str = "",
-    ) -> None:
-        super().__init__(message, where=where, hint=hint)
-        self.command = command
-        self.returncode = returncode
-        self.stderr_tail = stderr_tail
-
-    @property
-    def signal_name(self) -> str:
-        if self.returncode is not None and self.returncode < 0:
-            try:
-                return _signal.Signals(-self.returncode).name
-            except ValueError:
-                return f"signal {-self.returncode}"
-        return ""
+    exit_code = 4

@@ -414,13 +414,13 @@ def load_plan(path: Path) -> Plan:
         raise PlanError(
             f"the plan does not match its schema: {messages[0]}",
             errors=messages,
-            where=Where(shown, _line_of(root, errors[0][0])),
+            where=Where(shown, line_of(root, errors[0][0])),
             hint="compare with converter/schemas/plan.schema.json",
         )
     return plan_from_dict(data)
 
 
-def _line_of(node: yaml.Node | None, path: list[str | int]) -> int:
+def line_of(node: yaml.Node | None, path: list[str | int]) -> int:
     """The 1-based line of the YAML node at ``path`` (or of its nearest ancestor)."""
     line = node.start_mark.line + 1 if node is not None else 0
     for part in path:

@@ -95,3 +95,17 @@ def test_installed_app_new_renders_from_packaged_templates(installed: Path, tmp_
     checked = run_installed(installed, command("runtime.cli", "check", "demo-app"), tmp_path)
     assert checked.returncode == 0, checked.stderr
     assert (tmp_path / "demo-app" / "pipelines" / "hello" / "pipeline.yaml").is_file()
+
+
+def test_installed_app_convert_converts_an_example(installed: Path, tmp_path: Path) -> None:
+    assert any((installed / "converter").rglob("*.schema.json")), "plan schema missing"
+    entry_points = next(installed.glob("skill2app-*.dist-info")) / "entry_points.txt"
+    assert "app-convert = converter.cli:main" in entry_points.read_text("utf-8")
+    skill = str(ROOT / "examples" / "skills" / "csv-report")
+    done = run_installed(
+        installed, command("converter.cli", skill, "--out", "app", "--smoke"), tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Smoke test: 4 of 4 steps passed" in done.stderr
+    checked = run_installed(installed, command("runtime.cli", "check", "app"), tmp_path)
+    assert checked.returncode == 0, checked.stderr

@@ -1,21 +1,41 @@
 """Analyzers turn an inventory into a conversion plan.
 
-``heuristic`` is deterministic and never touches the network; ``llm`` (asks a model to
-propose main paths) is the default when an Anthropic key is configured, once it exists.
+``heuristic`` is deterministic and never touches the network; ``llm`` asks the reasoning tier
+for the plan and checks it (the default when an Anthropic key is configured).
+
+Every analyzer is called as ``analyze(inventory) -> Plan``.  The llm analyzer also takes
+keyword arguments: ``analyze(inventory, *, provider=None, config=None, progress=None,
+max_attempts=3, budget_tokens=60_000)``, where ``progress`` is a ``Callable[[str], None]``
+that gets a line before and after each model call; ``converter.analyzers.llm.
+analyze_with_usage`` (same arguments) returns an ``Analysis`` with the plan, the tokens used,
+the number of attempts and the model, for the conversion report.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from converter.errors import AnalyzerError, UsageError
+from converter.errors import UsageError
 
 if TYPE_CHECKING:
     from converter.inventory import Inventory
     from converter.plan import Plan
 
 ANALYZERS = ("heuristic", "llm")
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Analysis:
+    """A plan and what it cost: tokens summed over every attempt (zero offline)."""
+
+    plan: Plan
+    usage: dict[str, int] = field(default_factory=lambda: {"input_tokens": 0, "output_tokens": 0})
+    attempts: int = 1
+    model: str = ""
 
 
 def default_analyzer(has_api_key: bool) -> str:
@@ -29,7 +49,16 @@ def get_analyzer(name: str) -> Callable[[Inventory], Plan]:
 
         return analyze
     if name == "llm":
-        raise AnalyzerError(
-            "the llm analyzer is not available yet", hint="use --analyzer heuristic"
-        )
+        from converter.analyzers.llm import analyze as analyze_llm
+
+        return analyze_llm
     raise UsageError(f"unknown analyzer {name!r}", hint=f"use one of: {', '.join(ANALYZERS)}")
+
+
+def run_analyzer(name: str, inventory: Inventory, progress: Progress | None = None) -> Analysis:
+    """Analyzer ``name`` on ``inventory``: the plan with its cost (for the report)."""
+    if name == "llm":
+        from converter.analyzers.llm import analyze_with_usage
+
+        return analyze_with_usage(inventory, progress=progress)
+    return Analysis(get_analyzer(name)(inventory))

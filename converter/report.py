@@ -1,0 +1,179 @@
+"""The conversion report: what app-convert made of a skill, for people and for machines.
+
+``Report.to_dict()`` is what ``--json`` prints (stable keys, sorted lists where order means
+nothing); ``human_lines()`` is the same for a person, printed on stderr.  Built from the
+plan, the inventory, what was written and the verification, with ``from_plan``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from converter.plan import CodeStep
+
+if TYPE_CHECKING:
+    from converter.inventory import Inventory
+    from converter.plan import Plan
+    from converter.verify import Verification
+
+REPORT_VERSION = 1
+
+
+@dataclass
+class Report:
+    skill: str
+    mode: str  # in-place | out | plan-only
+    analyzer: str
+    usage: dict[str, Any] = field(default_factory=dict)  # the analyzer's token use
+    app: str = ""  # where the APP was written ("" for plan-only)
+    plan_file: str = ""  # --plan given, or -o written
+    pipelines: list[dict[str, Any]] = field(default_factory=list)
+    lifecycle: dict[str, bool] = field(default_factory=dict)
+    covered: list[str] = field(default_factory=list)
+    not_covered: list[dict[str, str]] = field(default_factory=list)
+    skill_mode: list[dict[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    copied: int = 0
+    verification: Verification | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.verification is None or not self.verification.errors
+
+    @classmethod
+    def from_plan(cls, plan: Plan, inventory: Inventory, *, skill: str, mode: str) -> Report:
+        used = {s.program for p in plan.pipelines for s in p.steps if isinstance(s, CodeStep)}
+        reasons = {item.where: item.reason for item in plan.skill_mode if item.where}
+        report = cls(skill=skill, mode=mode, analyzer=plan.analyzer)
+        report.pipelines = [
+            {
+                "name": p.name,
+                "description": p.description,
+                "steps": [_step(s) for s in p.steps],
+                "source": p.source,
+            }
+            for p in plan.pipelines
+        ]
+        report.lifecycle = {
+            "constructor": plan.constructor.needed,
+            "destructor": plan.destructor.needed,
+        }
+        report.covered = sorted(used)
+        report.not_covered = [
+            {"path": p.path, "reason": reasons.get(p.path, "no pipeline runs it")}
+            for p in sorted(inventory.programs, key=lambda p: p.path)
+            if p.path not in used
+        ]
+        report.skill_mode = [s.to_dict() for s in plan.skill_mode]
+        report.warnings = list(inventory.warnings)
+        report.notes = list(plan.notes)
+        return report
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "report_version": REPORT_VERSION,
+            "ok": self.ok,
+            "skill": self.skill,
+            "mode": self.mode,
+            "app": self.app,
+            "plan": self.plan_file,
+            "analyzer": {"name": self.analyzer, "usage": dict(sorted(self.usage.items()))},
+            "pipelines": self.pipelines,
+            "lifecycle": self.lifecycle,
+            "programs": {"covered": self.covered, "not_covered": self.not_covered},
+            "skill_mode": self.skill_mode,
+            "warnings": self.warnings,
+            "notes": self.notes,
+            "files": self.files,
+            "copied": self.copied,
+            "verification": self.verification.to_dict() if self.verification else None,
+        }
+
+    def human_lines(self) -> list[str]:
+        lines = [self._headline(), f"Analyzer: {self.analyzer} ({cost_text(self.usage)})"]
+        lines.append(f"Pipelines ({len(self.pipelines)}):")
+        width = max((len(p["name"]) for p in self.pipelines), default=0)
+        for p in self.pipelines:
+            steps = ", ".join(f"{s['name']} ({s['type']})" for s in p["steps"])
+            lines.append(f"  {p['name']:<{width}}  {steps}")
+        hooks = [name for name, needed in self.lifecycle.items() if needed]
+        if hooks:
+            lines.append("Lifecycle: " + ", ".join(f"_{name}" for name in hooks))
+        lines.append(f"Programs covered ({len(self.covered)}): {', '.join(self.covered) or '-'}")
+        lines.append(f"Programs not covered ({len(self.not_covered)}):")
+        lines += [f"  {item['path']}: {item['reason']}" for item in self.not_covered]
+        lines.append(f"Left to Skill mode ({len(self.skill_mode)}):")
+        for item in self.skill_mode:
+            where = f" ({item['where']})" if item.get("where") else ""
+            lines.append(f"  {item['topic']}: {item['reason']}{where}")
+        lines += _section("Warnings", self.warnings) + _section("Notes", self.notes)
+        if self.verification is not None:
+            lines += verification_lines(self.verification)
+        return lines
+
+    def _headline(self) -> str:
+        if self.mode == "plan-only":
+            return f"Planned {self.skill} -> {self.plan_file} (nothing rendered)"
+        source = f" from {self.plan_file}" if self.plan_file else ""
+        copied = f", {self.copied} skill files copied" if self.copied else ""
+        return (
+            f"Converted {self.skill}{source} -> {self.app} "
+            f"({len(self.files)} files written{copied})"
+        )
+
+
+def _step(step: Any) -> dict[str, str]:
+    if isinstance(step, CodeStep):
+        return {"name": step.name, "type": "code", "program": step.program}
+    return {"name": step.name, "type": "llm", "model": step.model}
+
+
+def _section(title: str, items: list[str]) -> list[str]:
+    return [f"{title} ({len(items)}):", *(f"  {item}" for item in items)] if items else []
+
+
+def cost_text(usage: dict[str, Any]) -> str:
+    """``claude-x, 2 attempts; 1,200 input + 300 output tokens, $0.0081`` (whatever the
+    analyzer told; no tokens: ``no tokens used``)."""
+    tokens_in = int(usage.get("input_tokens") or 0)
+    tokens_out = int(usage.get("output_tokens") or 0)
+    text = (
+        f"{tokens_in:,} input + {tokens_out:,} output tokens"
+        if tokens_in or tokens_out
+        else "no tokens used"
+    )
+    cost = usage.get("cost_usd")
+    text = f"{text}, ${float(cost):.4f}" if isinstance(cost, int | float) else text
+    how = [str(usage["model"])] if usage.get("model") else []
+    attempts = usage.get("attempts")
+    how += [f"{attempts} attempt{'s' if attempts != 1 else ''}"] if attempts else []
+    return f"{', '.join(how)}; {text}" if how else text
+
+
+def verification_lines(verification: Verification) -> list[str]:
+    v = verification
+    lines = [
+        f"app-run check: {len(v.check_errors)} errors, {len(v.check_warnings)} warnings",
+        f"Python files compiled: {v.compiled}, {len(v.compile_errors)} failed",
+        f"Argument mappings checked against the programs: {v.mappings} flags, "
+        f"{len(v.mapping_errors)} unknown",
+    ]
+    lines += [f"  {e}" for e in [*v.check_errors, *v.check_warnings, *v.compile_errors]]
+    lines += [f"  {e}" for e in v.mapping_errors]
+    if not v.smoke_ran:
+        lines.append("Smoke test: not run (--smoke runs each code step on its samples)")
+        return lines
+    passed = sum(1 for s in v.smoke if s.status == "passed")
+    if not v.smoke:
+        lines.append("Smoke test: no code steps to run")
+        return lines
+    lines.append(f"Smoke test: {passed} of {len(v.smoke)} steps passed")
+    lines += [
+        f"  {s.pipeline}/{s.step}: {s.status}{': ' + s.detail if s.detail else ''}"
+        for s in v.smoke
+        if s.status != "passed"
+    ]
+    return lines

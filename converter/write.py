@@ -1,0 +1,223 @@
+"""Write a rendered APP: in place (``pipelines/`` next to SKILL.md) or into a copy (``--out``).
+
+The rules, checked before anything is written:
+
+- Only ``pipelines/`` and one generated README (``README.md``, or ``APP.md`` when the skill
+  has a README of its own) are written; SKILL.md and every other file of the skill are never
+  opened for writing.  A README is "ours" when its first line carries ``render.MARKER``.
+- An existing ``pipelines/``, a generated README or a non-empty ``--out`` folder is replaced
+  only with ``force`` (``ExistsError`` otherwise); a README that is not ours never is.
+- ``--out`` copies the skill tree first (byte for byte, modes kept; VCS folders, caches and
+  an old ``pipelines/`` left out), then adds the generated files.
+- ``pipelines/`` is built in a hidden staging folder beside it and swapped in with renames,
+  so an interrupted run leaves the old one or the new one, not a mix; other files are
+  written to a temporary file and ``os.replace``d.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from converter.errors import ExistsError, RenderError, UsageError, Where
+from converter.render import MARKER, README_NAMES, RenderedFile
+
+PIPELINES = "pipelines"
+COPY_SKIP = frozenset(
+    {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache",
+     ".ruff_cache", ".DS_Store"}
+)  # fmt: skip
+
+
+@dataclass
+class WriteResult:
+    root: Path
+    written: list[str] = field(default_factory=list)  # generated files, relative to root
+    copied: list[str] = field(default_factory=list)  # skill files copied into --out
+    warnings: list[str] = field(default_factory=list)
+
+
+def is_generated(path: Path) -> bool:
+    """Whether ``path`` is a file app-convert wrote (its first line carries the marker)."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            return MARKER in handle.readline()
+    except OSError:
+        return False
+
+
+def choose_readme(skill_dir: Path) -> tuple[str, str]:
+    """(name of the README to generate or "", a warning): README.md unless the skill has its
+    own, then APP.md; none when both names are taken by the skill's own files."""
+    for name in README_NAMES:
+        path = skill_dir / name
+        if not path.exists() or is_generated(path):
+            return name, ""
+    taken = " and ".join(README_NAMES)
+    return "", f"the skill has its own {taken}: no README was generated"
+
+
+def write_app(
+    skill_dir: Path, files: list[RenderedFile], *, out: Path | None, force: bool
+) -> WriteResult:
+    """Write ``files`` into ``out`` (a copy of the skill) or into ``skill_dir`` itself."""
+    target = out if out is not None else skill_dir
+    _check_paths(files)
+    _check_target(skill_dir, out, files, force)
+    result = WriteResult(target)
+    try:
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            result.copied, skipped = copy_skill(skill_dir, out)
+            if skipped:
+                result.warnings.append(f"not copied from the skill: {', '.join(skipped)}")
+        generated = [f for f in files if f.path.startswith(PIPELINES + "/")]
+        _swap_in_pipelines(target, generated)
+        for item in files:
+            if item not in generated:
+                atomic_write(target / item.path, item.content, executable=item.executable)
+    except OSError as exc:
+        raise RenderError(
+            f"cannot write the APP: {exc.strerror or exc}",
+            where=Where(str(exc.filename or target)),
+            hint="check the folder's permissions and free space, then run again",
+        ) from exc
+    result.written = sorted(f.path for f in files)
+    return result
+
+
+def _check_paths(files: list[RenderedFile]) -> None:
+    for item in files:
+        parts = Path(item.path).parts
+        inside = parts[:1] == (PIPELINES,) and len(parts) > 2 and ".." not in parts
+        if not inside and item.path not in README_NAMES:
+            raise RenderError(
+                f"refusing to write {item.path!r}: app-convert writes only pipelines/ and "
+                "its README",
+                hint="report this bug",
+            )
+
+
+def _check_target(
+    skill_dir: Path, out: Path | None, files: list[RenderedFile], force: bool
+) -> None:
+    target = out if out is not None else skill_dir
+    if out is not None:
+        skill, dest = skill_dir.resolve(), out.resolve()
+        if dest == skill or dest.is_relative_to(skill) or skill.is_relative_to(dest):
+            raise UsageError(
+                "--out must be outside the skill folder, and must not contain it",
+                where=Where(str(out)),
+                hint="pick a folder elsewhere, e.g. --out ../NAME-app",
+            )
+        if dest.exists() and not dest.is_dir():
+            raise UsageError("--out is not a folder", where=Where(str(out)))
+        if dest.is_dir() and any(dest.iterdir()) and not force:
+            raise ExistsError(
+                "the output folder is not empty",
+                where=Where(str(out)),
+                hint="pick a new folder, or pass --force to refresh the APP in it",
+            )
+    if (target / PIPELINES).exists() and not force:
+        raise ExistsError(
+            f"{'the output' if out is not None else 'the skill'} folder already has pipelines/",
+            where=Where(str(target / PIPELINES)),
+            hint="pass --force to replace it (SKILL.md and the programs are never touched)",
+        )
+    for item in files:
+        path = target / item.path
+        if item.path in README_NAMES and path.exists():
+            if not is_generated(path):
+                raise RenderError(
+                    f"{item.path} belongs to the skill",
+                    where=Where(str(path)),
+                    hint="report this bug",
+                )
+            if not force:
+                raise ExistsError(
+                    f"{item.path} from an earlier conversion exists",
+                    where=Where(str(path)),
+                    hint="pass --force to replace it",
+                )
+
+
+def copy_skill(skill_dir: Path, out: Path) -> tuple[list[str], list[str]]:
+    """Copy the skill's files into ``out``: (copied, left out) as relative POSIX paths.
+    Symbolic links are copied as links; an old pipelines/ is left out (it is regenerated)."""
+    copied: list[str] = []
+    skipped: list[str] = []
+    for root, dirs, names in os.walk(skill_dir):
+        here = Path(root)
+        rel_dir = here.relative_to(skill_dir)
+        (out / rel_dir).mkdir(parents=True, exist_ok=True)
+        keep = []
+        for name in sorted(dirs):
+            rel = (rel_dir / name).as_posix()
+            if rel == PIPELINES:
+                skipped.append(rel + "/")
+            elif (here / name).is_symlink():
+                names.append(name)
+            elif name not in COPY_SKIP:
+                keep.append(name)
+        dirs[:] = keep
+        for name in sorted(names):
+            rel = (rel_dir / name).as_posix()
+            source = here / name
+            if name in COPY_SKIP or (rel in README_NAMES and is_generated(source)):
+                continue
+            _copy_file(source, out / rel)
+            copied.append(rel)
+    return sorted(copied), skipped
+
+
+def _copy_file(source: Path, dest: Path) -> None:
+    tmp = dest.with_name(f".{dest.name}.app-convert.tmp")
+    try:
+        shutil.copy2(source, tmp, follow_symlinks=False)
+        os.replace(tmp, dest)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _swap_in_pipelines(target: Path, files: list[RenderedFile]) -> None:
+    """Build pipelines/ in a staging folder, then rename it into place."""
+    stage = Path(tempfile.mkdtemp(prefix=".pipelines.", suffix=".new", dir=target))
+    old = target / f".{PIPELINES}.app-convert.old"
+    try:
+        for item in files:
+            path = stage / Path(item.path).relative_to(PIPELINES)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, item.content, executable=item.executable)
+        os.chmod(stage, 0o777 & ~_umask())
+        if old.exists():
+            shutil.rmtree(old)
+        if (target / PIPELINES).exists():
+            os.replace(target / PIPELINES, old)
+        os.replace(stage, target / PIPELINES)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def atomic_write(path: Path, text: str, *, executable: bool = False) -> None:
+    """Write ``text`` to a temporary file beside ``path``, then ``os.replace`` it there."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.chmod(tmp, (0o777 if executable else 0o666) & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

@@ -1,0 +1,630 @@
+"""app-convert, rendering: the generated adapter (argv for every kind of argument, JSON vs text
+stdout, exit status), validate scripts from rules, constructor and destructor steps, sample
+inputs and answers, and the text helpers that keep generated files parseable."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import yaml
+
+from converter.errors import RenderError
+from converter.inventory import build_inventory
+from converter.plan import (
+    Action,
+    Arg,
+    Check,
+    CodeStep,
+    Constructor,
+    Destructor,
+    Input,
+    LlmStep,
+    Pipeline,
+    Plan,
+    check_plan,
+)
+from converter.render import RenderedFile, py_literal, render_app, width, yaml_block
+from converter.rules import check_for, shape_of
+from converter.samples import example_of, sample_answer, sample_value
+from converter.verify import read_spec
+from converter.write import write_app
+
+SHOW_PY = '''\
+"""Print what it was given, as JSON (or plain text with --mode text)."""
+import argparse
+import json
+import os
+import sys
+
+parser = argparse.ArgumentParser()
+parser.add_argument("path")
+parser.add_argument("--tag", action="append")
+parser.add_argument("--verbose", action="store_true")
+parser.add_argument("--count", type=int)
+parser.add_argument("--data")
+parser.add_argument("--config")
+parser.add_argument("--mode", choices=["json", "text"], default="json")
+parser.add_argument("--fail", type=int, default=0)
+args = parser.parse_args()
+if args.fail:
+    print("boom", file=sys.stderr)
+    sys.exit(args.fail)
+config = open(args.config).read() if args.config else None
+seen = {"argv": sys.argv[1:], "cwd": os.getcwd(), "config": config}
+print(json.dumps(seen) if args.mode == "json" else "plain text")
+'''
+
+SKILL_MD = """\
+---
+name: demo
+description: Show what a program gets. Use when testing app-convert.
+---
+
+# Demo
+
+```bash
+python3 tools/show.py data.csv --tag a --verbose --count 2 --mode json
+```
+"""
+
+
+def make_skill(root: Path) -> Path:
+    (root / "tools").mkdir(parents=True)
+    (root / "SKILL.md").write_text(SKILL_MD, encoding="utf-8")
+    (root / "tools" / "show.py").write_text(SHOW_PY, encoding="utf-8")
+    (root / "data.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    return root
+
+
+def demo_plan(args: list[Arg], *, stdout: str = "json", steps: list[Any] | None = None) -> Plan:
+    inputs = [
+        Input("path", "string", True, "CSV file (e.g. data.csv)"),
+        Input("tags", "array"),
+        Input("verbose", "boolean"),
+        Input("count", "integer", default=3),
+        Input("note", "string"),
+    ]
+    step = CodeStep("show", "tools/show.py", args, stdout=stdout)
+    pipeline = Pipeline("show", "Show the arguments", ["show me"], inputs, [step, *(steps or [])])
+    return Plan("demo", "Show what a program gets.", pipelines=[pipeline])
+
+
+ALL_KINDS = [
+    Arg(ref="input.path"),
+    Arg("--tag", ref="input.tags"),
+    Arg("--verbose", ref="input.verbose"),
+    Arg("--count", ref="input.count"),
+    Arg("--data", ref="input.note"),
+    Arg("--mode", value="json"),
+]
+
+
+@pytest.fixture
+def skill(tmp_path: Path) -> Path:
+    return make_skill(tmp_path / "demo")
+
+
+def render(skill: Path, plan: Plan) -> list[RenderedFile]:
+    inventory = build_inventory(skill)
+    assert check_plan(plan, inventory) == []
+    files = render_app(plan, inventory)
+    write_app(skill, files, out=None, force=True)
+    return files
+
+
+def load_adapter(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"adapter_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_adapter(
+    skill: Path, payload: dict[str, Any], step: str = "show"
+) -> subprocess.CompletedProcess:
+    env = {**os.environ, "APP_ROOT": str(skill), "APP_CALLER_CWD": str(skill)}
+    return subprocess.run(
+        [sys.executable, str(skill / f"pipelines/show/steps/{step}.py")],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+
+
+# -- the adapter: argv ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def adapter(skill: Path) -> ModuleType:
+    render(skill, demo_plan(ALL_KINDS))
+    return load_adapter(skill / "pipelines/show/steps/show.py")
+
+
+def argv(adapter: ModuleType, spec_args: list[dict[str, Any]], payload: Any, tmp: Path) -> list:
+    adapter.SPEC = {**adapter.SPEC, "args": spec_args}
+    words: list[str] = []
+    for index, arg in enumerate(spec_args):
+        words += adapter.words(index, arg, payload, tmp)
+    return words
+
+
+@pytest.mark.parametrize(
+    ("arg", "inputs", "expected"),
+    [
+        ({"from": "input.path"}, {"path": "x.csv"}, ["x.csv"]),
+        (
+            {"flag": "--tag", "from": "input.tags"},
+            {"tags": ["a", "b"]},
+            ["--tag", "a", "--tag", "b"],
+        ),
+        ({"flag": "--tag", "from": "input.tags"}, {"tags": []}, []),
+        ({"flag": "--verbose", "from": "input.verbose"}, {"verbose": True}, ["--verbose"]),
+        ({"flag": "--verbose", "from": "input.verbose"}, {"verbose": False}, []),
+        ({"flag": "--count", "from": "input.count"}, {"count": 7}, ["--count", "7"]),
+        ({"flag": "--count", "from": "input.count"}, {}, ["--count", "3"]),  # the default
+        ({"flag": "--data", "from": "input.note"}, {"note": ""}, []),  # optional, empty
+        ({"flag": "--data", "from": "input.note"}, {}, []),  # optional, absent
+        ({"flag": "--data", "from": "input.note"}, {"note": "hi there"}, ["--data", "hi there"]),
+        ({"flag": "--mode", "value": "json"}, {}, ["--mode", "json"]),
+        ({"flag": "--mode", "value": ["a", "b"]}, {}, ["--mode", "a", "--mode", "b"]),
+        ({"flag": "--verbose"}, {}, ["--verbose"]),  # bare flag
+        ({"value": 5}, {}, ["5"]),  # positional literal
+        ({"flag": "--data", "from": "input.note", "as": "json"}, {"note": "x"}, ["--data", '"x"']),
+        ({"flag": "--data", "from": "input.tags"}, {"tags": [{"k": 1}]}, ["--data", '{"k": 1}']),
+    ],
+)
+def test_adapter_argv_for_each_kind_of_argument(
+    adapter: ModuleType, tmp_path: Path, arg: dict, inputs: dict, expected: list
+) -> None:
+    assert argv(adapter, [arg], {"input": inputs, "steps": {}}, tmp_path) == expected
+
+
+def test_adapter_reads_earlier_step_outputs_and_fields(adapter: ModuleType, tmp_path: Path) -> None:
+    payload = {"input": {}, "steps": {"fetch": {"output": {"meta": {"id": 42}, "rows": [1]}}}}
+    args = [
+        {"flag": "--id", "from": "fetch.output.meta.id"},
+        {"flag": "--rows", "from": "fetch.output", "as": "json"},
+        {"flag": "--missing", "from": "fetch.output.nope"},
+        {"flag": "--other", "from": "later.output"},
+    ]
+    assert argv(adapter, args, payload, tmp_path) == [
+        "--id",
+        "42",
+        "--rows",
+        '{"meta": {"id": 42}, "rows": [1]}',
+    ]
+
+
+def test_adapter_passes_a_value_as_a_temporary_file(adapter: ModuleType, tmp_path: Path) -> None:
+    payload = {"input": {"note": "plain"}, "steps": {"draft": {"output": {"a": [1, 2]}}}}
+    args = [
+        {"flag": "--config", "from": "draft.output", "as": "file"},
+        {"flag": "--data", "from": "input.note", "as": "file"},
+    ]
+    words = argv(adapter, args, payload, tmp_path)
+    assert words[0] == "--config" and words[2] == "--data"
+    assert json.loads(Path(words[1]).read_text()) == {"a": [1, 2]}
+    assert Path(words[3]).read_text() == "plain"
+    assert Path(words[1]).parent == tmp_path
+
+
+def test_adapter_expands_a_leading_tilde_like_a_shell(adapter: ModuleType, tmp_path: Path) -> None:
+    words = argv(adapter, [{"from": "input.path"}], {"input": {"path": "~/x.log"}}, tmp_path)
+    assert words == [os.path.expanduser("~/x.log")]
+
+
+def test_adapter_finds_a_relative_path_in_the_app_when_the_caller_lacks_it(
+    adapter: ModuleType, skill: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    caller = tmp_path / "caller"
+    caller.mkdir()
+    (caller / "mine.csv").write_text("x")
+    monkeypatch.setenv("APP_ROOT", str(skill))
+    monkeypatch.setenv("APP_CALLER_CWD", str(caller))
+    arg = {"from": "input.path"}
+    found = {
+        p: argv(adapter, [arg], {"input": {"path": p}}, tmp_path)
+        for p in ("data.csv", "mine.csv", "new.csv")
+    }
+    assert found == {
+        "data.csv": [str(skill / "data.csv")],  # only in the APP: a sample data file
+        "mine.csv": ["mine.csv"],  # the caller's own file
+        "new.csv": ["new.csv"],  # nowhere yet: something to write
+    }
+    literal = argv(adapter, [{"value": "data.csv"}], {"input": {}}, tmp_path)
+    assert literal == ["data.csv"]
+
+
+def test_adapter_command_uses_the_interpreter_and_the_subcommand(adapter: ModuleType) -> None:
+    adapter.SPEC = {**adapter.SPEC, "subcommand": "sample"}
+    command = adapter.command()
+    assert command[0] == sys.executable
+    assert command[1].endswith("tools/show.py") and Path(command[1]).is_absolute()
+    assert command[2:] == ["sample"]
+    adapter.SPEC = {**adapter.SPEC, "run_with": ["no-such-interpreter-xyz"]}
+    with pytest.raises(FileNotFoundError, match="not on PATH"):
+        adapter.command()
+
+
+# -- the adapter: running it ----------------------------------------------------------------
+
+
+def test_adapter_prints_the_programs_json_as_the_output(skill: Path) -> None:
+    render(skill, demo_plan(ALL_KINDS))
+    payload = {"input": {"path": "data.csv", "tags": ["a"], "verbose": True, "note": ""}}
+    done = run_adapter(skill, payload)
+    assert done.returncode == 0, done.stderr
+    output = json.loads(done.stdout)["output"]
+    assert output["argv"] == [
+        "data.csv",
+        "--tag",
+        "a",
+        "--verbose",
+        "--count",
+        "3",
+        "--mode",
+        "json",
+    ]
+    assert output["cwd"] == str(skill)  # APP_CALLER_CWD
+
+
+def test_adapter_wraps_text_stdout(skill: Path) -> None:
+    render(skill, demo_plan([Arg(ref="input.path"), Arg("--mode", value="text")], stdout="text"))
+    done = run_adapter(skill, {"input": {"path": "data.csv"}})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"output": {"stdout": "plain text\n"}}
+
+
+def test_adapter_falls_back_to_text_when_json_was_promised(skill: Path) -> None:
+    render(skill, demo_plan([Arg(ref="input.path"), Arg("--mode", value="text")], stdout="json"))
+    done = run_adapter(skill, {"input": {"path": "data.csv"}})
+    assert json.loads(done.stdout) == {"output": {"stdout": "plain text\n"}}
+    assert "printed text, not JSON" in done.stderr
+
+
+def test_adapter_fails_with_the_programs_exit_status_and_stderr(skill: Path) -> None:
+    render(skill, demo_plan([Arg(ref="input.path"), Arg("--fail", ref="input.count")]))
+    done = run_adapter(skill, {"input": {"path": "data.csv", "count": 3}})
+    assert done.returncode == 3
+    assert done.stdout == ""
+    assert "boom" in done.stderr
+    assert "tools/show.py failed with exit status 3" in done.stderr
+
+
+def test_adapter_spec_is_readable_back_and_compiles(skill: Path) -> None:
+    files = render(skill, demo_plan(ALL_KINDS))
+    adapter = next(f for f in files if f.path == "pipelines/show/steps/show.py")
+    spec = read_spec(adapter.content)
+    assert spec is not None
+    assert spec["program"] == "tools/show.py"
+    assert spec["run_with"] == ["python3"]
+    assert spec["inputs"]["count"] == {"required": False, "default": 3}
+    assert spec["args"][0] == {"from": "input.path"}
+    assert adapter.executable
+
+
+# -- llm steps: schema, validate script, sample answers ------------------------------------
+
+RULES = [
+    "Never mention internal ticket numbers such as OPS-123.",
+    "Keep every line under 20 characters.",
+    "Credit external contributors by name.",
+]
+
+
+def llm_plan() -> Plan:
+    schema = {
+        "type": "object",
+        "properties": {"summary": {"type": "string"}, "path": {"type": "string"}},
+        "required": ["summary"],
+    }
+    prompt = "Summarise this:\n\n{{show.output}}\n"
+    step = LlmStep("summarise", prompt, "lite", schema, RULES, 3)
+    return demo_plan([Arg(ref="input.path")], steps=[step])
+
+
+def run_validate(script: Path, output: Any) -> tuple[int, dict]:
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        input=json.dumps({"output": output, "input": {}, "steps": {}}),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.returncode, json.loads(done.stdout)
+
+
+def test_llm_step_gets_schema_validate_script_and_sample_answer(skill: Path) -> None:
+    render(skill, llm_plan())
+    base = skill / "pipelines/show"
+    doc = yaml.safe_load((base / "pipeline.yaml").read_text())
+    step = doc["steps"][1]
+    assert step == {
+        "name": "summarise",
+        "type": "llm",
+        "model": "lite",
+        "prompt": "Summarise this:\n\n{{show.output}}\n",
+        "schema": "schemas/summarise.json",
+        "validate": "steps/validate_summarise.py",
+        "retry": 3,
+    }
+    schema = json.loads((base / "schemas/summarise.json").read_text())
+    assert schema["$schema"].endswith("2020-12/schema")
+    assert schema["required"] == ["summary"]
+    answers = yaml.safe_load((base / "samples/answers.yaml").read_text())
+    answer = answers["answers"]["show/summarise"][0]
+    assert answer == {"summary": "Sample answer of step summarise", "path": "data.csv"}
+    code, verdict = run_validate(base / "steps/validate_summarise.py", {"summary": "Short."})
+    assert (code, verdict) == (0, {"valid": True})
+
+
+def test_validate_script_rejects_what_the_rules_forbid(skill: Path) -> None:
+    render(skill, llm_plan())
+    script = skill / "pipelines/show/steps/validate_summarise.py"
+    code, verdict = run_validate(script, {"summary": "Fixed OPS-42 today", "path": "x" * 30})
+    assert code == 1
+    assert verdict["valid"] is False
+    assert verdict["errors"] == [
+        "output.summary contains 'OPS-42' (rule: Never mention internal ticket numbers such as "
+        "OPS-123.)",
+        "output.path line 1 has 30 characters (rule: Keep every line under 20 characters.)",
+    ]
+    text = script.read_text()
+    assert '"kind": "manual", "rule": "Credit external contributors by name."' in text
+
+
+@pytest.mark.parametrize(
+    ("rule", "expected"),
+    [
+        ("Keep every line under 100 characters.", {"kind": "max_line_length", "limit": 99}),
+        ("Lines must be at most 72 characters", {"kind": "max_line_length", "limit": 72}),
+        ("每行不超过 80 个字符", {"kind": "max_line_length", "limit": 80}),
+        (
+            "每句不超过 40 个字，一段只讲一件事。",
+            {"kind": "max_sentence_length", "limit": 40, "unit": "chars"},
+        ),
+        (
+            "Keep sentences under 25 words.",
+            {"kind": "max_sentence_length", "limit": 24, "unit": "words"},
+        ),
+        (
+            "Never mention tickets such as OPS-123.",
+            {"kind": "forbid_regex", "pattern": shape_of("OPS-123")},
+        ),
+        (
+            "不要使用“我们认为”“显然”等主观措辞。",
+            {"kind": "forbid_phrases", "phrases": ["我们认为", "显然"]},
+        ),
+        ("中文与英文、数字之间加一个半角空格。", {"kind": "cjk_latin_spacing"}),
+        ("使用全角中文标点。", {"kind": "fullwidth_punctuation"}),
+        ("Credit external contributors by name.", {"kind": "manual"}),
+        ("避免被动句。", {"kind": "manual"}),
+    ],
+)
+def test_rules_become_checks(rule: str, expected: dict) -> None:
+    assert check_for(rule) == {**expected, "rule": rule}
+
+
+def test_ticket_shape_does_not_catch_utf8() -> None:
+    import re
+
+    pattern = shape_of("OPS-123")
+    assert re.search(pattern, "fixes JIRA-77") and not re.search(pattern, "UTF-8 text")
+
+
+# -- lifecycle -----------------------------------------------------------------------------
+
+
+def lifecycle_plan() -> Plan:
+    plan = demo_plan([Arg(ref="input.path")])
+    plan.constructor = Constructor(
+        True,
+        "check what the skill needs",
+        [
+            Check("binary", "python3"),
+            Check("binary", "no-such-binary-xyz"),
+            Check("env", "NO_SUCH_VARIABLE_XYZ", required=False, why="seen in SKILL.md"),
+            Check("file", "data.csv"),
+            Check("python-package", "yaml"),
+            Check("auth", "gh auth login"),
+        ],
+    )
+    plan.destructor = Destructor(
+        True,
+        "clean up",
+        [
+            Action("remove-files", "remove the scratch files", ["*.tmp"]),
+            Action("remove-files", "nothing outside", ["/etc/passwd"]),
+            Action("log", "log the run"),
+            Action("custom", "tell the team"),
+        ],
+    )
+    return plan
+
+
+def run_step(skill: Path, rel: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "APP_ROOT": str(skill), "APP_CALLER_CWD": str(cwd)}
+    env.pop("NO_SUCH_VARIABLE_XYZ", None)
+    return subprocess.run(
+        [sys.executable, str(skill / rel)], input="{}", capture_output=True, text=True, env=env
+    )
+
+
+def test_constructor_fails_on_a_missing_required_check(skill: Path) -> None:
+    render(skill, lifecycle_plan())
+    done = run_step(skill, "pipelines/_constructor/steps/check_environment.py", skill)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "check_environment: warning: the environment variable NO_SUCH_VARIABLE_XYZ is not set: "
+        "export NO_SUCH_VARIABLE_XYZ=... (needed: seen in SKILL.md)",
+        "check_environment: the program 'no-such-binary-xyz' is not on PATH: install it",
+    ]
+    doc = yaml.safe_load((skill / "pipelines/_constructor/pipeline.yaml").read_text())
+    assert doc["steps"] == [
+        {
+            "name": "check_environment",
+            "type": "code",
+            "command": "python3 steps/check_environment.py",
+        }
+    ]
+
+
+def test_constructor_passes_when_everything_is_there(skill: Path) -> None:
+    plan = lifecycle_plan()
+    plan.constructor.checks = [c for c in plan.constructor.checks if "xyz" not in c.name.lower()]
+    render(skill, plan)
+    done = run_step(skill, "pipelines/_constructor/steps/check_environment.py", skill)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["output"] == {
+        "checked": 4,
+        "warnings": [],
+        "check_by_hand": ["gh auth login"],
+    }
+
+
+def test_destructor_removes_only_inside_the_allowed_folders(skill: Path, tmp_path: Path) -> None:
+    render(skill, lifecycle_plan())
+    work = tmp_path / "caller"
+    work.mkdir()
+    (work / "a.tmp").write_text("x")
+    done = run_step(skill, "pipelines/_destructor/steps/cleanup.py", work)
+    assert done.returncode == 0, done.stderr
+    output = json.loads(done.stdout)["output"]
+    assert output == {"removed": [str(work / "a.tmp")], "by_hand": ["tell the team"]}
+    assert not (work / "a.tmp").exists()
+    assert "not removing /etc/passwd" in done.stderr
+
+
+# -- samples -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("item", "expected"),
+    [
+        (
+            Input("path", "string", True, "CSV file to read ('-' for stdin) (e.g. sales.csv)"),
+            "assets/sample.csv",
+        ),
+        (Input("out", "string", True, "CSV file to write (e.g. hours.csv)"), "hours.csv"),
+        (Input("week", "string", True, "ISO week, e.g. 2025-W23"), "2025-W23"),
+        (Input("n", "integer", True, "how many (e.g. 20)"), 20),
+        (Input("n", "integer", False, "how many (e.g. 20)"), 20),
+        (Input("n", "integer", False, "how many"), 0),
+        (Input("cols", "string", False, "columns (e.g. a,b)"), ""),
+        (Input("tags", "array", False), []),
+        (Input("flag", "boolean", False), False),
+        (Input("range", "string", True, "e.g. today", enum=["week", "today"]), "week"),
+        (Input("until", "string", False, "last", default="HEAD"), "HEAD"),
+        (Input("text", "string", True, "the text"), "example"),
+    ],
+)
+def test_sample_values(item: Input, expected: Any) -> None:
+    assert sample_value(item, ["assets/other.txt", "assets/sample.csv"]) == expected
+
+
+def test_example_of_takes_the_last_example() -> None:
+    assert example_of("comma-separated (default: all) (e.g. revenue,units)") == "revenue,units"
+    assert example_of("e.g. Sprint review") == "Sprint review"
+    assert example_of("no example here") is None
+
+
+def test_sample_answer_matches_its_schema() -> None:
+    import jsonschema
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "kind": {"enum": ["a", "b"]},
+            "items": {"type": "array", "items": {"type": "integer", "minimum": 2}, "minItems": 2},
+            "ok": {"type": "boolean"},
+            "version": {"type": "string"},
+        },
+        "required": ["kind"],
+    }
+    answer = sample_answer(schema, "s", {"version": "1.5.0"})
+    jsonschema.validate(answer, schema)
+    assert answer == {"kind": "a", "items": [2, 2], "ok": False, "version": "1.5.0"}
+    assert sample_answer(None, "s", {}) == "Sample answer of step s"
+
+
+# -- text helpers --------------------------------------------------------------------------
+
+ODD_PROMPTS = [
+    "one line",
+    "two\nlines\n",
+    "no trailing newline\nat all",
+    "  leading spaces\nsecond",
+    "trailing spaces   \nline",
+    "tabs\there\n",
+    "blank\n\n\nlines\n",
+    "many trailing\n\n\n",
+    "spaces only line\n   \nafter\n",
+    '"quotes" and: colons # hash {{x.output}}\n- dash\n',
+    "line\u2028separator\n",
+    "carriage\r\nreturn\n",
+    "中文提示词：{{input.text}}\n第二行\n",
+]
+
+
+@pytest.mark.parametrize("prompt", ODD_PROMPTS)
+def test_prompts_survive_the_pipeline_yaml(skill: Path, prompt: str) -> None:
+    plan = demo_plan([Arg(ref="input.path")], steps=[LlmStep("ask", prompt + " {{show.output}}")])
+    files = render_app(plan, build_inventory(skill))
+    text = next(f.content for f in files if f.path == "pipelines/show/pipeline.yaml")
+    assert yaml.safe_load(text)["steps"][1]["prompt"] == prompt + " {{show.output}}"
+
+
+def test_yaml_block_only_for_plain_multiline_text() -> None:
+    assert yaml_block("a\nb\n") == (True, "")
+    assert yaml_block("a\nb") == (True, "-")
+    assert yaml_block("a\nb\n\n")[0] is False
+    assert yaml_block(" a\nb\n")[0] is False
+    assert yaml_block("one line")[0] is False
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": 1, "b": [True, None, 1.5], "c": {"d": "e"}},
+        ["x" * 150, {"k": "中文" * 60}],
+        {
+            "program": "tools/x.py",
+            "args": [{"flag": f"--f{i}", "from": "input.x"} for i in range(9)],
+        },
+        'quotes " and \\ backslashes \n newlines \x00 nulls',
+        [],
+    ],
+)
+def test_py_literal_round_trips_and_fits(value: Any) -> None:
+    text = py_literal(value, prefix="X = ")
+    assert ast.literal_eval(text) == value
+    for line in ("X = " + text).split("\n"):
+        assert width(line) <= 100 or line.endswith("# noqa: E501")
+
+
+def test_render_refuses_to_write_outside_pipelines(skill: Path) -> None:
+    bad = [RenderedFile("SKILL.md", "overwritten")]
+    with pytest.raises(RenderError, match="writes only pipelines/"):
+        write_app(skill, bad, out=None, force=True)
+    assert (skill / "SKILL.md").read_text() == SKILL_MD
+
+
+def test_two_steps_that_would_share_a_file_are_refused(skill: Path) -> None:
+    rules = ["Keep every line under 20 characters."]
+    steps = [LlmStep("x", "Say {{show.output}}", rules=rules)]
+    plan = demo_plan([Arg(ref="input.path")], steps=steps)
+    plan.pipelines[0].steps.append(CodeStep("validate_x", "tools/show.py", [Arg(ref="input.path")]))
+    with pytest.raises(RenderError, match="two generated files would be pipelines/show/steps/"):
+        render_app(plan, build_inventory(skill))
