@@ -42,8 +42,6 @@ README_NAMES = ("README.md", "APP.md")
 SCHEMA_DRAFT = "https://json-schema.org/draft/2020-12/schema"
 MAX_WIDTH = 100
 DATA_ROLES = ("context", "other")
-# The value that leaves out an optional input (app-run asks for every declared input).
-LEAVE_OUT = {"string": '""', "array": "[]", "boolean": "false", "object": "{}"}
 
 
 @dataclass(frozen=True)
@@ -86,11 +84,10 @@ def pipeline_context(pipeline: Pipeline, data_files: list[str]) -> dict[str, Any
     inputs = [
         {
             "name": i.name,
-            "type": i.type,
+            "type": i.type + ("" if i.required else "?"),  # `string?`: optional (app-run)
             "required": i.required,
             "default": i.default,
             "description": _one_line(i.description),
-            "leave_out": LEAVE_OUT.get(i.type, ""),
         }
         for i in pipeline.input
     ]

@@ -1,11 +1,11 @@
 """Sample inputs and scripted answers, so a converted pipeline runs offline at once.
 
-``samples/input.json`` of a pipeline gives every declared input (app-run asks for each).
-A value is the input's default, else its first enum value, else the example its
+``samples/input.json`` of a pipeline gives every required input, and the optional ones that
+have a default.  A value is the input's default, else its first enum value, else the example its
 description gives ("... (e.g. sales.csv)"), else a placeholder of its type.  An example
 that names a file the skill does not have is replaced by a skill file with the same
 suffix (``sales.csv`` → ``assets/sample.csv``), unless the input is something to write.
-An optional input without a default gets the empty value of its type ("" / [] / false),
+An optional input without a default is left out: app-run hands the steps ``null`` for it,
 which the generated adapters treat as absent.
 
 ``samples/answers.yaml`` gives one answer per llm step: the smallest value matching the
@@ -23,12 +23,16 @@ _EXAMPLE = re.compile(r"(?:\be\.g\.|\bfor example\b|例如|比如)[:：,]?\s*", 
 _FILE_LIKE = re.compile(r"^[\w./~-]*[\w-]\.[A-Za-z0-9]{1,6}$")
 _WRITES = re.compile(r"\b(?:out|output|write|writes|save|dest|destination|target)\b", re.I)
 _PLACEHOLDER = {"string": "example", "integer": 1, "number": 1, "boolean": False}
-_EMPTY: dict[str, Any] = {"string": "", "boolean": False, "array": [], "object": {}}
 
 
 def sample_inputs(pipeline: Pipeline, files: list[str]) -> dict[str, Any]:
-    """A sample value for every input of ``pipeline`` (``files``: the skill's data files)."""
-    return {item.name: sample_value(item, files) for item in pipeline.input}
+    """A sample value for every required input of ``pipeline`` and every optional one with
+    a default (``files``: the skill's data files)."""
+    return {
+        item.name: sample_value(item, files)
+        for item in pipeline.input
+        if item.required or item.default is not None
+    }
 
 
 def sample_value(item: Input, files: list[str]) -> Any:
@@ -37,10 +41,6 @@ def sample_value(item: Input, files: list[str]) -> Any:
     if item.enum:
         return item.enum[0]
     example = _typed(example_of(item.description), item.type)
-    if not item.required:
-        if item.type in _EMPTY:
-            return _EMPTY[item.type]
-        return example if example is not None else 0
     if example is None:
         return _PLACEHOLDER.get(item.type, [] if item.type == "array" else {})
     if isinstance(example, str) and not _WRITES.search(f"{item.name} {item.description}"):

@@ -149,7 +149,9 @@ def _schema_message(err: Any) -> str:
     if err.validator == "required":
         return f"{location}: {err.message}"
     if err.validator == "enum":
-        allowed = ", ".join(str(v) for v in err.validator_value)
+        values = [str(v) for v in err.validator_value]
+        shown = [v for v in values if not v.endswith("?")]  # `type?` is said once, at the end
+        allowed = ", ".join(shown) + (" (add ? for optional)" if len(shown) < len(values) else "")
         return f"{location}: {json.dumps(err.instance)} is not one of {allowed}"
     return f"{location}: {err.message}"
 

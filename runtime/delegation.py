@@ -97,13 +97,13 @@ def _locked(home: Path, session: str) -> Iterator[None]:
 
 def _run_of(home: Path, data: dict[str, Any], listener: Listener) -> Run:
     app = load_app(Path(data["app"]))
-    pipeline = prepare(app, data["pipeline"], data["inputs"])
+    pipeline, inputs = prepare(app, data["pipeline"], data["inputs"])
     config = load_config(app.root)
     emit = Recorder(runs_dir(home) / f"{data['session']}.jsonl", listener)
     return Run(
         app,
         pipeline,
-        data["inputs"],
+        inputs,
         data["session"],
         config,
         make_provider(config),

@@ -5,9 +5,9 @@ offline and reliably, then — only if some are still missing and a provider is 
 lite-tier call with the remaining declaration as a JSON Schema (null = not said).
 
 Offline: ``name=value``, ``name: value``, ``--name value``; then, if exactly one integer/number
-input is still missing and the request holds exactly one number, that number; if exactly one
-string input is missing, the request's only quoted text, or else its only token naming an
-existing file or a URL.
+input is still missing (counting the required ones only, when any is) and the request holds
+exactly one number, that number; if exactly one string input is missing (the same way), the
+request's only quoted text, or else its only token naming an existing file or a URL.
 
 Whatever stays missing is reported by the input check, listing every missing name.
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 from .config import Config
 from .errors import InputError
-from .inputs import convert, matches
+from .inputs import base_type, convert, is_optional, matches
 from .llm_step import ask_lite
 from .providers.base import Provider
 
@@ -65,19 +65,26 @@ def offline_extract(request: str, missing: dict[str, str]) -> dict[str, Any]:
             except InputError:
                 continue
     left = {k: t for k, t in missing.items() if k not in found}
-    numeric = [k for k, t in left.items() if t in ("integer", "number")]
+    numeric = _candidates(left, ("integer", "number"))
     numbers = NUMBER.findall(request)
     if len(numeric) == 1 and len(numbers) == 1:
         key = numeric[0]
         value = convert(key, numbers[0], left[key]) if _fits(numbers[0], left[key]) else None
         if value is not None:
             found[key] = value
-    strings = [k for k, t in left.items() if t == "string"]
+    strings = _candidates({k: t for k, t in left.items() if k not in found}, ("string",))
     if len(strings) == 1:
         value = _only_text(request)
         if value is not None:
             found[strings[0]] = value
     return found
+
+
+def _candidates(left: dict[str, str], types: tuple[str, ...]) -> list[str]:
+    """The missing inputs of ``types`` a lone value could be: the required ones if any."""
+    names = [k for k, t in left.items() if base_type(t) in types]
+    needed = [k for k in names if not is_optional(left[k])]
+    return needed or names
 
 
 def _named_value(request: str, name: str) -> str | None:
@@ -94,7 +101,7 @@ def _named_value(request: str, name: str) -> str | None:
 
 
 def _fits(raw: str, type_: str) -> bool:
-    return type_ == "number" or "." not in raw
+    return base_type(type_) == "number" or "." not in raw
 
 
 def _only_text(request: str) -> str | None:
@@ -115,7 +122,8 @@ def llm_extract(
         "type": "object",
         "required": sorted(missing),
         "properties": {
-            k: {"type": [JSON_TYPES.get(t, "string"), "null"]} for k, t in missing.items()
+            k: {"type": [JSON_TYPES.get(base_type(t), "string"), "null"]}
+            for k, t in missing.items()
         },
         "additionalProperties": False,
     }

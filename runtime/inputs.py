@@ -2,7 +2,9 @@
 
 ``--input key=value`` values are converted by the declared type (``integer`` "42" -> 42,
 ``boolean`` "yes"/"true"/"1", ``array``/``object`` as JSON); ``--input-json`` gives typed JSON.
-Every declared input is required: the spec has no optional marker.
+
+Every declared input is required, as in the spec, unless its type ends in ``?`` (``string?``;
+an app-run extension): an optional input that is not given reaches the steps as ``null``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from .errors import InputError
 
 TYPES = ("string", "integer", "number", "boolean", "array", "object")
+OPTIONAL = "?"  # suffix of an optional input's type: `columns: string?`
 TRUE = {"true", "yes", "1", "on"}
 FALSE = {"false", "no", "0", "off"}
 
@@ -69,7 +72,21 @@ def parse_pairs(pairs: list[str], declared: dict[str, str]) -> dict[str, Any]:
     return values
 
 
+def base_type(declared: str) -> str:
+    """``string?`` -> ``string``."""
+    return declared.removesuffix(OPTIONAL)
+
+
+def is_optional(declared: str) -> bool:
+    return declared.endswith(OPTIONAL)
+
+
+def required(declared: dict[str, str]) -> list[str]:
+    return [k for k, t in declared.items() if not is_optional(t)]
+
+
 def convert(key: str, raw: str, type_: str) -> Any:
+    type_ = base_type(type_)
     try:
         if type_ == "integer":
             return int(raw)
@@ -96,10 +113,19 @@ def convert(key: str, raw: str, type_: str) -> Any:
     return raw
 
 
+def complete_inputs(
+    values: dict[str, Any], declared: dict[str, str], pipeline: str
+) -> dict[str, Any]:
+    """``values`` checked (InputError listing every missing, unknown or mistyped input), with
+    ``null`` for each optional input not given, in declaration order."""
+    check_inputs(values, declared, pipeline)
+    return {k: values.get(k) for k in declared}
+
+
 def check_inputs(values: dict[str, Any], declared: dict[str, str], pipeline: str) -> None:
     """Raise InputError listing every missing, unknown or mistyped input."""
     problems: list[str] = []
-    missing = [k for k in declared if k not in values]
+    missing = [k for k in required(declared) if k not in values]
     if missing:
         problems.append("missing " + ", ".join(f"{k} ({declared[k]})" for k in missing))
     unknown = [k for k in values if k not in declared]
@@ -118,6 +144,9 @@ def check_inputs(values: dict[str, Any], declared: dict[str, str], pipeline: str
 
 
 def matches(value: Any, type_: str) -> bool:
+    if is_optional(type_) and value is None:
+        return True
+    type_ = base_type(type_)
     if type_ == "string":
         return isinstance(value, str)
     if type_ == "integer":
@@ -134,6 +163,7 @@ def matches(value: Any, type_: str) -> bool:
 
 
 def _example(key: str, type_: str) -> str:
+    type_ = base_type(type_)
     sample = {
         "string": "text",
         "integer": "42",

@@ -34,7 +34,7 @@ from .app import CONSTRUCTOR, DESTRUCTOR, App, Pipeline, Step
 from .check import check_app, errors_in
 from .config import Config
 from .errors import AppRunError, CheckFailed, Interrupted, ProviderNotConfigured, StepError
-from .inputs import check_inputs
+from .inputs import complete_inputs
 from .llm_step import pending_prompt, run_llm_step
 from .providers.base import Provider
 from .record import Recorder, new_run_id, redact, runs_dir
@@ -42,16 +42,16 @@ from .result import Pause, PhaseResult, Position, RunResult, error_dict
 from .steps import StepContext, StepOutcome, run_code_step
 
 
-def prepare(app: App, name: str, inputs: dict[str, Any]) -> Pipeline:
-    """Check everything a run needs before anything runs: the APP files, then the inputs."""
+def prepare(app: App, name: str, inputs: dict[str, Any]) -> tuple[Pipeline, dict[str, Any]]:
+    """Check everything a run needs before anything runs: the APP files, then the inputs
+    (returned complete: ``null`` for each optional one not given)."""
     problems = errors_in(check_app(app, only=[name]))
     if problems:
         raise CheckFailed(f"{name}: {len(problems)} error(s) in the APP", problems)
     pipeline = app.pipeline(name)
     if pipeline.is_lifecycle:
         raise CheckFailed(f"{name} is a lifecycle pipeline; app-run runs it around business ones")
-    check_inputs(inputs, pipeline.inputs, name)
-    return pipeline
+    return pipeline, complete_inputs(inputs, pipeline.inputs, name)
 
 
 def begin(
@@ -66,7 +66,7 @@ def begin(
     delegate: bool = False,
 ) -> Run:
     """Check ``name`` and its inputs, open its run record; ``run.advance(Position())`` runs it."""
-    pipeline = prepare(app, name, inputs)
+    pipeline, inputs = prepare(app, name, inputs)
     if provider is None:
         _need_provider(app, pipeline, delegate)
     run_id = new_run_id(name)

@@ -12,10 +12,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from runtime.inputs import OPTIONAL, TYPES, base_type
 from scaffold import names
 from scaffold.errors import UsageError
 
-INPUT_TYPES = ("string", "integer", "number", "boolean", "array", "object")
+INPUT_TYPES = TYPES  # each may end in OPTIONAL (`string?`: an optional input, app-run)
 STEP_TYPES = ("code", "llm")
 TIERS = ("lite", "standard", "reasoning")
 # language -> (file suffix, interpreter used in the step's `command`)
@@ -41,7 +42,7 @@ class InputSpec:
     @property
     def sample(self) -> Any:
         """A placeholder value of the right type for samples/input.json."""
-        return _SAMPLES.get(self.type, f"example {self.name}")
+        return _SAMPLES.get(base_type(self.type), f"example {self.name}")
 
 
 @dataclass(frozen=True)
@@ -98,10 +99,11 @@ def parse_step(text: str) -> StepSpec:
 
 
 def parse_input(text: str) -> InputSpec:
-    """``repo`` / ``repo:string`` / ``pr_number:integer``."""
+    """``repo`` / ``repo:string`` / ``pr_number:integer`` / ``limit:integer?`` (optional)."""
     name, _, type_ = text.partition(":")
     names.input_name(name)
-    return InputSpec(name, _one_of(type_ or "string", INPUT_TYPES, "input type"))
+    base = _one_of(base_type(type_ or "string"), INPUT_TYPES, "input type")
+    return InputSpec(name, base + OPTIONAL * type_.endswith(OPTIONAL))
 
 
 def unique(items: Iterable[InputSpec | StepSpec], what: str) -> None:

@@ -100,7 +100,7 @@ def _inputs(doc: roundtrip.Document) -> list[InputSpec]:
     inputs = []
     for name, type_ in declared.items():
         item = InputSpec(_existing(name, "input", doc), str(type_))
-        if item.type not in specs.INPUT_TYPES:
+        if specs.base_type(item.type) not in specs.INPUT_TYPES:
             raise BadFile(
                 f"input {item.name!r} in pipeline.yaml has the unknown type {item.type!r}",
                 where=Where(doc.path),

@@ -34,7 +34,7 @@ from converter.plan import (
 )
 from converter.render import RenderedFile, py_literal, render_app, width, yaml_block
 from converter.rules import check_for, shape_of
-from converter.samples import example_of, sample_answer, sample_value
+from converter.samples import example_of, sample_answer, sample_inputs, sample_value
 from converter.verify import read_spec
 from converter.write import write_app
 
@@ -521,10 +521,6 @@ def test_destructor_removes_only_inside_the_allowed_folders(skill: Path, tmp_pat
         (Input("week", "string", True, "ISO week, e.g. 2025-W23"), "2025-W23"),
         (Input("n", "integer", True, "how many (e.g. 20)"), 20),
         (Input("n", "integer", False, "how many (e.g. 20)"), 20),
-        (Input("n", "integer", False, "how many"), 0),
-        (Input("cols", "string", False, "columns (e.g. a,b)"), ""),
-        (Input("tags", "array", False), []),
-        (Input("flag", "boolean", False), False),
         (Input("range", "string", True, "e.g. today", enum=["week", "today"]), "week"),
         (Input("until", "string", False, "last", default="HEAD"), "HEAD"),
         (Input("text", "string", True, "the text"), "example"),
@@ -532,6 +528,20 @@ def test_destructor_removes_only_inside_the_allowed_folders(skill: Path, tmp_pat
 )
 def test_sample_values(item: Input, expected: Any) -> None:
     assert sample_value(item, ["assets/other.txt", "assets/sample.csv"]) == expected
+
+
+def test_samples_leave_out_the_optional_inputs_without_a_default() -> None:
+    inputs = [
+        Input("path", "string", True, "CSV file (e.g. sales.csv)"),
+        Input("cols", "string", False, "columns (e.g. a,b)"),
+        Input("flag", "boolean", False),
+        Input("until", "string", False, "last", default="HEAD"),
+    ]
+    pipeline = Pipeline("p", "d", [], inputs, [CodeStep("s", "tools/x.py")])
+    assert sample_inputs(pipeline, ["assets/sample.csv"]) == {
+        "path": "assets/sample.csv",
+        "until": "HEAD",
+    }
 
 
 def test_example_of_takes_the_last_example() -> None:

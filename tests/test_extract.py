@@ -34,6 +34,14 @@ from runtime.providers.scripted import ScriptedProvider
         ('"a" or "b"', {"s": "string"}, {}),
         # A bad typed value is left missing (reported later), not guessed.
         ("count=many", {"count": "integer"}, {}),
+        # A lone value goes to the one required input of its kind, optional ones aside.
+        (
+            "stats of 'data.csv' limit 5",
+            {"path": "string", "columns": "string?", "limit": "integer?"},
+            {"path": "data.csv", "limit": 5},
+        ),
+        ("take 'x'", {"a": "string?", "b": "string?"}, {}),
+        ("take 'x'", {"a": "string?"}, {"a": "x"}),
     ],
 )
 def test_offline_extraction(request_text: str, declared: dict, expected: dict) -> None:

@@ -142,7 +142,7 @@ CORPUS = [
         "bad_input_type",
         3,
         'error: input.times: "int" is not one of string, integer, number, boolean, array, '
-        f"object (bad_input_type/{P}:5)",
+        f"object (add ? for optional) (bad_input_type/{P}:5)",
     ),
     (
         "constructor_error",

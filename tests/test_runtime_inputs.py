@@ -123,6 +123,31 @@ def test_every_problem_is_listed_in_one_message() -> None:
     assert caught.value.hint == "pass --input s=text or --input-json FILE"
 
 
+def test_an_optional_input_may_be_left_out_and_reaches_the_steps_as_null(
+    tmp_path: Path, runtime_env: Path
+) -> None:
+    root = make_app(
+        tmp_path / "opt",
+        {"typed": {"input": {"path": "string", "limit": "integer?"}, "steps": [code("use")]}},
+    )
+    assert invoke("check", root).exit_code == 0
+    result = invoke("run", root, "typed", "--json", "-i", "path=a.csv")
+    assert_run(result, status="succeeded", ran=["typed/use"])
+    assert json.loads(marker(runtime_env, "typed", "use")["stdin"])["input"] == {
+        "path": "a.csv",
+        "limit": None,
+    }
+    assert invoke("run", root, "typed", "--json", "-i", "path=a", "-i", "limit=3").exit_code == 0
+    assert json.loads(marker(runtime_env, "typed", "use")["stdin"])["input"]["limit"] == 3
+
+    missing = invoke("run", root, "typed", "-i", "limit=3")
+    assert missing.exit_code == 2
+    assert "missing path (string)" in missing.stderr
+    wrong = invoke("run", root, "typed", "-i", "path=a", "-i", "limit=x")
+    assert wrong.exit_code == 2
+    assert "input limit='x' is not a valid integer" in wrong.stderr
+
+
 def test_every_type_reaches_the_step(app: Path, runtime_env: Path) -> None:
     assert_run(
         run(app, *pairs(*GOOD)),
