@@ -176,10 +176,11 @@ def read_docs(skill_dir: Path, paths: list[str], skill_md: str) -> list[Doc]:
 
 def find_invocations(
     docs: list[Doc], files: list[str]
-) -> tuple[dict[str, list[Invocation]], list[tuple[str, SimpleCommand]]]:
-    """Program path → its invocations, and the other shell commands (with their file)."""
+) -> tuple[dict[str, list[Invocation]], list[tuple[str, SimpleCommand, bool]]]:
+    """Program path → its invocations, and the other shell commands (with their file and
+    whether their block is tagged as shell: an untagged block may be pseudo-code)."""
     by_program: dict[str, list[Invocation]] = {}
-    others: list[tuple[str, SimpleCommand]] = []
+    others: list[tuple[str, SimpleCommand, bool]] = []
     for doc in docs:
         for block in doc.code_blocks:
             if block.language not in SHELL_LANGUAGES:
@@ -187,7 +188,7 @@ def find_invocations(
             found, rest = invocations_in(
                 block.text, block.line + 1, block.language, files, doc=doc.path
             )
-            others.extend((doc.path, command) for command in rest)
+            others.extend((doc.path, command, bool(block.language)) for command in rest)
             for inv in found:
                 by_program.setdefault(inv.program, []).append(inv)
         for span in doc.inline_code:
@@ -227,15 +228,17 @@ def _programs(
 def _requirements(
     skill_dir: Path,
     doc: SkillDoc,
-    commands: list[tuple[str, SimpleCommand]],
+    commands: list[tuple[str, SimpleCommand, bool]],
     programs: list[Program],
     paths: list[str],
     modules: list[str],
 ) -> list[Requirement]:
     out = Collector()
     file = doc.path
-    for doc_path in sorted({d for d, _c in commands}):
-        from_commands([c for d, c in commands if d == doc_path], doc_path, out)
+    for doc_path in sorted({d for d, _c, _tagged in commands}):
+        for tagged in (True, False):  # a binary from an untagged block only warns
+            chosen = [c for d, c, t in commands if d == doc_path and t == tagged]
+            from_commands(chosen, doc_path, out, required=tagged)
     for block in doc.code_blocks:
         if block.language in SHELL_LANGUAGES:
             from_shell_text(block.text, block.line + 1, file, out)

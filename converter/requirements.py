@@ -90,8 +90,15 @@ class Collector:
 # -- SKILL.md ------------------------------------------------------------------------------
 
 
-def from_commands(commands: list[SimpleCommand], file: str, out: Collector) -> None:
-    """Binaries and packages from commands that do not run one of the skill's programs."""
+def from_commands(
+    commands: list[SimpleCommand], file: str, out: Collector, *, required: bool = True
+) -> None:
+    """Binaries and packages from commands that do not run one of the skill's programs.
+
+    Such a binary is only a warning: the agent uses it in Skill mode, but no pipeline runs it
+    (the programs' own calls and interpreters are required, from ``from_program``).  Packages
+    are required unless the block may be pseudo-code (``required=False``: an untagged block).
+    """
     for command in commands:
         name = command.argv[0].rsplit("/", 1)[-1]
         where = f"{file}:{command.line}"
@@ -103,9 +110,9 @@ def from_commands(commands: list[SimpleCommand], file: str, out: Collector) -> N
                 if word.startswith("-") or word.endswith((".txt", ".toml", ".cfg")):
                     continue
                 if re.fullmatch(r"[@\w][\w@/.=<>~-]*", word):
-                    out.add(kind, re.split(r"[=<>~]", word)[0], where)
+                    out.add(kind, re.split(r"[=<>~]", word)[0], where, required=required)
             continue
-        out.add("binary", name, where)
+        out.add("binary", name, where, required=False)
 
 
 def from_shell_text(text: str, first_line: int, file: str, out: Collector) -> None:

@@ -545,7 +545,7 @@ def test_requirements_from_programs(tmp_path: Path) -> None:
     )
     found = {(r.kind, r.name, r.required) for r in build_inventory(tmp_path).requirements}
     assert found == {
-        ("binary", "gh", True),
+        ("binary", "gh", False),  # only SKILL.md runs it: a warning
         ("binary", "jq", True),
         ("binary", "pdftotext", True),
         ("binary", "node", True),
@@ -827,3 +827,23 @@ def test_invocations_in_other_markdown_files(tmp_path: Path) -> None:
     assert [(r.kind, r.name, r.where) for r in inventory.requirements] == [
         ("binary", "magick", ["FORMS.md:6"]),
     ]
+
+
+def test_commands_only_skill_md_runs_are_warnings_not_constructor_failures(
+    tmp_path: Path,
+) -> None:
+    """Pseudo-code in an untagged block (an agent's own tool names) and binaries only the
+    agent runs in Skill mode must not make the constructor refuse every pipeline."""
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + "```\nview file.py lines 45-60\nstr_replace in file.py\n```\n"
+            "```bash\nhexdump -C file.js\n```\n```\npip install pyyaml\n```\n",
+            "tools/a.py": "import sys\n",
+        },
+    )
+    found = {(r.kind, r.name, r.required) for r in build_inventory(tmp_path).requirements}
+    assert ("binary", "str_replace", False) in found
+    assert ("binary", "hexdump", False) in found
+    assert ("python-package", "pyyaml", False) in found
+    assert not [r for r in found if r[2]]

@@ -579,3 +579,28 @@ def test_edited_plan_is_used(tmp_path: Path) -> None:
     ]
     assert plan.pipelines[0].triggers[-1] == "book a meeting"
     assert check_plan(plan, inventory) == []
+
+
+def test_a_program_documented_in_its_own_section_and_in_a_workflow_keeps_its_title(
+    tmp_path: Path,
+) -> None:
+    """The section that documents one program alone names its pipeline, even when a later
+    workflow section runs it beside others."""
+    skill = make_tree(
+        tmp_path / "edits",
+        {
+            "SKILL.md": "---\nname: edits\ndescription: Edit files safely.\n---\n"
+            "## backup.py — Snapshot & Revert\n\n```bash\npython backup.py snapshot f.py\n```\n"
+            "## check.py — Integrity Check\n\n```bash\npython check.py f.py\n```\n"
+            "## Workflow\n\n```bash\npython backup.py snapshot f.py\npython check.py f.py\n```\n",
+            "backup.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('command', choices=['snapshot', 'revert'])\n"
+            "p.add_argument('file')\np.parse_args()\n",
+            "check.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('file')\np.parse_args()\n",
+        },
+    )
+    plan = analyze(build_inventory(skill))
+    triggers = {p.name: p.triggers for p in plan.pipelines}
+    assert "backup.py — Snapshot & Revert" in triggers["backup"]
+    assert "check.py — Integrity Check" in triggers["check"]

@@ -122,10 +122,12 @@ def _path_pipeline(inventory: Inventory, path: MainPath, covered: set[int]) -> P
     source = path.program.path
     if path.invocations:
         source = f"{path.invocations[0].file}:{path.invocations[0].line}"
-    if len(sections) == 1 and -1 not in sections and _specific(inventory, path, *sections):
-        index = next(iter(sections))
-        covered.add(index)
-        titles.append(doc.sections[index].title)
+    # The first section that documents this path alone names it (a later workflow section
+    # that runs several programs does not).
+    own = [i for i in sorted(sections) if i != -1 and _specific(inventory, path, i)]
+    if own:
+        covered.add(own[0])
+        titles.append(doc.sections[own[0]].title)
     verb = keys(humanize(path.label).split()[0]) if path.label else set()
     named = keys(" ".join([*titles, humanize(path.program.path.rsplit("/", 1)[-1])]))
     if path.label:  # siblings share nouns ("event"): match the verb, or the title closely
