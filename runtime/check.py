@@ -7,6 +7,7 @@ Each finding is a Diagnostic naming file:line and what to do.  Errors stop `run`
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 from dataclasses import dataclass
@@ -77,7 +78,14 @@ def check_app(app: App, only: list[str] | None = None) -> list[Diagnostic]:
         else [n for n in app.sources if n in only or n in LIFECYCLE]
     )
     if only is None and not app.business_names():
-        found.append(Diagnostic("warning", "no business pipelines", Where(app.root / "pipelines")))
+        found.append(
+            Diagnostic(
+                "warning",
+                "no business pipelines",
+                Where(app.root / "pipelines"),
+                "add one with `app-new pipeline`",
+            )
+        )
     for name in names:
         source = app.sources[name]
         if isinstance(source, LoadError):
@@ -93,6 +101,15 @@ def errors_in(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 
 
 def check_document(app: App, dirname: str, doc: Document) -> list[Diagnostic]:
+    if doc.data is None:
+        return [
+            Diagnostic(
+                "error",
+                "pipeline.yaml is empty",
+                doc.where(),
+                "write its name, description and steps (see `app-run schema`)",
+            )
+        ]
     found = schema_diagnostics(doc)
     data = doc.data
     if not isinstance(data, dict):
@@ -187,7 +204,9 @@ def check_steps(app: App, doc: Document, steps: list, *, is_lifecycle: bool) -> 
             if isinstance(step.get(key), str):
                 found.extend(check_file(app, doc, ("steps", index, key), step[key], key))
         if isinstance(step.get("prompt"), str) and step.get("type") == "llm":
-            found.extend(check_prompt(doc, index, step["prompt"], declared, seen, is_lifecycle))
+            found.extend(
+                check_prompt(doc, index, step["prompt"], declared, seen, steps, is_lifecycle)
+            )
         seen.append(name)
     output = doc.data.get("output")
     if isinstance(output, str) and output not in seen:
@@ -210,6 +229,12 @@ def _inside(app: App, path: Path) -> bool:
         return False
 
 
+def _via_link(path: Path) -> str:
+    """Where a path that leaves the APP through a symlink really leads ("" without one)."""
+    real = path.resolve()
+    return f": a symlink takes it to {real}" if real != Path(os.path.abspath(path)) else ""
+
+
 def check_file(app: App, doc: Document, keys: tuple, relpath: str, kind: str) -> list[Diagnostic]:
     where = doc.where(*keys)
     target = relpath
@@ -226,7 +251,7 @@ def check_file(app: App, doc: Document, keys: tuple, relpath: str, kind: str) ->
         return [
             Diagnostic(
                 "error",
-                f"{kind} {relpath!r} is outside the APP",
+                f"{kind} {relpath!r} is outside the APP{_via_link(path)}",
                 where,
                 "use a path relative to the pipeline directory, inside the APP",
             )
@@ -249,14 +274,25 @@ def check_schema_file(path: Path, where: Where) -> list[Diagnostic]:
     from jsonschema import SchemaError, validators
 
     try:
-        schema = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        line = getattr(exc, "lineno", 0)
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return [
+            Diagnostic(
+                "error",
+                f"schema file is not UTF-8 text (byte 0x{raw[exc.start]:02x})",
+                Where(path, raw.count(b"\n", 0, exc.start) + 1),
+                "a JSON Schema is a UTF-8 JSON text file: save it as one",
+            )
+        ]
+    try:
+        schema = json.loads(text)
+    except json.JSONDecodeError as exc:
         return [
             Diagnostic(
                 "error",
                 f"schema is not valid JSON: {exc}",
-                Where(path, line),
+                Where(path, exc.lineno),
                 "fix the JSON syntax",
             )
         ]
@@ -314,7 +350,7 @@ def check_command(
             found.append(
                 Diagnostic(
                     "error",
-                    f"{key} script {word!r} is outside the APP",
+                    f"{key} script {word!r} is outside the APP{_via_link(path)}",
                     where,
                     "keep step scripts inside the APP folder",
                 )
@@ -337,6 +373,7 @@ def check_prompt(
     prompt: str,
     declared: dict,
     earlier: list[str],
+    steps: list,
     is_lifecycle: bool,
 ) -> list[Diagnostic]:
     found: list[Diagnostic] = []
@@ -367,6 +404,15 @@ def check_prompt(
                         "declare it under input: or fix the name",
                     )
                 )
+        elif not any(isinstance(s, dict) and s.get("name") == ref.root for s in steps):
+            found.append(
+                Diagnostic(
+                    "error",
+                    f"{{{{{ref.text}}}}}: no step {ref.root!r} in this pipeline",
+                    where,
+                    f"use an earlier step: {', '.join(earlier) or '(none before this one)'}",
+                )
+            )
         elif ref.root not in earlier:
             found.append(
                 Diagnostic(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import AppRunError, StepError, UsageError
+from .errors import AppRunError, UsageError
 
 
 def retries_text(count: int) -> str:
@@ -14,7 +14,7 @@ def retries_text(count: int) -> str:
 
 def error_lines(error: AppRunError) -> list[str]:
     """One line ``<what> (<file>:<line>) — <fix>``, then check diagnostics and a stderr tail."""
-    prefix = f"step {error.step!r}: " if isinstance(error, StepError) and error.step else ""
+    prefix = f"step {error.step!r}: " if error.step else ""
     lines = [f"{prefix}{error.one_line()}"]
     lines += [f"  {d.one_line()}" for d in getattr(error, "diagnostics", [])]
     stderr_tail = getattr(error, "stderr_tail", "")

@@ -78,6 +78,7 @@ def parse_yaml(text: str, path: Path) -> Any:
     from ruamel.yaml import YAML
     from ruamel.yaml.constructor import DuplicateKeyError
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.reader import ReaderError
 
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
@@ -91,6 +92,13 @@ def parse_yaml(text: str, path: Path) -> Any:
         if isinstance(exc, DuplicateKeyError):
             hint = "a key may appear only once in a mapping: remove or rename one of them"
         raise LoadError(f"invalid YAML: {problem}", where=Where(path, line), hint=hint) from exc
+    except ReaderError as exc:  # a control character such as NUL: a binary file?
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise LoadError(
+            f"invalid YAML: unacceptable character #x{code:04x}",
+            where=Where(path, text.count("\n", 0, exc.position) + 1),
+            hint="pipeline files are plain text: remove the control character",
+        ) from exc
     except YAMLError as exc:
         raise LoadError(f"invalid YAML: {exc}", where=Where(path)) from exc
     except RecursionError:  # e.g. "[[[[..." thousands deep: the parser recurses per level

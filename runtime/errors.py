@@ -7,7 +7,7 @@ Exceptions never print; ``cli`` turns them into one line
     AppRunError                      app-run's root; .where (file, line) and .hint
     ├── UsageError            2      bad command line, unknown pipeline, unknown run
     │   └── InputError        2      inputs that do not match the pipeline's `input`
-    ├── ConfigError           2      an app-run.yaml that cannot be used
+    ├── ConfigError           2      an app-run.yaml that cannot be used; APP_RUN_HOME not writable
     ├── LoadError             3      not an APP, unreadable/oversized/bomb YAML
     ├── CheckFailed           3      `check` found errors (carries the diagnostics)
     ├── StepError             1      a step failed
@@ -19,6 +19,8 @@ Exceptions never print; ``cli`` turns them into one line
     ├── ProviderError         1      the LLM provider failed or is not configured
     │   └── ProviderNotConfigured
     └── Interrupted         130/143  app-run itself got SIGINT / SIGTERM
+
+    SignalReceived (a BaseException)   what the signal handler raises mid-run; becomes Interrupted
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class ToolError(Exception):
 
 class AppRunError(ToolError):
     exit_code = 1
+    step = ""  # the step it happened in, when it happened in one (the runner fills it in)
 
 
 class UsageError(AppRunError):
@@ -167,3 +170,14 @@ class Interrupted(AppRunError):
         super().__init__(f"interrupted by {name}")
         self.signum = signum
         self.exit_code = 128 + signum
+
+
+class SignalReceived(BaseException):
+    """What app-run's signal handler raises during a run.  A BaseException, like
+    KeyboardInterrupt, so that no library's ``except Exception`` swallows it (the Anthropic SDK
+    would take it for a broken connection and retry the call); the runner turns it into
+    ``Interrupted`` where the step or phase ends."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum

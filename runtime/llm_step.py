@@ -20,6 +20,8 @@ from .errors import (
     AttemptsExhausted,
     OutputError,
     ProviderNotConfigured,
+    StepError,
+    SubprocessError,
 )
 from .process import failure, run_program, split_command
 from .providers.base import LlmRequest, LlmResponse, Provider
@@ -104,13 +106,28 @@ def answer_of(response: LlmResponse) -> Any:
 
 
 def load_schema(ctx: StepContext, step: Step) -> dict | None:
+    """The step's JSON Schema; `check` vetted the file, but a step may have changed it since."""
     if not step.schema:
         return None
-    return json.loads((ctx.pipeline.dir / step.schema).read_text(encoding="utf-8"))
+    try:
+        schema = json.loads((ctx.pipeline.dir / step.schema).read_text(encoding="utf-8"))
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+    except ValueError as exc:  # not JSON, or not UTF-8
+        why = f"not valid JSON ({exc})"
+    else:
+        return schema
+    raise StepError(
+        f"cannot read schema file {step.schema!r}: {why}",
+        step=step.name,
+        hint="restore it (did an earlier step change or delete it?); `app-run check` checks it",
+    )
 
 
 def judge(ctx: StepContext, step: Step, answer: Any, schema: dict | None) -> tuple[Any, list[str]]:
     """(output, errors): errors empty means the answer is accepted as the step's output."""
+    if isinstance(answer, str) and not answer.strip():
+        return None, ["the answer is empty"]
     output = answer
     if schema is not None:
         output, errors = parse_json(answer)
@@ -164,14 +181,18 @@ def validate_argv(ctx: StepContext, step: Step) -> list[str]:
 def run_validate(ctx: StepContext, step: Step, output: Any) -> list[str]:
     payload = {**ctx.payload(), "output": output}
     argv = validate_argv(ctx, step)
-    completed = run_program(
-        argv,
-        stdin=json.dumps(payload, ensure_ascii=False),
-        cwd=ctx.pipeline.dir,
-        env=ctx.env(step),
-        timeout=step.timeout,
-        step=step.name,
-    )
+    try:
+        completed = run_program(
+            argv,
+            stdin=json.dumps(payload, ensure_ascii=False),
+            cwd=ctx.pipeline.dir,
+            env=ctx.env(step),
+            timeout=step.timeout,
+            step=step.name,
+        )
+    except SubprocessError as exc:  # say it was the validate script, not the step's call
+        exc.message = f"validate script: {exc.message}"
+        raise
     try:
         verdict = json.loads(completed.stdout.strip() or "null")
     except json.JSONDecodeError:

@@ -6,6 +6,7 @@ group (the program and anything it started): SIGTERM first, SIGKILL after a grac
 
 from __future__ import annotations
 
+import errno
 import os
 import shlex
 import signal
@@ -68,20 +69,8 @@ def run_program(
             encoding="utf-8",
             errors="replace",
         )
-    except FileNotFoundError:
-        raise SubprocessError(
-            f"program {argv[0]!r} not found",
-            step=step,
-            command=command,
-            hint="install it, put it on PATH, or fix the command",
-        ) from None
-    except PermissionError:
-        raise SubprocessError(
-            f"{argv[0]!r} is not executable",
-            step=step,
-            command=command,
-            hint=f"chmod +x {argv[0]} or run it through its interpreter",
-        ) from None
+    except OSError as exc:
+        raise cannot_start(exc, argv, cwd, step) from None
     try:
         stdout, stderr = proc.communicate(stdin, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -99,6 +88,37 @@ def run_program(
         kill_group(proc)
         raise
     return Completed(proc.returncode, stdout, stderr, time.monotonic() - started)
+
+
+def cannot_start(exc: OSError, argv: list[str], cwd: Path, step: str) -> SubprocessError:
+    """Why a program did not start: it, its #! interpreter or its working directory is missing,
+    it is not executable, or it is no program at all."""
+    program = argv[0]
+    what, hint = f"cannot run {program!r}: {exc.strerror}", "fix the command"
+    if isinstance(exc, FileNotFoundError) and not cwd.is_dir():
+        what = f"its working directory {cwd} is gone"
+        hint = "did a step delete it? restore the folder (steps must not remove their own)"
+    elif isinstance(exc, FileNotFoundError) and "/" in program and (cwd / program).is_file():
+        what = f"{program!r} names an interpreter that does not exist: {_shebang(cwd / program)}"
+        hint = f"fix the #! line of {program} or install its interpreter"
+    elif isinstance(exc, FileNotFoundError):
+        what = f"program {program!r} not found"
+        hint = "install it, put it on PATH, or fix the command"
+    elif isinstance(exc, PermissionError):
+        what = f"{program!r} is not executable"
+        hint = f"chmod +x {program} or run it through its interpreter"
+    elif exc.errno == errno.ENOEXEC:
+        hint = f"start {program} with a #! line, or run it through its interpreter"
+    return SubprocessError(what, step=step, command=shlex.join(argv), hint=hint)
+
+
+def _shebang(path: Path) -> str:
+    try:
+        with path.open("rb") as fh:
+            line = fh.readline(200).decode("utf-8", "replace").strip()
+    except OSError:
+        return "(unreadable)"
+    return line if line.startswith("#!") else "(no #! line)"
 
 
 def kill_group(proc: subprocess.Popen) -> None:

@@ -4,6 +4,9 @@ Each line is an event: ``run_start``, ``phase_start``/``phase_end`` (constructor
 destructor), ``step_start``, ``step_retry``, ``step_end`` (duration, retries, token usage,
 error) and ``run_end``.  Input values whose key looks like a secret are redacted; outputs and
 the environment are never recorded.
+
+A record that cannot be written never stops a run once it has started (the destructor must
+still run): the first write error is kept in ``Recorder.failure`` and the record ends there.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .display import retries_text
-from .errors import UsageError
+from .errors import ConfigError, UsageError
 
 SECRET_KEY = re.compile(r"key|token|secret|passw|credential|auth", re.IGNORECASE)
 
@@ -39,15 +42,35 @@ class Recorder:
 
     path: Path | None
     listener: Callable[[dict[str, Any]], None] | None = None
+    failure: str | None = None  # why the record stopped being written (and at which event)
 
     def __call__(self, event: dict[str, Any]) -> None:
         event = {"time": round(time.time(), 3), **event}
-        if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a", encoding="utf-8") as fh:
-                fh.write(json.dumps(event, ensure_ascii=False, default=str) + "\n")
+        if self.path is not None and self.failure is None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                with self.path.open("a", encoding="utf-8") as fh:
+                    fh.write(json.dumps(event, ensure_ascii=False, default=str) + "\n")
+            except OSError as exc:
+                self.failure = f"{exc.strerror or exc} (writing {_what(event)})"
         if self.listener is not None:
             self.listener(event)
+
+    def first(self, event: dict[str, Any]) -> None:
+        """Write a run's first event; nothing has run yet, so a record that cannot be written
+        at all stops the run here."""
+        self(event)
+        if self.failure is not None:
+            raise ConfigError(
+                f"cannot write the run record {self.path}: {self.failure}",
+                hint="make APP_RUN_HOME a writable folder with free space, or point it elsewhere",
+            )
+
+
+def _what(event: dict[str, Any]) -> str:
+    """The event being written, for the error: e.g. ``step_start of hello/first``."""
+    where = "/".join(str(event[k]) for k in ("pipeline", "step") if event.get(k))
+    return f"{event.get('event')} of {where}" if event.get("step") else str(event.get("event"))
 
 
 def runs_dir(home: Path) -> Path:

@@ -108,6 +108,7 @@ class RunResult:
     pause: Pause | None = None
     position: Position | None = None  # where to resume, when paused
     signal: int | None = None  # a SIGINT/SIGTERM held off while the destructor ran
+    record_error: str | None = None  # why the run record is incomplete (e.g. the disk is full)
 
     @property
     def exit_code(self) -> int:
@@ -137,7 +138,7 @@ class RunResult:
         if self.pause is not None:
             return {**self.pause.to_dict(), "run_id": self.run_id, "app": self.app}
         phases = {"constructor": self.constructor, "destructor": self.destructor}
-        return {
+        data = {
             "status": self.status,
             "run_id": self.run_id,
             "app": self.app,
@@ -147,6 +148,9 @@ class RunResult:
             **{k: (v.to_dict() if v else None) for k, v in phases.items()},
             "record": str(self.record) if self.record else None,
         }
+        if self.record_error:
+            data["record_error"] = self.record_error
+        return data
 
 
 def error_dict(error: AppRunError | None) -> dict[str, Any] | None:

@@ -33,7 +33,14 @@ from typing import Any
 from .app import CONSTRUCTOR, DESTRUCTOR, App, Pipeline, Step
 from .check import check_app, errors_in
 from .config import Config
-from .errors import AppRunError, CheckFailed, Interrupted, ProviderNotConfigured, StepError
+from .errors import (
+    AppRunError,
+    CheckFailed,
+    Interrupted,
+    ProviderNotConfigured,
+    SignalReceived,
+    StepError,
+)
 from .inputs import complete_inputs
 from .llm_step import pending_prompt, run_llm_step
 from .providers.base import Provider
@@ -71,7 +78,7 @@ def begin(
         _need_provider(app, pipeline, delegate)
     run_id = new_run_id(name)
     emit = Recorder(runs_dir(home) / f"{run_id}.jsonl" if home is not None else None, listener)
-    emit(
+    emit.first(
         {
             "event": "run_start",
             "run_id": run_id,
@@ -208,8 +215,11 @@ class Run:
             return result
         try:
             return run_phase(phase, ctx, start=position.step, can_pause=self.delegate)
-        except Interrupted as exc:  # a signal between steps rather than inside one
-            return PhaseResult(phase, name, "interrupted", error=exc, steps=list(ctx.outputs))
+        except SignalReceived as stop:  # a signal between steps rather than inside one
+            error = Interrupted(stop.signum)
+            result = PhaseResult(phase, name, "interrupted", error=error, steps=list(ctx.outputs))
+            _emit_phase_end(ctx, result)
+            return result
 
     def _paused(self, result: RunResult, phase: PhaseResult) -> RunResult:
         assert phase.pending is not None
@@ -241,6 +251,9 @@ class Run:
                 "error": error_dict(result.error),
             }
         )
+        if self.emit.failure is not None:
+            record, why = self.emit.path, self.emit.failure
+            result.record_error = f"the run record {record} is incomplete: {why}"
         return result
 
 
@@ -323,13 +336,16 @@ def run_step(ctx: StepContext, step: Step) -> AppRunError | None:
         ctx.outputs[step.name] = outcome.output
     except AppRunError as exc:
         error = exc
+    except SignalReceived as stop:
+        error = Interrupted(stop.signum)
     except Exception as exc:  # a bug must not skip the destructor
         error = StepError(
             f"internal error: {exc!r}", step=step.name, hint="rerun with --debug and report it"
         )
         error.__cause__ = exc
-    if error is not None and error.where is None:
-        error.where = ctx.pipeline.where(step)
+    if error is not None:
+        error.where = error.where or ctx.pipeline.where(step)
+        error.step = error.step or step.name
     step_end(ctx, step, started, outcome, error)
     return error
 
@@ -362,7 +378,7 @@ def _retries_of(error: AppRunError | None) -> int:
 
 
 class _Signals:
-    """SIGINT/SIGTERM raise Interrupted; once ``hold`` is set they are noted, not raised."""
+    """SIGINT/SIGTERM raise SignalReceived; once ``hold`` is set they are noted, not raised."""
 
     def __init__(self) -> None:
         self.hold = False
@@ -372,7 +388,7 @@ class _Signals:
         if self.hold:
             self.pending = signum
             return
-        raise Interrupted(signum)
+        raise SignalReceived(signum)
 
 
 @contextmanager
@@ -384,6 +400,8 @@ def interrupts() -> Iterator[_Signals]:
     previous = {s: signal.signal(s, signals.handler) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield signals
+    except SignalReceived as stop:  # between phases: no step to fail, nothing more to run
+        raise Interrupted(stop.signum) from None
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -14,7 +14,7 @@ from typing import Any
 
 from .app import CONSTRUCTOR, DESTRUCTOR, App
 from .config import Config
-from .errors import AppRunError, Interrupted
+from .errors import AppRunError, Interrupted, SignalReceived
 from .providers.base import Provider
 from .record import Recorder, new_run_id, runs_dir
 from .result import EXIT_CONSTRUCTOR, EXIT_DESTRUCTOR, EXIT_FAILED, EXIT_OK, error_dict
@@ -114,7 +114,7 @@ def run_with_agent(
 
     run_id = new_run_id("skill")
     emit = Recorder(runs_dir(home) / f"{run_id}.jsonl" if home is not None else None, listener)
-    emit(
+    emit.first(
         {
             "event": "run_start",
             "run_id": run_id,
@@ -164,6 +164,9 @@ def run_with_agent(
         except AppRunError as exc:
             status, error = ("interrupted" if isinstance(exc, Interrupted) else "failed"), exc
             out["error"] = error_dict(exc)
+        except SignalReceived as stop:  # e.g. during a model call
+            status, error = "interrupted", Interrupted(stop.signum)
+            out["error"] = error_dict(error)
         signals.hold = True
         if app.has(DESTRUCTOR):
             outcome = {

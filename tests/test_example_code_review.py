@@ -198,9 +198,10 @@ def test_destructor_cleans_up_after_a_failed_review(env: dict[str, str], tmp_pat
     result = app_run(args, env)
     assert result.returncode == 1, result.stderr
     assert "'app/users.py' is not in the diff (changed files: x.py)" in result.stderr
-    assert "Error: business failed — scripted answers for code-review/analyze_files ran out" in (
-        result.stderr
-    )
+    assert (
+        "Error: business failed — step 'analyze_files': "
+        "scripted answers for code-review/analyze_files ran out"
+    ) in result.stderr
     events = run_record(env)
     assert [e["phase"] for e in events if e["event"] == "phase_end"] == [
         "constructor",

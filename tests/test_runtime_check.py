@@ -1,6 +1,7 @@
 """`app-run check` and the checks `run` makes first: the malformed corpus under tests/malformed/,
 each case expecting one error that names file:line and what to do (exit 3), plus the cases too
-big or too odd to commit, generated here."""
+big or too odd to commit (huge and binary files, symlinks out of the APP), generated here.
+`run` refuses every case of both before anything runs: no step, no run record."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from helpers import MALFORMED, code, invoke, make_app, marker, write_tree
+from typer.testing import Result
 
 from runtime.document import MAX_BYTES
 
@@ -156,6 +158,122 @@ CORPUS = [
         "error: steps.0.timeout: 0 is less than or equal to the minimum of 0 "
         "(destructor_error/pipelines/_destructor/pipeline.yaml:7)",
     ),
+    (
+        "tab_indentation",
+        3,
+        "error: invalid YAML: found character '\\t' that cannot start any token "
+        f"(tab_indentation/{P}:4)",
+    ),
+    (
+        "wrong_indentation",
+        3,
+        "error: invalid YAML: expected <block end>, but found '<block mapping start>' "
+        f"(wrong_indentation/{P}:6)",
+    ),
+    ("empty_pipeline_yaml", 3, f"error: pipeline.yaml is empty (empty_pipeline_yaml/{P}:1)"),
+    (
+        "pipeline_not_a_mapping",
+        3,
+        "error: pipeline: [{'name': 'hello'}, {'description': 'Says hello'}] is not of type "
+        f"'object' (pipeline_not_a_mapping/{P}:1)",
+    ),
+    ("missing_name", 3, f"error: pipeline: 'name' is a required property (missing_name/{P}:1)"),
+    (
+        "missing_description",
+        3,
+        f"error: pipeline: 'description' is a required property (missing_description/{P}:1)",
+    ),
+    ("missing_steps", 3, f"error: pipeline: 'steps' is a required property (missing_steps/{P}:1)"),
+    ("empty_steps", 3, f"error: steps: [] should be non-empty (empty_steps/{P}:3)"),
+    (
+        "steps_not_a_list",
+        3,
+        "error: steps: {'greet': {'type': 'code', 'command': 'python3 steps/greet.py'}} is not "
+        f"of type 'array' (steps_not_a_list/{P}:3)",
+    ),
+    (
+        "step_not_a_mapping",
+        3,
+        "error: steps.0: 'python3 steps/greet.py' is not of type 'object' "
+        f"(step_not_a_mapping/{P}:4)",
+    ),
+    (
+        "step_without_name",
+        3,
+        f"error: steps.0: 'name' is a required property (step_without_name/{P}:4)",
+    ),
+    (
+        "step_without_type",
+        3,
+        f"error: steps.0: 'type' is a required property (step_without_type/{P}:4)",
+    ),
+    ("name_not_a_string", 3, f"error: name: 42 is not of type 'string' (name_not_a_string/{P}:1)"),
+    (
+        "bad_step_name",
+        3,
+        "error: steps.0.name: 'greet me' does not match '^[A-Za-z_][A-Za-z0-9_-]*$' "
+        f"(bad_step_name/{P}:4)",
+    ),
+    (
+        "timeout_not_a_number",
+        3,
+        f"error: steps.0.timeout: '5 minutes' is not of type 'number' (timeout_not_a_number/{P}:7)",
+    ),
+    (
+        "retry_out_of_range",
+        3,
+        f"error: steps.0.retry: 11 is greater than the maximum of 10 (retry_out_of_range/{P}:7)",
+    ),
+    (
+        "triggers_not_a_list",
+        3,
+        f"error: triggers: 'say hello' is not of type 'array' (triggers_not_a_list/{P}:3)",
+    ),
+    (
+        "input_not_a_mapping",
+        3,
+        f"error: input: ['text'] is not of type 'object', 'null' (input_not_a_mapping/{P}:3)",
+    ),
+    (
+        "output_not_a_string",
+        3,
+        f"error: output: ['greet'] is not of type 'string' (output_not_a_string/{P}:3)",
+    ),
+    (
+        "prompt_unknown_step",
+        3,
+        "error: {{greeting.output}}: no step 'greeting' in this pipeline "
+        f"(prompt_unknown_step/{P}:9)",
+    ),
+    (
+        "prompt_bad_reference",
+        3,
+        "error: {{greet.result}} must be {{input.<name>}} or {{<step>.output}} "
+        f"(prompt_bad_reference/{P}:9)",
+    ),
+    (
+        "schema_escapes_app",
+        3,
+        "error: schema '../../../schemas/greet.json' is outside the APP "
+        f"(schema_escapes_app/{P}:7)",
+    ),
+    (
+        "schema_absolute_path",
+        3,
+        f"error: schema '/etc/greet.schema.json' is outside the APP (schema_absolute_path/{P}:7)",
+    ),
+    (
+        "validate_escapes_app",
+        3,
+        "error: validate '../../../validate_greet.py' is outside the APP "
+        f"(validate_escapes_app/{P}:7)",
+    ),
+    (
+        "validate_absolute_path",
+        3,
+        "error: validate '/usr/local/bin/validate_greet.py' is outside the APP "
+        f"(validate_absolute_path/{P}:7)",
+    ),
 ]
 
 
@@ -282,6 +400,47 @@ def nested(levels: int) -> Callable[[Path], object]:
     return lambda path: path.write_text(text)
 
 
+LLM_STEP = "name: hello\ndescription: x\nsteps:\n  - name: greet\n    type: llm\n    prompt: Hi\n"
+CODE_STEP = (
+    "name: hello\ndescription: x\nsteps:\n  - {name: greet, type: code, command: python3 x.py}\n"
+)
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+
+
+def with_schema(content: bytes | None, link: bool = False) -> Callable[[Path], object]:
+    """An llm step whose schemas/greet.json holds ``content``, or is a symlink out of the APP
+    (to a valid schema beside the APP folder)."""
+
+    def write(path: Path) -> None:
+        path.write_text(LLM_STEP + "    schema: schemas/greet.json\n")
+        (path.parent / "schemas").mkdir()
+        if link:
+            outside = path.parents[3] / "outside.json"
+            outside.write_text('{"type": "object"}\n')
+            (path.parent / "schemas/greet.json").symlink_to(outside)
+        else:
+            (path.parent / "schemas/greet.json").write_bytes(content or b"")
+
+    return write
+
+
+def validate_link(path: Path) -> None:
+    path.write_text(LLM_STEP + "    validate: steps/validate_greet.py\n")
+    outside = path.parents[3] / "validate_greet.py"
+    outside.write_text("print('{\"valid\": true}')\n")
+    (path.parent / "steps").mkdir()
+    (path.parent / "steps/validate_greet.py").symlink_to(outside)
+
+
+def steps_dir_link(path: Path) -> None:
+    """The step scripts' folder is a symlink to a folder beside the APP."""
+    path.write_text(CODE_STEP.replace("x.py", "steps/greet.py"))
+    outside = path.parents[3] / "shared-steps"
+    outside.mkdir()
+    (outside / "greet.py").write_text("print('{\"output\": 1}')\n")
+    (path.parent / "steps").symlink_to(outside)
+
+
 GENERATED = [
     (
         "deeply_nested",
@@ -313,7 +472,53 @@ GENERATED = [
         "error: pipeline.yaml is 52,428,800 bytes; pipeline files are capped at 1,000,000 bytes "
         f"(app/{P}) — keep data out of pipeline.yaml: put it in a file a step reads",
     ),
+    (
+        "nul_byte",
+        lambda path: path.write_text(CODE_STEP.replace("description: x", "description: x\0y")),
+        "error: invalid YAML: unacceptable character #x0000 "
+        f"(app/{P}:2) — pipeline files are plain text: remove the control character",
+    ),
+    (
+        "binary_executable",
+        lambda path: path.write_bytes(b"\x7fELF\x02\x01\x01" + bytes(9)),
+        "error: invalid YAML: unacceptable character #x007f "
+        f"(app/{P}:1) — pipeline files are plain text: remove the control character",
+    ),
+    (
+        "binary_schema_file",
+        with_schema(PNG),
+        "error: schema file is not UTF-8 text (byte 0x89) "
+        "(app/pipelines/hello/schemas/greet.json:1) — a JSON Schema is a UTF-8 JSON text file: "
+        "save it as one",
+    ),
+    (
+        "schema_symlink_escape",
+        with_schema(None, link=True),
+        "error: schema 'schemas/greet.json' is outside the APP: a symlink takes it to "
+        f"{{tmp}}/outside.json (app/{P}:7) — use a path relative to the pipeline directory, "
+        "inside the APP",
+    ),
+    (
+        "validate_symlink_escape",
+        validate_link,
+        "error: validate 'steps/validate_greet.py' is outside the APP: a symlink takes it to "
+        f"{{tmp}}/validate_greet.py (app/{P}:7) — use a path relative to the pipeline "
+        "directory, inside the APP",
+    ),
+    (
+        "command_symlink_escape",
+        steps_dir_link,
+        "error: command script 'steps/greet.py' is outside the APP: a symlink takes it to "
+        f"{{tmp}}/shared-steps/greet.py (app/{P}:4) — keep step scripts inside the APP folder",
+    ),
 ]
+
+
+def generated_app(tmp_path: Path, write: Callable[[Path], object]) -> Path:
+    app = write_tree(tmp_path / "app", {"SKILL.md": "# x\n"})
+    (app / "pipelines/hello").mkdir(parents=True)
+    write(app / P)
+    return app
 
 
 @pytest.mark.parametrize(
@@ -322,12 +527,11 @@ GENERATED = [
 def test_generated_malformed(
     case: str, write, expected_error: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = write_tree(tmp_path / "app", {"SKILL.md": "# x\n"})
-    (app / "pipelines/hello").mkdir(parents=True)
-    write(app / P)
+    generated_app(tmp_path, write)
     monkeypatch.chdir(tmp_path)
     result = invoke("check", "app")
     assert result.exit_code == 3
+    expected_error = expected_error.replace("{tmp}", str(tmp_path.resolve()))
     assert result.stderr == expected_error + "\napp: invalid (1 errors, 0 warnings)\n"
 
 
@@ -356,23 +560,67 @@ def test_missing_skill_md_is_only_a_warning(tmp_path: Path) -> None:
 # --- `run` checks the same things before anything runs ----------------------------------------
 
 
-@pytest.mark.parametrize("case", ["constructor_error", "destructor_error", "prompt_later_step"])
+def assert_refused(result: Result, expected: str, markers: Path, home: Path) -> str:
+    """`run` exited 3 before anything ran (no run record, no step marker); returns the line
+    that says why."""
+    assert (result.exit_code, result.stdout) == (3, ""), result.stderr
+    assert not (home / "runs").exists()
+    assert list(markers.iterdir()) == []
+    if expected.startswith("Error: "):  # not an APP at all: said as it is
+        return the_line(result.stderr, expected)
+    assert result.stderr.splitlines()[0] == "Error: hello: 1 error(s) in the APP"
+    return the_line(result.stderr, "  " + expected)
+
+
+@pytest.mark.parametrize("case", [c for c, code, _ in CORPUS if code == 3])
 def test_run_refuses_a_malformed_app_before_any_step(
+    case: str, runtime_env: Path, app_run_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = next(e for c, _, e in CORPUS if c == case)
+    monkeypatch.chdir(MALFORMED)
+    assert_refused(invoke("run", case, "hello"), expected, runtime_env, app_run_home)
+
+
+@pytest.mark.parametrize(
+    ("case", "write", "expected_error"), GENERATED, ids=[g[0] for g in GENERATED]
+)
+def test_run_refuses_a_generated_malformed_app(
     case: str,
+    write,
+    expected_error: str,
     tmp_path: Path,
     runtime_env: Path,
     app_run_home: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    expected = next(e for c, _, e in CORPUS if c == case)
-    monkeypatch.chdir(MALFORMED)
-    result = invoke("run", case, "hello")
-    assert result.exit_code == 3
-    assert result.stdout == ""
-    assert result.stderr.splitlines()[0] == "Error: hello: 1 error(s) in the APP"
-    the_line(result.stderr, "  " + expected)
+    generated_app(tmp_path, write)
+    monkeypatch.chdir(tmp_path)
+    what, _, fix = expected_error.replace("{tmp}", str(tmp_path.resolve())).partition(" — ")
+    line = assert_refused(invoke("run", "app", "hello"), what, runtime_env, app_run_home)
+    assert line.endswith(f" — {fix}")
+
+
+def test_an_empty_pipelines_folder(
+    tmp_path: Path, app_run_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_tree(tmp_path / "app", {"SKILL.md": "# x\n"})
+    (tmp_path / "app/pipelines").mkdir()
+    monkeypatch.chdir(tmp_path)
+    check = invoke("check", "app")
+    assert (check.exit_code, check.stderr) == (
+        0,
+        f"warning: no business pipelines ({tmp_path.resolve() / 'app/pipelines'})"
+        " — add one with `app-new pipeline`\n"
+        "app: ok (0 errors, 1 warnings)\n",
+    )
+    result = invoke("run", "app", "hello")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        f"Error: no pipeline named 'hello' in {tmp_path.resolve() / 'app'}"
+        " — pipelines here: none (see `app-run list`)\n",
+    )
     assert not (app_run_home / "runs").exists()
-    assert list(runtime_env.iterdir()) == []
 
 
 def test_run_checks_only_the_pipeline_it_runs(tmp_path: Path, runtime_env: Path) -> None:

@@ -124,6 +124,9 @@ def report(result: Any, as_json: bool, field: str | None = None) -> NoReturn:
             if phase is not None and phase.error is not None:
                 lines = error_lines(phase.error)
                 say([f"Error: {phase.phase} failed — {lines[0]}", *lines[1:]])
+    if result.record_error:
+        fix = "check the free space and permissions of APP_RUN_HOME; the run itself went on"
+        say([f"Warning: {result.record_error} — {fix}"])
     raise typer.Exit(result.exit_code)
 
 

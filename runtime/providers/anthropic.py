@@ -92,6 +92,11 @@ class AnthropicProvider:
         if request.thinking:
             params["thinking"] = thinking_config(request.model, request.max_tokens)
         message = self._send(params, stream=request.thinking)
+        if message.stop_reason == "refusal":
+            raise ProviderError(
+                "the model declined to answer (stop_reason: refusal)",
+                hint="rephrase the prompt, or check what the step's inputs put into it",
+            )
         text = "".join(block.text for block in message.content if block.type == "text")
         response = LlmResponse(text=text, model=message.model, usage=_usage(message))
         if request.schema is None:

@@ -1,0 +1,627 @@
+"""Fault injection: every way a run can break, in one table.
+
+Each fault runs `app-run run` on a small APP (constructor, business pipeline, a destructor that
+counts its runs) and must give one clear error naming the step and the cause, the documented
+exit code, no traceback, a complete run record (run_start … run_end, every started step ended)
+and — where the business pipeline started — a destructor that ran exactly once.  No process a
+step started outlives the run.  Model calls go through the real Anthropic provider and SDK with
+the HTTP layer mocked (httpx2.MockTransport); signals go to a real `app-run` process.
+
+| fault                                                      | case id                        |
+|------------------------------------------------------------|--------------------------------|
+| step exits non-zero                                        | step_exits_non_zero            |
+| step killed by a signal                                    | step_killed_by_signal          |
+| step prints non-JSON                                       | step_prints_non_json           |
+| step prints nothing (empty output)                         | step_prints_nothing            |
+| step prints JSON without `output`                          | step_json_without_output       |
+| step prints a huge output                                  | step_huge_output               |
+| step writes only to stderr                                 | step_writes_only_stderr        |
+| step hangs past its timeout (its children too)             | step_hangs_past_timeout        |
+| command not found                                          | command_not_found              |
+| command not executable                                     | command_not_executable         |
+| command with a bad shebang                                 | command_bad_shebang            |
+| command that is no program (no #! line)                    | command_without_shebang        |
+| constructor fails                                          | constructor_fails              |
+| destructor fails after a business failure (both reported)  | destructor_fails_after_failure |
+| SIGINT to app-run during a step                            | sigint_during_step             |
+| SIGTERM to app-run during a step                           | sigterm_during_step            |
+| SIGINT to app-run during an llm call                       | sigint_during_llm_call         |
+| SIGTERM to app-run during an llm call                      | sigterm_during_llm_call        |
+| LLM provider 429 with retry-after                          | llm_429_retry_after            |
+| LLM provider 500                                           | llm_500                        |
+| LLM provider timeout                                       | llm_timeout                    |
+| LLM provider connection refused                            | llm_connection_refused         |
+| LLM refusal                                                | llm_refusal                    |
+| LLM empty answer                                           | llm_empty_answer               |
+| LLM non-JSON answer                                        | llm_non_json_answer            |
+| LLM schema-invalid answer every time                       | llm_schema_invalid_every_time  |
+| LLM answer cut off at max_tokens                           | llm_cut_off                    |
+| validate script crashes                                    | validate_crashes               |
+| validate script prints garbage                             | validate_prints_garbage        |
+| validate script hangs                                      | validate_hangs                 |
+| schema file missing at run time                            | schema_missing_at_run_time     |
+| a step deletes its own pipeline directory                  | step_deletes_its_pipeline_dir  |
+| the runs folder is not writable                            | runs_folder_not_writable       |
+| disk full (write error) while writing the run record       | disk_full_run_record           |
+| disk full (write error) inside a step                      | disk_full_in_step              |
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from helpers import Outcome, code, group_members, invoke, make_app, wait_for
+from test_provider_anthropic import Api, error, ok, text
+
+import runtime.providers.anthropic as anthropic_provider
+from runtime.record import read_events
+
+pytestmark = pytest.mark.usefixtures("runtime_env")
+
+APP_RUN = Path(sys.executable).parent / "app-run"
+
+# --- the fixture APP ------------------------------------------------------------------------
+
+CLEANUP_PY = '''\
+"""The destructor's step: appends APP_BUSINESS_STATUS to $APP_TEST_MARKERS/destructor.runs."""
+import json, os, sys
+
+with open(os.path.join(os.environ["APP_TEST_MARKERS"], "destructor.runs"), "a") as fh:
+    fh.write(os.environ["APP_BUSINESS_STATUS"] + "\\n")
+if sys.argv[1:] == ["fail"]:
+    sys.exit("cleanup failed on purpose")
+print(json.dumps({"output": "cleaned"}))
+'''
+SCHEMA = {
+    "type": "object",
+    "required": ["ok"],
+    "properties": {"ok": {"type": "boolean"}},
+    "additionalProperties": False,
+}
+GOOD_ANSWER = '{"ok": true}'
+
+# Programs the broken steps run, by file name under pipelines/hello/steps/.
+PROGRAMS = {
+    "killed.py": "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n",
+    "silent.py": "import sys\nsys.stdin.read()\n",
+    "stderr_only.py": "import sys\nprint('input.csv: no such file', file=sys.stderr)\n",
+    # 8 MB of a JSON string that never ends: far past a pipe's buffer, and not JSON.
+    "huge.py": "import sys\nsys.stdout.write('{\"output\": \"' + 'x' * 8_000_000)\n",
+    "tool.sh": "#!/bin/sh\necho '{\"output\": 1}'\n",
+    "bad_shebang.py": "#!/nonexistent/python9\nprint('{\"output\": 1}')\n",
+    "no_shebang": "echo '{\"output\": 1}'\n",
+    "wipe.py": (
+        "import json, os, shutil\nshutil.rmtree(os.environ['APP_PIPELINE_DIR'])\n"
+        "print(json.dumps({'output': 'wiped'}))\n"
+    ),
+    "drop_schema.py": (
+        "import json, os\nos.remove('schemas/answer.json')\nprint(json.dumps({'output': 1}))\n"
+    ),
+    "save.py": (
+        "import sys\ntry:\n    with open('/dev/full', 'w') as fh:\n        fh.write('report')\n"
+        "except OSError as exc:\n    sys.exit(f'cannot save the report: {exc.strerror}')\n"
+    ),
+    "validate_crash.py": "import json, sys\nprint(json.load(sys.stdin)['verdict'])\n",
+    "validate_garbage.py": "print('looks good to me!')\n",
+    "validate_hang.py": "import time\ntime.sleep(60)\n",
+}
+EXECUTABLE = ("bad_shebang.py", "no_shebang")  # tool.sh is left without its x bit on purpose
+
+
+def fault_app(
+    root: Path, steps: Sequence[dict], *, constructor: str = "ok", destructor: str = "ok"
+) -> Path:
+    cleanup = program(f"python3 steps/cleanup.py {destructor}", "cleanup")
+    files: dict[str, Any] = {
+        "pipelines/_destructor/steps/cleanup.py": CLEANUP_PY,
+        "pipelines/hello/schemas/answer.json": json.dumps(SCHEMA),
+        **{f"pipelines/hello/steps/{name}": body for name, body in PROGRAMS.items()},
+    }
+    app = make_app(
+        root,
+        {
+            "_constructor": [code("prepare", constructor)],
+            "hello": list(steps),
+            "_destructor": [cleanup],
+        },
+        files,
+    )
+    for name in EXECUTABLE:
+        (app / "pipelines/hello/steps" / name).chmod(0o755)
+    return app
+
+
+def program(command: str, name: str = "first", **extra: Any) -> dict:
+    return {"name": name, "type": "code", "command": command, **extra}
+
+
+def judge(**extra: Any) -> dict:
+    """An llm step answering about the step before it, held to SCHEMA."""
+    prompt = "Is {{collect.output.value}} fine? Answer as JSON."
+    step = {"name": "judge", "type": "llm", "prompt": prompt, "schema": "schemas/answer.json"}
+    return step | extra
+
+
+def llm_steps(*before: dict, **judged: Any) -> list[dict]:
+    return [*before, code("collect", "ok", "v1"), judge(**judged)]
+
+
+# --- the table ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fault:
+    id: str
+    steps: list[dict]  # the business pipeline `hello`
+    exit_code: int
+    errors: tuple[str, ...]  # fragments of stderr: each names the step and the cause
+    destructor_runs: int = 1  # 0 where the business pipeline never started
+    record: str = "complete"  # complete | cut (cut short by the fault) | none
+    constructor: str = "ok"
+    destructor: str = "ok"
+    api: tuple[Any, ...] = ()  # the mocked Messages API's answers (the last one repeats)
+    api_calls: int | None = None
+    signal: int | None = None  # sent to a real app-run once `started` exists in the markers
+    started: str = ""
+    arrange: Callable[[pytest.MonkeyPatch, Path], None] | None = None
+    stderr_limit: int | None = None  # stderr stays short whatever the step printed
+
+
+def business(step: str, cause: str) -> str:
+    return f"Error: business failed — step {step!r}: {cause}"
+
+
+def writing_a_record(path: Path, home: Path, mode: str = "r", *_: Any, **__: Any) -> bool:
+    return path.parent == home / "runs" and "r" not in mode
+
+
+def runs_not_writable(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    """Creating files in APP_RUN_HOME/runs is denied (chmod does not stop root: deny here)."""
+    opened = Path.open
+
+    def deny(path: Path, *args: Any, **kw: Any) -> Any:
+        if writing_a_record(path, home, *args, **kw):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+        return opened(path, *args, **kw)
+
+    monkeypatch.setattr(Path, "open", deny)
+
+
+def disk_fills_up(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    """The run record's 7th write on (step_start of hello/first) goes to /dev/full: ENOSPC."""
+    opened, writes = Path.open, []
+
+    def full(path: Path, *args: Any, **kw: Any) -> Any:
+        if writing_a_record(path, home, *args, **kw):
+            writes.append(path)
+            if len(writes) >= 7:
+                return opened(Path("/dev/full"), *args, **kw)
+        return opened(path, *args, **kw)
+
+    monkeypatch.setattr(Path, "open", full)
+
+
+NOT_JSON = "the answer is not JSON (Expecting value at line 1)"
+FAULTS = [
+    Fault(
+        "step_exits_non_zero",
+        [code("first", "fail")],
+        1,
+        (business("first", "step exited with 3"), "  | first failed on purpose"),
+    ),
+    Fault(
+        "step_killed_by_signal",
+        [program("python3 steps/killed.py")],
+        1,
+        (business("first", "step killed by SIGKILL"),),
+    ),
+    Fault(
+        "step_prints_non_json",
+        [code("first", "nojson")],
+        1,
+        (business("first", "stdout is not JSON (Expecting value): 'all done!'"),),
+    ),
+    Fault(
+        "step_prints_nothing",
+        [program("python3 steps/silent.py")],
+        1,
+        (business("first", "printed nothing on stdout"),),
+    ),
+    Fault(
+        "step_json_without_output",
+        [code("first", "nooutput")],
+        1,
+        (business("first", 'stdout JSON has no "output" key'), 'wrap the result: {"output"'),
+    ),
+    Fault(
+        "step_huge_output",
+        [program("python3 steps/huge.py")],
+        1,
+        (business("first", "stdout is not JSON (Unterminated string starting at): '…xxx"),),
+        stderr_limit=2000,
+    ),
+    Fault(
+        "step_writes_only_stderr",
+        [program("python3 steps/stderr_only.py")],
+        1,
+        (
+            business("first", "printed nothing on stdout"),
+            "(stderr: input.csv: no such file)",
+        ),
+    ),
+    Fault(
+        "step_hangs_past_timeout",
+        [code("slow", "hang", timeout=1), code("never")],
+        1,
+        (business("slow", "timed out after 1s"),),
+    ),
+    Fault(
+        "command_not_found",
+        [program("no-such-program --flag")],
+        1,
+        (business("first", "program 'no-such-program' not found"),),
+    ),
+    Fault(
+        "command_not_executable",
+        [program("steps/tool.sh")],
+        1,
+        (business("first", "'steps/tool.sh' is not executable"), "chmod +x steps/tool.sh"),
+    ),
+    Fault(
+        "command_bad_shebang",
+        [program("steps/bad_shebang.py")],
+        1,
+        (
+            business(
+                "first",
+                "'steps/bad_shebang.py' names an interpreter that does not exist: "
+                "#!/nonexistent/python9",
+            ),
+        ),
+    ),
+    Fault(
+        "command_without_shebang",
+        [program("steps/no_shebang")],
+        1,
+        (
+            business("first", "cannot run 'steps/no_shebang': Exec format error"),
+            "start steps/no_shebang with a #! line",
+        ),
+    ),
+    Fault(
+        "constructor_fails",
+        [code("first")],
+        4,
+        ("Error: constructor failed — step 'prepare': step exited with 3",),
+        destructor_runs=0,
+        constructor="fail",
+    ),
+    Fault(
+        "destructor_fails_after_failure",
+        [code("first", "fail")],
+        1,
+        (
+            business("first", "step exited with 3"),
+            "Error: destructor failed — step 'cleanup': step exited with 1",
+            "  | cleanup failed on purpose",
+        ),
+        destructor="fail",
+    ),
+    *(
+        Fault(
+            f"sig{name.lower()}_during_step",
+            [code("slow", "hang"), code("never")],
+            128 + signum,
+            (business("slow", f"interrupted by SIG{name}"),),
+            signal=signum,
+            started="hello.slow.json",
+        )
+        for name, signum in (("INT", signal.SIGINT), ("TERM", signal.SIGTERM))
+    ),
+    *(
+        Fault(
+            f"sig{name.lower()}_during_llm_call",
+            llm_steps(),
+            128 + signum,
+            (business("judge", f"interrupted by SIG{name}"),),
+            signal=signum,
+            started="api.called",
+        )
+        for name, signum in (("INT", signal.SIGINT), ("TERM", signal.SIGTERM))
+    ),
+    Fault(
+        "llm_429_retry_after",
+        llm_steps(),
+        1,
+        (business("judge", "Anthropic API rate limit reached (429, after 2 retries)"),),
+        api=(error(429, "rate_limit_error", "Too many requests", **{"retry-after": "0.01"}),),
+        api_calls=3,
+    ),
+    Fault(
+        "llm_500",
+        llm_steps(),
+        1,
+        (business("judge", "Anthropic API failed (500, after 2 retries): Internal error"),),
+        api=(error(500, "api_error", "Internal error"),),
+        api_calls=3,
+    ),
+    Fault(
+        "llm_timeout",
+        llm_steps(),
+        1,
+        (business("judge", "the Anthropic API did not answer in time"),),
+        api=(httpx2.ReadTimeout("timed out"),),
+        api_calls=3,
+    ),
+    Fault(
+        "llm_connection_refused",
+        llm_steps(),
+        1,
+        (business("judge", "cannot reach the Anthropic API"),),
+        api=(httpx2.ConnectError("[Errno 111] Connection refused"),),
+        api_calls=3,
+    ),
+    Fault(
+        "llm_refusal",
+        llm_steps(),
+        1,
+        (business("judge", "the model declined to answer (stop_reason: refusal)"),),
+        api=(ok([], stop_reason="refusal"),),
+        api_calls=1,
+    ),
+    Fault(
+        "llm_empty_answer",
+        llm_steps(),
+        1,
+        (
+            business(
+                "judge",
+                "no valid answer after 3 attempts — attempt 1: the answer is empty; "
+                "attempt 2: the answer is empty; attempt 3: the answer is empty",
+            ),
+        ),
+        api=(ok([]),),
+        api_calls=3,
+    ),
+    Fault(
+        "llm_non_json_answer",
+        llm_steps(),
+        1,
+        (business("judge", f"no valid answer after 3 attempts — attempt 1: {NOT_JSON};"),),
+        api=(ok([text("Sure! It looks fine.")]),),
+        api_calls=3,
+    ),
+    Fault(
+        "llm_schema_invalid_every_time",
+        llm_steps(),
+        1,
+        (
+            business(
+                "judge",
+                "no valid answer after 3 attempts — attempt 1: ok: 'yes' is not of type "
+                "'boolean'; attempt 2: ok: 'yes' is not of type 'boolean'; attempt 3:",
+            ),
+        ),
+        api=(ok([text('{"ok": "yes"}')]),),
+        api_calls=3,
+    ),
+    Fault(
+        "llm_cut_off",
+        llm_steps(),
+        1,
+        (business("judge", "the answer to step judge was cut off at max_tokens=16000"),),
+        api=(ok([text('{"ok": tr')], stop_reason="max_tokens"),),
+        api_calls=1,
+    ),
+    Fault(
+        "validate_crashes",
+        llm_steps(validate="steps/validate_crash.py"),
+        1,
+        (business("judge", "validate script exited with 1"), "  | KeyError: 'verdict'"),
+        api=(ok([text(GOOD_ANSWER)]),),
+        api_calls=1,
+    ),
+    Fault(
+        "validate_prints_garbage",
+        llm_steps(validate="steps/validate_garbage.py"),
+        1,
+        (
+            business(
+                "judge", 'validate script did not print {"valid": true|false, "errors": [...]}'
+            ),
+        ),
+        api=(ok([text(GOOD_ANSWER)]),),
+        api_calls=1,
+    ),
+    Fault(
+        "validate_hangs",
+        llm_steps(validate="steps/validate_hang.py", timeout=1),
+        1,
+        (business("judge", "validate script: timed out after 1s"),),
+        api=(ok([text(GOOD_ANSWER)]),),
+        api_calls=1,
+    ),
+    Fault(
+        "schema_missing_at_run_time",
+        llm_steps(program("python3 steps/drop_schema.py", "drop")),
+        1,
+        (
+            business(
+                "judge",
+                "cannot read schema file 'schemas/answer.json': No such file or directory",
+            ),
+        ),
+        api=(ok([text(GOOD_ANSWER)]),),
+        api_calls=0,
+    ),
+    Fault(
+        "step_deletes_its_pipeline_dir",
+        [program("python3 steps/wipe.py", "wipe"), code("after")],
+        1,
+        (business("after", "its working directory "), "/pipelines/hello is gone"),
+    ),
+    Fault(
+        "runs_folder_not_writable",
+        [code("first")],
+        2,
+        (
+            "Error: cannot write the run record ",
+            ".jsonl: Permission denied (writing run_start) — make APP_RUN_HOME a writable folder",
+        ),
+        destructor_runs=0,
+        record="none",
+        arrange=runs_not_writable,
+    ),
+    Fault(
+        "disk_full_run_record",
+        [code("first"), code("second")],
+        0,
+        (
+            "Warning: the run record ",
+            ".jsonl is incomplete: No space left on device (writing step_start of hello/first)",
+        ),
+        record="cut",
+        arrange=disk_fills_up,
+    ),
+    Fault(
+        "disk_full_in_step",
+        [program("python3 steps/save.py", "save")],
+        1,
+        (business("save", "step exited with 1"), "  | cannot save the report: No space left"),
+    ),
+]
+
+
+# --- running a fault ------------------------------------------------------------------------
+
+# `app-run` with the Anthropic SDK's HTTP layer replaced by a model that never answers.
+HANGING_API = """
+import functools, os, pathlib, sys, time
+import httpx2
+import runtime.providers.anthropic as provider
+from runtime.cli import main
+
+def never_answers(request):
+    pathlib.Path(os.environ["APP_TEST_MARKERS"], "api.called").touch()
+    time.sleep(60)
+    return httpx2.Response(500)
+
+client = httpx2.Client(transport=httpx2.MockTransport(never_answers))
+provider.AnthropicProvider = functools.partial(provider.AnthropicProvider, http_client=client)
+main()
+"""
+
+
+def mock_api(monkeypatch: pytest.MonkeyPatch, api: Api) -> None:
+    """The real provider and SDK (configured by the key, as a user would); only HTTP is fake."""
+    client = httpx2.Client(transport=httpx2.MockTransport(api))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+    provider = partial(anthropic_provider.AnthropicProvider, http_client=client)
+    monkeypatch.setattr(anthropic_provider, "AnthropicProvider", provider)
+
+
+def interrupt(fault: Fault, app: Path, markers: Path, monkeypatch: pytest.MonkeyPatch) -> Outcome:
+    """Run a real app-run and send it ``fault.signal`` once the step (or the call) started."""
+    argv: list[Any] = [APP_RUN]
+    if fault.started == "api.called":
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+        argv = [sys.executable, "-c", HANGING_API]
+    proc = subprocess.Popen(
+        [*argv, "run", app, "hello"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        wait_for(lambda: (markers / fault.started).exists(), f"{fault.started} to appear")
+        assert fault.signal is not None
+        proc.send_signal(fault.signal)
+        stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return Outcome(proc.returncode, stdout, stderr)
+
+
+def run_fault(
+    fault: Fault, app: Path, markers: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Outcome, Api | None]:
+    if fault.signal is not None:
+        return interrupt(fault, app, markers, monkeypatch), None
+    api = Api(*fault.api) if fault.api else None
+    if api is not None:
+        mock_api(monkeypatch, api)
+    if fault.arrange is not None:
+        fault.arrange(monkeypatch, home)
+    result = invoke("run", app, "hello")
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return Outcome(result.exit_code, result.stdout, result.stderr), api
+
+
+def check_record(fault: Fault, home: Path) -> None:
+    records = sorted((home / "runs").glob("*.jsonl"))
+    if fault.record == "none":
+        assert records == []
+        return
+    assert len(records) == 1
+    events = read_events(records[0])
+    assert events[0]["event"] == "run_start"
+    ends = [e for e in events if e["event"] == "run_end"]
+    if fault.record == "cut":
+        assert ends == []
+        return
+    assert events[-1] == ends[0]
+    assert (ends[0]["exit_code"], ends[0]["error"] is not None) == (fault.exit_code, True)
+    started = [(e["pipeline"], e["step"]) for e in events if e["event"] == "step_start"]
+    ended = [(e["pipeline"], e["step"]) for e in events if e["event"] == "step_end"]
+    assert started == ended
+    phases = [e["phase"] for e in events if e["event"] == "phase_start"]
+    assert phases == [e["phase"] for e in events if e["event"] == "phase_end"]
+    assert ("destructor" in phases) == (fault.destructor_runs == 1)
+
+
+@pytest.mark.parametrize("fault", FAULTS, ids=[f.id for f in FAULTS])
+def test_fault(
+    fault: Fault,
+    tmp_path: Path,
+    runtime_env: Path,
+    app_run_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = fault_app(
+        tmp_path / "app", fault.steps, constructor=fault.constructor, destructor=fault.destructor
+    )
+    outcome, api = run_fault(fault, app, runtime_env, app_run_home, monkeypatch)
+
+    assert outcome.exit_code == fault.exit_code, outcome.stderr
+    for fragment in fault.errors:
+        assert fragment in outcome.stderr
+    assert not [line for line in outcome.stderr.splitlines() if line.startswith("Traceback")]
+    if fault.stderr_limit is not None:
+        assert len(outcome.stderr) < fault.stderr_limit
+    check_record(fault, app_run_home)
+    runs = runtime_env / "destructor.runs"  # one line per run: the APP_BUSINESS_STATUS it got
+    told = "interrupted" if fault.signal else "succeeded" if fault.exit_code == 0 else "failed"
+    assert (runs.read_text().split() if runs.exists() else []) == [told] * fault.destructor_runs
+    if api is not None and fault.api_calls is not None:
+        assert len(api.requests) == fault.api_calls
+    for seen in runtime_env.glob("*.*.json"):  # every step that ran: its process group is gone
+        pgid = json.loads(seen.read_text())["pgid"]
+        wait_for(lambda pgid=pgid: not group_members(pgid), f"group {pgid} to be gone", 10)
+
+
+def test_every_fault_is_in_the_docstring_table() -> None:
+    rows = [line for line in (__doc__ or "").splitlines() if line.startswith("| ")][1:]
+    assert [row.split("|")[2].strip() for row in rows] == [f.id for f in FAULTS]
+    assert len(FAULTS) >= 30
