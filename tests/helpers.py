@@ -5,7 +5,9 @@ error) as its run record tells it.
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -13,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from typer.testing import CliRunner, Result
 
-from runtime.cli import cli
+from runtime.cli import app_run
 from runtime.record import read_events
 
 TESTS = Path(__file__).resolve().parent
@@ -116,22 +117,29 @@ def make_app(
     return write_tree(root, tree)
 
 
-def invoke(*args: Any, input: str | None = None) -> Result:
-    """`app-run ARGS` in-process; stdout and stderr are kept apart."""
-    return CliRunner().invoke(cli, [str(a) for a in args], input=input)
-
-
 @dataclass
 class Outcome:
-    """A finished `app-run` subprocess, shaped like CliRunner's Result."""
+    """A finished `app-run`: in-process (``invoke``) or a subprocess."""
 
     exit_code: int
     stdout: str
     stderr: str
 
 
+def invoke(*args: Any, input: str | None = None) -> Outcome:
+    """`app-run ARGS` in-process, ``input`` on stdin; stdout and stderr are kept apart."""
+    streams = (sys.stdin, sys.stdout, sys.stderr)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(input or ""), stdout, stderr
+    try:
+        code = app_run([str(a) for a in args])
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = streams
+    return Outcome(code, stdout.getvalue(), stderr.getvalue())
+
+
 def assert_run(
-    result: Result | Outcome,
+    result: Outcome,
     *,
     status: str,
     ran: list[str],

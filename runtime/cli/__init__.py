@@ -1,7 +1,9 @@
-"""The `app-run` command. The only package of the runtime that imports typer or prints:
-this module holds the app, the shared options and how results and errors are printed;
-``pipelines`` (check, list, run, route, ask, test), ``sessions`` (resume, abandon,
-sessions) and ``records`` (log, schema) hold the commands.
+"""The `app-run` command line, on the standard library's argparse (typer imports pydantic while
+it parses, ~100 ms a call). The only package of the runtime that prints: this module holds the
+parser factory, the shared options, how results and errors are printed and the entry point;
+``pipelines`` (check, list, run, route, ask, test), ``records`` (log, schema) and ``sessions``
+(resume, abandon, sessions) each register their commands and hold them. A command gets the
+parsed arguments and returns its exit code; an error it raises is shown here, as one line.
 
 Exit codes (also in README.md):
   0 success · 1 pipeline failed · 2 usage or input error · 3 APP invalid (check errors)
@@ -11,13 +13,12 @@ Exit codes (also in README.md):
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
-import traceback
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
-
-import typer
+from typing import Any, NoReturn
 
 from runtime import __version__
 from runtime.display import (
@@ -26,93 +27,173 @@ from runtime.display import (
     progress_lines,
     select_field,
 )
-from runtime.errors import AppRunError, UsageError
+from runtime.errors import AppRunError
 
+EXIT_USAGE = 2
 EXIT_INTERNAL = 70
+EXIT_INTERRUPTED = 130
 
-cli = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    help="Run APPs (Agent Pipeline Protocol v0.4): check, list, run pipelines, read run logs.",
-)
-state = {"debug": False}
+Handler = Callable[[argparse.Namespace], int]
 
-AppDir = Annotated[
-    Path, typer.Argument(metavar="APP_DIR", help="The APP folder (holds SKILL.md and pipelines/).")
-]
-JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable output on stdout.")]
-InputPairs = Annotated[
-    list[str] | None, typer.Option("--input", "-i", help="An input as key=value (repeatable).")
-]
-InputJson = Annotated[
-    str | None, typer.Option("--input-json", help="Inputs as a JSON object: FILE or -.")
-]
-ProviderOpt = Annotated[
-    str | None, typer.Option("--provider", help="LLM provider: anthropic | scripted | none.")
-]
-AnswersOpt = Annotated[
-    str | None, typer.Option("--answers", help="Answers file for the scripted provider.")
-]
-DelegateFlag = Annotated[
-    bool,
-    typer.Option(
-        "--delegate/--no-delegate",
-        help="With no provider, pause at llm steps for the calling agent (exit 6).",
-    ),
-]
-FieldOpt = Annotated[
-    str | None,
-    typer.Option(
+
+class Parser(argparse.ArgumentParser):
+    """argparse with app-run's one-line usage error (exit 2), no abbreviated options, and
+    (``intermixed``: a command's parser) options anywhere among the arguments."""
+
+    def __init__(self, *args: Any, intermixed: bool = False, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+        self.intermixed = intermixed
+
+    def error(self, message: str) -> NoReturn:
+        print(f"Error: {message} — see `{self.prog} --help`", file=sys.stderr)
+        self.exit(EXIT_USAGE)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        if not self.intermixed:
+            return super().parse_known_args(args, namespace)
+        self.intermixed = False  # parse_known_intermixed_args calls this method back
+        try:
+            parsed, extras = self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self.intermixed = True
+        if extras:  # named here, so the message points at this command's --help
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
+def build_parser() -> Parser:
+    """The whole command line: global options, then one sub-command per command."""
+    from . import pipelines, records, sessions
+
+    parser = Parser(
+        prog="app-run",
+        description=(
+            "Run APPs (Agent Pipeline Protocol v0.4): check, list, run pipelines, read run logs."
+        ),
+    )
+    parser.add_argument("--debug", action="store_true", help="Show tracebacks.")
+    parser.add_argument(
+        "--version", action="version", version=f"app-run {__version__}", help="Show version."
+    )
+    commands = parser.add_subparsers(
+        title="commands", metavar="COMMAND", dest="command", required=True
+    )
+    for module in (pipelines, records, sessions):
+        module.register(commands)
+    return parser
+
+
+def command(commands: argparse._SubParsersAction[Parser], handler: Handler, name: str) -> Parser:
+    """Add the command ``name`` running ``handler``; the handler's docstring is its help."""
+    from textwrap import dedent
+
+    first, _, rest = (handler.__doc__ or "").strip().partition("\n")
+    description = f"{first}\n{dedent(rest)}".strip()
+    parser = commands.add_parser(name, help=first, description=description, intermixed=True)
+    parser.set_defaults(handler=handler)
+    return parser
+
+
+# --- options shared by several commands -----------------------------------------------------
+
+
+def app_dir_argument(parser: Parser) -> None:
+    parser.add_argument(
+        "app_dir",
+        metavar="APP_DIR",
+        type=Path,
+        help="The APP folder (holds SKILL.md and pipelines/).",
+    )
+
+
+def json_flag(parser: Parser) -> None:
+    parser.add_argument(
+        "--json", dest="as_json", action="store_true", help="Machine-readable output on stdout."
+    )
+
+
+def quiet_flag(parser: Parser, default: bool = False) -> None:
+    more = " (default: %(default)s)" if default else ""
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", default=default, help=f"No progress on stderr.{more}"
+    )
+
+
+def input_options(parser: Parser) -> None:
+    parser.add_argument(
+        "-i",
+        "--input",
+        dest="input_pairs",
+        action="append",
+        metavar="KEY=VALUE",
+        help="An input as key=value (repeatable).",
+    )
+    parser.add_argument("--input-json", metavar="FILE", help="Inputs as a JSON object: FILE or -.")
+
+
+def provider_options(parser: Parser) -> None:
+    parser.add_argument(
+        "--provider", metavar="NAME", help="LLM provider: anthropic | scripted | none."
+    )
+    parser.add_argument("--answers", metavar="FILE", help="Answers file for the scripted provider.")
+
+
+def delegate_flag(parser: Parser) -> None:
+    parser.add_argument(
+        "--delegate",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="With no provider, pause at llm steps for the calling agent (exit 6)."
+        " (default: --delegate)",
+    )
+
+
+def field_option(parser: Parser) -> None:
+    parser.add_argument(
         "--field",
+        metavar="PATH",
         help="Print only this field of the output (dot path); a string prints as plain text.",
-    ),
-]
-QuietFlag = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")]
+    )
 
 
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"app-run {__version__}")
-        raise typer.Exit()
+# --- output -----------------------------------------------------------------------------------
 
 
-@cli.callback()
-def _main(
-    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks.")] = False,
-    version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show version.")
-    ] = False,
-) -> None:
-    state["debug"] = debug
-
-
-def fail(error: BaseException) -> NoReturn:
-    """Print one line for a known error (tracebacks only with --debug) and exit."""
-    if state["debug"]:
-        traceback.print_exception(error)
-    if isinstance(error, AppRunError):
-        lines = error_lines(error)
-        typer.echo(f"Error: {lines[0]}", err=True)
-        say(lines[1:])
-        raise typer.Exit(error.exit_code)
-    typer.echo(f"Error: internal error: {error!r} — rerun with --debug and report it", err=True)
-    raise typer.Exit(EXIT_INTERNAL)
+def out(text: str, end: str = "\n") -> None:
+    """Text for programs, on stdout."""
+    print(text, end=end, file=sys.stdout, flush=True)
 
 
 def say(lines: list[str]) -> None:
     """Lines for people, on stderr."""
     for line in lines:
-        typer.echo(line, err=True)
+        print(line, file=sys.stderr, flush=True)
 
 
 def emit_json(data: Any) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    out(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def report(result: Any, as_json: bool, field: str | None = None) -> NoReturn:
-    """Print a RunResult: the output on stdout, errors on stderr; exit with its code."""
+def fail(error: BaseException, debug: bool = False) -> int:
+    """Print one line for an error (and its traceback with --debug); the exit code to end with."""
+    if debug:
+        import traceback
+
+        traceback.print_exception(error)
+    if isinstance(error, AppRunError):
+        lines = error_lines(error)
+        say([f"Error: {lines[0]}", *lines[1:]])
+        return error.exit_code
+    say([f"Error: internal error: {error!r} — rerun with --debug and report it"])
+    return EXIT_INTERNAL
+
+
+def report(result: Any, as_json: bool, field: str | None = None) -> int:
+    """Print a RunResult: the output on stdout, errors on stderr; its exit code."""
     if as_json or result.pause is not None:
         emit_json(result.to_dict())
         if result.pause is not None and not as_json:
@@ -127,18 +208,16 @@ def report(result: Any, as_json: bool, field: str | None = None) -> NoReturn:
     if result.record_error:
         fix = "check the free space and permissions of APP_RUN_HOME; the run itself went on"
         say([f"Warning: {result.record_error} — {fix}"])
-    raise typer.Exit(result.exit_code)
+    return int(result.exit_code)
 
 
 def _print_output(output: Any, field: str | None) -> None:
-    """The pipeline's output as JSON; with --field, one part of it (a string as plain text)."""
+    """The pipeline's output as JSON; with --field, one part of it (a string as plain text).
+    A field that is not there raises UsageError (shown as the error, exit 2)."""
     if field:
-        try:
-            output = select_field(output, field)
-        except UsageError as exc:
-            fail(exc)
+        output = select_field(output, field)
         if isinstance(output, str):
-            typer.echo(output.rstrip("\n"))
+            out(output.rstrip("\n"))
             return
     emit_json(output)
 
@@ -146,6 +225,8 @@ def _print_output(output: Any, field: str | None) -> None:
 def progress(event: dict[str, Any]) -> None:
     say(progress_lines(event))
 
+
+# --- entry point ------------------------------------------------------------------------------
 
 COMMANDS = (
     "test",
@@ -171,18 +252,30 @@ def shorthand(argv: list[str]) -> list[str]:
     return args
 
 
-from . import pipelines, records, sessions  # noqa: E402,F401 - registers the commands
-
-
-def main() -> None:
-    """Console entry point: no traceback escapes unless --debug was given."""
+def app_run(argv: Sequence[str] | None = None) -> int:
+    """`app-run ARGV` (default: ``sys.argv[1:]``) in-process; returns the exit code. No
+    traceback escapes unless --debug was given."""
+    args = shorthand([str(a) for a in (sys.argv[1:] if argv is None else argv)])
+    debug = False
     try:
-        cli(args=shorthand(sys.argv[1:]), prog_name="app-run")
-    except KeyboardInterrupt:
-        typer.echo("Error: interrupted", err=True)
-        sys.exit(130)
-    except Exception as exc:  # noqa: BLE001 - the one place that turns bugs into a message
+        parser = build_parser()
+        if not args:
+            parser.print_help(sys.stderr)
+            return EXIT_USAGE
         try:
-            fail(exc)
-        except typer.Exit as done:
-            sys.exit(done.exit_code)
+            parsed = parser.parse_args(args)
+        except SystemExit as done:  # --help, --version and usage errors end the parse
+            return int(done.code or 0)
+        debug = parsed.debug
+        handler: Handler = parsed.handler
+        return handler(parsed)
+    except KeyboardInterrupt:
+        say(["Error: interrupted"])
+        return EXIT_INTERRUPTED
+    except Exception as exc:  # noqa: BLE001 - the one place that turns errors into a message
+        return fail(exc, debug)
+
+
+def main(argv: Sequence[str] | None = None) -> NoReturn:
+    """Console entry point: run `app-run` and exit with its code."""
+    sys.exit(app_run(argv))

@@ -2,154 +2,160 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
-from typing import Annotated
-
-import typer
 
 from runtime.display import decision_lines
-from runtime.errors import AppRunError, CheckFailed
+from runtime.errors import CheckFailed
 
 from . import (
-    AnswersOpt,
-    AppDir,
-    DelegateFlag,
-    FieldOpt,
-    InputJson,
-    InputPairs,
-    JsonFlag,
-    ProviderOpt,
-    QuietFlag,
-    cli,
+    Parser,
+    app_dir_argument,
+    command,
+    delegate_flag,
     emit_json,
-    fail,
+    field_option,
+    input_options,
+    json_flag,
+    out,
     progress,
+    provider_options,
+    quiet_flag,
     report,
+    say,
 )
 
 
-@cli.command()
-def check(app_dir: AppDir, as_json: JsonFlag = False) -> None:
+def register(commands: argparse._SubParsersAction[Parser]) -> None:
+    for name, handler in (("check", check), ("list", list_pipelines)):
+        parser = command(commands, handler, name)
+        app_dir_argument(parser)
+        json_flag(parser)
+
+    parser = command(commands, run, "run")
+    app_dir_argument(parser)
+    parser.add_argument("pipeline", metavar="PIPELINE", help="The business pipeline to run.")
+    input_options(parser)
+    provider_options(parser)
+    delegate_flag(parser)
+    _output_options(parser)
+
+    parser = command(commands, route_request, "route")
+    _request_arguments(parser)
+    _strategy_option(parser)
+    provider_options(parser)
+    json_flag(parser)
+
+    parser = command(commands, ask_request, "ask")
+    _request_arguments(parser)
+    input_options(parser)
+    _strategy_option(parser)
+    provider_options(parser)
+    delegate_flag(parser)
+    parser.add_argument(
+        "--agent", action="store_true", help="No match: run Skill mode here (needs a provider)."
+    )
+    parser.add_argument(
+        "--max-turns", type=int, default=12, metavar="N", help="--agent: turn limit. (default: 12)"
+    )
+    _output_options(parser)
+
+    parser = command(commands, test_fixtures, "test")
+    app_dir_argument(parser)
+    parser.add_argument("pipelines", metavar="PIPELINE", nargs="*", help="Default: every one.")
+    parser.add_argument(
+        "--update", action="store_true", help="Accept the outputs: write samples/expected.json."
+    )
+    json_flag(parser)
+    quiet_flag(parser, default=True)
+
+
+def _output_options(parser: Parser) -> None:
+    """How commands that run a pipeline (run, ask) print."""
+    field_option(parser)
+    json_flag(parser)
+    quiet_flag(parser)
+
+
+def _request_arguments(parser: Parser) -> None:
+    app_dir_argument(parser)
+    parser.add_argument("request", metavar="REQUEST", help="The request, in plain words.")
+
+
+def _strategy_option(parser: Parser) -> None:
+    parser.add_argument("--strategy", metavar="NAME", help="Routing: embedded | llm | hybrid.")
+
+
+def check(args: argparse.Namespace) -> int:
     """Validate every pipeline of an APP without running anything."""
     from runtime.app import load_app
     from runtime.check import check_app, errors_in
 
-    try:
-        diagnostics = check_app(load_app(app_dir))
-    except AppRunError as exc:
-        fail(exc)
+    diagnostics = check_app(load_app(args.app_dir))
     errors = errors_in(diagnostics)
-    if as_json:
+    if args.as_json:
         emit_json({"ok": not errors, "diagnostics": [d.to_dict() for d in diagnostics]})
     else:
-        for d in diagnostics:
-            typer.echo(d.one_line(), err=True)
+        say([d.one_line() for d in diagnostics])
         warnings = len(diagnostics) - len(errors)
         verdict = "ok" if not errors else "invalid"
-        typer.echo(f"{app_dir}: {verdict} ({len(errors)} errors, {warnings} warnings)", err=True)
-    raise typer.Exit(CheckFailed.exit_code if errors else 0)
+        say([f"{args.app_dir}: {verdict} ({len(errors)} errors, {warnings} warnings)"])
+    return CheckFailed.exit_code if errors else 0
 
 
-@cli.command("list")
-def list_pipelines(app_dir: AppDir, as_json: JsonFlag = False) -> None:
+def list_pipelines(args: argparse.Namespace) -> int:
     """Print the routing table: every business pipeline's name, description and triggers."""
     from runtime.app import load_app, routing_table
 
-    try:
-        table = routing_table(load_app(app_dir))
-    except AppRunError as exc:
-        fail(exc)
-    if as_json:
+    table = routing_table(load_app(args.app_dir))
+    if args.as_json:
         emit_json(table)
-        return
+        return 0
     for row in table:
-        typer.echo(f"{row['name']}\n  {row['description']}")
+        out(f"{row['name']}\n  {row['description']}")
         for trigger in row["triggers"]:
-            typer.echo(f"  - {trigger}")
+            out(f"  - {trigger}")
+    return 0
 
 
-@cli.command()
-def run(
-    app_dir: AppDir,
-    pipeline: Annotated[
-        str, typer.Argument(metavar="PIPELINE", help="The business pipeline to run.")
-    ],
-    input_pairs: InputPairs = None,
-    input_json: InputJson = None,
-    provider: ProviderOpt = None,
-    answers: AnswersOpt = None,
-    delegate: DelegateFlag = True,
-    field: FieldOpt = None,
-    as_json: JsonFlag = False,
-    quiet: QuietFlag = False,
-) -> None:
+def run(args: argparse.Namespace) -> int:
     """Run one pipeline, with its _constructor before and _destructor after."""
     from runtime.job import execute
 
-    try:
-        result = execute(
-            app_dir,
-            pipeline,
-            pairs=input_pairs or [],
-            input_json=input_json,
-            stdin_text=sys.stdin.read() if input_json == "-" else None,
-            provider=provider,
-            answers=answers,
-            listener=None if quiet else progress,
-            delegate=delegate,
-        )
-    except AppRunError as exc:
-        fail(exc)
-    report(result, as_json, field)
+    result = execute(
+        args.app_dir,
+        args.pipeline,
+        pairs=args.input_pairs or [],
+        input_json=args.input_json,
+        stdin_text=sys.stdin.read() if args.input_json == "-" else None,
+        provider=args.provider,
+        answers=args.answers,
+        listener=None if args.quiet else progress,
+        delegate=args.delegate,
+    )
+    return report(result, args.as_json, args.field)
 
 
-StrategyOpt = Annotated[
-    str | None, typer.Option("--strategy", help="Routing: embedded | llm | hybrid.")
-]
-RequestArg = Annotated[str, typer.Argument(metavar="REQUEST", help="The request, in plain words.")]
-
-
-@cli.command("route")
-def route_request(
-    app_dir: AppDir,
-    request: RequestArg,
-    strategy: StrategyOpt = None,
-    provider: ProviderOpt = None,
-    answers: AnswersOpt = None,
-    as_json: JsonFlag = False,
-) -> None:
+def route_request(args: argparse.Namespace) -> int:
     """Only decide which pipeline a request goes to (nothing runs)."""
     from runtime.job import decide
 
-    try:
-        decision = decide(app_dir, request, strategy=strategy, provider=provider, answers=answers)
-    except AppRunError as exc:
-        fail(exc)
-    if as_json:
+    decision = decide(
+        args.app_dir,
+        args.request,
+        strategy=args.strategy,
+        provider=args.provider,
+        answers=args.answers,
+    )
+    if args.as_json:
         emit_json(decision)
-        return
+        return 0
     for line in decision_lines(decision):
-        typer.echo(line)
+        out(line)
+    return 0
 
 
-@cli.command("ask")
-def ask_request(
-    app_dir: AppDir,
-    request: RequestArg,
-    input_pairs: InputPairs = None,
-    input_json: InputJson = None,
-    strategy: StrategyOpt = None,
-    provider: ProviderOpt = None,
-    answers: AnswersOpt = None,
-    delegate: DelegateFlag = True,
-    agent: Annotated[
-        bool, typer.Option("--agent", help="No match: run Skill mode here (needs a provider).")
-    ] = False,
-    max_turns: Annotated[int, typer.Option(help="--agent: turn limit.")] = 12,
-    field: FieldOpt = None,
-    as_json: JsonFlag = False,
-    quiet: QuietFlag = False,
-) -> None:
+def ask_request(args: argparse.Namespace) -> int:
     """Route a request and run the matching pipeline; no match -> Skill mode (exit 7).
 
     `app-run APP_DIR "request"` is short for `app-run ask APP_DIR "request"`.
@@ -157,79 +163,55 @@ def ask_request(
     from runtime.job import ask
     from runtime.skill_mode import EXIT_SKILL
 
-    try:
-        answer = ask(
-            app_dir,
-            request,
-            pairs=input_pairs or [],
-            input_json=input_json,
-            stdin_text=sys.stdin.read() if input_json == "-" else None,
-            strategy=strategy,
-            provider=provider,
-            answers=answers,
-            listener=None if quiet else progress,
-            delegate=delegate,
-            agent=agent,
-            max_turns=max_turns,
-        )
-    except AppRunError as exc:
-        fail(exc)
+    answer = ask(
+        args.app_dir,
+        args.request,
+        pairs=args.input_pairs or [],
+        input_json=args.input_json,
+        stdin_text=sys.stdin.read() if args.input_json == "-" else None,
+        strategy=args.strategy,
+        provider=args.provider,
+        answers=args.answers,
+        listener=None if args.quiet else progress,
+        delegate=args.delegate,
+        agent=args.agent,
+        max_turns=args.max_turns,
+    )
     if answer.agent is not None:
         emit_json(answer.agent)
-        raise typer.Exit(answer.agent["exit_code"])
+        return int(answer.agent["exit_code"])
+    decision = answer.decision
     if answer.run is not None:
-        if not quiet:
-            decision = answer.decision
-            typer.echo(
-                f"→ {decision['pipeline']} ({decision['strategy']}, score {decision['score']:.3f})",
-                err=True,
-            )
-        report(answer.run, as_json, field)
+        if not args.quiet:
+            score = f"score {decision['score']:.3f}"
+            say([f"→ {decision['pipeline']} ({decision['strategy']}, {score})"])
+        return report(answer.run, args.as_json, args.field)
     emit_json(answer.fallback)
-    if not quiet:
-        typer.echo(
-            f"No pipeline matched ({answer.decision['reason']}): Skill mode — follow SKILL.md",
-            err=True,
-        )
-    raise typer.Exit(EXIT_SKILL)
+    if not args.quiet:
+        say([f"No pipeline matched ({decision['reason']}): Skill mode — follow SKILL.md"])
+    return EXIT_SKILL
 
 
-@cli.command("test")
-def test_fixtures(
-    app_dir: AppDir,
-    pipelines: Annotated[
-        list[str] | None, typer.Argument(metavar="[PIPELINE]...", help="Default: every one.")
-    ] = None,
-    update: Annotated[
-        bool, typer.Option("--update", help="Accept the outputs: write samples/expected.json.")
-    ] = False,
-    as_json: JsonFlag = False,
-    quiet: QuietFlag = True,
-) -> None:
+def test_fixtures(args: argparse.Namespace) -> int:
     """Run each pipeline on its samples/ (recorded answers, no LLM); compare with expected.json."""
     from runtime.app import load_app
     from runtime.config import load_config
     from runtime.fixtures import run_fixtures
 
-    try:
-        app = load_app(app_dir)
-        results = run_fixtures(
-            app,
-            pipelines or [],
-            config=load_config(app.root),
-            update=update,
-            listener=None if quiet else progress,
-        )
-    except AppRunError as exc:
-        fail(exc)
-    if as_json:
+    app = load_app(args.app_dir)
+    results = run_fixtures(
+        app,
+        args.pipelines or [],
+        config=load_config(app.root),
+        update=args.update,
+        listener=None if args.quiet else progress,
+    )
+    if args.as_json:
         emit_json([r.to_dict() for r in results])
     else:
         for r in results:
-            typer.echo(f"{r.status:8} {r.pipeline}  {r.detail}")
+            out(f"{r.status:8} {r.pipeline}  {r.detail}")
         counts = {s: sum(r.status == s for r in results) for s in ("passed", "failed", "skipped")}
-        typer.echo(
-            f"{counts['passed']} passed, {counts['failed']} failed"
-            + (f", {counts['skipped']} skipped" if counts["skipped"] else "")
-        )
-    raise typer.Exit(1 if any(r.status == "failed" for r in results) else 0)
+        skipped = f", {counts['skipped']} skipped" if counts["skipped"] else ""
+        out(f"{counts['passed']} passed, {counts['failed']} failed{skipped}")
+    return 1 if any(r.status == "failed" for r in results) else 0

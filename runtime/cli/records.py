@@ -2,53 +2,48 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import argparse
 
-import typer
-
-from runtime.errors import AppRunError
-
-from . import (
-    JsonFlag,
-    cli,
-    emit_json,
-    fail,
-)
+from . import Parser, command, emit_json, json_flag, out
 
 
-@cli.command()
-def log(
-    run_id: Annotated[str | None, typer.Argument(metavar="[RUN]", help="Run id or prefix.")] = None,
-    list_all: Annotated[bool, typer.Option("--list", help="List recent runs.")] = False,
-    as_json: JsonFlag = False,
-) -> None:
+def register(commands: argparse._SubParsersAction[Parser]) -> None:
+    parser = command(commands, log, "log")
+    parser.add_argument("run_id", metavar="RUN", nargs="?", help="Run id or prefix.")
+    parser.add_argument("--list", dest="list_all", action="store_true", help="List recent runs.")
+    json_flag(parser)
+
+    parser = command(commands, schema, "schema")
+    parser.add_argument("--path", action="store_true", help="Print the file's path instead.")
+
+
+def log(args: argparse.Namespace) -> int:
     """Show a run record (the newest by default)."""
     from runtime.config import state_home
     from runtime.record import describe_run, find_run, list_runs, read_events
 
-    try:
-        if list_all:
-            rows = list_runs(state_home())
-            if as_json:
-                emit_json(rows)
-            for row in [] if as_json else rows:
-                typer.echo(f"{row['run']}  {row['status']}")
-            return
-        events = read_events(find_run(state_home(), run_id))
-    except AppRunError as exc:
-        fail(exc)
-    if as_json:
+    if args.list_all:
+        rows = list_runs(state_home())
+        if args.as_json:
+            emit_json(rows)
+        for row in [] if args.as_json else rows:
+            out(f"{row['run']}  {row['status']}")
+        return 0
+    events = read_events(find_run(state_home(), args.run_id))
+    if args.as_json:
         emit_json(events)
     else:
-        typer.echo(describe_run(events))
+        out(describe_run(events))
+    return 0
 
 
-@cli.command()
-def schema(
-    path: Annotated[bool, typer.Option("--path", help="Print the file's path instead.")] = False,
-) -> None:
+def schema(args: argparse.Namespace) -> int:
     """Print the JSON Schema of pipeline.yaml (for editors and CI)."""
     from importlib import resources
 
     resource = resources.files("runtime").joinpath("schemas/pipeline.schema.json")
-    typer.echo(str(resource) if path else resource.read_text("utf-8"), nl=path)
+    if args.path:
+        out(str(resource))
+    else:
+        out(resource.read_text("utf-8"), end="")
+    return 0

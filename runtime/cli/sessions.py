@@ -2,49 +2,70 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
-from typing import Annotated
-
-import typer
 
 from runtime.display import session_line
-from runtime.errors import AppRunError, UsageError
+from runtime.errors import UsageError
 
 from . import (
-    FieldOpt,
-    JsonFlag,
-    QuietFlag,
-    cli,
+    Parser,
+    command,
     emit_json,
-    fail,
+    field_option,
+    json_flag,
+    out,
     progress,
+    quiet_flag,
     report,
 )
 
 
-@cli.command()
-def resume(
-    session: Annotated[
-        str, typer.Argument(metavar="SESSION", help="The session id printed with needs_llm.")
-    ],
-    output: Annotated[
-        str, typer.Option("--output", "-o", help="The answer: a FILE, or - for stdin.")
-    ],
-    field: FieldOpt = None,
-    as_json: JsonFlag = False,
-    quiet: QuietFlag = False,
-) -> None:
+def register(commands: argparse._SubParsersAction[Parser]) -> None:
+    parser = command(commands, resume, "resume")
+    parser.add_argument("session", metavar="SESSION", help="The session id printed with needs_llm.")
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="The answer: a FILE, or - for stdin.",
+    )
+    field_option(parser)
+    json_flag(parser)
+    quiet_flag(parser)
+
+    parser = command(commands, abandon, "abandon")
+    parser.add_argument("session", metavar="SESSION", help="The session id.")
+    json_flag(parser)
+    quiet_flag(parser)
+
+    parser = command(commands, sessions, "sessions")
+    parser.add_argument(
+        "--clean",
+        action="store_true",
+        help="Remove ended sessions; abandon stale paused ones.",
+    )
+    parser.add_argument(
+        "--older-than",
+        type=float,
+        default=24.0,
+        metavar="HOURS",
+        help="With --clean: hours after which a paused session is stale. (default: 24.0)",
+    )
+    json_flag(parser)
+
+
+def resume(args: argparse.Namespace) -> int:
     """Answer a paused llm step and carry the run on."""
     from runtime.config import state_home
     from runtime.delegation import resume as resume_session
 
-    try:
-        answer = sys.stdin.read() if output == "-" else _read_answer(output)
-        result = resume_session(state_home(), session, answer, listener=None if quiet else progress)
-    except AppRunError as exc:
-        fail(exc)
-    report(result, as_json, field)
+    answer = sys.stdin.read() if args.output == "-" else _read_answer(args.output)
+    listener = None if args.quiet else progress
+    result = resume_session(state_home(), args.session, answer, listener=listener)
+    return report(result, args.as_json, args.field)
 
 
 def _read_answer(path: str) -> str:
@@ -54,48 +75,30 @@ def _read_answer(path: str) -> str:
         raise UsageError(f"cannot read --output {path}: {exc.strerror}") from None
 
 
-@cli.command()
-def abandon(
-    session: Annotated[str, typer.Argument(metavar="SESSION", help="The session id.")],
-    as_json: JsonFlag = False,
-    quiet: QuietFlag = False,
-) -> None:
+def abandon(args: argparse.Namespace) -> int:
     """Give up on a paused run: the business pipeline fails, the destructor runs."""
     from runtime.config import state_home
     from runtime.delegation import abandon as abandon_session
 
-    try:
-        result = abandon_session(state_home(), session, listener=None if quiet else progress)
-    except AppRunError as exc:
-        fail(exc)
-    report(result, as_json)
+    listener = None if args.quiet else progress
+    result = abandon_session(state_home(), args.session, listener=listener)
+    return report(result, args.as_json)
 
 
-@cli.command()
-def sessions(
-    clean: Annotated[
-        bool, typer.Option("--clean", help="Remove ended sessions; abandon stale paused ones.")
-    ] = False,
-    older_than: Annotated[
-        float, typer.Option(help="With --clean: hours after which a paused session is stale.")
-    ] = 24.0,
-    as_json: JsonFlag = False,
-) -> None:
+def sessions(args: argparse.Namespace) -> int:
     """List host-delegation sessions (paused runs waiting for an answer)."""
     from runtime.config import state_home
     from runtime.delegation import clean as clean_sessions
     from runtime.delegation import list_sessions
 
-    try:
-        rows = (
-            clean_sessions(state_home(), older_than_hours=older_than)
-            if clean
-            else list_sessions(state_home())
-        )
-    except AppRunError as exc:
-        fail(exc)
-    if as_json:
+    rows = (
+        clean_sessions(state_home(), older_than_hours=args.older_than)
+        if args.clean
+        else list_sessions(state_home())
+    )
+    if args.as_json:
         emit_json(rows)
-        return
+        return 0
     for row in rows:
-        typer.echo(session_line(row, removed=clean))
+        out(session_line(row, removed=args.clean))
+    return 0

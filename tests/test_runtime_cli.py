@@ -1,0 +1,110 @@
+"""`app-run`'s command line itself (argparse): what importing it costs, help, usage errors,
+options among the arguments, and how unexpected errors and Ctrl-C end."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import code, invoke, make_app
+
+from runtime.cli import COMMANDS, build_parser, main, records
+
+HEAVY = ("typer", "click", "pydantic", "jsonschema", "jinja2", "anthropic", "rich")
+
+
+def test_importing_the_cli_imports_nothing_heavy() -> None:
+    probe = (
+        "import sys, runtime.cli\n"
+        "runtime.cli.build_parser()\n"
+        f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ""
+
+
+def test_no_arguments_prints_the_help_on_stderr() -> None:
+    result = invoke()
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("usage: app-run [-h] [--debug] [--version] COMMAND ...")
+    assert all(f"\n    {name} " in result.stderr for name in COMMANDS)
+
+
+def test_the_shorthand_knows_every_command() -> None:
+    actions = build_parser()._actions
+    commands = next(a for a in actions if isinstance(a, argparse._SubParsersAction))
+    assert sorted(commands.choices) == sorted(COMMANDS)
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_command_has_help(name: str) -> None:
+    result = invoke(name, "--help")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert result.stdout.startswith(f"usage: app-run {name} [-h]")
+
+
+@pytest.mark.parametrize(
+    ("args", "expected_error"),
+    [
+        (["run", "app"], "the following arguments are required: PIPELINE — see `app-run run"),
+        (["run", "a", "p", "--bogus"], "unrecognized arguments: --bogus — see `app-run run"),
+        (["ask", "a", "r", "--max-turns", "x"], "argument --max-turns: invalid int value: 'x'"),
+        (["sessions", "--older-than", "soon"], "argument --older-than: invalid float value"),
+        (["resume", "abc"], "the following arguments are required: -o/--output"),
+        (["frob"], "argument COMMAND: invalid choice: 'frob' (choose from 'check', "),
+        (["--debug"], "the following arguments are required: COMMAND — see `app-run --help`"),
+        (["list", "--jso", "a"], "unrecognized arguments: --jso — see `app-run list --help`"),
+    ],
+)
+def test_usage_errors_are_one_line(args: list[str], expected_error: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"Error: {expected_error}")
+    assert result.stderr.endswith(" --help`\n") and result.stderr.count("\n") == 1
+
+
+def test_options_can_come_before_the_arguments(tmp_path: Path, runtime_env: Path) -> None:
+    app = make_app(tmp_path / "app", {"greet": [code("hi")], "other": [code("x")]})
+    assert invoke("list", "--json", app).stdout == invoke("list", app, "--json").stdout
+    result = invoke("test", app, "--json", "greet", "--quiet")
+    assert result.exit_code == 0, result.stderr
+    assert '"pipeline": "greet"' in result.stdout and '"other"' not in result.stdout
+
+
+def test_version_before_a_command_wins() -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["--version", "check"])
+    assert caught.value.code == 0
+
+
+def broken(error: BaseException) -> Callable[[argparse.Namespace], int]:
+    """A stand-in command that raises ``error``."""
+
+    def handler(args: argparse.Namespace) -> int:
+        raise error
+
+    return handler
+
+
+def test_an_unexpected_error_is_one_line_and_exit_70(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(records, "schema", broken(RuntimeError("boom")))
+    result = invoke("schema")
+    assert result.exit_code == 70
+    assert result.stderr == (
+        "Error: internal error: RuntimeError('boom') — rerun with --debug and report it\n"
+    )
+    debug = invoke("--debug", "schema")
+    assert debug.exit_code == 70
+    assert debug.stderr.startswith("Traceback (most recent call last):")
+    assert debug.stderr.endswith("RuntimeError('boom') — rerun with --debug and report it\n")
+
+
+def test_ctrl_c_outside_a_run_is_exit_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(records, "schema", broken(KeyboardInterrupt()))
+    result = invoke("schema")
+    assert (result.exit_code, result.stderr) == (130, "Error: interrupted\n")
