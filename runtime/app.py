@@ -35,6 +35,7 @@ class Step:
     validate: str | None = None
     retry: int = DEFAULT_RETRY
     timeout: float = DEFAULT_TIMEOUT
+    needs: tuple[str, ...] | None = None  # earlier steps passed on stdin (None: all of them)
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,12 @@ class Pipeline:
 @dataclass
 class App:
     root: Path
-    # Every pipelines/<dir>/pipeline.yaml by directory name: the document, or why it failed.
-    sources: dict[str, Document | LoadError] = field(default_factory=dict)
+    # Every pipelines/<dir>/pipeline.yaml by directory name, in order; parsed on first use.
+    files: dict[str, Path] = field(default_factory=dict)
     missing: list[Path] = field(default_factory=list)  # pipeline dirs without pipeline.yaml
+    _sources: dict[str, Document | LoadError] = field(default_factory=dict, repr=False)
+    _models: dict[str, Pipeline] = field(default_factory=dict, repr=False)
+    checked: set[str] = field(default_factory=set)  # pipelines whose run was checked (runner)
 
     @property
     def name(self) -> str:
@@ -75,27 +79,46 @@ class App:
     def tools_dir(self) -> Path:
         return self.root / "tools"
 
+    @property
+    def sources(self) -> dict[str, Document | LoadError]:
+        """Every pipeline's document, or why it failed to load (all of them parsed)."""
+        return {name: self.source(name) for name in self.files}
+
+    def source(self, name: str) -> Document | LoadError:
+        if name not in self._sources:
+            try:
+                self._sources[name] = load_yaml(self.files[name])
+            except LoadError as exc:
+                self._sources[name] = exc
+        return self._sources[name]
+
     def business_names(self) -> list[str]:
-        return [n for n in self.sources if not n.startswith("_")]
+        return [n for n in self.files if not n.startswith("_")]
 
     def has(self, name: str) -> bool:
-        return name in self.sources
+        return name in self.files
 
     def document(self, name: str) -> Document:
-        source = self.sources.get(name)
-        if source is None:
+        if name not in self.files:
             known = ", ".join(self.business_names()) or "none"
             raise UsageError(
                 f"no pipeline named {name!r} in {self.root}",
                 hint=f"pipelines here: {known} (see `app-run list`)",
             )
+        source = self.source(name)
         if isinstance(source, LoadError):
             raise source
         return source
 
     def pipeline(self, name: str) -> Pipeline:
         """The Pipeline model; the document must have passed `check` first."""
-        return build_pipeline(self.document(name))
+        if name not in self._models:
+            self._models[name] = build_pipeline(self.document(name))
+        return self._models[name]
+
+    def remember(self, models: dict[str, Pipeline]) -> None:
+        """Models known without parsing (the check cache): ``pipeline`` returns them."""
+        self._models.update(models)
 
 
 def load_app(root: Path) -> App:
@@ -121,10 +144,7 @@ def load_app(root: Path) -> App:
         if not file.is_file():
             app.missing.append(sub)
             continue
-        try:
-            app.sources[sub.name] = load_yaml(file)
-        except LoadError as exc:
-            app.sources[sub.name] = exc
+        app.files[sub.name] = file
     return app
 
 
@@ -156,6 +176,7 @@ def _build_step(doc: Document, index: int, raw: Any) -> Step:
         validate=str(raw["validate"]) if raw.get("validate") else None,
         retry=int(raw.get("retry", DEFAULT_RETRY)),
         timeout=float(raw.get("timeout", DEFAULT_TIMEOUT)),
+        needs=tuple(str(n) for n in raw["needs"]) if raw.get("needs") is not None else None,
     )
 
 
@@ -163,7 +184,7 @@ def routing_table(app: App) -> list[dict[str, Any]]:
     """Every business pipeline's routing info, read straight from its document."""
     table: list[dict[str, Any]] = []
     for name in app.business_names():
-        source = app.sources[name]
+        source = app.source(name)
         if isinstance(source, LoadError):
             table.append(
                 {"name": name, "description": "", "triggers": [], "error": source.one_line()}

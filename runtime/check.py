@@ -72,11 +72,7 @@ def check_app(app: App, only: list[str] | None = None) -> list[Diagnostic]:
                 "add pipeline.yaml or remove the folder",
             )
         )
-    names = (
-        list(app.sources)
-        if only is None
-        else [n for n in app.sources if n in only or n in LIFECYCLE]
-    )
+    names = [n for n in app.files if only is None or n in only or n in LIFECYCLE]
     if only is None and not app.business_names():
         found.append(
             Diagnostic(
@@ -87,7 +83,7 @@ def check_app(app: App, only: list[str] | None = None) -> list[Diagnostic]:
             )
         )
     for name in names:
-        source = app.sources[name]
+        source = app.source(name)
         if isinstance(source, LoadError):
             where = source.where or Where(app.root / "pipelines" / name / "pipeline.yaml")
             found.append(Diagnostic("error", source.message, where, source.hint))
@@ -203,6 +199,8 @@ def check_steps(app: App, doc: Document, steps: list, *, is_lifecycle: bool) -> 
         for key in ("schema", "validate"):
             if isinstance(step.get(key), str):
                 found.extend(check_file(app, doc, ("steps", index, key), step[key], key))
+        if isinstance(step.get("needs"), list):
+            found.extend(check_needs(doc, index, step["needs"], seen))
         if isinstance(step.get("prompt"), str) and step.get("type") == "llm":
             found.extend(
                 check_prompt(doc, index, step["prompt"], declared, seen, steps, is_lifecycle)
@@ -219,6 +217,20 @@ def check_steps(app: App, doc: Document, steps: list, *, is_lifecycle: bool) -> 
             )
         )
     return found
+
+
+def check_needs(doc: Document, index: int, needs: list, earlier: list[str]) -> list[Diagnostic]:
+    """Every step a step ``needs`` must come before it (its output exists by then)."""
+    return [
+        Diagnostic(
+            "error",
+            f"needs {name!r}, which is not an earlier step",
+            doc.where("steps", index, "needs"),
+            f"list earlier steps only: {', '.join(earlier) or '(none before this one)'}",
+        )
+        for name in needs
+        if isinstance(name, str) and name not in earlier
+    ]
 
 
 def _inside(app: App, path: Path) -> bool:

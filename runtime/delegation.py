@@ -97,7 +97,7 @@ def _locked(home: Path, session: str) -> Iterator[None]:
 
 def _run_of(home: Path, data: dict[str, Any], listener: Listener) -> Run:
     app = load_app(Path(data["app"]))
-    pipeline, inputs = prepare(app, data["pipeline"], data["inputs"])
+    pipeline, inputs = prepare(app, data["pipeline"], data["inputs"], home)
     config = load_config(app.root)
     emit = Recorder(runs_dir(home) / f"{data['session']}.jsonl", listener)
     return Run(

@@ -20,17 +20,7 @@ from .inputs import parse_pairs, read_input_json
 from .providers import make_provider
 from .providers.base import Provider
 from .result import Position, RunResult
-from .runner import begin
-
-
-def _declared(app: App, pipeline: str) -> dict[str, str]:
-    """The pipeline's `input` declaration as written (checked later, before anything runs)."""
-    source = app.sources.get(pipeline)
-    data = getattr(source, "data", None)
-    declared = data.get("input") if isinstance(data, dict) else None
-    return (
-        {str(k): str(v) for k, v in (declared or {}).items()} if isinstance(declared, dict) else {}
-    )
+from .runner import begin, checked
 
 
 def gather_inputs(
@@ -58,7 +48,8 @@ def execute(
 ) -> RunResult:
     """Run ``pipeline``; with no provider and ``delegate``, llm steps pause for the host."""
     app = load_app(app_dir)
-    inputs = gather_inputs(_declared(app, pipeline), pairs, input_json, stdin_text)
+    declared = checked(app, pipeline, state_home()).inputs
+    inputs = gather_inputs(declared, pairs, input_json, stdin_text)
     config = load_config(app.root, provider=provider, answers=answers)
     return _run(app, pipeline, inputs, config, make_provider(config), listener, delegate)
 
@@ -156,7 +147,7 @@ def ask(
         return Answer(summary, agent={**done, "routing": summary})
     if decision.pipeline is None:
         return Answer(summary, fallback=fallback(app, request, summary))
-    declared = _declared(app, decision.pipeline)
+    declared = checked(app, decision.pipeline, state_home()).inputs
     explicit = gather_inputs(declared, pairs, input_json, stdin_text)
     inputs = extract_inputs(request, declared, explicit, provider=llm, config=config)
     run = _run(app, decision.pipeline, inputs, config, llm, listener, delegate)

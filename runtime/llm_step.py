@@ -179,7 +179,7 @@ def validate_argv(ctx: StepContext, step: Step) -> list[str]:
 
 
 def run_validate(ctx: StepContext, step: Step, output: Any) -> list[str]:
-    payload = {**ctx.payload(), "output": output}
+    payload = {**ctx.payload(step), "output": output}
     argv = validate_argv(ctx, step)
     try:
         completed = run_program(

@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .app import CONSTRUCTOR, DESTRUCTOR, App, Pipeline, Step
+from .app import CONSTRUCTOR, DESTRUCTOR, LIFECYCLE, App, Pipeline, Step
+from .cache import CheckCache
+from .cache import enabled as cache_enabled
 from .check import check_app, errors_in
 from .config import Config
 from .errors import (
@@ -49,16 +51,38 @@ from .result import Pause, PhaseResult, Position, RunResult, error_dict
 from .steps import StepContext, StepOutcome, run_code_step
 
 
-def prepare(app: App, name: str, inputs: dict[str, Any]) -> tuple[Pipeline, dict[str, Any]]:
+def prepare(
+    app: App, name: str, inputs: dict[str, Any], home: Path | None = None
+) -> tuple[Pipeline, dict[str, Any]]:
     """Check everything a run needs before anything runs: the APP files, then the inputs
     (returned complete: ``null`` for each optional one not given)."""
-    problems = errors_in(check_app(app, only=[name]))
-    if problems:
-        raise CheckFailed(f"{name}: {len(problems)} error(s) in the APP", problems)
-    pipeline = app.pipeline(name)
-    if pipeline.is_lifecycle:
-        raise CheckFailed(f"{name} is a lifecycle pipeline; app-run runs it around business ones")
+    pipeline = checked(app, name, home)
     return pipeline, complete_inputs(inputs, pipeline.inputs, name)
+
+
+def checked(app: App, name: str, home: Path | None = None) -> Pipeline:
+    """The model of ``name`` once it and the lifecycle pipelines pass `check` (CheckFailed
+    otherwise).  With ``home``, an APP unchanged since it last passed is not checked again."""
+    if name in LIFECYCLE and app.has(name):
+        raise CheckFailed(f"{name} is a lifecycle pipeline; app-run runs it around business ones")
+    if not app.has(name) and name not in {folder.name for folder in app.missing}:
+        app.document(name)  # raises UsageError naming the pipelines there are
+    if name in app.checked:
+        return app.pipeline(name)
+    names = [n for n in (name, *LIFECYCLE) if app.has(n)]
+    cacheable = app.has(name) and cache_enabled()
+    store = CheckCache(app, home) if home is not None and cacheable else None
+    models = store.load(names) if store is not None else None
+    if models is None:
+        problems = errors_in(check_app(app, only=[name]))
+        if problems:
+            raise CheckFailed(f"{name}: {len(problems)} error(s) in the APP", problems)
+        models = {n: app.pipeline(n) for n in names}
+        if store is not None:
+            store.save(models)
+    app.remember(models)
+    app.checked.add(name)
+    return models[name]
 
 
 def begin(
@@ -73,7 +97,7 @@ def begin(
     delegate: bool = False,
 ) -> Run:
     """Check ``name`` and its inputs, open its run record; ``run.advance(Position())`` runs it."""
-    pipeline, inputs = prepare(app, name, inputs)
+    pipeline, inputs = prepare(app, name, inputs, home)
     if provider is None:
         _need_provider(app, pipeline, delegate)
     run_id = new_run_id(name)

@@ -43,26 +43,33 @@ class StepContext:
     emit: Emit = lambda event: None
     extra_env: dict[str, str] = field(default_factory=dict)
     outputs: dict[str, Any] = field(default_factory=dict)
+    _env: dict[str, str] | None = field(default=None, init=False, repr=False)
 
-    def payload(self) -> dict[str, Any]:
+    def payload(self, step: Step | None = None) -> dict[str, Any]:
+        """What a step's program reads on stdin: the inputs and the earlier outputs (only those
+        the step ``needs``, when it says)."""
+        needs = step.needs if step is not None else None
+        outputs = self.outputs.items()
         return {
             "input": self.inputs,
-            "steps": {name: {"output": out} for name, out in self.outputs.items()},
+            "steps": {
+                name: {"output": out} for name, out in outputs if needs is None or name in needs
+            },
         }
 
     def env(self, step: Step) -> dict[str, str]:
-        env = dict(os.environ)
-        env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ left inside the APP
-        env.update(
-            APP_ROOT=str(self.app.root),
-            APP_PIPELINE_DIR=str(self.pipeline.dir.resolve()),  # absolute, like APP_ROOT
-            APP_TOOLS_DIR=str(self.app.tools_dir),
-            APP_PIPELINE=self.pipeline.name,
-            APP_STEP=step.name,
-            APP_RUN_ID=self.run_id,
-        )
-        env.update(self.extra_env)
-        return env
+        if self._env is None:  # the same for every step of this pipeline run
+            env = dict(os.environ)
+            env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ left inside the APP
+            env.update(
+                APP_ROOT=str(self.app.root),
+                APP_PIPELINE_DIR=str(self.pipeline.dir.resolve()),  # absolute, like APP_ROOT
+                APP_TOOLS_DIR=str(self.app.tools_dir),
+                APP_PIPELINE=self.pipeline.name,
+                APP_RUN_ID=self.run_id,
+            )
+            self._env = env
+        return {**self._env, "APP_STEP": step.name, **self.extra_env}
 
 
 @dataclass
@@ -76,7 +83,7 @@ def run_code_step(ctx: StepContext, step: Step) -> StepOutcome:
     argv = split_command(step.command, step.name)
     completed = run_program(
         argv,
-        stdin=json.dumps(ctx.payload(), ensure_ascii=False),
+        stdin=json.dumps(ctx.payload(step), ensure_ascii=False),
         cwd=ctx.pipeline.dir,
         env=ctx.env(step),
         timeout=step.timeout,

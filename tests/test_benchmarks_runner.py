@@ -54,13 +54,14 @@ def test_tiny_plan_produces_every_key(run: ModuleType, tmp_path: Path) -> None:
         cold_repetitions=1,
         wide_pipelines=3,
         volume_sizes_mb=(0.01,),
-        volume_steps=(1, 2, 3, 4),
+        volume_steps=(1, 2, 5, 10),
         volume_repetitions=1,
         warmup=False,
     )
     results = run.benchmark(plan, tmp_path)
 
-    parts = {"plan", "skipped", "overhead", "cold_start", "volume", "machine", "targets"}
+    parts = {"plan", "skipped", "overhead", "cold_start", "volume", "volume_needs"}
+    parts |= {"machine", "targets"}
     assert set(results) == parts
     assert {"cpus", "python", "load_start", "load_end", "versions"} <= set(results["machine"])
 
@@ -72,22 +73,27 @@ def test_tiny_plan_produces_every_key(run: ModuleType, tmp_path: Path) -> None:
         assert variant["marginal_ms_per_step"] is not None
 
     cold = results["cold_start"]
-    assert len(cold["rows"]) == 7 and {"median_s", "min_s", "peak_mb"} <= set(cold["rows"][0])
+    assert len(cold["rows"]) == 8 and {"median_s", "min_s", "peak_mb"} <= set(cold["rows"][0])
     assert {"run_ms", "met", "heavy_imports", "top_imports"} <= set(cold)
     assert cold["top_imports"], "python -X importtime gave nothing to parse"
 
-    volume = results["volume"]
-    assert [(r["size_mb"], r["steps"]) for r in volume["rows"]] == [(0.01, n) for n in (1, 2, 3, 4)]
-    assert volume["rows"][-1]["piped_mb"] > volume["rows"][1]["piped_mb"]
-    assert volume["fit"]["runner"]["seconds"] is not None
-    assert set(volume["growth"]) == {
-        "runner_seconds",
-        "runner_peak_mb",
-        "loop_seconds",
-        "loop_peak_mb",
-    }
+    volume, needs = results["volume"], results["volume_needs"]
+    for part in (volume, needs):
+        assert [(r["size_mb"], r["steps"]) for r in part["rows"]] == [
+            (0.01, n) for n in (1, 2, 5, 10)
+        ]
+        assert set(part["growth"]) == {
+            "runner_seconds",
+            "runner_peak_mb",
+            "loop_seconds",
+            "loop_peak_mb",
+        }
+    assert volume["fit"]["runner"]["seconds"] is not None  # one size: `needs` rows are collinear
+    # all previous outputs: 45 outputs piped into 10 steps; only the previous one: 9
+    assert volume["rows"][-1]["piped_mb"] > 4 * needs["rows"][-1]["piped_mb"] > 0
 
     assert all({"name", "value", "unit", "met"} == set(t) for t in results["targets"])
     json.dumps(results)  # --json prints it
     text = load("report").render(results)
     assert "1. runner overhead" in text and "2. cold start" in text and "3. data volume" in text
+    assert "3b. data volume" in text

@@ -240,6 +240,17 @@ CORPUS = [
         f"error: output: ['greet'] is not of type 'string' (output_not_a_string/{P}:3)",
     ),
     (
+        "needs_later_step",
+        3,
+        "error: needs 'shout', which is not an earlier step "
+        f"(needs_later_step/{P}:7)",
+    ),
+    (
+        "needs_not_a_list",
+        3,
+        f"error: steps.1.needs: 'greet' is not of type 'array' (needs_not_a_list/{P}:10)",
+    ),
+    (
         "prompt_unknown_step",
         3,
         "error: {{greeting.output}}: no step 'greeting' in this pipeline "

@@ -207,3 +207,26 @@ def test_a_step_that_ignores_a_large_stdin_still_succeeds(tmp_path: Path) -> Non
     result = invoke("run", app, "hello", "--input-json", blob, "--json")
     data, _ = assert_run(result, status="succeeded", ran=["hello/deaf"])
     assert data["output"] == 1
+
+
+def test_needs_limits_the_earlier_outputs_a_step_gets(tmp_path: Path, runtime_env: Path) -> None:
+    """`needs` (app-run extension): only the listed outputs; `needs: []` none; no key, all."""
+    app = make_app(
+        tmp_path / "app",
+        {
+            "chain": [
+                code("a", value="A"),
+                code("b", value="B"),
+                code("c", value="C", needs=["b"]),
+                code("d", value="D", needs=[]),
+                code("e", value="E"),
+            ]
+        },
+    )
+    result = invoke("run", app, "chain", "--json")
+    assert result.exit_code == 0, result.stderr
+
+    def got(step: str) -> list[str]:
+        return list(json.loads(marker(runtime_env, "chain", step)["stdin"])["steps"])
+
+    assert [got(s) for s in "cde"] == [["b"], [], ["a", "b", "c", "d"]]

@@ -1,5 +1,8 @@
 """Cold start: a fresh `app-run` process for a one-step code pipeline, `list` and `check` on
 an APP of 100 pipelines, with `python -c pass` and `python -c "import runtime.cli"` as floors.
+The one-step run is timed twice: on an unchanged APP (its check is reused, the everyday case)
+and with ``APP_RUN_NO_CACHE=1`` (checked anew, as after every edit; through ``env``, one exec
+more).
 
 A probe runs the one-step pipeline once more in-process (``runtime.cli.main``) to tell which
 heavy modules a code-only run imports and which line imported each, and once under
@@ -71,6 +74,14 @@ def measure_cold_start(
         'python -c "import runtime.cli"': [py, "-c", "import runtime.cli"],
         "app-run --version": [*app_run, "--version"],
         "app-run run (1 code step)": [*app_run, "run", str(one), "one"],
+        "app-run run (1 code step, checked anew)": [
+            "env",
+            "APP_RUN_NO_CACHE=1",
+            *app_run,
+            "run",
+            str(one),
+            "one",
+        ],
         f"app-run run (1 step, {pipelines}-pipeline APP)": [*app_run, "run", str(wide), "task-003"],
         f"app-run list ({pipelines} pipelines)": [*app_run, "list", str(wide)],
         f"app-run check ({pipelines} pipelines)": [*app_run, "check", str(wide)],

@@ -2,9 +2,10 @@
 
     python loop.py PLAN.json
 
-PLAN.json: ``{"cwd": DIR, "input": {...}, "steps": [{"name": ..., "argv": [...]}, ...]}``.
-Each step gets ``{"input": ..., "steps": {"<name>": {"output": ...}}}`` on stdin (every
-previous output, like app-run) and must print ``{"output": ...}``; the last output is printed
+PLAN.json: ``{"cwd": DIR, "input": {...}, "previous_only": bool, "steps": [{"name": ...,
+"argv": [...]}, ...]}``.  Each step gets ``{"input": ..., "steps": {"<name>": {"output": ...}}}``
+on stdin (every previous output, like app-run; only the last one with ``previous_only``, like
+app-run with ``needs``) and must print ``{"output": ...}``; the last output is printed
 as JSON on stdout, and ``{"stdin_bytes": N}`` (the bytes piped into all steps) on stderr.
 
 No checks, no lifecycle, no run record, no timeouts, no process groups: whatever app-run
@@ -24,7 +25,8 @@ def run(plan: dict[str, Any]) -> tuple[Any, int]:
     outputs: dict[str, Any] = {}
     piped = 0
     for step in plan["steps"]:
-        payload = {"input": plan["input"], "steps": {n: {"output": o} for n, o in outputs.items()}}
+        passed = list(outputs.items())[-1:] if plan.get("previous_only") else outputs.items()
+        payload = {"input": plan["input"], "steps": {n: {"output": o} for n, o in passed}}
         data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
         piped += len(data)
         done = subprocess.run(step["argv"], input=data, capture_output=True, cwd=plan["cwd"])

@@ -12,7 +12,9 @@ def render(results: dict[str, Any]) -> str:
     if "cold_start" in results:
         lines += ["", *cold_lines(results["cold_start"])]
     if "volume" in results:
-        lines += ["", *volume_lines(results["volume"])]
+        lines += ["", *volume_lines(results["volume"], "3")]
+    if "volume_needs" in results:
+        lines += ["", *volume_lines(results["volume_needs"], "3b")]
     lines += ["", "targets"]
     for t in results["targets"]:
         verdict = "met" if t["met"] else "MISSED"
@@ -110,9 +112,9 @@ def cold_lines(data: dict[str, Any]) -> list[str]:
     return lines
 
 
-def volume_lines(data: dict[str, Any]) -> list[str]:
+def volume_lines(data: dict[str, Any], number: str) -> list[str]:
     lines = [
-        f"3. data volume: each step prints SIZE MB, all previous outputs on stdin "
+        f"{number}. data volume: each step prints SIZE MB, {data['passing']} on stdin "
         f"(median of {data['repetitions']})",
         f"{'MB':>5}{'steps':>6}{'made MB':>9}{'piped MB':>10}{'app-run s':>11}{'loop s':>9}"
         f"{'ratio':>7}{'app-run MB':>12}{'loop MB':>9}",
@@ -136,9 +138,19 @@ def volume_lines(data: dict[str, Any]) -> list[str]:
                 f"{unit}/MB, b {f['per_mb_piped'] * scale:7.2f} {unit}/MB; "
                 f"piped share of the largest run {f['piped_share_of_largest']:.0%}"
             )
-    g = data["growth"]
+    g, share = data["growth"], data["quadratic_share"]
+
+    def shown(who: str, metric: str) -> str:
+        value = share[who][metric]
+        return (
+            f"{g[f'{who}_{metric}']} ({value:.0%} in steps^2 x size)"
+            if value is not None
+            else "unknown"
+        )
+
     lines.append(
-        f"growth in steps x size: app-run time {g['runner_seconds']}, peak memory "
-        f"{g['runner_peak_mb']}; loop time {g['loop_seconds']}, peak memory {g['loop_peak_mb']}"
+        f"growth: app-run time {shown('runner', 'seconds')}, peak memory "
+        f"{shown('runner', 'peak_mb')}; loop time {shown('loop', 'seconds')}, peak memory "
+        f"{shown('loop', 'peak_mb')}"
     )
     return lines

@@ -7,7 +7,15 @@ memory of each is taken (``measure``).  A least-squares fit of
 
     time (or peak memory) = fixed + a * MB produced + b * MB piped
 
-says which term carries the cost: b is the quadratic part (steps^2 * size).
+says which term carries the cost.  With ``previous_only`` every step ``needs`` only the step
+before it (app-run's `needs`, and the same in loop.py), so the bytes piped grow like the bytes
+produced.
+
+Growth is judged the same way for both: a fit of
+
+    value = fixed + a * (steps * MB) + q * (steps^2 * MB)
+
+and the share of the q term in the largest run: at 50 % or more the growth is quadratic.
 """
 
 from __future__ import annotations
@@ -26,15 +34,15 @@ def measure_volume(
     sizes_mb: Sequence[float],
     steps: Sequence[int],
     repetitions: int,
+    previous_only: bool = False,
 ) -> dict[str, Any]:
     rows = []
     for size in sizes_mb:
         nbytes = int(size * MB)
         for count in steps:
-            label = f"{program.name}-{size:g}mb-{count}"
-            chain = write_chain(
-                bench.workdir / "volume", label, [(*program.argv, str(nbytes))] * count
-            )
+            label = f"{program.name}-{size:g}mb-{count}" + ("-needs" if previous_only else "")
+            argvs = [(*program.argv, str(nbytes))] * count
+            chain = write_chain(bench.workdir / "volume", label, argvs, previous_only)
             commands = {"runner": bench.run_command(chain), "loop": bench.loop_command(chain)}
             samples = interleaved(commands, repetitions, env=bench.env, warmup=bench.warmup)
             for name, runs in samples.items():
@@ -60,22 +68,49 @@ def measure_volume(
         }
         for who in ("runner", "loop")
     }
+    shape = {
+        who: {
+            "seconds": quadratic_share(rows, lambda r, w=who: r[w]["median_s"]),
+            "peak_mb": quadratic_share(rows, lambda r, w=who: r[w]["peak_mb"]),
+        }
+        for who in ("runner", "loop")
+    }
     return {
         "program": " ".join(program.argv) + " BYTES",
+        "passing": "the previous output (needs)" if previous_only else "all previous outputs",
         "repetitions": repetitions,
         "rows": rows,
         "fit": fits,
+        "quadratic_share": shape,
         "growth": {
-            f"{who}_{metric}": growth(f) for who, by in fits.items() for metric, f in by.items()
+            f"{who}_{metric}": growth(share)
+            for who, by in shape.items()
+            for metric, share in by.items()
         },
     }
 
 
-def growth(fitted: dict[str, float] | None) -> str:
-    """quadratic: most of the largest run's cost follows the bytes piped (steps^2 * size)."""
-    if fitted is None:
+def quadratic_share(rows: list[dict[str, Any]], value: Any) -> float | None:
+    """value ~ fixed + a * steps*MB + q * steps^2*MB: the q term's share of the largest run."""
+    if len(rows) < 4:
+        return None
+    design = [[1.0, r["steps"] * r["size_mb"], r["steps"] ** 2 * r["size_mb"]] for r in rows]
+    coefficients = least_squares(design, [float(value(r)) for r in rows])
+    if coefficients is None:
+        return None
+    _, linear, square = coefficients
+    largest = max(rows, key=lambda r: r["steps"] ** 2 * r["size_mb"])
+    linear_part = abs(linear * largest["steps"] * largest["size_mb"])
+    square_part = abs(square * largest["steps"] ** 2 * largest["size_mb"])
+    total = linear_part + square_part
+    return round(square_part / total, 3) if total else 0.0
+
+
+def growth(share: float | None) -> str:
+    """quadratic: most of the largest run's cost grows with steps^2 * size."""
+    if share is None:
         return "unknown"
-    return "quadratic" if fitted["piped_share_of_largest"] >= 0.5 else "linear"
+    return "quadratic" if share >= 0.5 else "linear"
 
 
 def fit(rows: list[dict[str, Any]], value: Any) -> dict[str, float] | None:

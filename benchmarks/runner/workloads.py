@@ -1,9 +1,10 @@
 """What the benchmarks run: the step programs and the APP folders built around them.
 
 Every APP is written into a temporary folder at benchmark time, one pipeline per APP unless
-said otherwise (app-run parses every pipeline.yaml of an APP on each run, so a 200-step
-neighbour would slow a 10-step run down).  For each chain pipeline a loop plan (``loop.py``)
-with the very same argv lists is written next to it.
+said otherwise, and dated a minute back, as an APP in daily use is: app-run re-checks an APP
+changed in the last 2 s on every run, and reuses an unchanged APP's check (runtime/cache.py).
+For each chain pipeline a loop plan (``loop.py``) with the very same argv lists is written next
+to it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,8 +101,11 @@ def build_programs(workdir: Path) -> tuple[list[Program], dict[str, str]]:
     return programs, skipped
 
 
-def write_app(root: Path, pipelines: dict[str, list[tuple[str, ...]]]) -> Path:
-    """An APP at ``root`` with one code-only pipeline per entry: its steps' argv lists."""
+def write_app(
+    root: Path, pipelines: dict[str, list[tuple[str, ...]]], *, previous_only: bool = False
+) -> Path:
+    """An APP at ``root`` with one code-only pipeline per entry: its steps' argv lists;
+    ``previous_only``: each step ``needs`` only the step before it."""
     (root / "pipelines").mkdir(parents=True)
     description = "Benchmark APP for app-run"
     (root / "SKILL.md").write_text(
@@ -109,11 +114,22 @@ def write_app(root: Path, pipelines: dict[str, list[tuple[str, ...]]]) -> Path:
     for name, steps in pipelines.items():
         folder = root / "pipelines" / name
         folder.mkdir()
-        (folder / "pipeline.yaml").write_text(pipeline_yaml(name, steps), encoding="utf-8")
+        text = pipeline_yaml(name, steps, previous_only)
+        (folder / "pipeline.yaml").write_text(text, encoding="utf-8")
+    settle(root)
     return root
 
 
-def pipeline_yaml(name: str, steps: list[tuple[str, ...]]) -> str:
+def settle(root: Path, seconds: float = 60) -> None:
+    """Date every file and folder of ``root`` back: an APP not edited just now."""
+    when = time.time() - seconds
+    for folder, dirs, files in os.walk(root):
+        for name in [*dirs, *files]:
+            os.utime(Path(folder) / name, (when, when))
+    os.utime(root, (when, when))
+
+
+def pipeline_yaml(name: str, steps: list[tuple[str, ...]], previous_only: bool = False) -> str:
     words = name.replace("-", " ")
     lines = [
         f"name: {name}",
@@ -128,6 +144,8 @@ def pipeline_yaml(name: str, steps: list[tuple[str, ...]]) -> str:
             "    type: code",
             f"    command: {json.dumps(shlex.join(argv))}",
         ]
+        if previous_only:
+            lines.append(f"    needs: [{step_name(index - 1) if index > 1 else ''}]")
     return "\n".join(lines) + "\n"
 
 
@@ -135,11 +153,14 @@ def step_name(index: int) -> str:
     return f"s{index:03d}"
 
 
-def write_loop_plan(path: Path, cwd: Path, steps: list[tuple[str, ...]]) -> Path:
+def write_loop_plan(
+    path: Path, cwd: Path, steps: list[tuple[str, ...]], previous_only: bool = False
+) -> Path:
     """The same steps for ``loop.py``."""
     plan = {
         "cwd": str(cwd),
         "input": {},
+        "previous_only": previous_only,
         "steps": [{"name": step_name(i), "argv": list(a)} for i, a in enumerate(steps, 1)],
     }
     path.write_text(json.dumps(plan, indent=1), encoding="utf-8")
@@ -156,9 +177,12 @@ class Chain:
     steps: int
 
 
-def write_chain(workdir: Path, label: str, steps: list[tuple[str, ...]]) -> Chain:
-    app = write_app(workdir / label, {"chain": steps})
-    plan = write_loop_plan(workdir / f"{label}.loop.json", app / "pipelines" / "chain", steps)
+def write_chain(
+    workdir: Path, label: str, steps: list[tuple[str, ...]], previous_only: bool = False
+) -> Chain:
+    app = write_app(workdir / label, {"chain": steps}, previous_only=previous_only)
+    cwd = app / "pipelines" / "chain"
+    plan = write_loop_plan(workdir / f"{label}.loop.json", cwd, steps, previous_only)
     return Chain(app, "chain", plan, len(steps))
 
 

@@ -1,0 +1,90 @@
+"""run_program: stdin in, stdout and stderr out, the end seen at once, a timeout that holds —
+with the Linux pidfd watch and with the portable communicate() it falls back to."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import runtime.process as process
+from runtime.errors import StepTimeout
+from runtime.process import run_program
+
+PY = sys.executable
+
+
+@pytest.fixture(params=["pidfd", "communicate"])
+def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "pidfd" and process._pidfd(os.getpid()) is None:
+        pytest.skip("no pidfd_open on this system")
+    if request.param == "communicate":
+        monkeypatch.setattr(process, "_pidfd", lambda pid: None)
+    return str(request.param)
+
+
+def run(code: str, stdin: str = "", timeout: float = 10) -> process.Completed:
+    return run_program(
+        [PY, "-c", code], stdin=stdin, cwd=Path.cwd(), env=dict(os.environ), timeout=timeout
+    )
+
+
+def test_a_big_stdin_echoed_back_does_not_deadlock(mode: str) -> None:
+    data = "0123456789abcdef" * (5 * 65536)  # 5 MiB: far more than a pipe holds
+    echo = (
+        "import sys\nfor chunk in iter(lambda: sys.stdin.read(4096), ''): sys.stdout.write(chunk)"
+    )
+    done = run(echo, data)
+    assert (done.returncode, len(done.stdout), done.stdout == data) == (0, len(data), True)
+
+
+def test_stdout_stderr_and_exit_code_are_kept_apart(mode: str) -> None:
+    done = run("import sys; print('out'); print('err', file=sys.stderr); sys.exit(3)")
+    assert (done.returncode, done.stdout, done.stderr) == (3, "out\n", "err\n")
+
+
+def test_a_program_that_ignores_its_stdin(mode: str) -> None:
+    done = run("print('done')", "x" * 1_000_000)  # it exits before reading: a broken pipe
+    assert (done.returncode, done.stdout) == (0, "done\n")
+
+
+def test_non_utf8_output_is_replaced_not_fatal(mode: str) -> None:
+    done = run("import sys; sys.stdout.buffer.write(b'ok \\xff')")
+    assert done.stdout == "ok \ufffd"
+
+
+def test_closing_stdout_early_still_waits_for_the_end(mode: str) -> None:
+    code = "import os, time; print('x', flush=True); os.close(1); time.sleep(0.3)"
+    started = time.monotonic()
+    done = run(code)
+    assert done.returncode == 0 and time.monotonic() - started >= 0.3
+
+
+def test_a_timeout_kills_the_group_and_keeps_stderr(mode: str) -> None:
+    code = "import sys, time; print('working', file=sys.stderr, flush=True); time.sleep(30)"
+    started = time.monotonic()
+    with pytest.raises(StepTimeout) as caught:
+        run(code, timeout=0.5)
+    assert time.monotonic() - started < 5
+    assert "working" in caught.value.stderr_tail
+
+
+def test_a_grandchild_holding_stdout_is_a_timeout(mode: str) -> None:
+    """The program ends but something it started keeps the pipe open: as before, the step
+    counts as running until its outputs close, and the timeout kills the group."""
+    code = (
+        "import subprocess, sys\n"
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'])"
+    )
+    with pytest.raises(StepTimeout):
+        run(code, timeout=0.5)
+
+
+def test_no_file_descriptor_is_left_open(mode: str) -> None:
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(20):
+        run("print(1)", "{}")
+    assert len(os.listdir("/proc/self/fd")) == before
