@@ -12,7 +12,6 @@ import shlex
 import shutil
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +46,8 @@ class Diagnostic:
 
 @cache
 def pipeline_schema() -> dict[str, Any]:
+    from importlib import resources
+
     text = resources.files("runtime").joinpath("schemas/pipeline.schema.json").read_text("utf-8")
     return json.loads(text)
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import delegation
 from .app import App, load_app
 from .config import Config, load_config, state_home
 from .errors import ProviderNotConfigured
@@ -77,7 +76,9 @@ def _run(
     )
     result = run.advance(Position())
     if result.pause is not None:
-        delegation.save(home, result, run)
+        from .delegation import save  # only a paused run needs it
+
+        save(home, result, run)
     return result
 
 

@@ -12,8 +12,8 @@ still run): the first write error is kept in ``Recorder.failure`` and the record
 from __future__ import annotations
 
 import json
+import os
 import re
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +29,7 @@ SECRET_KEY = re.compile(r"key|token|secret|passw|credential|auth", re.IGNORECASE
 
 def new_run_id(pipeline: str) -> str:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-    return f"{stamp}-{pipeline.strip('_')}-{secrets.token_hex(3)}"
+    return f"{stamp}-{pipeline.strip('_')}-{os.urandom(3).hex()}"
 
 
 def redact(values: dict[str, Any]) -> dict[str, Any]:

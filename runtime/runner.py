@@ -33,7 +33,6 @@ from typing import Any
 from .app import CONSTRUCTOR, DESTRUCTOR, LIFECYCLE, App, Pipeline, Step
 from .cache import CheckCache
 from .cache import enabled as cache_enabled
-from .check import check_app, errors_in
 from .config import Config
 from .errors import (
     AppRunError,
@@ -44,7 +43,6 @@ from .errors import (
     StepError,
 )
 from .inputs import complete_inputs
-from .llm_step import pending_prompt, run_llm_step
 from .providers.base import Provider
 from .record import Recorder, new_run_id, redact, runs_dir
 from .result import Pause, PhaseResult, Position, RunResult, error_dict
@@ -74,6 +72,8 @@ def checked(app: App, name: str, home: Path | None = None) -> Pipeline:
     store = CheckCache(app, home) if home is not None and cacheable else None
     models = store.load(names) if store is not None else None
     if models is None:
+        from .check import check_app, errors_in  # parses and validates: skipped on a cache hit
+
         problems = errors_in(check_app(app, only=[name]))
         if problems:
             raise CheckFailed(f"{name}: {len(problems)} error(s) in the APP", problems)
@@ -325,6 +325,8 @@ def run_phase(
 
 def _pause_at(ctx: StepContext, step: Step, index: int, result: PhaseResult) -> AppRunError | None:
     try:
+        from .llm_step import pending_prompt  # only runs with llm steps need it
+
         prompt, schema = pending_prompt(ctx, step, [])
     except AppRunError as exc:
         exc.where = exc.where or ctx.pipeline.where(step)
@@ -356,7 +358,12 @@ def run_step(ctx: StepContext, step: Step) -> AppRunError | None:
     outcome: StepOutcome | None = None
     error: AppRunError | None = None
     try:
-        outcome = run_llm_step(ctx, step) if step.type == "llm" else run_code_step(ctx, step)
+        if step.type == "llm":
+            from .llm_step import run_llm_step  # a code-only run never imports it
+
+            outcome = run_llm_step(ctx, step)
+        else:
+            outcome = run_code_step(ctx, step)
         ctx.outputs[step.name] = outcome.output
     except AppRunError as exc:
         error = exc

@@ -35,7 +35,7 @@ def checks(monkeypatch: pytest.MonkeyPatch) -> list[list[str] | None]:
         calls.append(only)
         return real(app, only)
 
-    monkeypatch.setattr("runtime.runner.check_app", counting)
+    monkeypatch.setattr("runtime.check.check_app", counting)
     return calls
 
 
@@ -205,3 +205,26 @@ def test_a_symlink_loop_does_not_hang_the_walk(tmp_path: Path) -> None:
     (app / "loop").symlink_to(app, target_is_directory=True)
     digest, _ = cache.fingerprint(app)
     assert digest is not None
+
+
+def test_a_cached_code_only_run_imports_no_parser_checker_or_llm_code(
+    tmp_path: Path, app_run_home: Path
+) -> None:
+    """What makes the everyday run fast: nothing of YAML parsing, validation or llm steps."""
+    import subprocess
+    import sys
+
+    app = app_with_lifecycle(tmp_path / "app")
+    run_ok(app)  # checks and fills the cache
+    heavy = ("ruamel", "jsonschema", "runtime.check", "runtime.llm_step", "typer", "pydantic")
+    probe = (
+        "import sys\n"
+        "from runtime.cli import app_run\n"
+        f"code = app_run(['run', {str(app)!r}, 'hello', '-i', 'who=Ada', '-q'])\n"
+        f"print(code, sorted(m for m in {heavy!r} if m in sys.modules))\n"
+    )
+    env = {**os.environ, "APP_RUN_HOME": str(app_run_home)}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.splitlines()[-1] == "0 []", done.stderr
