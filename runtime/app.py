@@ -66,6 +66,7 @@ class App:
     _sources: dict[str, Document | LoadError] = field(default_factory=dict, repr=False)
     _models: dict[str, Pipeline] = field(default_factory=dict, repr=False)
     checked: set[str] = field(default_factory=set)  # pipelines whose run was checked (runner)
+    table: list[dict[str, Any]] | None = None  # the routing table, once read (or cached)
 
     @property
     def name(self) -> str:
@@ -181,7 +182,13 @@ def _build_step(doc: Document, index: int, raw: Any) -> Step:
 
 
 def routing_table(app: App) -> list[dict[str, Any]]:
-    """Every business pipeline's routing info, read straight from its document."""
+    """Every business pipeline's routing info, read straight from its document (once)."""
+    if app.table is None:
+        app.table = _read_table(app)
+    return app.table
+
+
+def _read_table(app: App) -> list[dict[str, Any]]:
     table: list[dict[str, Any]] = []
     for name in app.business_names():
         source = app.source(name)

@@ -8,6 +8,9 @@ than the rest of a code-only run, so the Pipeline models that passed are kept in
 folder in the APP (path, size, mtime, mode, inode; symlinks followed), except the folders in
 ``SKIPPED``.  Any change in the APP — an edited, added, removed or renamed file — checks again.
 
+The routing table (`list`, `route`, `app-run APP "request"`) is kept in the same entry: it
+needs every pipeline.yaml parsed.
+
 Not cached: pipelines with check errors (they are reported on every run), an APP with more than
 ``MAX_ENTRIES`` files (the walk would cost what it saves), and an APP changed less than
 ``SETTLE_SECONDS`` ago (a file rewritten within one filesystem timestamp tick could keep its
@@ -64,16 +67,24 @@ class CheckCache:
 
     def save(self, models: dict[str, Pipeline]) -> None:
         """Remember ``models`` (all passed `check`); a cache that cannot be written is no error."""
+        entry = self._entry()
+        known = entry.get("pipelines", {})
+        known.update({name: _record(model) for name, model in models.items()})
+        self._write({**entry, "pipelines": known})
+
+    def load_table(self) -> list[dict[str, Any]] | None:
+        """The routing table stored at this fingerprint, if any."""
+        table = self._entry().get("table") if self.fingerprint is not None else None
+        return table if isinstance(table, list) else None
+
+    def save_table(self, table: list[dict[str, Any]]) -> None:
+        self._write({**self._entry(), "table": table})
+
+    def _write(self, entry: dict[str, Any]) -> None:
         if self.fingerprint is None or not self.settled:
             return
-        known = self._entry().get("pipelines", {})
-        known.update({name: _record(model) for name, model in models.items()})
-        entry = {
-            "format": FORMAT,
-            "app": str(self.app.root),
-            "fingerprint": self.fingerprint,
-            "pipelines": known,
-        }
+        entry.setdefault("pipelines", {})
+        entry.update(format=FORMAT, app=str(self.app.root), fingerprint=self.fingerprint)
         with contextlib.suppress(OSError):
             write_json(self.path, entry, mode=0o600)
 
@@ -94,6 +105,18 @@ class CheckCache:
 
 def enabled() -> bool:
     return os.environ.get("APP_RUN_NO_CACHE", "") in ("", "0")
+
+
+def cached_table(app: App, home: Path) -> list[dict[str, Any]]:
+    """The routing table (`list`, routing): from the cache while the APP is unchanged."""
+    from .app import routing_table
+
+    if app.table is None and enabled():
+        store = CheckCache(app, home)
+        app.table = store.load_table()
+        if app.table is None:
+            store.save_table(routing_table(app))
+    return routing_table(app)
 
 
 def fingerprint(root: Path) -> tuple[str | None, bool]:

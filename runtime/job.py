@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .app import App, load_app
+from .cache import cached_table
 from .config import Config, load_config, state_home
 from .errors import ProviderNotConfigured
 from .inputs import parse_pairs, read_input_json
@@ -92,6 +93,12 @@ class Answer:
     agent: dict[str, Any] | None = None  # Skill mode run by app-run's own agent loop
 
 
+def listing(app_dir: Path) -> list[dict[str, Any]]:
+    """`app-run list`: the routing table."""
+    app = load_app(app_dir)
+    return cached_table(app, state_home())
+
+
 def decide(
     app_dir: Path, request: str, *, strategy: str | None, provider: str | None, answers: str | None
 ) -> dict[str, Any]:
@@ -99,6 +106,7 @@ def decide(
     from .router import decision_dict, route
 
     app = load_app(app_dir)
+    cached_table(app, state_home())  # what routing reads, unparsed if unchanged
     config = load_config(app.root, provider=provider, answers=answers, routing=strategy)
     return decision_dict(
         route(app, request, strategy=config.routing, config=config, provider=make_provider(config))
@@ -126,6 +134,7 @@ def ask(
     from .skill_mode import fallback, run_with_agent
 
     app = load_app(app_dir)
+    cached_table(app, state_home())
     config = load_config(app.root, provider=provider, answers=answers, routing=strategy)
     llm = make_provider(config)
     decision = route(app, request, strategy=config.routing, config=config, provider=llm)

@@ -228,3 +228,29 @@ def test_a_cached_code_only_run_imports_no_parser_checker_or_llm_code(
         [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
     )
     assert done.stdout.splitlines()[-1] == "0 []", done.stderr
+
+
+def test_the_routing_table_is_cached_until_an_edit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import runtime.app
+
+    parsed: list[Path] = []
+    real = runtime.app.load_yaml
+
+    def counting(path: Path):  # type: ignore[no-untyped-def]
+        parsed.append(path)
+        return real(path)
+
+    monkeypatch.setattr(runtime.app, "load_yaml", counting)
+    app = app_with_lifecycle(tmp_path / "app")
+    first = invoke("list", app, "--json")
+    assert len(parsed) == 1  # hello; the lifecycle pipelines are not routed to
+    second = invoke("list", app, "--json")
+    assert (second.stdout, len(parsed)) == (first.stdout, 1)
+    route = invoke("route", app, "the hello pipeline", "--json")
+    assert route.exit_code == 0 and len(parsed) == 1
+    yaml_file = app / "pipelines" / "hello" / "pipeline.yaml"
+    yaml_file.write_text(yaml_file.read_text() + "triggers: [say hello to someone]\n")
+    third = json.loads(invoke("list", app, "--json").stdout)
+    assert third[0]["triggers"] == ["say hello to someone"] and len(parsed) == 2

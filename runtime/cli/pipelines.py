@@ -105,9 +105,9 @@ def check(args: argparse.Namespace) -> int:
 
 def list_pipelines(args: argparse.Namespace) -> int:
     """Print the routing table: every business pipeline's name, description and triggers."""
-    from runtime.app import load_app, routing_table
+    from runtime.job import listing
 
-    table = routing_table(load_app(args.app_dir))
+    table = listing(args.app_dir)
     if args.as_json:
         emit_json(table)
         return 0

@@ -66,8 +66,11 @@ class _DenseIndex:
         lengths = np.array([len(v.weights) for v in kept], dtype=np.int64)
         self.starts = np.concatenate(([0], np.cumsum(lengths)[:-1])) if len(kept) else lengths
         units = np.concatenate([v.units for v in kept]) if kept else np.zeros((0, 1), np.float32)
-        # The same token recurs across phrases: compare the request with each distinct one once.
-        self.distinct_units, self.token_of = np.unique(units, axis=0, return_inverse=True)
+        ids = np.concatenate([v.ids for v in kept]) if kept else np.zeros(0, np.int64)
+        # The same token recurs across phrases: compare the request with each distinct one once
+        # (told apart by id: a sort of ids, not of vectors).
+        distinct, first, self.token_of = np.unique(ids, return_index=True, return_inverse=True)
+        self.distinct_units = units[first] if len(distinct) else np.zeros((0, units.shape[1]))
         self.token_of = self.token_of.reshape(-1)
         self.weights = np.concatenate([v.weights for v in kept]) if kept else np.zeros(0)
         self.weight_sums = np.add.reduceat(self.weights, self.starts) if kept else np.zeros(0)

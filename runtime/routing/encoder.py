@@ -39,6 +39,7 @@ class TokenVectors:
     units: np.ndarray  # (n, dim) float32, each row of norm 1
     weights: np.ndarray  # (n,) float32, the token's SIF weight (norm of its raw vector)
     sentence: np.ndarray  # (dim,) float32, normalised mean of the raw vectors; zeros if n == 0
+    ids: np.ndarray  # (n,) int64, the token ids of the rows of ``units``
 
     @property
     def empty(self) -> bool:
@@ -71,15 +72,16 @@ class StaticEncoder:
         encodings = self._tokenizer.encode_batch(stripped, add_special_tokens=False)
         out: list[TokenVectors] = []
         for encoding in encodings:
-            ids = [i for i in encoding.ids if i != self._unk_id]
-            raw = self.embeddings[np.asarray(ids, dtype=np.int64)].astype(np.float32)
+            ids = np.asarray([i for i in encoding.ids if i != self._unk_id], dtype=np.int64)
+            raw = self.embeddings[ids].astype(np.float32)
             norms = np.linalg.norm(raw, axis=1)
             keep = norms > 0  # int8 rounds the rarest-weighted tokens ("the") to zero
-            raw, norms = raw[keep], norms[keep]
+            raw, norms, ids = raw[keep], norms[keep], ids[keep]
             mean = raw.sum(axis=0) if len(raw) else np.zeros(self.dim, dtype=np.float32)
             length = float(np.linalg.norm(mean))
             sentence = mean / length if length > 0 else mean
-            out.append(TokenVectors(raw / norms[:, None], norms, sentence.astype(np.float32)))
+            unit = raw / norms[:, None]
+            out.append(TokenVectors(unit, norms, sentence.astype(np.float32), ids))
         return out
 
 
