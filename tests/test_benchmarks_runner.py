@@ -73,7 +73,7 @@ def test_tiny_plan_produces_every_key(run: ModuleType, tmp_path: Path) -> None:
         assert variant["marginal_ms_per_step"] is not None
 
     cold = results["cold_start"]
-    assert len(cold["rows"]) == 8 and {"median_s", "min_s", "peak_mb"} <= set(cold["rows"][0])
+    assert len(cold["rows"]) == 9 and {"median_s", "min_s", "peak_mb"} <= set(cold["rows"][0])
     assert {"run_ms", "met", "heavy_imports", "top_imports"} <= set(cold)
     assert cold["top_imports"], "python -X importtime gave nothing to parse"
 

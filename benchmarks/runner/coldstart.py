@@ -85,6 +85,7 @@ def measure_cold_start(
         f"app-run run (1 step, {pipelines}-pipeline APP)": [*app_run, "run", str(wide), "task-003"],
         f"app-run list ({pipelines} pipelines)": [*app_run, "list", str(wide)],
         f"app-run check ({pipelines} pipelines)": [*app_run, "check", str(wide)],
+        f"app-run route ({pipelines} pipelines)": [*app_run, "route", str(wide), "task 3"],
     }
     samples = interleaved(commands, repetitions, env=bench.env, warmup=bench.warmup)
     rows = [{"command": label, **summarize(runs).to_dict()} for label, runs in samples.items()]
