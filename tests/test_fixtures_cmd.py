@@ -41,6 +41,12 @@ def test_runs_each_pipeline_on_its_samples(app: Path) -> None:
     }
 
 
+def test_quiet_by_default_verbose_shows_progress(app: Path) -> None:
+    assert invoke("test", app, "greet").stderr == ""
+    verbose = invoke("test", app, "greet", "--verbose")
+    assert verbose.exit_code == 0 and "hello" in verbose.stderr
+
+
 def test_update_then_compare_then_detect_a_change(app: Path) -> None:
     assert invoke("test", app, "greet", "--update").exit_code == 0
     expected = app / "pipelines/greet/samples/expected.json"

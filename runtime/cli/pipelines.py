@@ -68,6 +68,13 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
     )
     json_flag(parser)
     quiet_flag(parser, default=True)
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        dest="quiet",
+        action="store_false",
+        help="Show each step's progress on stderr.",
+    )
 
 
 def _output_options(parser: Parser) -> None:
