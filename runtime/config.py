@@ -90,7 +90,21 @@ def load_config(
         raise ConfigError(
             f"unknown provider {config.provider!r}", hint=f"use one of {', '.join(PROVIDERS)}"
         )
+    _check_number(env, "APP_RUN_MAX_OUTPUT_MB", "megabytes a step may print on stdout; 0: no limit")
     return config
+
+
+def _check_number(env: Any, name: str, meaning: str) -> None:
+    """An environment variable read where it is used must still fail here, before a run."""
+    value = env.get(name)
+    if value is None:
+        return
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
+    if not number >= 0:  # negative, not a number, or NaN
+        raise ConfigError(f"{name}={value!r} is not a number ≥ 0", hint=f"set it to the {meaning}")
 
 
 def _from_env(env: Any) -> dict[str, Any]:

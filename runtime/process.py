@@ -21,6 +21,20 @@ from .errors import StepTimeout, SubprocessError
 
 GRACE_SECONDS = 2.0
 TAIL_CHARS = 2000
+STDERR_KEEP = 64 * 1024  # only its tail is ever shown: a chatty step cannot fill app-run's memory
+DEFAULT_MAX_OUTPUT_MB = 256  # APP_RUN_MAX_OUTPUT_MB: the most a step may print on stdout
+
+
+def max_output_bytes() -> int:
+    try:
+        megabytes = float(os.environ.get("APP_RUN_MAX_OUTPUT_MB", DEFAULT_MAX_OUTPUT_MB))
+    except ValueError:
+        megabytes = DEFAULT_MAX_OUTPUT_MB
+    return int(megabytes * 1_000_000) if megabytes > 0 else 0  # 0: no limit
+
+
+class OutputTooLarge(Exception):
+    """Raised inside Exchange when stdout passes the limit; run_program turns it into an error."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +86,16 @@ def run_program(
     exchange = Exchange(proc, stdin.encode("utf-8", "surrogateescape"))
     try:
         exchange.run(started + timeout)
+    except OutputTooLarge:
+        kill_group(proc)
+        raise SubprocessError(
+            f"printed more than {exchange.limit / 1_000_000:g} MB on stdout: stopped",
+            step=step,
+            command=shlex.join(argv),
+            stderr_tail=tail(exchange.text(proc.stderr)),
+            hint="write big data to a file in $APP_WORK_DIR and output its path, "
+            "or raise APP_RUN_MAX_OUTPUT_MB",
+        ) from None
     except subprocess.TimeoutExpired:
         kill_group(proc)
         exchange.drain()
@@ -101,7 +125,9 @@ class Exchange:
 
     What ``Popen.communicate(timeout=...)`` does, without its wait for the exit, which polls in
     sleeps from 0.5 ms (about 1 ms per step): on Linux a pidfd is watched with the pipes, so
-    the end is seen the moment it happens.  Elsewhere, communicate() itself.
+    the end is seen the moment it happens.  It also keeps only the last ``STDERR_KEEP`` bytes
+    of stderr and stops a program whose stdout passes ``APP_RUN_MAX_OUTPUT_MB``.  Elsewhere
+    (no pidfd), communicate() itself, without those two limits.
     """
 
     CHUNK = 1 << 20
@@ -112,6 +138,8 @@ class Exchange:
         self.stdin, self.stdout, self.stderr = proc.stdin, proc.stdout, proc.stderr
         self.data = memoryview(data)
         self.chunks: dict[object, list[bytes]] = {self.stdout: [], self.stderr: []}
+        self.sizes: dict[object, int] = {self.stdout: 0, self.stderr: 0}
+        self.limit = max_output_bytes()
         self.selector = selectors.DefaultSelector()
         self.pidfd = _pidfd(proc.pid)
 
@@ -156,9 +184,19 @@ class Exchange:
                 else:
                     chunk = os.read(key.fd, self.CHUNK)
                     if chunk:
-                        self.chunks[key.fileobj].append(chunk)
+                        self._keep_chunk(key.fileobj, chunk)
                     else:
                         self.selector.unregister(key.fileobj)
+
+    def _keep_chunk(self, stream: object, chunk: bytes) -> None:
+        chunks = self.chunks[stream]
+        chunks.append(chunk)
+        self.sizes[stream] += len(chunk)
+        if stream is self.stderr and self.sizes[stream] > 2 * STDERR_KEEP:
+            kept = b"".join(chunks)[-STDERR_KEEP:]
+            self.chunks[stream], self.sizes[stream] = [kept], len(kept)
+        elif stream is self.stdout and self.limit and self.sizes[stream] > self.limit:
+            raise OutputTooLarge
 
     def _feed(self) -> None:
         try:

@@ -242,8 +242,7 @@ CORPUS = [
     (
         "needs_later_step",
         3,
-        "error: needs 'shout', which is not an earlier step "
-        f"(needs_later_step/{P}:7)",
+        f"error: needs 'shout', which is not an earlier step (needs_later_step/{P}:7)",
     ),
     (
         "needs_not_a_list",

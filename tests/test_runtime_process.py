@@ -88,3 +88,56 @@ def test_no_file_descriptor_is_left_open(mode: str) -> None:
     for _ in range(20):
         run("print(1)", "{}")
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_stdout_past_the_limit_stops_the_program(
+    mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if mode == "communicate":
+        pytest.skip("the portable fallback has no output limit (documented)")
+    from runtime.errors import SubprocessError
+
+    monkeypatch.setenv("APP_RUN_MAX_OUTPUT_MB", "1")
+    code = "import sys\nwhile True: sys.stdout.write('x' * 65536)"
+    started = time.monotonic()
+    with pytest.raises(SubprocessError, match="printed more than 1 MB on stdout") as caught:
+        run(code)
+    assert time.monotonic() - started < 5
+    assert "APP_RUN_MAX_OUTPUT_MB" in caught.value.hint
+
+
+def test_only_the_tail_of_a_flood_of_stderr_is_kept(mode: str) -> None:
+    if mode == "communicate":
+        pytest.skip("the portable fallback keeps all of stderr")
+    code = (
+        "import sys\n"
+        "for i in range(2000): sys.stderr.write(f'line {i} ' + 'y' * 1000 + '\\n')\n"
+        "print('{\"output\": 1}')"
+    )
+    done = run(code)
+    assert done.returncode == 0 and done.stdout.strip() == '{"output": 1}'
+    assert len(done.stderr) <= 2 * process.STDERR_KEEP
+    assert done.stderr.rstrip().splitlines()[-1].startswith("line 1999 ")
+
+
+def test_the_output_limit_can_be_set_or_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("APP_RUN_MAX_OUTPUT_MB", "0.5")
+    assert process.max_output_bytes() == 500_000
+    monkeypatch.setenv("APP_RUN_MAX_OUTPUT_MB", "0")
+    assert process.max_output_bytes() == 0
+    monkeypatch.setenv("APP_RUN_MAX_OUTPUT_MB", "lots")
+    assert process.max_output_bytes() == process.DEFAULT_MAX_OUTPUT_MB * 1_000_000
+
+
+def test_a_bad_output_limit_is_a_config_error_before_anything_runs(tmp_path: Path) -> None:
+    from helpers import code, invoke, make_app
+
+    app = make_app(tmp_path / "app", {"hello": [code("greet")]})
+    for bad in ("lots", "-1"):
+        os.environ["APP_RUN_MAX_OUTPUT_MB"] = bad
+        try:
+            result = invoke("run", app, "hello")
+        finally:
+            del os.environ["APP_RUN_MAX_OUTPUT_MB"]
+        assert result.exit_code == 2
+        assert result.stderr.startswith(f"Error: APP_RUN_MAX_OUTPUT_MB='{bad}' is not a number")
