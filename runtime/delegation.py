@@ -100,6 +100,7 @@ def _run_of(home: Path, data: dict[str, Any], listener: Listener) -> Run:
     pipeline, inputs = prepare(app, data["pipeline"], data["inputs"], home)
     config = load_config(app.root)
     emit = Recorder(runs_dir(home) / f"{data['session']}.jsonl", listener)
+    emit.hide(inputs)
     return Run(
         app,
         pipeline,

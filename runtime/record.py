@@ -16,7 +16,7 @@ import os
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,13 @@ def redact(values: dict[str, Any]) -> dict[str, Any]:
     return {k: ("***" if SECRET_KEY.search(k) else v) for k, v in values.items()}
 
 
+def secret_values(values: Any) -> set[str]:
+    """The string values of secret-looking keys, long enough not to blank out common words."""
+    return {
+        str(v) for k, v in values.items() if SECRET_KEY.search(str(k)) and len(str(v or "")) >= 8
+    }
+
+
 @dataclass
 class Recorder:
     """Appends events to the run's JSONL file and hands each to ``listener`` (progress)."""
@@ -43,14 +50,23 @@ class Recorder:
     path: Path | None
     listener: Callable[[dict[str, Any]], None] | None = None
     failure: str | None = None  # why the record stopped being written (and at which event)
+    # Values never written, wherever they turn up (a step's stderr, an error message): those of
+    # secret-looking environment variables, and of secret-looking inputs (``hide``).
+    hidden: set[str] = field(default_factory=lambda: secret_values(os.environ))
+
+    def hide(self, values: dict[str, Any]) -> None:
+        self.hidden |= secret_values(values)
 
     def __call__(self, event: dict[str, Any]) -> None:
         event = {"time": round(time.time(), 3), **event}
         if self.path is not None and self.failure is None:
+            line = json.dumps(event, ensure_ascii=False, default=str)
+            for value in self.hidden:
+                line = line.replace(json.dumps(value, ensure_ascii=False)[1:-1], "***")
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 with self.path.open("a", encoding="utf-8") as fh:
-                    fh.write(json.dumps(event, ensure_ascii=False, default=str) + "\n")
+                    fh.write(line + "\n")
             except OSError as exc:
                 self.failure = f"{exc.strerror or exc} (writing {_what(event)})"
         if self.listener is not None:

@@ -102,6 +102,7 @@ def begin(
         _need_provider(app, pipeline, delegate)
     run_id = new_run_id(name)
     emit = Recorder(runs_dir(home) / f"{run_id}.jsonl" if home is not None else None, listener)
+    emit.hide(inputs)
     emit.first(
         {
             "event": "run_start",

@@ -113,6 +113,30 @@ def test_secret_looking_inputs_are_redacted(
     assert SECRET not in Path(data["record"]).read_text()
 
 
+def test_secrets_a_failing_step_prints_stay_out_of_the_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A step that echoes its token (from the environment or an input) to stderr and fails:
+    the error, stderr tail included, is recorded — the secret values are not."""
+    monkeypatch.setenv("DEPLOY_TOKEN", "tok-" + SECRET)
+    leak = (
+        "import json, os, sys\n"
+        "token = json.load(sys.stdin)['input']['api_key']\n"
+        "sys.exit(f'auth failed with {os.environ[\"DEPLOY_TOKEN\"]} and \"{token}\"')\n"
+    )
+    app = make_app(
+        tmp_path / "app",
+        {"deploy": {"input": {"api_key": "string"}, "steps": [code("go")]}},
+        files={"pipelines/deploy/steps/step.py": leak},
+    )
+    result = invoke("run", app, "deploy", "--json", "-i", f"api_key=key-{SECRET}")
+    error = "SubprocessError: step exited with 1"
+    data, _ = assert_run(result, status="failed", ran=["deploy/go"], error=error)
+    record = Path(data["record"]).read_text()
+    assert "auth failed with *** and \\\"***\\\"" in record  # escaped quotes survive
+    assert SECRET not in record
+
+
 # --- app-run log ----------------------------------------------------------------------------
 
 
