@@ -89,9 +89,14 @@ class CheckCache:
             write_json(self.path, entry, mode=0o600)
 
     def _entry(self) -> dict[str, Any]:
-        """The stored entry if it is for this APP at this fingerprint ({} otherwise)."""
+        """The stored entry if it is for this APP at this fingerprint ({} otherwise).  The file
+        holds the commands a run executes: one that someone else could have written is ignored."""
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            with self.path.open("rb") as fh:
+                st = os.fstat(fh.fileno())
+                if st.st_uid != os.getuid() or st.st_mode & 0o022:
+                    return {}
+                data = json.loads(fh.read().decode("utf-8"))
         except (OSError, ValueError):
             return {}
         fresh = (

@@ -254,3 +254,16 @@ def test_the_routing_table_is_cached_until_an_edit(
     yaml_file.write_text(yaml_file.read_text() + "triggers: [say hello to someone]\n")
     third = json.loads(invoke("list", app, "--json").stdout)
     assert third[0]["triggers"] == ["say hello to someone"] and len(parsed) == 2
+
+
+def test_a_cache_file_others_could_write_is_not_trusted(
+    tmp_path: Path, checks: list, app_run_home: Path
+) -> None:
+    app = app_with_lifecycle(tmp_path / "app")
+    run_ok(app)
+    [stored] = cache_files(app_run_home)
+    assert stored.stat().st_mode & 0o777 == 0o600
+    stored.chmod(0o666)
+    run_ok(app)
+    assert len(checks) == 2  # ignored: checked again (and written back, private)
+    assert stored.stat().st_mode & 0o777 == 0o600
