@@ -74,6 +74,12 @@ def build_parser() -> Parser:
         description=(
             "Run APPs (Agent Pipeline Protocol v0.4): check, list, run pipelines, read run logs."
         ),
+        epilog=(
+            'app-run APP_DIR "request" is short for app-run ask APP_DIR "request".\n'
+            "exit codes: 0 ok, 1 pipeline failed, 2 usage/input error, 3 APP invalid, "
+            "4 constructor failed,\n5 destructor failed, 6 paused for the host agent (needs_llm), "
+            "7 no match (Skill mode),\n70 internal error, 130/143 interrupted."
+        ),
     )
     parser.add_argument("--debug", action="store_true", help="Show tracebacks.")
     parser.add_argument(
