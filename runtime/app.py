@@ -67,6 +67,7 @@ class App:
     _models: dict[str, Pipeline] = field(default_factory=dict, repr=False)
     checked: set[str] = field(default_factory=set)  # pipelines whose run was checked (runner)
     table: list[dict[str, Any]] | None = None  # the routing table, once read (or cached)
+    stamp: tuple[str | None, bool] | None = None  # its fingerprint, once taken (cache.py)
 
     @property
     def name(self) -> str:

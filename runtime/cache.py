@@ -41,7 +41,14 @@ SKIPPED = frozenset(
     {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", ".mypy_cache", ".ruff_cache"}
 )
 # What decides a check's verdict besides the APP: these files of app-run itself.
-CHECKER = ("app.py", "check.py", "document.py", "inputs.py", "schemas/pipeline.schema.json")
+CHECKER = (
+    "app.py",
+    "cache.py",
+    "check.py",
+    "document.py",
+    "inputs.py",
+    "schemas/pipeline.schema.json",
+)
 
 
 class CheckCache:
@@ -51,7 +58,9 @@ class CheckCache:
         self.app = app
         key = hashlib.sha256(str(app.root).encode("utf-8", "surrogateescape")).hexdigest()
         self.path = home / "cache" / "checked" / f"{key[:24]}.json"
-        self.fingerprint, self.settled = fingerprint(app.root)
+        if app.stamp is None:  # one walk of the APP per process (routing, then the run)
+            app.stamp = fingerprint(app.root)
+        self.fingerprint, self.settled = app.stamp
 
     def load(self, names: list[str]) -> dict[str, Pipeline] | None:
         """The models of ``names`` if all were checked at this fingerprint, else None."""
@@ -75,7 +84,11 @@ class CheckCache:
     def load_table(self) -> list[dict[str, Any]] | None:
         """The routing table stored at this fingerprint, if any."""
         table = self._entry().get("table") if self.fingerprint is not None else None
-        return table if isinstance(table, list) else None
+        rows_ok = isinstance(table, list) and all(
+            isinstance(row, dict) and {"name", "description", "triggers"} <= set(row)
+            for row in table
+        )
+        return table if rows_ok else None
 
     def save_table(self, table: list[dict[str, Any]]) -> None:
         self._write({**self._entry(), "table": table})
