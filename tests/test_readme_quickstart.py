@@ -48,3 +48,26 @@ def test_the_quick_start_converts_the_bundled_skill_and_answers_the_request(
     output = json.loads(ask.stdout)
     assert output["rows"] == 5
     assert output["columns"]["revenue"]["max"] == 301.25
+
+
+def test_the_reference_pipeline_yaml_passes_check(tmp_path: Path) -> None:
+    """The README's annotated pipeline.yaml is a valid pipeline, `needs:` and all."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("A pipeline.yaml, for reference", 1)[1]
+    block = re.search(r"```yaml\n(.*?)\n```", section, re.S)
+    assert block, "the reference has no yaml block"
+    folder = tmp_path / "app" / "pipelines" / "count"
+    for rel, content in {
+        "pipeline.yaml": block.group(1) + "\n",
+        "steps/count.py": "print('{\"output\": 1}')\n",
+        "steps/validate_summarise.py": "print('{\"valid\": true}')\n",
+        "schemas/summarise.json": '{"type": "object"}\n',
+    }.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(content, encoding="utf-8")
+    (tmp_path / "app" / "SKILL.md").write_text("# app\n", encoding="utf-8")
+    done = subprocess.run(
+        [str(BIN / "app-run"), "check", str(tmp_path / "app")], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "0 errors, 0 warnings" in done.stderr
