@@ -15,6 +15,8 @@ the HTTP layer mocked (httpx2.MockTransport); signals go to a real `app-run` pro
 | step prints nothing (empty output)                         | step_prints_nothing            |
 | step prints JSON without `output`                          | step_json_without_output       |
 | step prints a huge output                                  | step_huge_output               |
+| step prints past APP_RUN_MAX_OUTPUT_MB (stopped)           | step_output_past_the_limit     |
+| step floods stderr (only its tail is kept)                 | step_floods_stderr             |
 | step writes only to stderr                                 | step_writes_only_stderr        |
 | step hangs past its timeout (its children too)             | step_hangs_past_timeout        |
 | command not found                                          | command_not_found              |
@@ -65,6 +67,7 @@ import pytest
 from helpers import Outcome, code, group_members, invoke, make_app, wait_for
 from test_provider_anthropic import Api, error, ok, text
 
+import runtime.process as process
 import runtime.providers.anthropic as anthropic_provider
 from runtime.record import read_events
 
@@ -99,6 +102,11 @@ PROGRAMS = {
     "stderr_only.py": "import sys\nprint('input.csv: no such file', file=sys.stderr)\n",
     # 8 MB of a JSON string that never ends: far past a pipe's buffer, and not JSON.
     "huge.py": "import sys\nsys.stdout.write('{\"output\": \"' + 'x' * 8_000_000)\n",
+    "endless.py": "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n",
+    "chatty.py": (
+        "import sys\nfor i in range(20000):\n    sys.stderr.write(f'log line {i}\\n' * 20)\n"
+        "sys.exit('gave up after all that logging')\n"
+    ),
     "tool.sh": "#!/bin/sh\necho '{\"output\": 1}'\n",
     "bad_shebang.py": "#!/nonexistent/python9\nprint('{\"output\": 1}')\n",
     "no_shebang": "echo '{\"output\": 1}'\n",
@@ -251,6 +259,21 @@ FAULTS = [
         1,
         (business("first", "stdout is not JSON (Unterminated string starting at): '…xxx"),),
         stderr_limit=2000,
+    ),
+    Fault(
+        "step_output_past_the_limit",
+        [program("python3 steps/endless.py")],
+        1,
+        (business("first", "printed more than 2 MB on stdout: stopped"), "APP_RUN_MAX_OUTPUT_MB"),
+        arrange=lambda monkeypatch, home: monkeypatch.setenv("APP_RUN_MAX_OUTPUT_MB", "2"),
+        stderr_limit=3000,
+    ),
+    Fault(
+        "step_floods_stderr",
+        [program("python3 steps/chatty.py")],
+        1,
+        (business("first", "step exited with 1"), "gave up after all that logging"),
+        stderr_limit=3000,
     ),
     Fault(
         "step_writes_only_stderr",
@@ -599,6 +622,8 @@ def test_fault(
     app_run_home: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    if fault.id == "step_output_past_the_limit" and process._pidfd(os.getpid()) is None:
+        pytest.skip("no pidfd here: the output limit does not apply (documented)")
     app = fault_app(
         tmp_path / "app", fault.steps, constructor=fault.constructor, destructor=fault.destructor
     )
