@@ -36,6 +36,13 @@ def redact(values: dict[str, Any]) -> dict[str, Any]:
     return {k: ("***" if SECRET_KEY.search(k) else v) for k, v in values.items()}
 
 
+def scrub(text: str, hidden: set[str]) -> str:
+    """``text`` with every hidden value replaced by ``***``."""
+    for value in hidden:
+        text = text.replace(value, "***")
+    return text
+
+
 def secret_values(values: Any) -> set[str]:
     """The string values of secret-looking keys, long enough not to blank out common words."""
     return {

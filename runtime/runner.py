@@ -44,7 +44,7 @@ from .errors import (
 )
 from .inputs import complete_inputs
 from .providers.base import Provider
-from .record import Recorder, new_run_id, redact, runs_dir
+from .record import Recorder, new_run_id, redact, runs_dir, scrub
 from .result import Pause, PhaseResult, Position, RunResult, error_dict
 from .steps import StepContext, StepOutcome, run_code_step
 
@@ -378,8 +378,17 @@ def run_step(ctx: StepContext, step: Step) -> AppRunError | None:
     if error is not None:
         error.where = error.where or ctx.pipeline.where(step)
         error.step = error.step or step.name
+        _hide_secrets(error, getattr(ctx.emit, "hidden", set()))
     step_end(ctx, step, started, outcome, error)
     return error
+
+
+def _hide_secrets(error: AppRunError, hidden: set[str]) -> None:
+    """A step's error is printed, returned as JSON (to an agent's context) and recorded:
+    secret values it quotes (a token in a stderr line) are blanked once, here."""
+    error.message = scrub(error.message, hidden)
+    if getattr(error, "stderr_tail", ""):
+        error.stderr_tail = scrub(error.stderr_tail, hidden)  # type: ignore[attr-defined]
 
 
 def step_end(

@@ -117,7 +117,8 @@ def test_secrets_a_failing_step_prints_stay_out_of_the_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A step that echoes its token (from the environment or an input) to stderr and fails:
-    the error, stderr tail included, is recorded — the secret values are not."""
+    the error, stderr tail included, is recorded, printed and returned — the secret values
+    are not."""
     monkeypatch.setenv("DEPLOY_TOKEN", "tok-" + SECRET)
     leak = (
         "import json, os, sys\n"
@@ -135,6 +136,9 @@ def test_secrets_a_failing_step_prints_stay_out_of_the_record(
     record = Path(data["record"]).read_text()
     assert "auth failed with *** and \\\"***\\\"" in record  # escaped quotes survive
     assert SECRET not in record
+    assert SECRET not in result.stdout  # the --json result an agent reads
+    human = invoke("run", app, "deploy", "-i", f"api_key=key-{SECRET}")
+    assert "auth failed with *** and" in human.stderr and SECRET not in human.stderr
 
 
 # --- app-run log ----------------------------------------------------------------------------
