@@ -15,7 +15,8 @@ Not cached: pipelines with check errors (they are reported on every run), an APP
 ``MAX_ENTRIES`` files (the walk would cost what it saves), and an APP changed less than
 ``SETTLE_SECONDS`` ago (a file rewritten within one filesystem timestamp tick could keep its
 mtime and size).  ``APP_RUN_NO_CACHE=1`` turns the cache off.  An unreadable or damaged cache
-file is ignored and replaced.
+file is ignored and replaced.  Writing an entry removes those not written for ``STALE_DAYS``
+(an APP moved or deleted leaves one; one in use is just checked again and rewritten).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from .jsonfile import write_json
 FORMAT = 1
 MAX_ENTRIES = 2000
 SETTLE_SECONDS = 2.0
+STALE_DAYS = 30
 SKIPPED = frozenset(
     {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", ".mypy_cache", ".ruff_cache"}
 )
@@ -100,6 +102,7 @@ class CheckCache:
         entry.update(format=FORMAT, app=str(self.app.root), fingerprint=self.fingerprint)
         with contextlib.suppress(OSError):
             write_json(self.path, entry, mode=0o600)
+            _prune(self.path.parent)
 
     def _entry(self) -> dict[str, Any]:
         """The stored entry if it is for this APP at this fingerprint ({} otherwise).  The file
@@ -119,6 +122,15 @@ class CheckCache:
             and isinstance(data.get("pipelines"), dict)
         )
         return data if fresh else {}
+
+
+def _prune(folder: Path) -> None:
+    """Entries of APPs not run for ``STALE_DAYS`` go (a moved or deleted APP leaves one)."""
+    cutoff = time.time() - STALE_DAYS * 86400
+    for entry in os.scandir(folder):
+        if entry.name.endswith(".json") and entry.stat().st_mtime < cutoff:
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
 
 
 def enabled() -> bool:

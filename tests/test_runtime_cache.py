@@ -267,3 +267,16 @@ def test_a_cache_file_others_could_write_is_not_trusted(
     run_ok(app)
     assert len(checks) == 2  # ignored: checked again (and written back, private)
     assert stored.stat().st_mode & 0o777 == 0o600
+
+
+def test_stale_entries_are_pruned_when_one_is_written(tmp_path: Path, app_run_home: Path) -> None:
+    folder = app_run_home / "cache" / "checked"
+    folder.mkdir(parents=True)
+    old, recent = folder / "gone-app.json", folder / "other-app.json"
+    for path in (old, recent):
+        path.write_text("{}")
+    long_ago = time.time() - (cache.STALE_DAYS + 1) * 86400
+    os.utime(old, (long_ago, long_ago))
+    run_ok(app_with_lifecycle(tmp_path / "app"))
+    assert not old.exists() and recent.exists()
+    assert len(cache_files(app_run_home)) == 2  # the other APP's and this one's
