@@ -24,7 +24,8 @@ from typing import Any
 from .display import retries_text
 from .errors import ConfigError, UsageError
 
-SECRET_KEY = re.compile(r"key|token|secret|passw|credential|auth", re.IGNORECASE)
+# "auth" as in auth_header, oauth_token — not author or authority.
+SECRET_KEY = re.compile(r"key|token|secret|passw|credential|auth(?!or)", re.IGNORECASE)
 
 
 def new_run_id(pipeline: str) -> str:

@@ -98,10 +98,11 @@ def test_an_unexpected_error_is_one_line_and_exit_70(monkeypatch: pytest.MonkeyP
     assert result.stderr == (
         "Error: internal error: RuntimeError('boom') — rerun with --debug and report it\n"
     )
-    debug = invoke("--debug", "schema")
-    assert debug.exit_code == 70
-    assert debug.stderr.startswith("Traceback (most recent call last):")
-    assert debug.stderr.endswith("RuntimeError('boom') — rerun with --debug and report it\n")
+    for args in (["--debug", "schema"], ["schema", "--debug"]):  # as the message says: anywhere
+        debug = invoke(*args)
+        assert debug.exit_code == 70
+        assert debug.stderr.startswith("Traceback (most recent call last):")
+        assert debug.stderr.endswith("RuntimeError('boom') — rerun with --debug and report it\n")
 
 
 def test_ctrl_c_outside_a_run_is_exit_130(monkeypatch: pytest.MonkeyPatch) -> None:

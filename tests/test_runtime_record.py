@@ -103,12 +103,15 @@ def test_secret_looking_inputs_are_redacted(
         "client_secret": "string",
         "auth_header": "string",
         "user": "string",
+        "author": "string",  # not a secret, though it starts like auth_header
     }
     app = make_app(tmp_path / "app", {"deploy": {"input": declared, "steps": [code("go")]}})
-    args = [f"{k}={SECRET}" for k in declared if k != "user"] + ["user=ann"]
+    public = ("user", "author")
+    args = [f"{k}={SECRET}" for k in declared if k not in public] + ["user=ann", "author=bo"]
     result = invoke("run", app, "deploy", "--json", *[a for kv in args for a in ("-i", kv)])
     data, events = assert_run(result, status="succeeded", ran=["deploy/go"])
-    assert events[0]["inputs"] == {**{k: "***" for k in declared if k != "user"}, "user": "ann"}
+    hidden = {k: "***" for k in declared if k not in public}
+    assert events[0]["inputs"] == {**hidden, "user": "ann", "author": "bo"}
     assert events[0]["provider"] == "anthropic"
     assert SECRET not in Path(data["record"]).read_text()
 

@@ -101,6 +101,11 @@ def command(commands: argparse._SubParsersAction[Parser], handler: Handler, name
     description = f"{first}\n{dedent(rest)}".strip()
     parser = commands.add_parser(name, help=first, description=description, intermixed=True)
     parser.set_defaults(handler=handler)
+    # --debug is global, but error messages say "rerun with --debug": accept it anywhere
+    # (SUPPRESS: not given here, the global value stands).
+    parser.add_argument(
+        "--debug", action="store_true", default=argparse.SUPPRESS, help="Show tracebacks."
+    )
     return parser
 
 
