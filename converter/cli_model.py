@@ -35,6 +35,7 @@ class Param:
     required: bool = False
     help: str = ""
     source: str = ""  # argparse | click | typer | shell | node | invocation
+    spread: bool = False  # an array flag given once, then every value (argparse nargs="+")
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -53,6 +54,8 @@ class Param:
             data["default"] = self.default
         if self.help:
             data["help"] = self.help
+        if self.spread:
+            data["spread"] = True
         return data
 
 

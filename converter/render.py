@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from converter.errors import RenderError, Where
-from converter.plan import CodeStep, LlmStep, Pipeline, Plan
-from converter.programs import DEFAULT_INTERPRETER
+from converter.plan import Arg, CodeStep, LlmStep, Pipeline, Plan
+from converter.programs import DEFAULT_INTERPRETER, Program
 from converter.rules import checks_for
 from converter.samples import sample_answer, sample_inputs
 
@@ -211,11 +211,23 @@ def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> di
         "program": step.program,
         "run_with": interpreter.split(),
         "subcommand": step.subcommand,
-        "args": [arg.to_dict() for arg in step.args],
+        "args": [_arg_spec(arg, program, step.subcommand) for arg in step.args],
         "inputs": inputs,
         "stdout": step.stdout,
         "cwd": "caller",
     }
+
+
+def _arg_spec(arg: Arg, program: Program | None, subcommand: str) -> dict[str, Any]:
+    """One arg of SPEC; an array flag the program reads as `--flag a b` gets ``spread``."""
+    data = arg.to_dict()
+    command = program.cli if program else None
+    if command is not None and subcommand:
+        command = command.subcommands.get(subcommand, command)
+    param = command.flag(arg.flag) if command is not None and arg.flag else None
+    if param is not None and param.spread:
+        data["spread"] = True
+    return data
 
 
 def _lifecycle_files(env: jinja2.Environment, plan: Plan) -> list[RenderedFile]:

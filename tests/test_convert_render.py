@@ -48,6 +48,7 @@ import sys
 parser = argparse.ArgumentParser()
 parser.add_argument("path")
 parser.add_argument("--tag", action="append")
+parser.add_argument("--set", nargs="+")
 parser.add_argument("--verbose", action="store_true")
 parser.add_argument("--count", type=int)
 parser.add_argument("--data")
@@ -170,6 +171,12 @@ def argv(adapter: ModuleType, spec_args: list[dict[str, Any]], payload: Any, tmp
             ["--tag", "a", "--tag", "b"],
         ),
         ({"flag": "--tag", "from": "input.tags"}, {"tags": []}, []),
+        (  # argparse nargs="+": the flag once, then every value
+            {"flag": "--set", "from": "input.tags", "spread": True},
+            {"tags": ["ns1", "ns2"]},
+            ["--set", "ns1", "ns2"],
+        ),
+        ({"flag": "--set", "from": "input.tags", "spread": True}, {"tags": []}, []),
         ({"flag": "--verbose", "from": "input.verbose"}, {"verbose": True}, ["--verbose"]),
         ({"flag": "--verbose", "from": "input.verbose"}, {"verbose": False}, []),
         ({"flag": "--count", "from": "input.count"}, {"count": 7}, ["--count", "7"]),
@@ -313,6 +320,23 @@ def test_adapter_spec_is_readable_back_and_compiles(skill: Path) -> None:
     assert spec["inputs"]["count"] == {"required": False, "default": 3}
     assert spec["args"][0] == {"from": "input.path"}
     assert adapter.executable
+
+
+def test_an_nargs_flag_is_spread_an_append_flag_repeated(skill: Path) -> None:
+    args = [
+        Arg(ref="input.path"),
+        Arg(flag="--set", ref="input.tags"),
+        Arg(flag="--tag", ref="input.tags"),
+    ]
+    files = render(skill, demo_plan(args))
+    adapter = next(f for f in files if f.path == "pipelines/show/steps/show.py")
+    spec = read_spec(adapter.content)
+    assert spec is not None
+    assert spec["args"] == [
+        {"from": "input.path"},
+        {"flag": "--set", "from": "input.tags", "spread": True},
+        {"flag": "--tag", "from": "input.tags"},
+    ]
 
 
 # -- llm steps: schema, validate script, sample answers ------------------------------------

@@ -10,7 +10,8 @@ argv    built from SPEC["args"], in order. Each arg is a literal (`value`), a pi
         (`from: input.x`) or an earlier step's output (`from: step.output[.field]`), passed
         as text, as JSON text (`as: json`) or as the path of a temporary file holding it
         (`as: file`). With a `flag`: true adds the bare flag, false leaves it out, an array
-        repeats it; a flag with neither `value` nor `from` is always passed. An optional
+        repeats it (`--tag a --tag b`), or with `spread` gives it once (`--set a b`); a flag
+        with neither `value` nor `from` is always passed. An optional
         input that is absent, null, "" or [] takes its default, else is left out. A
         leading ~/ expands to the home folder, as a shell would have done.
 stdout  {"output": ...}: what the program printed, parsed as JSON when SPEC["stdout"] is
@@ -116,6 +117,8 @@ def words(index: int, arg: dict, payload: dict, scratch: Path) -> list[str]:
         value = json.dumps(value, ensure_ascii=False)
     if isinstance(value, bool) and flag:
         return [flag] if value else []
+    if arg.get("spread") and isinstance(value, list):
+        return [flag, *(text(item) for item in value)] if value else []
     found = []
     for item in value if isinstance(value, list) else [value]:
         found.extend([flag, text(item)] if flag else [text(item)])
