@@ -230,8 +230,10 @@ def _argparse_param(call: ast.Call, names: Names) -> Param | None:
     if action == "BooleanOptionalAction":
         param.aliases.append("--no-" + param.name.removeprefix("--"))
     # `--set a b` (nargs) takes its values after one flag; `--tag a --tag b` (append) repeats.
-    param.spread = bool(flags) and action not in ("append", "extend") and (
-        nargs in _ARRAY_NARGS or (isinstance(nargs, int) and nargs > 1)
+    param.spread = (
+        bool(flags)
+        and action not in ("append", "extend")
+        and (nargs in _ARRAY_NARGS or (isinstance(nargs, int) and nargs > 1))
     )
     return param
 

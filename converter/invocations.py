@@ -148,10 +148,17 @@ def _split(line: str) -> list[str]:
     return [w.strip("'\"") for w in line.split("#", 1)[0].split()]
 
 
+# Lines of a shell block that document rather than run: an option list (`--name, -n  Name
+# (empty for root)`), a quoted prompt or output (`> Post about the weather`), JSON.
+_NOT_A_COMMAND = re.compile(r'-|>|[{}]|"[^"]*"\s*:')
+
+
 def simple_commands(text: str, first_line: int, language: str = "") -> list[SimpleCommand]:
     commands: list[SimpleCommand] = []
     cwd = ""
     for line, logical in logical_lines(text, first_line, language):
+        if _NOT_A_COMMAND.match(logical.lstrip()):
+            continue
         words: list[str] = []
         for token in [*tokenize(logical), ";"]:
             if token in _OPERATORS or token.startswith(("&&", "||", ";")):

@@ -29,6 +29,7 @@ import yaml
 from converter.errors import RenderError, Where
 from converter.plan import Arg, CodeStep, LlmStep, Pipeline, Plan
 from converter.programs import DEFAULT_INTERPRETER, Program
+from converter.requirements import PIP_NAMES
 from converter.rules import checks_for
 from converter.samples import sample_answer, sample_inputs
 
@@ -218,6 +219,27 @@ def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> di
     }
 
 
+def constructor_checks(plan: Plan) -> list[dict[str, Any]]:
+    """The plan's checks as the constructor embeds them.  A check that only programs need is
+    scoped to the pipelines running those programs (``pipelines``: the constructor skips it
+    for the others), and a Python module published under another name says what to install."""
+    users: dict[str, set[str]] = {}
+    for pipeline in plan.pipelines:
+        for step in pipeline.steps:
+            if isinstance(step, CodeStep):
+                users.setdefault(step.program, set()).add(pipeline.name)
+    checks = []
+    for check in plan.constructor.checks:
+        data = check.to_dict()
+        files = {spot.rpartition(":")[0] or spot for spot in check.where}
+        if files and all(f in users for f in files):
+            data["pipelines"] = sorted(set().union(*(users[f] for f in files)))
+        if check.kind == "python-package" and check.name in PIP_NAMES:
+            data["install"] = PIP_NAMES[check.name]
+        checks.append(data)
+    return checks
+
+
 def _arg_spec(arg: Arg, program: Program | None, subcommand: str) -> dict[str, Any]:
     """One arg of SPEC; an array flag the program reads as `--flag a b` gets ``spread``."""
     data = arg.to_dict()
@@ -235,7 +257,7 @@ def _lifecycle_files(env: jinja2.Environment, plan: Plan) -> list[RenderedFile]:
     if plan.constructor.needed:
         base = "pipelines/_constructor"
         context = {"skill": plan.app_name, "reason": _one_line(plan.constructor.reason)}
-        checks = [c.to_dict() for c in plan.constructor.checks]
+        checks = constructor_checks(plan)
         files += [
             RenderedFile(
                 f"{base}/pipeline.yaml",

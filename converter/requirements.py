@@ -17,6 +17,28 @@ from typing import Any
 from converter.invocations import SimpleCommand, simple_commands
 
 KINDS = ("binary", "env", "python-package", "node-package", "file", "auth")
+# Modules whose package on PyPI has another name: what `pip install` needs.
+PIP_NAMES = {
+    "PIL": "Pillow",
+    "yaml": "PyYAML",
+    "cv2": "opencv-python",
+    "sklearn": "scikit-learn",
+    "bs4": "beautifulsoup4",
+    "dateutil": "python-dateutil",
+    "dotenv": "python-dotenv",
+    "fitz": "PyMuPDF",
+    "docx": "python-docx",
+    "pptx": "python-pptx",
+    "jwt": "PyJWT",
+    "magic": "python-magic",
+    "serial": "pyserial",
+    "Crypto": "pycryptodome",
+    "OpenSSL": "pyOpenSSL",
+    "git": "GitPython",
+    "googleapiclient": "google-api-python-client",
+    "attr": "attrs",
+    "win32api": "pywin32",
+}
 COMMON_COMMANDS = frozenset(
     "ls cat echo printf mkdir rm rmdir cp mv touch chmod chown cd pwd head tail wc sort uniq cut "
     "tr sed awk grep egrep find xargs date sleep test true false env basename dirname mktemp tee "
@@ -181,8 +203,13 @@ def _python(
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return
+    guarded = _guarded_imports(tree)
     for node in ast.walk(tree):
         where = f"{path}:{getattr(node, 'lineno', 0) + offset}"
+        if isinstance(node, ast.Call) and _imported_by_name(node):
+            module = node.args[0].value.split(".")[0]  # type: ignore[attr-defined]
+            if module not in sys.stdlib_module_names and module not in local:
+                out.add("python-package", module, where, required=required and node not in guarded)
         if isinstance(node, ast.Import | ast.ImportFrom):
             names = (
                 [a.name for a in node.names]
@@ -197,12 +224,49 @@ def _python(
                     and top not in local
                     and top != "__future__"
                 ):
-                    out.add("python-package", top, where, required=required)
+                    out.add("python-package", top, where, required=required and node not in guarded)
         elif isinstance(node, ast.Subscript) and ast.unparse(node.value) == "os.environ":
             if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
                 out.add("env", node.slice.value, where, required=isinstance(node.ctx, ast.Load))
         elif isinstance(node, ast.Call):
             _python_call(node, where, out)
+
+
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def _guarded_imports(tree: ast.AST) -> set[ast.AST]:
+    """Imports inside ``try: ... except ImportError:``: the program copes without them."""
+    guarded: set[ast.AST] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Try):
+            continue
+        caught = set()
+        for handler in node.handlers:
+            kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+            caught |= {ast.unparse(k).rsplit(".", 1)[-1] if k else "BaseException" for k in kinds}
+        if caught & _IMPORT_ERRORS:
+            for statement in node.body:
+                guarded |= {
+                    n
+                    for n in ast.walk(statement)
+                    if isinstance(n, ast.Import | ast.ImportFrom)
+                    or (isinstance(n, ast.Call) and _imported_by_name(n))
+                }
+    return guarded
+
+
+def _imported_by_name(node: ast.Call) -> bool:
+    """``importlib.import_module("x")`` / ``__import__("x")`` with a literal name."""
+    func = ast.unparse(node.func)
+    first = node.args[0] if node.args else None
+    return (
+        func in ("importlib.import_module", "import_module", "__import__")
+        and isinstance(first, ast.Constant)
+        and isinstance(first.value, str)
+        and bool(first.value)
+        and not first.value.startswith(".")
+    )
 
 
 def _python_call(node: ast.Call, where: str, out: Collector) -> None:
@@ -211,8 +275,8 @@ def _python_call(node: ast.Call, where: str, out: Collector) -> None:
     text = first.value if isinstance(first, ast.Constant) else None
     if func in ("os.environ.get", "os.getenv") and isinstance(text, str):
         out.add("env", text, where, required=False)
-    elif func == "shutil.which" and isinstance(text, str):
-        out.add("binary", text, where)
+    elif func == "shutil.which" and isinstance(text, str):  # the program checks it itself
+        out.add("binary", text, where, required=False)
     elif func.rsplit(".", 1)[-1] in _RUN_CALLS and func.split(".")[0] in ("subprocess", "os"):
         if isinstance(first, ast.List | ast.Tuple) and first.elts:
             head = first.elts[0]

@@ -847,3 +847,46 @@ def test_commands_only_skill_md_runs_are_warnings_not_constructor_failures(
     assert ("binary", "hexdump", False) in found
     assert ("python-package", "pyyaml", False) in found
     assert not [r for r in found if r[2]]
+
+
+def test_requirements_a_program_copes_without_are_only_warnings(tmp_path: Path) -> None:
+    """Real skills: an import in try/except ImportError (a fallback exists), a tool looked up
+    with shutil.which (the program checks it itself), a module loaded by name."""
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK,
+            "scripts/a.py": (
+                "import importlib, shutil\n"
+                "try:\n    from data_fetching import fetch\nexcept ImportError:\n    fetch = None\n"
+                "try:\n    importlib.import_module('ujson')\nexcept Exception:\n    pass\n"
+                "FONTS = shutil.which('fc-list')\n"
+                "canvas = importlib.import_module('reportlab.pdfgen.canvas')\n"
+                "if __name__ == '__main__':\n    pass\n"
+            ),
+        },
+    )
+    found = {(r.kind, r.name, r.required) for r in build_inventory(tmp_path).requirements}
+    assert found == {
+        ("binary", "fc-list", False),
+        ("python-package", "data_fetching", False),
+        ("python-package", "ujson", False),
+        ("python-package", "reportlab", True),
+    }
+
+
+def test_documentation_lines_in_shell_blocks_are_not_commands(tmp_path: Path) -> None:
+    """Option lists, quoted prompts and JSON in a bash block name no binaries."""
+    block = (
+        "```bash\n"
+        "--name, -n      Subdomain name (empty for root)\n"
+        "--handle, -u    Bluesky handle (user.bsky.social)\n"
+        "> Post about today's weather\n"
+        '"field_id": (unique ID for the field),\n'
+        "{\n"
+        "jq . out.json\n"
+        "```\n"
+    )
+    make_tree(tmp_path, {"SKILL.md": OK + block})
+    found = {(r.kind, r.name) for r in build_inventory(tmp_path).requirements}
+    assert found == {("binary", "jq")}

@@ -32,7 +32,14 @@ from converter.plan import (
     Plan,
     check_plan,
 )
-from converter.render import RenderedFile, py_literal, render_app, width, yaml_block
+from converter.render import (
+    RenderedFile,
+    constructor_checks,
+    py_literal,
+    render_app,
+    width,
+    yaml_block,
+)
 from converter.rules import check_for, shape_of
 from converter.samples import example_of, sample_answer, sample_inputs, sample_value
 from converter.verify import read_spec
@@ -503,6 +510,41 @@ def test_constructor_fails_on_a_missing_required_check(skill: Path) -> None:
             "command": "python3 steps/check_environment.py",
         }
     ]
+
+
+def test_a_check_only_some_programs_need_is_scoped_to_their_pipelines(skill: Path) -> None:
+    """`pdf2image` is imported by the program of `show` only: another pipeline runs without it;
+    a module published under another name says what to install."""
+    (skill / "tools/other.py").write_text("if __name__ == '__main__':\n    print('{}')\n")
+    plan = demo_plan([Arg(ref="input.path")])
+    run_other = CodeStep("run", "tools/other.py", [])
+    other = Pipeline("other", "Another path", ["other"], [], [run_other])
+    plan.pipelines.append(other)
+    plan.constructor = Constructor(
+        True,
+        "check",
+        [
+            Check("python-package", "no_such_pkg_xyz", where=["tools/show.py:3"]),
+            Check("python-package", "PIL", False, where=["tools/show.py:4", "SKILL.md:9"]),
+        ],
+    )
+    checks = constructor_checks(plan)
+    assert checks[0]["pipelines"] == ["show"]
+    assert "pipelines" not in checks[1] and checks[1]["install"] == "Pillow"
+    render(skill, plan)
+    step = "pipelines/_constructor/steps/check_environment.py"
+    for business, code in (("show", 1), ("other", 0)):
+        env = {**os.environ, "APP_ROOT": str(skill), "APP_BUSINESS_PIPELINE": business}
+        done = subprocess.run(
+            [sys.executable, str(skill / step)], input="{}", capture_output=True, text=True, env=env
+        )
+        assert done.returncode == code, (business, done.stderr)
+        assert ("no_such_pkg_xyz" in done.stderr) == (business == "show")
+        if importlib.util.find_spec("PIL") is None:
+            assert "warning: the Python package 'PIL' is not installed: pip install Pillow" in (
+                done.stderr
+            )
+    assert "no_such_pkg_xyz" in run_step(skill, step, skill).stderr  # no business name: all
 
 
 def test_constructor_passes_when_everything_is_there(skill: Path) -> None:

@@ -126,7 +126,7 @@ def test_secrets_a_failing_step_prints_stay_out_of_the_record(
     leak = (
         "import json, os, sys\n"
         "token = json.load(sys.stdin)['input']['api_key']\n"
-        "sys.exit(f'auth failed with {os.environ[\"DEPLOY_TOKEN\"]} and \"{token}\"')\n"
+        'sys.exit(f\'auth failed with {os.environ["DEPLOY_TOKEN"]} and "{token}"\')\n'
     )
     app = make_app(
         tmp_path / "app",
@@ -137,7 +137,7 @@ def test_secrets_a_failing_step_prints_stay_out_of_the_record(
     error = "SubprocessError: step exited with 1"
     data, _ = assert_run(result, status="failed", ran=["deploy/go"], error=error)
     record = Path(data["record"]).read_text()
-    assert "auth failed with *** and \\\"***\\\"" in record  # escaped quotes survive
+    assert 'auth failed with *** and \\"***\\"' in record  # escaped quotes survive
     assert SECRET not in record
     assert SECRET not in result.stdout  # the --json result an agent reads
     human = invoke("run", app, "deploy", "-i", f"api_key=key-{SECRET}")
