@@ -22,7 +22,7 @@ from .errors import AppRunError
 from .inputs import read_input_json
 from .jsonfile import write_json
 from .providers.scripted import ScriptedProvider
-from .result import Position
+from .result import Position, RunResult
 from .runner import begin
 
 
@@ -85,9 +85,19 @@ def run_fixture(
     except AppRunError as exc:
         return FixtureResult(name, "failed", exc.one_line())
     if result.status != "succeeded":
-        error = result.error.one_line() if result.error else result.status
-        return FixtureResult(name, "failed", error, result.run_id)
+        return FixtureResult(name, "failed", failure_line(result), result.run_id)
     return compare(samples / "expected.json", result.output, name, result.run_id, update)
+
+
+def failure_line(result: RunResult) -> str:
+    """Which phase failed, its error, and the last line the failing program wrote on stderr
+    (its own reason: a constructor's "package 'pypdf' is not installed")."""
+    for phase in (result.constructor, result.business, result.destructor):
+        if phase is not None and phase.error is not None:
+            lines = getattr(phase.error, "stderr_tail", "").strip().splitlines()
+            reason = f" — {lines[-1].strip()}" if lines else ""
+            return f"{phase.phase} failed: {phase.error.one_line()}{reason}"
+    return result.status
 
 
 def compare(expected: Path, output: Any, name: str, run_id: str, update: bool) -> FixtureResult:

@@ -42,7 +42,7 @@ from converter.render import (
 )
 from converter.rules import check_for, shape_of
 from converter.samples import example_of, sample_answer, sample_inputs, sample_value
-from converter.verify import read_spec
+from converter.verify import last_words, read_spec
 from converter.write import write_app
 
 SHOW_PY = '''\
@@ -64,6 +64,7 @@ parser.add_argument("--mode", choices=["json", "text"], default="json")
 parser.add_argument("--fail", type=int, default=0)
 args = parser.parse_args()
 if args.fail:
+    print("3. Click 'Create API Key'")
     print("boom", file=sys.stderr)
     sys.exit(args.fail)
 config = open(args.config).read() if args.config else None
@@ -313,8 +314,14 @@ def test_adapter_fails_with_the_programs_exit_status_and_stderr(skill: Path) -> 
     done = run_adapter(skill, {"input": {"path": "data.csv", "count": 3}})
     assert done.returncode == 3
     assert done.stdout == ""
-    assert "boom" in done.stderr
-    assert "tools/show.py failed with exit status 3" in done.stderr
+    # what it printed, then its own stderr (its last words come last), then the summary
+    lines = done.stderr.splitlines()
+    assert lines[-3:] == [
+        "3. Click 'Create API Key'",
+        "boom",
+        "tools/show.py failed with exit status 3",
+    ]
+    assert last_words(done.stderr) == "boom"  # what the smoke report quotes
 
 
 def test_adapter_spec_is_readable_back_and_compiles(skill: Path) -> None:

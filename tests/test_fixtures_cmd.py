@@ -69,3 +69,25 @@ def test_llm_step_without_recorded_answers_fails_not_pauses(app: Path) -> None:
 def test_unknown_pipeline_is_a_usage_error(app: Path) -> None:
     result = invoke("test", app, "nope")
     assert result.exit_code == 2 and "no pipeline named 'nope'" in result.stderr
+
+
+def test_a_failing_constructor_is_named_with_its_reason(tmp_path: Path, runtime_env: Path) -> None:
+    """Not just "step exited with 1": which phase, and what the program said last."""
+    check = (
+        "import sys\nprint('warning: jq is missing', file=sys.stderr)\n"
+        "sys.exit(\"the Python package 'pypdf' is not installed: pip install pypdf\")\n"
+    )
+    app = make_app(
+        tmp_path / "app",
+        {
+            "greet": {"input": {"who": "string"}, "steps": [code("hello")]},
+            "_constructor": [{"name": "check", "type": "code", "command": "python3 check.py"}],
+        },
+        files={
+            "pipelines/greet/samples/input.json": '{"who": "ann"}',
+            "pipelines/_constructor/check.py": check,
+        },
+    )
+    detail = results(invoke("test", app, "--json"))["greet"]["detail"]
+    assert detail.startswith("constructor failed: step exited with 1")
+    assert detail.endswith("— the Python package 'pypdf' is not installed: pip install pypdf")

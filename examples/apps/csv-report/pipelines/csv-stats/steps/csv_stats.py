@@ -19,7 +19,9 @@ stdout  {"output": ...}: what the program printed, parsed as JSON when SPEC["std
 The program runs in the folder app-run was started from (APP_CALLER_CWD), so relative paths
 in the inputs mean what the user meant (one found only in the APP folder, like the samples'
 data files, is passed as its absolute path); SPEC["cwd"] = "app" runs it in the APP folder
-instead. Its stderr passes through; a non-zero exit status is this step's.
+instead. It gets no stdin (a prompt for input fails at once). Its stderr is passed on after
+it ends — after its stdout when it failed, so its last words come last; a non-zero exit
+status is this step's.
 Edit SPEC by hand, or edit the plan and run app-convert again.
 """
 
@@ -167,14 +169,16 @@ def main() -> int:
             for index, arg in enumerate(SPEC["args"]):
                 argv += words(index, arg, payload, Path(scratch))
             done = subprocess.run(
-                argv, cwd=working_dir(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE
+                argv, cwd=working_dir(), stdin=subprocess.DEVNULL, capture_output=True
             )
         except OSError as exc:
             print(f"{SPEC['program']}: cannot run it: {exc}", file=sys.stderr)
             return 127
     stdout = done.stdout.decode("utf-8", errors="replace")
-    if done.returncode != 0:
+    if done.returncode != 0:  # what it printed, then its own last words on stderr
         sys.stderr.write(stdout)
+    sys.stderr.write(done.stderr.decode("utf-8", errors="replace"))
+    if done.returncode != 0:
         status = done.returncode if done.returncode > 0 else 128 - done.returncode
         print(f"{SPEC['program']} failed with exit status {status}", file=sys.stderr)
         return status
