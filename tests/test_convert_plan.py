@@ -255,6 +255,39 @@ def test_cleanup_means_destructor(tmp_path: Path) -> None:
     }
 
 
+def test_what_real_skills_write_is_read_as_meant(tmp_path: Path) -> None:
+    """From real skills (porkbun-dns, bluesky): a numbered "Use when (1) ..., (2) ..." list
+    with examples in parentheses; a numbered setup list a person follows once; a script named
+    cleanup.py and a "Content Cleanup" section, which are a feature, not a destructor."""
+    skill_md = (
+        "---\nname: dns\ndescription: DNS tool. Use when (1) managing DNS records (A, AAAA, MX),"
+        " (2) listing domains, or (3) bulk exporting records.\n---\n# DNS\n"
+        "## Setup\n### API Credentials\n1. Log into your account\n2. Generate an API key\n"
+        "3. Configure it:\n```bash\npython scripts/configure.py\n```\n"
+        "## Records\n```bash\npython scripts/dns.py list example.com\n```\n"
+        "## Content Cleanup\n- `scripts/cleanup.py` - bulk delete old records\n"
+        "```bash\npython scripts/cleanup.py --before 2023-01-01\n```\n"
+    )
+    script = "import sys\nif __name__ == '__main__':\n    print(sys.argv)\n"
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": skill_md,
+            "scripts/configure.py": script,
+            "scripts/dns.py": script,
+            "scripts/cleanup.py": script,
+        },
+    )
+    plan = analyze(build_inventory(tmp_path))
+    names = [p.name for p in plan.pipelines]
+    assert "api-credentials" not in names  # the setup list is no workflow pipeline
+    triggers = {t for p in plan.pipelines for t in p.triggers}
+    assert {"managing DNS records", "listing domains", "bulk exporting records"} & triggers
+    assert not any("(" in t for t in triggers), triggers
+    assert all(p.description not in ("1", "") for p in plan.pipelines)
+    assert not plan.destructor.needed
+
+
 def test_analyzer_registry() -> None:
     assert get_analyzer("heuristic") is analyze
     assert default_analyzer(has_api_key=False) == "heuristic"

@@ -56,8 +56,8 @@ from converter.requirements import where_key
 
 MAX_TRIGGERS = 5
 _CLEANUP = re.compile(
-    r"\b(?:clean ?up|remove (?:the )?(?:temp|temporary)\w*|delete (?:the )?(?:temp|temporary)"
-    r"\w*|release (?:the )?lock|rm -rf)\b|清理|删除临时|释放锁",
+    r"(?<![\w/.-])(?:clean ?up|remove (?:the )?(?:temp|temporary)\w*|delete (?:the )?"
+    r"(?:temp|temporary)\w*|release (?:the )?lock|rm -rf)(?![\w.-])|清理|删除临时|释放锁",
     re.I,
 )
 
@@ -274,8 +274,13 @@ def constructor(inventory: Inventory) -> Constructor:
 def destructor(inventory: Inventory) -> Destructor:
     doc = inventory.skill
     actions = []
+    fenced = False
     for offset, line in enumerate(doc.body.split("\n")):
-        if _CLEANUP.search(line):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        # Prose only: a heading ("## Content Cleanup") names a feature, a command runs one.
+        if not fenced and not line.lstrip().startswith("#") and _CLEANUP.search(line):
             where = f"{doc.path}:{doc.body_line + offset}"
             actions.append(Action("custom", " ".join(line.strip("-*# ").split()), [], where))
     if not actions:

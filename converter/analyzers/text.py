@@ -44,6 +44,13 @@ _LITE = re.compile(
     re.I,
 )
 EXAMPLE_TITLES = re.compile(r"example|sample|示例|例子|范例", re.I)
+# What a person does once, before the skill is used: never a pipeline of its own.
+SETUP_TITLES = re.compile(
+    r"\b(?:set ?up|install(?:ation|ing)?|prerequisites?|requirements|getting started|"
+    r"configur(?:e|ation|ing)|credentials?|authenticat\w*|api keys?|troubleshoot\w*)\b|"
+    r"安装|配置|准备工作|前置条件|环境准备|凭据|认证",
+    re.I,
+)
 WHEN_TITLES = re.compile(r"^when (?:to|should)\b|何时使用|使用场景|适用场景", re.I)
 GENERIC_TITLES = re.compile(
     r"^(?:workflow|steps?|usage|how to use|process|procedure|instructions|quick ?start|"
@@ -79,9 +86,13 @@ def strip_markdown(text: str) -> str:
     return " ".join(text.split())
 
 
+_ENUMERATOR = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s+", re.M)
+
+
 def first_sentence(text: str) -> str:
-    """The first sentence of ``text`` (Markdown removed), without its final full stop."""
-    plain = strip_markdown(text)
+    """The first sentence of ``text`` (Markdown removed, list markers such as "1." too),
+    without its final full stop."""
+    plain = _ENUMERATOR.sub("", strip_markdown(text))
     for part in _CLAUSE_SPLIT.split(plain):
         if part.strip():
             return part.strip().rstrip(".。")
@@ -97,6 +108,8 @@ def use_when_phrases(description: str) -> list[str]:
             continue
         tail = (match.group("en") or match.group("zh") or "").strip().rstrip(".。")
         tail = _ASKS.sub("", tail)
+        tail = re.sub(r"\((?:\d+|[a-z])\)\s*", "", tail)  # "(1) managing ..., (2) listing"
+        tail = re.sub(r"\s*[(（][^()（）]*[)）]", "", tail)  # "(A, AAAA, MX)": examples, not items
         phrases.extend(_tidy(p) for p in _LIST_SPLIT.split(tail) if _worth(_tidy(p)))
     return unique(phrases)
 

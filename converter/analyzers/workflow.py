@@ -14,7 +14,7 @@ from typing import Any
 
 from converter.analyzers.document import Item, collect_rules, ordered_items
 from converter.analyzers.paths import MainPath, input_for, is_output_file, json_switch
-from converter.analyzers.text import snake, tier_for, unique
+from converter.analyzers.text import SETUP_TITLES, snake, tier_for, unique
 from converter.cli_model import AUTHORITATIVE, Command, Param, dest_of, parse_argv
 from converter.inventory import Inventory
 from converter.invocations import Invocation
@@ -45,6 +45,8 @@ def find_workflows(inventory: Inventory) -> list[tuple[int, list[Item]]]:
     doc = inventory.skill
     found = []
     for index in range(len(doc.sections)):
+        if _in_setup(doc.sections, index):
+            continue  # "1. Log into your account ... 4. run configure.py": done once, by hand
         items = ordered_items(doc, index)
         if len(items) < 2:
             continue
@@ -63,6 +65,17 @@ def find_workflows(inventory: Inventory) -> list[tuple[int, list[Item]]]:
         if programs and (judgement or len(programs) >= 2):
             found.append((index, items))
     return found
+
+
+def _in_setup(sections: list, index: int) -> bool:
+    """Whether section ``index`` or a section it sits under has a setup-like title."""
+    level = sections[index].level + 1
+    for section in reversed(sections[: index + 1]):
+        if section.level < level:
+            if SETUP_TITLES.search(section.title):
+                return True
+            level = section.level
+    return False
 
 
 class StepBuilder:
