@@ -9,6 +9,7 @@ compared with a golden file.
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,7 @@ from converter.requirements import (
     from_prose,
     from_python_example,
     from_shell_text,
+    where_key,
 )
 from converter.skill import SkillDoc, read_skill_md
 
@@ -110,6 +112,7 @@ def build_inventory(skill_dir: Path, *, probe: bool = False) -> Inventory:
     docs = [Doc(doc.path, doc.code_blocks, doc.inline_code)]
     docs += read_docs(skill_dir, paths, skill_md.name)
     invoked, commands = find_invocations(docs, [p for p in paths if p != skill_md.name])
+    warnings.extend(missing_programs(docs, commands, paths))
     programs, roles = _programs(skill_dir, paths, skill_md.name, invoked, probe)
     modules = [p for p in paths if roles.get(p) == "module"]
     requirements = _requirements(skill_dir, doc, commands, programs, paths, modules)
@@ -198,6 +201,37 @@ def find_invocations(
             for inv in found:
                 by_program.setdefault(inv.program, []).append(inv)
     return by_program, others
+
+
+_INTERPRETER = re.compile(r"^(?:python[\d.]*|node|bash|sh|zsh|ruby|perl|deno|bun|tsx|ts-node)$")
+_SCRIPT_PATH = re.compile(r"^(?:\./)?[\w.-]+(?:/[\w.-]+)*\.(?:py|sh|bash|js|mjs|ts|rb|pl)$")
+
+
+def missing_programs(
+    docs: list[Doc], commands: list[tuple[str, SimpleCommand, bool]], paths: list[str]
+) -> list[str]:
+    """Scripts the documentation runs or names that are not in the skill: what it describes
+    there cannot become a pipeline (and the author may have forgotten to ship them)."""
+    present = set(paths)
+    seen: dict[str, str] = {}  # path -> where it is first named (commands, then inline code)
+    for file, command, _tagged in commands:
+        argv = command.argv
+        for position, word in enumerate(argv[:3]):
+            run_by_interpreter = position == 1 and _INTERPRETER.match(argv[0]) is not None
+            named = "/" in word or run_by_interpreter
+            if _SCRIPT_PATH.match(word) and named:
+                where = f"{file}:{command.line}"
+                seen.setdefault(posixpath.normpath(posixpath.join(command.cwd, word)), where)
+    for doc in docs:
+        for span in doc.inline_code:  # `scripts/url.py`, `python scripts/x.py <in.pdf>`
+            for word in span.text.split()[:3]:
+                if _SCRIPT_PATH.match(word) and "/" in word.removeprefix("./"):
+                    seen.setdefault(posixpath.normpath(word), f"{doc.path}:{span.line}")
+    return [
+        f"{where} names {path}, which is not in the skill: that part stays in Skill mode"
+        for path, where in sorted(seen.items(), key=lambda item: where_key(item[1]))
+        if path not in present and not path.startswith("..")
+    ]
 
 
 def _programs(

@@ -69,7 +69,7 @@ class Report:
         ]
         report.skill_mode = [s.to_dict() for s in plan.skill_mode]
         report.warnings = list(inventory.warnings)
-        report.notes = list(plan.notes)
+        report.notes = [n for n in plan.notes if n not in report.warnings]  # said once
         return report
 
     def to_dict(self) -> dict[str, Any]:

@@ -890,3 +890,27 @@ def test_documentation_lines_in_shell_blocks_are_not_commands(tmp_path: Path) ->
     make_tree(tmp_path, {"SKILL.md": OK + block})
     found = {(r.kind, r.name) for r in build_inventory(tmp_path).requirements}
     assert found == {("binary", "jq")}
+
+
+def test_scripts_the_documentation_names_but_the_skill_lacks_are_warned_about(
+    tmp_path: Path,
+) -> None:
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK
+            + "- `scripts/dns.py` - records\n- `scripts/url.py` - forwarding\n"
+            + "```bash\npython scripts/dns.py list\npython scripts/backup.py --all\n"
+            + "cd scripts && ./bulk.sh export\n```\n",
+            "forms.md": "Run `python scripts/fill.py <in.pdf> <out.pdf>`.\n",
+            "scripts/dns.py": "if __name__ == '__main__':\n    pass\n",
+        },
+    )
+    warnings = [w for w in build_inventory(tmp_path).warnings if " names " in w]
+    assert [w.split(" names ")[1].split(",")[0] for w in warnings] == [
+        "scripts/url.py",
+        "scripts/backup.py",
+        "scripts/bulk.sh",
+        "scripts/fill.py",
+    ], warnings
+    assert warnings[0].startswith("SKILL.md:") and warnings[-1].startswith("forms.md:1 ")
