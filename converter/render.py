@@ -63,7 +63,7 @@ def render_app(
     files: list[RenderedFile] = []
     contexts = []
     for pipeline in plan.pipelines:
-        context = pipeline_context(pipeline, data_files)
+        context = pipeline_context(pipeline, data_files, strict_choices(pipeline, inventory))
         contexts.append(context)
         files += _pipeline_files(env, plan, pipeline, context, inventory)
     files += _lifecycle_files(env, plan)
@@ -79,8 +79,12 @@ def render_app(
     return sorted(files, key=lambda f: f.path)
 
 
-def pipeline_context(pipeline: Pipeline, data_files: list[str]) -> dict[str, Any]:
-    """What the templates need to know about one pipeline."""
+def pipeline_context(
+    pipeline: Pipeline, data_files: list[str], choices: dict[str, list[str]] | None = None
+) -> dict[str, Any]:
+    """What the templates need to know about one pipeline (``choices``: the values each input
+    must take, where the program says so)."""
+    choices = choices or {}
     steps = [_step_context(step) for step in pipeline.steps]
     inputs = [
         {
@@ -89,6 +93,7 @@ def pipeline_context(pipeline: Pipeline, data_files: list[str]) -> dict[str, Any
             "required": i.required,
             "default": i.default,
             "description": _one_line(i.description),
+            "enum": choices.get(i.name, []),
         }
         for i in pipeline.input
     ]
@@ -200,6 +205,7 @@ def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> di
     if program and not interpreter:
         interpreter = DEFAULT_INTERPRETER.get(program.language, "")
     declared = {item.name: item for item in pipeline.input}
+    choices = strict_choices(pipeline, inventory)
     inputs: dict[str, dict[str, Any]] = {}
     for arg in step.args:
         name = arg.ref.removeprefix("input.") if arg.ref.startswith("input.") else ""
@@ -207,6 +213,8 @@ def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> di
             info: dict[str, Any] = {"required": declared[name].required}
             if declared[name].default is not None:
                 info["default"] = declared[name].default
+            if name in choices:  # pipeline.yaml cannot say it: the adapter checks it
+                info["enum"] = choices[name]
             inputs[name] = info
     return {
         "program": step.program,
@@ -238,6 +246,25 @@ def constructor_checks(plan: Plan) -> list[dict[str, Any]]:
             data["install"] = PIP_NAMES[check.name]
         checks.append(data)
     return checks
+
+
+def strict_choices(pipeline: Pipeline, inventory: Inventory) -> dict[str, list[str]]:
+    """Input name -> the values a program's flag accepts (argparse/click ``choices``, or the
+    values a script switches on), for the inputs passed to such a flag.  Values merely seen
+    in SKILL.md are examples, not a rule: they are not here."""
+    found: dict[str, list[str]] = {}
+    for step in pipeline.steps:
+        if not isinstance(step, CodeStep):
+            continue
+        program = inventory.program(step.program)
+        command = program.cli if program else None
+        if command is not None and step.subcommand:
+            command = command.subcommands.get(step.subcommand, command)
+        for arg in step.args:
+            param = command.flag(arg.flag) if command is not None and arg.flag else None
+            if param is not None and param.choices and arg.ref.startswith("input."):
+                found.setdefault(arg.ref.removeprefix("input."), [str(c) for c in param.choices])
+    return found
 
 
 def _arg_spec(arg: Arg, program: Program | None, subcommand: str) -> dict[str, Any]:

@@ -324,6 +324,21 @@ def test_adapter_fails_with_the_programs_exit_status_and_stderr(skill: Path) -> 
     assert last_words(done.stderr) == "boom"  # what the smoke report quotes
 
 
+def test_a_choices_flag_gets_only_its_values_any_case(skill: Path) -> None:
+    """`--mode` has choices json/text: "TEXT" is taken as "text"; "xml" is refused before the
+    program runs, naming the values; the APP's README and pipeline.yaml say them too."""
+    files = render(skill, demo_plan([Arg(ref="input.path"), Arg("--mode", ref="input.note")]))
+    spec = read_spec(next(f for f in files if f.path.endswith("steps/show.py")).content)
+    assert spec is not None and spec["inputs"]["note"]["enum"] == ["json", "text"]
+    done = run_adapter(skill, {"input": {"path": "data.csv", "note": "TEXT"}})
+    assert (done.returncode, json.loads(done.stdout)) == (0, {"output": {"stdout": "plain text\n"}})
+    done = run_adapter(skill, {"input": {"path": "data.csv", "note": "xml"}})
+    assert done.returncode == 2
+    assert "input 'note' must be one of json, text (got 'xml')" in done.stderr
+    yaml_text = next(f for f in files if f.path == "pipelines/show/pipeline.yaml").content
+    assert "# note: one of json, text (the step checks it)" in yaml_text
+
+
 def test_adapter_spec_is_readable_back_and_compiles(skill: Path) -> None:
     files = render(skill, demo_plan(ALL_KINDS))
     adapter = next(f for f in files if f.path == "pipelines/show/steps/show.py")

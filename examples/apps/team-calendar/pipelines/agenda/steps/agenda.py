@@ -41,7 +41,10 @@ SPEC = {
         {"flag": "--range", "from": "input.range"},
         {"flag": "--store", "from": "input.store"},
     ],
-    "inputs": {"range": {"required": True}, "store": {"required": False}},
+    "inputs": {
+        "range": {"required": True, "enum": ["today", "week"]},
+        "store": {"required": False},
+    },
     "stdout": "text",
     "cwd": "caller",
 }
@@ -51,13 +54,33 @@ def app_root() -> Path:
     return Path(os.environ.get("APP_ROOT") or Path(__file__).resolve().parents[3])
 
 
+class BadInput(Exception):
+    """An input outside the values the program accepts (its `choices`)."""
+
+
 def input_value(name: str, payload: dict) -> object:
-    """Pipeline input ``name``; an absent optional one gives its default (None: none)."""
+    """Pipeline input ``name``; an absent optional one gives its default (None: none).  One
+    with allowed values must be one of them; a different case of one is taken as that one."""
     info = SPEC["inputs"].get(name, {})
     value = (payload.get("input") or {}).get(name)
     if value is None or (not info.get("required") and value in ("", [], {})):
         return info.get("default")
+    allowed = info.get("enum")
+    if allowed and isinstance(value, list):
+        return [check_choice(name, item, allowed) for item in value]
+    if allowed:
+        return check_choice(name, value, allowed)
     return value
+
+
+def check_choice(name: str, value: object, allowed: list) -> object:
+    if value in allowed:
+        return value
+    folded = [a for a in allowed if str(a).casefold() == str(value).casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    shown = ", ".join(str(a) for a in allowed)
+    raise BadInput(f"input {name!r} must be one of {shown} (got {value!r})")
 
 
 def located(value: object) -> object:
@@ -165,6 +188,9 @@ def main() -> int:
             done = subprocess.run(
                 argv, cwd=working_dir(), stdin=subprocess.DEVNULL, capture_output=True
             )
+        except BadInput as exc:
+            print(f"{SPEC['program']}: {exc}", file=sys.stderr)
+            return 2
         except OSError as exc:
             print(f"{SPEC['program']}: cannot run it: {exc}", file=sys.stderr)
             return 127
