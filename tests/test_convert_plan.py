@@ -288,6 +288,31 @@ def test_what_real_skills_write_is_read_as_meant(tmp_path: Path) -> None:
     assert not plan.destructor.needed
 
 
+def test_a_usage_line_is_no_description(tmp_path: Path) -> None:
+    """pdf skill: docstrings that only say "Usage: x.py [fields.json]"."""
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": SKILL
+            + "# Demo\n## Check boxes\nFinds overlapping boxes before a form is filled.\n"
+            + "```bash\npython scripts/check.py fields.json\n```\n"
+            + "## Render\n```bash\npython scripts/render.py in.pdf\n```\n",
+            "scripts/check.py": (
+                '"""Usage: check.py [fields.json]"""\nimport sys\nprint(sys.argv)\n'
+            ),
+            "scripts/render.py": (
+                '"""Usage: render.py PDF\n\nRenders each page as a PNG."""\nimport sys\n'
+                "print(sys.argv)\n"
+            ),
+        },
+    )
+    plan = analyze(build_inventory(tmp_path))
+    assert {p.name: p.description for p in plan.pipelines} == {
+        "check": "Finds overlapping boxes before a form is filled",
+        "render": "Renders each page as a PNG.",
+    }
+
+
 def test_analyzer_registry() -> None:
     assert get_analyzer("heuristic") is analyze
     assert default_analyzer(has_api_key=False) == "heuristic"

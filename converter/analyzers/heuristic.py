@@ -139,6 +139,8 @@ def _path_pipeline(inventory: Inventory, path: MainPath, covered: set[int]) -> P
     found = _described(doc.frontmatter.description, verb, named, 1.5 if path.label else 1)
     triggers = titles + help_phrase + label + found
     description = describe_path(path)
+    if description == f"Run {path.program.path}" and own:  # the help said nothing: the section
+        description = first_sentence(section_prose(doc, own[0])) or description
     if path.action and titles:
         description = f"{titles[0]} — {description.split(': ', 1)[-1]}"
     return Pipeline(

@@ -9,6 +9,7 @@ data.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -264,5 +265,8 @@ def describe_path(path: MainPath) -> str:
         text = f"{humanize(path.action[1])}: {path.program.cli.description}"
     else:
         text = (path.program.cli.description if path.program.cli else "") or path.program.doc
-    text = text.split("\n\n", 1)[0].strip() or f"Run {path.program.path}"
+    # A docstring that starts "Usage: x.py [file]" tells how, not what: skip such paragraphs.
+    paragraphs = [p.strip() for p in text.split("\n\n") if p.strip()]
+    paragraphs = [p for p in paragraphs if not re.match(r"usage\s*:", p, re.I)]
+    text = paragraphs[0] if paragraphs else f"Run {path.program.path}"
     return text[:1].upper() + text[1:]
