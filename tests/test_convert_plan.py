@@ -266,6 +266,7 @@ def test_what_real_skills_write_is_read_as_meant(tmp_path: Path) -> None:
         "3. Configure it:\n```bash\npython scripts/configure.py\n```\n"
         "## Records\n```bash\npython scripts/dns.py list example.com\n```\n"
         "## Content Cleanup\n- `scripts/cleanup.py` - bulk delete old records\n"
+        "- **Export Before Delete**: back up data before any cleanup\n"
         "```bash\npython scripts/cleanup.py --before 2023-01-01\n```\n"
     )
     script = "import sys\nif __name__ == '__main__':\n    print(sys.argv)\n"

@@ -60,6 +60,12 @@ _CLEANUP = re.compile(
     r"(?:temp|temporary)\w*|release (?:the )?lock|rm -rf)(?![\w.-])|清理|删除临时|释放锁",
     re.I,
 )
+# "clean up" is a destructor action only about what a run leaves behind, or afterwards.
+_LEFTOVERS = re.compile(
+    r"\b(?:after(?:wards?)?|when (?:done|finished)|at the end|temp(?:orary)?|scratch|tmp|"
+    r"intermediate|leftover|lock)\b|/tmp|之后|完成后|结束后|临时",
+    re.I,
+)
 
 
 def analyze(inventory: Inventory) -> Plan:
@@ -282,7 +288,8 @@ def destructor(inventory: Inventory) -> Destructor:
             fenced = not fenced
             continue
         # Prose only: a heading ("## Content Cleanup") names a feature, a command runs one.
-        if not fenced and not line.lstrip().startswith("#") and _CLEANUP.search(line):
+        found = None if fenced or line.lstrip().startswith("#") else _CLEANUP.search(line)
+        if found and (_LEFTOVERS.search(line) or not re.match(r"clean ?up", found[0], re.I)):
             where = f"{doc.path}:{doc.body_line + offset}"
             actions.append(Action("custom", " ".join(line.strip("-*# ").split()), [], where))
     if not actions:
