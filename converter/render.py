@@ -228,9 +228,10 @@ def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> di
 
 
 def constructor_checks(plan: Plan) -> list[dict[str, Any]]:
-    """The plan's checks as the constructor embeds them.  A check that only programs need is
+    """The plan's checks as the constructor embeds them.  A check the skill's programs need is
     scoped to the pipelines running those programs (``pipelines``: the constructor skips it
-    for the others), and a Python module published under another name says what to install."""
+    for the others; a mention in SKILL.md alone runs no pipeline), and a Python module
+    published under another name says what to install."""
     users: dict[str, set[str]] = {}
     for pipeline in plan.pipelines:
         for step in pipeline.steps:
@@ -240,8 +241,9 @@ def constructor_checks(plan: Plan) -> list[dict[str, Any]]:
     for check in plan.constructor.checks:
         data = check.to_dict()
         files = {spot.rpartition(":")[0] or spot for spot in check.where}
-        if files and all(f in users for f in files):
-            data["pipelines"] = sorted(set().union(*(users[f] for f in files)))
+        programs = [f for f in files if f in users]  # SKILL.md's own mentions run no pipeline
+        if programs:
+            data["pipelines"] = sorted(set().union(*(users[f] for f in programs)))
         if check.kind == "python-package" and check.name in PIP_NAMES:
             data["install"] = PIP_NAMES[check.name]
         checks.append(data)

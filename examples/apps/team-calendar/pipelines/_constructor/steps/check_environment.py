@@ -35,6 +35,7 @@ CHECKS = [
             "scripts/agenda.sh:20",
             "scripts/agenda.sh:34",
         ],
+        "pipelines": ["agenda"],
     },
     {
         "kind": "env",
@@ -42,6 +43,12 @@ CHECKS = [
         "required": False,
         "why": "seen in SKILL.md, scripts/agenda.sh, scripts/calendar.js",
         "where": ["SKILL.md:10", "SKILL.md:13", "scripts/agenda.sh:9", "scripts/calendar.js:87"],
+        "pipelines": [
+            "agenda",
+            "calendar-cancel-event",
+            "calendar-create-event",
+            "calendar-list-events",
+        ],
     },
 ]
 
