@@ -324,6 +324,18 @@ def test_adapter_fails_with_the_programs_exit_status_and_stderr(skill: Path) -> 
     assert last_words(done.stderr) == "boom"  # what the smoke report quotes
 
 
+def test_a_program_asking_for_input_is_told_apart(skill: Path) -> None:
+    render(skill, demo_plan([Arg(ref="input.path")]))
+    (skill / "tools/show.py").write_text("input('Delete everything? [y/N] ')\n")
+    done = run_adapter(skill, {"input": {"path": "data.csv"}})
+    assert done.returncode == 1
+    assert done.stderr.rstrip().endswith(
+        "tools/show.py failed with exit status 1 (it asked for input; a step gets none: "
+        "pass the answer as an argument)"
+    )
+    assert last_words(done.stderr).startswith("EOFError")
+
+
 def test_a_choices_flag_gets_only_its_values_any_case(skill: Path) -> None:
     """`--mode` has choices json/text: "TEXT" is taken as "text"; "xml" is refused before the
     program runs, naming the values; the APP's README and pipeline.yaml say them too."""

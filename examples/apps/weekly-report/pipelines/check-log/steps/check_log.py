@@ -191,10 +191,14 @@ def main() -> int:
     stdout = done.stdout.decode("utf-8", errors="replace")
     if done.returncode != 0:  # what it printed, then its own last words on stderr
         sys.stderr.write(stdout)
-    sys.stderr.write(done.stderr.decode("utf-8", errors="replace"))
+    stderr = done.stderr.decode("utf-8", errors="replace")
+    sys.stderr.write(stderr)
     if done.returncode != 0:
         status = done.returncode if done.returncode > 0 else 128 - done.returncode
-        print(f"{SPEC['program']} failed with exit status {status}", file=sys.stderr)
+        note = ""
+        if "EOFError" in stderr:  # input() with no terminal: it wanted an answer typed in
+            note = " (it asked for input; a step gets none: pass the answer as an argument)"
+        print(f"{SPEC['program']} failed with exit status {status}{note}", file=sys.stderr)
         return status
     json.dump({"output": parse(stdout)}, sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
