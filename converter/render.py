@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from converter.cli_model import Param
 from converter.errors import RenderError, Where
 from converter.plan import Arg, CodeStep, LlmStep, Pipeline, Plan
 from converter.programs import DEFAULT_INTERPRETER, Program
@@ -259,11 +260,8 @@ def strict_choices(pipeline: Pipeline, inventory: Inventory) -> dict[str, list[s
         if not isinstance(step, CodeStep):
             continue
         program = inventory.program(step.program)
-        command = program.cli if program else None
-        if command is not None and step.subcommand:
-            command = command.subcommands.get(step.subcommand, command)
         for arg in step.args:
-            param = command.flag(arg.flag) if command is not None and arg.flag else None
+            param = _flag_param(program, step.subcommand, arg.flag)
             if param is not None and param.choices and arg.ref.startswith("input."):
                 found.setdefault(arg.ref.removeprefix("input."), [str(c) for c in param.choices])
     return found
@@ -272,13 +270,18 @@ def strict_choices(pipeline: Pipeline, inventory: Inventory) -> dict[str, list[s
 def _arg_spec(arg: Arg, program: Program | None, subcommand: str) -> dict[str, Any]:
     """One arg of SPEC; an array flag the program reads as `--flag a b` gets ``spread``."""
     data = arg.to_dict()
-    command = program.cli if program else None
-    if command is not None and subcommand:
-        command = command.subcommands.get(subcommand, command)
-    param = command.flag(arg.flag) if command is not None and arg.flag else None
+    param = _flag_param(program, subcommand, arg.flag)
     if param is not None and param.spread:
         data["spread"] = True
     return data
+
+
+def _flag_param(program: Program | None, subcommand: str, flag: str) -> Param | None:
+    """What the program's command line (its subcommand's, if any) says about ``flag``."""
+    command = program.cli if program and flag else None
+    if command is not None and subcommand:
+        command = command.subcommands.get(subcommand, command)
+    return command.flag(flag) if command is not None else None
 
 
 def _lifecycle_files(env: jinja2.Environment, plan: Plan) -> list[RenderedFile]:

@@ -567,13 +567,13 @@ def test_a_check_only_some_programs_need_is_scoped_to_their_pipelines(skill: Pat
     assert checks[1]["pipelines"] == ["show"] and checks[1]["install"] == "Pillow"
     render(skill, plan)
     step = "pipelines/_constructor/steps/check_environment.py"
-    for business, code in (("show", 1), ("other", 0)):
+    for business, code in (("show", 1), ("other", 0), ("_skill", 1)):  # Skill mode: all
         env = {**os.environ, "APP_ROOT": str(skill), "APP_BUSINESS_PIPELINE": business}
         done = subprocess.run(
             [sys.executable, str(skill / step)], input="{}", capture_output=True, text=True, env=env
         )
         assert done.returncode == code, (business, done.stderr)
-        assert ("no_such_pkg_xyz" in done.stderr) == (business == "show")
+        assert ("no_such_pkg_xyz" in done.stderr) == (business != "other")
         if importlib.util.find_spec("PIL") is None and business == "show":
             assert "warning: the Python package 'PIL' is not installed: pip install Pillow" in (
                 done.stderr
