@@ -236,13 +236,16 @@ _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "
 
 
 def _guarded_imports(tree: ast.AST) -> set[ast.AST]:
-    """Imports inside ``try: ... except ImportError:``: the program copes without them."""
+    """Imports inside ``try: ... except ImportError:`` whose handler carries on (a fallback),
+    rather than stopping with "pip install x": the program copes without them."""
     guarded: set[ast.AST] = set()
     for node in ast.walk(tree):
         if not isinstance(node, ast.Try):
             continue
         caught = set()
         for handler in node.handlers:
+            if _stops(handler):
+                continue
             kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
             caught |= {ast.unparse(k).rsplit(".", 1)[-1] if k else "BaseException" for k in kinds}
         if caught & _IMPORT_ERRORS:
@@ -254,6 +257,16 @@ def _guarded_imports(tree: ast.AST) -> set[ast.AST]:
                     or (isinstance(n, ast.Call) and _imported_by_name(n))
                 }
     return guarded
+
+
+def _stops(handler: ast.ExceptHandler) -> bool:
+    """Whether an except clause ends the program: ``raise``, ``sys.exit(...)``, ``exit()``."""
+    for node in ast.walk(handler):
+        if isinstance(node, ast.Raise):
+            return True
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in ("sys.exit", "exit", "quit"):
+            return True
+    return False
 
 
 def _imported_by_name(node: ast.Call) -> bool:

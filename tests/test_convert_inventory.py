@@ -857,9 +857,11 @@ def test_requirements_a_program_copes_without_are_only_warnings(tmp_path: Path) 
         {
             "SKILL.md": OK,
             "scripts/a.py": (
-                "import importlib, shutil\n"
+                "import importlib, shutil, sys\n"
                 "try:\n    from data_fetching import fetch\nexcept ImportError:\n    fetch = None\n"
                 "try:\n    importlib.import_module('ujson')\nexcept Exception:\n    pass\n"
+                "try:\n    import requests\nexcept ImportError:\n"
+                "    sys.exit('pip install requests')\n"
                 "FONTS = shutil.which('fc-list')\n"
                 "canvas = importlib.import_module('reportlab.pdfgen.canvas')\n"
                 "if __name__ == '__main__':\n    pass\n"
@@ -872,6 +874,7 @@ def test_requirements_a_program_copes_without_are_only_warnings(tmp_path: Path) 
         ("python-package", "data_fetching", False),
         ("python-package", "ujson", False),
         ("python-package", "reportlab", True),
+        ("python-package", "requests", True),  # its handler stops: it is needed
     }
 
 
