@@ -6,8 +6,10 @@ lite-tier call with the remaining declaration as a JSON Schema (null = not said)
 
 Offline: ``name=value``, ``name: value``, ``--name value``; then, if exactly one integer/number
 input is still missing (counting the required ones only, when any is) and the request holds
-exactly one number, that number; if exactly one string input is missing (the same way), the
-request's only quoted text, or else its only token naming an existing file or a URL.
+exactly one number, that number; a string input named like a URL, an e-mail address or a
+domain/host/handle gets the request's only value of that shape ("the profile of
+alice.bsky.social" fills ``handle``); if exactly one string input is still missing (the same
+way), the request's only quoted text, or else its only token naming an existing file or a URL.
 
 Whatever stays missing is reported by the input check, listing every missing name.
 """
@@ -25,6 +27,24 @@ from .llm_step import ask_lite
 from .providers.base import Provider
 
 NUMBER = re.compile(r"(?<![\w.])#?(-?\d+(?:\.\d+)?)(?![\w.])")
+FILE_SUFFIXES = (
+    "pdf json csv txt md py js ts yaml yml html htm xml png jpg jpeg gif svg docx xlsx pptx "
+    "zip tar gz log sh toml ini cfg"
+).split()
+# (what an input's name says it is, the shape of such a value in a request)
+SHAPES = (
+    (re.compile(r"url|link|href|endpoint", re.I), re.compile(r"https?://[^\s\"'<>]+")),
+    (
+        re.compile(r"e_?mail", re.I),
+        re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])"),
+    ),
+    (
+        re.compile(r"domain|host|handle|site|fqdn", re.I),
+        re.compile(
+            r"(?<![\w@/.:-])@?((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,})(?![\w/.-])", re.I
+        ),
+    ),
+)
 QUOTED = re.compile(r"\"([^\"]+)\"|'([^']+)'|“([^”]+)”|`([^`]+)`|「([^」]+)」")
 JSON_TYPES = {
     "string": "string",
@@ -72,11 +92,26 @@ def offline_extract(request: str, missing: dict[str, str]) -> dict[str, Any]:
         value = convert(key, numbers[0], left[key]) if _fits(numbers[0], left[key]) else None
         if value is not None:
             found[key] = value
+    found.update(_shaped({k: t for k, t in left.items() if k not in found}, request))
     strings = _candidates({k: t for k, t in left.items() if k not in found}, ("string",))
     if len(strings) == 1:
         value = _only_text(request)
-        if value is not None:
+        if value is not None and value not in found.values():  # one value fills one input
             found[strings[0]] = value
+    return found
+
+
+def _shaped(left: dict[str, str], request: str) -> dict[str, str]:
+    """String inputs named like a URL, an e-mail or a domain/handle, each filled with the
+    request's only value of that shape (none when two inputs or two values compete)."""
+    found: dict[str, str] = {}
+    for name_says, shape in SHAPES:
+        names = [k for k, t in left.items() if base_type(t) == "string" and name_says.search(k)]
+        values = {m.group(m.lastindex or 0) for m in shape.finditer(request)}
+        if shape.groups:  # a domain, not "report.pdf"
+            values = {v for v in values if v.rsplit(".", 1)[-1].lower() not in FILE_SUFFIXES}
+        if len(names) == 1 and len(values) == 1 and names[0] not in found:
+            found[names[0]] = values.pop()
     return found
 
 

@@ -42,6 +42,29 @@ from runtime.providers.scripted import ScriptedProvider
         ),
         ("take 'x'", {"a": "string?", "b": "string?"}, {}),
         ("take 'x'", {"a": "string?"}, {"a": "x"}),
+        # A value shaped like what the input's name says: handle, domain, e-mail, URL.
+        (
+            "view the profile of alice.bsky.social",
+            {"handle": "string"},
+            {"handle": "alice.bsky.social"},
+        ),
+        ("follow @bob.bsky.social", {"handle": "string"}, {"handle": "bob.bsky.social"}),
+        (
+            "set the nameservers of example.com to ns1.host.net",
+            {"domain": "string", "limit": "integer?"},
+            {},  # two domains: ambiguous
+        ),
+        (
+            "list records of example.com as json",
+            {"domain": "string", "format": "string?"},
+            {"domain": "example.com"},
+        ),
+        ("open report.pdf", {"domain": "string"}, {}),  # a file name, not a domain
+        (
+            "mail bob@example.com the https://example.com/r.pdf link",
+            {"email": "string", "url": "string", "subject": "string?"},
+            {"email": "bob@example.com", "url": "https://example.com/r.pdf"},
+        ),
     ],
 )
 def test_offline_extraction(request_text: str, declared: dict, expected: dict) -> None:
