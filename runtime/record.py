@@ -39,7 +39,7 @@ def redact(values: dict[str, Any]) -> dict[str, Any]:
 
 def scrub(text: str, hidden: set[str]) -> str:
     """``text`` with every hidden value replaced by ``***``."""
-    for value in hidden:
+    for value in sorted(hidden, key=len, reverse=True):  # a secret holding another goes whole
         text = text.replace(value, "***")
     return text
 
@@ -69,8 +69,8 @@ class Recorder:
         event = {"time": round(time.time(), 3), **event}
         if self.path is not None and self.failure is None:
             line = json.dumps(event, ensure_ascii=False, default=str)
-            for value in self.hidden:
-                line = line.replace(json.dumps(value, ensure_ascii=False)[1:-1], "***")
+            escaped = {json.dumps(value, ensure_ascii=False)[1:-1] for value in self.hidden}
+            line = scrub(line, escaped)  # as the values appear inside JSON strings
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 with self.path.open("a", encoding="utf-8") as fh:
