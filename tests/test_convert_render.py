@@ -324,6 +324,29 @@ def test_adapter_fails_with_the_programs_exit_status_and_stderr(skill: Path) -> 
     assert last_words(done.stderr) == "boom"  # what the smoke report quotes
 
 
+@pytest.mark.parametrize(
+    ("printed", "stdout", "failed"),
+    [
+        ("Error: Provide a query or --author", "text", "Error: Provide a query or --author"),
+        ('{"error": "API credentials not configured"}', "json", "API credentials not configured"),
+        ('{"error": "none", "rows": []}', "json", ""),  # more than an error: a result
+        ("Errors found: 0", "text", ""),
+    ],
+)
+def test_an_error_printed_with_exit_status_0_fails_the_step(
+    skill: Path, printed: str, stdout: str, failed: str
+) -> None:
+    """Real skills (bluesky, porkbun-dns) print their error and exit 0."""
+    render(skill, demo_plan([Arg(ref="input.path")], stdout=stdout))
+    (skill / "tools/show.py").write_text(f"print({printed!r})\n")
+    done = run_adapter(skill, {"input": {"path": "data.csv"}})
+    if failed:
+        assert (done.returncode, done.stdout) == (1, "")
+        assert f"reported an error (exit status 0): {failed}" in done.stderr
+    else:
+        assert done.returncode == 0 and json.loads(done.stdout)["output"]
+
+
 def test_a_program_asking_for_input_is_told_apart(skill: Path) -> None:
     render(skill, demo_plan([Arg(ref="input.path")]))
     (skill / "tools/show.py").write_text("input('Delete everything? [y/N] ')\n")

@@ -15,7 +15,8 @@ argv    built from SPEC["args"], in order. Each arg is a literal (`value`), a pi
         input that is absent, null, "" or [] takes its default, else is left out. A
         leading ~/ expands to the home folder, as a shell would have done.
 stdout  {"output": ...}: what the program printed, parsed as JSON when SPEC["stdout"] is
-        "json", else {"stdout": "<text>"}.
+        "json", else {"stdout": "<text>"}.  Printed output that is only an error (text
+        starting "Error:", or JSON {"error": ...} alone) fails the step even on exit status 0.
 The program runs in the folder app-run was started from (APP_CALLER_CWD), so relative paths
 in the inputs mean what the user meant (one found only in the APP folder, like the samples'
 data files, is passed as its absolute path); SPEC["cwd"] = "app" runs it in the APP folder
@@ -176,6 +177,18 @@ def parse(stdout: str) -> object:
     return {"stdout": stdout}
 
 
+def error_said(output: object) -> str:
+    """The message of an output that is only an error: text starting "Error:", or JSON
+    {"error": "..."} and nothing else.  Some programs report failure that way and exit 0."""
+    if isinstance(output, dict) and set(output) == {"error"} and isinstance(output["error"], str):
+        return output["error"]
+    if isinstance(output, dict) and set(output) == {"stdout"}:
+        text = str(output["stdout"]).strip()
+        if text.lower().startswith(("error:", "fatal:")):
+            return text.splitlines()[0]
+    return ""
+
+
 def main() -> int:
     payload = json.load(sys.stdin)
     work = os.environ.get("APP_WORK_DIR", "")
@@ -205,7 +218,12 @@ def main() -> int:
             note = " (it asked for input; a step gets none: pass the answer as an argument)"
         print(f"{SPEC['program']} failed with exit status {status}{note}", file=sys.stderr)
         return status
-    json.dump({"output": parse(stdout)}, sys.stdout, ensure_ascii=False)
+    output = parse(stdout)
+    said = error_said(output)
+    if said:  # exit status 0, yet all it printed is an error
+        print(f"{SPEC['program']} reported an error (exit status 0): {said}", file=sys.stderr)
+        return 1
+    json.dump({"output": output}, sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
 
