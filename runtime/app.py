@@ -81,11 +81,6 @@ class App:
     def tools_dir(self) -> Path:
         return self.root / "tools"
 
-    @property
-    def sources(self) -> dict[str, Document | LoadError]:
-        """Every pipeline's document, or why it failed to load (all of them parsed)."""
-        return {name: self.source(name) for name in self.files}
-
     def source(self, name: str) -> Document | LoadError:
         if name not in self._sources:
             try:
