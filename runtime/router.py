@@ -2,8 +2,8 @@
 
 Strategies:
 
-- ``embedded`` (default): offline static embeddings + calibrated threshold and margin
-  (``runtime.routing``); no LLM call, milliseconds.
+- ``embedded`` (default): offline multilingual sentence and static embeddings + a lexical
+  index, calibrated threshold and margin (``runtime.routing``); no LLM call, milliseconds.
 - ``llm``: the spec's lite-tier classification — every description and trigger in one prompt,
   a structured answer checked against the real pipeline names.
 - ``hybrid``: embedded decides when it is confident (a match, or a score well below the
@@ -16,7 +16,8 @@ import json
 from typing import Any
 
 from .app import App, routing_table
-from .config import Config
+from .cache import enabled as cache_enabled
+from .config import Config, state_home
 from .errors import ProviderNotConfigured, UsageError
 from .llm_step import ask_lite
 from .providers.base import Provider
@@ -58,7 +59,8 @@ def route(
         return llm_route(entries, request, config, _need(provider, "llm routing"))
     from .routing import EmbeddedRouter
 
-    router = EmbeddedRouter(entries)
+    models = state_home() / "cache" / "models" if cache_enabled() else None
+    router = EmbeddedRouter(entries, cache_dir=models)
     decision = router.route(request)
     if strategy == "embedded" or _confident(decision, router.threshold):
         return _as(decision, strategy)

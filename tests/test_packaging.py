@@ -83,6 +83,16 @@ def test_installed_app_run_checks_the_example(installed: Path, tmp_path: Path) -
     assert done.returncode == 0, done.stderr
 
 
+def test_installed_app_run_routes_with_both_models(installed: Path, tmp_path: Path) -> None:
+    assert (installed / "runtime" / "routing" / "model" / "model.safetensors").is_file()
+    example = str(ROOT / "examples" / "code-review")
+    args = ("route", example, "审查代码", "--json")  # "review code": its triggers are English
+    done = run_installed(installed, command("runtime.cli", *args), tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["pipeline"] == "code-review"
+    assert list((tmp_path / "h" / "cache" / "models").glob("usem3-*/meta.json"))
+
+
 def test_installed_app_new_renders_from_packaged_templates(installed: Path, tmp_path: Path) -> None:
     made = run_installed(installed, command("scaffold.cli", "app", "demo-app"), tmp_path)
     assert made.returncode == 0, made.stderr

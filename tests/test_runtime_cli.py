@@ -4,6 +4,7 @@ options among the arguments, and how unexpected errors and Ctrl-C end."""
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -109,3 +110,20 @@ def test_ctrl_c_outside_a_run_is_exit_130(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(records, "schema", broken(KeyboardInterrupt()))
     result = invoke("schema")
     assert (result.exit_code, result.stderr) == (130, "Error: interrupted\n")
+
+
+def test_a_reader_that_goes_away_is_not_an_internal_error(tmp_path: Path) -> None:
+    example = Path(__file__).resolve().parent.parent / "examples" / "code-review"
+    entry = "import sys; from runtime.cli import main; main(sys.argv[1:])"
+    child = subprocess.Popen(
+        [sys.executable, "-c", entry, "list", str(example), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "APP_RUN_HOME": str(tmp_path)},
+    )
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # as `| head -c 0` would
+    with child.stderr:
+        stderr = child.stderr.read().decode()
+    assert child.wait(timeout=60) == 141
+    assert stderr == ""

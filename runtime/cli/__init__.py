@@ -9,12 +9,15 @@ Exit codes (also in README.md):
   0 success · 1 pipeline failed · 2 usage or input error · 3 APP invalid (check errors)
   4 constructor failed · 5 destructor failed (business output still printed)
   130 interrupted by SIGINT · 143 terminated by SIGTERM · 70 internal error
+  141 stdout closed by its reader before all was printed
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -32,6 +35,7 @@ from runtime.errors import AppRunError
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
+EXIT_PIPE = 141  # 128 + SIGPIPE, as a shell reports a program killed by it
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -78,7 +82,8 @@ def build_parser() -> Parser:
             'app-run APP_DIR "request" is short for app-run ask APP_DIR "request".\n'
             "exit codes: 0 ok, 1 pipeline failed, 2 usage/input error, 3 APP invalid, "
             "4 constructor failed,\n5 destructor failed, 6 paused for the host agent (needs_llm), "
-            "7 no match (Skill mode),\n70 internal error, 130/143 interrupted."
+            "7 no match (Skill mode),\n70 internal error, 130/143 interrupted, "
+            "141 stdout closed early."
         ),
     )
     parser.add_argument("--debug", action="store_true", help="Show tracebacks.")
@@ -283,6 +288,11 @@ def app_run(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         say(["Error: interrupted"])
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader went away (`app-run list --json | head -1`)
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())  # so the exit's flush does not fail again
+        return EXIT_PIPE
     except Exception as exc:  # noqa: BLE001 - the one place that turns errors into a message
         return fail(exc, debug)
 

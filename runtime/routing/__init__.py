@@ -1,12 +1,13 @@
 """Routing: pick the one business pipeline a user request is for, or none (Skill mode).
 
 ``EmbeddedRouter`` is the default strategy: offline, no LLM call, milliseconds per request.
-It scores the request against every pipeline's description and triggers with a static
-embedding model shipped in ``model/`` plus a lexical (word and CJK character) index, and
-answers *no match* below a calibrated threshold or when the best two are within a margin.
+It scores the request against every pipeline's description and triggers with a multilingual
+sentence encoder (``sentence.py``), a static English embedding model shipped in ``model/`` and
+a lexical (word and CJK character) index, and answers *no match* below a calibrated threshold
+or when the best two are within a margin.
 
-Importing this package is cheap: numpy and tokenizers are imported only when an
-``EmbeddedRouter`` is built.
+Importing this package is cheap: numpy, tokenizers and the sentence encoder are imported only
+when an ``EmbeddedRouter`` is built.
 """
 
 from runtime.routing.embedded import DEFAULT_MARGIN, DEFAULT_THRESHOLD, EmbeddedRouter

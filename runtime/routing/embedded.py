@@ -1,14 +1,18 @@
-"""The ``embedded`` routing strategy: offline, no LLM call, about a millisecond a request.
+"""The ``embedded`` routing strategy: offline, no LLM call, a few milliseconds a request.
 
 Every pipeline contributes phrases (its description and each trigger).  A request is scored
-against each phrase two ways, and the phrase keeps the larger:
+against each phrase three ways, and the phrase keeps the largest:
 
-* **dense** (English and other Latin-script text), from the shipped static embeddings:
-  half the cosine of the pooled sentence vectors, half a token alignment (each request
-  token's best match in the phrase, and each phrase token's best match in the request,
-  weighted by token importance), which keeps "refund" from drowning in a long description;
+* **dense**, the mean of two models' cosines: the multilingual sentence encoder
+  (``sentence.py``, USE multilingual v3: 16 languages in one space, so a Chinese request meets
+  an English trigger) and the shipped static embeddings (``encoder.py``: half the cosine of
+  pooled token vectors, half a token alignment, each request token's best match in the phrase
+  and back, weighted by token importance, which keeps "refund" from drowning in a long
+  description).  The static model is English-only, so the share of CJK characters in the
+  request moves the weight to the sentence encoder.  A clear static match keeps 0.8 of its
+  score whatever the sentence encoder says;
 * **lexical**, TF-IDF over words, word trigrams and CJK characters/bigrams (``lexical.py``),
-  scaled by ``lexical_weight``: it carries Chinese triggers, typos and exact domain words.
+  scaled by ``lexical_weight`` / ``cjk_weight``: typos and exact domain words.
 
 A pipeline's score is its best phrase's.  The router answers the best pipeline only if its
 score reaches ``threshold`` and beats the runner-up by ``margin``; otherwise *no match*, so
@@ -23,18 +27,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from runtime.routing.encoder import MODEL_DIR, TokenVectors, load_encoder
+from runtime.routing.encoder import CJK_RE, MODEL_DIR, TokenVectors, load_encoder
 from runtime.routing.lexical import LexicalIndex
 from runtime.routing.route import Candidate, RouteDecision, RouteEntry
+from runtime.routing.sentence import load_sentence_encoder
 
 if TYPE_CHECKING:
     import numpy as np
 
 # Calibrated on the DEV split (benchmarks/routing/run.py --calibrate): see README "Routing".
-DEFAULT_THRESHOLD = 0.47
-DEFAULT_MARGIN = 0.06
+DEFAULT_THRESHOLD = 0.45
+DEFAULT_MARGIN = 0.0
 DEFAULT_LEXICAL_WEIGHT = 0.6  # Latin-script words and trigrams
 DEFAULT_CJK_WEIGHT = 1.0  # CJK characters and bigrams
+DEFAULT_SENTENCE_SHARE = 0.5  # of the dense score, for a request with no CJK characters
+# The dense score is at least this share of the static model's: the sentence encoder is
+# sensitive to a sentence's form ("please review my pull request" is nearer "I want a refund"
+# than "review this PR" for it), and must not pull a clear word-level match under the threshold.
+_STATIC_FLOOR = 0.8
 
 TOP_K = 5
 _COSINE_SHARE = 0.5
@@ -110,6 +120,12 @@ def _products(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     )
 
 
+def cjk_share(text: str) -> float:
+    """The share of CJK characters among the non-space characters of ``text``."""
+    letters = sum(not c.isspace() for c in text)
+    return sum(map(len, CJK_RE.findall(text))) / letters if letters else 0.0
+
+
 class EmbeddedRouter:
     """Route requests over one routing table; the table is embedded once, here."""
 
@@ -123,13 +139,17 @@ class EmbeddedRouter:
         margin: float | None = None,
         lexical_weight: float | None = None,
         cjk_weight: float | None = None,
+        sentence_share: float | None = None,
         model_dir: Path = MODEL_DIR,
+        cache_dir: Path | None = None,
     ) -> None:
+        """``cache_dir`` keeps a fast-loading copy of the sentence encoder (``sentence.py``)."""
         self.entries = tuple(entries)
         self.threshold = DEFAULT_THRESHOLD if threshold is None else threshold
         self.margin = DEFAULT_MARGIN if margin is None else margin
         self.lexical_weight = DEFAULT_LEXICAL_WEIGHT if lexical_weight is None else lexical_weight
         self.cjk_weight = DEFAULT_CJK_WEIGHT if cjk_weight is None else cjk_weight
+        self.sentence_share = DEFAULT_SENTENCE_SHARE if sentence_share is None else sentence_share
         self._phrases = [
             _Phrase(i, kind, text)
             for i, entry in enumerate(self.entries)
@@ -140,6 +160,8 @@ class EmbeddedRouter:
         texts = [p.text for p in self._phrases]
         self._encoder = load_encoder(model_dir)
         self._dense = _DenseIndex(self._encoder.encode(texts))
+        self._sentences = load_sentence_encoder(cache_dir)
+        self._sentence_vectors = self._sentences.encode(texts)
         self._latin = LexicalIndex(texts, cjk=False)
         self._cjk = LexicalIndex(texts, cjk=True)
 
@@ -147,7 +169,10 @@ class EmbeddedRouter:
         """Pipelines scored by their best phrase, best first (all of them, or ``limit``)."""
         import numpy as np
 
-        dense = self._dense.scores(self._encoder.encode([request])[0])
+        static = self._dense.scores(self._encoder.encode([request])[0])
+        sentence = self._sentence_vectors @ self._sentences.encode([request])[0]
+        share = self.sentence_share + (1 - self.sentence_share) * cjk_share(request)
+        dense = np.maximum(share * sentence + (1 - share) * static, _STATIC_FLOOR * static)
         latin = self.lexical_weight * np.asarray(self._latin.scores(request))
         cjk = self.cjk_weight * np.asarray(self._cjk.scores(request))
         scores = np.maximum(dense, np.maximum(latin, cjk))

