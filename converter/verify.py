@@ -252,15 +252,7 @@ def _reason(exc: AppRunError) -> str:
     """What went wrong, ending with the last line the program itself wrote to stderr."""
     if not isinstance(exc, SubprocessError):
         return exc.message
-    return f"{exc.message}: {last_words(exc.stderr_tail)}"
-
-
-def last_words(stderr: str) -> str:
-    """The last line the program itself wrote to stderr (not the adapter's own summary)."""
-    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
-    if len(lines) > 1 and "failed with exit status" in lines[-1]:
-        lines.pop()
-    return lines[-1][:TAIL] if lines else "(no stderr)"
+    return f"{exc.message}: {exc.last_words[:TAIL] or '(no stderr)'}"
 
 
 def _answers(path: Path) -> dict[str, list[Any]]:

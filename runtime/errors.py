@@ -118,6 +118,11 @@ class SubprocessError(StepError):
         self.stderr_tail = stderr_tail
 
     @property
+    def last_words(self) -> str:
+        """The last line the program itself wrote on stderr ("" if none): its own reason."""
+        return last_words(self.stderr_tail)
+
+    @property
     def signal_name(self) -> str:
         if self.returncode is not None and self.returncode < 0:
             try:
@@ -181,3 +186,12 @@ class SignalReceived(BaseException):
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
+
+
+def last_words(stderr: str) -> str:
+    """The last non-blank line of ``stderr``, passing over a trailing summary line that a
+    generated step adapter adds ("... failed with exit status N") when the program wrote more."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    if len(lines) > 1 and "failed with exit status" in lines[-1]:
+        lines.pop()
+    return lines[-1] if lines else ""

@@ -94,8 +94,8 @@ def failure_line(result: RunResult) -> str:
     (its own reason: a constructor's "package 'pypdf' is not installed")."""
     for phase in (result.constructor, result.business, result.destructor):
         if phase is not None and phase.error is not None:
-            lines = getattr(phase.error, "stderr_tail", "").strip().splitlines()
-            reason = f" — {lines[-1].strip()}" if lines else ""
+            words = getattr(phase.error, "last_words", "")
+            reason = f" — {words}" if words else ""
             return f"{phase.phase} failed: {phase.error.one_line()}{reason}"
     return result.status
 

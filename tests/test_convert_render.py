@@ -42,8 +42,9 @@ from converter.render import (
 )
 from converter.rules import check_for, shape_of
 from converter.samples import example_of, sample_answer, sample_inputs, sample_value
-from converter.verify import last_words, read_spec
+from converter.verify import read_spec
 from converter.write import write_app
+from runtime.errors import last_words
 
 SHOW_PY = '''\
 """Print what it was given, as JSON (or plain text with --mode text)."""
