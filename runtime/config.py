@@ -31,7 +31,7 @@ DEFAULT_MODELS = {
     "reasoning": "claude-opus-5-5",
 }
 DEFAULT_MAX_TOKENS = {"lite": 4096, "standard": 16000, "reasoning": 32000}
-PROVIDERS = ("anthropic", "scripted", "none")
+PROVIDERS = ("anthropic", "local", "scripted", "none")
 KEYS = ("provider", "answers", "model_mapping", "max_tokens", "routing")
 
 
@@ -91,6 +91,7 @@ def load_config(
             f"unknown provider {config.provider!r}", hint=f"use one of {', '.join(PROVIDERS)}"
         )
     _check_number(env, "APP_RUN_MAX_OUTPUT_MB", "megabytes a step may print on stdout; 0: no limit")
+    _check_number(env, "APP_RUN_LOCAL_CONTEXT", "tokens of context for the local provider")
     return config
 
 

@@ -13,7 +13,7 @@ Strategies:
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .app import App, routing_table
 from .cache import enabled as cache_enabled
@@ -22,6 +22,9 @@ from .errors import ProviderNotConfigured, UsageError
 from .llm_step import ask_lite
 from .providers.base import Provider
 from .routing import Candidate, RouteDecision, RouteEntry
+
+if TYPE_CHECKING:
+    from .routing import EmbeddedRouter
 
 STRATEGIES = ("embedded", "llm", "hybrid")
 UNCERTAIN_BAND = 0.12  # hybrid: no-match scores this close below the threshold go to the LLM
@@ -48,21 +51,35 @@ def routing_entries(app: App) -> list[RouteEntry]:
 def route(
     app: App, request: str, *, strategy: str, config: Config, provider: Provider | None
 ) -> RouteDecision:
+    entries = routing_entries(app)
+    if strategy in STRATEGIES and not entries:
+        return RouteDecision(None, 0.0, strategy, (), "the APP has no business pipelines")
+    return decide(entries, request, strategy=strategy, config=config, provider=provider)
+
+
+def decide(
+    entries: list[RouteEntry],
+    request: str,
+    *,
+    strategy: str,
+    config: Config,
+    provider: Provider | None,
+    embedded: EmbeddedRouter | None = None,
+) -> RouteDecision:
+    """Route ``request`` over ``entries`` (``embedded``: an already built router for them)."""
     if strategy not in STRATEGIES:
         raise UsageError(
             f"unknown routing strategy {strategy!r}", hint=f"use {', '.join(STRATEGIES)}"
         )
-    entries = routing_entries(app)
-    if not entries:
-        return RouteDecision(None, 0.0, strategy, (), "the APP has no business pipelines")
     if strategy == "llm":
         return llm_route(entries, request, config, _need(provider, "llm routing"))
-    from .routing import EmbeddedRouter
+    if embedded is None:
+        from .routing import EmbeddedRouter
 
-    models = state_home() / "cache" / "models" if cache_enabled() else None
-    router = EmbeddedRouter(entries, cache_dir=models)
-    decision = router.route(request)
-    if strategy == "embedded" or _confident(decision, router.threshold):
+        models = state_home() / "cache" / "models" if cache_enabled() else None
+        embedded = EmbeddedRouter(entries, cache_dir=models)
+    decision = embedded.route(request)
+    if strategy == "embedded" or _confident(decision, embedded.threshold):
         return _as(decision, strategy)
     if provider is None:
         return _as(decision, "hybrid", note="uncertain, and no provider to settle it")

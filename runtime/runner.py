@@ -20,17 +20,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import tempfile
-import threading
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .app import CONSTRUCTOR, DESTRUCTOR, LIFECYCLE, App, Pipeline, Step
+from .app import CONSTRUCTOR, DESTRUCTOR, LIFECYCLE, App, Pipeline
 from .cache import CheckCache
 from .cache import enabled as cache_enabled
 from .config import Config
@@ -40,13 +36,14 @@ from .errors import (
     Interrupted,
     ProviderNotConfigured,
     SignalReceived,
-    StepError,
 )
 from .inputs import complete_inputs
+from .interrupts import interrupts
+from .phase import emit_phase_end, run_phase
 from .providers.base import Provider
-from .record import Recorder, new_run_id, redact, runs_dir, scrub
+from .record import Recorder, new_run_id, redact, runs_dir
 from .result import Pause, PhaseResult, Position, RunResult, error_dict
-from .steps import StepContext, StepOutcome, run_code_step
+from .steps import StepContext
 
 
 def prepare(
@@ -236,14 +233,14 @@ class Run:
         )
         if failure is not None:
             result = PhaseResult(phase, name, "failed", error=failure, steps=list(ctx.outputs))
-            _emit_phase_end(ctx, result)
+            emit_phase_end(ctx, result)
             return result
         try:
             return run_phase(phase, ctx, start=position.step, can_pause=self.delegate)
         except SignalReceived as stop:  # a signal between steps rather than inside one
             error = Interrupted(stop.signum)
             result = PhaseResult(phase, name, "interrupted", error=error, steps=list(ctx.outputs))
-            _emit_phase_end(ctx, result)
+            emit_phase_end(ctx, result)
             return result
 
     def _paused(self, result: RunResult, phase: PhaseResult) -> RunResult:
@@ -296,153 +293,3 @@ def _status(business: PhaseResult, destructor: PhaseResult | None) -> str:
     if destructor is not None and destructor.status != "succeeded":
         return "destructor_failed"
     return "succeeded"
-
-
-def run_phase(
-    phase: str, ctx: StepContext, *, start: int = 0, can_pause: bool = False
-) -> PhaseResult:
-    pipeline = ctx.pipeline
-    result = PhaseResult(phase, pipeline.name, "succeeded", steps=list(ctx.outputs))
-    if start == 0:
-        ctx.emit({"event": "phase_start", "phase": phase, "pipeline": pipeline.name})
-    for index in range(start, len(pipeline.steps)):
-        step = pipeline.steps[index]
-        if can_pause and phase != "destructor" and step.type == "llm" and ctx.provider is None:
-            error = _pause_at(ctx, step, index, result)
-            if error is None:
-                return result
-        else:
-            error = run_step(ctx, step)
-        if error is not None:
-            result.status = "interrupted" if isinstance(error, Interrupted) else "failed"
-            result.error = error
-            break
-        result.steps.append(step.name)
-    else:
-        result.output = ctx.outputs.get(pipeline.output)
-    _emit_phase_end(ctx, result)
-    return result
-
-
-def _pause_at(ctx: StepContext, step: Step, index: int, result: PhaseResult) -> AppRunError | None:
-    try:
-        from .llm_step import pending_prompt  # only runs with llm steps need it
-
-        prompt, schema = pending_prompt(ctx, step, [])
-    except AppRunError as exc:
-        exc.where = exc.where or ctx.pipeline.where(step)
-        return exc
-    result.status = "paused"
-    result.pending = {"index": index, "prompt": prompt, "schema": schema, "outputs": ctx.outputs}
-    ctx.emit({"event": "step_pause", "pipeline": ctx.pipeline.name, "step": step.name})
-    return None
-
-
-def _emit_phase_end(ctx: StepContext, result: PhaseResult) -> None:
-    ctx.emit(
-        {
-            "event": "phase_end",
-            "phase": result.phase,
-            "pipeline": result.pipeline,
-            "status": result.status,
-            "error": error_dict(result.error),
-        }
-    )
-
-
-def run_step(ctx: StepContext, step: Step) -> AppRunError | None:
-    """Run one step, storing its output; return the error instead of raising it."""
-    ctx.emit(
-        {"event": "step_start", "pipeline": ctx.pipeline.name, "step": step.name, "type": step.type}
-    )
-    started = time.monotonic()
-    outcome: StepOutcome | None = None
-    error: AppRunError | None = None
-    try:
-        if step.type == "llm":
-            from .llm_step import run_llm_step  # a code-only run never imports it
-
-            outcome = run_llm_step(ctx, step)
-        else:
-            outcome = run_code_step(ctx, step)
-        ctx.outputs[step.name] = outcome.output
-    except AppRunError as exc:
-        error = exc
-    except SignalReceived as stop:
-        error = Interrupted(stop.signum)
-    except Exception as exc:  # a bug must not skip the destructor
-        error = StepError(
-            f"internal error: {exc!r}", step=step.name, hint="rerun with --debug and report it"
-        )
-        error.__cause__ = exc
-    if error is not None:
-        error.where = error.where or ctx.pipeline.where(step)
-        error.step = error.step or step.name
-        _hide_secrets(error, getattr(ctx.emit, "hidden", set()))
-    step_end(ctx, step, started, outcome, error)
-    return error
-
-
-def _hide_secrets(error: AppRunError, hidden: set[str]) -> None:
-    """A step's error is printed, returned as JSON (to an agent's context) and recorded:
-    secret values it quotes (a token in a stderr line) are blanked once, here."""
-    error.message = scrub(error.message, hidden)
-    if getattr(error, "stderr_tail", ""):
-        error.stderr_tail = scrub(error.stderr_tail, hidden)  # type: ignore[attr-defined]
-
-
-def step_end(
-    ctx: StepContext,
-    step: Step,
-    started: float,
-    outcome: StepOutcome | None,
-    error: AppRunError | None,
-) -> None:
-    ctx.emit(
-        {
-            "event": "step_end",
-            "pipeline": ctx.pipeline.name,
-            "step": step.name,
-            "status": "succeeded" if error is None else "failed",
-            "seconds": round(time.monotonic() - started, 3),
-            "retries": outcome.retries if outcome else _retries_of(error),
-            "usage": outcome.usage if outcome else {},
-            "error": error_dict(error),
-        }
-    )
-
-
-def _retries_of(error: AppRunError | None) -> int:
-    """A step that ran out of attempts retried once less than it tried."""
-    attempts = getattr(error, "attempts", None) or []
-    return max(len(attempts) - 1, 0)
-
-
-class _Signals:
-    """SIGINT/SIGTERM raise SignalReceived; once ``hold`` is set they are noted, not raised."""
-
-    def __init__(self) -> None:
-        self.hold = False
-        self.pending: int | None = None
-
-    def handler(self, signum: int, frame: object) -> None:
-        if self.hold:
-            self.pending = signum
-            return
-        raise SignalReceived(signum)
-
-
-@contextmanager
-def interrupts() -> Iterator[_Signals]:
-    signals = _Signals()
-    if threading.current_thread() is not threading.main_thread():
-        yield signals
-        return
-    previous = {s: signal.signal(s, signals.handler) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield signals
-    except SignalReceived as stop:  # between phases: no step to fail, nothing more to run
-        raise Interrupted(stop.signum) from None
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)

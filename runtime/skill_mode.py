@@ -15,10 +15,12 @@ from typing import Any
 from .app import CONSTRUCTOR, DESTRUCTOR, App
 from .config import Config
 from .errors import AppRunError, Interrupted, SignalReceived
+from .interrupts import interrupts
+from .phase import run_phase
 from .providers.base import Provider
 from .record import Recorder, new_run_id, runs_dir
 from .result import EXIT_CONSTRUCTOR, EXIT_DESTRUCTOR, EXIT_FAILED, EXIT_OK, error_dict
-from .runner import interrupts, new_work_dir, run_phase
+from .runner import new_work_dir
 from .steps import StepContext
 
 EXIT_SKILL = 7

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bm25 import Bm25Router  # noqa: E402
 from dataset import KINDS, Request, load_requests, load_tables  # noqa: E402
 
-from runtime.routing import Candidate, EmbeddedRouter, RouteEntry  # noqa: E402
+from runtime.routing import Candidate, EmbeddedRouter, RouteDecision, RouteEntry  # noqa: E402
 from runtime.routing import embedded as embedded_module  # noqa: E402
 from runtime.routing.encoder import load_encoder  # noqa: E402  (model load timing)
 from runtime.routing.sentence import load_sentence_encoder  # noqa: E402
@@ -204,6 +204,60 @@ def evaluate(tables: dict[str, list[RouteEntry]], requests: list[Request], split
     }
 
 
+def with_llm(
+    tables: dict[str, list[RouteEntry]], requests: list[Request], split: str, name: str, model: str
+) -> dict[str, dict]:
+    """The llm and hybrid rows: runtime.router.decide with a real provider, request by request."""
+    from runtime.app import TIERS
+    from runtime.config import Config
+    from runtime.errors import AppRunError
+    from runtime.providers import make_provider
+    from runtime.router import decide
+
+    config = Config(provider=name, models=dict.fromkeys(TIERS, model))
+    provider = make_provider(config)
+    calls = [0]
+    if provider is not None:
+        complete = provider.complete
+
+        def counted(request):  # type: ignore[no-untyped-def]
+            calls[0] += 1
+            return complete(request)
+
+        provider.complete = counted  # type: ignore[method-assign]
+    chosen = [r for r in requests if split == "all" or r.split == split]
+    routers = embedded_routers(tables)
+    out: dict[str, dict] = {}
+    for strategy in ("llm", "hybrid"):
+        calls[0] = 0
+        rows, seconds, failures = [], [], []
+        for request in chosen:
+            start = time.perf_counter()
+            try:
+                decision = decide(
+                    tables[request.app],
+                    request.text,
+                    strategy=strategy,
+                    config=config,
+                    provider=provider,
+                    embedded=routers[request.app],  # type: ignore[arg-type]
+                )
+            except AppRunError as exc:  # e.g. a prompt too long for a local model: a no match
+                failures.append(exc.message)
+                decision = RouteDecision(None, 0.0, strategy, (), exc.message)
+            seconds.append(time.perf_counter() - start)
+            first = decision.candidates[0].pipeline if decision.candidates else None
+            rows.append((request, decision.pipeline, first or ""))
+        out[strategy] = {
+            **metrics(rows),
+            "by_app": _by_app(rows, tables),
+            "threshold": f"{name}:{model}",
+            "margin": f"{calls[0]} LLM calls ({len(failures)} failed), "
+            f"p50 {_p(seconds, 50) * 1000:.0f} ms/request",
+        }
+    return out
+
+
 def _by_app(
     rows: Sequence[tuple[Request, str | None, str]], tables: dict[str, list[RouteEntry]]
 ) -> dict[str, dict[str, object]]:
@@ -358,6 +412,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
     parser.add_argument("--calibrate", action="store_true", help="search defaults on DEV")
     parser.add_argument("--split", choices=("test", "dev", "all"), default="test")
+    parser.add_argument(
+        "--provider",
+        choices=("local", "anthropic"),
+        help="also measure the llm and hybrid strategies with this provider",
+    )
+    parser.add_argument(
+        "--model",
+        default="gemma3-270m",
+        help="the lite-tier model for --provider (default: %(default)s)",
+    )
     args = parser.parse_args(argv)
     tables = load_tables()
     requests = load_requests(tables)
@@ -370,6 +434,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "python": platform.python_version(),
         "requests": {s: sum(r.split == s for r in requests) for s in ("dev", "test")},
         "accuracy": evaluate(tables, requests, args.split),
+    }
+    if args.provider:
+        result["accuracy"].update(with_llm(tables, requests, args.split, args.provider, args.model))
+    result |= {
         "latency": latency(tables, [r.text for r in requests]),
     }
     print(json.dumps(result, indent=2, ensure_ascii=False) if args.json else report(result))

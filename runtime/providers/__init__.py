@@ -1,6 +1,7 @@
 """LLM providers behind one small interface (``base.Provider``).
 
 ``anthropic`` calls the real API through the official SDK (imported only when a call is made);
+``local`` runs a GGUF model on this machine (llama-cpp-python, an optional extra);
 ``scripted`` replays answers from a file.  ``none`` means no provider: an llm step then fails
 with a message naming what to set.
 """
@@ -29,4 +30,8 @@ def make_provider(config: Config) -> Provider | None:
         from .anthropic import AnthropicProvider
 
         return AnthropicProvider()
+    if config.provider == "local":
+        from .local import LocalProvider
+
+        return LocalProvider()
     return None

@@ -1,0 +1,137 @@
+"""Running the steps of one phase (constructor, business pipeline or destructor) in order.
+
+A step's error is returned, never raised, so the lifecycle (``runner``) always decides what runs
+next; every step start and end, and the phase's end, goes to the run record through
+``ctx.emit``.  With ``can_pause``, an llm step with no provider pauses the phase (host
+delegation) instead of failing it.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .app import Step
+from .errors import AppRunError, Interrupted, SignalReceived, StepError
+from .record import scrub
+from .result import PhaseResult, error_dict
+from .steps import StepContext, StepOutcome, run_code_step
+
+
+def run_phase(
+    phase: str, ctx: StepContext, *, start: int = 0, can_pause: bool = False
+) -> PhaseResult:
+    pipeline = ctx.pipeline
+    result = PhaseResult(phase, pipeline.name, "succeeded", steps=list(ctx.outputs))
+    if start == 0:
+        ctx.emit({"event": "phase_start", "phase": phase, "pipeline": pipeline.name})
+    for index in range(start, len(pipeline.steps)):
+        step = pipeline.steps[index]
+        if can_pause and phase != "destructor" and step.type == "llm" and ctx.provider is None:
+            error = _pause_at(ctx, step, index, result)
+            if error is None:
+                return result
+        else:
+            error = run_step(ctx, step)
+        if error is not None:
+            result.status = "interrupted" if isinstance(error, Interrupted) else "failed"
+            result.error = error
+            break
+        result.steps.append(step.name)
+    else:
+        result.output = ctx.outputs.get(pipeline.output)
+    emit_phase_end(ctx, result)
+    return result
+
+
+def _pause_at(ctx: StepContext, step: Step, index: int, result: PhaseResult) -> AppRunError | None:
+    try:
+        from .llm_step import pending_prompt  # only runs with llm steps need it
+
+        prompt, schema = pending_prompt(ctx, step, [])
+    except AppRunError as exc:
+        exc.where = exc.where or ctx.pipeline.where(step)
+        return exc
+    result.status = "paused"
+    result.pending = {"index": index, "prompt": prompt, "schema": schema, "outputs": ctx.outputs}
+    ctx.emit({"event": "step_pause", "pipeline": ctx.pipeline.name, "step": step.name})
+    return None
+
+
+def emit_phase_end(ctx: StepContext, result: PhaseResult) -> None:
+    ctx.emit(
+        {
+            "event": "phase_end",
+            "phase": result.phase,
+            "pipeline": result.pipeline,
+            "status": result.status,
+            "error": error_dict(result.error),
+        }
+    )
+
+
+def run_step(ctx: StepContext, step: Step) -> AppRunError | None:
+    """Run one step, storing its output; return the error instead of raising it."""
+    ctx.emit(
+        {"event": "step_start", "pipeline": ctx.pipeline.name, "step": step.name, "type": step.type}
+    )
+    started = time.monotonic()
+    outcome: StepOutcome | None = None
+    error: AppRunError | None = None
+    try:
+        if step.type == "llm":
+            from .llm_step import run_llm_step  # a code-only run never imports it
+
+            outcome = run_llm_step(ctx, step)
+        else:
+            outcome = run_code_step(ctx, step)
+        ctx.outputs[step.name] = outcome.output
+    except AppRunError as exc:
+        error = exc
+    except SignalReceived as stop:
+        error = Interrupted(stop.signum)
+    except Exception as exc:  # a bug must not skip the destructor
+        error = StepError(
+            f"internal error: {exc!r}", step=step.name, hint="rerun with --debug and report it"
+        )
+        error.__cause__ = exc
+    if error is not None:
+        error.where = error.where or ctx.pipeline.where(step)
+        error.step = error.step or step.name
+        _hide_secrets(error, getattr(ctx.emit, "hidden", set()))
+    step_end(ctx, step, started, outcome, error)
+    return error
+
+
+def _hide_secrets(error: AppRunError, hidden: set[str]) -> None:
+    """A step's error is printed, returned as JSON (to an agent's context) and recorded:
+    secret values it quotes (a token in a stderr line) are blanked once, here."""
+    error.message = scrub(error.message, hidden)
+    if getattr(error, "stderr_tail", ""):
+        error.stderr_tail = scrub(error.stderr_tail, hidden)  # type: ignore[attr-defined]
+
+
+def step_end(
+    ctx: StepContext,
+    step: Step,
+    started: float,
+    outcome: StepOutcome | None,
+    error: AppRunError | None,
+) -> None:
+    ctx.emit(
+        {
+            "event": "step_end",
+            "pipeline": ctx.pipeline.name,
+            "step": step.name,
+            "status": "succeeded" if error is None else "failed",
+            "seconds": round(time.monotonic() - started, 3),
+            "retries": outcome.retries if outcome else _retries_of(error),
+            "usage": outcome.usage if outcome else {},
+            "error": error_dict(error),
+        }
+    )
+
+
+def _retries_of(error: AppRunError | None) -> int:
+    """A step that ran out of attempts retried once less than it tried."""
+    attempts = getattr(error, "attempts", None) or []
+    return max(len(attempts) - 1, 0)
