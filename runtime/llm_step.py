@@ -220,9 +220,12 @@ def ask_lite(
     schema: dict[str, Any],
     step: str,
     attempts: int = 1,
+    max_tokens: int | None = None,
 ) -> tuple[Any, list[str]]:
     """One structured lite-tier question of app-run's own (routing, input extraction):
     (answer, []) when it matches ``schema``, else (None, errors) after ``attempts`` tries."""
+    limit = config.max_tokens.get("lite", 4096)
+    limit = min(limit, max_tokens) if max_tokens else limit
     errors: list[str] = []
     for attempt in range(1, attempts + 1):
         text = prompt if not errors else f"{prompt}\n\nYour last answer was invalid: {errors}"
@@ -232,7 +235,7 @@ def ask_lite(
                 tier="lite",
                 model=config.model_for("lite"),
                 schema=schema,
-                max_tokens=config.max_tokens.get("lite", 4096),
+                max_tokens=limit,
                 pipeline="_router",
                 step=step,
                 attempt=attempt,

@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 
 STRATEGIES = ("embedded", "llm", "hybrid")
 UNCERTAIN_BAND = 0.12  # hybrid: no-match scores this close below the threshold go to the LLM
+# The routing answer is a name and a short reason: a model that rambles on is cut off here
+# instead of writing up to the lite tier's max_tokens (minutes on a local model).
+REASON_CHARS = 200
+ROUTE_TOKENS = 256
 
 PROMPT = """You route a user's request to ONE pipeline of an application, or to none.
 
@@ -113,11 +117,16 @@ def llm_route(
     schema: dict[str, Any] = {
         "type": "object",
         "required": ["pipeline", "reason"],
-        "properties": {"pipeline": {"enum": [*names, None]}, "reason": {"type": "string"}},
+        "properties": {
+            "pipeline": {"enum": [*names, None]},
+            "reason": {"type": "string", "maxLength": REASON_CHARS},
+        },
         "additionalProperties": False,
     }
     prompt = PROMPT.format(table=_table(entries), request=request)
-    value, errors = ask_lite(provider, config, prompt, schema, "route", attempts=2)
+    value, errors = ask_lite(
+        provider, config, prompt, schema, "route", attempts=2, max_tokens=ROUTE_TOKENS
+    )
     if not errors:
         chosen = value["pipeline"]
         candidates = (Candidate(chosen, 1.0, value["reason"]),) if chosen else ()

