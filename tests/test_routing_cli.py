@@ -264,3 +264,37 @@ def test_llm_routing_asks_for_a_short_answer() -> None:
     assert request.max_tokens == 256
     assert request.schema is not None
     assert request.schema["properties"]["reason"]["maxLength"] == 200
+
+
+def test_hybrid_lets_the_llm_choose_among_the_embedded_shortlist() -> None:
+    from runtime.config import Config
+    from runtime.providers.base import LlmRequest, LlmResponse
+    from runtime.router import decide
+    from runtime.routing import Candidate, RouteDecision, RouteEntry
+
+    entries = [RouteEntry(f"p{i}", f"pipeline number {i}", ()) for i in range(8)]
+    close = tuple(Candidate(f"p{i}", 0.4 - i / 100, "") for i in (6, 2, 4))
+
+    class Unsure:  # an embedded router whose best score is just under its threshold
+        threshold = 0.45
+
+        def route(self, request: str) -> RouteDecision:
+            return RouteDecision(None, 0.4, "embedded", close, "no match: below the threshold")
+
+    asked: list[LlmRequest] = []
+
+    class Recording:
+        name = "recording"
+
+        def complete(self, request: LlmRequest) -> LlmResponse:
+            asked.append(request)
+            return LlmResponse(text="", data={"pipeline": "p2", "reason": "fits"})
+
+    decision = decide(
+        entries, "x", strategy="hybrid", config=Config(), provider=Recording(), embedded=Unsure()
+    )  # type: ignore[arg-type]
+    assert (decision.pipeline, decision.strategy) == ("p2", "hybrid")
+    (request,) = asked
+    assert request.schema is not None
+    assert request.schema["properties"]["pipeline"]["enum"] == ["p6", "p2", "p4", None]
+    assert "- p6:" in request.prompt and "- p0:" not in request.prompt
