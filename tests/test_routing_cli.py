@@ -10,7 +10,7 @@ import yaml
 from helpers import code, invoke, make_app, marker
 
 from runtime.cli import shorthand
-from runtime.router import UNCERTAIN_BAND, _confident
+from runtime.router import SURE_ABOVE, UNCERTAIN_BAND, _confident
 from runtime.routing import RouteDecision
 
 SKILL_MD = """---
@@ -208,6 +208,8 @@ def test_hybrid_band() -> None:
         return RouteDecision(None, score, "embedded", (), "")
 
     assert _confident(RouteDecision("a", 0.9, "embedded", (), ""), 0.5)
+    assert _confident(RouteDecision("a", 0.5 + SURE_ABOVE, "embedded", (), ""), 0.5)
+    assert not _confident(RouteDecision("a", 0.5 + SURE_ABOVE - 0.01, "embedded", (), ""), 0.5)
     assert _confident(no_match(0.5 - UNCERTAIN_BAND - 0.01), 0.5)
     assert not _confident(no_match(0.45), 0.5)
 

@@ -4,9 +4,12 @@
     python benchmarks/routing/run.py --json       # the same as JSON on stdout
     python benchmarks/routing/run.py --calibrate  # search threshold/margin/lexical weight on DEV
 
-Strategies: ``embedded`` (runtime.routing.EmbeddedRouter, its shipped defaults) and the
-``bm25`` baseline (bm25.py, threshold and margin calibrated on DEV in this same run).  An
-``llm``/``hybrid`` row needs a live or recorded provider; none is recorded for this set yet.
+Strategies: ``embedded`` (runtime.routing.EmbeddedRouter, its shipped defaults), the ``bm25``
+baseline (bm25.py, threshold and margin calibrated on DEV in this same run), and ``hybrid
+ceiling``: the real hybrid decision path (runtime.router.decide) with an oracle for an LLM that
+is always right when the labelled pipeline is on the shortlist it is offered, so the most hybrid
+can reach with a perfect model.  ``--provider local|anthropic [--model M]`` adds measured
+``llm`` and ``hybrid`` rows with that provider (needs the model, or a key).
 
 Metrics over in-scope requests: ``top1`` = routed to the expected pipeline (no match counts
 as a miss); ``ranked_top1`` = expected pipeline ranked first, threshold ignored; ``wrong`` =
@@ -28,6 +31,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -204,34 +208,57 @@ def evaluate(tables: dict[str, list[RouteEntry]], requests: list[Request], split
     }
 
 
+class Oracle:
+    """A perfect LLM for the ceiling row: it answers the labelled pipeline when the prompt
+    offers it, and null otherwise (an out-of-scope request, or a shortlist that missed)."""
+
+    name = "oracle"
+
+    def __init__(self) -> None:
+        self.expected: str | None = None
+
+    def complete(self, request: Any) -> Any:
+        from runtime.providers.base import LlmResponse
+
+        offered = request.schema["properties"]["pipeline"]["enum"]
+        pick = self.expected if self.expected in offered else None
+        return LlmResponse(text="", data={"pipeline": pick, "reason": "the label"})
+
+
 def with_llm(
-    tables: dict[str, list[RouteEntry]], requests: list[Request], split: str, name: str, model: str
+    tables: dict[str, list[RouteEntry]],
+    requests: list[Request],
+    split: str,
+    provider: Any,
+    model: str,
+    strategies: Sequence[str] = ("llm", "hybrid"),
 ) -> dict[str, dict]:
-    """The llm and hybrid rows: runtime.router.decide with a real provider, request by request."""
+    """Rows for the llm-using strategies: runtime.router.decide with ``provider``, request by
+    request (the row is named ``<strategy>`` or, for the oracle, ``<strategy> ceiling``)."""
     from runtime.app import TIERS
     from runtime.config import Config
-    from runtime.errors import AppRunError
-    from runtime.providers import make_provider
+    from runtime.errors import AppRunError, ProviderNotConfigured
     from runtime.router import decide
 
-    config = Config(provider=name, models=dict.fromkeys(TIERS, model))
-    provider = make_provider(config)
+    config = Config(provider="none", models=dict.fromkeys(TIERS, model))
+    label = "a perfect LLM" if isinstance(provider, Oracle) else f"{provider.name}:{model}"
     calls = [0]
-    if provider is not None:
-        complete = provider.complete
+    complete = provider.complete
 
-        def counted(request):  # type: ignore[no-untyped-def]
-            calls[0] += 1
-            return complete(request)
+    def counted(request: Any) -> Any:
+        calls[0] += 1
+        return complete(request)
 
-        provider.complete = counted  # type: ignore[method-assign]
+    provider.complete = counted
     chosen = [r for r in requests if split == "all" or r.split == split]
     routers = embedded_routers(tables)
     out: dict[str, dict] = {}
-    for strategy in ("llm", "hybrid"):
+    for strategy in strategies:
         calls[0] = 0
         rows, seconds, failures = [], [], []
         for request in chosen:
+            if isinstance(provider, Oracle):
+                provider.expected = request.expected
             start = time.perf_counter()
             try:
                 decision = decide(
@@ -242,16 +269,19 @@ def with_llm(
                     provider=provider,
                     embedded=routers[request.app],  # type: ignore[arg-type]
                 )
+            except ProviderNotConfigured as exc:  # no key, no model: nothing to measure
+                raise SystemExit(f"error: {exc.message} — {exc.hint}") from None
             except AppRunError as exc:  # e.g. a prompt too long for a local model: a no match
                 failures.append(exc.message)
                 decision = RouteDecision(None, 0.0, strategy, (), exc.message)
             seconds.append(time.perf_counter() - start)
             first = decision.candidates[0].pipeline if decision.candidates else None
             rows.append((request, decision.pipeline, first or ""))
-        out[strategy] = {
+        row = f"{strategy} ceiling" if isinstance(provider, Oracle) else strategy
+        out[row] = {
             **metrics(rows),
             "by_app": _by_app(rows, tables),
-            "threshold": f"{name}:{model}",
+            "threshold": label,
             "margin": f"{calls[0]} LLM calls ({len(failures)} failed), "
             f"p50 {_p(seconds, 50) * 1000:.0f} ms/request",
         }
@@ -419,8 +449,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--model",
-        default="gemma3-270m",
-        help="the lite-tier model for --provider (default: %(default)s)",
+        help="model for --provider (default: gemma3-270m for local, the lite tier's for anthropic)",
     )
     args = parser.parse_args(argv)
     tables = load_tables()
@@ -435,8 +464,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         "requests": {s: sum(r.split == s for r in requests) for s in ("dev", "test")},
         "accuracy": evaluate(tables, requests, args.split),
     }
+    ceiling = with_llm(tables, requests, args.split, Oracle(), "oracle", ("hybrid",))
+    result["accuracy"].update(ceiling)
     if args.provider:
-        result["accuracy"].update(with_llm(tables, requests, args.split, args.provider, args.model))
+        from runtime.app import TIERS
+        from runtime.config import DEFAULT_MODELS, Config
+        from runtime.providers import make_provider
+
+        model = args.model or (
+            "gemma3-270m" if args.provider == "local" else DEFAULT_MODELS["lite"]
+        )
+        config = Config(provider=args.provider, models=dict.fromkeys(TIERS, model))
+        provider = make_provider(config)
+        result["accuracy"].update(with_llm(tables, requests, args.split, provider, model))
     result |= {
         "latency": latency(tables, [r.text for r in requests]),
     }

@@ -1,0 +1,75 @@
+"""The routing benchmark's llm-using rows (benchmarks/routing/run.py): the hybrid ceiling runs the
+real hybrid decision path with an oracle, and a provider's failures are counted or stop it."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from runtime.errors import ProviderError, ProviderNotConfigured
+from runtime.routing import RouteEntry
+
+HERE = Path(__file__).resolve().parents[1] / "benchmarks" / "routing"
+
+
+@pytest.fixture(scope="module")
+def run() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("routing_benchmark_run", HERE / "run.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+TABLE = {
+    "shop": [
+        RouteEntry("refund", "Refund an order", ("I want a refund", "refund this order")),
+        RouteEntry("track", "Track a parcel", ("where is my parcel", "track my order")),
+        RouteEntry("invoice", "Issue an invoice", ("I need an invoice",)),
+    ]
+}
+
+
+def requests(run: ModuleType) -> list:
+    from dataset import Request  # run.py put its folder on sys.path
+
+    texts = [
+        ("I want a refund for my order", "refund"),
+        ("where is my parcel now", "track"),
+        ("can you sort out the money for the broken thing", "refund"),
+        ("what is the capital of Peru", None),
+    ]
+    return [Request("shop", text, expected, "paraphrase") for text, expected in texts]
+
+
+def test_the_ceiling_uses_the_real_hybrid_path(run: ModuleType) -> None:
+    rows = run.with_llm(TABLE, requests(run), "all", run.Oracle(), "oracle", ("hybrid",))
+    ceiling = rows["hybrid ceiling"]
+    assert ceiling["threshold"] == "a perfect LLM"
+    # embedded is sure of the first two (no LLM call); the oracle settles the two in the band
+    assert ceiling["margin"].startswith("2 LLM calls (0 failed)")
+    assert (ceiling["top1"], ceiling["wrong"], ceiling["nomatch_recall"]) == (1.0, 0.0, 1.0)
+
+
+class Failing:
+    name = "failing"
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def complete(self, request: object) -> object:
+        raise self.error
+
+
+def test_provider_errors_are_counted_and_a_missing_provider_stops(run: ModuleType) -> None:
+    rows = run.with_llm(TABLE, requests(run), "all", Failing(ProviderError("boom")), "m", ("llm",))
+    assert "(4 failed)" in rows["llm"]["margin"] and rows["llm"]["top1"] == 0.0
+    with pytest.raises(SystemExit, match="no key"):
+        run.with_llm(
+            TABLE, requests(run), "all", Failing(ProviderNotConfigured("no key")), "m", ("llm",)
+        )
