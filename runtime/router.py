@@ -35,7 +35,7 @@ UNCERTAIN_BAND = 0.2
 SURE_ABOVE = 0.05
 # The routing answer is a name and a short reason: a model that rambles on is cut off here
 # instead of writing up to the lite tier's max_tokens (minutes on a local model).
-REASON_CHARS = 200
+REASON_CHARS = 200  # checked like the rest of the answer; the prompt asks for a short one
 ROUTE_TOKENS = 256
 
 PROMPT = """You route a user's request to ONE pipeline of an application, or to none.
