@@ -49,6 +49,8 @@ CHECKER = (
     "check.py",
     "document.py",
     "inputs.py",
+    "references.py",
+    "template.py",
     "schemas/pipeline.schema.json",
 )
 
