@@ -19,6 +19,7 @@ import yaml
 
 from converter.errors import RenderError
 from converter.inventory import build_inventory
+from converter.literals import py_literal, width, yaml_block
 from converter.plan import (
     Action,
     Arg,
@@ -32,14 +33,7 @@ from converter.plan import (
     Plan,
     check_plan,
 )
-from converter.render import (
-    RenderedFile,
-    constructor_checks,
-    py_literal,
-    render_app,
-    width,
-    yaml_block,
-)
+from converter.render import RenderedFile, constructor_checks, render_app
 from converter.rules import check_for, shape_of
 from converter.samples import example_of, sample_answer, sample_inputs, sample_value
 from converter.verify import read_spec
