@@ -194,3 +194,14 @@ def test_the_real_library_with_the_packaged_model() -> None:
         )
     )
     assert isinstance(response.data, dict) and isinstance(response.data.get("ok"), bool)
+
+
+def test_context_from_the_environment(
+    fake_lib: Any, gguf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("APP_RUN_LOCAL_CONTEXT", "0")  # the model's own context length
+    provider = LocalProvider()
+    llama = _primed(provider, gguf, ('{"n": 1}', "stop"))
+    _ask(provider, gguf)
+    assert FakeLlama.loads[0]["n_ctx"] == 0
+    assert llama.calls[0]["max_tokens"] == 8192  # the request's own, not 0

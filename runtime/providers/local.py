@@ -51,7 +51,7 @@ class LocalProvider:
         params: dict[str, Any] = {
             "messages": messages,
             "temperature": 0.0,
-            "max_tokens": min(request.max_tokens, self.context_tokens),
+            "max_tokens": min(request.max_tokens, self.context_tokens or request.max_tokens),
         }
         if request.schema is not None:
             params["response_format"] = {"type": "json_object", "schema": request.schema}
