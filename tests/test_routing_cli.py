@@ -243,25 +243,32 @@ def test_console_script_shorthand_routes(app: Path) -> None:
     assert done.returncode == 7 and json.loads(done.stdout)["mode"] == "skill"
 
 
+class Recording:
+    """A provider that keeps every request and gives the same structured answer."""
+
+    name = "recording"
+
+    def __init__(self, answer: dict) -> None:
+        self.answer = answer
+        self.asked: list = []
+
+    def complete(self, request: object) -> object:
+        from runtime.providers.base import LlmResponse
+
+        self.asked.append(request)
+        return LlmResponse(text="", data=self.answer)
+
+
 def test_llm_routing_asks_for_a_short_answer() -> None:
     from runtime.config import Config
-    from runtime.providers.base import LlmRequest, LlmResponse
     from runtime.router import llm_route
     from runtime.routing import RouteEntry
 
-    asked: list[LlmRequest] = []
-
-    class Recording:
-        name = "recording"
-
-        def complete(self, request: LlmRequest) -> LlmResponse:
-            asked.append(request)
-            return LlmResponse(text="", data={"pipeline": "invoice", "reason": "bill"})
-
+    provider = Recording({"pipeline": "invoice", "reason": "bill"})
     entries = [RouteEntry("invoice", "Issue an invoice", ("bill them",))]
-    decision = llm_route(entries, "bill ACME", Config(), Recording())
+    decision = llm_route(entries, "bill ACME", Config(), provider)
     assert decision.pipeline == "invoice"
-    (request,) = asked
+    (request,) = provider.asked
     # a rambling model is cut off early: the lite tier's 4096 tokens are not for a name
     assert request.max_tokens == 256
     assert request.schema is not None
@@ -270,7 +277,6 @@ def test_llm_routing_asks_for_a_short_answer() -> None:
 
 def test_hybrid_lets_the_llm_choose_among_the_embedded_shortlist() -> None:
     from runtime.config import Config
-    from runtime.providers.base import LlmRequest, LlmResponse
     from runtime.router import decide
     from runtime.routing import Candidate, RouteDecision, RouteEntry
 
@@ -283,20 +289,12 @@ def test_hybrid_lets_the_llm_choose_among_the_embedded_shortlist() -> None:
         def route(self, request: str) -> RouteDecision:
             return RouteDecision(None, 0.4, "embedded", close, "no match: below the threshold")
 
-    asked: list[LlmRequest] = []
-
-    class Recording:
-        name = "recording"
-
-        def complete(self, request: LlmRequest) -> LlmResponse:
-            asked.append(request)
-            return LlmResponse(text="", data={"pipeline": "p2", "reason": "fits"})
-
+    provider = Recording({"pipeline": "p2", "reason": "fits"})
     decision = decide(
-        entries, "x", strategy="hybrid", config=Config(), provider=Recording(), embedded=Unsure()
+        entries, "x", strategy="hybrid", config=Config(), provider=provider, embedded=Unsure()
     )  # type: ignore[arg-type]
     assert (decision.pipeline, decision.strategy) == ("p2", "hybrid")
-    (request,) = asked
+    (request,) = provider.asked
     assert request.schema is not None
     assert request.schema["properties"]["pipeline"]["enum"] == ["p6", "p2", "p4", None]
     assert "- p6:" in request.prompt and "- p0:" not in request.prompt

@@ -21,14 +21,12 @@ no match.  Latency: one ``route()`` call per request, after warm-up, on one core
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import platform
-import statistics
-import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,11 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bm25 import Bm25Router  # noqa: E402
 from dataset import KINDS, Request, load_requests, load_tables  # noqa: E402
+from latency import latency, percentile  # noqa: E402
 
 from runtime.routing import Candidate, EmbeddedRouter, RouteDecision, RouteEntry  # noqa: E402
 from runtime.routing import embedded as embedded_module  # noqa: E402
-from runtime.routing.encoder import load_encoder  # noqa: E402  (model load timing)
-from runtime.routing.sentence import load_sentence_encoder  # noqa: E402
 
 # Calibration: among settings with DEV no-match recall >= RECALL_TARGET, the best DEV
 # top1 - wrong.  A wrong pipeline costs more than a no match (Skill mode still serves it), so
@@ -52,7 +49,6 @@ MARGINS = [0.0, 0.01, 0.02, 0.03, 0.04, 0.06, 0.08]
 LEXICAL_WEIGHTS = [0.5, 0.6, 0.7, 0.8, 1.0]
 CJK_WEIGHTS = [0.6, 0.8, 1.0, 1.2]
 SENTENCE_SHARES = [0.3, 0.5, 0.7, 1.0]
-LATENCY_TABLES = {"10": "devflow", "30": "shopdesk", "100": "workhub"}
 
 
 @dataclass(frozen=True)
@@ -105,6 +101,12 @@ def _ratio(num: int, den: int) -> float:
     return round(num / den, 4) if den else 0.0
 
 
+def objective(m: dict[str, Any]) -> tuple[bool, float, float]:
+    """What calibration maximises: no-match recall on target first, then top1 - wrong."""
+    recall, top1, wrong = (float(m[k]) for k in ("nomatch_recall", "top1", "wrong"))
+    return (recall >= RECALL_TARGET, top1 - wrong, recall)
+
+
 def calibrate(
     ranked: Sequence[Ranked],
     thresholds: Sequence[float] = THRESHOLDS,
@@ -116,8 +118,7 @@ def calibrate(
         for margin in margins:
             rows = [(r.request, r.decide(threshold, margin), r.first.pipeline) for r in ranked]
             m = metrics(rows)
-            recall, top1, wrong = (float(m[k]) for k in ("nomatch_recall", "top1", "wrong"))  # type: ignore[arg-type]
-            key = (1.0 if recall >= RECALL_TARGET else 0.0, top1 - wrong, recall)
+            key = objective(m)
             if best is None or key > best[0]:
                 best = (key, threshold, margin, m)
     assert best is not None
@@ -132,31 +133,24 @@ def run_calibration(tables: dict[str, list[RouteEntry]], requests: list[Request]
     dev = [r for r in requests if r.split == "dev"]
     test = [r for r in requests if r.split == "test"]
     results = []
-    for weight in LEXICAL_WEIGHTS:
-        for cjk_weight in CJK_WEIGHTS:
-            for share in SENTENCE_SHARES:
-                routers = embedded_routers(
-                    tables, lexical_weight=weight, cjk_weight=cjk_weight, sentence_share=share
-                )
-                threshold, margin, dev_metrics = calibrate(rank_all(dev, routers))
-                results.append(
-                    {
-                        "lexical_weight": weight,
-                        "cjk_weight": cjk_weight,
-                        "sentence_share": share,
-                        "threshold": threshold,
-                        "margin": margin,
-                        "dev": dev_metrics,
-                    }
-                )
-    best = max(
-        results,
-        key=lambda r: (
-            r["dev"]["nomatch_recall"] >= RECALL_TARGET,
-            r["dev"]["top1"] - r["dev"]["wrong"],
-            r["dev"]["nomatch_recall"],
-        ),
-    )
+    for weight, cjk_weight, share in itertools.product(
+        LEXICAL_WEIGHTS, CJK_WEIGHTS, SENTENCE_SHARES
+    ):
+        routers = embedded_routers(
+            tables, lexical_weight=weight, cjk_weight=cjk_weight, sentence_share=share
+        )
+        threshold, margin, dev_metrics = calibrate(rank_all(dev, routers))
+        results.append(
+            {
+                "lexical_weight": weight,
+                "cjk_weight": cjk_weight,
+                "sentence_share": share,
+                "threshold": threshold,
+                "margin": margin,
+                "dev": dev_metrics,
+            }
+        )
+    best = max(results, key=lambda r: objective(r["dev"]))
     routers = embedded_routers(
         tables,
         lexical_weight=best["lexical_weight"],
@@ -283,7 +277,7 @@ def with_llm(
             "by_app": _by_app(rows, tables),
             "threshold": label,
             "margin": f"{calls[0]} LLM calls ({len(failures)} failed), "
-            f"p50 {_p(seconds, 50) * 1000:.0f} ms/request",
+            f"p50 {percentile(seconds, 50) * 1000:.0f} ms/request",
         }
     return out
 
@@ -297,98 +291,6 @@ def _by_app(
         m = metrics([r for r in rows if r[0].app == app])
         out[f"{app} ({len(entries)} pipelines)"] = {k: m[k] for k in keys}
     return out
-
-
-def latency(tables: dict[str, list[RouteEntry]], texts: list[str]) -> dict[str, dict]:
-    with tempfile.TemporaryDirectory() as folder:
-        models = Path(folder)
-        first, again = _cold_start_ms(models), _cold_start_ms(models)
-        load_encoder.cache_clear()
-        load_sentence_encoder.cache_clear()
-        start = time.perf_counter()
-        load_encoder()
-        static_ms = (time.perf_counter() - start) * 1000
-        start = time.perf_counter()
-        load_sentence_encoder(models)
-        sentence_ms = (time.perf_counter() - start) * 1000
-        out: dict[str, dict] = {
-            "cold_start_ms": {"embedded": again, "embedded_first_ever": first},
-            "model_load_ms": {"static": round(static_ms, 1), "sentence": round(sentence_ms, 1)},
-        }
-        builders: dict[str, Callable[[list[RouteEntry]], object]] = {
-            "embedded": lambda entries: EmbeddedRouter(entries, cache_dir=models),
-            "bm25": Bm25Router,
-        }
-        for size, app in LATENCY_TABLES.items():
-            for name, build in builders.items():
-                start = time.perf_counter()
-                router = build(tables[app])
-                built_ms = (time.perf_counter() - start) * 1000
-                call: Callable[[str], object] = getattr(router, "route", None) or (
-                    router.candidates  # type: ignore[attr-defined]
-                )
-                out.setdefault(f"{size}_pipelines", {})[name] = {
-                    "build_ms": round(built_ms, 1),
-                    **_time_calls(call, texts),
-                }
-    return out
-
-
-_COLD_START = """
-import json, sys, time
-from pathlib import Path
-start = time.perf_counter()
-from runtime.routing import EmbeddedRouter, RouteEntry
-entries = [RouteEntry(**e) for e in json.loads(sys.stdin.read())]
-models = Path(sys.argv[1])
-EmbeddedRouter(entries, cache_dir=models).route("book a flight to Berlin")
-print((time.perf_counter() - start) * 1000)
-"""
-
-
-def _cold_start_ms(models: Path) -> float:
-    """A fresh process: import runtime.routing, load the models, embed 100 pipelines, route once.
-
-    ``models`` is the sentence encoder's cache folder: the first process ever writes the
-    model's plain copy there (as `app-run` does under APP_RUN_HOME), later ones load it.
-    """
-    entries = [
-        {"name": e.name, "description": e.description, "triggers": list(e.triggers)}
-        for e in load_tables()[LATENCY_TABLES["100"]]
-    ]
-    done = subprocess.run(
-        [sys.executable, "-c", _COLD_START, str(models)],
-        input=json.dumps(entries),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return round(float(done.stdout), 1)
-
-
-def _time_calls(call: Callable[[str], object], texts: list[str]) -> dict[str, float]:
-    """Wall-clock and CPU p50/p95 of one call per text, the median of 3 passes.
-
-    On a shared 2-core machine a busy neighbour preempts the process for a scheduler slice
-    (~4-8 ms) now and then; the CPU-time figures do not count that wait.
-    """
-    for text in texts[:20]:
-        call(text)
-    passes = []
-    for _ in range(3):
-        wall, cpu = [], []
-        for text in texts:
-            start, start_cpu = time.perf_counter_ns(), time.process_time_ns()
-            call(text)
-            cpu.append((time.process_time_ns() - start_cpu) / 1e6)
-            wall.append((time.perf_counter_ns() - start) / 1e6)
-        passes.append([_p(wall, 50), _p(wall, 95), _p(cpu, 50), _p(cpu, 95)])
-    keys = ("p50_ms", "p95_ms", "cpu_p50_ms", "cpu_p95_ms")
-    return {k: round(statistics.median(p[i] for p in passes), 3) for i, k in enumerate(keys)}
-
-
-def _p(samples: list[float], percent: int) -> float:
-    return statistics.quantiles(samples, n=100)[percent - 1]
 
 
 def report(result: dict) -> str:
