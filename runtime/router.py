@@ -61,8 +61,6 @@ def route(
     app: App, request: str, *, strategy: str, config: Config, provider: Provider | None
 ) -> RouteDecision:
     entries = routing_entries(app)
-    if strategy in STRATEGIES and not entries:
-        return RouteDecision(None, 0.0, strategy, (), "the APP has no business pipelines")
     return decide(entries, request, strategy=strategy, config=config, provider=provider)
 
 
@@ -80,6 +78,8 @@ def decide(
         raise UsageError(
             f"unknown routing strategy {strategy!r}", hint=f"use {', '.join(STRATEGIES)}"
         )
+    if not entries:
+        return RouteDecision(None, 0.0, strategy, (), "the APP has no business pipelines")
     if strategy == "llm":
         return llm_route(entries, request, config, _need(provider, "llm routing"))
     if embedded is None:

@@ -19,6 +19,7 @@ and demos, too small for real work).
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from pathlib import Path
@@ -145,7 +146,7 @@ def model_path(name: str, tier: str) -> Path:
     """The GGUF file a tier's model name means: a path, or a model that a package carries."""
     if name in PACKAGED:
         try:
-            module = __import__(PACKAGED[name])
+            module = importlib.import_module(PACKAGED[name])
         except ImportError as exc:
             raise ProviderNotConfigured(
                 f"model {name!r} (tier {tier}) comes from a package that is not installed",
