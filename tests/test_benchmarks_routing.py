@@ -73,3 +73,28 @@ def test_provider_errors_are_counted_and_a_missing_provider_stops(run: ModuleTyp
         run.with_llm(
             TABLE, requests(run), "all", Failing(ProviderNotConfigured("no key")), "m", ("llm",)
         )
+
+
+def test_the_converted_apps_benchmark_routes_every_labelled_request(
+    run: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """converted.py loads the example APPs as app-run does; its labels name real pipelines,
+    and what it lists as missed is exactly what was not routed as labelled."""
+    import yaml
+
+    monkeypatch.setenv("APP_RUN_HOME", str(tmp_path))
+    spec = importlib.util.spec_from_file_location("routing_converted", HERE / "converted.py")
+    assert spec is not None and spec.loader is not None
+    converted = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(converted)
+    result = converted.evaluate()
+    labelled = yaml.safe_load((HERE / "converted.yaml").read_text(encoding="utf-8"))
+    assert set(result["by_app"]) == set(labelled) == {p.name for p in converted.APPS.iterdir()}
+    total = sum(len(items) for by in labelled.values() for items in by.values())
+    assert result["all"]["n"] == total
+    hits = sum(
+        int(m["by_kind"][k].split("/")[0]) for m in result["by_app"].values() for k in m["by_kind"]
+    )
+    assert len(result["misses"]) == total - hits
+    assert all(m["routed"] != m["expected"] for m in result["misses"])
+    assert "not routed as labelled" in converted.report(result)

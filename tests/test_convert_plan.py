@@ -16,6 +16,7 @@ import yaml
 
 from converter.analyzers import default_analyzer, get_analyzer
 from converter.analyzers.heuristic import analyze
+from converter.analyzers.text import use_when_phrases
 from converter.errors import PlanError, UsageError
 from converter.inventory import build_inventory
 from converter.plan import (
@@ -125,6 +126,38 @@ def test_example_plans_in_brief() -> None:
     assert prose.language == "zh"
     weekly = plans["weekly-report"].pipelines
     assert [p.triggers[0] for p in weekly] == ["检查日志格式", "统计工时", "导出 CSV"]
+    # a "Use when" clause several paths match goes to the one whose subcommand it names
+    csv = {p.name: p.triggers for p in plans["csv-report"].pipelines}
+    clause = "a quick look at the columns of a CSV file"
+    assert [name for name, triggers in csv.items() if clause in triggers] == ["csv-inspect-columns"]
+
+
+@pytest.mark.parametrize(
+    ("description", "phrases"),
+    [
+        (  # verbs that share one object each get it
+            "Use when someone asks to schedule, list or cancel a team event or wants today's "
+            "agenda.",
+            ["schedule a team event", "list a team event", "cancel a team event", "today's agenda"],
+        ),
+        (
+            "Use when creating, editing or deleting files.",
+            ["creating files", "editing files", "deleting files"],
+        ),
+        (  # a noun of a list stays; a lone word that is the whole clause does not
+            "Use for statistics, a filtered extract or a quick look.",
+            ["statistics", "a filtered extract", "a quick look"],
+        ),
+        ("Use when debugging.", []),
+        ("Use when it or a PR is slow.", ["a PR is slow"]),
+        (
+            "用户要求润色文档、按规范改写或检查中文排版时使用。",
+            ["润色文档", "按规范改写", "检查中文排版"],
+        ),
+    ],
+)
+def test_use_when_clauses(description: str, phrases: list[str]) -> None:
+    assert use_when_phrases(description) == phrases
 
 
 # -- the heuristic on other shapes ----------------------------------------------------------

@@ -157,3 +157,12 @@ def test_benchmark_data_meets_its_contract() -> None:
     assert len(sizes) >= 3 and sizes[0] >= 10 and sizes[-1] == 100
     assert len(labelled) >= 150
     assert sum(kind == "oos" for kind, _ in labelled) >= 30
+
+
+def test_folders_of_a_file_path_do_not_weigh_in(router: EmbeddedRouter) -> None:
+    """A long path's folders (a test's temporary folder, say) are noise: the request scores
+    as if it named the file alone; URLs and "a/b" words are left as they are."""
+    short = router.candidates("review the diff in change.patch")
+    deep = router.candidates("review the diff in /tmp/pytest-of-ci/deploy-refund-0/x/change.patch")
+    assert [(c.pipeline, c.score) for c in deep] == [(c.pipeline, c.score) for c in short]
+    assert router.candidates("review https://example.org/a/b/pull/7")[0].pipeline == "code-review"

@@ -44,15 +44,17 @@ def load_tables(root: Path = HERE) -> dict[str, list[RouteEntry]]:
     return tables
 
 
-def load_requests(tables: dict[str, list[RouteEntry]], root: Path = HERE) -> list[Request]:
-    data = yaml.safe_load((root / "requests.yaml").read_text(encoding="utf-8"))
+def load_requests(
+    tables: dict[str, list[RouteEntry]], root: Path = HERE, name: str = "requests.yaml"
+) -> list[Request]:
+    data = yaml.safe_load((root / name).read_text(encoding="utf-8"))
     requests: list[Request] = []
     for app, by_pipeline in data.items():
         names = {entry.name for entry in tables[app]}
         triggers = {t.casefold() for entry in tables[app] for t in entry.triggers}
         for expected, items in by_pipeline.items():
             if expected is not None and expected not in names:
-                raise ValueError(f"{app}: unknown pipeline {expected!r} in requests.yaml")
+                raise ValueError(f"{app}: unknown pipeline {expected!r} in {name}")
             for kind, text in items:
                 if kind not in KINDS or (kind == "oos") != (expected is None):
                     raise ValueError(f"{app}: bad kind {kind!r} for {text!r}")

@@ -55,6 +55,7 @@ from converter.programs import Program
 from converter.requirements import where_key
 
 MAX_TRIGGERS = 5
+_VERB_MATCH = 10.0  # a clause naming a path's subcommand or action is about that path
 _CLEANUP = re.compile(
     r"(?<![\w/.-])(?:clean ?up|remove (?:the )?(?:temp|temporary)\w*|delete (?:the )?"
     r"(?:temp|temporary)\w*|release (?:the )?lock|rm -rf)(?![\w.-])|清理|删除临时|释放锁",
@@ -74,6 +75,7 @@ def analyze(inventory: Inventory) -> Plan:
     plan = Plan(name, fm.description, inventory.language, "heuristic")
     covered: set[int] = set()  # sections a pipeline comes from
     in_workflow: set[tuple[str, str, int]] = set()
+    claims: list[tuple[Pipeline, str, float]] = []  # "Use when" clauses the paths matched
     for index, items in find_workflows(inventory):
         plan.pipelines.append(_workflow_pipeline(inventory, index, items, plan))
         covered.add(index)
@@ -85,7 +87,9 @@ def analyze(inventory: Inventory) -> Plan:
             continue
         paths, left = main_paths(program)
         for path in paths:
-            plan.pipelines.append(_path_pipeline(inventory, path, covered))
+            pipeline, found = _path_pipeline(inventory, path, covered)
+            plan.pipelines.append(pipeline)
+            claims.extend((pipeline, clause, strength) for clause, strength in found.items())
         for label in left:
             topic = f"{program.path} {label}".strip()
             reason = (
@@ -94,6 +98,7 @@ def analyze(inventory: Inventory) -> Plan:
                 else "SKILL.md never shows how to run it, and its interface could not be read"
             )
             plan.skill_mode.append(Kept(topic, reason, program.path))
+    _settle(claims)
     if not inventory.programs:
         prose = _prose_pipeline(inventory, plan.app_name, covered)
         plan.pipelines.extend([prose] if prose else [])
@@ -120,7 +125,10 @@ def _first_use(program: Program) -> tuple[bool, str, int, str]:
     return (*(order_key(first) if first else (True, "~", 0)), program.path)
 
 
-def _path_pipeline(inventory: Inventory, path: MainPath, covered: set[int]) -> Pipeline:
+def _path_pipeline(
+    inventory: Inventory, path: MainPath, covered: set[int]
+) -> tuple[Pipeline, dict[str, float]]:
+    """The pipeline of one main path, and the "Use when" clauses it matched, by strength."""
     doc = inventory.skill
     step, inputs = code_step(path, set())
     sections = {doc.section_of(inv.line) for inv in path.invocations if inv.file == doc.path}
@@ -143,13 +151,13 @@ def _path_pipeline(inventory: Inventory, path: MainPath, covered: set[int]) -> P
     help_phrase = [path.command.description] if own_help and path.command.description else []
     label = [humanize(path.label)] if len(humanize(path.label).split()) > 1 else []
     found = _described(doc.frontmatter.description, verb, named, 1.5 if path.label else 1)
-    triggers = titles + help_phrase + label + found
+    triggers = titles + help_phrase + label + list(found)
     description = describe_path(path)
     if description == f"Run {path.program.path}" and own:  # the help said nothing: the section
         description = first_sentence(section_prose(doc, own[0])) or description
     if path.action and titles:
         description = f"{titles[0]} — {description.split(': ', 1)[-1]}"
-    return Pipeline(
+    pipeline = Pipeline(
         path_name(path),
         description,
         unique(triggers, MAX_TRIGGERS),
@@ -158,6 +166,7 @@ def _path_pipeline(inventory: Inventory, path: MainPath, covered: set[int]) -> P
         step.name,
         source,
     )
+    return pipeline, found
 
 
 def _specific(inventory: Inventory, path: MainPath, index: int) -> bool:
@@ -172,14 +181,29 @@ def _specific(inventory: Inventory, path: MainPath, index: int) -> bool:
     )
 
 
-def _described(description: str, verb: set[str], named: set[str], closeness: float) -> list[str]:
-    """The description's "Use when ..." situations about this path: sharing the action's
-    verb, or ``closeness`` words with its program and section title."""
-    return [
-        c
-        for c in use_when_phrases(description)
-        if len(c) <= 80 and (keys(c) & verb or overlap(c, named) >= closeness)
-    ]
+def _described(
+    description: str, verb: set[str], named: set[str], closeness: float
+) -> dict[str, float]:
+    """The description's "Use when ..." situations about this path, with how strongly they
+    match it: naming the action's verb (strongest), or ``closeness`` words shared with its
+    program and section title (by how many)."""
+    found: dict[str, float] = {}
+    for clause in use_when_phrases(description):
+        shared = overlap(clause, named)
+        if len(clause) <= 80 and (keys(clause) & verb or shared >= closeness):
+            found[clause] = shared + (_VERB_MATCH if keys(clause) & verb else 0)
+    return found
+
+
+def _settle(claims: list[tuple[Pipeline, str, float]]) -> None:
+    """A clause several paths matched stays only with those that match it best: "a quick look
+    at the columns" belongs to the ``columns`` subcommand, not to "Summarise columns"."""
+    best: dict[str, float] = {}
+    for _pipeline, clause, strength in claims:
+        best[clause] = max(best.get(clause, strength), strength)
+    for pipeline, clause, strength in claims:
+        if strength < best[clause] and clause in pipeline.triggers:
+            pipeline.triggers.remove(clause)
 
 
 def _workflow_pipeline(inventory: Inventory, index: int, items: list[Item], plan: Plan) -> Pipeline:

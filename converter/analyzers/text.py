@@ -110,12 +110,39 @@ def use_when_phrases(description: str) -> list[str]:
         tail = _ASKS.sub("", tail)
         tail = re.sub(r"\((?:\d+|[a-z])\)\s*", "", tail)  # "(1) managing ..., (2) listing"
         tail = re.sub(r"\s*[(（][^()（）]*[)）]", "", tail)  # "(A, AAAA, MX)": examples, not items
-        phrases.extend(_tidy(p) for p in _LIST_SPLIT.split(tail) if _worth(_tidy(p)))
+        phrases.extend(_items([_tidy(p) for p in _LIST_SPLIT.split(tail)]))
     return unique(phrases)
+
+
+_DETERMINER = frozenset(
+    "a an the any some my your their his her its our this that these those each every all "
+    "one new".split()
+)
+
+
+def _items(parts: list[str]) -> list[str]:
+    """The routable items of one listed tail.  Verbs that share the next item's object get it
+    ("schedule, list or cancel a team event" -> "schedule a team event", ...); a lone noun
+    of a list ("statistics, a filtered extract") stays; other single words are dropped."""
+    items: list[str] = []
+    waiting: list[str] = []  # single words before the item that may complete them
+    for part in [*parts, ""]:
+        words = part.split()
+        if len(words) == 1 and not has_cjk(part):
+            waiting.append(part)
+            continue
+        if waiting and len(words) >= 2 and words[0].lower() not in _DETERMINER:
+            items += [f"{verb} {' '.join(words[1:])}" for verb in waiting]
+        elif len(parts) > 1:  # a word of a list, named on its own
+            items += [w for w in waiting if len(w) >= 5 and w.lower() not in _STOP]
+        waiting = []
+        items += [part] if _worth(part) else []
+    return items
 
 
 def _tidy(part: str) -> str:
     part = re.sub(r"^(?:and|or|then|but)\s+", "", part.strip(), flags=re.I)
+    part = re.sub(r"^(?:wants?|needs?|asks?(?:\s+for)?)\s+(?:to\s+)?", "", part, flags=re.I)
     return part.rstrip(".。").strip()
 
 

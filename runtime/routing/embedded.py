@@ -22,6 +22,7 @@ the Runner falls back to Skill mode.  The defaults were calibrated on the DEV sp
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,10 @@ DEFAULT_SENTENCE_SHARE = 0.5  # of the dense score, for a request with no CJK ch
 _STATIC_FLOOR = 0.8
 
 TOP_K = 5
+# A file path's folders say where a file is, not what the user wants: "summarise
+# /tmp/pytest-7/test_x/sales.csv" is scored as "summarise sales.csv".  A path starts with
+# ~/ ./ ../ or /, or has two folders; "feature/login", "A/B" and URLs are left alone.
+_FOLDERS = re.compile(r"(?<!\S)(?:(?:~|\.{1,2})?/(?:[\w.@+-]+/)*|(?:[\w.@+-]+/){2,})(?=[\w.@+-])")
 _COSINE_SHARE = 0.5
 _SINGLE_THREAD_MACS = (
     2**18 - 1
@@ -169,6 +174,7 @@ class EmbeddedRouter:
         """Pipelines scored by their best phrase, best first (all of them, or ``limit``)."""
         import numpy as np
 
+        request = _FOLDERS.sub("", request)
         static = self._dense.scores(self._encoder.encode([request])[0])
         sentence = self._sentence_vectors @ self._sentences.encode([request])[0]
         share = self.sentence_share + (1 - self.sentence_share) * cjk_share(request)
