@@ -13,14 +13,16 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .app import CONSTRUCTOR, load_app
+from .app import CONSTRUCTOR, Pipeline, Step, load_app
 from .config import load_config
-from .errors import Attempt, StepError, UsageError
+from .errors import AppRunError, Attempt, StepError, UsageError
 from .jsonfile import write_json
 from .llm_step import exhausted, judge, load_schema, pending_prompt
 from .providers import make_provider
@@ -68,8 +70,10 @@ def load(home: Path, session: str) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         Position.from_dict(data["position"])
-        data["app"], data["pipeline"], data["inputs"]  # noqa: B018 - required keys
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        for key, kind in (("app", str), ("pipeline", str), ("inputs", dict)):
+            if not isinstance(data[key], kind):
+                raise TypeError(f"{key} is not a {kind.__name__}")
+    except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, ValueError) as exc:
         raise UsageError(
             f"session {session!r} is corrupt ({type(exc).__name__})",
             hint=f"remove {path} (its destructor cannot be run safely)",
@@ -101,6 +105,9 @@ def _run_of(home: Path, data: dict[str, Any], listener: Listener) -> Run:
     config = load_config(app.root)
     emit = Recorder(runs_dir(home) / f"{data['session']}.jsonl", listener)
     emit.hide(inputs)
+    work_dir = _work_dir(data)
+    if work_dir is not None:
+        work_dir.mkdir(mode=0o700, exist_ok=True)  # gone after a reboot: steps get an empty one
     return Run(
         app,
         pipeline,
@@ -110,7 +117,35 @@ def _run_of(home: Path, data: dict[str, Any], listener: Listener) -> Run:
         make_provider(config),
         emit,
         delegate=True,
+        work_dir=work_dir,
+        caller_cwd=str(data.get("caller_cwd") or ""),
     )
+
+
+def _work_dir(data: dict[str, Any]) -> Path | None:
+    """The paused run's APP_WORK_DIR, if it is one app-run made for this session."""
+    saved = data.get("work_dir")
+    if not isinstance(saved, str):
+        return None
+    path = Path(saved)
+    ours = path.parent == Path(tempfile.gettempdir()) and path.name.startswith(
+        f"app-run-{data['session']}-"
+    )
+    return path if ours else None  # a hand-edited session never points app-run at other files
+
+
+def _pending_step(data: dict[str, Any], pipeline: Pipeline, position: Position) -> Step:
+    """The llm step the session waits on, as long as the pipeline still has it there."""
+    waited = (data.get("pause") or {}).get("step")
+    steps = pipeline.steps
+    step = steps[position.step] if 0 <= position.step < len(steps) else None
+    if step is None or step.name != waited or step.type != "llm":
+        raise UsageError(
+            f"session {data['session']!r} waits on step {waited!r} of {pipeline.name!r}, "
+            f"which the pipeline no longer has at that place (it changed since the pause)",
+            hint=f"end it with `app-run abandon {data['session']}` and run the pipeline again",
+        )
+    return step
 
 
 def resume(home: Path, session: str, answer: str, *, listener: Listener = None) -> RunResult:
@@ -120,9 +155,8 @@ def resume(home: Path, session: str, answer: str, *, listener: Listener = None) 
         run = _run_of(home, data, listener)
         position = Position.from_dict(data["position"])
         pipeline = run.pipeline if position.phase == "business" else run.app.pipeline(CONSTRUCTOR)
-        step = pipeline.steps[position.step]
-        env = {"APP_BUSINESS_PIPELINE": run.pipeline.name}
-        ctx = run.context(pipeline, position.outputs, env)
+        step = _pending_step(data, pipeline, position)
+        ctx = run.context(pipeline, position.outputs, run.shared_env())
         run.emit({"event": "step_answer", "pipeline": pipeline.name, "step": step.name})
         output, errors = judge(
             ctx, step, _answer_value(answer, step.schema), load_schema(ctx, step)
@@ -204,7 +238,16 @@ def abandon(home: Path, session: str, *, listener: Listener = None) -> RunResult
     """Give up on a paused run: the business pipeline fails and the destructor runs."""
     data = load(home, session)
     with _locked(home, session):
-        run = _run_of(home, data, listener)
+        try:
+            run = _run_of(home, data, listener)
+        except AppRunError as exc:  # the APP was moved, deleted or broken since the pause
+            _end_without_destructor(home, data)
+            error = AppRunError(
+                f"session {session!r} ended without its destructor: {exc.message}",
+                hint="run the APP's cleanup by hand if it needs one",
+            )
+            error.exit_code = exc.exit_code
+            raise error from None
         position = Position.from_dict(data["position"])
         pause = data.get("pause") or {}
         reason = StepError(
@@ -217,6 +260,16 @@ def abandon(home: Path, session: str, *, listener: Listener = None) -> RunResult
             {**data, "status": "abandoned", "updated": time.time()},
         )
         return result
+
+
+def _end_without_destructor(home: Path, data: dict[str, Any]) -> None:
+    work_dir = _work_dir(data)
+    if work_dir is not None:
+        shutil.rmtree(work_dir, ignore_errors=True)
+    _write(
+        sessions_dir(home) / f"{data['session']}.json",
+        {**data, "status": "abandoned", "destructor": "not run", "updated": time.time()},
+    )
 
 
 def list_sessions(home: Path) -> list[dict[str, Any]]:
@@ -254,7 +307,7 @@ def clean(
             try:
                 result = abandon(home, row["session"], listener=listener)
                 row = {**row, "destructor": result.destructor.status if result.destructor else None}
-            except UsageError as exc:
+            except AppRunError as exc:
                 row = {**row, "error": exc.message}
         path.unlink(missing_ok=True)
         removed.append(row)

@@ -16,6 +16,7 @@ Whatever stays missing is reported by the input check, listing every missing nam
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -147,7 +148,10 @@ def _only_text(request: str) -> str | None:
         return None
     tokens = [t.strip(".,;:!?()") for t in request.split()]
     candidates = [t for t in tokens if "://" in t or (("/" in t or "." in t) and Path(t).exists())]
-    return candidates[0] if len(candidates) == 1 else None
+    if len(candidates) != 1:
+        return None
+    # found from where app-run was started; steps run elsewhere (their pipeline folder)
+    return candidates[0] if "://" in candidates[0] else os.path.abspath(candidates[0])
 
 
 def llm_extract(

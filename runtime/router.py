@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .app import App, routing_table
 from .cache import enabled as cache_enabled
 from .config import Config, state_home
-from .errors import ProviderNotConfigured, UsageError
+from .errors import LoadError, ProviderNotConfigured, UsageError
 from .llm_step import ask_lite
 from .providers.base import Provider
 from .routing import Candidate, RouteDecision, RouteEntry
@@ -50,10 +50,19 @@ pipeline is worse than none. Answer as JSON: {{"pipeline": <name or null>, "reas
 
 
 def routing_entries(app: App) -> list[RouteEntry]:
+    """The table routing reads; a pipeline that cannot be read stops it (it may be the one
+    the request is for, and a sibling would be run in its place)."""
+    table = routing_table(app)
+    for row in table:
+        if row.get("error"):
+            raise LoadError(
+                f"pipeline {row['name']!r} cannot be read, so no request can be routed: "
+                f"{row['error']}"
+            )
     return [
         RouteEntry(row["name"], row["description"], tuple(row["triggers"]))
-        for row in routing_table(app)
-        if not row.get("error") and row["description"]
+        for row in table
+        if row["description"]
     ]
 
 

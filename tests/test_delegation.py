@@ -4,9 +4,12 @@ retries exhausted) and abandon, with the constructor/destructor run exactly once
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 from helpers import code, invoke, make_app, marker
 
 from runtime.record import read_events
@@ -153,3 +156,99 @@ def test_no_delegate_fails_with_what_to_set(app: Path) -> None:
     result = invoke("run", app, "greet", "--input", "who=ann", "--no-delegate")
     assert result.exit_code == 1
     assert "needs an LLM provider" in result.stderr and "ANTHROPIC_API_KEY" in result.stderr
+
+
+def test_resumed_steps_share_the_run_folder_and_caller_dir_and_it_is_removed(
+    app: Path, runtime_env: Path
+) -> None:
+    """APP_WORK_DIR and APP_CALLER_CWD are the paused run's own; the folder goes at the end."""
+    paused = start(app)
+    before = marker(runtime_env, "greet", "greet")["env"]
+    work_dir = Path(before["APP_WORK_DIR"])
+    assert work_dir.is_dir() and before["APP_CALLER_CWD"]
+    code_, _done = answer(paused["session"], '{"score": 7}')
+    after = marker(runtime_env, "greet", "report")["env"]
+    assert code_ == 0
+    assert after["APP_WORK_DIR"] == before["APP_WORK_DIR"]
+    assert after["APP_CALLER_CWD"] == before["APP_CALLER_CWD"]
+    assert marker(runtime_env, "_destructor", "cleanup")["env"]["APP_WORK_DIR"] == str(work_dir)
+    assert not work_dir.exists()
+
+
+def test_abandon_removes_the_run_folder(app: Path, runtime_env: Path) -> None:
+    paused = start(app)
+    work_dir = Path(marker(runtime_env, "greet", "greet")["env"]["APP_WORK_DIR"])
+    assert invoke("abandon", paused["session"]).exit_code == 1
+    assert not work_dir.exists()
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(lambda steps: [steps[0], steps[2]], id="the llm step removed"),
+        pytest.param(lambda steps: [steps[0], code("judge"), steps[2]], id="now a code step"),
+        pytest.param(
+            lambda steps: [steps[0], {**steps[1], "name": "rate"}, steps[2]], id="renamed"
+        ),
+    ],
+)
+def test_resume_refuses_a_pipeline_changed_since_the_pause(
+    app: Path, runtime_env: Path, edit: Any
+) -> None:
+    paused = start(app)
+    path = app / "pipelines" / "greet" / "pipeline.yaml"
+    doc = yaml.safe_load(path.read_text())
+    doc["steps"] = edit(doc["steps"])
+    path.write_text(yaml.safe_dump(doc))
+    result = invoke("resume", paused["session"], "--output", "-", input='{"score": 7}')
+    assert result.exit_code == 2, result.stderr
+    assert "changed since the pause" in result.stderr and "app-run abandon" in result.stderr
+    assert marker(runtime_env, "greet", "report") is None
+    assert invoke("abandon", paused["session"]).exit_code == 1  # still ends cleanly
+    assert marker(runtime_env, "_destructor", "cleanup") is not None
+
+
+def test_a_session_whose_app_is_gone_can_be_ended(
+    app: Path, app_run_home: Path, runtime_env: Path
+) -> None:
+    first, second = start(app), start(app)
+    work_dir = Path(marker(runtime_env, "greet", "greet")["env"]["APP_WORK_DIR"])
+    shutil.rmtree(app)
+    result = invoke("abandon", second["session"])
+    assert result.exit_code == 3, result.stderr
+    assert "ended without its destructor" in result.stderr and "Traceback" not in result.stderr
+    assert not work_dir.exists()  # the second run's folder
+    listed = {s["session"]: s["status"] for s in json.loads(invoke("sessions", "--json").stdout)}
+    assert listed[second["session"]] == "abandoned"
+    removed = json.loads(invoke("sessions", "--clean", "--older-than", "0", "--json").stdout)
+    assert {r["session"] for r in removed} == {first["session"], second["session"]}
+    assert (
+        "ended without its destructor"
+        in removed[0 if removed[0]["session"] == first["session"] else 1]["error"]
+    )
+    assert json.loads(invoke("sessions", "--json").stdout) == []
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("inputs", None), ("app", 7), ("position", {"phase": "business", "step": "x"})],
+)
+def test_a_hand_edited_session_is_corrupt_not_a_crash(
+    app: Path, app_run_home: Path, key: str, value: Any
+) -> None:
+    paused = start(app)
+    path = app_run_home / "sessions" / f"{paused['session']}.json"
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, key: value}))
+    result = invoke("resume", paused["session"], "--output", "-", input='{"score": 7}')
+    assert result.exit_code == 2 and "is corrupt" in result.stderr, result.stderr
+
+
+def test_a_session_pointing_past_the_steps_is_refused(app: Path, app_run_home: Path) -> None:
+    paused = start(app)
+    path = app_run_home / "sessions" / f"{paused['session']}.json"
+    data = json.loads(path.read_text())
+    data["position"]["step"] = 99
+    path.write_text(json.dumps(data))
+    result = invoke("resume", paused["session"], "--output", "-", input='{"score": 7}')
+    assert result.exit_code == 2 and "changed since the pause" in result.stderr

@@ -76,8 +76,9 @@ def test_existing_file_token_fills_the_only_string(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "changes.diff").write_text("x")
+    # made absolute: it was found from here, and steps run in their pipeline folder
     assert offline_extract("review changes.diff now", {"diff_file": "string"}) == {
-        "diff_file": "changes.diff"
+        "diff_file": str(tmp_path / "changes.diff")
     }
     assert offline_extract("review missing.diff now", {"diff_file": "string"}) == {}
 

@@ -298,3 +298,23 @@ def test_hybrid_lets_the_llm_choose_among_the_embedded_shortlist() -> None:
     assert request.schema is not None
     assert request.schema["properties"]["pipeline"]["enum"] == ["p6", "p2", "p4", None]
     assert "- p6:" in request.prompt and "- p0:" not in request.prompt
+
+
+def test_a_pipeline_that_cannot_be_read_stops_routing_and_list_says_so(
+    app: Path, runtime_env: Path
+) -> None:
+    """A broken pipeline.yaml might be the one the request is for: routing to a sibling (or to
+    Skill mode) would hide it, so route and ask stop with its file:line; list shows the row."""
+    path = app / "pipelines" / "invoice" / "pipeline.yaml"
+    path.write_text(path.read_text() + "input: [\n")
+    for command in ("route", "ask"):
+        result = invoke(command, app, "summarise these meeting notes please")
+        assert result.exit_code == 3, (command, result.stderr)
+        assert "pipeline 'invoice' cannot be read" in result.stderr
+        assert "invoice/pipeline.yaml:" in result.stderr and "Traceback" not in result.stderr
+    assert marker(runtime_env, "meeting-notes", "summary") is None
+    listed = invoke("list", app, "--json")
+    assert listed.exit_code == 3
+    rows = {row["name"]: row for row in json.loads(listed.stdout)}
+    assert rows["invoice"]["error"] and not rows["meeting-notes"].get("error")
+    assert "invoice/pipeline.yaml:" in listed.stderr

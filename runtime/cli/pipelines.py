@@ -114,15 +114,20 @@ def list_pipelines(args: argparse.Namespace) -> int:
     """Print the routing table: every business pipeline's name, description and triggers."""
     from runtime.job import listing
 
+    from runtime.errors import LoadError
+
     table = listing(args.app_dir)
+    broken = [row for row in table if row.get("error")]
     if args.as_json:
         emit_json(table)
-        return 0
-    for row in table:
-        out(f"{row['name']}\n  {row['description']}")
-        for trigger in row["triggers"]:
-            out(f"  - {trigger}")
-    return 0
+    else:
+        for row in table:
+            out(f"{row['name']}\n  {row['description'] or '(cannot be read)'}")
+            for trigger in row["triggers"]:
+                out(f"  - {trigger}")
+    for row in broken:
+        say([f"Error: {row['error']}"])
+    return LoadError.exit_code if broken else 0
 
 
 def run(args: argparse.Namespace) -> int:
