@@ -112,9 +112,8 @@ def check(args: argparse.Namespace) -> int:
 
 def list_pipelines(args: argparse.Namespace) -> int:
     """Print the routing table: every business pipeline's name, description and triggers."""
-    from runtime.job import listing
-
     from runtime.errors import LoadError
+    from runtime.job import listing
 
     table = listing(args.app_dir)
     broken = [row for row in table if row.get("error")]
