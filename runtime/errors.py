@@ -164,7 +164,10 @@ class ProviderError(AppRunError):
 
 
 class ProviderNotConfigured(ProviderError):
-    pass
+    """No provider where one is required: a setup error; nothing ran (inside a step, the
+    run's own status decides the exit code)."""
+
+    exit_code = 2
 
 
 class Interrupted(AppRunError):

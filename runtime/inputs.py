@@ -33,6 +33,11 @@ def read_input_json(source: str, stdin_text: str | None = None) -> dict[str, Any
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise InputError(f"cannot read --input-json {source}: {exc.strerror}") from exc
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"--input-json {source} is not UTF-8 text (byte {exc.start})",
+                hint="save it as UTF-8",
+            ) from None
         label = source
     try:
         data = strict_json(text)

@@ -119,7 +119,7 @@ def find_run(home: Path, run: str | None) -> Path:
 
 def read_events(path: Path) -> list[dict[str, Any]]:
     events = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         if line.strip():
             try:
                 events.append(json.loads(line))

@@ -154,7 +154,7 @@ def test_clean_abandons_stale_sessions(app: Path, runtime_env: Path) -> None:
 
 def test_no_delegate_fails_with_what_to_set(app: Path) -> None:
     result = invoke("run", app, "greet", "--input", "who=ann", "--no-delegate")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # refused before anything runs
     assert "needs an LLM provider" in result.stderr and "ANTHROPIC_API_KEY" in result.stderr
 
 

@@ -111,7 +111,7 @@ def test_no_match_falls_back_to_skill_mode(app: Path, runtime_env: Path) -> None
 
 def test_agent_without_provider_says_what_to_set(app: Path) -> None:
     result = invoke("ask", app, "book me a flight to Lisbon", "--agent")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a setup error: nothing ran
     assert "--agent needs an LLM provider" in result.stderr
 
 
@@ -188,7 +188,7 @@ def test_llm_strategy_gives_no_match_after_two_invalid_answers(app: Path, tmp_pa
 
 def test_llm_strategy_without_provider_is_a_clear_error(app: Path) -> None:
     result = invoke("route", app, "x", "--strategy", "llm")
-    assert result.exit_code == 1 and "llm routing needs an LLM provider" in result.stderr
+    assert result.exit_code == 2 and "llm routing needs an LLM provider" in result.stderr
 
 
 def test_hybrid_does_not_call_the_llm_when_embedded_is_sure(app: Path, tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ options among the arguments, and how unexpected errors and Ctrl-C end."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -127,3 +128,63 @@ def test_a_reader_that_goes_away_is_not_an_internal_error(tmp_path: Path) -> Non
         stderr = child.stderr.read().decode()
     assert child.wait(timeout=60) == 141
     assert stderr == ""
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_stdout_is_exit_74_not_an_internal_error(tmp_path: Path) -> None:
+    example = Path(__file__).resolve().parent.parent / "examples" / "code-review"
+    entry = "import sys; from runtime.cli import main; main(sys.argv[1:])"
+    with open("/dev/full", "w") as full:
+        child = subprocess.run(
+            [sys.executable, "-c", entry, "list", str(example), "--json"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "APP_RUN_HOME": str(tmp_path)},
+        )
+    assert child.returncode == 74
+    assert child.stderr == (
+        "Error: cannot write to stdout: No space left on device — free space or write the "
+        "output elsewhere\n"
+    )
+
+
+def test_text_that_is_not_utf8_is_a_usage_error(tmp_path: Path, runtime_env: Path) -> None:
+    """Linux hands undecodable argv bytes over as lone surrogates; files are read as UTF-8."""
+    app = make_app(tmp_path / "app", {"hello": {"input": {"who": "string"}, "steps": [code("a")]}})
+    result = invoke("run", app, "hello", "-i", "who=caf\udce9")
+    assert result.exit_code == 2
+    assert (
+        result.stderr
+        == "Error: the argument 'who=caf\\udce9' is not UTF-8 text — retype it in UTF-8\n"
+    )
+    latin1 = tmp_path / "input.json"
+    latin1.write_bytes(b'{"who": "caf\xe9"}')
+    result = invoke("run", app, "hello", "--input-json", latin1)
+    assert result.exit_code == 2 and "is not UTF-8 text (byte 12)" in result.stderr
+
+
+def test_a_lone_surrogate_in_a_step_output_is_printed_as_its_json_escape(
+    tmp_path: Path, runtime_env: Path
+) -> None:
+    step = 'print(\'{"output": {"s": "\\\\ud800"}}\')\n'
+    app = make_app(
+        tmp_path / "app",
+        {"odd": [{"name": "emit", "type": "code", "command": "python3 steps/emit.py"}]},
+        files={"pipelines/odd/steps/emit.py": step},
+    )
+    entry = "import sys; from runtime.cli import main; main(sys.argv[1:])"
+    child = subprocess.run(  # a real UTF-8 stdout, which refuses the lone surrogate
+        [sys.executable, "-c", entry, "run", str(app), "odd"],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    assert child.returncode == 0, child.stderr
+    assert json.loads(child.stdout) == {"s": "\ud800"}
+    assert child.stdout.replace(b" ", b"").replace(b"\n", b"") == b'{"s":"\\ud800"}'
+
+
+def test_a_missing_app_folder_is_named_not_a_command_error(tmp_path: Path) -> None:
+    result = invoke(tmp_path / "nowhere", "hello there")
+    assert result.exit_code == 3
+    assert "nowhere is not a directory" in result.stderr and "invalid choice" not in result.stderr

@@ -274,7 +274,7 @@ def test_an_input_that_looks_like_a_placeholder_stays_literal(app_run_home: Path
 
 def test_no_provider_names_anthropic_api_key(monkeypatch: pytest.MonkeyPatch) -> None:
     result = invoke("run", LLM_APP, "review", "-i", "topic=x", "--no-delegate", "--quiet")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # nothing ran
     assert result.stderr == (
         "Error: llm step 'judge' of review needs an LLM provider and none is configured "
         f"({LLM_APP / 'pipelines/review/pipeline.yaml'}:9) — set ANTHROPIC_API_KEY, or run with "
@@ -295,7 +295,7 @@ def test_an_llm_step_in_the_destructor_needs_a_provider_before_anything_runs(
     result = invoke(
         "run", app, "hello", "--json"
     )  # delegation is on, but a destructor never pauses
-    assert result.exit_code == 1 and result.stdout == ""
+    assert result.exit_code == 2 and result.stdout == ""
     assert "llm step 'summarise' of _destructor needs an LLM provider" in result.stderr
     assert "ANTHROPIC_API_KEY" in result.stderr
     assert marker(runtime_env, "hello", "work") is None  # nothing ran

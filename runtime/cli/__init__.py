@@ -36,6 +36,7 @@ EXIT_USAGE = 2
 EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
 EXIT_PIPE = 141  # 128 + SIGPIPE, as a shell reports a program killed by it
+EXIT_IO = 74  # stdout could not be written (sysexits' EX_IOERR): disk full, device error
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -179,9 +180,23 @@ def field_option(parser: Parser) -> None:
 # --- output -----------------------------------------------------------------------------------
 
 
+class StdoutFailed(Exception):
+    """stdout refused a write for another reason than its reader going away."""
+
+
 def out(text: str, end: str = "\n") -> None:
-    """Text for programs, on stdout."""
-    print(text, end=end, file=sys.stdout, flush=True)
+    """Text for programs, on stdout.  A lone surrogate (a step may print one as a JSON
+    escape) is written back as that escape, so the output stays valid JSON."""
+    try:
+        try:
+            print(text, end=end, file=sys.stdout, flush=True)
+        except UnicodeEncodeError:
+            text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+            print(text, end=end, file=sys.stdout, flush=True)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise StdoutFailed(exc.strerror or str(exc)) from exc
 
 
 def say(lines: list[str]) -> None:
@@ -263,8 +278,11 @@ def shorthand(argv: list[str]) -> list[str]:
     """`app-run APP_DIR "request" ...` means `app-run ask APP_DIR "request" ...`."""
     args = list(argv)
     index = next((i for i, a in enumerate(args) if not a.startswith("-")), None)
-    if index is not None and args[index] not in COMMANDS and Path(args[index]).is_dir():
-        args.insert(index, "ask")
+    if index is None or args[index] in COMMANDS:
+        return args
+    word = args[index]
+    if Path(word).is_dir() or word.startswith((".", "~", "/")) or os.sep in word:
+        args.insert(index, "ask")  # a missing folder then gets "not a directory", not a usage
     return args
 
 
@@ -273,6 +291,11 @@ def app_run(argv: Sequence[str] | None = None) -> int:
     traceback escapes unless --debug was given."""
     args = shorthand([str(a) for a in (sys.argv[1:] if argv is None else argv)])
     debug = False
+    for arg in args:
+        if not _utf8(arg):  # Linux hands over undecodable bytes as lone surrogates
+            shown = arg.encode("utf-8", "backslashreplace").decode("utf-8")
+            say([f"Error: the argument '{shown}' is not UTF-8 text — retype it in UTF-8"])
+            return EXIT_USAGE
     try:
         parser = build_parser()
         if not args:
@@ -289,12 +312,32 @@ def app_run(argv: Sequence[str] | None = None) -> int:
         say(["Error: interrupted"])
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (`app-run list --json | head -1`)
-        with contextlib.suppress(OSError, ValueError):
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())  # so the exit's flush does not fail again
+        _drop_stdout()
         return EXIT_PIPE
+    except StdoutFailed as exc:
+        _drop_stdout()
+        say([f"Error: cannot write to stdout: {exc} — free space or write the output elsewhere"])
+        return EXIT_IO
+    except UnicodeDecodeError as exc:  # standard input that is not UTF-8
+        say([f"Error: the input is not UTF-8 text (byte {exc.start}) — convert it to UTF-8"])
+        return EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - the one place that turns errors into a message
         return fail(exc, debug)
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so that the flush at exit does not fail again."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:

@@ -73,6 +73,10 @@ def _read_answer(path: str) -> str:
         return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read --output {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"--output {path} is not UTF-8 text (byte {exc.start})", hint="save it as UTF-8"
+        ) from None
 
 
 def abandon(args: argparse.Namespace) -> int:
