@@ -27,6 +27,8 @@ def error_lines(error: AppRunError) -> list[str]:
 def progress_lines(event: dict[str, Any]) -> list[str]:
     """What a run-record event looks like as progress on stderr (most events print nothing)."""
     kind = event.get("event")
+    if kind == "routed":
+        return [f"→ {event['pipeline']} ({event['strategy']}, score {event['score']:.3f})"]
     if kind == "phase_start" and event["phase"] != "business":
         return [f"· {event['phase']} ({event['pipeline']})"]
     if kind == "step_retry":

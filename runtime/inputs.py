@@ -30,7 +30,7 @@ def read_input_json(source: str, stdin_text: str | None = None) -> dict[str, Any
     else:
         path = Path(source)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8-sig")  # an editor's byte-order mark is fine
         except OSError as exc:
             raise InputError(f"cannot read --input-json {source}: {exc.strerror}") from exc
         except UnicodeDecodeError as exc:
@@ -73,6 +73,8 @@ def parse_pairs(pairs: list[str], declared: dict[str, str]) -> dict[str, Any]:
         key, sep, raw = pair.partition("=")
         if not sep or not key:
             raise InputError(f"--input {pair!r} is not key=value", hint="write --input name=value")
+        if key in values:
+            raise InputError(f"--input {key} is given twice", hint="give each input once")
         values[key] = convert(key, raw, declared.get(key, "string"))
     return values
 

@@ -15,7 +15,7 @@ from typing import Any
 from .app import App, load_app
 from .cache import cached_table
 from .config import Config, load_config, state_home
-from .errors import ProviderNotConfigured
+from .errors import ProviderNotConfigured, UsageError
 from .inputs import parse_pairs, read_input_json
 from .providers import make_provider
 from .providers.base import Provider
@@ -99,12 +99,20 @@ def listing(app_dir: Path) -> list[dict[str, Any]]:
     return cached_table(app, state_home())
 
 
+def _said(request: str) -> None:
+    if not request.strip():
+        raise UsageError(
+            "the request is empty", hint='say what you want: app-run APP_DIR "summarise sales.csv"'
+        )
+
+
 def decide(
     app_dir: Path, request: str, *, strategy: str | None, provider: str | None, answers: str | None
 ) -> dict[str, Any]:
     """`app-run route`: the routing decision only."""
     from .router import decision_dict, route
 
+    _said(request)
     app = load_app(app_dir)
     cached_table(app, state_home())  # what routing reads, unparsed if unchanged
     config = load_config(app.root, provider=provider, answers=answers, routing=strategy)
@@ -133,6 +141,7 @@ def ask(
     from .router import decision_dict, route
     from .skill_mode import fallback, run_with_agent
 
+    _said(request)
     app = load_app(app_dir)
     cached_table(app, state_home())
     config = load_config(app.root, provider=provider, answers=answers, routing=strategy)
@@ -160,5 +169,7 @@ def ask(
     declared = checked(app, decision.pipeline, state_home()).inputs
     explicit = gather_inputs(declared, pairs, input_json, stdin_text)
     inputs = extract_inputs(request, declared, explicit, provider=llm, config=config)
+    if listener is not None:  # before the run's own progress
+        listener({"event": "routed", **summary})
     run = _run(app, decision.pipeline, inputs, config, llm, listener, delegate)
     return Answer(summary, run=run)

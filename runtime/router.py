@@ -106,7 +106,26 @@ def decide(
     # that cannot wander off to a pipeline nothing in the request resembles.
     by_name = {e.name: e for e in entries}
     shortlist = [by_name[c.pipeline] for c in decision.candidates if c.pipeline in by_name]
-    return _as(llm_route(shortlist or entries, request, config, provider), "hybrid")
+    return _settled(decision, llm_route(shortlist or entries, request, config, provider))
+
+
+def _settled(embedded: RouteDecision, llm: RouteDecision) -> RouteDecision:
+    """Hybrid's answer: the LLM's choice, shown with embedded's scores and runners-up (the
+    chosen one first); embedded's own decision when the LLM gave no valid answer."""
+    if llm.reason.startswith(NO_VALID_ANSWER):
+        return _as(embedded, "hybrid", note=llm.reason)
+    shortlist = f"embedded's {len(embedded.candidates)} best"
+    if llm.pipeline is None:
+        reason = f"no match: the LLM found none of {shortlist} fits ({llm.reason})"
+        return RouteDecision(None, embedded.score, "hybrid", embedded.candidates, reason)
+    chosen = [c for c in embedded.candidates if c.pipeline == llm.pipeline]
+    others = [c for c in embedded.candidates if c.pipeline != llm.pipeline]
+    score = chosen[0].score if chosen else embedded.score
+    reason = f'matched "{llm.pipeline}": the LLM chose it among {shortlist} ({llm.reason})'
+    return RouteDecision(llm.pipeline, score, "hybrid", (*chosen, *others), reason)
+
+
+NO_VALID_ANSWER = "the router model gave no valid answer"
 
 
 def _confident(decision: RouteDecision, threshold: float) -> bool:
@@ -153,7 +172,7 @@ def llm_route(
         chosen = value["pipeline"]
         candidates = (Candidate(chosen, 1.0, value["reason"]),) if chosen else ()
         return RouteDecision(chosen, 1.0 if chosen else 0.0, "llm", candidates, value["reason"])
-    return RouteDecision(None, 0.0, "llm", (), f"the router model gave no valid answer: {errors}")
+    return RouteDecision(None, 0.0, "llm", (), f"{NO_VALID_ANSWER}: {errors}")
 
 
 def _table(entries: list[RouteEntry]) -> str:

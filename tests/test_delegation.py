@@ -252,3 +252,18 @@ def test_a_session_pointing_past_the_steps_is_refused(app: Path, app_run_home: P
     path.write_text(json.dumps(data))
     result = invoke("resume", paused["session"], "--output", "-", input='{"score": 7}')
     assert result.exit_code == 2 and "changed since the pause" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--older-than", "-5", "--clean"], "is not a number of hours ≥ 0"),
+        (["--older-than", "nan", "--clean"], "is not a number of hours ≥ 0"),
+        (["--older-than", "1"], "--older-than goes with --clean"),
+    ],
+)
+def test_sessions_options_that_make_no_sense_are_refused(
+    app_run_home: Path, args: list[str], expected: str
+) -> None:
+    result = invoke("sessions", *args)
+    assert result.exit_code == 2 and expected in result.stderr

@@ -88,6 +88,9 @@ def test_ask_routes_extracts_inputs_and_runs(app: Path, runtime_env: Path) -> No
     stdin = json.loads(marker(runtime_env, "invoice", "make")["stdin"])
     assert stdin["input"] == {"customer": "Globex", "amount": 120.5}
     assert marker(runtime_env, "_destructor", "cleanup") is not None
+    lines = result.stderr.splitlines()  # where it went is said before the steps run
+    assert lines[0].startswith("→ invoice (embedded, score ")
+    assert any(line.startswith("  invoice/make: ok") for line in lines[1:])
 
 
 def test_ask_lists_missing_inputs_before_running(app: Path, runtime_env: Path) -> None:
@@ -281,7 +284,7 @@ def test_hybrid_lets_the_llm_choose_among_the_embedded_shortlist() -> None:
     from runtime.routing import Candidate, RouteDecision, RouteEntry
 
     entries = [RouteEntry(f"p{i}", f"pipeline number {i}", ()) for i in range(8)]
-    close = tuple(Candidate(f"p{i}", 0.4 - i / 100, "") for i in (6, 2, 4))
+    close = tuple(Candidate(f"p{i}", round(0.4 - i / 100, 2), "") for i in (6, 2, 4))
 
     class Unsure:  # an embedded router whose best score is just under its threshold
         threshold = 0.45
@@ -294,6 +297,13 @@ def test_hybrid_lets_the_llm_choose_among_the_embedded_shortlist() -> None:
         entries, "x", strategy="hybrid", config=Config(), provider=provider, embedded=Unsure()
     )  # type: ignore[arg-type]
     assert (decision.pipeline, decision.strategy) == ("p2", "hybrid")
+    # embedded's scores and runners-up stay, the chosen one first
+    assert [(c.pipeline, c.score) for c in decision.candidates] == [
+        ("p2", 0.38),
+        ("p6", 0.34),
+        ("p4", 0.36),
+    ]
+    assert decision.score == 0.38 and "the LLM chose it among embedded's 3 best" in decision.reason
     (request,) = provider.asked
     assert request.schema is not None
     assert request.schema["properties"]["pipeline"]["enum"] == ["p6", "p2", "p4", None]
@@ -318,3 +328,44 @@ def test_a_pipeline_that_cannot_be_read_stops_routing_and_list_says_so(
     rows = {row["name"]: row for row in json.loads(listed.stdout)}
     assert rows["invoice"]["error"] and not rows["meeting-notes"].get("error")
     assert "invoice/pipeline.yaml:" in listed.stderr
+
+
+@pytest.mark.parametrize(
+    ("answer", "pipeline", "reason"),
+    [
+        ({"pipeline": None, "reason": "none fits"}, None, "the LLM found none"),
+        ({"bad": 1}, None, "router model gave no valid answer"),  # embedded's own decision
+    ],
+)
+def test_hybrid_keeps_embedded_scores_when_the_llm_declines_or_fails(
+    answer: dict, pipeline: str | None, reason: str
+) -> None:
+    from runtime.config import Config
+    from runtime.router import decide
+    from runtime.routing import Candidate, RouteDecision, RouteEntry
+
+    entries = [RouteEntry("a", "first", ()), RouteEntry("b", "second", ())]
+    close = (Candidate("a", 0.41, ""), Candidate("b", 0.3, ""))
+
+    class Unsure:
+        threshold = 0.45
+
+        def route(self, request: str) -> RouteDecision:
+            return RouteDecision(None, 0.41, "embedded", close, "no match: below the threshold")
+
+    decision = decide(
+        entries,
+        "x",
+        strategy="hybrid",
+        config=Config(),
+        provider=Recording(answer),
+        embedded=Unsure(),
+    )  # type: ignore[arg-type]
+    assert (decision.pipeline, decision.score, decision.candidates) == (pipeline, 0.41, close)
+    assert reason in decision.reason
+
+
+@pytest.mark.parametrize("command", ["route", "ask"])
+def test_an_empty_request_is_a_usage_error(app: Path, command: str) -> None:
+    result = invoke(command, app, "   ")
+    assert result.exit_code == 2 and "the request is empty" in result.stderr

@@ -188,3 +188,14 @@ def test_a_missing_app_folder_is_named_not_a_command_error(tmp_path: Path) -> No
     result = invoke(tmp_path / "nowhere", "hello there")
     assert result.exit_code == 3
     assert "nowhere is not a directory" in result.stderr and "invalid choice" not in result.stderr
+
+
+def test_an_input_given_twice_is_refused_and_a_bom_is_fine(
+    tmp_path: Path, runtime_env: Path
+) -> None:
+    app = make_app(tmp_path / "app", {"hello": {"input": {"who": "string"}, "steps": [code("a")]}})
+    result = invoke("run", app, "hello", "-i", "who=ann", "-i", "who=bob")
+    assert result.exit_code == 2 and "--input who is given twice" in result.stderr
+    bom = tmp_path / "input.json"
+    bom.write_bytes(b'\xef\xbb\xbf{"who": "ann"}')
+    assert invoke("run", app, "hello", "--input-json", bom).exit_code == 0

@@ -192,10 +192,7 @@ def ask_request(args: argparse.Namespace) -> int:
         emit_json(answer.agent)
         return int(answer.agent["exit_code"])
     decision = answer.decision
-    if answer.run is not None:
-        if not args.quiet:
-            score = f"score {decision['score']:.3f}"
-            say([f"→ {decision['pipeline']} ({decision['strategy']}, {score})"])
+    if answer.run is not None:  # "→ pipeline" was shown as progress, before the steps
         return report(answer.run, args.as_json, args.field)
     emit_json(answer.fallback)
     if not args.quiet:

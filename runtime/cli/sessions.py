@@ -50,9 +50,9 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
     parser.add_argument(
         "--older-than",
         type=float,
-        default=24.0,
+        default=None,
         metavar="HOURS",
-        help="With --clean: hours after which a paused session is stale. (default: 24.0)",
+        help="With --clean: hours after which a paused session is stale. (default: 24)",
     )
     json_flag(parser)
 
@@ -95,8 +95,13 @@ def sessions(args: argparse.Namespace) -> int:
     from runtime.delegation import clean as clean_sessions
     from runtime.delegation import list_sessions
 
+    older_than = 24.0 if args.older_than is None else args.older_than
+    if args.older_than is not None and not args.clean:
+        raise UsageError("--older-than goes with --clean", hint="add --clean, or drop it")
+    if not older_than >= 0:  # NaN too
+        raise UsageError(f"--older-than {args.older_than} is not a number of hours ≥ 0")
     rows = (
-        clean_sessions(state_home(), older_than_hours=args.older_than)
+        clean_sessions(state_home(), older_than_hours=older_than)
         if args.clean
         else list_sessions(state_home())
     )
