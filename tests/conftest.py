@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,9 +23,14 @@ APP_RUN_VARIABLES = (
 
 @pytest.fixture(autouse=True)
 def app_run_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """APP_RUN_HOME (run records) and XDG_CONFIG_HOME (user config) in fresh temporary dirs."""
+    """APP_RUN_HOME (run records), XDG_CONFIG_HOME (user config) and TMPDIR in fresh temporary
+    dirs."""
     home = tmp_path_factory.mktemp("app-run-home")
     monkeypatch.setenv("APP_RUN_HOME", str(home))
+    # run folders (APP_WORK_DIR) of runs a test leaves paused or kills go with the test's files
+    scratch = str(tmp_path_factory.mktemp("tmp"))
+    monkeypatch.setenv("TMPDIR", scratch)
+    monkeypatch.setattr(tempfile, "tempdir", scratch)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
     for name in APP_RUN_VARIABLES:
         monkeypatch.delenv(name, raising=False)
