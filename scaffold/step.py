@@ -71,7 +71,12 @@ def plan_step(
     if previous is not None:
         _existing(previous, "step name", doc)
     inputs = _inputs(doc)
+    last = step_names[-1] if step_names else None
     roundtrip.insert_step(doc, entry(pipeline, step, inputs, previous), after=after)
+    if last is not None and previous == last and doc.data.get("output") == last:
+        # `output:` named the last step (app-convert writes it out): the new last step's
+        # result is the pipeline's now, as it is when `output:` is left to its default
+        doc.data["output"] = step.name
     changes = step_files(path.parent, pipeline, step, inputs, previous)
     changes.append(files.edited_file(path, doc.text, doc.dump()))
     if step.type == "llm":

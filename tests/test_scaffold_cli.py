@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 from typer.testing import CliRunner, Result
 
 from scaffold import cli as cli_module
@@ -305,3 +306,12 @@ def test_dry_run_with_force_shows_what_an_overwrite_changes(demo: Path) -> None:
         "@@ -1 +1,13 @@",
     ]
     assert (demo / "README.md").read_text() == "mine\n"
+
+
+def test_a_step_added_last_becomes_the_output_that_named_the_last_step(demo: Path) -> None:
+    path = demo / "pipelines/p/pipeline.yaml"
+    path.write_text(path.read_text() + "output: b\n")
+    assert run("step", "demo", "p", "explain", "--type", "llm").exit_code == 0
+    assert yaml.safe_load(path.read_text())["output"] == "explain"
+    assert run("step", "demo", "p", "early", "--type", "code", "--after", "a").exit_code == 0
+    assert yaml.safe_load(path.read_text())["output"] == "explain"

@@ -128,14 +128,16 @@ output: b
 TIGHT_WITH_C = TIGHT.replace(
     """\
   # trailing comment
+output: b
 """,
     """\
 - name: c
   type: code
   command: "bash steps/c.sh"
   # trailing comment
+output: c
 """,
-)
+)  # `output:` named the last step: the new last step's result is the pipeline's now
 
 COMMENTED = """\
 name: p
@@ -220,7 +222,8 @@ def test_the_diff_only_adds_lines(
     app = make_tree(tmp_path, {"SKILL.md": "x", "pipelines/p/pipeline.yaml": original})
     edit = [c for c in step.plan_step(app, "p", spec, after=after) if c.action == EDIT][0]
     body = edit.diff().splitlines()[2:]
-    assert [line for line in body if line.startswith("-")] == []
+    removed = [line for line in body if line.startswith("-")]
+    assert removed == (["-output: b"] if "output: b" in original else [])  # only that moves on
 
 
 def test_crlf_files_stay_crlf(tmp_path: Path) -> None:
