@@ -369,3 +369,17 @@ def test_hybrid_keeps_embedded_scores_when_the_llm_declines_or_fails(
 def test_an_empty_request_is_a_usage_error(app: Path, command: str) -> None:
     result = invoke(command, app, "   ")
     assert result.exit_code == 2 and "the request is empty" in result.stderr
+
+
+def test_skill_mode_without_a_skill_md_does_not_say_to_follow_it(
+    tmp_path: Path, runtime_env: Path
+) -> None:
+    bare = make_app(
+        tmp_path / "bare",
+        {"invoice": {"description": "Create an invoice", "steps": [code("make")]}},
+    )
+    (bare / "SKILL.md").unlink(missing_ok=True)
+    result = invoke("ask", bare, "what is the capital of Peru")
+    assert result.exit_code == 7
+    assert json.loads(result.stdout)["skill_md"] is None
+    assert result.stderr.rstrip().endswith("Skill mode — the APP has no SKILL.md")

@@ -196,7 +196,9 @@ def ask_request(args: argparse.Namespace) -> int:
         return report(answer.run, args.as_json, args.field)
     emit_json(answer.fallback)
     if not args.quiet:
-        say([f"No pipeline matched ({decision['reason']}): Skill mode — follow SKILL.md"])
+        has_skill = bool((answer.fallback or {}).get("skill_md"))
+        then = "follow SKILL.md" if has_skill else "the APP has no SKILL.md"
+        say([f"No pipeline matched ({decision['reason']}): Skill mode — {then}"])
     return EXIT_SKILL
 
 
