@@ -166,3 +166,12 @@ def test_folders_of_a_file_path_do_not_weigh_in(router: EmbeddedRouter) -> None:
     deep = router.candidates("review the diff in /tmp/pytest-of-ci/deploy-refund-0/x/change.patch")
     assert [(c.pipeline, c.score) for c in deep] == [(c.pipeline, c.score) for c in short]
     assert router.candidates("review https://example.org/a/b/pull/7")[0].pipeline == "code-review"
+
+
+def test_a_file_name_does_not_make_a_chinese_request_less_chinese() -> None:
+    from runtime.routing.embedded import cjk_share, language_share
+
+    request = "这篇文章的高频词是什么 article.txt"
+    assert cjk_share(request) == 0.5 and language_share(request) == 1.0
+    assert language_share("总结一下 https://example.org/report 的内容") == 1.0
+    assert language_share("summarise sales.csv") == 0.0

@@ -48,6 +48,8 @@ DEFAULT_SENTENCE_SHARE = 0.5  # of the dense score, for a request with no CJK ch
 _STATIC_FLOOR = 0.8
 
 TOP_K = 5
+# File names and URLs, which say nothing about the language a request is written in.
+_NAMES = re.compile(r"\S+://\S+|[\w.@+-]+\.[A-Za-z0-9]{1,5}\b")
 # A file path's folders say where a file is, not what the user wants: "summarise
 # /tmp/pytest-7/test_x/sales.csv" is scored as "summarise sales.csv".  A path starts with
 # ~/ ./ ../ or /, or has two folders; "feature/login", "A/B" and URLs are left alone.
@@ -125,6 +127,12 @@ def _products(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     )
 
 
+def language_share(request: str) -> float:
+    """How Chinese/Japanese/Korean a request is: the CJK share of its words, file names and
+    URLs left out ("这篇文章的高频词是什么 article.txt" is Chinese through and through)."""
+    return cjk_share(_NAMES.sub("", request))
+
+
 def cjk_share(text: str) -> float:
     """The share of CJK characters among the non-space characters of ``text``."""
     letters = sum(not c.isspace() for c in text)
@@ -177,7 +185,7 @@ class EmbeddedRouter:
         request = _FOLDERS.sub("", request)
         static = self._dense.scores(self._encoder.encode([request])[0])
         sentence = self._sentence_vectors @ self._sentences.encode([request])[0]
-        share = self.sentence_share + (1 - self.sentence_share) * cjk_share(request)
+        share = self.sentence_share + (1 - self.sentence_share) * language_share(request)
         dense = np.maximum(share * sentence + (1 - share) * static, _STATIC_FLOOR * static)
         latin = self.lexical_weight * np.asarray(self._latin.scores(request))
         cjk = self.cjk_weight * np.asarray(self._cjk.scores(request))
