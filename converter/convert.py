@@ -22,13 +22,13 @@ from typing import Any
 import yaml
 
 from converter.analyzers import ANALYZERS, default_analyzer, run_analyzer
-from converter.errors import ExistsError, PlanError, UsageError, Where
+from converter.errors import PlanError, UsageError, Where
 from converter.inventory import Inventory, build_inventory
 from converter.plan import Plan, check_plan, line_of, load_plan, plan_to_yaml
 from converter.render import render_app
 from converter.report import Report
 from converter.verify import SMOKE_TIMEOUT, verify_app
-from converter.write import atomic_write, choose_readme, write_app
+from converter.write import check_plan_file, choose_readme, write_app, write_plan_file
 
 Progress = Callable[[str], None]
 
@@ -51,6 +51,8 @@ class Options:
 def convert(options: Options, progress: Progress | None = None) -> Report:
     say: Progress = progress or (lambda _message: None)
     check_options(options)
+    if options.output is not None:  # before an analysis that may cost tokens
+        check_plan_file(options.output, force=options.force)
     say(f"reading the skill in {options.skill_dir}")
     inventory = build_inventory(options.skill_dir, probe=options.probe)
     plan, usage, warnings = make_plan(options, inventory, say)
@@ -61,11 +63,8 @@ def convert(options: Options, progress: Progress | None = None) -> Report:
     report.plan_file = str(options.plan or options.output or "")
     if options.plan_only:
         assert options.output is not None  # check_options
-        if options.output.exists() and not options.force:
-            raise ExistsError(
-                "the plan file exists", where=Where(str(options.output)), hint="pass --force"
-            )
-        atomic_write(options.output, plan_to_yaml(plan))
+        check_plan_file(options.output, force=options.force)  # again: it may have appeared
+        write_plan_file(options.output, plan_to_yaml(plan))
         say(f"wrote the plan to {options.output}")
         return report
     readme, warning = choose_readme(options.skill_dir)

@@ -14,6 +14,8 @@ Exceptions never print; the CLI turns them into one line
     │                             `check_plan` (carries every message in .errors)
     ├── AnalyzerError       1     an analyzer could not produce a plan
     ├── RenderError         1     rendering the plan into APP files failed
+    ├── WriteError          1     the APP or the plan file could not be written (a file where
+    │                             a folder should be, a folder given as -o, permissions)
     └── ExistsError         4     the output folder already holds files (use --force)
 """
 
@@ -64,6 +66,10 @@ class AnalyzerError(ConvertError):
 
 
 class RenderError(ConvertError):
+    exit_code = 1
+
+
+class WriteError(ConvertError):
     exit_code = 1
 
 

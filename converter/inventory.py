@@ -22,6 +22,7 @@ from converter.programs import (
     CONTEXT_DIRS,
     Program,
     describe,
+    direct_run_warning,
     is_candidate,
     language_of,
     read_source,
@@ -114,6 +115,7 @@ def build_inventory(skill_dir: Path, *, probe: bool = False) -> Inventory:
     invoked, commands = find_invocations(docs, [p for p in paths if p != skill_md.name])
     warnings.extend(missing_programs(docs, commands, paths))
     programs, roles = _programs(skill_dir, paths, skill_md.name, invoked, probe)
+    warnings.extend(w for p in programs if (w := direct_run_warning(skill_dir, p)))
     modules = [p for p in paths if roles.get(p) == "module"]
     requirements = _requirements(skill_dir, doc, commands, programs, paths, modules)
     files = [FileEntry(p, roles.get(p, "other")) for p in paths]
@@ -124,6 +126,12 @@ def _find_skill_md(skill_dir: Path) -> Path:
     exact = skill_dir / "SKILL.md"
     if exact.is_file():
         return exact
+    if exact.exists():
+        raise SkillError(
+            "SKILL.md is not a file",
+            where=Where(str(exact)),
+            hint="SKILL.md must be the skill's Markdown file: move that folder aside",
+        )
     others = sorted(p for p in skill_dir.iterdir() if p.name.lower() == "skill.md" and p.is_file())
     if others:
         return others[0]
@@ -278,9 +286,11 @@ def _requirements(
             from_shell_text(block.text, block.line + 1, file, out)
         elif block.language in ("python", "py", "python3"):
             from_python_example(block.text, block.line + 1, file, out)
-    for span in doc.inline_code:
-        from_inline(span.text, span.line, file, out)
     body_lines = doc.body.split("\n")
+    for span in doc.inline_code:
+        offset = span.line - doc.body_line
+        context = body_lines[offset] if 0 <= offset < len(body_lines) else ""
+        from_inline(span.text, span.line, file, out, context)
     from_prose(body_lines, doc.body_line, file, out)
     from_prose([doc.frontmatter.description, doc.frontmatter.compatibility or ""], 1, file, out)
     local = {Path(p).stem for p in paths} | {p.split("/", 1)[0] for p in paths if "/" in p}

@@ -4,6 +4,8 @@ A block is cut into simple commands with ``shlex`` after joining ``\\`` line con
 skipping heredoc bodies; ``&&``, ``||``, ``;``, ``|`` and ``&`` separate commands, ``NAME=value``
 prefixes are recorded and dropped, ``cd dir`` changes where later paths in the same block are
 resolved, and wrappers (``sudo``, ``env``, ``uv run``, ``npx tsx`` ...) are looked through.
+What a command reads on stdin is kept (``Stdin``): a file (``< FILE``, ``cat FILE |``), text
+(``echo TEXT |``, ``<<< TEXT``, a heredoc), or another command's output (``cmd |``).
 """
 
 from __future__ import annotations
@@ -54,11 +56,23 @@ _PROGRAM_EXT = re.compile(r"\.(py|sh|bash|zsh|js|mjs|cjs|ts|rb|pl|php|r|ps1)$", 
 
 
 @dataclass(frozen=True)
+class Stdin:
+    """What a documented command feeds a program on its standard input."""
+
+    kind: str  # file | text | command | program (a program of the skill, ``value`` its path)
+    value: str = ""  # the file, the text ("" for a heredoc), or the command as written
+
+    def to_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "value": self.value}
+
+
+@dataclass(frozen=True)
 class SimpleCommand:
     line: int  # file line where the command starts
     argv: list[str]
     env: list[str] = field(default_factory=list)  # NAME of NAME=value prefixes
     cwd: str = ""  # directory from an earlier `cd` in the block; "" = the skill folder
+    stdin: Stdin | None = None  # None: the command reads nothing the block gives it
 
 
 @dataclass(frozen=True)
@@ -70,6 +84,7 @@ class Invocation:
     source: str = "block"  # block | inline
     env: list[str] = field(default_factory=list)
     file: str = "SKILL.md"  # the Markdown file it is written in
+    stdin: Stdin | None = None  # what the documentation feeds it on stdin
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {"file": self.file, "line": self.line, "argv": list(self.argv)}
@@ -77,6 +92,8 @@ class Invocation:
             data["interpreter"] = self.interpreter
         if self.env:
             data["env"] = sorted(self.env)
+        if self.stdin is not None:
+            data["stdin"] = self.stdin.to_dict()
         data["source"] = self.source
         return data
 
@@ -131,7 +148,7 @@ def tokenize(line: str) -> list[str]:
         kept.append(match.group(0))
         return f"\x00{len(kept) - 1}\x00"
 
-    line = _ANGLE.sub(protect, re.sub(r"(?<=\s)\d+(?=>)", "", line))
+    line = _ANGLE.sub(protect, re.sub(r"(?<=\s)\d+(?=[<>])", "", line))
     words = _split(line)
     return [re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], w) for w in words]
 
@@ -160,24 +177,51 @@ def simple_commands(text: str, first_line: int, language: str = "") -> list[Simp
         if _NOT_A_COMMAND.match(logical.lstrip()):
             continue
         words: list[str] = []
+        piped: Stdin | None = None  # what a `|` before the current command feeds it
         for token in [*tokenize(logical), ";"]:
             if token in _OPERATORS or token.startswith(("&&", "||", ";")):
-                cwd = _flush(words, line, cwd, commands)
+                count = len(commands)
+                cwd = _flush(words, line, cwd, commands, piped)
+                piped = None
+                if token in ("|", "|&"):  # nothing flushed: `( ... ) |`, a subshell's output
+                    piped = _piped(commands[-1]) if len(commands) > count else Stdin("command")
                 words = []
             else:
                 words.append(token)
     return commands
 
 
-def _flush(words: list[str], line: int, cwd: str, out: list[SimpleCommand]) -> str:
-    argv, env, skip = [], [], False
+_TEXT_COMMANDS = ("echo", "printf")
+
+
+def _piped(command: SimpleCommand) -> Stdin:
+    """What ``command |`` feeds the next command: ``cat FILE`` a file, ``echo TEXT`` text,
+    a bare ``cat`` what it reads itself, anything else its output."""
+    name, args = command.argv[0], command.argv[1:]
+    if name == "cat" and len(args) == 1 and not args[0].startswith("-"):
+        return Stdin("file", args[0])
+    if name == "cat" and not args and command.stdin is not None:
+        return command.stdin
+    if name in _TEXT_COMMANDS:
+        return Stdin("text", " ".join(a for a in args if a not in ("-n", "-e", "-en", "-ne")))
+    return Stdin("command", shlex.join(command.argv))
+
+
+def _flush(
+    words: list[str], line: int, cwd: str, out: list[SimpleCommand], stdin: Stdin | None = None
+) -> str:
+    argv: list[str] = []
+    env: list[str] = []
+    redirect = ""
     for word in words:
-        if skip:
-            skip = False
+        if redirect:  # the word after a redirection: `< FILE`, `<<< TEXT`, `<< DELIMITER`
+            kinds = {"<": Stdin("file", word), "<<<": Stdin("text", word), "<<": Stdin("text")}
+            stdin = kinds.get(redirect, stdin)
+            redirect = ""
         elif _REDIRECT.match(word):
-            skip = True
+            redirect = word
         elif _HEREDOC.match(word):
-            continue
+            stdin = Stdin("text")
         else:
             argv.append(word)
     while argv and argv[0] in _KEYWORDS:
@@ -195,7 +239,7 @@ def _flush(words: list[str], line: int, cwd: str, out: list[SimpleCommand]) -> s
     if argv[0] == "cd":
         target = argv[1] if len(argv) > 1 else ""
         return _cd(cwd, target)
-    out.append(SimpleCommand(line, argv, env, cwd))
+    out.append(SimpleCommand(line, argv, env, cwd, stdin))
     return cwd
 
 
@@ -291,11 +335,24 @@ def invocations_in(
                     source,
                     command.env,
                     doc,
+                    _of_program(command.stdin, command.cwd, files),
                 )
             )
         else:
             others.append(command)
     return found, others
+
+
+def _of_program(stdin: Stdin | None, cwd: str, files: list[str]) -> Stdin | None:
+    """``stdin``, naming the program when the command piping into it runs one of the skill's."""
+    if stdin is None or stdin.kind != "command" or not stdin.value:
+        return stdin
+    try:
+        argv = shlex.split(stdin.value)
+    except ValueError:
+        return stdin
+    program = resolve(program_of(argv)[1], cwd, files)
+    return Stdin("program", program) if program else stdin
 
 
 def is_placeholder(value: str) -> bool:

@@ -25,6 +25,10 @@ inventory.  A minimal plan::
     constructor: {needed: false, checks: []}
     destructor: {needed: false, actions: []}
     skill_mode: []
+
+A code step whose program reads data on stdin (SKILL.md shows ``cat data.json | x.py`` or
+``x.py < data.json``) says where that data comes from: ``stdin: {from: input.data, as: file}``
+feeds the content of the file the input names, ``as: text`` the value itself.
 """
 
 from __future__ import annotations
@@ -69,6 +73,17 @@ class Arg:
 
 
 @dataclass
+class StdinFeed:
+    """What a code step feeds its program on stdin (YAML: ``stdin: {from: ..., as: ...}``)."""
+
+    ref: str  # "input.x" / "step.output[.field]" (YAML key `from`)
+    pass_as: str = "file"  # file: the content of the file it names | text: the value itself
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"from": self.ref, "as": self.pass_as}
+
+
+@dataclass
 class Input:
     name: str
     type: str
@@ -96,12 +111,15 @@ class CodeStep:
     subcommand: str = ""
     stdout: str = "text"  # json | text
     type: str = "code"
+    stdin: StdinFeed | None = None  # None: the program reads nothing on stdin
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "type": "code", "program": self.program}
         if self.subcommand:
             data["subcommand"] = self.subcommand
         data["args"] = [a.to_dict() for a in self.args]
+        if self.stdin is not None:
+            data["stdin"] = self.stdin.to_dict()
         data["stdout"] = self.stdout
         return data
 
@@ -309,12 +327,14 @@ def _step(data: dict[str, Any]) -> Step:
             Arg(a.get("flag", ""), a.get("value"), a.get("from", ""), a.get("as", "value"))
             for a in data["args"]
         ]
+        feed = data.get("stdin")
         return CodeStep(
             data["name"],
             data["program"],
             args,
             data.get("subcommand", ""),
             data.get("stdout", "text"),
+            stdin=StdinFeed(feed["from"], feed["as"]) if feed else None,
         )
     return LlmStep(
         data["name"],
@@ -394,7 +414,11 @@ def load_plan(path: Path) -> Plan:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise PlanError(f"cannot read the plan: {exc.strerror}", where=Where(shown)) from exc
+        raise PlanError(
+            f"cannot read the plan: {exc.strerror}",
+            where=Where(shown),
+            hint="check the --plan path; write a plan with --plan-only -o plan.yaml",
+        ) from exc
     if len(raw) > MAX_PLAN_BYTES:
         raise PlanError(f"the plan is larger than {MAX_PLAN_BYTES} bytes", where=Where(shown))
     text = raw.decode("utf-8-sig", errors="replace")

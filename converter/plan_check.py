@@ -4,7 +4,8 @@ Each message names where in the plan it applies (``pipelines[0].steps[1]``) so t
 editing plan.yaml can find it.  Programs must exist, subcommands and flags must be ones the
 program has (declared in its source or shown in SKILL.md), literal values must be among a
 flag's choices, references (``input.x``, ``step.output``) must resolve to declared inputs and
-earlier steps, and names must be valid and unique.
+earlier steps, and names must be valid and unique.  A program that SKILL.md always feeds data
+on stdin must get it (``stdin``), or the step would run it on nothing.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from converter.cli_model import AUTHORITATIVE, Command
+from converter.cli_model import AUTHORITATIVE, Command, parse_argv
 from converter.plan import (
     CodeStep,
     Input,
@@ -25,6 +26,7 @@ from converter.plan import (
 
 if TYPE_CHECKING:
     from converter.inventory import Inventory
+    from converter.programs import Program
 
 _TEMPLATE_REF = re.compile(r"\{\{\s*([^{}]+?)\s*\}\}")
 _PY_TYPES: dict[str, tuple[type, ...]] = {
@@ -117,6 +119,7 @@ def _code_step(
     for j, arg in enumerate(step.args):
         if arg.ref:
             errors.extend(_reference(arg.ref, f"{at}.args[{j}]", inputs, earlier))
+    errors.extend(_stdin(step, at, inputs, earlier))
     program = inventory.program(step.program)
     if program is None:
         known = ", ".join(p.path for p in inventory.programs) or "none"
@@ -124,6 +127,7 @@ def _code_step(
             *errors,
             f"{at}.program: the skill has no program {step.program!r} (programs: {known})",
         ]
+    errors.extend(_unfed(step, at, program))
     cli = program.cli or Command("none")
     command: Command = cli
     if step.subcommand:
@@ -142,6 +146,45 @@ def _code_step(
     if command.framework in AUTHORITATIVE:
         errors.extend(_required(step, at, command))
     return errors
+
+
+def _stdin(step: CodeStep, at: str, inputs: dict[str, Input], earlier: list[str]) -> list[str]:
+    feed = step.stdin
+    if feed is None:
+        return []
+    errors = _reference(feed.ref, f"{at}.stdin", inputs, earlier)
+    source = inputs.get(feed.ref.removeprefix("input.")) if feed.ref.startswith("input.") else None
+    if feed.pass_as == "file" and source is not None and source.type != "string":
+        errors.append(
+            f"{at}.stdin: as file needs the path of a file, but input {source.name} is "
+            f"{source.type}: make it a string, or use as: text"
+        )
+    return errors
+
+
+def _unfed(step: CodeStep, at: str, program: Program) -> list[str]:
+    """A step that gives no stdin to a program SKILL.md always feeds data on stdin."""
+    if step.stdin is not None:
+        return []
+    shown = [
+        inv
+        for inv in program.invocations
+        if not step.subcommand
+        or step.subcommand in (parse_argv(inv.argv, program.cli).subcommand, *inv.argv[:1])
+    ]
+    if not shown or any(inv.stdin is None for inv in shown):
+        return []
+    first = shown[0]
+    assert first.stdin is not None
+    where = f"{first.file}:{first.line}"
+    if first.stdin.kind in ("file", "text"):
+        fix = "add stdin: {from: input.<name>, as: " + first.stdin.kind + "}"
+    else:
+        fix = "feed it the output of an earlier step (stdin), or leave this path to Skill mode"
+    return [
+        f"{at}: SKILL.md feeds {step.program} its data on stdin ({where}), but the step "
+        f"gives it none: {fix}"
+    ]
 
 
 def _flags(step: CodeStep, at: str, command: Command, inputs: dict[str, Input]) -> list[str]:

@@ -166,6 +166,34 @@ def describe(
     return program
 
 
+def direct_run_warning(skill_dir: Path, program: Program) -> str:
+    """A warning when SKILL.md runs ``program`` directly (``./x``, no interpreter) although
+    it cannot run that way: no ``#!`` line and no exec bit, or (for the APP's adapter, which
+    runs a program of unknown language as it is) no ``#!`` line or no exec bit; "" otherwise."""
+    direct = [inv for inv in program.invocations if not inv.interpreter]
+    if not direct:
+        return ""
+    path = skill_dir / program.path
+    shebang = read_source(path).startswith("#!")
+    executable = os.access(path, os.X_OK)
+    app_fails = not program.language and not (shebang and executable)
+    if not app_fails and (shebang or executable):
+        return ""
+    lacks = " and ".join([*(["no #! line"] * (not shebang)), *(["no exec bit"] * (not executable))])
+    where = f"{direct[0].file}:{direct[0].line}"
+    if not app_fails:
+        interpreter = program.interpreter or DEFAULT_INTERPRETER.get(program.language, "")
+        return (
+            f"{where} runs {program.path} directly, but it has {lacks}, so that command "
+            f"fails; the APP runs it with {interpreter} (add a #! line and chmod +x)"
+        )
+    return (
+        f"{where} runs {program.path} directly, but it has {lacks}: neither that command "
+        "nor the APP's step can run it; add a #! line and chmod +x, or run it through its "
+        "interpreter in SKILL.md"
+    )
+
+
 def _usage_line(source: str) -> str:
     """A ``Usage: ...`` text the program prints, for programs without a docstring."""
     match = re.search(r"[\"'`]((?:usage|Usage|USAGE):[^\"'`\n]*)", source)

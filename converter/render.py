@@ -117,6 +117,7 @@ def _step_context(step: CodeStep | LlmStep) -> dict[str, Any]:
             "command": f"python3 steps/{step.name}.py",
             "program": step.program,
             "subcommand": step.subcommand,
+            "stdin": step.stdin.to_dict() if step.stdin else None,
         }
     block, chomp = yaml_block(step.prompt)
     return {
@@ -159,7 +160,10 @@ def _pipeline_files(
         if isinstance(step, CodeStep):
             spec = adapter_spec(step, pipeline, inventory)
             content = env.get_template("convert/step/adapter.py.j2").render(
-                step=step.name, spec=py_literal(spec, prefix="SPEC = "), **common
+                step=step.name,
+                spec=py_literal(spec, prefix="SPEC = "),
+                stdin="stdin" in spec,
+                **common,
             )
             files.append(RenderedFile(f"{base}/steps/{step.name}.py", content, executable=True))
             continue
@@ -205,8 +209,9 @@ def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> di
     declared = {item.name: item for item in pipeline.input}
     choices = strict_choices(pipeline, inventory)
     inputs: dict[str, dict[str, Any]] = {}
-    for arg in step.args:
-        name = arg.ref.removeprefix("input.") if arg.ref.startswith("input.") else ""
+    refs = [arg.ref for arg in step.args] + ([step.stdin.ref] if step.stdin else [])
+    for ref in refs:
+        name = ref.removeprefix("input.") if ref.startswith("input.") else ""
         if name in declared and name not in inputs:
             info: dict[str, Any] = {"required": declared[name].required}
             if declared[name].default is not None:
@@ -214,7 +219,7 @@ def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> di
             if name in choices:  # pipeline.yaml cannot say it: the adapter checks it
                 info["enum"] = choices[name]
             inputs[name] = info
-    return {
+    spec = {
         "program": step.program,
         "run_with": interpreter.split(),
         "subcommand": step.subcommand,
@@ -223,6 +228,9 @@ def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> di
         "stdout": step.stdout,
         "cwd": "caller",
     }
+    if step.stdin is not None:  # only then: the adapter has the code that feeds it
+        spec["stdin"] = step.stdin.to_dict()
+    return spec
 
 
 def constructor_checks(plan: Plan) -> list[dict[str, Any]]:

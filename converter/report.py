@@ -46,7 +46,8 @@ class Report:
     @classmethod
     def from_plan(cls, plan: Plan, inventory: Inventory, *, skill: str, mode: str) -> Report:
         used = {s.program for p in plan.pipelines for s in p.steps if isinstance(s, CodeStep)}
-        reasons = {item.where: item.reason for item in plan.skill_mode if item.where}
+        reasons = {item.topic: item.reason for item in plan.skill_mode}  # "tools/x.py"
+        reasons |= {item.where: item.reason for item in plan.skill_mode if item.where}
         report = cls(skill=skill, mode=mode, analyzer=plan.analyzer)
         report.pipelines = [
             {

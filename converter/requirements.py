@@ -151,11 +151,30 @@ def from_shell_text(text: str, first_line: int, file: str, out: Collector) -> No
                 out.add("env", name, where, required=(match.group(2) or "").endswith("?"))
 
 
-def from_inline(text: str, line: int, file: str, out: Collector) -> None:
+# A path named as a default, or as a file the program itself writes, is no requirement: a
+# fresh install does not have it yet.  Imperatives ("Create `~/.foorc` with your token") are
+# the user's job, so they are not here; third-person and passive forms are.
+_MADE_BY_PROGRAM = re.compile(
+    r"\bdefault|\b(?:creates|created|writes|written|saves|saved|generates|generated)\b|"
+    r"\bif (?:it )?(?:does ?n[o']t|doesn't) exist|\bif (?:it is )?missing\b|"
+    r"默认|自动创建|会创建|将创建|生成|写入|保存",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])")
+
+
+def from_inline(text: str, line: int, file: str, out: Collector, context: str = "") -> None:
+    """An env var or a config file named in inline code; ``context`` is the text of its line,
+    whose sentence tells a required file from a default the program creates itself."""
     if _ENV_INLINE.match(text) and text not in SHELL_VARS:
         out.add("env", text, f"{file}:{line}", required=False)
-    elif _CONFIG.match(text):
+    elif _CONFIG.match(text) and not _MADE_BY_PROGRAM.search(sentence_of(text, context)):
         out.add("file", text, f"{file}:{line}")
+
+
+def sentence_of(part: str, text: str) -> str:
+    """The sentence of ``text`` that holds ``part`` ("" when none does)."""
+    return next((s for s in _SENTENCE_END.split(text) if part in s), "")
 
 
 def from_prose(lines: list[str], first_line: int, file: str, out: Collector) -> None:

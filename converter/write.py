@@ -12,6 +12,8 @@ The rules, checked before anything is written:
 - ``pipelines/`` is built in a hidden staging folder beside it and swapped in with renames,
   so an interrupted run leaves the old one or the new one, not a mix; other files are
   written to a temporary file and ``os.replace``d.
+- ``--plan-only -o PATH`` writes the plan the same way; a PATH that is a folder, under a
+  file, or somewhere nothing can be created is a ``WriteError`` that says so.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from converter.errors import ExistsError, RenderError, UsageError, Where
+from converter.errors import ExistsError, RenderError, UsageError, Where, WriteError
 from converter.render import MARKER, README_NAMES, RenderedFile
 
 PIPELINES = "pipelines"
@@ -80,7 +82,7 @@ def write_app(
             if item not in generated:
                 atomic_write(target / item.path, item.content, executable=item.executable)
     except OSError as exc:
-        raise RenderError(
+        raise WriteError(
             f"cannot write the APP: {exc.strerror or exc}",
             where=Where(str(exc.filename or target)),
             hint="check the folder's permissions and free space, then run again",
@@ -114,7 +116,11 @@ def _check_target(
                 hint="pick a folder elsewhere, e.g. --out ../NAME-app",
             )
         if dest.exists() and not dest.is_dir():
-            raise UsageError("--out is not a folder", where=Where(str(out)))
+            raise UsageError(
+                "--out is not a folder",
+                where=Where(str(out)),
+                hint="pass a new or empty folder, e.g. --out ../NAME-app",
+            )
         if dest.is_dir() and any(dest.iterdir()) and not force:
             raise ExistsError(
                 "the output folder is not empty",
@@ -201,6 +207,37 @@ def _swap_in_pipelines(target: Path, files: list[RenderedFile]) -> None:
     finally:
         shutil.rmtree(stage, ignore_errors=True)
         shutil.rmtree(old, ignore_errors=True)
+
+
+def check_plan_file(path: Path, *, force: bool) -> None:
+    """Refuse an ``-o PATH`` that --plan-only cannot use: a folder, or (without ``force``) an
+    existing file.  Checked before any analysis, and again before writing."""
+    if path.is_dir():
+        raise WriteError(
+            "-o names a folder, not a file",
+            where=Where(str(path)),
+            hint=f"name a file, e.g. -o {path / 'plan.yaml'}",
+        )
+    if path.exists() and not force:
+        raise ExistsError("the plan file exists", where=Where(str(path)), hint="pass --force")
+
+
+def write_plan_file(path: Path, text: str) -> None:
+    """Write the plan to ``path``; WriteError says why it cannot be written."""
+    try:
+        atomic_write(path, text)
+    except OSError as exc:
+        blocker = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+        if blocker is not None:
+            why, hint = f"{blocker} is a file, not a folder", "pick another -o path"
+        elif isinstance(exc, IsADirectoryError):
+            why, hint = "it is a folder", f"name a file, e.g. -o {path / 'plan.yaml'}"
+        else:
+            why = f"no file can be created in {path.parent}: {exc.strerror or exc}"
+            hint = "pick a folder you can write to, e.g. -o ./plan.yaml"
+        raise WriteError(
+            f"cannot write the plan: {why}", where=Where(str(path)), hint=hint
+        ) from exc
 
 
 def atomic_write(path: Path, text: str, *, executable: bool = False) -> None:

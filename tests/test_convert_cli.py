@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers import invoke, write_tree
 from typer.testing import CliRunner, Result
 
 from converter import cli as cli_module
@@ -199,10 +200,22 @@ def test_a_plan_that_breaks_its_schema_names_the_line(here: Path) -> None:
         (["--plan-only", "-o", "p.yaml", "--smoke"], 2, "Error: --plan-only runs nothing"),
         (["--plan", "p.yaml", "--analyzer", "heuristic"], 2, "Error: --plan replaces --analyzer"),
         (["--analyzer", "nope"], 2, "Error: unknown analyzer 'nope' — use one of: heuristic, llm"),
-        (["--plan", "missing.yaml"], 3, "Error: cannot read the plan"),
+        (
+            ["--plan", "missing.yaml"],
+            3,
+            "Error: cannot read the plan: No such file or directory (missing.yaml) — check the "
+            "--plan path; write a plan with --plan-only -o plan.yaml",
+        ),
+        (
+            ["--out", "afile"],
+            2,
+            "Error: --out is not a folder (afile) — pass a new or empty folder, e.g. "
+            "--out ../NAME-app",
+        ),
     ],
 )
 def test_bad_command_lines(here: Path, args: list[str], code: int, message: str) -> None:
+    (here / "afile").write_text("x")
     result = run(EXAMPLES / "csv-report", *args)
     assert result.exit_code == code, result.stderr
     assert result.stderr.splitlines()[-1].startswith(message)
@@ -217,6 +230,66 @@ def test_a_folder_without_skill_md_is_not_a_skill(here: Path) -> None:
         f"Error: no SKILL.md in this folder ({here}/empty) — point app-convert at the skill "
         "folder (the one with SKILL.md)"
     )
+
+
+def test_a_folder_named_skill_md_is_not_taken_for_a_missing_one(here: Path) -> None:
+    (here / "skill" / "SKILL.md").mkdir(parents=True)
+    result = run(here / "skill")
+    assert result.exit_code == 3
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: SKILL.md is not a file ({here}/skill/SKILL.md) — SKILL.md must be the skill's "
+        "Markdown file: move that folder aside"
+    )
+
+
+@pytest.mark.parametrize(
+    ("output", "force", "message"),
+    [
+        pytest.param(
+            "afile/plan.yaml",
+            False,
+            "cannot write the plan: afile is a file, not a folder (afile/plan.yaml) — pick "
+            "another -o path",
+            id="parent-is-a-file",
+        ),
+        pytest.param(
+            "adir",
+            True,
+            "-o names a folder, not a file (adir) — name a file, e.g. -o adir/plan.yaml",
+            id="folder-with-force",
+        ),
+        pytest.param(
+            "adir",
+            False,
+            "-o names a folder, not a file (adir) — name a file, e.g. -o adir/plan.yaml",
+            id="folder",
+        ),
+        pytest.param(
+            "/proc/x.yaml",
+            False,
+            "cannot write the plan: no file can be created in /proc: No such file or directory "
+            "(/proc/x.yaml) — pick a folder you can write to, e.g. -o ./plan.yaml",
+            id="unwritable",
+        ),
+    ],
+)
+def test_a_plan_file_that_cannot_be_written_is_one_line_and_exit_1(
+    here: Path, output: str, force: bool, message: str
+) -> None:
+    if output.startswith("/proc") and not Path("/proc/self").is_dir():
+        pytest.skip("needs Linux /proc")
+    (here / "afile").write_text("x")
+    (here / "adir").mkdir()
+    args = [EXAMPLES / "csv-report", "--plan-only", "-o", output, *(["--force"] * force)]
+    result = run(*args)
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == (1, f"Error: {message}")
+    assert "internal error" not in result.stderr
+    debug = run(*args, "--debug")
+    assert (debug.exit_code, debug.stderr.splitlines()[-1]) == (1, f"Error: {message}")
+    assert "Traceback" in debug.stderr
+    as_json = json.loads(run(*args, "--json").stdout)["error"]
+    assert (as_json["type"], as_json["exit_code"]) == ("WriteError", 1)
+    assert (here / "afile").read_text() == "x" and not any((here / "adir").iterdir())
 
 
 def test_help_documents_every_exit_code() -> None:
@@ -399,3 +472,70 @@ def test_without_a_key_the_default_analyzer_is_heuristic_and_llm_says_what_to_do
     assert result.exit_code == 1
     assert "no Anthropic API key" in result.stderr
     assert "--analyzer heuristic" in result.stderr
+
+
+# -- converted skills run on the data and the files they really have --------------------------
+
+PIPED_SKILL = {
+    "SKILL.md": "---\nname: piped\ndescription: Read data. Use when reading data.\n---\n"
+    "## Get a field\n\n```bash\ncat data.json | python3 tools/get.py --path user.name\n```\n"
+    "## Count\n\n```bash\npython3 tools/count.py < data.json\n```\n"
+    "## Remote\n\n```bash\ncurl -s https://example.org/x | python3 tools/fetched.py\n```\n",
+    "tools/get.py": "import argparse, json, sys\np = argparse.ArgumentParser()\n"
+    "p.add_argument('--path', required=True)\nvalue = json.load(sys.stdin)\n"
+    "for key in p.parse_args().path.split('.'):\n    value = value[key]\n"
+    "print(json.dumps({'value': value}))\n",
+    "tools/count.py": "import sys\nprint(len(sys.stdin.read().splitlines()))\n",
+    "tools/fetched.py": "import sys\nprint(sys.stdin.read())\n",
+    "data.json": '{"user": {"name": "Ann"}}\n',
+}
+
+
+def test_a_program_fed_on_stdin_gets_its_data_in_the_app(
+    here: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    skill = write_tree(here / "piped", PIPED_SKILL)
+    result = run(skill, "--out", "app", "--smoke", "--json")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert [p["name"] for p in report["pipelines"]] == ["get", "count"]
+    assert report["programs"]["not_covered"] == [
+        {
+            "path": "tools/fetched.py",
+            "reason": "SKILL.md pipes the output of `curl -s https://example.org/x` into it; a "
+            "pipeline cannot reproduce that, and the program would run on no data",
+        }
+    ]
+    monkeypatch.chdir(here / "app")
+    got = invoke("run", ".", "get", "--input-json", "pipelines/get/samples/input.json")
+    assert (got.exit_code, json.loads(got.stdout)) == (0, {"value": "Ann"}), got.stderr
+    got = invoke("run", ".", "count", "--input", "input_file=data.json")
+    assert (got.exit_code, json.loads(got.stdout)) == (0, {"stdout": "1\n"}), got.stderr
+
+
+def test_a_data_file_the_program_creates_does_not_stop_a_fresh_install(
+    here: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    skill = write_tree(
+        here / "todo",
+        {
+            "SKILL.md": "---\nname: todo\ndescription: Keep a todo list.\n---\n"
+            "The list lives in `$TODO_FILE` (default `~/.todo.json`).\n\n"
+            "```bash\npython3 scripts/todo.py --add 'buy milk'\n```\n",
+            "scripts/todo.py": "import argparse, json, os\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--add', required=True)\n"
+            "path = os.environ.get('TODO_FILE') or os.path.expanduser('~/.todo.json')\n"
+            "items = json.load(open(path)) if os.path.exists(path) else []\n"
+            "items.append(p.parse_args().add)\njson.dump(items, open(path, 'w'))\n"
+            "print(json.dumps({'count': len(items)}))\n",
+        },
+    )
+    assert run(skill, "--out", "app").exit_code == 0
+    checks = here / "app" / "pipelines" / "_constructor" / "steps" / "check_environment.py"
+    assert "TODO_FILE" in checks.read_text() and "~/.todo.json" not in checks.read_text()
+    monkeypatch.setenv("HOME", str(here / "fresh-home"))
+    (here / "fresh-home").mkdir()
+    monkeypatch.chdir(here / "app")
+    got = invoke("run", ".", "todo", "--input", "add=buy milk")
+    assert (got.exit_code, json.loads(got.stdout)) == (0, {"count": 1}), got.stderr
+    assert (here / "fresh-home" / ".todo.json").is_file()

@@ -198,6 +198,11 @@ def test_sections_and_code_blocks() -> None:
         ),
         pytest.param({"SKILL.md": "x" * 1_000_001}, "more than 1000000", id="oversized"),
         pytest.param({"SKILL.md": "no frontmatter"}, "has no frontmatter", id="no-frontmatter"),
+        pytest.param(
+            {"SKILL.md/notes.txt": "x", "skill.md": OK},
+            "SKILL.md is not a file",
+            id="skill-md-is-a-folder",
+        ),
     ],
 )
 def test_skill_folder_errors(
@@ -325,6 +330,96 @@ FILES = ["scripts/fill_form.py", "scripts/x.sh", "calendar.js", "tools/report.py
 def test_invocations(text: str, language: str, expected: list[tuple]) -> None:
     found, _others = invocations_in(text, 1, language, FILES)
     assert [(i.program, i.argv, i.interpreter, i.env) for i in found] == expected
+
+
+# -- stdin: what a command feeds a program ----------------------------------------------------
+
+STDIN_FILES = ["tools/get.py", "tools/fetch.py"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "cat data.json | python3 tools/get.py --path user.name",
+            [("tools/get.py", ["--path", "user.name"], ("file", "data.json"))],
+            id="cat-file-pipe",
+        ),
+        pytest.param(
+            "python3 tools/get.py < input.txt 2>/dev/null",
+            [("tools/get.py", [], ("file", "input.txt"))],
+            id="redirect",
+        ),
+        pytest.param(
+            "python3 tools/get.py 0<input.txt",
+            [("tools/get.py", [], ("file", "input.txt"))],
+            id="redirect-fd-0",
+        ),
+        pytest.param(
+            "echo '{\"a\": 1}' | python3 tools/get.py",
+            [("tools/get.py", [], ("text", '{"a": 1}'))],
+            id="echo-pipe",
+        ),
+        pytest.param(
+            "python3 tools/get.py <<< 'hi there'",
+            [("tools/get.py", [], ("text", "hi there"))],
+            id="here-string",
+        ),
+        pytest.param(
+            "cat <<EOF | python3 tools/get.py\n{}\nEOF",
+            [("tools/get.py", [], ("text", ""))],
+            id="heredoc-through-cat",
+        ),
+        pytest.param(
+            "curl -s https://example.org/a | python3 tools/get.py",
+            [("tools/get.py", [], ("command", "curl -s https://example.org/a"))],
+            id="command-pipe",
+        ),
+        pytest.param(
+            "cat a.json b.json | python3 tools/get.py",
+            [("tools/get.py", [], ("command", "cat a.json b.json"))],
+            id="two-files",
+        ),
+        pytest.param(
+            "(cat a.json; cat b.json) | python3 tools/get.py",
+            [("tools/get.py", [], ("command", ""))],
+            id="subshell",
+        ),
+        pytest.param(
+            "python3 tools/fetch.py --id 3 | python3 tools/get.py",
+            [
+                ("tools/fetch.py", ["--id", "3"], None),
+                ("tools/get.py", [], ("program", "tools/fetch.py")),
+            ],
+            id="program-pipe",
+        ),
+        pytest.param(
+            "python3 tools/get.py --path x | jq . > out.json",
+            [("tools/get.py", ["--path", "x"], None)],
+            id="piped-out-only",
+        ),
+    ],
+)
+def test_what_a_command_feeds_a_program_on_stdin(text: str, expected: list[tuple]) -> None:
+    found, _others = invocations_in(text, 1, "bash", STDIN_FILES)
+    got = [(i.program, i.argv, (i.stdin.kind, i.stdin.value) if i.stdin else None) for i in found]
+    assert got == expected
+
+
+def test_the_inventory_shows_stdin_only_where_there_is_some(tmp_path: Path) -> None:
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK
+            + "```bash\ncat d.json | python3 tools/get.py\npython3 tools/get.py -h\n```\n",
+            "tools/get.py": "import sys\nprint(sys.stdin.read())\n",
+        },
+    )
+    program = build_inventory(tmp_path).to_dict()["programs"][0]
+    assert [inv.get("stdin") for inv in program["invocations"]] == [
+        {"kind": "file", "value": "d.json"},
+        None,
+    ]
 
 
 # -- command lines read statically ----------------------------------------------------------
@@ -826,6 +921,52 @@ def test_invocations_in_other_markdown_files(tmp_path: Path) -> None:
     assert {f.path: f.role for f in inventory.files}["FORMS.md"] == "context"
     assert [(r.kind, r.name, r.where) for r in inventory.requirements] == [
         ("binary", "magick", ["FORMS.md:6"]),
+    ]
+
+
+def test_a_default_or_a_file_the_program_writes_is_no_file_check(tmp_path: Path) -> None:
+    """A fresh install has no data file yet: the constructor must not demand one."""
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK
+            + "The list lives in `$TODO_FILE` (default `~/.todo.json`).\n"
+            + "A token is saved to `~/.config/todo/token.json` after the first login.\n"
+            + "The cache is created if it does not exist: `~/.cache/todo/settings.json`.\n"
+            + "数据默认保存在 `~/.todo/config.yaml`。\n"
+            + "Create `~/.todorc` with your account name.\n"
+            + "The program needs `~/.config/todo/config.yaml`. Its default layout is in "
+            + "references/.\n",
+        },
+    )
+    found = {(r.kind, r.name, r.required) for r in build_inventory(tmp_path).requirements}
+    assert {r for r in found if r[0] == "file"} == {
+        ("file", "~/.todorc", True),
+        ("file", "~/.config/todo/config.yaml", True),  # "default" is in another sentence
+    }
+
+
+def test_a_script_run_directly_that_cannot_run_that_way_is_warned_about(tmp_path: Path) -> None:
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK
+            + "```bash\n./scripts/greet --name Ann\n./scripts/wave.sh\n./scripts/ok.sh\n"
+            + "bash scripts/plain.sh\n```\n",
+            "scripts/greet": 'echo "hello $2"\n',
+            "scripts/wave.sh": "echo wave\n",
+            "scripts/ok.sh": "#!/bin/sh\necho ok\n",
+            "scripts/plain.sh": "echo plain\n",
+        },
+    )
+    (tmp_path / "scripts" / "ok.sh").chmod(0o755)
+    warnings = [w for w in build_inventory(tmp_path).warnings if " directly, " in w]
+    assert warnings == [
+        "SKILL.md:7 runs scripts/greet directly, but it has no #! line and no exec bit: "
+        "neither that command nor the APP's step can run it; add a #! line and chmod +x, or "
+        "run it through its interpreter in SKILL.md",
+        "SKILL.md:8 runs scripts/wave.sh directly, but it has no #! line and no exec bit, so "
+        "that command fails; the APP runs it with bash (add a #! line and chmod +x)",
     ]
 
 

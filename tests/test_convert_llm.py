@@ -155,6 +155,7 @@ def _input(item: dict[str, Any]) -> dict[str, Any]:
 
 def _step(step: dict[str, Any]) -> dict[str, Any]:
     blank = {"program": "", "subcommand": "", "args": [], "stdout": "text", "prompt": ""}
+    blank |= {"stdin": {"from": "", "as": "text"}}
     blank |= {"model": "standard", "schema": "", "rules": [], "retry": 0}
     args = [
         {"flag": "", "value": None, "from": "", "as": "value"} | a for a in step.get("args", [])
@@ -512,3 +513,36 @@ def test_scripted_answers_in_plan_form_are_accepted_too(calendar: Inventory) -> 
     assert result.attempts == 3
     assert result.usage == {"input_tokens": 0, "output_tokens": 0}
     assert result.model == DEFAULT_MODELS["reasoning"]
+
+
+def test_a_plan_that_runs_a_program_without_its_piped_data_is_sent_back(tmp_path: Path) -> None:
+    skill = tmp_path / "piped"
+    (skill / "tools").mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: piped\ndescription: Read data.\n---\n"
+        "```bash\ncat data.json | python3 tools/get.py --path user.name\n```\n",
+        encoding="utf-8",
+    )
+    (skill / "tools" / "get.py").write_text(
+        "import argparse, sys\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--path')\np.parse_args()\nprint(sys.stdin.read())\n",
+        encoding="utf-8",
+    )
+    inventory = build_inventory(skill)
+    good = get_analyzer("heuristic")(inventory).to_dict()
+    assert good["pipelines"][0]["steps"][0]["stdin"] == {"from": "input.input_file", "as": "file"}
+    unfed = copy.deepcopy(good)
+    del unfed["pipelines"][0]["steps"][0]["stdin"]  # the answer says {"from": "", ...}: none
+    answers = [to_answer(unfed), to_answer(good)]
+    assert answers[0]["pipelines"][0]["steps"][0]["stdin"] == {"from": "", "as": "text"}
+    jsonschema.Draft202012Validator(ANSWER_SCHEMA).validate(answers[1])
+    scripted = ScriptedProvider({"_convert/analyze": answers})
+    said: list[str] = []
+    result = analyze_with_usage(inventory, provider=scripted, config=Config(), progress=said.append)
+
+    assert result.attempts == 2
+    assert result.plan.to_dict() == expected(good)
+    assert any("attempt 1: 1 problem(s)" in line for line in said), said
+    assert "stdin" in SYSTEM and "Skill mode" in SYSTEM
+    summarised = gather(inventory, budget=1).inventory["programs"][0]  # every stage applied
+    assert summarised["stdin"] == [{"at": "SKILL.md:6", "kind": "file", "value": "data.json"}]

@@ -20,6 +20,7 @@ from converter.analyzers.text import use_when_phrases
 from converter.errors import PlanError, UsageError
 from converter.inventory import build_inventory
 from converter.plan import (
+    CodeStep,
     LlmStep,
     Pipeline,
     Plan,
@@ -696,3 +697,206 @@ def test_a_program_documented_in_its_own_section_and_in_a_workflow_keeps_its_tit
     triggers = {p.name: p.triggers for p in plan.pipelines}
     assert "backup.py — Snapshot & Revert" in triggers["backup"]
     assert "check.py — Integrity Check" in triggers["check"]
+
+
+# -- data a program reads on stdin ---------------------------------------------------------
+
+GET_PY = (
+    '"""Print a field of the JSON read on stdin."""\nimport argparse, json, sys\n'
+    "p = argparse.ArgumentParser()\np.add_argument('--path', required=True)\n"
+    "a = p.parse_args()\nprint(json.dumps(json.load(sys.stdin)))\n"
+)
+PIPED = {
+    "SKILL.md": "---\nname: piped\ndescription: Read data. Use when reading data.\n---\n"
+    "## Get a field\n\n```bash\ncat data.json | python3 tools/get.py --path user.name\n```\n"
+    "## Slow lines\n\n```bash\ncat app.log | bash scripts/slow.sh 500\n```\n"
+    "## Count\n\n```bash\npython3 tools/count.py < input.txt\n```\n"
+    "## Shout\n\n```bash\necho 'hello world' | python3 tools/shout.py\n```\n"
+    "## Remote\n\n```bash\ncurl -s https://example.org/log | python3 tools/remote.py\n```\n",
+    "tools/get.py": GET_PY,
+    "tools/count.py": '"""Count lines on stdin."""\nimport sys\nprint(len(list(sys.stdin)))\n',
+    "tools/shout.py": '"""Shout."""\nimport sys\nprint(sys.stdin.read().upper())\n',
+    "tools/remote.py": '"""Parse a log."""\nimport sys\nprint(sys.stdin.read())\n',
+    "scripts/slow.sh": "#!/bin/sh\n# Lines slower than $1 ms, read on stdin\nawk -v t=$1 '$NF>t'\n",
+    "data.json": '{"user": {"name": "Ann"}}\n',
+}
+
+
+def _feeds(plan: Plan) -> dict[str, Any]:
+    """Pipeline -> (its stdin mapping, the input it comes from) for each code step."""
+    found: dict[str, Any] = {}
+    for pipeline in plan.pipelines:
+        for step in pipeline.steps:
+            if isinstance(step, CodeStep) and step.stdin is not None:
+                name = step.stdin.ref.removeprefix("input.")
+                item = next((i for i in pipeline.input if i.name == name), None)
+                shown = (item.required, item.description) if item else None
+                found[pipeline.name] = (step.stdin.to_dict(), shown)
+    return found
+
+
+def test_data_piped_or_redirected_into_a_program_becomes_a_stdin_input(tmp_path: Path) -> None:
+    inventory = build_inventory(make_tree(tmp_path / "piped", PIPED))
+    plan = analyze(inventory)
+    file_feed = {"from": "input.input_file", "as": "file"}
+    assert _feeds(plan) == {
+        "get": (
+            file_feed,
+            (True, "File whose content the program reads on stdin (e.g. data.json)"),
+        ),
+        "slow": (file_feed, (True, "File whose content the program reads on stdin (e.g. app.log)")),
+        "count": (
+            file_feed,
+            (True, "File whose content the program reads on stdin (e.g. input.txt)"),
+        ),
+        "shout": (
+            {"from": "input.input_text", "as": "text"},
+            (True, "Text the program reads on stdin (e.g. hello world)"),
+        ),
+    }
+    assert check_plan(plan, inventory) == []
+    assert load_plan_text(plan_to_yaml(plan), tmp_path).to_dict() == plan.to_dict()
+
+
+def load_plan_text(text: str, tmp_path: Path) -> Plan:
+    path = tmp_path / "plan.yaml"
+    path.write_text(text, encoding="utf-8")
+    return load_plan(path)
+
+
+def test_data_from_another_commands_output_stays_in_skill_mode(tmp_path: Path) -> None:
+    plan = analyze(build_inventory(make_tree(tmp_path / "piped", PIPED)))
+    assert "remote" not in [p.name for p in plan.pipelines]
+    kept = next(k for k in plan.skill_mode if k.topic == "tools/remote.py")
+    assert kept.to_dict() == {
+        "topic": "tools/remote.py",
+        "reason": "SKILL.md pipes the output of `curl -s https://example.org/log` into it; a "
+        "pipeline cannot reproduce that, and the program would run on no data",
+        "where": "SKILL.md:28",
+    }
+
+
+def test_a_program_shown_with_and_without_a_pipe_keeps_the_plain_use(tmp_path: Path) -> None:
+    skill = make_tree(
+        tmp_path / "mixed",
+        {
+            "SKILL.md": "---\nname: mixed\ndescription: Get data.\n---\n```bash\n"
+            "git show HEAD:data.json | python3 tools/get.py --path a\n"
+            "python3 tools/get.py --path b < data.json\n```\n",
+            "tools/get.py": GET_PY,
+        },
+    )
+    plan = analyze(build_inventory(skill))
+    assert _feeds(plan) == {
+        "get": (
+            {"from": "input.input_file", "as": "file"},
+            (True, "File whose content the program reads on stdin (e.g. data.json)"),
+        )
+    }
+
+
+def test_a_workflow_pipes_one_program_into_the_next(tmp_path: Path) -> None:
+    skill = make_tree(
+        tmp_path / "flow",
+        {
+            "SKILL.md": "---\nname: flow\ndescription: Review logs.\n---\n## Review\n\n"
+            "1. Run `python3 tools/fetch.py --since 2d | python3 tools/fmt.py` for the lines.\n"
+            "2. Summarise what went wrong.\n\n## Remote review\n\n"
+            "1. Run `curl -s https://x.org/log | python3 tools/fmt.py`.\n"
+            "2. Summarise what went wrong there.\n",
+            "tools/fetch.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--since')\np.add_argument('--format', choices=['json', 'text'])\n"
+            "p.parse_args()\nprint('a\\nb')\n",
+            "tools/fmt.py": "import sys\nprint(sys.stdin.read().upper())\n",
+        },
+    )
+    inventory = build_inventory(skill)
+    plan = analyze(inventory)
+    review = plan.pipeline("review")
+    assert review is not None
+    fetch, fmt = review.steps[0], review.steps[1]
+    assert isinstance(fetch, CodeStep) and isinstance(fmt, CodeStep)
+    assert (fetch.program, fetch.stdout, [a.flag for a in fetch.args]) == (
+        "tools/fetch.py",
+        "text",  # no --format json: fmt reads what it prints, as documented
+        ["--since"],
+    )
+    assert fmt.stdin is not None and fmt.stdin.to_dict() == {
+        "from": "fetch.output.stdout",
+        "as": "text",
+    }
+    assert plan.pipeline("remote-review") is None
+    kept = {k.topic: k.where for k in plan.skill_mode}
+    assert kept["Remote review"] == "SKILL.md:12"  # where the pipe is
+    assert check_plan(plan, inventory) == []
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected_error"),
+    [
+        pytest.param(
+            lambda step, _inputs: setattr(step, "stdin", None),
+            "pipelines[0].steps[0]: SKILL.md feeds tools/get.py its data on stdin (SKILL.md:8), "
+            "but the step gives it none: add stdin: {from: input.<name>, as: file}",
+            id="unfed",
+        ),
+        pytest.param(
+            lambda step, _inputs: setattr(step.stdin, "ref", "input.nope"),
+            "pipelines[0].steps[0].stdin: 'input.nope' names no declared input",
+            id="unknown-input",
+        ),
+        pytest.param(
+            lambda _step, inputs: setattr(inputs[-1], "type", "object"),
+            "pipelines[0].steps[0].stdin: as file needs the path of a file, but input "
+            "input_file is object: make it a string, or use as: text",
+            id="file-not-a-string",
+        ),
+    ],
+)
+def test_check_plan_finds_stdin_problems(tmp_path: Path, edit: Any, expected_error: str) -> None:
+    inventory = build_inventory(make_tree(tmp_path / "piped", PIPED))
+    plan = analyze(inventory)
+    pipeline = plan.pipelines[0]
+    step = pipeline.steps[0]
+    assert isinstance(step, CodeStep) and step.program == "tools/get.py"
+    edit(step, pipeline.input)
+    assert expected_error in check_plan(plan, inventory)
+
+
+def test_check_plan_asks_for_skill_mode_when_no_step_can_feed_the_program(tmp_path: Path) -> None:
+    inventory = build_inventory(make_tree(tmp_path / "piped", PIPED))
+    step = CodeStep("remote", "tools/remote.py")
+    plan = Plan("piped", "Read data.", pipelines=[Pipeline("remote", "Parse", ["p"], [], [step])])
+    assert check_plan(plan, inventory) == [
+        "pipelines[0].steps[0]: SKILL.md feeds tools/remote.py its data on stdin (SKILL.md:28), "
+        "but the step gives it none: feed it the output of an earlier step (stdin), or leave "
+        "this path to Skill mode"
+    ]
+
+
+def test_the_schema_rejects_a_bad_stdin_mapping() -> None:
+    data = _valid()
+    data["pipelines"][0]["steps"][0]["stdin"] = {"from": "input.repo", "as": "path"}
+    messages = [f"{format_path(p)}: {m}" for p, m in schema_errors(data)]
+    assert messages == ["pipelines[0].steps[0].stdin.as: 'path' is not one of ['file', 'text']"]
+
+
+def test_a_workflow_feeds_a_file_an_llm_step_saves_to_the_next_program(tmp_path: Path) -> None:
+    skill = make_tree(
+        tmp_path / "saved",
+        {
+            "SKILL.md": "---\nname: saved\ndescription: Apply a plan.\n---\n## Apply\n\n"
+            "1. Write the changes as `plan.json`.\n"
+            "2. Run `python3 tools/apply.py < plan.json`.\n",
+            "tools/apply.py": "import json, sys\nprint(json.load(sys.stdin))\n",
+        },
+    )
+    inventory = build_inventory(skill)
+    plan = analyze(inventory)
+    pipeline = plan.pipeline("apply")
+    assert pipeline is not None
+    llm, code = pipeline.steps
+    assert isinstance(code, CodeStep) and code.stdin is not None
+    assert code.stdin.to_dict() == {"from": f"{llm.name}.output", "as": "text"}
+    assert [i.name for i in pipeline.input] == ["request"]
+    assert check_plan(plan, inventory) == []

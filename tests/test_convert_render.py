@@ -31,6 +31,7 @@ from converter.plan import (
     LlmStep,
     Pipeline,
     Plan,
+    StdinFeed,
     check_plan,
 )
 from converter.render import RenderedFile, constructor_checks, render_app
@@ -379,6 +380,65 @@ def test_adapter_spec_is_readable_back_and_compiles(skill: Path) -> None:
     assert spec["inputs"]["count"] == {"required": False, "default": 3}
     assert spec["args"][0] == {"from": "input.path"}
     assert adapter.executable
+
+
+# -- the adapter: stdin -----------------------------------------------------------------------
+
+SHOW_STDIN = "import sys\nprint(repr(sys.stdin.read()))\n"
+
+
+def stdin_plan(feed: StdinFeed | None) -> Plan:
+    plan = demo_plan([Arg(ref="input.path")], stdout="text")
+    step = plan.pipelines[0].steps[0]
+    assert isinstance(step, CodeStep)
+    step.stdin = feed
+    return plan
+
+
+@pytest.mark.parametrize(
+    ("feed", "inputs", "expected"),
+    [
+        pytest.param(StdinFeed("input.path", "file"), {}, "a,b\n1,2\n", id="file-content"),
+        pytest.param(StdinFeed("input.note", "text"), {"note": "hi"}, "hi\n", id="text"),
+        pytest.param(StdinFeed("input.note", "text"), {"note": "x\ny\n"}, "x\ny\n", id="text-nl"),
+        pytest.param(StdinFeed("input.tags", "text"), {"tags": ["a"]}, '["a"]\n', id="as-json"),
+        pytest.param(StdinFeed("input.note", "text"), {}, "", id="absent-optional"),
+        pytest.param(None, {"note": "hi"}, "", id="none-planned"),
+    ],
+)
+def test_adapter_feeds_the_programs_stdin(
+    skill: Path, feed: StdinFeed | None, inputs: dict[str, Any], expected: str
+) -> None:
+    files = render(skill, stdin_plan(feed))
+    (skill / "tools/show.py").write_text(SHOW_STDIN)
+    done = run_adapter(skill, {"input": {"path": "data.csv", **inputs}})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"output": {"stdout": repr(expected) + "\n"}}
+    adapter = next(f for f in files if f.path == "pipelines/show/steps/show.py")
+    spec = read_spec(adapter.content)
+    assert spec is not None and spec.get("stdin") == (feed.to_dict() if feed else None)
+    # an adapter without stdin has none of its code (the examples' stay as they were)
+    assert ("def stdin_data" in adapter.content) == (feed is not None)
+    assert ("It gets no stdin" in adapter.content) == (feed is None)
+
+
+def test_adapter_refuses_a_stdin_file_it_cannot_read(skill: Path) -> None:
+    render(skill, stdin_plan(StdinFeed("input.path", "file")))
+    (skill / "tools/show.py").write_text("open('ran', 'w')\n")
+    done = run_adapter(skill, {"input": {"path": "missing.csv"}})
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        "tools/show.py: cannot read missing.csv to feed it on stdin: No such file or directory\n"
+    )
+    assert not (skill / "ran").exists()
+
+
+def test_the_readme_says_what_a_step_reads_on_stdin(skill: Path) -> None:
+    render(skill, stdin_plan(StdinFeed("input.path", "file")))
+    assert (
+        "runs `tools/show.py` through the adapter `pipelines/show/steps/show.py`, feeding it "
+        "the content of the file `input.path` on stdin\n"
+    ) in (skill / "README.md").read_text()
 
 
 def test_an_nargs_flag_is_spread_an_append_flag_repeated(skill: Path) -> None:

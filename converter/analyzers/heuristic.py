@@ -25,7 +25,15 @@ from converter.analyzers.document import (
     own_range,
     section_prose,
 )
-from converter.analyzers.paths import MainPath, code_step, describe_path, main_paths, path_name
+from converter.analyzers.paths import (
+    MainPath,
+    code_step,
+    describe_path,
+    main_paths,
+    path_name,
+    piped_reason,
+    unfed,
+)
 from converter.analyzers.text import (
     EXAMPLE_TITLES,
     GENERIC_TITLES,
@@ -47,6 +55,7 @@ from converter.analyzers.workflow import (
     labels,
     workflow_steps,
 )
+from converter.analyzers.workflow import unfed as workflow_unfed
 from converter.inventory import Inventory
 from converter.invocations import Invocation, order_key
 from converter.plan import Action, Check, Constructor, Destructor, Input, LlmStep, Pipeline, Plan
@@ -77,8 +86,14 @@ def analyze(inventory: Inventory) -> Plan:
     in_workflow: set[tuple[str, str, int]] = set()
     claims: list[tuple[Pipeline, str, float]] = []  # "Use when" clauses the paths matched
     for index, items in find_workflows(inventory):
-        plan.pipelines.append(_workflow_pipeline(inventory, index, items, plan))
         covered.add(index)
+        unreproduced = workflow_unfed(items)
+        if unreproduced is not None:  # its data comes from a pipe no step reproduces
+            where = f"{unreproduced.file}:{unreproduced.line}"
+            title = inventory.skill.sections[index].title
+            plan.skill_mode.append(Kept(title, piped_reason(unreproduced), where))
+            continue
+        plan.pipelines.append(_workflow_pipeline(inventory, index, items, plan))
         in_workflow |= {_at(inv) for item in items for inv in item.invocations}
     for program in sorted(inventory.programs, key=_first_use):
         invs = program.invocations
@@ -87,6 +102,13 @@ def analyze(inventory: Inventory) -> Plan:
             continue
         paths, left = main_paths(program)
         for path in paths:
+            piped = unfed(path)
+            path.invocations = [inv for inv in path.invocations if inv not in piped]
+            if piped and not path.invocations:  # its data only ever comes from a pipe
+                topic = f"{program.path} {path.label}".strip()
+                where = f"{piped[0].file}:{piped[0].line}"
+                plan.skill_mode.append(Kept(topic, piped_reason(piped[0]), where))
+                continue
             pipeline, found = _path_pipeline(inventory, path, covered)
             plan.pipelines.append(pipeline)
             claims.extend((pipeline, clause, strength) for clause, strength in found.items())

@@ -92,7 +92,7 @@ _OPTIONAL = {
     "actions": ("paths", "where"),
 }
 _ONLY = {  # the fields of one step type, which the other type leaves unset
-    "code": ("program", "subcommand", "args", "stdout"),
+    "code": ("program", "subcommand", "args", "stdin", "stdout"),
     "llm": ("model", "prompt", "schema", "rules", "retry"),
 }
 
@@ -123,6 +123,9 @@ def _step(step: Any, at: str, errors: list[str]) -> Any:
     step = _prune({k: v for k, v in step.items() if k not in other}, _OPTIONAL[kind])
     if kind == "code":
         step["args"] = _prune_each(step.get("args"), _OPTIONAL["arg"])
+        stdin = step.get("stdin")
+        if isinstance(stdin, dict) and _unset(stdin.get("from")):
+            del step["stdin"]  # {"from": "", ...}: the program reads nothing on stdin
         return {k: v for k, v in step.items() if v is not None}
     schema = step.get("schema")
     if isinstance(schema, str):
@@ -256,6 +259,13 @@ ANSWER_SCHEMA["$defs"] = {
                     "as": _enum("value", "file", "json"),
                 },
             )
+        ),
+        stdin=_object(
+            "code: what the program reads on stdin",
+            **{
+                "from": _text('input.<name> or <step>.output[.<field>]; "" when nothing'),
+                "as": _enum("file", "text"),
+            },
         ),
         stdout=_enum("json", "text"),
         prompt=_text("llm: the prompt template"),

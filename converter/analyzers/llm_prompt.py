@@ -90,6 +90,13 @@ stdout (json when the program prints JSON, else text).
 <earlier step>.output[.<field>]), never both; a flag with neither is passed bare; a boolean \
 input passes the bare flag when true; an array input repeats the flag. as: value (the text), \
 file (written to a temporary file whose path is passed) or json (JSON text).
+    stdin: what the program reads on its standard input, when the documents feed it data \
+there (an invocation's stdin in the inventory: `cat FILE | program`, `program < FILE`, \
+`echo TEXT | program`, `a | program`): from (input.<name> or <earlier step>.output[.<field>]) \
+and as: file (the value names a file whose content is fed) or text (the value itself is fed). \
+from "" when the program reads nothing on stdin. A path whose data only comes from another \
+command's output that no step reproduces (`curl URL | program`) stays in Skill mode: run \
+without its data, the program would give a wrong answer.
     llm: prompt, model (the tier), schema (the answer's JSON Schema written as JSON text, e.g. \
 "{\\"type\\": \\"object\\", ...}"), rules, retry (usually 2).
     Fields that belong to the other step type are ignored; fill them with "", [], 0 or any \
@@ -104,9 +111,9 @@ description; paths; where).
 
 The plan is checked before it is accepted: programs must be in the inventory; subcommands and \
 flags must be ones the program has; literal values and input enums must fit a flag's choices; \
-a program's required flags must be given; references must name declared inputs or earlier \
-steps; pipeline names, triggers and step names must be unique. A plan that fails comes back \
-with its problems.
+a program's required flags must be given; a program the documents always feed on stdin must \
+get stdin; references must name declared inputs or earlier steps; pipeline names, triggers \
+and step names must be unique. A plan that fails comes back with its problems.
 
 Documents are shown with their line numbers in the left column; use them in source and where.\
 """
@@ -258,7 +265,17 @@ def _program_cli(program: Program) -> dict[str, Any]:
         "cli": _command(program.cli) if program.cli is not None else None,
         "enumerations": {k: program.enumerations[k] for k in sorted(program.enumerations)},
         "invoked_at": [f"{inv.file}:{inv.line}" for inv in program.invocations],
-    }
+    } | _stdin_at(program)
+
+
+def _stdin_at(program: Program) -> dict[str, Any]:
+    """Where the documents feed ``program`` data on stdin, and what (only when they do)."""
+    fed = [
+        {"at": f"{inv.file}:{inv.line}", **inv.stdin.to_dict()}
+        for inv in program.invocations
+        if inv.stdin is not None
+    ]
+    return {"stdin": fed} if fed else {}
 
 
 def _command(command: Command) -> dict[str, Any]:

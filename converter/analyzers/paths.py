@@ -4,7 +4,9 @@ A main path becomes a pipeline with one code step.  Its inputs are the program's
 (every declared one for argparse/click/typer; for shell and Node scripts, the ones SKILL.md
 shows for that path), with types, choices and defaults kept; the action or subcommand is fixed,
 and a JSON output switch (``--format json``, ``--json``) is turned on so the step's output is
-data.
+data.  Data SKILL.md feeds the program on stdin (``cat data.json |``, ``< input.txt``,
+``echo TEXT |``) becomes one more input, ``input_file`` or ``input_text``, fed to its stdin;
+a path whose data only ever comes from another command's output stays in Skill mode.
 """
 
 from __future__ import annotations
@@ -15,14 +17,18 @@ from dataclasses import dataclass, field
 
 from converter.analyzers.text import humanize, slug, snake
 from converter.cli_model import AUTHORITATIVE, Command, Param, ParsedArgs, dest_of, parse_argv
-from converter.invocations import Invocation, is_placeholder, order_key
-from converter.plan import Arg, CodeStep, Input
+from converter.invocations import Invocation, Stdin, is_placeholder, order_key
+from converter.plan import Arg, CodeStep, Input, StdinFeed
 from converter.programs import Program
 
 ACTION_FLAGS = {"action", "command", "cmd", "op", "operation", "task", "subcommand", "verb"}
 OUTPUT_FILE_FLAGS = {"output", "out", "output_file", "outfile", "output_path", "o", "dest"}
 FORMAT_FLAGS = ("--format", "--output-format", "--fmt", "-f")
 SKIP_FLAGS = {"--help", "-h", "--version", "-V"}
+STDIN_INPUTS = {  # kind of data fed on stdin -> (input name, its description)
+    "file": ("input_file", "File whose content the program reads on stdin"),
+    "text": ("input_text", "Text the program reads on stdin"),
+}
 _LATE = (True, "~", 0)  # sorts after every invocation
 
 
@@ -254,7 +260,48 @@ def code_step(path: MainPath, taken: set[str]) -> tuple[CodeStep, list[Input]]:
         args.append(Arg(param.name if param.kind == "flag" else "", ref=f"input.{name}"))
     stem = path.program.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     name = snake(path.label) or snake(stem) or "run"
-    return CodeStep(name, path.program.path, args + fixed, path.subcommand, stdout), inputs
+    step = CodeStep(name, path.program.path, args + fixed, path.subcommand, stdout)
+    fed = [inv.stdin for inv in path.invocations if inv.stdin is not None]
+    if fed:
+        required = len(fed) == len(path.invocations)
+        item, step.stdin = stdin_input(fed, required, taken)
+        inputs.append(item)
+    return step, inputs
+
+
+def stdin_input(fed: list[Stdin], required: bool, taken: set[str]) -> tuple[Input, StdinFeed]:
+    """The input holding what SKILL.md feeds a program on stdin (a file when it ever feeds one,
+    else text), and the step's feed from it; its name is added to ``taken``."""
+    kind = "file" if any(s.kind == "file" for s in fed) else "text"
+    name, description = STDIN_INPUTS[kind]
+    while name in taken:
+        name += "_2"
+    examples = [s.value for s in fed if s.kind == kind and s.value and len(s.value) <= 80]
+    examples = [e for e in examples if not is_placeholder(e)]
+    if examples:
+        description += f" (e.g. {examples[0]})"
+    taken.add(name)
+    return Input(name, "string", required, description), StdinFeed(f"input.{name}", kind)
+
+
+def unfed(path: MainPath) -> list[Invocation]:
+    """The path's invocations whose stdin another command's output feeds: a pipeline running
+    this program alone would run it on nothing."""
+    return [
+        inv
+        for inv in path.invocations
+        if inv.stdin is not None and inv.stdin.kind in ("command", "program")
+    ]
+
+
+def piped_reason(inv: Invocation) -> str:
+    """Why a path fed by another command's output stays in Skill mode."""
+    assert inv.stdin is not None
+    source = f"`{inv.stdin.value}`" if inv.stdin.value else "another command"
+    return (
+        f"SKILL.md pipes the output of {source} into it; a pipeline cannot reproduce that, "
+        "and the program would run on no data"
+    )
 
 
 def describe_path(path: MainPath) -> str:

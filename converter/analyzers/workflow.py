@@ -4,6 +4,9 @@ A section whose ordered list runs a program in at least one item, and either has
 without a program or runs two programs, is a workflow: items that run a program become code
 steps, the others llm steps whose prompt is the item's text.  A file an llm item says it saves
 (```notes.json```) and a later command reads becomes that step's output passed as a file.
+Data piped into a program comes from an input (``cat FILE |``, ``< FILE``, ``echo TEXT |``) or
+from the step of the program piping into it (``a.py | b.py``); a workflow with data from any
+other command's output cannot be reproduced (``unfed``).
 """
 
 from __future__ import annotations
@@ -13,12 +16,18 @@ import re
 from typing import Any
 
 from converter.analyzers.document import Item, collect_rules, ordered_items
-from converter.analyzers.paths import MainPath, input_for, is_output_file, json_switch
+from converter.analyzers.paths import (
+    MainPath,
+    input_for,
+    is_output_file,
+    json_switch,
+    stdin_input,
+)
 from converter.analyzers.text import SETUP_TITLES, snake, tier_for, unique
 from converter.cli_model import AUTHORITATIVE, Command, Param, dest_of, parse_argv
 from converter.inventory import Inventory
-from converter.invocations import Invocation
-from converter.plan import Arg, CodeStep, Input, LlmStep, Step
+from converter.invocations import Invocation, Stdin
+from converter.plan import Arg, CodeStep, Input, LlmStep, StdinFeed, Step
 
 GENERIC_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -58,13 +67,33 @@ def find_workflows(inventory: Inventory) -> list[tuple[int, list[Item]]]:
                     for inv in p.invocations
                     if inv.file == doc.path and item.line <= inv.line <= item.end_line
                 ),
-                key=lambda inv: (inv.line, inv.program),
+                key=lambda inv: (inv.line, _fed_by_program(inv), inv.program),
             )
         programs = {inv.program for item in items for inv in item.invocations}
         judgement = any(not item.invocations for item in items)
         if programs and (judgement or len(programs) >= 2):
             found.append((index, items))
     return found
+
+
+def _fed_by_program(inv: Invocation) -> bool:
+    """Whether a program of the skill pipes into ``inv`` (in ``a.py | b.py``, b runs after a)."""
+    return inv.stdin is not None and inv.stdin.kind == "program"
+
+
+def unfed(items: list[Item]) -> Invocation | None:
+    """The first invocation whose stdin the workflow cannot feed: another command's output, or
+    a program's that no earlier step runs."""
+    ran: set[str] = set()
+    for item in items:
+        for inv in item.invocations:
+            stdin = inv.stdin
+            if stdin and (
+                stdin.kind == "command" or (_fed_by_program(inv) and stdin.value not in ran)
+            ):
+                return inv
+            ran.add(inv.program)
+    return None
 
 
 def _in_setup(sections: list, index: int) -> bool:
@@ -88,6 +117,8 @@ class StepBuilder:
         self.steps: list[Step] = []
         self.inputs: dict[str, Input] = {}
         self.produced: dict[str, str] = {}  # file name an llm step saves → that step
+        self.ran: dict[str, CodeStep] = {}  # program → the last step running it
+        self.pipes: set[tuple[str, int, str]] = set()  # (file, line, program) piping onwards
 
     def unique_name(self, name: str) -> str:
         taken = {s.name for s in self.steps}
@@ -129,6 +160,8 @@ class StepBuilder:
         command = cli.subcommands.get(parsed.subcommand, cli)
         path = MainPath(program, command, parsed.subcommand, None, [inv])
         fixed, stdout = json_switch(command, program)
+        if (inv.file, inv.line, inv.program) in self.pipes:
+            fixed, stdout = [], "text"  # the next program reads what it prints, as documented
         fixed_flags = {a.flag for a in fixed}
         args: list[Arg] = []
         for name, value in parsed.flags:
@@ -145,8 +178,23 @@ class StepBuilder:
             args + fixed,
             parsed.subcommand,
             stdout,
+            stdin=self._feed(inv.stdin) if inv.stdin is not None else None,
         )
         self.steps.append(step)
+        self.ran[inv.program] = step
+
+    def _feed(self, stdin: Stdin) -> StdinFeed:
+        """What a step feeds its program on stdin: the output of the step piping into it, or
+        a new input (``unfed`` has ruled out the rest)."""
+        if stdin.kind == "program":
+            producer = self.ran[stdin.value]
+            text = ".stdout" if producer.stdout == "text" else ""
+            return StdinFeed(f"{producer.name}.output{text}", "text")
+        if stdin.kind == "file" and stdin.value in self.produced:  # `< notes.json` it saved
+            return StdinFeed(f"{self.produced[stdin.value]}.output", "text")
+        item, feed = stdin_input([stdin], True, set(self.inputs))
+        self.inputs[item.name] = item
+        return feed
 
     def _flag(self, path: MainPath, command: Command, name: str, value: str | None) -> list[Arg]:
         param = command.flag(name) or Param(name, "flag", dest_of(name), source="invocation")
@@ -220,6 +268,12 @@ def _schema_of(value: Any) -> dict[str, Any]:
 def workflow_steps(inventory: Inventory, items: list[Item]) -> StepBuilder:
     rules = unique([text for text, _line in collect_rules(inventory.skill)])
     builder = StepBuilder(inventory, rules)
+    builder.pipes = {
+        (inv.file, inv.line, inv.stdin.value)
+        for item in items
+        for inv in item.invocations
+        if inv.stdin is not None and inv.stdin.kind == "program"
+    }
     for item in items:
         if item.invocations:
             for inv in item.invocations:

@@ -78,9 +78,8 @@ def main() -> int:
     business = os.environ.get("APP_BUSINESS_PIPELINE", "")
     for check in CHECKS:
         # Skill mode (_skill) may run any program: every check applies there.
-        if business and not business.startswith("_") and business not in check.get(
-            "pipelines", [business]
-        ):
+        needed_by = check.get("pipelines", [business])
+        if business and not business.startswith("_") and business not in needed_by:
             continue  # only other pipelines' programs need it
         if check["kind"] == "auth":
             manual.append(check["name"])
