@@ -24,7 +24,8 @@ import yaml
 from converter.analyzers import ANALYZERS, default_analyzer, run_analyzer
 from converter.errors import PlanError, UsageError, Where
 from converter.inventory import Inventory, build_inventory
-from converter.plan import Plan, check_plan, line_of, load_plan, plan_to_yaml
+from converter.plan import Plan, check_plan
+from converter.plan_file import line_of, load_plan, plan_to_yaml
 from converter.render import render_app
 from converter.report import Report
 from converter.verify import SMOKE_TIMEOUT, verify_app

@@ -14,15 +14,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from converter.cli_model import AUTHORITATIVE, Command, parse_argv
-from converter.plan import (
-    CodeStep,
-    Input,
-    LlmStep,
-    Pipeline,
-    Plan,
-    format_path,
-    schema_errors,
-)
+from converter.plan import CodeStep, Input, LlmStep, Pipeline, Plan
+from converter.plan_file import format_path, schema_errors
 
 if TYPE_CHECKING:
     from converter.inventory import Inventory

@@ -20,7 +20,7 @@ from converter import cli as cli_module
 from converter.analyzers.heuristic import analyze
 from converter.cli import EPILOG, cli
 from converter.inventory import build_inventory
-from converter.plan import plan_to_yaml
+from converter.plan_file import plan_to_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "skills"

@@ -19,19 +19,8 @@ from converter.analyzers.heuristic import analyze
 from converter.analyzers.text import use_when_phrases
 from converter.errors import PlanError, UsageError
 from converter.inventory import build_inventory
-from converter.plan import (
-    CodeStep,
-    LlmStep,
-    Pipeline,
-    Plan,
-    check_plan,
-    dump_plan,
-    format_path,
-    load_plan,
-    plan_from_dict,
-    plan_to_yaml,
-    schema_errors,
-)
+from converter.plan import CodeStep, LlmStep, Pipeline, Plan, check_plan, plan_from_dict
+from converter.plan_file import dump_plan, format_path, load_plan, plan_to_yaml, schema_errors
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "skills"

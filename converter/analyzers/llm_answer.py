@@ -18,15 +18,8 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from converter.plan import (
-    PLAN_VERSION,
-    Plan,
-    SkillModeItem,
-    check_plan,
-    format_path,
-    plan_from_dict,
-    schema_errors,
-)
+from converter.plan import PLAN_VERSION, Plan, SkillModeItem, check_plan, plan_from_dict
+from converter.plan_file import format_path, schema_errors
 
 if TYPE_CHECKING:
     from converter.inventory import Inventory
