@@ -10,6 +10,7 @@ Each finding is a Diagnostic naming file:line and what to do.  Errors stop `run`
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from typing import Any
 
@@ -18,6 +19,8 @@ from .diagnostic import Diagnostic
 from .document import Document, plain
 from .errors import LoadError, Where
 from .references import check_command, check_file, check_prompt
+
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")  # pipeline.schema.json's name, lifecycle aside
 
 
 @cache
@@ -94,7 +97,10 @@ def check_document(app: App, dirname: str, doc: Document) -> list[Diagnostic]:
                 "error",
                 f"name {name!r} does not match its directory {dirname!r}",
                 doc.where("name"),
-                f"set name: {dirname} or rename the directory",
+                f"set name: {dirname} or rename the directory"
+                if _NAME.match(dirname)
+                else f"rename the directory to {name!r} (a pipeline name is lowercase letters, "
+                "digits, '-' and '_')",
             )
         )
     if dirname in LIFECYCLE and data.get("triggers"):

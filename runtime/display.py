@@ -62,11 +62,15 @@ def decision_lines(decision: dict[str, Any]) -> list[str]:
 
 
 def session_line(row: dict[str, Any], removed: bool = False) -> str:
-    verb = "removed " if removed else ""
-    return (
-        f"{verb}{row['session']}  {row['status']}  {row.get('pipeline') or ''}"
-        f"  {row.get('step') or ''}  {row.get('age_hours', '')}h"
-    )
+    parts = ["removed"] if removed else []
+    parts += [row["session"], str(row["status"])]
+    if row["status"] == "corrupt":
+        parts.append("(cannot be read: `app-run sessions --clean` removes it)")
+    else:
+        parts += [row.get("pipeline") or "", row.get("step") or "", f"{row.get('age_hours', 0)}h"]
+    if row.get("error"):
+        parts.append(f"— {row['error']}")
+    return "  ".join(p for p in parts if p)
 
 
 def select_field(output: Any, field: str) -> Any:
@@ -77,5 +81,13 @@ def select_field(output: Any, field: str) -> Any:
         elif isinstance(output, list) and key.isdigit() and int(key) < len(output):
             output = output[int(key)]
         else:
-            raise UsageError(f"the output has no field {field!r}", hint="see the full output")
+            there = ""
+            if isinstance(output, dict) and output:
+                there = f"there: {', '.join(list(map(str, output))[:12])}; "
+            elif isinstance(output, list):
+                there = f"there: a list of {len(output)}; "
+            raise UsageError(
+                f"the output has no field {field!r} (the run itself succeeded)",
+                hint=f"{there}drop --field to print the whole output",
+            )
     return output

@@ -11,7 +11,9 @@ domain/host/handle gets the request's only value of that shape ("the profile of
 alice.bsky.social" fills ``handle``); if exactly one string input is still missing (the same
 way), the request's only quoted text, or else its only token naming an existing file or a URL.
 
-Whatever stays missing is reported by the input check, listing every missing name.
+A value the request names (``count=many``) that does not fit the declared type is an input
+error at once.  Whatever stays missing is reported by the input check, listing every missing
+name.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from .config import Config
-from .errors import InputError
 from .inputs import base_type, convert, is_optional, matches
 from .llm_step import ask_lite
 from .providers.base import Provider
@@ -80,11 +81,8 @@ def offline_extract(request: str, missing: dict[str, str]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for name, type_ in missing.items():
         raw = _named_value(request, name)
-        if raw is not None:
-            try:
-                found[name] = convert(name, raw, type_)
-            except InputError:
-                continue
+        if raw is not None:  # the user named it: a value that does not fit is their mistake
+            found[name] = convert(name, raw, type_)
     left = {k: t for k, t in missing.items() if k not in found}
     numeric = _candidates(left, ("integer", "number"))
     numbers = NUMBER.findall(request)

@@ -130,7 +130,8 @@ def complete_inputs(
 
 
 def check_inputs(values: dict[str, Any], declared: dict[str, str], pipeline: str) -> None:
-    """Raise InputError listing every missing, unknown or mistyped input."""
+    """Raise InputError listing every missing, unknown or mistyped input (a whole float for an
+    integer input is made an int in ``values``)."""
     problems: list[str] = []
     missing = [k for k in required(declared) if k not in values]
     if missing:
@@ -140,6 +141,9 @@ def check_inputs(values: dict[str, Any], declared: dict[str, str], pipeline: str
         known = ", ".join(declared) or "none"
         problems.append(f"unknown {', '.join(unknown)} (declared: {known})")
     for key, type_ in declared.items():
+        value = values.get(key)
+        if base_type(type_) == "integer" and isinstance(value, float) and value.is_integer():
+            values[key] = int(value)  # JSON Schema's integer: 1.0 is 1; steps get 1
         if key in values and not matches(values[key], type_):
             problems.append(f"{key} must be {type_}, got {json.dumps(values[key])[:40]}")
     if problems:
@@ -157,7 +161,8 @@ def matches(value: Any, type_: str) -> bool:
     if type_ == "string":
         return isinstance(value, str)
     if type_ == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
+        whole = isinstance(value, float) and value.is_integer()
+        return whole or (isinstance(value, int) and not isinstance(value, bool))
     if type_ == "number":
         return isinstance(value, int | float) and not isinstance(value, bool)
     if type_ == "boolean":

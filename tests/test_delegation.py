@@ -267,3 +267,15 @@ def test_sessions_options_that_make_no_sense_are_refused(
 ) -> None:
     result = invoke("sessions", *args)
     assert result.exit_code == 2 and expected in result.stderr
+
+
+def test_sessions_are_listed_one_line_each(app: Path, app_run_home: Path) -> None:
+    paused = start(app)
+    (app_run_home / "sessions" / "broken.json").write_text("{")
+    lines = invoke("sessions").stdout.splitlines()
+    assert sorted(lines) == sorted(
+        [
+            "broken  corrupt  (cannot be read: `app-run sessions --clean` removes it)",
+            f"{paused['session']}  paused  greet  judge  0.0h",
+        ]
+    )

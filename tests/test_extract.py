@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from runtime.config import Config
+from runtime.errors import InputError
 from runtime.extract import extract_inputs, offline_extract
 from runtime.providers.scripted import ScriptedProvider
 
@@ -32,8 +33,6 @@ from runtime.providers.scripted import ScriptedProvider
         # Ambiguous: two numbers for one integer, two quoted strings for one string -> nothing.
         ("compare 3 and 4", {"n": "integer"}, {}),
         ('"a" or "b"', {"s": "string"}, {}),
-        # A bad typed value is left missing (reported later), not guessed.
-        ("count=many", {"count": "integer"}, {}),
         # A lone value goes to the one required input of its kind, optional ones aside.
         (
             "stats of 'data.csv' limit 5",
@@ -69,6 +68,11 @@ from runtime.providers.scripted import ScriptedProvider
 )
 def test_offline_extraction(request_text: str, declared: dict, expected: dict) -> None:
     assert offline_extract(request_text, declared) == expected
+
+
+def test_a_named_value_of_the_wrong_type_is_an_input_error_not_a_missing_input() -> None:
+    with pytest.raises(InputError, match="input count='many' is not a valid integer"):
+        offline_extract("count=many", {"count": "integer"})
 
 
 def test_existing_file_token_fills_the_only_string(

@@ -695,3 +695,21 @@ def test_an_unreadable_pipeline_yaml(tmp_path: Path, monkeypatch: pytest.MonkeyP
         f"error: cannot read file: Permission denied (app/{P})\n"
         "app: invalid (1 errors, 0 warnings)\n"
     )
+
+
+def test_a_directory_name_a_pipeline_cannot_have_asks_for_a_rename(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path / "app",
+        {
+            "SKILL.md": "---\nname: app\ndescription: d\n---\n",
+            "pipelines/Bad Name/pipeline.yaml": (
+                "name: bad-name\ndescription: d\nsteps:\n"
+                "  - name: a\n    type: code\n    command: python3 steps/a.py\n"
+            ),
+            "pipelines/Bad Name/steps/a.py": "print('{}')\n",
+        },
+    )
+    result = invoke("check", tmp_path / "app")
+    assert result.exit_code == 3
+    assert "rename the directory to 'bad-name'" in result.stderr + result.stdout
+    assert "set name: Bad Name" not in result.stderr + result.stdout

@@ -199,3 +199,20 @@ def test_an_input_given_twice_is_refused_and_a_bom_is_fine(
     bom = tmp_path / "input.json"
     bom.write_bytes(b'\xef\xbb\xbf{"who": "ann"}')
     assert invoke("run", app, "hello", "--input-json", bom).exit_code == 0
+
+
+def test_field_prints_one_part_of_the_output(tmp_path: Path, runtime_env: Path) -> None:
+    step = 'import json; print(json.dumps({"output": {"report": "# Title\\n", "n": [4, 5]}}))\n'
+    app = make_app(
+        tmp_path / "app",
+        {"rep": [{"name": "emit", "type": "code", "command": "python3 steps/emit.py"}]},
+        files={"pipelines/rep/steps/emit.py": step},
+    )
+    assert invoke("run", app, "rep", "--field", "report").stdout == "# Title\n"  # plain text
+    assert invoke("run", app, "rep", "--field", "n.1").stdout == "5\n"
+    missing = invoke("run", app, "rep", "--field", "summary")
+    assert missing.exit_code == 2 and missing.stdout == ""
+    assert missing.stderr.splitlines()[-1] + "\n" == (
+        "Error: the output has no field 'summary' (the run itself succeeded) — there: report, n; "
+        "drop --field to print the whole output\n"
+    )

@@ -165,6 +165,17 @@ def test_every_type_reaches_the_step(app: Path, runtime_env: Path) -> None:
     }
 
 
+def test_a_whole_float_is_an_integer_and_reaches_the_step_as_one(
+    app: Path, runtime_env: Path
+) -> None:
+    """JSON Schema's integer: 1.0 is 1 (some JSON writers always print a fraction)."""
+    typed = {"s": "x", "i": 3.0, "n": 2, "b": False, "a": [], "o": {}}
+    result = run(app, "--input-json", "-", input=json.dumps(typed))
+    assert result.exit_code == 0, result.stderr
+    given = json.loads(marker(runtime_env, "typed", "use")["stdin"])["input"]["i"]
+    assert given == 3 and isinstance(given, int)
+
+
 def test_input_json_from_stdin_and_pairs_on_top(app: Path, runtime_env: Path) -> None:
     typed = {"s": "from json", "i": 1, "n": 2, "b": False, "a": [], "o": {}}
     result = run(app, "--input-json", "-", "-i", "s=from a pair", input=json.dumps(typed))
@@ -213,8 +224,8 @@ def test_input_json_from_a_file(app: Path, runtime_env: Path, tmp_path: Path) ->
         ),
         (
             ["--input-json", "-"],
-            '{"s": "x", "i": 1.0, "n": 1, "b": true, "a": [], "o": {}}',
-            "Error: inputs for 'typed': i must be integer, got 1.0",
+            '{"s": "x", "i": 1.5, "n": 1, "b": true, "a": [], "o": {}}',
+            "Error: inputs for 'typed': i must be integer, got 1.5",
         ),
         (
             ["--input-json", "-"],
