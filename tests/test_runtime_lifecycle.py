@@ -283,7 +283,7 @@ def test_a_signal_held_during_the_destructor_is_still_reported(
     try:
         wait_for(lambda: marker(runtime_env, "_destructor", "cleanup") is not None, "cleanup")
         proc.send_signal(signal.SIGTERM)
-        stdout, _ = proc.communicate(timeout=30)
+        stdout, stderr = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -292,3 +292,6 @@ def test_a_signal_held_during_the_destructor_is_still_reported(
     cleanup = [e for e in events if e["event"] == "step_end" and e["step"] == "cleanup"]
     assert cleanup[0]["status"] == "succeeded"  # the destructor is never cut short
     assert proc.returncode == 143
+    assert stderr.splitlines()[-1] == (
+        "Stopped by SIGTERM while the destructor ran: it was let finish (exit 143)"
+    )

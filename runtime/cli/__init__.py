@@ -236,6 +236,11 @@ def report(result: Any, as_json: bool, field: str | None = None) -> int:
             if phase is not None and phase.error is not None:
                 lines = error_lines(phase.error)
                 say([f"Error: {phase.phase} failed — {lines[0]}", *lines[1:]])
+    if getattr(result, "signal", None) is not None:
+        import signal
+
+        name, code = signal.Signals(result.signal).name, 128 + result.signal
+        say([f"Stopped by {name} while the destructor ran: it was let finish (exit {code})"])
     if result.record_error:
         fix = "check the free space and permissions of APP_RUN_HOME; the run itself went on"
         say([f"Warning: {result.record_error} — {fix}"])
