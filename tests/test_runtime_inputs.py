@@ -278,9 +278,12 @@ def test_bad_inputs_exit_2_before_anything_runs(
 ) -> None:
     result = run(app, *args, input=stdin)
     assert result.exit_code == 2
-    assert result.stdout == ""
     assert result.stderr.startswith(expected_error)
     assert len(result.stderr.splitlines()) == 1
+    # --json: the error as the one object on stdout
+    shown = json.loads(result.stdout)
+    assert (shown["status"], shown["exit_code"]) == ("error", 2)
+    assert expected_error.startswith(f"Error: {shown['error']['message']}"[:40])
     assert_nothing_ran(app_run_home, runtime_env)
 
 

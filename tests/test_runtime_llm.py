@@ -295,7 +295,8 @@ def test_an_llm_step_in_the_destructor_needs_a_provider_before_anything_runs(
     result = invoke(
         "run", app, "hello", "--json"
     )  # delegation is on, but a destructor never pauses
-    assert result.exit_code == 2 and result.stdout == ""
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"]["type"] == "ProviderNotConfigured"
     assert "llm step 'summarise' of _destructor needs an LLM provider" in result.stderr
     assert "ANTHROPIC_API_KEY" in result.stderr
     assert marker(runtime_env, "hello", "work") is None  # nothing ran

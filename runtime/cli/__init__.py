@@ -295,7 +295,7 @@ def app_run(argv: Sequence[str] | None = None) -> int:
     """`app-run ARGV` (default: ``sys.argv[1:]``) in-process; returns the exit code. No
     traceback escapes unless --debug was given."""
     args = shorthand([str(a) for a in (sys.argv[1:] if argv is None else argv)])
-    debug = False
+    debug = as_json = False
     for arg in args:
         if not _utf8(arg):  # Linux hands over undecodable bytes as lone surrogates
             shown = arg.encode("utf-8", "backslashreplace").decode("utf-8")
@@ -310,7 +310,7 @@ def app_run(argv: Sequence[str] | None = None) -> int:
             parsed = parser.parse_args(args)
         except SystemExit as done:  # --help, --version and usage errors end the parse
             return int(done.code or 0)
-        debug = parsed.debug
+        debug, as_json = parsed.debug, getattr(parsed, "as_json", False)
         handler: Handler = parsed.handler
         return handler(parsed)
     except KeyboardInterrupt:
@@ -327,7 +327,13 @@ def app_run(argv: Sequence[str] | None = None) -> int:
         say([f"Error: the input is not UTF-8 text (byte {exc.start}) — convert it to UTF-8"])
         return EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - the one place that turns errors into a message
-        return fail(exc, debug)
+        code = fail(exc, debug)
+        if as_json and isinstance(exc, AppRunError):  # --json promises one object on stdout
+            from runtime.result import error_dict
+
+            with contextlib.suppress(OSError, StdoutFailed):
+                emit_json({"status": "error", "exit_code": code, "error": error_dict(exc)})
+        return code
 
 
 def _utf8(text: str) -> bool:
