@@ -12,7 +12,8 @@ Exit codes:
   3   the skill or the plan is invalid (no SKILL.md, broken frontmatter, a plan that fails
       its schema or does not fit the skill: unknown program, flag or reference)
   4   output exists: pipelines/, a generated README, a non-empty --out folder or the -o
-      plan file (--force replaces it; SKILL.md and the programs are never touched)
+      plan file (--force replaces it, keeping pipelines it did not generate, and reports
+      what it overwrote or removed; SKILL.md and the programs are never touched)
   5   the APP was written but verification failed (app-run check, compiling, argument
       mappings or --smoke); the report says what
   70  internal error (a bug: rerun with --debug and report it)
@@ -73,7 +74,12 @@ PlanFile = Annotated[
     typer.Option("--plan", metavar="FILE", help="Render this (edited) plan; no analysis."),
 ]
 Force = Annotated[
-    bool, typer.Option("--force", help="Replace existing pipelines/ (or -o FILE, --out DIR).")
+    bool,
+    typer.Option(
+        "--force",
+        help="Replace what an earlier conversion generated (pipelines/ it made, its README; "
+        "-o FILE; a non-empty --out DIR); the report lists what was overwritten or removed.",
+    ),
 ]
 Smoke = Annotated[
     bool, typer.Option("--smoke", help="Run each code step on its samples, in a temporary copy.")

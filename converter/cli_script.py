@@ -4,7 +4,9 @@ Shell: the leading comment block, ``case`` arms that spell flags (``-t|--title)`
 letters, and the words of ``case "$action" in ... esac``.  Node: the leading comment, flags
 declared with ``util.parseArgs`` or spelled as string literals (``'--title'``), and the values a
 variable is compared with (``switch (action) { case 'create_event': ...}``, ``action === 'x'``).
-What cannot be seen this way is left to the invocations in SKILL.md.
+What cannot be seen this way is left to the invocations in SKILL.md.  A usage line
+(``Usage:``/``用法:``) splits into its arguments (positional names) and the description after
+them; a positional no usage line names gets a generic name by what SKILL.md shows for it.
 """
 
 from __future__ import annotations
@@ -164,18 +166,94 @@ def _braced(source: str, start: int) -> str:
 
 _USAGE_WORD = re.compile(r"\[([^\[\]]+)\]|<([^<>]+)>|\b([A-Z][A-Z0-9_]{1,})\b")
 _NOT_A_NAME = {"options", "option", "flags", "args", "arguments", "opts"}
+# "Usage:", "usage :", "用法：", "使用方法:" at the start of a line.
+USAGE_PREFIX = re.compile(r"^\s*(?:usage|用法|使用方法)\s*[:：]\s*", re.I)
+_USAGE_TOKEN = re.compile(r"(\s*)(\[[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*\]|<[^<>]*>|\{[^{}]*\}|\S+)")
+_USAGE_SEPARATORS = {"-", "--", "—", "–", ":", "：", "#"}
+
+
+def split_usage(line: str) -> tuple[str, str] | None:
+    """(the arguments, the description after them) of a usage line such as
+    ``用法: count.sh FILE 输出字数 (JSON)`` or ``Usage: x.sh [-n N] FILE - count words``;
+    None when ``line`` is no usage line.  The first word is the program; arguments are
+    bracketed, flags, UPPER-CASE names, choices (``a|b``) and lone lower-case literals (a
+    subcommand); the description starts at a separator (`` - ``, two spaces), a word with
+    non-ASCII letters, a capitalised word or two plain words in a row."""
+    match = USAGE_PREFIX.match(line)
+    if not match:
+        return None
+    rest = line[match.end() :]
+    tokens = list(_USAGE_TOKEN.finditer(rest))[1:]  # the program's own name comes first
+    for i, token in enumerate(tokens):
+        space, word = token.group(1), token.group(2)
+        if word in _USAGE_SEPARATORS:
+            return rest[tokens[0].start(2) : token.start()].strip(), rest[token.end() :].strip()
+        if _arg_like(word):
+            continue
+        following = tokens[i + 1].group(2) if i + 1 < len(tokens) else ""
+        if (
+            len(space) >= 2
+            or not word.isascii()
+            or word[:1].isupper()
+            or (following and not _arg_like(following) and following not in _USAGE_SEPARATORS)
+        ):
+            return rest[tokens[0].start(2) : token.start(2)].strip(), rest[token.start(2) :].strip()
+    return rest[tokens[0].start(2) :].strip() if tokens else "", ""
+
+
+def _arg_like(word: str) -> bool:
+    return bool(
+        word[:1] in "[<{-$"
+        or "|" in word
+        or "..." in word
+        or re.fullmatch(r"[A-Z][A-Z0-9_]*(?:\.\.\.)?", word)
+    )
+
+
+def without_usage(text: str) -> str:
+    """``text`` without a usage line at its start: what the rest of that line says (the
+    description after the arguments) and the lines after it."""
+    first, _, more = text.strip().partition("\n")
+    split = split_usage(first)
+    if split is None:
+        return text.strip()
+    return "\n".join(part for part in (split[1], more.strip()) if part)
 
 
 def usage_positionals(doc: str) -> list[str]:
-    """Names of the positional arguments a ``usage:`` line shows: ``LOGFILE``, ``<file>``,
-    ``[input pdf]``; flags, choices (``a|b``) and ``[options]`` are skipped."""
-    match = re.search(r"(?im)^\s*usage:\s*\S+(.*)$", doc)
-    if not match:
+    """Names of the positional arguments a usage line shows: ``LOGFILE``, ``<file>``,
+    ``[input pdf]``; flags, choices (``a|b``) and ``[options]`` are skipped, and so is the
+    description after them."""
+    split = next((s for line in doc.split("\n") if (s := split_usage(line)) is not None), None)
+    if split is None:
         return []
     names = []
-    for word in _USAGE_WORD.finditer(match.group(1)):
+    for word in _USAGE_WORD.finditer(split[0]):
         text = next(g for g in word.groups() if g is not None).strip()
         if text.startswith("-") or "|" in text or text.lower() in _NOT_A_NAME or "..." in text:
             continue
         names.append(dest_of(text))
     return names
+
+
+_PLACEHOLDER_NAME = re.compile(r"<([\w .-]+)>|\{([\w .-]+)\}|\[([\w .-]+)\]|([A-Z][A-Z0-9_]{2,})")
+
+
+def positional_name(word: str) -> str:
+    """The name of a positional argument SKILL.md shows but no usage line names: a
+    placeholder's own (``<input.pdf>``, ``{name}``, ``LOGFILE``), else a generic one by what
+    the value is (``number``, ``url``, ``file``, ``path``, ``text``) — never the example
+    itself: ``article.txt`` is a file, not ``article_txt``."""
+    placeholder = _PLACEHOLDER_NAME.fullmatch(word)
+    if placeholder:
+        return dest_of(next(g for g in placeholder.groups() if g))
+    value = word.strip("<>{}[]\"'")
+    if re.fullmatch(r"-?\d+(\.\d+)?", value):
+        return "number"
+    if re.match(r"[a-z][a-z0-9+.-]*://", value, re.I):
+        return "url"
+    if re.fullmatch(r"[^/]*[^/.]\.[A-Za-z0-9]{1,8}", value.rsplit("/", 1)[-1]):
+        return "file"
+    if "/" in value or value in (".", "..") or value.startswith("~"):
+        return "path"
+    return "text"

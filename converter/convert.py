@@ -76,6 +76,11 @@ def convert(options: Options, progress: Progress | None = None) -> Report:
     report.app = str(written.root)
     report.files = written.written
     report.copied = len(written.copied)
+    report.overwritten, report.removed, report.kept = (
+        written.overwritten,
+        written.removed,
+        written.kept,
+    )
     report.warnings += written.warnings
     say("verifying: app-run check, compiling, argument mappings" + (", smoke" * options.smoke))
     report.verification = verify_app(

@@ -23,10 +23,12 @@ from converter.programs import (
     Program,
     describe,
     direct_run_warning,
+    interpreter_need,
     is_candidate,
     language_of,
     read_source,
 )
+from converter.render import MARKER
 from converter.requirements import (
     Collector,
     Requirement,
@@ -175,11 +177,14 @@ class Doc:
 
 def read_docs(skill_dir: Path, paths: list[str], skill_md: str) -> list[Doc]:
     """The skill's other Markdown files (FORMS.md, references/*.md): real skills often show
-    how to run their programs there rather than in SKILL.md."""
+    how to run their programs there rather than in SKILL.md.  The README an earlier
+    conversion generated is not the skill's (it names the generated steps)."""
     docs = []
     for rel in [p for p in paths if p.lower().endswith(".md") and p != skill_md][:MAX_DOCS]:
         text = read_source(skill_dir / rel)
         lines = text.lstrip("\ufeff").replace("\r\n", "\n").split("\n")
+        if MARKER in lines[0]:
+            continue
         _sections, blocks, inline = scan_markdown(lines, 1, [], rel)
         docs.append(Doc(rel, blocks, inline))
     return docs
@@ -299,11 +304,11 @@ def _requirements(
     for program in programs:
         source = read_source(skill_dir / program.path)
         from_program(program.path, program.language, source, local, out)
-        binary = program.interpreter.split()[0] if program.interpreter else ""
+        # Its interpreter is the program's own need, wherever SKILL.md shows the command.
+        binary, spot = interpreter_need(program, source)
         if binary and not re.fullmatch(r"(python3?(\.\d+)?|py|bash|sh|uv)", binary):
-            where = [f"{file}:{inv.line}" for inv in program.invocations] or [program.path]
-            for spot in where:
-                out.add("binary", binary, spot)
+            for where in [f"{inv.file}:{inv.line}" for inv in program.invocations] + [spot]:
+                out.add("binary", binary, where)
     return out.result()
 
 

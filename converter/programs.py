@@ -21,7 +21,13 @@ from typing import Any
 
 from converter.cli_model import Command, Param, add_param, dest_of, parse_argv
 from converter.cli_python import extract_python_cli
-from converter.cli_script import leading_comment, scan_node, scan_shell, usage_positionals
+from converter.cli_script import (
+    leading_comment,
+    positional_name,
+    scan_node,
+    scan_shell,
+    usage_positionals,
+)
 from converter.invocations import INTERPRETERS, Invocation, is_placeholder, order_key
 
 LANG_BY_EXT = {
@@ -96,15 +102,37 @@ def language_of(path: Path, head: str) -> str:
     lang = LANG_BY_EXT.get(path.suffix.lower(), "")
     if lang:
         return lang
-    if head.startswith("#!"):
-        words = head[2:].split("\n", 1)[0].split()
-        words = [w for w in words if not w.startswith("-")]
-        if words and posixpath.basename(words[0]) == "env":
-            words = words[1:]
-        if words:
-            base = re.sub(r"\d+(\.\d+)*$", "", posixpath.basename(words[0]))
-            return _SHEBANG_LANG.get(base, _SHEBANG_LANG.get(posixpath.basename(words[0]), ""))
+    runs = shebang_program(head)
+    if runs:
+        base = re.sub(r"\d+(\.\d+)*$", "", runs)
+        return _SHEBANG_LANG.get(base, _SHEBANG_LANG.get(runs, ""))
     return ""
+
+
+def shebang_program(head: str) -> str:
+    """The program a ``#!`` line runs (``#!/usr/bin/env -S node --x`` → ``node``); ""."""
+    if not head.startswith("#!"):
+        return ""
+    words = [w for w in head[2:].split("\n", 1)[0].split() if not w.startswith("-")]
+    if words and posixpath.basename(words[0]) == "env":
+        words = words[1:]
+    return posixpath.basename(words[0]) if words else ""
+
+
+def interpreter_need(program: Program, source: str) -> tuple[str, str]:
+    """(the binary the APP runs ``program`` with, where the program itself says so).
+
+    The binary is the first word of its interpreter (as SKILL.md runs it, else the one of
+    its language, from its extension or ``#!`` line), else what its ``#!`` line names when
+    it runs directly.  The spot is ``path:1`` when the ``#!`` line names that binary, else
+    the program's path (its extension says it): the constructor check for the binary then
+    applies to the pipelines running this program.  ("", "") when nothing runs it."""
+    shebang = shebang_program(source)
+    binary = program.interpreter.split()[0] if program.interpreter else shebang
+    if not binary:
+        return "", ""
+    named = bool(shebang) and posixpath.basename(binary) == shebang
+    return binary, f"{program.path}:1" if named else program.path
 
 
 def location_of(rel: str) -> str:
@@ -196,7 +224,7 @@ def direct_run_warning(skill_dir: Path, program: Program) -> str:
 
 def _usage_line(source: str) -> str:
     """A ``Usage: ...`` text the program prints, for programs without a docstring."""
-    match = re.search(r"[\"'`]((?:usage|Usage|USAGE):[^\"'`\n]*)", source)
+    match = re.search(r"[\"'`]((?:usage|Usage|USAGE|用法|使用方法)\s*[:：][^\"'`\n]*)", source)
     return match.group(1) if match else ""
 
 
@@ -287,9 +315,7 @@ def _note_positionals(program: Program, command: Command, words: list[str]) -> N
         return
     named = usage_positionals(program.doc)
     for index, word in enumerate(words[len(declared) :], start=len(declared)):
-        stem = word.strip("<>{}[]").rsplit("/", 1)[-1]
-        dest = dest_of(stem) if not re.fullmatch(r"-?\d+(\.\d+)?", stem) else "number"
-        dest = named[index] if index < len(named) else dest
+        dest = named[index] if index < len(named) else positional_name(word)
         used = {p.dest for p in command.params}
         while dest in used:
             dest += "_2"

@@ -64,7 +64,7 @@ def render_app(
         context = pipeline_context(pipeline, data_files, strict_choices(pipeline, inventory))
         contexts.append(context)
         files += _pipeline_files(env, plan, pipeline, context, inventory)
-    files += _lifecycle_files(env, plan)
+    files += _lifecycle_files(env, plan, inventory)
     if readme:
         files.append(RenderedFile(readme, _readme(env, plan, contexts)))
     paths = [f.path for f in files]
@@ -233,20 +233,25 @@ def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> di
     return spec
 
 
-def constructor_checks(plan: Plan) -> list[dict[str, Any]]:
+def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]:
     """The plan's checks as the constructor embeds them.  A check the skill's programs need is
     scoped to the pipelines running those programs (``pipelines``: the constructor skips it
     for the others; a mention in SKILL.md alone runs no pipeline), and a Python module
-    published under another name says what to install."""
+    published under another name says what to install.  Which programs need it comes from
+    the check's ``where`` and from the inventory's own spots for the same requirement (a
+    program's interpreter is its need: ``scripts/x.js:1``), so a plan that lists only some
+    spots does not lose a program."""
     users: dict[str, set[str]] = {}
     for pipeline in plan.pipelines:
         for step in pipeline.steps:
             if isinstance(step, CodeStep):
                 users.setdefault(step.program, set()).add(pipeline.name)
+    known = {(r.kind, r.name): r.where for r in inventory.requirements}
     checks = []
     for check in plan.constructor.checks:
         data = check.to_dict()
-        files = {spot.rpartition(":")[0] or spot for spot in check.where}
+        spots = [*check.where, *known.get((check.kind, check.name), [])]
+        files = {spot.rpartition(":")[0] or spot for spot in spots}
         programs = [f for f in files if f in users]  # SKILL.md's own mentions run no pipeline
         if programs:
             data["pipelines"] = sorted(set().union(*(users[f] for f in programs)))
@@ -289,12 +294,14 @@ def _flag_param(program: Program | None, subcommand: str, flag: str) -> Param | 
     return command.flag(flag) if command is not None else None
 
 
-def _lifecycle_files(env: jinja2.Environment, plan: Plan) -> list[RenderedFile]:
+def _lifecycle_files(
+    env: jinja2.Environment, plan: Plan, inventory: Inventory
+) -> list[RenderedFile]:
     files = []
     if plan.constructor.needed:
         base = "pipelines/_constructor"
         context = {"skill": plan.app_name, "reason": one_line(plan.constructor.reason)}
-        checks = constructor_checks(plan)
+        checks = constructor_checks(plan, inventory)
         files += [
             RenderedFile(
                 f"{base}/pipeline.yaml",

@@ -1,8 +1,9 @@
 """Sample inputs and scripted answers, so a converted pipeline runs offline at once.
 
 ``samples/input.json`` of a pipeline gives every required input, and the optional ones that
-have a default.  A value is the input's default, else its first enum value, else the example its
-description gives ("... (e.g. sales.csv)"), else a placeholder of its type.  An example
+have a default.  A value is the example its description gives ("... (e.g. sales.csv)": the value
+SKILL.md shows, which the analyzer puts there) when it fits the input's type and enum, else
+the input's default, else its first enum value, else a placeholder of its type.  An example
 that names a file the skill does not have is replaced by a skill file with the same
 suffix (``sales.csv`` → ``assets/sample.csv``), unless the input is something to write.
 An optional input without a default is left out: app-run hands the steps ``null`` for it,
@@ -36,16 +37,16 @@ def sample_inputs(pipeline: Pipeline, files: list[str]) -> dict[str, Any]:
 
 
 def sample_value(item: Input, files: list[str]) -> Any:
+    example = _typed(example_of(item.description), item.type)
+    if example is not None and (not item.enum or example in item.enum):
+        if isinstance(example, str) and not _WRITES.search(f"{item.name} {item.description}"):
+            return _existing_file(example, files)
+        return example  # what SKILL.md shows (--width 800), not the program's default
     if item.default is not None:
         return item.default
     if item.enum:
         return item.enum[0]
-    example = _typed(example_of(item.description), item.type)
-    if example is None:
-        return _PLACEHOLDER.get(item.type, [] if item.type == "array" else {})
-    if isinstance(example, str) and not _WRITES.search(f"{item.name} {item.description}"):
-        return _existing_file(example, files)
-    return example
+    return _PLACEHOLDER.get(item.type, [] if item.type == "array" else {})
 
 
 def example_of(description: str) -> str | None:

@@ -62,8 +62,9 @@ class SkillDoc:
 
 
 def read_skill_md(path: Path, *, display: str | None = None) -> SkillDoc:
-    """Read and parse ``path``; ``display`` is the name used in messages (default: path)."""
-    shown = display or str(path)
+    """Read and parse ``path``.  ``display`` is its name in the skill (``SkillDoc.path``, the
+    warnings; default: ``path``); errors name ``path`` as given, so it can be opened."""
+    shown = str(path)
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -81,17 +82,22 @@ def read_skill_md(path: Path, *, display: str | None = None) -> SkillDoc:
         raise SkillError(
             "SKILL.md is not UTF-8", where=Where(shown, line), hint="save it as UTF-8"
         ) from exc
-    return parse_skill_md(text, file=shown, folder_name=path.parent.name)
+    return parse_skill_md(text, file=display or shown, folder_name=path.parent.name, shown=shown)
 
 
-def parse_skill_md(text: str, *, file: str = "SKILL.md", folder_name: str = "") -> SkillDoc:
+def parse_skill_md(
+    text: str, *, file: str = "SKILL.md", folder_name: str = "", shown: str = ""
+) -> SkillDoc:
+    """Parse a SKILL.md's text; ``file`` is its path in the skill (``SkillDoc.path`` and the
+    warnings), ``shown`` the path errors name (default: ``file``)."""
+    shown = shown or file
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if len(lines) > 1 and lines[-1] == "":
         lines.pop()  # a final newline ends the last line; it does not start another
-    fm_lines, close_line = _split_frontmatter(lines, file)
+    fm_lines, close_line = _split_frontmatter(lines, shown)
     warnings: list[str] = []
-    data, key_lines = _load_frontmatter("\n".join(fm_lines), file)
-    frontmatter = _frontmatter(data, key_lines, file, folder_name, close_line, warnings)
+    data, key_lines = _load_frontmatter("\n".join(fm_lines), shown)
+    frontmatter = _frontmatter(data, key_lines, (file, shown), folder_name, close_line, warnings)
     body_lines = lines[close_line:]
     sections, blocks, inline = scan_markdown(body_lines, close_line + 1, warnings, file)
     return SkillDoc(
@@ -149,6 +155,7 @@ def _load_frontmatter(text: str, file: str) -> tuple[dict[str, Any], dict[str, i
     try:
         node = loader.get_single_node()
         _check_size(node, file)
+        _check_duplicates(node, file)
         if isinstance(node, yaml.MappingNode):
             for key, _value in node.value:
                 key_lines.setdefault(str(key.value), key.start_mark.line + 2)
@@ -183,6 +190,29 @@ def _load_frontmatter(text: str, file: str) -> tuple[dict[str, Any], dict[str, i
     return {str(k): v for k, v in data.items()}, key_lines
 
 
+def _check_duplicates(node: yaml.Node | None, file: str, prefix: str = "") -> None:
+    """Refuse a key given twice in one mapping (YAML would keep the last one silently),
+    naming it (``metadata.version`` when nested) and the line of its second use."""
+    if isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            _check_duplicates(item, file, prefix)
+    if not isinstance(node, yaml.MappingNode):
+        return
+    first: dict[str, int] = {}
+    for key, value in node.value:
+        if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
+            continue
+        name, line = f"{prefix}{key.value}", key.start_mark.line + 2
+        if name in first:
+            raise FrontmatterError(
+                f"the frontmatter has `{name}` twice (lines {first[name]} and {line})",
+                where=Where(file, line),
+                hint=f"keep one `{key.value}:` line; YAML would silently use the last one",
+            )
+        first[name] = line
+        _check_duplicates(value, file, f"{name}.")
+
+
 def _check_size(node: yaml.Node | None, file: str) -> None:
     """Refuse alias bombs: count nodes as if every alias were expanded, and name the
     top-level key whose value goes over the limit."""
@@ -211,11 +241,12 @@ def _check_size(node: yaml.Node | None, file: str) -> None:
 def _frontmatter(
     data: dict[str, Any],
     key_lines: dict[str, int],
-    file: str,
+    files: tuple[str, str],
     folder: str,
     close_line: int,
     warnings: list[str],
 ) -> Frontmatter:
+    file, shown = files  # the name in warnings, the path in errors
     name = data.get("name")
     if name is None or name == "":
         name = folder or "skill"
@@ -223,7 +254,7 @@ def _frontmatter(
     elif not isinstance(name, str):
         raise FrontmatterError(
             f"`name` is a {type(name).__name__}, not text",
-            where=Where(file, key_lines.get("name", 1)),
+            where=Where(shown, key_lines.get("name", 1)),
             hint="write name: my-skill",
         )
     description = data.get("description")
@@ -233,7 +264,7 @@ def _frontmatter(
             got = "empty"
         raise FrontmatterError(
             f"the frontmatter `description` is {got}",
-            where=Where(file, key_lines.get("description", 1)),
+            where=Where(shown, key_lines.get("description", 1)),
             hint="add `description: <what the skill does and when to use it>` as text",
         )
     _lint(name, description, folder, data, file, warnings)

@@ -2,7 +2,9 @@
 
 Each command parses its arguments (prompting for missing ones on a terminal, never
 otherwise), calls one core function and prints the file changes it returns: one line per
-file on stdout (``--json`` for machines), a diff for every edited file with ``--dry-run``.
+file on stdout (``--json`` for machines: ``{"ok": true, "dry_run", "changes"}``, or on an
+error the object app-convert prints, ``{"ok": false, "error": {...}}``), a diff for every
+edited file with ``--dry-run``.
 
 Exit codes: 0 done; 2 bad or missing arguments or names; 3 a file or name already exists
 (--force overwrites files); 4 APP, pipeline or step not found, or a YAML file app-new cannot
@@ -252,6 +254,8 @@ def _run(work: Callable[[], list[Change]], flags: Flags) -> None:
         if flags.debug:
             traceback.print_exc()
         typer.echo(f"Error: {err.one_line()}", err=True)
+        if flags.as_json:  # the same error object as app-convert --json
+            typer.echo(_json_error(err))
         raise typer.Exit(err.exit_code) from None
     except Exception as err:  # a bug: say so in one line, traceback with --debug
         if flags.debug:
@@ -284,7 +288,21 @@ def _json(changes: list[Change], dry_run: bool) -> str:
         {"action": change.action, "path": change.path.as_posix(), "diff": change.diff()}
         for change in changes
     ]
-    return json.dumps({"dry_run": dry_run, "changes": items}, ensure_ascii=False, indent=2)
+    data = {"ok": True, "dry_run": dry_run, "changes": items}
+    return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def _json_error(err: ScaffoldError) -> str:
+    error = {
+        "type": type(err).__name__,
+        "message": err.message,
+        "file": str(err.where.file) if err.where else "",
+        "line": err.where.line if err.where else 0,
+        "hint": err.hint,
+        "exit_code": err.exit_code,
+        "errors": [],
+    }
+    return json.dumps({"ok": False, "error": error}, ensure_ascii=False, indent=2)
 
 
 def main() -> None:

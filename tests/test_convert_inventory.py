@@ -17,7 +17,13 @@ import pytest
 
 from converter import programs as programs_module
 from converter.cli_python import extract_python_cli
-from converter.cli_script import scan_node, scan_shell
+from converter.cli_script import (
+    positional_name,
+    scan_node,
+    scan_shell,
+    split_usage,
+    usage_positionals,
+)
 from converter.errors import ConvertError, FrontmatterError, SkillError
 from converter.inventory import build_inventory
 from converter.invocations import invocations_in
@@ -104,6 +110,18 @@ BOMB = (
             id="python-tag",
         ),
         pytest.param(BOMB, "expands to more than", 6, id="alias-bomb"),
+        pytest.param(
+            "---\nname: demo\ndescription: d\nname: other\n---\n",
+            "has `name` twice (lines 2 and 4)",
+            4,
+            id="duplicate-key",
+        ),
+        pytest.param(
+            "---\nname: demo\ndescription: d\nmetadata:\n  version: 1\n  version: 2\n---\n",
+            "has `metadata.version` twice (lines 5 and 6)",
+            6,
+            id="duplicate-nested-key",
+        ),
     ],
 )
 def test_skill_md_frontmatter(text: str, expected_error: str | None, line: int) -> None:
@@ -573,6 +591,51 @@ def test_shell_and_node_scans() -> None:
         ("--dry-run", "string", []),
     ]
     assert dispatch == {"action": ["add", "rm"]}
+
+
+@pytest.mark.parametrize(
+    ("line", "arguments", "description", "names"),
+    [
+        ("用法: count.sh FILE 输出字数和句子数 (JSON)", "FILE", "输出字数和句子数 (JSON)",
+         ["file"]),
+        ("用法：count.sh FILE", "FILE", "", ["file"]),
+        ("Usage: count.sh FILE  count words", "FILE", "count words", ["file"]),
+        ("Usage: x.sh [-n N] LOG - keep the slow ones", "[-n N] LOG", "keep the slow ones",
+         ["log"]),
+        ("Usage: fmt.sh <in> <out>: formats a file", "<in> <out>", "formats a file", ["in", "out"]),
+        ("Usage: wc.py FILE Counts words.", "FILE", "Counts words.", ["file"]),
+        ("usage: agenda.sh --range today|week [--store FILE]", "--range today|week [--store FILE]",
+         "", []),
+        ("usage: notes.sh add --title T", "add --title T", "", []),
+        ("Usage: check.py [fields.json]", "[fields.json]", "", ["fields_json"]),
+        ("Counts words: usage is simple", None, None, []),
+    ],
+)  # fmt: skip
+def test_a_usage_line_splits_into_arguments_and_description(
+    line: str, arguments: str | None, description: str | None, names: list[str]
+) -> None:
+    split = split_usage(line)
+    assert split == (None if arguments is None else (arguments, description))
+    assert usage_positionals(f"Does things.\n\n{line}\n") == names
+
+
+@pytest.mark.parametrize(
+    ("word", "name"),
+    [
+        ("article.txt", "file"),
+        ("notes/2025-06-02.md", "file"),
+        ("./photos", "path"),
+        ("~/data", "path"),
+        ("https://example.org/a.csv", "url"),
+        ("42", "number"),
+        ("hello", "text"),
+        ("<input.pdf>", "input_pdf"),
+        ("{name}", "name"),
+        ("LOGFILE", "logfile"),
+    ],
+)
+def test_a_positional_shown_by_example_gets_a_generic_name(word: str, name: str) -> None:
+    assert positional_name(word) == name
 
 
 # -- whole skills --------------------------------------------------------------------------

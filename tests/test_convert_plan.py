@@ -19,8 +19,10 @@ from converter.analyzers.heuristic import analyze
 from converter.analyzers.text import use_when_phrases
 from converter.errors import PlanError, UsageError
 from converter.inventory import build_inventory
-from converter.plan import CodeStep, LlmStep, Pipeline, Plan, check_plan, plan_from_dict
+from converter.plan import Check, CodeStep, LlmStep, Pipeline, Plan, check_plan, plan_from_dict
 from converter.plan_file import dump_plan, format_path, load_plan, plan_to_yaml, schema_errors
+from converter.render import constructor_checks
+from converter.samples import sample_inputs
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "skills"
@@ -335,6 +337,108 @@ def test_a_usage_line_is_no_description(tmp_path: Path) -> None:
         "check": "Finds overlapping boxes before a form is filled",
         "render": "Renders each page as a PNG.",
     }
+
+
+NAMED = {
+    "SKILL.md": SKILL + "# Demo\n## Word count\n```bash\nbash scripts/count.sh article.txt\n```\n"
+    "## Slow requests\nPipe the log into the slow-request filter; it prints the slow ones.\n"
+    "```bash\nbash scripts/slow.sh --ms 500 access.log\n```\n"
+    "## Words\n```bash\nbash scripts/words.sh notes/today.md\n```\n"
+    "## Greeting\n```bash\npython3 scripts/grüß.py --name Ana\n```\n"
+    "## Thumbnails\n```bash\npython3 scripts/thumb.py --width 800 photo.png\n```\n",
+    "scripts/count.sh": "#!/usr/bin/env bash\n# 用法: count.sh FILE 输出字数和句子数 (JSON)\n"
+    'wc -w "$1"\n',
+    "scripts/slow.sh": '#!/usr/bin/env bash\nawk -v ms="$2" \'$NF > ms\' "$3"\n',
+    "scripts/words.sh": '#!/usr/bin/env bash\necho "Usage: words.sh FILE - count the words"\n',
+    "scripts/grüß.py": (
+        '"""Greet someone."""\nimport argparse\np = argparse.ArgumentParser()\n'
+        'p.add_argument("--name", required=True)\nprint(p.parse_args().name)\n'
+    ),
+    "scripts/thumb.py": (
+        '"""Make a thumbnail of an image."""\nimport argparse\np = argparse.ArgumentParser()\n'
+        'p.add_argument("image")\np.add_argument("--width", type=int, default=640)\n'
+        "print(p.parse_args())\n"
+    ),
+}
+
+
+def test_names_and_descriptions_come_from_the_skills_words_not_its_examples(
+    tmp_path: Path,
+) -> None:
+    """A positional is named by the usage line (FILE), else by what it is (a file), never
+    after the example value (article_txt); a usage line's own words describe the program; a
+    sentence goes on past a semicolon; ß is ss; a sample takes the value SKILL.md shows."""
+    make_tree(tmp_path, NAMED)
+    inventory = build_inventory(tmp_path)
+    plan = analyze(inventory)
+    assert check_plan(plan, inventory) == []
+    got = {
+        p.name: (p.description, [i.name for i in p.input], p.steps[0].name) for p in plan.pipelines
+    }
+    assert got == {
+        "count": ("输出字数和句子数 (JSON)", ["file"], "count"),
+        "slow": (
+            "Pipe the log into the slow-request filter; it prints the slow ones",
+            ["file", "ms"],
+            "slow",
+        ),
+        "words": ("Count the words", ["file"], "words"),
+        "gruss": ("Greet someone.", ["name"], "gruss"),
+        "thumb": ("Make a thumbnail of an image.", ["image", "width"], "thumb"),
+    }
+    thumb = plan.pipeline("thumb")
+    assert thumb is not None
+    assert sample_inputs(thumb, []) == {"image": "photo.png", "width": 800}
+
+
+def test_a_description_never_ends_in_a_semicolon_or_colon(tmp_path: Path) -> None:
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": SKILL + "# Demo\n## Slow requests\nPipe the log into the filter;\n"
+            "```bash\nbash scripts/slow.sh --ms 500\n```\n## Fast ones\nTo list the fast ones:\n"
+            "```bash\nbash scripts/fast.sh --ms 5\n```\n",
+            "scripts/slow.sh": "#!/usr/bin/env bash\necho slow\n",
+            "scripts/fast.sh": "#!/usr/bin/env bash\necho fast\n",
+        },
+    )
+    plan = analyze(build_inventory(tmp_path))
+    assert [p.description for p in plan.pipelines] == [
+        "Pipe the log into the filter",
+        "To list the fast ones",
+    ]
+
+
+def test_a_programs_interpreter_is_a_need_of_the_pipelines_running_it(tmp_path: Path) -> None:
+    """team-calendar: `node` runs scripts/cal.js (its #! line, its extension), so the check
+    applies to the pipeline running it, not only to the one whose shell script calls node;
+    a #! line naming another interpreter makes that one a need.  A plan whose check names
+    only SKILL.md (an llm plan) is scoped the same way, from the inventory."""
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": SKILL + "# Demo\n## List\n```bash\nnode scripts/cal.js --days 3\n```\n"
+            "## Agenda\n```bash\nbash scripts/agenda.sh\n```\n"
+            "## Fit\n```bash\n./scripts/fit --n 2\n```\n"
+            "## Count\n```bash\npython3 tools/count.py x.txt\n```\n",
+            "scripts/cal.js": "#!/usr/bin/env node\nconsole.log(process.argv)\n",
+            "scripts/agenda.sh": '#!/usr/bin/env bash\nnode "$(dirname "$0")/cal.js" --days 1\n',
+            "scripts/fit": "#!/usr/bin/env julia\nprintln(ARGS)\n",
+            "tools/count.py": "import sys\nif __name__ == '__main__':\n    print(sys.argv)\n",
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    plan = analyze(inventory)
+    assert [p.name for p in plan.pipelines] == ["cal", "agenda", "fit", "count"]
+    scoped = {
+        c["name"]: (c["where"], c.get("pipelines")) for c in constructor_checks(plan, inventory)
+    }
+    assert scoped == {
+        "node": (["SKILL.md:8", "scripts/agenda.sh:2", "scripts/cal.js:1"], ["agenda", "cal"]),
+        "julia": (["SKILL.md:16", "scripts/fit:1"], ["fit"]),
+    }
+    plan.constructor.checks = [Check("binary", "node", where=["SKILL.md:8"])]
+    assert constructor_checks(plan, inventory)[0]["pipelines"] == ["agenda", "cal"]
 
 
 def test_analyzer_registry() -> None:

@@ -640,7 +640,7 @@ def test_a_check_only_some_programs_need_is_scoped_to_their_pipelines(skill: Pat
             Check("python-package", "PIL", False, where=["tools/show.py:4", "SKILL.md:9"]),
         ],
     )
-    checks = constructor_checks(plan)
+    checks = constructor_checks(plan, build_inventory(skill))
     assert checks[0]["pipelines"] == ["show"]
     assert checks[1]["pipelines"] == ["show"] and checks[1]["install"] == "Pillow"
     render(skill, plan)
@@ -699,8 +699,12 @@ def test_destructor_removes_only_inside_the_allowed_folders(skill: Path, tmp_pat
         (Input("week", "string", True, "ISO week, e.g. 2025-W23"), "2025-W23"),
         (Input("n", "integer", True, "how many (e.g. 20)"), 20),
         (Input("n", "integer", False, "how many (e.g. 20)"), 20),
-        (Input("range", "string", True, "e.g. today", enum=["week", "today"]), "week"),
+        (Input("range", "string", True, "e.g. today", enum=["week", "today"]), "today"),
+        (Input("range", "string", True, "e.g. month", enum=["week", "today"]), "week"),
         (Input("until", "string", False, "last", default="HEAD"), "HEAD"),
+        # SKILL.md shows `--width 800`; 640 is only the program's default
+        (Input("width", "integer", False, "Width in pixels (e.g. 800)", default=640), 800),
+        (Input("width", "integer", False, "Width in pixels (e.g. wide)", default=640), 640),
         (Input("text", "string", True, "the text"), "example"),
     ],
 )

@@ -115,6 +115,30 @@ def test_json_output(here: Path) -> None:
     assert result.stderr == ""
 
 
+def test_json_errors_are_an_object_on_stdout_as_in_app_convert(demo: Path) -> None:
+    result = run("destructor", "demo", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["ok"] is True
+    again = run("destructor", "demo", "--json")
+    assert again.exit_code == 3
+    assert again.stderr.startswith("Error: file already exists")
+    assert json.loads(again.stdout) == {
+        "ok": False,
+        "error": {
+            "type": "Conflict",
+            "message": "file already exists, as do 1 more",
+            "file": "demo/pipelines/_destructor/pipeline.yaml",
+            "line": 0,
+            "hint": "pass --force to overwrite, or --dry-run to see every change first",
+            "exit_code": 3,
+            "errors": [],
+        },
+    }
+    missing = run("step", "nowhere", "p", "x", "--type", "code", "--json")
+    assert missing.exit_code == 4
+    assert json.loads(missing.stdout)["error"]["type"] == "NotFound"
+
+
 def test_constructor_and_destructor_commands(demo: Path) -> None:
     assert run("constructor", "demo").stdout == (
         "created    demo/pipelines/_constructor/pipeline.yaml\n"

@@ -314,7 +314,7 @@ def constructor(inventory: Inventory) -> Constructor:
                 req.name,
                 req.required and req.kind != "auth",
                 f"seen in {', '.join(files)}",
-                sorted(set(req.where), key=where_key)[:5],
+                _spots(req.where),
             )
         )
     if not checks:
@@ -323,6 +323,15 @@ def constructor(inventory: Inventory) -> Constructor:
         )
     kinds = ", ".join(unique([c.kind for c in checks]))
     return Constructor(True, f"check what the skill depends on before every run ({kinds})", checks)
+
+
+def _spots(where: list[str], limit: int = 5) -> list[str]:
+    """Up to ``limit`` spots, sorted, the first of each file among them: a program's own
+    spot (``scripts/x.js:1``) is never crowded out by SKILL.md's mentions."""
+    spots = sorted(set(where), key=where_key)
+    firsts = list({where_key(s)[0]: s for s in reversed(spots)}.values())
+    rest = [s for s in spots if s not in firsts]
+    return sorted((firsts + rest)[: max(limit, len(firsts))], key=where_key)
 
 
 def destructor(inventory: Inventory) -> Destructor:

@@ -11,12 +11,12 @@ a path whose data only ever comes from another command's output stays in Skill m
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from converter.analyzers.text import humanize, slug, snake
 from converter.cli_model import AUTHORITATIVE, Command, Param, ParsedArgs, dest_of, parse_argv
+from converter.cli_script import without_usage
 from converter.invocations import Invocation, Stdin, is_placeholder, order_key
 from converter.plan import Arg, CodeStep, Input, StdinFeed
 from converter.programs import Program
@@ -305,15 +305,22 @@ def piped_reason(inv: Invocation) -> str:
 
 
 def describe_path(path: MainPath) -> str:
-    """What the path does, from the interface's own help."""
-    if path.command is not path.program.cli and path.command.description:
-        text = path.command.description
-    elif path.action and path.program.cli and path.program.cli.description:
-        text = f"{humanize(path.action[1])}: {path.program.cli.description}"
+    """What the path does, from the interface's own help; a usage line tells how, not what,
+    so only the description after its arguments counts."""
+    program = path.program
+    about = what_it_does(program.cli.description if program.cli else "")
+    if path.command is not program.cli and what_it_does(path.command.description):
+        text = what_it_does(path.command.description)
+    elif path.action and about:
+        text = f"{humanize(path.action[1])}: {about}"
     else:
-        text = (path.program.cli.description if path.program.cli else "") or path.program.doc
-    # A docstring that starts "Usage: x.py [file]" tells how, not what: skip such paragraphs.
-    paragraphs = [p.strip() for p in text.split("\n\n") if p.strip()]
-    paragraphs = [p for p in paragraphs if not re.match(r"usage\s*:", p, re.I)]
-    text = paragraphs[0] if paragraphs else f"Run {path.program.path}"
+        text = about or what_it_does(program.doc) or f"Run {program.path}"
     return text[:1].upper() + text[1:]
+
+
+def what_it_does(text: str) -> str:
+    """The first paragraph of a docstring or help text that says what the program does: a
+    leading usage line (``Usage: x.py [file]``, ``用法: x.sh FILE 输出字数``) leaves only the
+    words after its arguments; "" when nothing is left."""
+    paragraphs = [without_usage(p) for p in text.split("\n\n")]
+    return next((p for p in paragraphs if p), "")

@@ -63,9 +63,23 @@ def has_cjk(text: str) -> bool:
     return bool(re.search(rf"[{CJK}]", text))
 
 
+# Letters NFKD does not decompose into an ASCII base letter.
+_TRANSLITERATE = str.maketrans(
+    {"ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O",
+     "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "ł": "l", "Ł": "L", "þ": "th", "Þ": "Th",
+     "ı": "i"}
+)  # fmt: skip
+
+
+def ascii_fold(text: str) -> str:
+    """``text`` in ASCII letters: accents dropped (NFKD), ``ß`` → ``ss``, ``æ`` → ``ae``, ...;
+    letters with no ASCII form (CJK) are left out."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_TRANSLITERATE))
+    return decomposed.encode("ascii", "ignore").decode()
+
+
 def ascii_words(text: str) -> list[str]:
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.findall(r"[a-z0-9]+", folded.lower())
+    return re.findall(r"[a-z0-9]+", ascii_fold(text).lower())
 
 
 def slug(text: str, limit: int = 5) -> str:
@@ -89,13 +103,18 @@ def strip_markdown(text: str) -> str:
 _ENUMERATOR = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s+", re.M)
 
 
+# A sentence ends at . ! ? before a space (not inside "data.csv"), or at 。！？; a dash
+# between words ends a description's first part.  A semicolon does not end a sentence.
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\s+-\s+|\s+—\s+")
+
+
 def first_sentence(text: str) -> str:
     """The first sentence of ``text`` (Markdown removed, list markers such as "1." too),
-    without its final full stop."""
+    without its final full stop, or a colon or semicolon it ends with."""
     plain = _ENUMERATOR.sub("", strip_markdown(text))
-    for part in _CLAUSE_SPLIT.split(plain):
-        if part.strip():
-            return part.strip().rstrip(".。")
+    for part in _SENTENCE_SPLIT.split(plain):
+        if part.strip(" .。;；:："):
+            return part.strip().rstrip(".。;；:：,，").rstrip()
     return ""
 
 

@@ -27,15 +27,20 @@ CHECKS = [
         "kind": "binary",
         "name": "node",
         "required": True,
-        "why": "seen in SKILL.md, scripts/agenda.sh",
+        "why": "seen in SKILL.md, scripts/agenda.sh, scripts/calendar.js",
         "where": [
             "SKILL.md:22",
             "SKILL.md:30",
             "SKILL.md:38",
             "scripts/agenda.sh:20",
-            "scripts/agenda.sh:34",
+            "scripts/calendar.js:1",
         ],
-        "pipelines": ["agenda"],
+        "pipelines": [
+            "agenda",
+            "calendar-cancel-event",
+            "calendar-create-event",
+            "calendar-list-events",
+        ],
     },
     {
         "kind": "env",
