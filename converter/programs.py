@@ -10,11 +10,6 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import shutil
-import signal
-import subprocess
-import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,7 +43,6 @@ _SHEBANG_LANG = {
 PROGRAM_DIRS = ("tools", "scripts")
 CONTEXT_DIRS = ("references", "assets")
 MAX_SOURCE_BYTES = 512_000
-PROBE_TIMEOUT = 10.0
 ENUM_FLAG_NAMES = {
     "action", "command", "cmd", "mode", "op", "operation", "type", "kind", "format", "fmt",
     "level", "style", "task", "method", "subcommand", "sort", "order", "lang", "range",
@@ -190,6 +184,8 @@ def describe(
     _apply_dispatch(program, dispatch)
     _merge_invocations(program)
     if probe:
+        from converter.probe import probe_help  # only with --probe
+
         program.probe = probe_help(skill_dir, program)
     return program
 
@@ -354,54 +350,3 @@ def _enumerations(program: Program, commands_seen: set[str]) -> None:
     elif "<command>" in program.enumerations:
         known = set(program.enumerations["<command>"])
         program.enumerations["<command>"] = sorted(known | commands_seen)
-
-
-def probe_help(skill_dir: Path, program: Program) -> dict[str, Any]:
-    """Run ``<program> --help`` in an empty temporary folder and record what it printed.
-
-    The program gets its own process group, killed whole on timeout, a scrubbed environment
-    (PATH only; HOME is the temporary folder) and no stdin.
-    """
-    target = (skill_dir / program.path).resolve()
-    runner = _runner(program.language, target)
-    shown = " ".join(w for w in (program.interpreter, program.path, "--help") if w)
-    failed: dict[str, Any] = {"command": shown, "exit_code": None, "text": ""}
-    if runner is None:
-        return {**failed, "error": "no interpreter"}
-    with tempfile.TemporaryDirectory(prefix="app-convert-probe-") as tmp:
-        env = {"PATH": os.environ.get("PATH", ""), "HOME": tmp, "LANG": "C.UTF-8",
-               "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "100"}  # fmt: skip
-        try:
-            proc = subprocess.Popen(
-                [*runner, "--help"], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                errors="replace", start_new_session=True,
-            )  # fmt: skip
-        except OSError as exc:
-            return {**failed, "error": exc.strerror}
-        try:
-            stdout, stderr = proc.communicate(timeout=PROBE_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            return {**failed, "error": "timed out"}
-    text = (stdout or stderr).replace(str(target), program.path)[:20_000]
-    return {"command": shown, "exit_code": proc.returncode, "text": text.strip()}
-
-
-def _runner(language: str, target: Path) -> list[str] | None:
-    if language == "python":
-        return [sys.executable, str(target)]
-    binary = {
-        "node": "node",
-        "bash": "bash",
-        "sh": "sh",
-        "zsh": "zsh",
-        "ruby": "ruby",
-        "perl": "perl",
-        "php": "php",
-    }.get(language)
-    if binary is None:
-        return [str(target)] if os.access(target, os.X_OK) else None
-    found = shutil.which(binary)
-    return [found, str(target)] if found else None

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from converter import programs as programs_module
+from converter import probe as probe_module
 from converter.cli_python import extract_python_cli
 from converter.cli_script import (
     positional_name,
@@ -938,7 +938,7 @@ def test_nothing_runs_without_probe(tmp_path: Path) -> None:
 
 
 def test_probe_timeout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(programs_module, "PROBE_TIMEOUT", 0.5)
+    monkeypatch.setattr(probe_module, "PROBE_TIMEOUT", 0.5)
     make_tree(tmp_path, {"SKILL.md": OK, "scripts/slow.sh": "sleep 30 &\nsleep 30\n"})
     started = time.monotonic()
     probe = build_inventory(tmp_path, probe=True).programs[0].probe
