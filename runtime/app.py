@@ -193,13 +193,40 @@ def _read_table(app: App) -> list[dict[str, Any]]:
                 {"name": name, "description": "", "triggers": [], "error": source.one_line()}
             )
             continue
-        data = plain(source.data) if isinstance(source.data, dict) else {}
+        problem = _unroutable(source)
+        if problem:
+            table.append({"name": name, "description": "", "triggers": [], "error": problem})
+            continue
+        data = plain(source.data)
         table.append(
             {
                 "name": name,
-                "description": str(data.get("description") or ""),
+                "description": str(data["description"]),
                 "triggers": [str(t) for t in data.get("triggers") or []],
                 "input": data.get("input") or {},
             }
         )
     return table
+
+
+def _unroutable(doc: Document) -> str:
+    """Why a pipeline.yaml gives no routing entry ("" when it gives one), as an error line."""
+    data = doc.data
+    if not isinstance(data, dict):
+        kind = "list" if isinstance(data, list) else "single value"
+        what = "empty" if data is None else f"a {kind}, not a mapping"
+        fix = "write its name, description and steps (see `app-run schema`)"
+        return LoadError(f"pipeline.yaml is {what}", where=doc.where(), hint=fix).one_line()
+    description = data.get("description")
+    if not isinstance(description, str) or not description.strip():
+        fix = "add `description:` — routing matches requests against it"
+        where = doc.where("description") if "description" in data else doc.where()
+        return LoadError("pipeline.yaml has no description", where=where, hint=fix).one_line()
+    triggers = data.get("triggers")
+    if triggers is not None and not (
+        isinstance(triggers, list) and all(isinstance(t, str) for t in triggers)
+    ):
+        fix = 'write them as a list: triggers: ["an example request", ...]'
+        problem = "triggers is not a list of texts"
+        return LoadError(problem, where=doc.where("triggers"), hint=fix).one_line()
+    return ""

@@ -94,9 +94,11 @@ def _locked(home: Path, session: str) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise UsageError(f"session {session!r} is being resumed by another app-run") from None
-        yield
-    with contextlib.suppress(OSError):
-        path.unlink()
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError):
+                path.unlink()
 
 
 def _run_of(home: Path, data: dict[str, Any], listener: Listener) -> Run:
@@ -152,7 +154,11 @@ def resume(home: Path, session: str, answer: str, *, listener: Listener = None) 
     """Check the host's answer for the pending step and carry the run on."""
     data = load(home, session)
     with _locked(home, session):
-        run = _run_of(home, data, listener)
+        try:
+            run = _run_of(home, data, listener)
+        except AppRunError as exc:  # the APP was moved, deleted or broken since the pause
+            exc.hint = f"fix it and resume, or end the session with `app-run abandon {session}`"
+            raise
         position = Position.from_dict(data["position"])
         pipeline = run.pipeline if position.phase == "business" else run.app.pipeline(CONSTRUCTOR)
         step = _pending_step(data, pipeline, position)
@@ -243,8 +249,9 @@ def abandon(home: Path, session: str, *, listener: Listener = None) -> RunResult
         except AppRunError as exc:  # the APP was moved, deleted or broken since the pause
             _end_without_destructor(home, data)
             error = AppRunError(
-                f"session {session!r} ended without its destructor: {exc.message}",
-                hint="run the APP's cleanup by hand if it needs one",
+                f"session {session!r} ended, but its destructor (if it has one) could not "
+                f"run: {exc.message}",
+                hint="clean up after the run by hand if the APP needs it",
             )
             error.exit_code = exc.exit_code
             raise error from None

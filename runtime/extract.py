@@ -141,15 +141,21 @@ def _fits(raw: str, type_: str) -> bool:
 def _only_text(request: str) -> str | None:
     quoted = [next(g for g in m.groups() if g) for m in QUOTED.finditer(request)]
     if len(quoted) == 1:
-        return quoted[0]
+        return _located(quoted[0])
     if quoted:
         return None
-    tokens = [t.strip(".,;:!?()") for t in request.split()]
+    # "(see ./a.csv)." -> ./a.csv: brackets and a sentence's end, never a path's own dots
+    tokens = [t.strip("()[]").rstrip(".,;:!?") for t in request.split()]
     candidates = [t for t in tokens if "://" in t or (("/" in t or "." in t) and Path(t).exists())]
-    if len(candidates) != 1:
-        return None
-    # found from where app-run was started; steps run elsewhere (their pipeline folder)
-    return candidates[0] if "://" in candidates[0] else os.path.abspath(candidates[0])
+    return _located(candidates[0]) if len(candidates) == 1 else None
+
+
+def _located(text: str) -> str:
+    """A file the request names, found from where app-run was started, made absolute: steps
+    run elsewhere (their pipeline folder).  Other text as it is."""
+    if "://" in text or not text.strip() or not Path(text).exists():
+        return text
+    return os.path.abspath(text)
 
 
 def llm_extract(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,8 @@ def convert(key: str, raw: str, type_: str) -> Any:
     type_ = base_type(type_)
     try:
         if type_ == "integer":
+            if re.fullmatch(r"\s*-?\d+\.0*\s*", raw):  # 3.0 is 3, as in JSON
+                return int(float(raw))
             return int(raw)
         if type_ == "number":
             number = float(raw)
@@ -147,7 +150,8 @@ def check_inputs(values: dict[str, Any], declared: dict[str, str], pipeline: str
         if key in values and not matches(values[key], type_):
             problems.append(f"{key} must be {type_}, got {json.dumps(values[key])[:40]}")
     if problems:
-        first = missing[0] if missing else next(iter(declared), "name")
+        mistyped = [k for k, t in declared.items() if k in values and not matches(values[k], t)]
+        first = (missing or mistyped or [next(iter(declared), "name")])[0]
         raise InputError(
             f"inputs for {pipeline!r}: " + "; ".join(problems),
             hint=_example(first, declared.get(first, "string")),

@@ -165,6 +165,11 @@ def error_dict(error: AppRunError | None) -> dict[str, Any] | None:
         value = getattr(error, attr, None)
         if value not in (None, ""):
             data[attr] = value
+    diagnostics = getattr(error, "diagnostics", None)  # CheckFailed: each with file:line
+    if diagnostics:
+        data["diagnostics"] = [d.to_dict() for d in diagnostics]
+        first = data["diagnostics"][0]
+        data.setdefault("where", f"{first['file']}:{first['line']}")
     attempts = getattr(error, "attempts", None)
     if attempts:
         data["attempts"] = [{"attempt": a.number, "errors": a.errors} for a in attempts]

@@ -73,7 +73,10 @@ def checked(app: App, name: str, home: Path | None = None) -> Pipeline:
 
         problems = errors_in(check_app(app, only=[name]))
         if problems:
-            raise CheckFailed(f"{name}: {len(problems)} error(s) in the APP", problems)
+            raise CheckFailed(
+                f"{name}: {len(problems)} error{'' if len(problems) == 1 else 's'} in the APP",
+                problems,
+            )
         models = {n: app.pipeline(n) for n in names}
         if store is not None:
             store.save(models)

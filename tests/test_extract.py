@@ -112,3 +112,24 @@ def test_llm_extraction_ignores_an_answer_outside_the_schema() -> None:
         "x", {"repo": "string", "pr_number": "integer"}, {}, provider=provider, config=Config()
     )
     assert values == {}
+
+
+def test_a_file_named_relative_or_quoted_is_passed_on_absolute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """./x and ../x keep their dots; a quoted name of an existing file is a path too."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "uni.txt").write_text("five")
+    (tmp_path / "我的 notes.txt").write_text("x")
+    monkeypatch.chdir(tmp_path / "sub")
+    declared = {"input_file": "string"}
+    want = {"input_file": str(tmp_path / "uni.txt")}
+    assert offline_extract("count words in ../uni.txt.", declared) == want
+    monkeypatch.chdir(tmp_path)
+    assert offline_extract("count words in ./uni.txt", declared) == want
+    assert offline_extract("count words in (uni.txt)", declared) == want
+    assert offline_extract("count words in 'uni.txt'", declared) == want
+    assert offline_extract("count '我的 notes.txt'", declared) == {
+        "input_file": str(tmp_path / "我的 notes.txt")
+    }
+    assert offline_extract("say 'hello there'", {"text": "string"}) == {"text": "hello there"}

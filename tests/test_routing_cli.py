@@ -383,3 +383,22 @@ def test_skill_mode_without_a_skill_md_does_not_say_to_follow_it(
     assert result.exit_code == 7
     assert json.loads(result.stdout)["skill_md"] is None
     assert result.stderr.rstrip().endswith("Skill mode — the APP has no SKILL.md")
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("", "pipeline.yaml is empty"),
+        ("- a\n", "pipeline.yaml is a list, not a mapping"),
+        ("name: invoice\nsteps: []\n", "pipeline.yaml has no description"),
+        ('name: invoice\ndescription: Bill\ntriggers: "bill them"\n', "triggers is not a list"),
+    ],
+)
+def test_a_pipeline_routing_cannot_read_stops_it(app: Path, text: str, problem: str) -> None:
+    (app / "pipelines" / "invoice" / "pipeline.yaml").write_text(text)
+    for command in ("route", "list"):
+        result = invoke(
+            command, app, *(["summarise these meeting notes"] if command == "route" else [])
+        )
+        assert result.exit_code == 3, (command, result.stderr)
+        assert problem in result.stderr and "invoice/pipeline.yaml" in result.stderr

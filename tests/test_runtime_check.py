@@ -309,8 +309,8 @@ def test_malformed_corpus(
     the_line(result.stderr, expected_error)
     if expected_error.startswith(("error", "warning")):
         verdict = "ok" if exit_code == 0 else "invalid"
-        errors = 0 if exit_code == 0 else 1
-        assert result.stderr.splitlines()[-1].startswith(f"{case}: {verdict} ({errors} errors, ")
+        errors = "0 errors" if exit_code == 0 else "1 error"
+        assert result.stderr.splitlines()[-1].startswith(f"{case}: {verdict} ({errors}, ")
 
 
 def test_the_corpus_has_a_case_for_every_folder() -> None:
@@ -324,7 +324,7 @@ def test_check_output_is_exact(monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.stderr == (
         f"error: step name 'greet' is used twice (duplicate_step/{P}:7)"
         " — give every step a unique name\n"
-        "duplicate_step: invalid (1 errors, 0 warnings)\n"
+        "duplicate_step: invalid (1 error, 0 warnings)\n"
     )
 
 
@@ -542,7 +542,7 @@ def test_generated_malformed(
     result = invoke("check", "app")
     assert result.exit_code == 3
     expected_error = expected_error.replace("{tmp}", str(tmp_path.resolve()))
-    assert result.stderr == expected_error + "\napp: invalid (1 errors, 0 warnings)\n"
+    assert result.stderr == expected_error + "\napp: invalid (1 error, 0 warnings)\n"
 
 
 def test_check_of_a_file_is_not_an_app(tmp_path: Path) -> None:
@@ -578,7 +578,7 @@ def assert_refused(result: Result, expected: str, markers: Path, home: Path) -> 
     assert list(markers.iterdir()) == []
     if expected.startswith("Error: "):  # not an APP at all: said as it is
         return the_line(result.stderr, expected)
-    assert result.stderr.splitlines()[0] == "Error: hello: 1 error(s) in the APP"
+    assert result.stderr.splitlines()[0] == "Error: hello: 1 error in the APP"
     return the_line(result.stderr, "  " + expected)
 
 
@@ -621,7 +621,7 @@ def test_an_empty_pipelines_folder(
         0,
         f"warning: no business pipelines ({tmp_path.resolve() / 'app/pipelines'})"
         " — add one with `app-new pipeline`\n"
-        "app: ok (0 errors, 1 warnings)\n",
+        "app: ok (0 errors, 1 warning)\n",
     )
     result = invoke("run", "app", "hello")
     assert (result.exit_code, result.stdout, result.stderr) == (
@@ -693,7 +693,7 @@ def test_an_unreadable_pipeline_yaml(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert result.exit_code == 3
     assert result.stderr == (
         f"error: cannot read file: Permission denied (app/{P})\n"
-        "app: invalid (1 errors, 0 warnings)\n"
+        "app: invalid (1 error, 0 warnings)\n"
     )
 
 
@@ -713,3 +713,14 @@ def test_a_directory_name_a_pipeline_cannot_have_asks_for_a_rename(tmp_path: Pat
     assert result.exit_code == 3
     assert "rename the directory to 'bad-name'" in result.stderr + result.stdout
     assert "set name: Bad Name" not in result.stderr + result.stdout
+
+
+def test_run_json_of_an_invalid_app_says_where(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "app", {"hello": [code("a")]})
+    path = app / "pipelines" / "hello" / "pipeline.yaml"
+    path.write_text(path.read_text().replace("name: hello", "name: other"))
+    result = invoke("run", app, "hello", "--json")
+    assert result.exit_code == 3
+    error = json.loads(result.stdout)["error"]
+    assert error["type"] == "CheckFailed" and error["where"].endswith("pipeline.yaml:1")
+    assert "does not match its directory" in error["diagnostics"][0]["message"]

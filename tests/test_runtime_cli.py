@@ -216,3 +216,29 @@ def test_field_prints_one_part_of_the_output(tmp_path: Path, runtime_env: Path) 
         "Error: the output has no field 'summary' (the run itself succeeded) — there: report, n; "
         "drop --field to print the whole output\n"
     )
+
+
+def test_standard_input_that_is_not_utf8_is_a_usage_error(tmp_path: Path) -> None:
+    example = Path(__file__).resolve().parent.parent / "examples" / "code-review"
+    entry = "import sys; from runtime.cli import main; main(sys.argv[1:])"
+    child = subprocess.run(
+        [sys.executable, "-c", entry, "run", str(example), "code-review", "--input-json", "-"],
+        input=b'{"diff_file": "\xff"}',
+        capture_output=True,
+        env={**os.environ, "APP_RUN_HOME": str(tmp_path), "LC_ALL": "C.UTF-8"},
+    )
+    assert child.returncode == 2
+    assert (
+        child.stderr
+        == b"Error: the input is not UTF-8 text (byte 15) \xe2\x80\x94 convert it to UTF-8\n"
+    )
+
+
+def test_a_usage_error_with_json_is_an_object_on_stdout_too() -> None:
+    result = invoke("run", "--json")
+    assert result.exit_code == 2
+    shown = json.loads(result.stdout)
+    assert (shown["status"], shown["error"]["type"]) == ("error", "UsageError")
+    assert "required: APP_DIR, PIPELINE" in shown["error"]["message"]
+    bad = invoke("list", "caf\udce9", "--json")
+    assert bad.exit_code == 2 and "not UTF-8" in json.loads(bad.stdout)["error"]["message"]

@@ -51,8 +51,10 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self.intermixed = intermixed
 
+    json_errors = False  # --json was given: a usage error is an object on stdout too
+
     def error(self, message: str) -> NoReturn:
-        print(f"Error: {message} — see `{self.prog} --help`", file=sys.stderr)
+        usage_error(f"{message} — see `{self.prog} --help`", as_json=Parser.json_errors)
         self.exit(EXIT_USAGE)
 
     def parse_known_args(  # type: ignore[override]
@@ -199,6 +201,13 @@ def out(text: str, end: str = "\n") -> None:
         raise StdoutFailed(exc.strerror or str(exc)) from exc
 
 
+def read_stdin() -> str:
+    """All of standard input as UTF-8 text; bytes that are not UTF-8 raise UnicodeDecodeError
+    (exit 2) rather than turning into surrogates that fail later."""
+    raw = getattr(sys.stdin, "buffer", None)
+    return raw.read().decode("utf-8-sig") if raw is not None else sys.stdin.read()
+
+
 def say(lines: list[str]) -> None:
     """Lines for people, on stderr."""
     for line in lines:
@@ -296,10 +305,12 @@ def app_run(argv: Sequence[str] | None = None) -> int:
     traceback escapes unless --debug was given."""
     args = shorthand([str(a) for a in (sys.argv[1:] if argv is None else argv)])
     debug = as_json = False
+    Parser.json_errors = "--json" in args
     for arg in args:
         if not _utf8(arg):  # Linux hands over undecodable bytes as lone surrogates
             shown = arg.encode("utf-8", "backslashreplace").decode("utf-8")
-            say([f"Error: the argument '{shown}' is not UTF-8 text — retype it in UTF-8"])
+            message = f"the argument '{shown}' is not UTF-8 text — retype it in UTF-8"
+            usage_error(message, as_json=Parser.json_errors)
             return EXIT_USAGE
     try:
         parser = build_parser()
@@ -334,6 +345,16 @@ def app_run(argv: Sequence[str] | None = None) -> int:
             with contextlib.suppress(OSError, StdoutFailed):
                 emit_json({"status": "error", "exit_code": code, "error": error_dict(exc)})
         return code
+
+
+def usage_error(message: str, as_json: bool) -> None:
+    """A usage error before any command ran: one line on stderr (and the --json object)."""
+    say([f"Error: {message}"])
+    if as_json:
+        text, _, hint = message.partition(" — ")
+        error = {"type": "UsageError", "message": text, "hint": hint}
+        with contextlib.suppress(OSError, StdoutFailed):
+            emit_json({"status": "error", "exit_code": EXIT_USAGE, "error": error})
 
 
 def _utf8(text: str) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from runtime.display import decision_lines
 from runtime.errors import CheckFailed
@@ -21,6 +20,7 @@ from . import (
     progress,
     provider_options,
     quiet_flag,
+    read_stdin,
     report,
     say,
 )
@@ -31,6 +31,7 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
         parser = command(commands, handler, name)
         app_dir_argument(parser)
         json_flag(parser)
+        quiet_flag(parser)  # a common option: nothing here prints progress
 
     parser = command(commands, run, "run")
     app_dir_argument(parser)
@@ -45,6 +46,7 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
     _strategy_option(parser)
     provider_options(parser)
     json_flag(parser)
+    quiet_flag(parser)
 
     parser = command(commands, ask_request, "ask")
     _request_arguments(parser)
@@ -106,7 +108,8 @@ def check(args: argparse.Namespace) -> int:
         say([d.one_line() for d in diagnostics])
         warnings = len(diagnostics) - len(errors)
         verdict = "ok" if not errors else "invalid"
-        say([f"{args.app_dir}: {verdict} ({len(errors)} errors, {warnings} warnings)"])
+        counts = f"{_count(len(errors), 'error')}, {_count(warnings, 'warning')}"
+        say([f"{args.app_dir}: {verdict} ({counts})"])
     return CheckFailed.exit_code if errors else 0
 
 
@@ -138,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         args.pipeline,
         pairs=args.input_pairs or [],
         input_json=args.input_json,
-        stdin_text=sys.stdin.read() if args.input_json == "-" else None,
+        stdin_text=read_stdin() if args.input_json == "-" else None,
         provider=args.provider,
         answers=args.answers,
         listener=None if args.quiet else progress,
@@ -179,7 +182,7 @@ def ask_request(args: argparse.Namespace) -> int:
         args.request,
         pairs=args.input_pairs or [],
         input_json=args.input_json,
-        stdin_text=sys.stdin.read() if args.input_json == "-" else None,
+        stdin_text=read_stdin() if args.input_json == "-" else None,
         strategy=args.strategy,
         provider=args.provider,
         answers=args.answers,
@@ -225,3 +228,7 @@ def test_fixtures(args: argparse.Namespace) -> int:
         skipped = f", {counts['skipped']} skipped" if counts["skipped"] else ""
         out(f"{counts['passed']} passed, {counts['failed']} failed{skipped}")
     return 1 if any(r.status == "failed" for r in results) else 0
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from runtime.display import session_line
-from runtime.errors import UsageError
+from runtime.errors import LoadError, UsageError
 
 from . import (
     Parser,
@@ -18,6 +17,7 @@ from . import (
     out,
     progress,
     quiet_flag,
+    read_stdin,
     report,
 )
 
@@ -62,7 +62,7 @@ def resume(args: argparse.Namespace) -> int:
     from runtime.config import state_home
     from runtime.delegation import resume as resume_session
 
-    answer = sys.stdin.read() if args.output == "-" else _read_answer(args.output)
+    answer = read_stdin() if args.output == "-" else _read_answer(args.output)
     listener = None if args.quiet else progress
     result = resume_session(state_home(), args.session, answer, listener=listener)
     return report(result, args.as_json, args.field)
@@ -72,7 +72,10 @@ def _read_answer(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise UsageError(f"cannot read --output {path}: {exc.strerror}") from None
+        raise UsageError(
+            f"cannot read --output {path}: {exc.strerror}",
+            hint="give the file holding the answer, or - to read it from stdin",
+        ) from None
     except UnicodeDecodeError as exc:
         raise UsageError(
             f"--output {path} is not UTF-8 text (byte {exc.start})", hint="save it as UTF-8"
@@ -107,7 +110,8 @@ def sessions(args: argparse.Namespace) -> int:
     )
     if args.as_json:
         emit_json(rows)
-        return 0
-    for row in rows:
-        out(session_line(row, removed=args.clean))
-    return 0
+    else:
+        for row in rows:
+            out(session_line(row, removed=args.clean))
+    # a session ended without its destructor (its APP gone): as `abandon` says, exit 3
+    return LoadError.exit_code if any(row.get("error") for row in rows) else 0
