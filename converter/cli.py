@@ -6,7 +6,7 @@ errors as one line ``Error: <what> (<file>:<line>) — <how to fix>`` (traceback
 ``--debug``).
 
 Exit codes:
-  0   converted and verified (or, with --plan-only, the plan written)
+  0   converted and verified (or, with --plan-only, the plan written: -o - prints it on stdout)
   1   the analyzer, rendering or writing failed
   2   bad command line (unknown analyzer, conflicting options)
   3   the skill or the plan is invalid (no SKILL.md, broken frontmatter, a plan that fails
@@ -30,8 +30,8 @@ from typing import Annotated
 import typer
 
 from converter.analyzers import ANALYZERS
-from converter.convert import Options, convert
-from converter.errors import ConvertError, PlanError
+from converter.convert import Options, convert, is_stdout
+from converter.errors import ConvertError, PlanError, UsageError
 
 EXIT_UNVERIFIED = 5
 EXIT_INTERNAL = 70
@@ -67,7 +67,8 @@ PlanOnly = Annotated[
     bool, typer.Option("--plan-only", help="Only write the plan (-o FILE) for review.")
 ]
 Output = Annotated[
-    Path | None, typer.Option("-o", "--output", metavar="FILE", help="Plan file to write.")
+    Path | None,
+    typer.Option("-o", "--output", metavar="FILE", help="Plan file to write (-: stdout)."),
 ]
 PlanFile = Annotated[
     Path | None,
@@ -124,6 +125,10 @@ def main_command(
         has_api_key=bool(os.environ.get("ANTHROPIC_API_KEY")),
     )
     try:
+        if as_json and is_stdout(output):
+            raise UsageError(
+                "-o - and --json both write stdout", hint="drop --json, or name a plan file"
+            )
         report = convert(options, progress=_progress)
     except ConvertError as err:
         _fail(err, as_json=as_json, debug=debug)
@@ -136,6 +141,8 @@ def main_command(
             err=True,
         )
         raise typer.Exit(EXIT_INTERNAL) from None
+    if report.plan_text:  # -o -
+        typer.echo(report.plan_text, nl=False)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     for line in report.human_lines():

@@ -3,7 +3,7 @@
 ::
 
     skill folder ─build_inventory→ Inventory ─analyzer, or --plan FILE→ Plan ─check_plan→
-      --plan-only:  plan.yaml written (-o)
+      --plan-only:  plan.yaml written (-o FILE), or its text in the report (-o -)
       otherwise:    render_app → files ─write_app→ APP (in place or --out) ─verify_app→ Report
 
 Raises ``ConvertError`` subclasses (the CLI shows them); a conversion whose verification
@@ -41,7 +41,7 @@ class Options:
     analyzer: str | None = None  # None: llm when an API key is configured, else heuristic
     plan: Path | None = None  # render this (edited) plan instead of analysing
     plan_only: bool = False
-    output: Path | None = None  # where --plan-only writes the plan
+    output: Path | None = None  # where --plan-only writes the plan; Path("-"): stdout
     force: bool = False
     smoke: bool = False
     probe: bool = False
@@ -52,7 +52,8 @@ class Options:
 def convert(options: Options, progress: Progress | None = None) -> Report:
     say: Progress = progress or (lambda _message: None)
     check_options(options)
-    if options.output is not None:  # before an analysis that may cost tokens
+    to_stdout = is_stdout(options.output)
+    if options.output is not None and not to_stdout:  # before an analysis that costs tokens
         check_plan_file(options.output, force=options.force)
     say(f"reading the skill in {options.skill_dir}")
     inventory = build_inventory(options.skill_dir, probe=options.probe)
@@ -62,6 +63,9 @@ def convert(options: Options, progress: Progress | None = None) -> Report:
     report.usage = usage
     report.warnings += warnings
     report.plan_file = str(options.plan or options.output or "")
+    if options.plan_only and to_stdout:  # `-o -`: the caller prints it on stdout
+        report.plan_text = plan_to_yaml(plan)
+        return report
     if options.plan_only:
         assert options.output is not None  # check_options
         check_plan_file(options.output, force=options.force)  # again: it may have appeared
@@ -81,6 +85,7 @@ def convert(options: Options, progress: Progress | None = None) -> Report:
         written.removed,
         written.kept,
     )
+    report.backup, report.backed_up = written.backup, written.backed_up
     report.warnings += written.warnings
     say("verifying: app-run check, compiling, argument mappings" + (", smoke" * options.smoke))
     report.verification = verify_app(
@@ -92,6 +97,11 @@ def convert(options: Options, progress: Progress | None = None) -> Report:
         progress=say,
     )
     return report
+
+
+def is_stdout(output: Path | None) -> bool:
+    """Whether ``-o`` names standard output (``-o -``; a file named ``-`` is ``-o $PWD/-``)."""
+    return output is not None and str(output) == "-"
 
 
 def check_options(options: Options) -> None:

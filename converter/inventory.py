@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from converter.errors import SkillError, Where
-from converter.invocations import SHELL_LANGUAGES, Invocation, SimpleCommand, invocations_in
+from converter.invocations import Invocation, invocations_in
 from converter.markdown import CodeBlock, InlineCode, scan_markdown
 from converter.programs import (
     CONTEXT_DIRS,
@@ -40,6 +40,7 @@ from converter.requirements import (
     from_shell_text,
     where_key,
 )
+from converter.shell import SHELL_LANGUAGES, SimpleCommand
 from converter.skill import SkillDoc, read_skill_md
 
 MAX_FILES = 5_000

@@ -113,6 +113,19 @@ def shebang_program(head: str) -> str:
     return posixpath.basename(words[0]) if words else ""
 
 
+def shebang_command(head: str) -> str:
+    """The command a ``#!`` line runs the file with, its program by name
+    (``#!/usr/bin/env -S deno run --allow-read`` → ``deno run --allow-read``); ""."""
+    if not head.startswith("#!"):
+        return ""
+    words = head[2:].split("\n", 1)[0].split()
+    if words and posixpath.basename(words[0]) == "env":
+        words = words[1:]
+        while words and words[0].startswith("-"):  # env's own options (-S)
+            words = words[1:]
+    return " ".join([posixpath.basename(words[0]), *words[1:]]) if words else ""
+
+
 def interpreter_need(program: Program, source: str) -> tuple[str, str]:
     """(the binary the APP runs ``program`` with, where the program itself says so).
 
@@ -160,13 +173,10 @@ def describe(
 ) -> Program:
     source = read_source(skill_dir / rel)
     lang = language or _language_from_invocations(invocations)
-    interpreters = sorted({inv.interpreter for inv in invocations if inv.interpreter})
     program = Program(
         path=rel,
         language=lang,
-        interpreter=interpreters[0]
-        if len(interpreters) == 1
-        else DEFAULT_INTERPRETER.get(lang, ""),
+        interpreter=_interpreter(lang, source, invocations),
         location=location_of(rel),
         invocations=sorted(invocations, key=lambda i: (*order_key(i), i.source, i.argv)),
         emits_json=_emits_json(lang, source),
@@ -188,6 +198,18 @@ def describe(
 
         program.probe = probe_help(skill_dir, program)
     return program
+
+
+def _interpreter(language: str, source: str, invocations: list[Invocation]) -> str:
+    """What the APP runs a program with: the one interpreter SKILL.md runs it with; else, when
+    SKILL.md runs it directly (``./x.ts``), what its ``#!`` line names; else its language's."""
+    interpreters = sorted({inv.interpreter for inv in invocations if inv.interpreter})
+    if len(interpreters) == 1:
+        return interpreters[0]
+    direct = any(not inv.interpreter for inv in invocations)
+    if direct and not interpreters and shebang_command(source):
+        return shebang_command(source)
+    return DEFAULT_INTERPRETER.get(language, "")
 
 
 def direct_run_warning(skill_dir: Path, program: Program) -> str:

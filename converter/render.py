@@ -26,9 +26,9 @@ import yaml
 from converter.cli_model import Param
 from converter.errors import RenderError, Where
 from converter.literals import one_line, py_literal, yaml_block
+from converter.packages import PIP_NAMES, package_key
 from converter.plan import Arg, CodeStep, LlmStep, Pipeline, Plan
 from converter.programs import DEFAULT_INTERPRETER, Program
-from converter.requirements import PIP_NAMES
 from converter.rules import checks_for
 from converter.samples import sample_answer, sample_inputs
 
@@ -246,11 +246,11 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
         for step in pipeline.steps:
             if isinstance(step, CodeStep):
                 users.setdefault(step.program, set()).add(pipeline.name)
-    known = {(r.kind, r.name): r.where for r in inventory.requirements}
+    known = {_key(r.kind, r.name): r.where for r in inventory.requirements}
     checks = []
     for check in plan.constructor.checks:
         data = check.to_dict()
-        spots = [*check.where, *known.get((check.kind, check.name), [])]
+        spots = [*check.where, *known.get(_key(check.kind, check.name), [])]
         files = {spot.rpartition(":")[0] or spot for spot in spots}
         programs = [f for f in files if f in users]  # SKILL.md's own mentions run no pipeline
         if programs:
@@ -259,6 +259,11 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
             data["install"] = PIP_NAMES[check.name]
         checks.append(data)
     return checks
+
+
+def _key(kind: str, name: str) -> tuple[str, str]:
+    """A requirement's identity: a Python package as installed (PyYAML) or imported (yaml)."""
+    return (kind, package_key(name) if kind == "python-package" else name)
 
 
 def strict_choices(pipeline: Pipeline, inventory: Inventory) -> dict[str, list[str]]:

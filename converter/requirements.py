@@ -14,31 +14,10 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from converter.invocations import SimpleCommand, simple_commands
+from converter.packages import import_name, package_key
+from converter.shell import SimpleCommand, simple_commands
 
 KINDS = ("binary", "env", "python-package", "node-package", "file", "auth")
-# Modules whose package on PyPI has another name: what `pip install` needs.
-PIP_NAMES = {
-    "PIL": "Pillow",
-    "yaml": "PyYAML",
-    "cv2": "opencv-python",
-    "sklearn": "scikit-learn",
-    "bs4": "beautifulsoup4",
-    "dateutil": "python-dateutil",
-    "dotenv": "python-dotenv",
-    "fitz": "PyMuPDF",
-    "docx": "python-docx",
-    "pptx": "python-pptx",
-    "jwt": "PyJWT",
-    "magic": "python-magic",
-    "serial": "pyserial",
-    "Crypto": "pycryptodome",
-    "OpenSSL": "pyOpenSSL",
-    "git": "GitPython",
-    "googleapiclient": "google-api-python-client",
-    "attr": "attrs",
-    "win32api": "pywin32",
-}
 COMMON_COMMANDS = frozenset(
     "ls cat echo printf mkdir rm rmdir cp mv touch chmod chown cd pwd head tail wc sort uniq cut "
     "tr sed awk grep egrep find xargs date sleep test true false env basename dirname mktemp tee "
@@ -94,19 +73,34 @@ def where_key(where: str) -> tuple[str, int]:
 
 
 class Collector:
-    """Requirements keyed by (kind, name); ``required`` is sticky once any source says so."""
+    """Requirements keyed by (kind, name); ``required`` is sticky once any source says so.
+    A Python package is keyed by ``package_key``: ``pip install PyYAML`` and ``import yaml``
+    are one requirement, named as the program imports it."""
 
     def __init__(self) -> None:
         self.items: dict[tuple[str, str], Requirement] = {}
+        self.installed_only: set[tuple[str, str]] = set()  # named by `pip install` alone
 
-    def add(self, kind: str, name: str, where: str, *, required: bool = True) -> None:
-        key = (kind, name)
-        item = self.items.setdefault(key, Requirement(kind, name, required))
+    def add(
+        self, kind: str, name: str, where: str, *, required: bool = True, installed: bool = False
+    ) -> None:
+        """``installed``: ``name`` is a distribution from ``pip install``, not an import."""
+        key = (kind, package_key(name) if kind == "python-package" else name)
+        shown = import_name(name) if installed else name
+        if key not in self.items:
+            self.items[key] = Requirement(kind, shown, required)
+            if installed:
+                self.installed_only.add(key)
+        elif key in self.installed_only and not installed:
+            self.items[key].name = name  # what the program imports names it
+            self.installed_only.discard(key)
+        item = self.items[key]
         item.required = item.required or required
         item.where.append(where)
 
     def result(self) -> list[Requirement]:
-        return [self.items[k] for k in sorted(self.items, key=lambda k: (KINDS.index(k[0]), k[1]))]
+        items = self.items.values()
+        return sorted(items, key=lambda item: (KINDS.index(item.kind), item.name))
 
 
 # -- SKILL.md ------------------------------------------------------------------------------
@@ -132,7 +126,9 @@ def from_commands(
                 if word.startswith("-") or word.endswith((".txt", ".toml", ".cfg")):
                     continue
                 if re.fullmatch(r"[@\w][\w@/.=<>~-]*", word):
-                    out.add(kind, re.split(r"[=<>~]", word)[0], where, required=required)
+                    package = re.split(r"[=<>~\[]", word)[0]
+                    python = kind == "python-package"
+                    out.add(kind, package, where, required=required, installed=python)
             continue
         out.add("binary", name, where, required=False)
 
@@ -151,24 +147,47 @@ def from_shell_text(text: str, first_line: int, file: str, out: Collector) -> No
                 out.add("env", name, where, required=(match.group(2) or "").endswith("?"))
 
 
-# A path named as a default, or as a file the program itself writes, is no requirement: a
-# fresh install does not have it yet.  Imperatives ("Create `~/.foorc` with your token") are
-# the user's job, so they are not here; third-person and passive forms are.
+# A path the program itself makes (writes, creates, saves) is no requirement: a fresh install
+# does not have it yet.  Nor is one named only as a default ("(default `~/.todo.json`)").  But
+# a negated or obligated making ("is not created by the tool", "must be created") is the
+# user's job, and so is a default location SKILL.md says must exist ("needs `~/.x` before the
+# first run (it is the default location)").  Imperatives ("Create `~/.foorc`") are the user's.
 _MADE_BY_PROGRAM = re.compile(
-    r"\bdefault|\b(?:creates|created|writes|written|saves|saved|generates|generated)\b|"
+    r"\b(?:creates|created|writes|written|saves|saved|generates|generated)\b|"
     r"\bif (?:it )?(?:does ?n[o']t|doesn't) exist|\bif (?:it is )?missing\b|"
-    r"默认|自动创建|会创建|将创建|生成|写入|保存",
+    r"自动创建|会创建|将创建|生成|写入|保存",
+    re.I,
+)
+_NOT_MADE = re.compile(  # words just before a making verb that make it the user's job
+    r"(?:\b(?:not|never|no longer)|n['’]t|\b(?:must|should|has to|have to|needs? to))"
+    r"(?:[\s-]+(?:be|been|auto|automatically|yet))*[\s-]*$|[不未没须需]\S{0,3}$",
+    re.I,
+)
+_DEFAULT = re.compile(r"\bdefault|默认", re.I)
+_NEEDED = re.compile(
+    r"\b(?:requires?|required|needs?|needed|must (?:exist|be present|be provided))\b|"
+    r"\bbefore (?:the first|running|you run|first use|use|using)\b|需要|必须",
     re.I,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])")
 
 
+def made_by_program(sentence: str) -> bool:
+    """Whether ``sentence`` says the file it names is one the program makes itself (so no
+    constructor check): a making verb that is not negated or obligated, or a default that
+    nothing says must exist."""
+    made = list(_MADE_BY_PROGRAM.finditer(sentence))
+    if made:
+        return any(not _NOT_MADE.search(sentence[: m.start()]) for m in made)
+    return bool(_DEFAULT.search(sentence)) and not _NEEDED.search(sentence)
+
+
 def from_inline(text: str, line: int, file: str, out: Collector, context: str = "") -> None:
     """An env var or a config file named in inline code; ``context`` is the text of its line,
-    whose sentence tells a required file from a default the program creates itself."""
+    whose sentence tells a required file from one the program makes itself."""
     if _ENV_INLINE.match(text) and text not in SHELL_VARS:
         out.add("env", text, f"{file}:{line}", required=False)
-    elif _CONFIG.match(text) and not _MADE_BY_PROGRAM.search(sentence_of(text, context)):
+    elif _CONFIG.match(text) and not made_by_program(sentence_of(text, context)):
         out.add("file", text, f"{file}:{line}")
 
 

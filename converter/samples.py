@@ -15,14 +15,18 @@ step's JSON Schema, with a property named like an input taking the input's sampl
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
+from converter.invocations import is_json_literal
 from converter.plan import Input, Pipeline
 
 _EXAMPLE = re.compile(r"(?:\be\.g\.|\bfor example\b|例如|比如)[:：,]?\s*", re.I)
 _FILE_LIKE = re.compile(r"^[\w./~-]*[\w-]\.[A-Za-z0-9]{1,6}$")
 _WRITES = re.compile(r"\b(?:out|output|write|writes|save|dest|destination|target)\b", re.I)
+_QUOTES = "`'\"“”"
+_QUOTED = re.compile(r'"(.*)"|\'(.*)\'|`(.*)`|“(.*)”', re.S)
 _PLACEHOLDER = {"string": "example", "integer": 1, "number": 1, "boolean": False}
 
 
@@ -50,15 +54,29 @@ def sample_value(item: Input, files: list[str]) -> Any:
 
 
 def example_of(description: str) -> str | None:
-    """The text after the last "e.g." of ``description``, without a closing parenthesis."""
+    """The text after the last "e.g." of ``description``, without a closing parenthesis; a
+    quoted example (``e.g. ">> "``) is what is inside the quotes, spaces and all."""
     matches = list(_EXAMPLE.finditer(description))
     if not matches:
         return None
     text = description[matches[-1].end() :].strip()
     if text.endswith(")") and text.count(")") > text.count("("):
         text = text[:-1].rstrip()
+    quoted = _QUOTED.fullmatch(text)
+    if quoted:
+        return next(part for part in quoted.groups() if part is not None) or None
     text = text.strip("`'\"“”")
     return text or None
+
+
+def with_example(description: str, value: str) -> str:
+    """``description`` with `` (e.g. VALUE)`` added, in the form ``example_of`` reads back: a
+    JSON literal on one line, a value that starts or ends with a space or quote quoted."""
+    if is_json_literal(value):
+        value = json.dumps(json.loads(value), ensure_ascii=False)
+    elif value != value.strip() or value[:1] in _QUOTES or value[-1:] in _QUOTES:
+        value = f'"{value}"'
+    return f"{description} (e.g. {value})" if description else f"e.g. {value}"
 
 
 def _typed(example: str | None, kind: str) -> Any:

@@ -10,8 +10,10 @@ The rules, checked before anything is written:
 - With ``force``, a folder of ``pipelines/`` that app-convert generated (its pipeline.yaml
   carries the marker) is replaced or, when no longer planned, removed (so is an empty one);
   anything else there (a pipeline written by hand or with app-new) is kept as it is, unless
-  a generated pipeline takes its name.  ``WriteResult`` lists what was overwritten (existing
-  files whose content changed), removed and kept, relative to the output folder.
+  a generated pipeline takes its name (``survey.py``).  What is removed that an earlier
+  conversion did not generate is moved to ``.app-convert-backup/<time>/`` first, never
+  deleted.  ``WriteResult`` lists what was overwritten (existing files whose content
+  changed), removed, kept and backed up, relative to the output folder.
 - ``--out`` copies the skill tree first (byte for byte, modes kept; VCS folders, caches and
   an old ``pipelines/`` left out), then adds the generated files.
 - ``pipelines/`` is built in a hidden staging folder beside it and swapped in with renames,
@@ -30,12 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from converter.errors import ExistsError, RenderError, UsageError, Where, WriteError
-from converter.render import MARKER, README_NAMES, RenderedFile
+from converter.render import README_NAMES, RenderedFile
+from converter.survey import BACKUP, PIPELINES, back_up, differs, is_generated, survey_pipelines
 
-PIPELINES = "pipelines"
 COPY_SKIP = frozenset(
     {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache",
-     ".ruff_cache", ".DS_Store"}
+     ".ruff_cache", ".DS_Store", BACKUP}
 )  # fmt: skip
 
 
@@ -48,15 +50,8 @@ class WriteResult:
     overwritten: list[str] = field(default_factory=list)  # existing files whose content changed
     removed: list[str] = field(default_factory=list)  # files, or "pipelines/x/" folders, deleted
     kept: list[str] = field(default_factory=list)  # entries of pipelines/ not generated: kept
-
-
-def is_generated(path: Path) -> bool:
-    """Whether ``path`` is a file app-convert wrote (its first line carries the marker)."""
-    try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            return MARKER in handle.readline()
-    except OSError:
-        return False
+    backup: str = ""  # the folder (relative to root) holding what was removed but not generated
+    backed_up: list[str] = field(default_factory=list)  # those files, relative to root
 
 
 def choose_readme(skill_dir: Path) -> tuple[str, str]:
@@ -80,17 +75,25 @@ def write_app(
     result = WriteResult(target)
     generated = [f for f in files if f.path.startswith(PIPELINES + "/")]
     try:
-        keep = _survey_pipelines(target, generated, result)
+        survey = survey_pipelines(target, generated)
+        result.overwritten, result.removed, result.kept = (
+            survey.overwritten,
+            survey.removed,
+            survey.kept,
+        )
+        result.warnings += survey.warnings
+        result.backup = back_up(target, survey.backup)
+        result.backed_up = sorted(survey.backup)
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
             result.copied, skipped, replaced = copy_skill(skill_dir, out)
             result.overwritten += replaced
             if skipped:
                 result.warnings.append(f"not copied from the skill: {', '.join(skipped)}")
-        _swap_in_pipelines(target, generated, keep)
+        _swap_in_pipelines(target, generated, survey.keep)
         for item in files:
             if item not in generated:
-                if _differs(target / item.path, item.content):
+                if differs(target / item.path, item.content):
                     result.overwritten.append(item.path)
                 atomic_write(target / item.path, item.content, executable=item.executable)
     except OSError as exc:
@@ -102,60 +105,6 @@ def write_app(
     result.written = sorted(f.path for f in files)
     result.overwritten.sort()
     return result
-
-
-def _survey_pipelines(
-    target: Path, generated: list[RenderedFile], result: WriteResult
-) -> list[str]:
-    """What replacing ``target/pipelines`` with ``generated`` overwrites and removes (added
-    to ``result``), and the names of its entries to keep: those app-convert did not generate
-    and does not generate now."""
-    folder = target / PIPELINES
-    if not folder.is_dir() or folder.is_symlink():
-        if folder.exists() or folder.is_symlink():  # a file in the way: replaced
-            result.removed.append(PIPELINES)
-        return []
-    new = {f.path: f.content for f in generated}
-    names = {Path(f.path).parts[1] for f in generated}
-    keep: list[str] = []
-    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
-        rel = f"{PIPELINES}/{entry.name}"
-        is_folder = entry.is_dir() and not entry.is_symlink()
-        # Ours: generated by app-convert, or an empty folder (removing it loses nothing).
-        ours = is_folder and (is_generated(entry / "pipeline.yaml") or not _has_files(entry))
-        if entry.name in names and is_folder:
-            if not ours:
-                result.warnings.append(
-                    f"{rel}/ was not generated by app-convert; the generated pipeline of the "
-                    "same name replaced it"
-                )
-            for path in sorted(p for p in entry.rglob("*") if p.is_file() or p.is_symlink()):
-                inner = path.relative_to(target).as_posix()
-                if inner not in new:
-                    result.removed.append(inner)
-                elif _differs(path, new[inner]):
-                    result.overwritten.append(inner)
-        elif entry.name in names or ours:
-            result.removed.append(rel + "/" * is_folder)
-        else:
-            keep.append(entry.name)
-            if not entry.name.startswith("."):
-                result.kept.append(rel + "/" * is_folder)
-    return keep
-
-
-def _has_files(folder: Path) -> bool:
-    return any(p.is_file() or p.is_symlink() for p in folder.rglob("*"))
-
-
-def _differs(path: Path, content: str) -> bool:
-    """Whether writing ``content`` to ``path`` replaces something else that is there."""
-    if not path.exists() and not path.is_symlink():
-        return False
-    try:
-        return path.is_symlink() or path.read_bytes() != content.encode("utf-8")
-    except OSError:
-        return True
 
 
 def _check_paths(files: list[RenderedFile]) -> None:

@@ -385,8 +385,18 @@ STDIN_FILES = ["tools/get.py", "tools/fetch.py"]
         ),
         pytest.param(
             "cat <<EOF | python3 tools/get.py\n{}\nEOF",
-            [("tools/get.py", [], ("text", ""))],
+            [("tools/get.py", [], ("text", "{}"))],
             id="heredoc-through-cat",
+        ),
+        pytest.param(
+            'python3 tools/get.py <<EOF2\n{"a": 1,\n "b": 2}\nEOF2\npython3 tools/fetch.py',
+            [("tools/get.py", [], ("text", '{"a": 1,\n "b": 2}')), ("tools/fetch.py", [], None)],
+            id="heredoc-body",
+        ),
+        pytest.param(
+            "python3 tools/get.py <<-'END' --path x\n\thello\n\tEND",
+            [("tools/get.py", ["--path", "x"], ("text", "hello"))],
+            id="heredoc-tabs-stripped",
         ),
         pytest.param(
             "curl -s https://example.org/a | python3 tools/get.py",
@@ -1009,6 +1019,38 @@ def test_a_default_or_a_file_the_program_writes_is_no_file_check(tmp_path: Path)
     }
 
 
+def test_a_file_not_made_by_the_program_or_needed_at_its_default_is_a_file_check(
+    tmp_path: Path,
+) -> None:
+    """A negated or obligated making, or a default location that must exist, is the user's
+    job: the constructor checks for it (QA: both were silently dropped)."""
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK
+            + "Requires `~/.acme/config.yaml`, which is not created by the tool, so create "
+            + "it first.\n\n"
+            + "Also needs `~/.acme/token.json` before the first run (it is the default "
+            + "location).\n\n"
+            + "`~/.acme/a.json` isn't created by the tool. `~/.acme/b.json` must exist.\n\n"
+            + "`~/.acme/c.json` must be created by hand. The tool never writes "
+            + "`~/.acme/d.json`.\n\n"
+            + "The report tool creates `~/.acme/history.json` if it is missing.\n\n"
+            + "The state lives in `~/.acme/state.json` (default `~/.acme.json`); the program "
+            + "creates it.\n",
+        },
+    )
+    found = {(r.name, r.required) for r in build_inventory(tmp_path).requirements}
+    assert {r for r in found if r[0].startswith("~")} == {
+        ("~/.acme/config.yaml", True),
+        ("~/.acme/token.json", True),
+        ("~/.acme/a.json", True),
+        ("~/.acme/b.json", True),
+        ("~/.acme/c.json", True),
+        ("~/.acme/d.json", True),
+    }
+
+
 def test_a_script_run_directly_that_cannot_run_that_way_is_warned_about(tmp_path: Path) -> None:
     make_tree(
         tmp_path,
@@ -1049,7 +1091,7 @@ def test_commands_only_skill_md_runs_are_warnings_not_constructor_failures(
     found = {(r.kind, r.name, r.required) for r in build_inventory(tmp_path).requirements}
     assert ("binary", "str_replace", False) in found
     assert ("binary", "hexdump", False) in found
-    assert ("python-package", "pyyaml", False) in found
+    assert ("python-package", "yaml", False) in found  # pyyaml, as imported
     assert not [r for r in found if r[2]]
 
 

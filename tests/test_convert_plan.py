@@ -391,6 +391,82 @@ def test_names_and_descriptions_come_from_the_skills_words_not_its_examples(
     assert sample_inputs(thumb, []) == {"image": "photo.png", "width": 800}
 
 
+DROPPED_USES = {
+    "SKILL.md": SKILL + "# Flow\n## Shout and count\n\n"
+    "1. Upper-case the notes and count the words:\n\n"
+    "   ```bash\n   cat notes.txt | python3 scripts/upper.py | python3 scripts/wc.py\n   ```\n\n"
+    "2. Tell the user how many words there were, in one sentence.\n\n"
+    "## Fetch and count\n\n1. Fetch the page and count:\n\n"
+    "   ```bash\n   curl -s https://example.com/p.txt | python3 scripts/wc.py\n   ```\n\n"
+    "2. Report the count.\n\n"
+    "## Summarise records\n```bash\ncat data.json | python3 scripts/summ.py\n```\n"
+    "## Summarise remote records\n```bash\ncurl https://example.com/d.json | "
+    "python3 scripts/summ.py\n```\n"
+    "## Count the upper-cased words\n```bash\npython3 scripts/upper.py < notes.txt | "
+    "python3 scripts/summ.py\n```\n",
+    "scripts/upper.py": "import sys\nprint(sys.stdin.read().upper())\n",
+    "scripts/wc.py": "import sys\nprint(len(sys.stdin.read().split()))\n",
+    "scripts/summ.py": "import json, sys\nprint(json.load(sys.stdin))\n",
+}
+
+
+def test_every_use_no_pipeline_runs_has_one_skill_mode_entry(tmp_path: Path) -> None:
+    """QA (flow, textkit): a pipe a workflow pipeline reproduces is no Skill-mode entry; a
+    use dropped from a pipeline (curl-fed, or fed by another program outside a workflow) is
+    one, named by its section; a description stops at the end of its list item."""
+    make_tree(tmp_path, DROPPED_USES)
+    inventory = build_inventory(tmp_path)
+    plan = analyze(inventory)
+    assert check_plan(plan, inventory) == []
+    flow = plan.pipelines[0]
+    assert (flow.name, flow.description) == (
+        "shout-and-count",
+        "Upper-case the notes and count the words",
+    )
+    assert "Upper-case the notes and count the words" in flow.triggers
+    assert [p.name for p in plan.pipelines] == ["shout-and-count", "upper", "summ"]
+    assert [(k.topic, k.where, k.reason.split(" into it")[0]) for k in plan.skill_mode] == [
+        ("Fetch and count", "SKILL.md:21", "SKILL.md pipes the output of `curl -s "
+         "https://example.com/p.txt`"),
+        ("Summarise remote records", "SKILL.md:32", "SKILL.md pipes the output of `curl "
+         "https://example.com/d.json`"),
+        ("Count the upper-cased words", "SKILL.md:36", "SKILL.md pipes the output of "
+         "`scripts/upper.py`"),
+        ("Requests no pipeline matches", "", "the Runner falls back to SKILL.md, which stays "
+         "unchanged (APP spec §1, §7 step 3)"),
+    ]  # fmt: skip
+
+
+def test_samples_keep_the_data_skill_md_feeds_exactly(tmp_path: Path) -> None:
+    """A JSON object echoed into a program is a value, not a `{placeholder}`; a heredoc's
+    body is the sample; a flag value's trailing space survives (QA: all three became
+    "example" or lost the space, and --smoke failed on them)."""
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": SKILL + "# Demo\n## Records\n"
+            '```bash\necho \'{"a": 1, "b": 2}\' | python3 scripts/summ.py\n```\n'
+            '## Heredoc\n```bash\npython3 scripts/count.py <<EOF\n{"a": 1,\n "b": 2}\nEOF\n```\n'
+            '## Prefix\n```bash\npython3 scripts/upper.py --prefix ">> " < notes.txt\n```\n'
+            "## Template\n```bash\necho '{input}' | python3 scripts/tpl.py\n```\n",
+            "scripts/summ.py": "import json, sys\nprint(json.load(sys.stdin))\n",
+            "scripts/count.py": "import sys\nprint(len(sys.stdin.read()))\n",
+            "scripts/upper.py": "import argparse, sys\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--prefix', default='')\np.parse_args()\n",
+            "scripts/tpl.py": "import sys\nprint(sys.stdin.read())\n",
+            "notes.txt": "hi\n",
+        },
+    )
+    plan = analyze(build_inventory(tmp_path))
+    samples = {p.name: sample_inputs(p, ["notes.txt"]) for p in plan.pipelines}
+    assert samples == {
+        "summ": {"input_text": '{"a": 1, "b": 2}'},
+        "count": {"input_text": '{"a": 1, "b": 2}'},  # JSON: one line, the same value
+        "upper": {"prefix": ">> ", "input_file": "notes.txt"},
+        "tpl": {"input_text": "example"},  # a placeholder is no sample
+    }
+
+
 def test_a_description_never_ends_in_a_semicolon_or_colon(tmp_path: Path) -> None:
     make_tree(
         tmp_path,
@@ -439,6 +515,73 @@ def test_a_programs_interpreter_is_a_need_of_the_pipelines_running_it(tmp_path: 
     }
     plan.constructor.checks = [Check("binary", "node", where=["SKILL.md:8"])]
     assert constructor_checks(plan, inventory)[0]["pipelines"] == ["agenda", "cal"]
+
+
+def test_a_program_run_directly_runs_with_what_its_shebang_names(tmp_path: Path) -> None:
+    """`./scripts/dn.ts` with `#!/usr/bin/env deno` got `npx tsx` (from its extension) and an
+    npx check: for a program SKILL.md runs directly, the #! line wins over the extension."""
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": SKILL + "# Demo\n## Deno\n```bash\n./scripts/dn.ts --x 1\n```\n"
+            "## Tsx\n```bash\nnpx tsx scripts/tx.ts\n```\n"
+            "## Plain\n```bash\n./scripts/plain.ts\n```\n",
+            "scripts/dn.ts": "#!/usr/bin/env -S deno run --allow-read\nconsole.log(1)\n",
+            "scripts/tx.ts": "#!/usr/bin/env deno\nconsole.log(2)\n",  # SKILL.md says tsx
+            "scripts/plain.ts": "console.log(3)\n",
+        },
+    )
+    for name in ("dn.ts", "plain.ts"):
+        (tmp_path / "scripts" / name).chmod(0o755)
+    inventory = build_inventory(tmp_path)
+    assert {p.path: p.interpreter for p in inventory.programs} == {
+        "scripts/dn.ts": "deno run --allow-read",
+        "scripts/plain.ts": "npx tsx",
+        "scripts/tx.ts": "tsx",
+    }
+    scoped = {
+        c["name"]: (c["where"], c.get("pipelines"))
+        for c in constructor_checks(analyze(inventory), inventory)
+    }
+    assert scoped == {
+        "deno": (["SKILL.md:8", "scripts/dn.ts:1"], ["dn"]),
+        "npx": (["SKILL.md:16", "scripts/plain.ts"], ["plain"]),
+        "tsx": (["SKILL.md:12", "scripts/tx.ts"], ["tx"]),
+    }
+
+
+def test_a_pip_install_and_the_import_it_gives_are_one_check(tmp_path: Path) -> None:
+    """`pip install PyYAML` + `import yaml` was a global PyYAML check (stopping the bash
+    pipeline that never imports it) and a scoped yaml one: one check now, scoped to the
+    pipelines importing it; a package no program imports stays global."""
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": SKILL
+            + "# Demo\n## Sync\n```bash\npython3 scripts/sync.py --dest out\n```\n"
+            "## Report\n```bash\nbash scripts/report.sh\n```\n"
+            "## Setup\n```bash\npip install PyYAML Pillow python_dateutil Requests rich\n```\n",
+            "scripts/sync.py": "import argparse\nimport yaml\nimport PIL.Image\n"
+            "import dateutil\nimport requests\n"
+            "p = argparse.ArgumentParser()\np.add_argument('--dest')\np.parse_args()\n",
+            "scripts/report.sh": "#!/usr/bin/env bash\necho report\n",
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    found = {
+        c["name"]: (c["where"], c.get("pipelines"), c.get("install"))
+        for c in constructor_checks(analyze(inventory), inventory)
+    }
+    assert found == {
+        "PIL": (["SKILL.md:16", "scripts/sync.py:3"], ["sync"], "Pillow"),
+        "dateutil": (["SKILL.md:16", "scripts/sync.py:4"], ["sync"], "python-dateutil"),
+        "requests": (["SKILL.md:16", "scripts/sync.py:5"], ["sync"], None),
+        "rich": (["SKILL.md:16"], None, None),
+        "yaml": (["SKILL.md:16", "scripts/sync.py:2"], ["sync"], "PyYAML"),
+    }
+    plan = analyze(inventory)  # an llm plan may name the distribution: scoped the same way
+    plan.constructor.checks = [Check("python-package", "PyYAML", where=["SKILL.md:16"])]
+    assert constructor_checks(plan, inventory)[0]["pipelines"] == ["sync"]
 
 
 def test_analyzer_registry() -> None:

@@ -10,13 +10,12 @@
 4. Triggers come from the skill's own words (section titles, subcommand help, "Use when ..."
    clauses of the description), so they are in the skill's language.
 5. Binaries, env vars, packages, config files and auth the skill mentions become constructor
-   checks; cleanup the skill asks for becomes destructor actions; prose sections no pipeline
-   covers stay in Skill mode with a reason.
+   checks; cleanup the skill asks for becomes destructor actions (``lifecycle.py``); prose
+   sections no pipeline covers, and every documented use of a program no pipeline runs
+   (its data piped in from a command no step reproduces), stay in Skill mode with a reason.
 """
 
 from __future__ import annotations
-
-import re
 
 from converter.analyzers.document import (
     Item,
@@ -25,6 +24,7 @@ from converter.analyzers.document import (
     own_range,
     section_prose,
 )
+from converter.analyzers.lifecycle import constructor, destructor
 from converter.analyzers.paths import (
     MainPath,
     code_step,
@@ -33,6 +33,7 @@ from converter.analyzers.paths import (
     path_name,
     piped_reason,
     unfed,
+    unfed_in,
 )
 from converter.analyzers.text import (
     EXAMPLE_TITLES,
@@ -58,24 +59,12 @@ from converter.analyzers.workflow import (
 from converter.analyzers.workflow import unfed as workflow_unfed
 from converter.inventory import Inventory
 from converter.invocations import Invocation, order_key
-from converter.plan import Action, Check, Constructor, Destructor, Input, LlmStep, Pipeline, Plan
+from converter.plan import Input, LlmStep, Pipeline, Plan
 from converter.plan import SkillModeItem as Kept
 from converter.programs import Program
-from converter.requirements import where_key
 
 MAX_TRIGGERS = 5
 _VERB_MATCH = 10.0  # a clause naming a path's subcommand or action is about that path
-_CLEANUP = re.compile(
-    r"(?<![\w/.-])(?:clean ?up|remove (?:the )?(?:temp|temporary)\w*|delete (?:the )?"
-    r"(?:temp|temporary)\w*|release (?:the )?lock|rm -rf)(?![\w.-])|清理|删除临时|释放锁",
-    re.I,
-)
-# "clean up" is a destructor action only about what a run leaves behind, or afterwards.
-_LEFTOVERS = re.compile(
-    r"\b(?:after(?:wards?)?|when (?:done|finished)|at the end|temp(?:orary)?|scratch|tmp|"
-    r"intermediate|leftover|lock)\b|/tmp|之后|完成后|结束后|临时",
-    re.I,
-)
 
 
 def analyze(inventory: Inventory) -> Plan:
@@ -84,6 +73,7 @@ def analyze(inventory: Inventory) -> Plan:
     plan = Plan(name, fm.description, inventory.language, "heuristic")
     covered: set[int] = set()  # sections a pipeline comes from
     in_workflow: set[tuple[str, str, int]] = set()
+    kept: set[tuple[str, str, int]] = set()  # piped into, in a workflow kept in Skill mode
     claims: list[tuple[Pipeline, str, float]] = []  # "Use when" clauses the paths matched
     for index, items in find_workflows(inventory):
         covered.add(index)
@@ -92,6 +82,7 @@ def analyze(inventory: Inventory) -> Plan:
             where = f"{unreproduced.file}:{unreproduced.line}"
             title = inventory.skill.sections[index].title
             plan.skill_mode.append(Kept(title, piped_reason(unreproduced), where))
+            kept |= {_at(inv) for item in items for inv in unfed_in(item.invocations)}
             continue
         plan.pipelines.append(_workflow_pipeline(inventory, index, items, plan))
         in_workflow |= {_at(inv) for item in items for inv in item.invocations}
@@ -100,26 +91,7 @@ def analyze(inventory: Inventory) -> Plan:
         if invs and all(_at(inv) in in_workflow for inv in invs):
             plan.notes.append(f"{program.path} runs only inside a workflow pipeline")
             continue
-        paths, left = main_paths(program)
-        for path in paths:
-            piped = unfed(path)
-            path.invocations = [inv for inv in path.invocations if inv not in piped]
-            if piped and not path.invocations:  # its data only ever comes from a pipe
-                topic = f"{program.path} {path.label}".strip()
-                where = f"{piped[0].file}:{piped[0].line}"
-                plan.skill_mode.append(Kept(topic, piped_reason(piped[0]), where))
-                continue
-            pipeline, found = _path_pipeline(inventory, path, covered)
-            plan.pipelines.append(pipeline)
-            claims.extend((pipeline, clause, strength) for clause, strength in found.items())
-        for label in left:
-            topic = f"{program.path} {label}".strip()
-            reason = (
-                "SKILL.md never shows this action, so its arguments are unknown"
-                if label
-                else "SKILL.md never shows how to run it, and its interface could not be read"
-            )
-            plan.skill_mode.append(Kept(topic, reason, program.path))
+        claims += _program_pipelines(inventory, program, in_workflow | kept, covered, plan)
     _settle(claims)
     if not inventory.programs:
         prose = _prose_pipeline(inventory, plan.app_name, covered)
@@ -136,6 +108,55 @@ def analyze(inventory: Inventory) -> Plan:
     )
     plan.notes = unique([*plan.notes, *_warnings(inventory)])
     return plan
+
+
+def _program_pipelines(
+    inventory: Inventory,
+    program: Program,
+    handled: set[tuple[str, str, int]],
+    covered: set[int],
+    plan: Plan,
+) -> list[tuple[Pipeline, str, float]]:
+    """Add a pipeline per main path of ``program`` to ``plan``, and a Skill-mode entry per
+    path or use of it that no pipeline runs (``handled``: uses a workflow already covers);
+    return the "Use when" clauses the paths matched."""
+    claims: list[tuple[Pipeline, str, float]] = []
+    paths, left = main_paths(program)
+    for path in paths:
+        piped = unfed(path)
+        path.invocations = [inv for inv in path.invocations if inv not in piped]
+        dropped = [inv for inv in piped if _at(inv) not in handled]  # no workflow runs them
+        if piped and not path.invocations:  # its data only ever comes from a pipe
+            if dropped:
+                topic = f"{program.path} {path.label}".strip()
+                where = f"{dropped[0].file}:{dropped[0].line}"
+                plan.skill_mode.append(Kept(topic, piped_reason(dropped[0]), where))
+            continue
+        for inv in dropped:  # the uses the pipeline leaves out, each with its reason
+            plan.skill_mode.append(_piped_use(inventory, inv, covered))
+        pipeline, found = _path_pipeline(inventory, path, covered)
+        plan.pipelines.append(pipeline)
+        claims.extend((pipeline, clause, strength) for clause, strength in found.items())
+    for label in left:
+        topic = f"{program.path} {label}".strip()
+        reason = (
+            "SKILL.md never shows this action, so its arguments are unknown"
+            if label
+            else "SKILL.md never shows how to run it, and its interface could not be read"
+        )
+        plan.skill_mode.append(Kept(topic, reason, program.path))
+    return claims
+
+
+def _piped_use(inventory: Inventory, inv: Invocation, covered: set[int]) -> Kept:
+    """The Skill-mode entry of one use of a program whose data another command pipes in,
+    named by its section (which then needs no entry of its own)."""
+    doc = inventory.skill
+    index = doc.section_of(inv.line) if inv.file == doc.path else -1
+    topic = doc.sections[index].title if index != -1 else inv.program
+    if index != -1:
+        covered.add(index)
+    return Kept(topic, piped_reason(inv), f"{inv.file}:{inv.line}")
 
 
 def _at(inv: Invocation) -> tuple[str, str, int]:
@@ -302,54 +323,6 @@ def _dedupe(plan: Plan) -> None:
         kept = [t for t in pipeline.triggers if t and t.casefold() not in triggers]
         pipeline.triggers = kept or [humanize(fallback)]
         triggers |= {t.casefold() for t in pipeline.triggers}
-
-
-def constructor(inventory: Inventory) -> Constructor:
-    checks = []
-    for req in inventory.requirements:
-        files = sorted({w.rsplit(":", 1)[0] for w in req.where})
-        checks.append(
-            Check(
-                req.kind,
-                req.name,
-                req.required and req.kind != "auth",
-                f"seen in {', '.join(files)}",
-                _spots(req.where),
-            )
-        )
-    if not checks:
-        return Constructor(
-            False, "the skill names no binary, variable, package, file or login it depends on"
-        )
-    kinds = ", ".join(unique([c.kind for c in checks]))
-    return Constructor(True, f"check what the skill depends on before every run ({kinds})", checks)
-
-
-def _spots(where: list[str], limit: int = 5) -> list[str]:
-    """Up to ``limit`` spots, sorted, the first of each file among them: a program's own
-    spot (``scripts/x.js:1``) is never crowded out by SKILL.md's mentions."""
-    spots = sorted(set(where), key=where_key)
-    firsts = list({where_key(s)[0]: s for s in reversed(spots)}.values())
-    rest = [s for s in spots if s not in firsts]
-    return sorted((firsts + rest)[: max(limit, len(firsts))], key=where_key)
-
-
-def destructor(inventory: Inventory) -> Destructor:
-    doc = inventory.skill
-    actions = []
-    fenced = False
-    for offset, line in enumerate(doc.body.split("\n")):
-        if line.lstrip().startswith(("```", "~~~")):
-            fenced = not fenced
-            continue
-        # Prose only: a heading ("## Content Cleanup") names a feature, a command runs one.
-        found = None if fenced or line.lstrip().startswith("#") else _CLEANUP.search(line)
-        if found and (_LEFTOVERS.search(line) or not re.match(r"clean ?up", found[0], re.I)):
-            where = f"{doc.path}:{doc.body_line + offset}"
-            actions.append(Action("custom", " ".join(line.strip("-*# ").split()), [], where))
-    if not actions:
-        return Destructor(False, "the skill asks for no cleanup after a run")
-    return Destructor(True, "the skill asks for cleanup after a run", actions)
 
 
 def _skill_mode(inventory: Inventory, covered: set[int], plan: Plan) -> list[Kept]:

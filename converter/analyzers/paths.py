@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from converter.analyzers.text import humanize, slug, snake
 from converter.cli_model import AUTHORITATIVE, Command, Param, ParsedArgs, dest_of, parse_argv
 from converter.cli_script import without_usage
-from converter.invocations import Invocation, Stdin, is_placeholder, order_key
+from converter.invocations import Invocation, is_placeholder, order_key
 from converter.plan import Arg, CodeStep, Input, StdinFeed
 from converter.programs import Program
+from converter.samples import with_example
+from converter.shell import Stdin
 
 ACTION_FLAGS = {"action", "command", "cmd", "op", "operation", "task", "subcommand", "verb"}
 OUTPUT_FILE_FLAGS = {"output", "out", "output_file", "outfile", "output_path", "o", "dest"}
@@ -29,6 +31,7 @@ STDIN_INPUTS = {  # kind of data fed on stdin -> (input name, its description)
     "file": ("input_file", "File whose content the program reads on stdin"),
     "text": ("input_text", "Text the program reads on stdin"),
 }
+MAX_EXAMPLE = 400  # longer data SKILL.md feeds on stdin is no example in a description
 _LATE = (True, "~", 0)  # sorts after every invocation
 
 
@@ -212,7 +215,7 @@ def input_for(path: MainPath, param: Param, name: str) -> Input:
         )
     help_text = param.help
     if seen and kind != "boolean" and seen[0] not in help_text:
-        help_text = f"{help_text} (e.g. {seen[0]})" if help_text else f"e.g. {seen[0]}"
+        help_text = with_example(help_text, seen[0])
     enum = param.choices or path.program.enumerations.get(param.name)
     return Input(
         name,
@@ -276,10 +279,10 @@ def stdin_input(fed: list[Stdin], required: bool, taken: set[str]) -> tuple[Inpu
     name, description = STDIN_INPUTS[kind]
     while name in taken:
         name += "_2"
-    examples = [s.value for s in fed if s.kind == kind and s.value and len(s.value) <= 80]
-    examples = [e for e in examples if not is_placeholder(e)]
-    if examples:
-        description += f" (e.g. {examples[0]})"
+    examples = [s.value for s in fed if s.kind == kind and s.value]
+    examples = [e for e in examples if len(e) <= MAX_EXAMPLE and not is_placeholder(e)]
+    if examples:  # the sample input: what SKILL.md pipes in (a heredoc's body too)
+        description = with_example(description, examples[0])
     taken.add(name)
     return Input(name, "string", required, description), StdinFeed(f"input.{name}", kind)
 
@@ -287,9 +290,14 @@ def stdin_input(fed: list[Stdin], required: bool, taken: set[str]) -> tuple[Inpu
 def unfed(path: MainPath) -> list[Invocation]:
     """The path's invocations whose stdin another command's output feeds: a pipeline running
     this program alone would run it on nothing."""
+    return unfed_in(path.invocations)
+
+
+def unfed_in(invocations: list[Invocation]) -> list[Invocation]:
+    """Those of ``invocations`` whose stdin another command's (or program's) output feeds."""
     return [
         inv
-        for inv in path.invocations
+        for inv in invocations
         if inv.stdin is not None and inv.stdin.kind in ("command", "program")
     ]
 
@@ -298,6 +306,11 @@ def piped_reason(inv: Invocation) -> str:
     """Why a path fed by another command's output stays in Skill mode."""
     assert inv.stdin is not None
     source = f"`{inv.stdin.value}`" if inv.stdin.value else "another command"
+    if inv.stdin.kind == "program":
+        return (
+            f"SKILL.md pipes the output of {source} into it, and no pipeline reproduces that "
+            "pipe; run alone, the program would get no data"
+        )
     return (
         f"SKILL.md pipes the output of {source} into it; a pipeline cannot reproduce that, "
         "and the program would run on no data"

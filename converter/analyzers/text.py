@@ -101,6 +101,7 @@ def strip_markdown(text: str) -> str:
 
 
 _ENUMERATOR = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s+", re.M)
+_ITEM_START = re.compile(r"\n(?=\s*(?:\d+[.)]|[-*+])\s)")
 
 
 # A sentence ends at . ! ? before a space (not inside "data.csv"), or at 。！？; a dash
@@ -110,11 +111,13 @@ _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\s+-\s+|\s+—\
 
 def first_sentence(text: str) -> str:
     """The first sentence of ``text`` (Markdown removed, list markers such as "1." too),
-    without its final full stop, or a colon or semicolon it ends with."""
-    plain = _ENUMERATOR.sub("", strip_markdown(text))
-    for part in _SENTENCE_SPLIT.split(plain):
-        if part.strip(" .。;；:："):
-            return part.strip().rstrip(".。;；:：,，").rstrip()
+    without its final full stop, or a colon or semicolon it ends with.  A list item ends
+    a sentence: "1. Count the words:" then "2. Tell ..." gives "Count the words"."""
+    for item in _ITEM_START.split(text):
+        plain = strip_markdown(_ENUMERATOR.sub("", item))
+        for part in _SENTENCE_SPLIT.split(plain):
+            if part.strip(" .。;；:："):
+                return part.strip().rstrip(".。;；:：,，").rstrip()
     return ""
 
 

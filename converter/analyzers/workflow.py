@@ -26,8 +26,9 @@ from converter.analyzers.paths import (
 from converter.analyzers.text import SETUP_TITLES, snake, tier_for, unique
 from converter.cli_model import AUTHORITATIVE, Command, Param, dest_of, parse_argv
 from converter.inventory import Inventory
-from converter.invocations import Invocation, Stdin
+from converter.invocations import Invocation
 from converter.plan import Arg, CodeStep, Input, LlmStep, StdinFeed, Step
+from converter.shell import Stdin
 
 GENERIC_SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -1,0 +1,71 @@
+"""The lifecycle a heuristic plan proposes: the constructor's checks (what the skill depends on)
+and the destructor's actions (the cleanup SKILL.md asks for after a run)."""
+
+from __future__ import annotations
+
+import re
+
+from converter.analyzers.text import unique
+from converter.inventory import Inventory
+from converter.plan import Action, Check, Constructor, Destructor
+from converter.requirements import where_key
+
+_CLEANUP = re.compile(
+    r"(?<![\w/.-])(?:clean ?up|remove (?:the )?(?:temp|temporary)\w*|delete (?:the )?"
+    r"(?:temp|temporary)\w*|release (?:the )?lock|rm -rf)(?![\w.-])|清理|删除临时|释放锁",
+    re.I,
+)
+# "clean up" is a destructor action only about what a run leaves behind, or afterwards.
+_LEFTOVERS = re.compile(
+    r"\b(?:after(?:wards?)?|when (?:done|finished)|at the end|temp(?:orary)?|scratch|tmp|"
+    r"intermediate|leftover|lock)\b|/tmp|之后|完成后|结束后|临时",
+    re.I,
+)
+
+
+def constructor(inventory: Inventory) -> Constructor:
+    checks = []
+    for req in inventory.requirements:
+        files = sorted({w.rsplit(":", 1)[0] for w in req.where})
+        checks.append(
+            Check(
+                req.kind,
+                req.name,
+                req.required and req.kind != "auth",
+                f"seen in {', '.join(files)}",
+                _spots(req.where),
+            )
+        )
+    if not checks:
+        return Constructor(
+            False, "the skill names no binary, variable, package, file or login it depends on"
+        )
+    kinds = ", ".join(unique([c.kind for c in checks]))
+    return Constructor(True, f"check what the skill depends on before every run ({kinds})", checks)
+
+
+def _spots(where: list[str], limit: int = 5) -> list[str]:
+    """Up to ``limit`` spots, sorted, the first of each file among them: a program's own
+    spot (``scripts/x.js:1``) is never crowded out by SKILL.md's mentions."""
+    spots = sorted(set(where), key=where_key)
+    firsts = list({where_key(s)[0]: s for s in reversed(spots)}.values())
+    rest = [s for s in spots if s not in firsts]
+    return sorted((firsts + rest)[: max(limit, len(firsts))], key=where_key)
+
+
+def destructor(inventory: Inventory) -> Destructor:
+    doc = inventory.skill
+    actions = []
+    fenced = False
+    for offset, line in enumerate(doc.body.split("\n")):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        # Prose only: a heading ("## Content Cleanup") names a feature, a command runs one.
+        found = None if fenced or line.lstrip().startswith("#") else _CLEANUP.search(line)
+        if found and (_LEFTOVERS.search(line) or not re.match(r"clean ?up", found[0], re.I)):
+            where = f"{doc.path}:{doc.body_line + offset}"
+            actions.append(Action("custom", " ".join(line.strip("-*# ").split()), [], where))
+    if not actions:
+        return Destructor(False, "the skill asks for no cleanup after a run")
+    return Destructor(True, "the skill asks for cleanup after a run", actions)

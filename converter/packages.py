@@ -1,0 +1,53 @@
+"""Python package names: the module a program imports and the distribution ``pip`` installs.
+
+Most are the same name; for some (``yaml`` / ``PyYAML``, ``PIL`` / ``Pillow``) ``PIP_NAMES``
+knows the distribution.  ``package_key`` gives both spellings one key, so ``pip install
+PyYAML`` in SKILL.md and ``import yaml`` in a program are one requirement.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _normal(distribution: str) -> str:
+    """A distribution name as pip compares them (PEP 503): lower case, ``-`` for ``-_.``."""
+    return re.sub(r"[-_.]+", "-", distribution.lower())
+
+
+# Modules whose package on PyPI has another name: what `pip install` needs.
+PIP_NAMES = {
+    "PIL": "Pillow",
+    "yaml": "PyYAML",
+    "cv2": "opencv-python",
+    "sklearn": "scikit-learn",
+    "bs4": "beautifulsoup4",
+    "dateutil": "python-dateutil",
+    "dotenv": "python-dotenv",
+    "fitz": "PyMuPDF",
+    "docx": "python-docx",
+    "pptx": "python-pptx",
+    "jwt": "PyJWT",
+    "magic": "python-magic",
+    "serial": "pyserial",
+    "Crypto": "pycryptodome",
+    "OpenSSL": "pyOpenSSL",
+    "git": "GitPython",
+    "googleapiclient": "google-api-python-client",
+    "attr": "attrs",
+    "win32api": "pywin32",
+}
+# `pip install` name (normalised) → the module it gives; attrs gives attr and attrs alike.
+_IMPORT_NAMES = {_normal(dist): module for module, dist in PIP_NAMES.items() if module != "attr"}
+
+
+def import_name(distribution: str) -> str:
+    """The module a ``pip install`` name gives (``PyYAML`` → ``yaml``, ``Pillow`` → ``PIL``);
+    other names are kept as written."""
+    return _IMPORT_NAMES.get(_normal(distribution), distribution)
+
+
+def package_key(name: str) -> str:
+    """One key for a Python package, whether named as imported or as installed: known
+    distributions are mapped to their module, then ``-``/``_`` and case do not count."""
+    return import_name(name).replace("-", "_").lower()

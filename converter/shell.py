@@ -1,0 +1,220 @@
+"""Shell commands in a Markdown code block: simple commands, with what each reads on stdin.
+
+A block is cut into simple commands with ``shlex`` after joining ``\\`` line continuations and
+setting heredoc bodies aside; ``&&``, ``||``, ``;``, ``|`` and ``&`` separate commands,
+``NAME=value`` prefixes are recorded and dropped, ``cd dir`` changes where later paths in the
+same block are resolved, and wrappers (``sudo``, ``env``, ``npx`` ...) are looked through.
+What a command reads on stdin is kept (``Stdin``): a file (``< FILE``, ``cat FILE |``), text
+(``echo TEXT |``, ``<<< TEXT``, a heredoc's body), or another command's output (``cmd |``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from dataclasses import dataclass, field
+
+SHELL_LANGUAGES = ("", "bash", "sh", "shell", "zsh", "console", "shell-session", "terminal")
+_WRAPPERS = ("sudo", "env", "time", "nohup", "exec", "command", "npx", "pnpx", "bunx")
+_KEYWORDS = ("if", "then", "else", "elif", "while", "until", "do", "!", "{")
+_OPERATORS = {"&&", "||", ";", "|", "&", "(", ")", ";;", "|&"}
+_REDIRECT = re.compile(r"^(?:\d*>>?|<<?<?|>&|&>>?|<&|>\|)$")
+_ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_HEREDOC = re.compile(r"<<-?\s*['\"]?([A-Za-z_][\w]*)['\"]?")
+_PROMPT = re.compile(r"^\s*(?:\$|%|>|PS>)\s+")
+
+
+@dataclass(frozen=True)
+class Stdin:
+    """What a documented command feeds a program on its standard input."""
+
+    kind: str  # file | text | command | program (a program of the skill, ``value`` its path)
+    value: str = ""  # the file, the text (a heredoc's body), or the command as written
+
+    def to_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "value": self.value}
+
+
+@dataclass(frozen=True)
+class SimpleCommand:
+    line: int  # file line where the command starts
+    argv: list[str]
+    env: list[str] = field(default_factory=list)  # NAME of NAME=value prefixes
+    cwd: str = ""  # directory from an earlier `cd` in the block; "" = the skill folder
+    stdin: Stdin | None = None  # None: the command reads nothing the block gives it
+
+
+def logical_lines(
+    text: str, first_line: int, language: str = ""
+) -> list[tuple[int, str, list[str]]]:
+    """(file line, text, the bodies of its heredocs) of each command line: continuations
+    joined, heredoc bodies set aside, output skipped, prompts removed."""
+    raw = text.split("\n")
+    prompted = language in ("console", "shell-session", "terminal") or any(
+        line.startswith("$ ") for line in raw
+    )
+    out: list[tuple[int, str, list[str]]] = []
+    pending, start, heredoc, tabs = "", 0, "", False
+    body: list[str] = []
+    for offset, line in enumerate(raw):
+        if heredoc:
+            if line.strip() == heredoc:
+                heredoc = ""
+                out[-1][2].append("\n".join(body))
+            else:
+                body.append(line.lstrip("\t") if tabs else line)  # `<<-` strips tabs
+            continue
+        if not pending:
+            start = first_line + offset
+            if prompted:
+                if not _PROMPT.match(line):
+                    continue
+                line = _PROMPT.sub("", line, count=1)
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        full = pending + line
+        pending = ""
+        match = _HEREDOC.search(full)
+        if match:
+            heredoc, body, tabs = match.group(1), [], match.group(0).startswith("<<-")
+        out.append((start, full, []))
+    if pending:
+        out.append((start, pending, []))
+    return out
+
+
+_ANGLE = re.compile(r"(?:(?<=\s)|^)<([A-Za-z_][^<>|&;\n]*?[^<>|&;\s])>(?=\s|$)")
+
+
+def tokenize(line: str) -> list[str]:
+    """Shell words and operators of one command line; comments dropped.  ``<placeholder>``
+    words (``<input.pdf>``, ``<output pdf>``) are kept as words, not read as redirections."""
+    kept: list[str] = []
+
+    def protect(match: re.Match[str]) -> str:
+        kept.append(match.group(0))
+        return f"\x00{len(kept) - 1}\x00"
+
+    line = _ANGLE.sub(protect, re.sub(r"(?<=\s)\d+(?=[<>])", "", line))
+    words = _split(line)
+    return [re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], w) for w in words]
+
+
+def _split(line: str) -> list[str]:
+    for attempt in (line, line + '"', line + "'"):  # an unclosed quote is closed at the end
+        lexer = shlex.shlex(attempt, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        lexer.commenters = "#"
+        try:
+            return list(lexer)
+        except ValueError:
+            continue
+    return [w.strip("'\"") for w in line.split("#", 1)[0].split()]
+
+
+# Lines of a shell block that document rather than run: an option list (`--name, -n  Name
+# (empty for root)`), a quoted prompt or output (`> Post about the weather`), JSON.
+_NOT_A_COMMAND = re.compile(r'-|>|[{}]|"[^"]*"\s*:')
+
+
+def simple_commands(text: str, first_line: int, language: str = "") -> list[SimpleCommand]:
+    commands: list[SimpleCommand] = []
+    cwd = ""
+    for line, logical, bodies in logical_lines(text, first_line, language):
+        if _NOT_A_COMMAND.match(logical.lstrip()):
+            continue
+        words: list[str] = []
+        piped: Stdin | None = None  # what a `|` before the current command feeds it
+        for token in [*tokenize(logical), ";"]:
+            if token in _OPERATORS or token.startswith(("&&", "||", ";")):
+                count = len(commands)
+                cwd = _flush(words, line, cwd, commands, piped, bodies)
+                piped = None
+                if token in ("|", "|&"):  # nothing flushed: `( ... ) |`, a subshell's output
+                    piped = _piped(commands[-1]) if len(commands) > count else Stdin("command")
+                words = []
+            else:
+                words.append(token)
+    return commands
+
+
+_TEXT_COMMANDS = ("echo", "printf")
+
+
+def _piped(command: SimpleCommand) -> Stdin:
+    """What ``command |`` feeds the next command: ``cat FILE`` a file, ``echo TEXT`` text,
+    a bare ``cat`` what it reads itself, anything else its output."""
+    name, args = command.argv[0], command.argv[1:]
+    if name == "cat" and len(args) == 1 and not args[0].startswith("-"):
+        return Stdin("file", args[0])
+    if name == "cat" and not args and command.stdin is not None:
+        return command.stdin
+    if name in _TEXT_COMMANDS:
+        return Stdin("text", " ".join(a for a in args if a not in ("-n", "-e", "-en", "-ne")))
+    return Stdin("command", shlex.join(command.argv))
+
+
+def _flush(
+    words: list[str],
+    line: int,
+    cwd: str,
+    out: list[SimpleCommand],
+    stdin: Stdin | None = None,
+    bodies: list[str] | None = None,
+) -> str:
+    """Add the command of ``words`` to ``out``; ``bodies``: the line's heredoc bodies not yet
+    fed to a command (a ``<< DELIMITER`` takes the first).  The new ``cwd`` is returned."""
+    argv: list[str] = []
+    env: list[str] = []
+    redirect = ""
+    bodies = bodies if bodies is not None else []
+    for word in words:
+        if redirect:  # the word after a redirection: `< FILE`, `<<< TEXT`, `<< DELIMITER`
+            if redirect == "<<":
+                stdin = Stdin("text", bodies.pop(0) if bodies else "")
+            elif redirect in ("<", "<<<"):
+                stdin = Stdin("file" if redirect == "<" else "text", word)
+            redirect = ""
+        elif _REDIRECT.match(word):
+            redirect = word
+        elif _HEREDOC.match(word):
+            stdin = Stdin("text", bodies.pop(0) if bodies else "")
+        else:
+            argv.append(word)
+    while argv and argv[0] in _KEYWORDS:
+        argv.pop(0)
+    while argv and _ENV_ASSIGN.match(argv[0]):
+        env.append(argv.pop(0).split("=", 1)[0])
+    while argv and argv[0] in _WRAPPERS:
+        argv.pop(0)
+        while argv and (argv[0].startswith("-") or _ENV_ASSIGN.match(argv[0])):
+            if _ENV_ASSIGN.match(argv[0]):
+                env.append(argv[0].split("=", 1)[0])
+            argv.pop(0)
+    if not argv:
+        return cwd
+    if argv[0] == "cd":
+        target = argv[1] if len(argv) > 1 else ""
+        return _cd(cwd, target)
+    out.append(SimpleCommand(line, argv, env, cwd, stdin))
+    return cwd
+
+
+def _cd(cwd: str, target: str) -> str:
+    if not target or target.startswith(("/", "~", "$", "{", "<")) or "$" in target:
+        return _strip_root(target)
+    joined = posixpath.normpath(posixpath.join(cwd, target))
+    return "" if joined == "." else joined
+
+
+def _strip_root(path: str) -> str:
+    """``{baseDir}/scripts`` → ``scripts``: keep what follows a skill-root placeholder."""
+    parts = [p for p in path.split("/") if p]
+    for i, part in enumerate(parts):
+        if any(ch in part for ch in "${}<>~") or part.lower() in ("skill", "skills"):
+            rest = parts[i + 1 :]
+            if not any(any(ch in p for ch in "${}<>~") for p in rest):
+                return "/".join(rest) if rest and rest[0] in ("scripts", "tools", "bin") else ""
+    return ""
