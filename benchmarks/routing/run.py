@@ -49,6 +49,7 @@ MARGINS = [0.0, 0.01, 0.02, 0.03, 0.04, 0.06, 0.08]
 LEXICAL_WEIGHTS = [0.5, 0.6, 0.7, 0.8, 1.0]
 CJK_WEIGHTS = [0.6, 0.8, 1.0, 1.2]
 SENTENCE_SHARES = [0.3, 0.5, 0.7, 1.0]
+SUPPORTS = [0.0, 0.25, 0.375, 0.5]  # share of a pipeline's second-best phrase in its score
 
 
 @dataclass(frozen=True)
@@ -133,11 +134,15 @@ def run_calibration(tables: dict[str, list[RouteEntry]], requests: list[Request]
     dev = [r for r in requests if r.split == "dev"]
     test = [r for r in requests if r.split == "test"]
     results = []
-    for weight, cjk_weight, share in itertools.product(
-        LEXICAL_WEIGHTS, CJK_WEIGHTS, SENTENCE_SHARES
+    for weight, cjk_weight, share, support in itertools.product(
+        LEXICAL_WEIGHTS, CJK_WEIGHTS, SENTENCE_SHARES, SUPPORTS
     ):
         routers = embedded_routers(
-            tables, lexical_weight=weight, cjk_weight=cjk_weight, sentence_share=share
+            tables,
+            lexical_weight=weight,
+            cjk_weight=cjk_weight,
+            sentence_share=share,
+            support=support,
         )
         threshold, margin, dev_metrics = calibrate(rank_all(dev, routers))
         results.append(
@@ -145,6 +150,7 @@ def run_calibration(tables: dict[str, list[RouteEntry]], requests: list[Request]
                 "lexical_weight": weight,
                 "cjk_weight": cjk_weight,
                 "sentence_share": share,
+                "support": support,
                 "threshold": threshold,
                 "margin": margin,
                 "dev": dev_metrics,
@@ -156,6 +162,7 @@ def run_calibration(tables: dict[str, list[RouteEntry]], requests: list[Request]
         lexical_weight=best["lexical_weight"],
         cjk_weight=best["cjk_weight"],
         sentence_share=best["sentence_share"],
+        support=best["support"],
     )
     test_rows = [
         (r.request, r.decide(best["threshold"], best["margin"]), r.first.pipeline)
@@ -192,6 +199,7 @@ def evaluate(tables: dict[str, list[RouteEntry]], requests: list[Request], split
             "lexical_weight": embedded_module.DEFAULT_LEXICAL_WEIGHT,
             "cjk_weight": embedded_module.DEFAULT_CJK_WEIGHT,
             "sentence_share": embedded_module.DEFAULT_SENTENCE_SHARE,
+            "support": embedded_module.DEFAULT_SUPPORT,
         },
         "bm25": {
             **metrics(bm25_rows),

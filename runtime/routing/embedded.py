@@ -37,11 +37,12 @@ if TYPE_CHECKING:
     import numpy as np
 
 # Calibrated on the DEV split (benchmarks/routing/run.py --calibrate): see README "Routing".
-DEFAULT_THRESHOLD = 0.45
-DEFAULT_MARGIN = 0.0
-DEFAULT_LEXICAL_WEIGHT = 0.6  # Latin-script words and trigrams
-DEFAULT_CJK_WEIGHT = 1.0  # CJK characters and bigrams
+DEFAULT_THRESHOLD = 0.41
+DEFAULT_MARGIN = 0.02
+DEFAULT_LEXICAL_WEIGHT = 0.5  # Latin-script words and trigrams
+DEFAULT_CJK_WEIGHT = 0.6  # CJK characters and bigrams
 DEFAULT_SENTENCE_SHARE = 0.5  # of the dense score, for a request with no CJK characters
+DEFAULT_SUPPORT = 0.375  # share of a pipeline's second-best phrase in its score
 # The dense score is at least this share of the static model's: the sentence encoder is
 # sensitive to a sentence's form ("please review my pull request" is nearer "I want a refund"
 # than "review this PR" for it), and must not pull a clear word-level match under the threshold.
@@ -54,10 +55,8 @@ _NAMES = re.compile(r"\S+://\S+|[\w.@+-]+\.[A-Za-z0-9]{1,5}\b")
 # /tmp/pytest-7/test_x/sales.csv" is scored as "summarise sales.csv".  A path starts with
 # ~/ ./ ../ or /, or has two folders; "feature/login", "A/B" and URLs are left alone.
 _FOLDERS = re.compile(r"(?<!\S)(?:(?:~|\.{1,2})?/(?:[\w.@+-]+/)*|(?:[\w.@+-]+/){2,})(?=[\w.@+-])")
-_COSINE_SHARE = 0.5
-_SINGLE_THREAD_MACS = (
-    2**18 - 1
-)  # see _products  # dense = share * sentence cosine + (1 - share) * token alignment
+_COSINE_SHARE = 0.5  # static score = share * pooled cosine + (1 - share) * token alignment
+_SINGLE_THREAD_MACS = 2**18 - 1  # see _products
 
 
 @dataclass(frozen=True)
@@ -153,6 +152,7 @@ class EmbeddedRouter:
         lexical_weight: float | None = None,
         cjk_weight: float | None = None,
         sentence_share: float | None = None,
+        support: float | None = None,
         model_dir: Path = MODEL_DIR,
         cache_dir: Path | None = None,
     ) -> None:
@@ -163,6 +163,7 @@ class EmbeddedRouter:
         self.lexical_weight = DEFAULT_LEXICAL_WEIGHT if lexical_weight is None else lexical_weight
         self.cjk_weight = DEFAULT_CJK_WEIGHT if cjk_weight is None else cjk_weight
         self.sentence_share = DEFAULT_SENTENCE_SHARE if sentence_share is None else sentence_share
+        self.support = DEFAULT_SUPPORT if support is None else support
         self._phrases = [
             _Phrase(i, kind, text)
             for i, entry in enumerate(self.entries)
@@ -179,7 +180,10 @@ class EmbeddedRouter:
         self._cjk = LexicalIndex(texts, cjk=True)
 
     def candidates(self, request: str, limit: int | None = None) -> list[Candidate]:
-        """Pipelines scored by their best phrase, best first (all of them, or ``limit``)."""
+        """Pipelines scored by their two best phrases, best first (all of them, or ``limit``):
+        ``support`` of the score is the second phrase's, so a request that meets a pipeline in
+        two phrasings outranks one that meets a single phrase of another by chance (a pipeline
+        with one phrase counts it twice)."""
         import numpy as np
 
         request = _FOLDERS.sub("", request)
@@ -189,20 +193,27 @@ class EmbeddedRouter:
         dense = np.maximum(share * sentence + (1 - share) * static, _STATIC_FLOOR * static)
         latin = self.lexical_weight * np.asarray(self._latin.scores(request))
         cjk = self.cjk_weight * np.asarray(self._cjk.scores(request))
-        scores = np.maximum(dense, np.maximum(latin, cjk))
-        order = np.argsort(-scores, kind="stable")
+        combined = np.maximum(dense, np.maximum(latin, cjk))
+        scores = combined.tolist()
+        best: dict[int, int] = {}  # pipeline -> its best phrase
+        second: dict[int, int] = {}  # pipeline -> its second-best phrase
+        for index in np.argsort(-combined, kind="stable").tolist():
+            owner = self._phrases[index].pipeline
+            if owner not in best:
+                best[owner] = index
+            elif owner not in second:
+                second[owner] = index
         out: list[Candidate] = []
-        seen: set[int] = set()
-        for index in order.tolist():
-            phrase = self._phrases[index]
-            if phrase.pipeline in seen:
-                continue
-            seen.add(phrase.pipeline)
-            score = float(scores[index])
-            out.append(Candidate(self.entries[phrase.pipeline].name, score, phrase.why(score)))
-            if limit is not None and len(out) >= limit:
-                break
-        return out
+        for owner, index in best.items():
+            top, why = scores[index], self._phrases[index].why(scores[index])
+            other = second.get(owner)
+            backing = top if other is None else scores[other]
+            if other is not None and self.support:
+                why += f" and {self._phrases[other].why(backing)}"
+            score = (1 - self.support) * top + self.support * backing
+            out.append(Candidate(self.entries[owner].name, score, why))
+        out.sort(key=lambda c: -c.score)  # stable: ties keep the best phrase's order
+        return out if limit is None else out[:limit]
 
     def route(self, request: str) -> RouteDecision:
         if not self._phrases:
