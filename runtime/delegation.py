@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -130,10 +131,14 @@ def _work_dir(data: dict[str, Any]) -> Path | None:
     if not isinstance(saved, str):
         return None
     path = Path(saved)
-    ours = path.parent == Path(tempfile.gettempdir()) and path.name.startswith(
-        f"app-run-{data['session']}-"
-    )
-    return path if ours else None  # a hand-edited session never points app-run at other files
+    if not (path.is_absolute() and path.name.startswith(f"app-run-{data['session']}-")):
+        return None  # a hand-edited session never points app-run at other files
+    if path.parent == Path(tempfile.gettempdir()):
+        return path
+    try:  # made under another TMPDIR: still ours if this user owns it
+        return path if path.is_dir() and path.stat().st_uid == os.getuid() else None
+    except OSError:
+        return None
 
 
 def _pending_step(data: dict[str, Any], pipeline: Pipeline, position: Position) -> Step:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -282,3 +283,18 @@ def test_sessions_are_listed_one_line_each(app: Path, app_run_home: Path) -> Non
             f"{paused['session']}  paused  greet  judge  0.0h",
         ]
     )
+
+
+def test_a_run_folder_made_under_another_tmpdir_is_still_the_runs(
+    app: Path, runtime_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Resumed from a shell with another TMPDIR: the folder is the run's own (same owner)."""
+    paused = start(app)
+    work_dir = Path(marker(runtime_env, "greet", "greet")["env"]["APP_WORK_DIR"])
+    elsewhere = tmp_path / "other-tmp"
+    elsewhere.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(elsewhere))
+    code_, _done = answer(paused["session"], '{"score": 7}')
+    assert code_ == 0
+    assert marker(runtime_env, "greet", "report")["env"]["APP_WORK_DIR"] == str(work_dir)
+    assert not work_dir.exists()
