@@ -140,6 +140,14 @@ def test_example_plans_in_brief() -> None:
             "Use for statistics, a filtered extract or a quick look.",
             ["statistics", "a filtered extract", "a quick look"],
         ),
+        (  # nouns before a gerund's object are not its verbs
+            "Use when the user asks for statistics, charts or exporting data.",
+            ["statistics", "charts", "exporting data"],
+        ),
+        (
+            "Use for invoices, receipts or monthly budget reports.",
+            ["invoices", "receipts", "monthly budget reports"],
+        ),
         ("Use when debugging.", []),
         ("Use when it or a PR is slow.", ["a PR is slow"]),
         (

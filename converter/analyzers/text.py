@@ -144,8 +144,9 @@ _DETERMINER = frozenset(
 
 def _items(parts: list[str]) -> list[str]:
     """The routable items of one listed tail.  Verbs that share the next item's object get it
-    ("schedule, list or cancel a team event" -> "schedule a team event", ...); a lone noun
-    of a list ("statistics, a filtered extract") stays; other single words are dropped."""
+    ("schedule, list or cancel a team event" -> "schedule a team event", ...; "creating,
+    editing or deleting files" -> "creating files", ...); a lone noun of a list ("statistics,
+    charts or exporting data") stays as it is; other single words are dropped."""
     items: list[str] = []
     waiting: list[str] = []  # single words before the item that may complete them
     for part in [*parts, ""]:
@@ -153,13 +154,24 @@ def _items(parts: list[str]) -> list[str]:
         if len(words) == 1 and not has_cjk(part):
             waiting.append(part)
             continue
-        if waiting and len(words) >= 2 and words[0].lower() not in _DETERMINER:
+        if waiting and _shares_object(waiting, words):
             items += [f"{verb} {' '.join(words[1:])}" for verb in waiting]
         elif len(parts) > 1:  # a word of a list, named on its own
             items += [w for w in waiting if len(w) >= 5 and w.lower() not in _STOP]
         waiting = []
         items += [part] if _worth(part) else []
     return items
+
+
+def _shares_object(waiting: list[str], words: list[str]) -> bool:
+    """Whether the lone words before ``words`` are verbs of its object: it reads VERB
+    DETERMINER ... ("cancel a team event"), or they and its first word are all gerunds
+    ("creating, editing or deleting files").  Nouns ("charts, exporting data") are not."""
+    if len(words) < 2 or words[0].lower() in _DETERMINER:
+        return False
+    if words[1].lower() in _DETERMINER:
+        return True
+    return all(w.lower().endswith("ing") for w in [*waiting, words[0]])
 
 
 def _tidy(part: str) -> str:
