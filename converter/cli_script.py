@@ -12,8 +12,10 @@ them; a positional no usage line names gets a generic name by what SKILL.md show
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from converter.cli_model import Command, Param, add_param, dest_of, first_paragraph
+from converter.invocations import program_of
 
 _SH_CASE_ARM = re.compile(r"^\s*\(?\s*([^()#]*?)\s*\)\s*(.*)$")
 _SH_CASE_START = re.compile(r"\bcase\s+\"?\$\{?(\w+)[^\s\"]*\"?\s+in\b")
@@ -164,50 +166,44 @@ def _braced(source: str, start: int) -> str:
     return source[start:]
 
 
-_USAGE_WORD = re.compile(r"\[([^\[\]]+)\]|<([^<>]+)>|\b([A-Z][A-Z0-9_]{1,})\b")
 _NOT_A_NAME = {"options", "option", "flags", "args", "arguments", "opts"}
 # "Usage:", "usage :", "用法：", "使用方法:" at the start of a line.
 USAGE_PREFIX = re.compile(r"^\s*(?:usage|用法|使用方法)\s*[:：]\s*", re.I)
 _USAGE_TOKEN = re.compile(r"(\s*)(\[[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*\]|<[^<>]*>|\{[^{}]*\}|\S+)")
 _USAGE_SEPARATORS = {"-", "--", "—", "–", ":", "：", "#"}
+_UPPER_NAME = re.compile(r"[A-Z][A-Z0-9_]+")  # FILE, LOG_DIR: a placeholder, not a literal
+_FILE_LIKE = re.compile(r"[\w.-]*\w\.[A-Za-z0-9]{1,8}|[\w.~-]*/[\w./-]*")
 
 
 def split_usage(line: str) -> tuple[str, str] | None:
     """(the arguments, the description after them) of a usage line such as
-    ``用法: count.sh FILE 输出字数 (JSON)`` or ``Usage: x.sh [-n N] FILE - count words``;
-    None when ``line`` is no usage line.  The first word is the program; arguments are
-    bracketed, flags, UPPER-CASE names, choices (``a|b``) and lone lower-case literals (a
-    subcommand); the description starts at a separator (`` - ``, two spaces), a word with
-    non-ASCII letters, a capitalised word or two plain words in a row."""
+    ``用法: count.sh FILE 输出字数 (JSON)``, ``Usage: x.sh [-n N] FILE - count words`` or
+    ``Usage: python fill.py input.pdf output.pdf``; None when ``line`` is no usage line.
+    The program (with its interpreter) comes first; every word after it is an argument
+    (bracketed, flags, names in any case, file names, choices) until the description,
+    which starts after a separator (`` - ``, ``:``, ``—``, a word ending in ``:``, two
+    spaces) or at a capitalised word, a word with non-ASCII letters or a ``(``."""
     match = USAGE_PREFIX.match(line)
     if not match:
         return None
     rest = line[match.end() :]
-    tokens = list(_USAGE_TOKEN.finditer(rest))[1:]  # the program's own name comes first
-    for i, token in enumerate(tokens):
+    found = list(_USAGE_TOKEN.finditer(rest))
+    tokens = found[program_of([t.group(2) for t in found])[2] :] if found else []
+    begin = tokens[0].start(2) if tokens else len(rest)
+    for token in tokens:
         space, word = token.group(1), token.group(2)
         if word in _USAGE_SEPARATORS:
-            return rest[tokens[0].start(2) : token.start()].strip(), rest[token.end() :].strip()
-        if _arg_like(word):
-            continue
-        following = tokens[i + 1].group(2) if i + 1 < len(tokens) else ""
-        if (
-            len(space) >= 2
-            or not word.isascii()
-            or word[:1].isupper()
-            or (following and not _arg_like(following) and following not in _USAGE_SEPARATORS)
-        ):
-            return rest[tokens[0].start(2) : token.start(2)].strip(), rest[token.start(2) :].strip()
-    return rest[tokens[0].start(2) :].strip() if tokens else "", ""
+            return rest[begin : token.start()].strip(), rest[token.end() :].strip()
+        if len(space) >= 2 or not word.isascii() or _capitalised(word) or word[:1] == "(":
+            return rest[begin : token.start(2)].strip(), rest[token.start(2) :].strip()
+        if word.endswith((":", "：")) and len(word) > 1:  # `dest: copies a file`
+            return rest[begin : token.end() - 1].strip(), rest[token.end() :].strip()
+    return rest[begin:].strip(), ""
 
 
-def _arg_like(word: str) -> bool:
-    return bool(
-        word[:1] in "[<{-$"
-        or "|" in word
-        or "..." in word
-        or re.fullmatch(r"[A-Z][A-Z0-9_]*(?:\.\.\.)?", word)
-    )
+def _capitalised(word: str) -> bool:
+    """``Counts`` starts a sentence; ``FILE``, ``N...`` and ``FILE.diff`` name arguments."""
+    return bool(re.fullmatch(r"[A-Z][a-z][\w'’-]*[.,;!?]?", word))
 
 
 def without_usage(text: str) -> str:
@@ -220,19 +216,38 @@ def without_usage(text: str) -> str:
     return "\n".join(part for part in (split[1], more.strip()) if part)
 
 
-def usage_positionals(doc: str) -> list[str]:
+def usage_positionals(doc: str, literals: Collection[str] = ()) -> list[str]:
     """Names of the positional arguments a usage line shows: ``LOGFILE``, ``<file>``,
-    ``[input pdf]``; flags, choices (``a|b``) and ``[options]`` are skipped, and so is the
-    description after them."""
+    ``[input pdf]``, ``input.pdf``, and plain lower-case words (``usage: $0 source dest``)
+    when the line has no placeholders or flags to tell its literals from its names; flags,
+    choices (``a|b``), ``[options]`` and ``literals`` (the program's subcommands) are
+    skipped, and so is the description after the arguments."""
     split = next((s for line in doc.split("\n") if (s := split_usage(line)) is not None), None)
     if split is None:
         return []
+    words = [m.group(2) for m in _USAGE_TOKEN.finditer(split[0])]
+    plain = not any(w[:1] in "[<{-" or _UPPER_NAME.match(w) for w in words)
     names = []
-    for word in _USAGE_WORD.finditer(split[0]):
-        text = next(g for g in word.groups() if g is not None).strip()
-        if text.startswith("-") or "|" in text or text.lower() in _NOT_A_NAME or "..." in text:
+    for word in words:
+        text = word[1:-1].strip() if word[:1] in "[<{" and len(word) > 1 else word
+        if (
+            text.startswith(("-", "$"))
+            or "|" in text
+            or "," in text
+            or "..." in text
+            or text.lower() in _NOT_A_NAME
+            or text in literals
+        ):
             continue
-        names.append(dest_of(text))
+        upper = _UPPER_NAME.match(text)
+        if upper and (upper.end() == len(text) or _FILE_LIKE.fullmatch(text)):
+            names.append(dest_of(upper.group(0)))  # FILE.diff: a FILE
+        elif (
+            word[:1] in "[<{"
+            or _FILE_LIKE.fullmatch(text)
+            or (plain and re.fullmatch(r"[a-z][\w-]*", text))
+        ):
+            names.append(dest_of(text))
     return names
 
 

@@ -59,6 +59,7 @@ class Invocation:
     env: list[str] = field(default_factory=list)
     file: str = "SKILL.md"  # the Markdown file it is written in
     stdin: Stdin | None = None  # what the documentation feeds it on stdin
+    position: int = 0  # its place among the commands of its line (`a.py | b.py`: b is 1)
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {"file": self.file, "line": self.line, "argv": list(self.argv)}
@@ -152,6 +153,7 @@ def invocations_in(
                     command.env,
                     doc,
                     _of_program(command.stdin, command.cwd, files),
+                    command.position,
                 )
             )
         else:

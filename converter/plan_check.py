@@ -120,7 +120,7 @@ def _code_step(
             *errors,
             f"{at}.program: the skill has no program {step.program!r} (programs: {known})",
         ]
-    errors.extend(_unfed(step, at, program))
+    errors.extend(_missing_stdin(step, at, program))
     cli = program.cli or Command("none")
     command: Command = cli
     if step.subcommand:
@@ -155,7 +155,7 @@ def _stdin(step: CodeStep, at: str, inputs: dict[str, Input], earlier: list[str]
     return errors
 
 
-def _unfed(step: CodeStep, at: str, program: Program) -> list[str]:
+def _missing_stdin(step: CodeStep, at: str, program: Program) -> list[str]:
     """A step that gives no stdin to a program SKILL.md always feeds data on stdin."""
     if step.stdin is not None:
         return []

@@ -13,10 +13,9 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from converter.programs import Program
+from converter.programs import DEFAULT_INTERPRETER, Program
 
 PROBE_TIMEOUT = 10.0
 
@@ -55,18 +54,13 @@ def probe_help(skill_dir: Path, program: Program) -> dict[str, Any]:
 
 
 def _runner(language: str, target: Path) -> list[str] | None:
+    """The command running ``target``: Python with this interpreter, another language with
+    its default interpreter when that is one program on PATH (``npx tsx`` may fetch a
+    package: never), else the file itself when it is executable; None when nothing can."""
     if language == "python":
         return [sys.executable, str(target)]
-    binary = {
-        "node": "node",
-        "bash": "bash",
-        "sh": "sh",
-        "zsh": "zsh",
-        "ruby": "ruby",
-        "perl": "perl",
-        "php": "php",
-    }.get(language)
-    if binary is None:
+    words = DEFAULT_INTERPRETER.get(language, "").split()
+    if len(words) != 1:
         return [str(target)] if os.access(target, os.X_OK) else None
-    found = shutil.which(binary)
+    found = shutil.which(words[0])
     return [found, str(target)] if found else None

@@ -17,6 +17,7 @@ from typing import Any
 from converter.cli_model import Command, Param, add_param, dest_of, parse_argv
 from converter.cli_python import extract_python_cli
 from converter.cli_script import (
+    USAGE_PREFIX,
     leading_comment,
     positional_name,
     scan_node,
@@ -49,6 +50,7 @@ ENUM_FLAG_NAMES = {
 }  # fmt: skip
 _IDENT_VALUE = re.compile(r"^[A-Za-z][A-Za-z0-9_:-]*$")
 _SUBCOMMAND_VARS = ("1", "cmd", "command", "subcommand", "action", "verb")
+_SHELLS = ("bash", "sh", "zsh")  # a shell runs a file without a #! line as a shell script
 
 
 @dataclass
@@ -214,8 +216,9 @@ def _interpreter(language: str, source: str, invocations: list[Invocation]) -> s
 
 def direct_run_warning(skill_dir: Path, program: Program) -> str:
     """A warning when SKILL.md runs ``program`` directly (``./x``, no interpreter) although
-    it cannot run that way: no ``#!`` line and no exec bit, or (for the APP's adapter, which
-    runs a program of unknown language as it is) no ``#!`` line or no exec bit; "" otherwise."""
+    it cannot run that way: no exec bit, or no ``#!`` line (a shell runs such a file as a
+    shell script: fine for a shell script only); or, for the APP's adapter, which runs a
+    program of unknown language as it is, no ``#!`` line or no exec bit.  "" otherwise."""
     direct = [inv for inv in program.invocations if not inv.interpreter]
     if not direct:
         return ""
@@ -223,27 +226,29 @@ def direct_run_warning(skill_dir: Path, program: Program) -> str:
     shebang = read_source(path).startswith("#!")
     executable = os.access(path, os.X_OK)
     app_fails = not program.language and not (shebang and executable)
-    if not app_fails and (shebang or executable):
+    command_fails = not executable or (not shebang and program.language not in _SHELLS)
+    if not app_fails and not command_fails:
         return ""
     lacks = " and ".join([*(["no #! line"] * (not shebang)), *(["no exec bit"] * (not executable))])
+    fix = " and ".join([*(["add a #! line"] * (not shebang)), *(["chmod +x"] * (not executable))])
     where = f"{direct[0].file}:{direct[0].line}"
     if not app_fails:
         interpreter = program.interpreter or DEFAULT_INTERPRETER.get(program.language, "")
         return (
             f"{where} runs {program.path} directly, but it has {lacks}, so that command "
-            f"fails; the APP runs it with {interpreter} (add a #! line and chmod +x)"
+            f"fails; the APP runs it with {interpreter} ({fix})"
         )
     return (
         f"{where} runs {program.path} directly, but it has {lacks}: neither that command "
-        "nor the APP's step can run it; add a #! line and chmod +x, or run it through its "
-        "interpreter in SKILL.md"
+        f"nor the APP's step can run it; {fix}, or run it through its interpreter in SKILL.md"
     )
 
 
 def _usage_line(source: str) -> str:
-    """A ``Usage: ...`` text the program prints, for programs without a docstring."""
-    match = re.search(r"[\"'`]((?:usage|Usage|USAGE|用法|使用方法)\s*[:：][^\"'`\n]*)", source)
-    return match.group(1) if match else ""
+    """A ``Usage: ...`` text the program prints (a string literal that starts with a usage
+    line), for programs without a docstring."""
+    quoted = (m.group(1) for m in re.finditer(r"[\"'`]([^\"'`\n]*)", source))
+    return next((text for text in quoted if USAGE_PREFIX.match(text)), "")
 
 
 def read_source(path: Path) -> str:
@@ -331,7 +336,10 @@ def _note_positionals(program: Program, command: Command, words: list[str]) -> N
     declared = command.positionals()
     if command.framework not in ("none", "shell", "node") or len(words) <= len(declared):
         return
-    named = usage_positionals(program.doc)
+    cli = program.cli or command
+    named = usage_positionals(
+        program.doc, {*program.enumerations.get("<command>", []), *cli.subcommands}
+    )
     for index, word in enumerate(words[len(declared) :], start=len(declared)):
         dest = named[index] if index < len(named) else positional_name(word)
         used = {p.dest for p in command.params}

@@ -125,8 +125,8 @@ def from_commands(
             for word in command.argv[command.argv.index("install") + 1 :]:
                 if word.startswith("-") or word.endswith((".txt", ".toml", ".cfg")):
                     continue
-                if re.fullmatch(r"[@\w][\w@/.=<>~-]*", word):
-                    package = re.split(r"[=<>~\[]", word)[0]
+                if re.fullmatch(r"[@\w][\w@/.=<>~!-]*(?:\[[\w.,\s-]*\])?[\w.=<>~!,*-]*", word):
+                    package = re.split(r"[=<>~!\[]", word)[0]  # `requests[socks]>=2`: requests
                     python = kind == "python-package"
                     out.add(kind, package, where, required=required, installed=python)
             continue
@@ -149,14 +149,19 @@ def from_shell_text(text: str, first_line: int, file: str, out: Collector) -> No
 
 # A path the program itself makes (writes, creates, saves) is no requirement: a fresh install
 # does not have it yet.  Nor is one named only as a default ("(default `~/.todo.json`)").  But
-# a negated or obligated making ("is not created by the tool", "must be created") is the
-# user's job, and so is a default location SKILL.md says must exist ("needs `~/.x` before the
+# a making verb counts only when the path is its object or subject ("creates `~/.x`", "`~/.x`
+# is created"), not another clause's ("reads `config.json` and writes a summary"); a negated or
+# obligated making ("is not created by the tool", "must be created") is the user's job, and
+# so is a path the sentence says is needed ("Requires `~/.apirc` (created by `setup.sh`)",
+# "`~/.x` must exist") or a default location it says must exist ("needs `~/.x` before the
 # first run (it is the default location)").  Imperatives ("Create `~/.foorc`") are the user's.
 _MADE_BY_PROGRAM = re.compile(
     r"\b(?:creates|created|writes|written|saves|saved|generates|generated)\b|"
-    r"\bif (?:it )?(?:does ?n[o']t|doesn't) exist|\bif (?:it is )?missing\b|"
     r"自动创建|会创建|将创建|生成|写入|保存",
     re.I,
+)
+_IF_MISSING = re.compile(
+    r"\bif (?:it )?(?:does ?n[o']t|doesn't) exist|\bif (?:it is )?missing", re.I
 )
 _NOT_MADE = re.compile(  # words just before a making verb that make it the user's job
     r"(?:\b(?:not|never|no longer)|n['’]t|\b(?:must|should|has to|have to|needs? to))"
@@ -164,22 +169,41 @@ _NOT_MADE = re.compile(  # words just before a making verb that make it the user
     re.I,
 )
 _DEFAULT = re.compile(r"\bdefault|默认", re.I)
-_NEEDED = re.compile(
-    r"\b(?:requires?|required|needs?|needed|must (?:exist|be present|be provided))\b|"
-    r"\bbefore (?:the first|running|you run|first use|use|using)\b|需要|必须",
+_NEEDS = re.compile(
+    r"\b(?:requires?|required|needs?|needed|must (?:exist|be present|be provided))\b|需要|必须",
     re.I,
 )
+_NEEDED = re.compile(
+    _NEEDS.pattern + r"|\bbefore (?:the first|running|you run|first use|use|using)\b", re.I
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])")
+_CLAUSE_BREAK = re.compile(r"[,;:，；：。]|\b(?:and|but|or|then|while|which|that)\b", re.I)
+_NEAR = 30  # characters between a verb and the path it is about
 
 
-def made_by_program(sentence: str) -> bool:
-    """Whether ``sentence`` says the file it names is one the program makes itself (so no
-    constructor check): a making verb that is not negated or obligated, or a default that
-    nothing says must exist."""
-    made = list(_MADE_BY_PROGRAM.finditer(sentence))
-    if made:
-        return any(not _NOT_MADE.search(sentence[: m.start()]) for m in made)
+def made_by_program(sentence: str, path: str = "") -> bool:
+    """Whether ``sentence`` says the file ``path`` (one it names) is one the program makes
+    itself (so no constructor check): a making verb about it that is not negated or
+    obligated, nothing saying it is needed, or a default that nothing says must exist."""
+    at = sentence.find(path) if path else -1
+    span = (at, at + len(path)) if at >= 0 else (0, len(sentence))
+    if any(_about(sentence, m, span) for m in _NEEDS.finditer(sentence)):
+        return False
+    verbs = list(_MADE_BY_PROGRAM.finditer(sentence))
+    made = [m for m in verbs if not _NOT_MADE.search(sentence[: m.start()])]
+    if any(_about(sentence, m, span) for m in made):
+        return True
+    if _IF_MISSING.search(sentence) and (made or not verbs):  # "created if it is missing"
+        return True
     return bool(_DEFAULT.search(sentence)) and not _NEEDED.search(sentence)
+
+
+def _about(sentence: str, verb: re.Match[str], span: tuple[int, int]) -> bool:
+    """Whether ``verb`` is said of the text at ``span``: next to it, in the same clause."""
+    if verb.start() < span[1] and span[0] < verb.end():
+        return True
+    between = sentence[min(verb.end(), span[1]) : max(verb.start(), span[0])].strip(" `'\"")
+    return len(between) <= _NEAR and not _CLAUSE_BREAK.search(between)
 
 
 def from_inline(text: str, line: int, file: str, out: Collector, context: str = "") -> None:
@@ -187,7 +211,7 @@ def from_inline(text: str, line: int, file: str, out: Collector, context: str = 
     whose sentence tells a required file from one the program makes itself."""
     if _ENV_INLINE.match(text) and text not in SHELL_VARS:
         out.add("env", text, f"{file}:{line}", required=False)
-    elif _CONFIG.match(text) and not made_by_program(sentence_of(text, context)):
+    elif _CONFIG.match(text) and not made_by_program(sentence_of(text, context), text):
         out.add("file", text, f"{file}:{line}")
 
 

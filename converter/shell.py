@@ -13,15 +13,16 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 SHELL_LANGUAGES = ("", "bash", "sh", "shell", "zsh", "console", "shell-session", "terminal")
 _WRAPPERS = ("sudo", "env", "time", "nohup", "exec", "command", "npx", "pnpx", "bunx")
 _KEYWORDS = ("if", "then", "else", "elif", "while", "until", "do", "!", "{")
 _OPERATORS = {"&&", "||", ";", "|", "&", "(", ")", ";;", "|&"}
-_REDIRECT = re.compile(r"^(?:\d*>>?|<<?<?|>&|&>>?|<&|>\|)$")
+_REDIRECT = re.compile(r"^(?:\d*>>?|<<?<?|>&|&>>?|<&|>\||\d+<)$")
 _ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_HEREDOC = re.compile(r"<<-?\s*['\"]?([A-Za-z_][\w]*)['\"]?")
+_HEREDOC = re.compile(r"(?<!<)<<(?!<)-?\s*['\"]?([A-Za-z_][\w]*)['\"]?")
 _PROMPT = re.compile(r"^\s*(?:\$|%|>|PS>)\s+")
 
 
@@ -43,6 +44,7 @@ class SimpleCommand:
     env: list[str] = field(default_factory=list)  # NAME of NAME=value prefixes
     cwd: str = ""  # directory from an earlier `cd` in the block; "" = the skill folder
     stdin: Stdin | None = None  # None: the command reads nothing the block gives it
+    position: int = 0  # its place in its line: in `a | b | c`, a is 0, b 1 and c 2
 
 
 def logical_lines(
@@ -93,13 +95,46 @@ def tokenize(line: str) -> list[str]:
     words (``<input.pdf>``, ``<output pdf>``) are kept as words, not read as redirections."""
     kept: list[str] = []
 
-    def protect(match: re.Match[str]) -> str:
-        kept.append(match.group(0))
+    def keep(word: str) -> str:
+        kept.append(word)
         return f"\x00{len(kept) - 1}\x00"
 
-    line = _ANGLE.sub(protect, re.sub(r"(?<=\s)\d+(?=[<>])", "", line))
+    line = _ANGLE.sub(lambda m: keep(m.group(0)), _fd_redirections(line, keep))
     words = _split(line)
     return [re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], w) for w in words]
+
+
+_FD_REDIRECT = re.compile(r"(\d+)(>>|>&|>\||<&|>|<(?!<))")
+
+
+def _fd_redirections(line: str, keep: Callable[[str], str]) -> str:
+    """``line`` with the file descriptor of each redirection outside quotes dropped (``2>``,
+    ``2>>``, ``0<``: ``shlex`` would read the number as an argument), except an input one
+    on another descriptor than stdin (``3<FILE``): that becomes the word ``3<`` (via
+    ``keep``), so the file is not taken for stdin."""
+    out: list[str] = []
+    quote, i = "", 0
+    while i < len(line):
+        char = line[i]
+        at_word = i == 0 or line[i - 1].isspace()
+        match = _FD_REDIRECT.match(line, i) if not quote and at_word else None
+        if match:
+            fd, op = match.groups()
+            out.append(keep(fd + op) + " " if op == "<" and int(fd) != 0 else op)
+            i = match.end()
+            continue
+        if char == "\\" and quote != "'":
+            out.append(line[i : i + 2])
+            i += 2
+            continue
+        if char == "#" and not quote and at_word:  # a comment: the rest is not shell
+            out.append(line[i:])
+            break
+        if char in "'\"" and quote in ("", char):
+            quote = "" if quote else char
+        out.append(char)
+        i += 1
+    return "".join(out)
 
 
 def _split(line: str) -> list[str]:
@@ -125,12 +160,13 @@ def simple_commands(text: str, first_line: int, language: str = "") -> list[Simp
     for line, logical, bodies in logical_lines(text, first_line, language):
         if _NOT_A_COMMAND.match(logical.lstrip()):
             continue
+        first = len(commands)  # the line's first command: position 0
         words: list[str] = []
         piped: Stdin | None = None  # what a `|` before the current command feeds it
         for token in [*tokenize(logical), ";"]:
             if token in _OPERATORS or token.startswith(("&&", "||", ";")):
                 count = len(commands)
-                cwd = _flush(words, line, cwd, commands, piped, bodies)
+                cwd = _flush(words, (line, count - first), cwd, commands, piped, bodies)
                 piped = None
                 if token in ("|", "|&"):  # nothing flushed: `( ... ) |`, a subshell's output
                     piped = _piped(commands[-1]) if len(commands) > count else Stdin("command")
@@ -158,14 +194,15 @@ def _piped(command: SimpleCommand) -> Stdin:
 
 def _flush(
     words: list[str],
-    line: int,
+    at: tuple[int, int],
     cwd: str,
     out: list[SimpleCommand],
     stdin: Stdin | None = None,
     bodies: list[str] | None = None,
 ) -> str:
     """Add the command of ``words`` to ``out``; ``bodies``: the line's heredoc bodies not yet
-    fed to a command (a ``<< DELIMITER`` takes the first).  The new ``cwd`` is returned."""
+    fed to a command (a ``<< DELIMITER`` takes the first); ``at``: its line and position.
+    The new ``cwd`` is returned."""
     argv: list[str] = []
     env: list[str] = []
     redirect = ""
@@ -198,7 +235,7 @@ def _flush(
     if argv[0] == "cd":
         target = argv[1] if len(argv) > 1 else ""
         return _cd(cwd, target)
-    out.append(SimpleCommand(line, argv, env, cwd, stdin))
+    out.append(SimpleCommand(at[0], argv, env, cwd, stdin, at[1]))
     return cwd
 
 

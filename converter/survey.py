@@ -7,8 +7,10 @@ unless a generated pipeline takes its name.  Its ``Survey`` lists what is overwr
 whose content changes), removed and kept, and what is backed up: every file removed that an
 earlier conversion did not generate (a note in a generated folder, a recorded
 ``samples/expected.json``, a hand-made pipeline a generated one replaces, a file where
-``pipelines/`` should be).  ``back_up`` moves those into ``.app-convert-backup/<time>/``
-inside the APP, at their relative paths, before the old ``pipelines/`` is replaced.
+``pipelines/`` should be).  ``back_up`` copies those, and every file overwritten with other
+content (``write.py`` adds the README and the ``--out`` copies), into
+``.app-convert-backup/<time>/`` inside the APP, at their relative paths, before anything
+is replaced.
 
 An earlier conversion's files in a generated folder are its pipeline.yaml, the files whose
 first lines carry the marker (step adapters, validate scripts), ``samples/input.json``,
@@ -114,10 +116,10 @@ def earlier_files(folder: Path) -> set[Path]:
 
 
 def back_up(target: Path, files: list[str], stamp: str = "") -> str:
-    """Move ``files`` (relative to ``target``) into a new backup folder inside ``target``,
+    """Copy ``files`` (relative to ``target``) into a new backup folder inside ``target``,
     at the same relative paths; return that folder relative to ``target`` ("" when there is
-    nothing to back up).  Copied first, so the old ``pipelines/`` stays whole until the
-    new one replaces it."""
+    nothing to back up).  Copied, not moved: the old files stay whole until the new ones
+    replace them."""
     if not files:
         return ""
     stamp = stamp or time.strftime("%Y%m%d-%H%M%S")

@@ -11,9 +11,11 @@ The rules, checked before anything is written:
   carries the marker) is replaced or, when no longer planned, removed (so is an empty one);
   anything else there (a pipeline written by hand or with app-new) is kept as it is, unless
   a generated pipeline takes its name (``survey.py``).  What is removed that an earlier
-  conversion did not generate is moved to ``.app-convert-backup/<time>/`` first, never
-  deleted.  ``WriteResult`` lists what was overwritten (existing files whose content
-  changed), removed, kept and backed up, relative to the output folder.
+  conversion did not generate, and every file overwritten with other content (an adapter
+  edited by hand, a skill file edited in the ``--out`` copy, the README), is copied to
+  ``.app-convert-backup/<time>/`` first, never lost.  ``WriteResult`` lists what was
+  overwritten (existing files whose content changed), removed, kept and backed up,
+  relative to the output folder.
 - ``--out`` copies the skill tree first (byte for byte, modes kept; VCS folders, caches and
   an old ``pipelines/`` left out), then adds the generated files.
 - ``pipelines/`` is built in a hidden staging folder beside it and swapped in with renames,
@@ -50,7 +52,7 @@ class WriteResult:
     overwritten: list[str] = field(default_factory=list)  # existing files whose content changed
     removed: list[str] = field(default_factory=list)  # files, or "pipelines/x/" folders, deleted
     kept: list[str] = field(default_factory=list)  # entries of pipelines/ not generated: kept
-    backup: str = ""  # the folder (relative to root) holding what was removed but not generated
+    backup: str = ""  # the folder (relative to root) holding what was overwritten or removed
     backed_up: list[str] = field(default_factory=list)  # those files, relative to root
 
 
@@ -74,28 +76,29 @@ def write_app(
     _check_target(skill_dir, out, files, force)
     result = WriteResult(target)
     generated = [f for f in files if f.path.startswith(PIPELINES + "/")]
+    others = [f for f in files if f not in generated]
     try:
         survey = survey_pipelines(target, generated)
         result.overwritten, result.removed, result.kept = (
-            survey.overwritten,
+            list(survey.overwritten),
             survey.removed,
             survey.kept,
         )
         result.warnings += survey.warnings
-        result.backup = back_up(target, survey.backup)
-        result.backed_up = sorted(survey.backup)
+        tree = skill_tree(skill_dir) if out is not None else SkillTree()
         if out is not None:
-            out.mkdir(parents=True, exist_ok=True)
-            result.copied, skipped, replaced = copy_skill(skill_dir, out)
-            result.overwritten += replaced
-            if skipped:
-                result.warnings.append(f"not copied from the skill: {', '.join(skipped)}")
+            result.copied = tree.files
+            result.overwritten += [r for r in tree.files if not _same(skill_dir / r, out / r)]
+            if tree.left_out:
+                result.warnings.append(f"not copied from the skill: {', '.join(tree.left_out)}")
+        result.overwritten += [f.path for f in others if differs(target / f.path, f.content)]
+        result.backed_up = sorted({*survey.backup, *result.overwritten})
+        result.backup = back_up(target, result.backed_up)  # before anything is replaced
+        if out is not None:
+            copy_skill(skill_dir, out, tree)
         _swap_in_pipelines(target, generated, survey.keep)
-        for item in files:
-            if item not in generated:
-                if differs(target / item.path, item.content):
-                    result.overwritten.append(item.path)
-                atomic_write(target / item.path, item.content, executable=item.executable)
+        for item in others:
+            atomic_write(target / item.path, item.content, executable=item.executable)
     except OSError as exc:
         raise WriteError(
             f"cannot write the APP: {exc.strerror or exc}",
@@ -166,22 +169,28 @@ def _check_target(
                 )
 
 
-def copy_skill(skill_dir: Path, out: Path) -> tuple[list[str], list[str], list[str]]:
-    """Copy the skill's files into ``out``: (copied, left out, overwritten: files of ``out``
-    that were different) as relative POSIX paths.  Symbolic links are copied as links; an
-    old pipelines/ is left out (it is regenerated)."""
-    copied: list[str] = []
-    skipped: list[str] = []
-    overwritten: list[str] = []
+@dataclass
+class SkillTree:
+    """What ``--out`` copies of a skill, as relative POSIX paths."""
+
+    folders: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)  # symbolic links too, copied as links
+    left_out: list[str] = field(default_factory=list)  # an old pipelines/: it is regenerated
+
+
+def skill_tree(skill_dir: Path) -> SkillTree:
+    """The folders and files of the skill that ``--out`` copies: VCS folders, caches, the
+    backup folder, an old pipelines/ and a generated README are left out."""
+    tree = SkillTree()
     for root, dirs, names in os.walk(skill_dir):
         here = Path(root)
         rel_dir = here.relative_to(skill_dir)
-        (out / rel_dir).mkdir(parents=True, exist_ok=True)
+        tree.folders.append(rel_dir.as_posix())
         keep = []
         for name in sorted(dirs):
             rel = (rel_dir / name).as_posix()
             if rel == PIPELINES:
-                skipped.append(rel + "/")
+                tree.left_out.append(rel + "/")
             elif (here / name).is_symlink():
                 names.append(name)
             elif name not in COPY_SKIP:
@@ -189,14 +198,18 @@ def copy_skill(skill_dir: Path, out: Path) -> tuple[list[str], list[str], list[s
         dirs[:] = keep
         for name in sorted(names):
             rel = (rel_dir / name).as_posix()
-            source = here / name
-            if name in COPY_SKIP or (rel in README_NAMES and is_generated(source)):
-                continue
-            if not _same(source, out / rel):
-                overwritten.append(rel)
-            _copy_file(source, out / rel)
-            copied.append(rel)
-    return sorted(copied), skipped, sorted(overwritten)
+            if name not in COPY_SKIP and not (rel in README_NAMES and is_generated(here / name)):
+                tree.files.append(rel)
+    tree.files.sort()
+    return tree
+
+
+def copy_skill(skill_dir: Path, out: Path, tree: SkillTree) -> None:
+    """Copy the skill's files of ``tree`` into ``out``, byte for byte, modes kept."""
+    for rel in tree.folders:
+        (out / rel).mkdir(parents=True, exist_ok=True)
+    for rel in tree.files:
+        _copy_file(skill_dir / rel, out / rel)
 
 
 def _same(source: Path, dest: Path) -> bool:
@@ -242,14 +255,24 @@ def _swap_in_pipelines(target: Path, files: list[RenderedFile], keep: list[str])
             else:
                 shutil.copy2(source, stage / name, follow_symlinks=False)
         os.chmod(stage, 0o777 & ~_umask())
-        if old.exists():
-            shutil.rmtree(old)
-        if (target / PIPELINES).exists():
-            os.replace(target / PIPELINES, old)
+        _remove(old)
+        if (target / PIPELINES).exists() or (target / PIPELINES).is_symlink():
+            os.replace(target / PIPELINES, old)  # a file or link in the way too
         os.replace(stage, target / PIPELINES)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
-        shutil.rmtree(old, ignore_errors=True)
+        try:
+            _remove(old)
+        except OSError:
+            pass  # removed on the next run
+
+
+def _remove(path: Path) -> None:
+    """Delete ``path``, whether a folder, a file or a symbolic link (never followed)."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)
 
 
 def check_plan_file(path: Path, *, force: bool) -> None:

@@ -383,6 +383,21 @@ STDIN_FILES = ["tools/get.py", "tools/fetch.py"]
             [("tools/get.py", [], ("text", "hi there"))],
             id="here-string",
         ),
+        pytest.param(  # review: read as a heredoc, it swallowed every later command
+            'python3 tools/get.py <<< "some text"\npython3 tools/fetch.py --id 3',
+            [("tools/get.py", [], ("text", "some text")), ("tools/fetch.py", ["--id", "3"], None)],
+            id="here-string-then-a-command",
+        ),
+        pytest.param(  # review: the digit before `<` was dropped inside quotes too
+            'python3 tools/get.py --expr "x 1<2" 2>>err.log',
+            [("tools/get.py", ["--expr", "x 1<2"], None)],
+            id="digit-before-angle-in-quotes",
+        ),
+        pytest.param(  # only fd 0 is stdin
+            "python3 tools/get.py 3<extra.txt 2>&1",
+            [("tools/get.py", [], None)],
+            id="redirect-another-fd",
+        ),
         pytest.param(
             "cat <<EOF | python3 tools/get.py\n{}\nEOF",
             [("tools/get.py", [], ("text", "{}"))],
@@ -619,6 +634,14 @@ def test_shell_and_node_scans() -> None:
         ("usage: notes.sh add --title T", "add --title T", "", []),
         ("Usage: check.py [fields.json]", "[fields.json]", "", ["fields_json"]),
         ("Counts words: usage is simple", None, None, []),
+        # review: "two plain words in a row" began the description, dropping these names
+        ("usage: $0 source dest", "source dest", "", ["source", "dest"]),
+        ("Usage: python fill.py input.pdf output.pdf", "input.pdf output.pdf", "",
+         ["input_pdf", "output_pdf"]),
+        ("Usage: cp.sh src dest: copies a file", "src dest", "copies a file", ["src", "dest"]),
+        ("Usage: notes.sh add TITLE", "add TITLE", "", ["title"]),
+        ("usage: python3 diff.py FILE.diff (prints JSON)", "FILE.diff", "(prints JSON)",
+         ["file"]),
     ],
 )  # fmt: skip
 def test_a_usage_line_splits_into_arguments_and_description(
@@ -627,6 +650,25 @@ def test_a_usage_line_splits_into_arguments_and_description(
     split = split_usage(line)
     assert split == (None if arguments is None else (arguments, description))
     assert usage_positionals(f"Does things.\n\n{line}\n") == names
+
+
+def test_lower_case_names_on_a_usage_line_name_the_inputs(tmp_path: Path) -> None:
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + "```bash\nbash scripts/cp.sh ./in/a ./out/b\n"
+            "bash scripts/notes.sh add ./x\n```\n",
+            "scripts/cp.sh": '#!/bin/sh\n[ $# -eq 2 ] || { echo "usage: $0 source dest"; '
+            'exit 2; }\ncp "$1" "$2"\n',
+            "scripts/notes.sh": '#!/bin/sh\n# usage: notes.sh add path\ncase "$1" in\n'
+            "  add) echo add ;;\n  list) echo list ;;\nesac\n",
+        },
+    )
+    programs = {p.path: p for p in build_inventory(tmp_path).programs}
+    cp_cli, notes_cli = programs["scripts/cp.sh"].cli, programs["scripts/notes.sh"].cli
+    assert cp_cli is not None and notes_cli is not None
+    assert [p.dest for p in cp_cli.positionals()] == ["source", "dest"]
+    assert [p.dest for p in notes_cli.positionals()] == ["path"]  # `add` is a subcommand
 
 
 @pytest.mark.parametrize(
@@ -697,7 +739,9 @@ def test_requirements_from_programs(tmp_path: Path) -> None:
     make_tree(
         tmp_path,
         {
-            "SKILL.md": OK + "```bash\npip install pypdf\nexport TOKEN_X=1\ngh pr list\n```\n"
+            "SKILL.md": OK
+            + "```bash\npip install pypdf \"requests[socks]\" 'httpx[http2,cli]>=0.27'\n"
+            "export TOKEN_X=1\ngh pr list\n```\n"
             "Put your API key in `~/.config/demo/config.json`.\n",
             "scripts/a.py": (
                 "import os, subprocess, yaml\nfrom . import x\nimport local_mod\n"
@@ -724,6 +768,8 @@ def test_requirements_from_programs(tmp_path: Path) -> None:
         ("env", "B_REQ", True),
         ("env", "C_REQ", True),
         ("python-package", "pypdf", True),
+        ("python-package", "requests", True),  # extras left out
+        ("python-package", "httpx", True),
         ("python-package", "yaml", True),
         ("node-package", "lodash", True),
         ("file", "~/.config/demo/config.json", True),
@@ -1037,11 +1083,17 @@ def test_a_file_not_made_by_the_program_or_needed_at_its_default_is_a_file_check
             + "`~/.acme/d.json`.\n\n"
             + "The report tool creates `~/.acme/history.json` if it is missing.\n\n"
             + "The state lives in `~/.acme/state.json` (default `~/.acme.json`); the program "
-            + "creates it.\n",
+            + "creates it.\n\n"
+            # review: a making verb anywhere in the sentence dropped the file
+            + "The script reads `~/.acme/e.json` and writes a summary.\n\n"
+            + "Requires `~/.acme/f.json` (created by `setup.sh`).\n\n"
+            + "The tool needs Python 3 and saves its token in `~/.acme/token2.json`.\n",
         },
     )
     found = {(r.name, r.required) for r in build_inventory(tmp_path).requirements}
     assert {r for r in found if r[0].startswith("~")} == {
+        ("~/.acme/e.json", True),
+        ("~/.acme/f.json", True),
         ("~/.acme/config.yaml", True),
         ("~/.acme/token.json", True),
         ("~/.acme/a.json", True),
@@ -1057,21 +1109,29 @@ def test_a_script_run_directly_that_cannot_run_that_way_is_warned_about(tmp_path
         {
             "SKILL.md": OK
             + "```bash\n./scripts/greet --name Ann\n./scripts/wave.sh\n./scripts/ok.sh\n"
-            + "bash scripts/plain.sh\n```\n",
+            + "bash scripts/plain.sh\n./scripts/x.py\n./scripts/bare.py\n./scripts/run.sh\n```\n",
             "scripts/greet": 'echo "hello $2"\n',
             "scripts/wave.sh": "echo wave\n",
             "scripts/ok.sh": "#!/bin/sh\necho ok\n",
             "scripts/plain.sh": "echo plain\n",
+            "scripts/x.py": "#!/usr/bin/env python3\nprint('x')\n",  # review: no exec bit
+            "scripts/bare.py": "print('bare')\n",
+            "scripts/run.sh": "echo run\n",  # a shell runs it as a shell script
         },
     )
-    (tmp_path / "scripts" / "ok.sh").chmod(0o755)
+    for name in ("ok.sh", "bare.py", "run.sh"):
+        (tmp_path / "scripts" / name).chmod(0o755)
     warnings = [w for w in build_inventory(tmp_path).warnings if " directly, " in w]
     assert warnings == [
+        "SKILL.md:12 runs scripts/bare.py directly, but it has no #! line, so that command "
+        "fails; the APP runs it with python3 (add a #! line)",
         "SKILL.md:7 runs scripts/greet directly, but it has no #! line and no exec bit: "
         "neither that command nor the APP's step can run it; add a #! line and chmod +x, or "
         "run it through its interpreter in SKILL.md",
         "SKILL.md:8 runs scripts/wave.sh directly, but it has no #! line and no exec bit, so "
         "that command fails; the APP runs it with bash (add a #! line and chmod +x)",
+        "SKILL.md:11 runs scripts/x.py directly, but it has no exec bit, so that command "
+        "fails; the APP runs it with python3 (chmod +x)",
     ]
 
 

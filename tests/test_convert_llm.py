@@ -531,9 +531,9 @@ def test_a_plan_that_runs_a_program_without_its_piped_data_is_sent_back(tmp_path
     inventory = build_inventory(skill)
     good = get_analyzer("heuristic")(inventory).to_dict()
     assert good["pipelines"][0]["steps"][0]["stdin"] == {"from": "input.input_file", "as": "file"}
-    unfed = copy.deepcopy(good)
-    del unfed["pipelines"][0]["steps"][0]["stdin"]  # the answer says {"from": "", ...}: none
-    answers = [to_answer(unfed), to_answer(good)]
+    no_stdin = copy.deepcopy(good)
+    del no_stdin["pipelines"][0]["steps"][0]["stdin"]  # the answer says {"from": "", ...}: none
+    answers = [to_answer(no_stdin), to_answer(good)]
     assert answers[0]["pipelines"][0]["steps"][0]["stdin"] == {"from": "", "as": "text"}
     jsonschema.Draft202012Validator(ANSWER_SCHEMA).validate(answers[1])
     scripted = ScriptedProvider({"_convert/analyze": answers})

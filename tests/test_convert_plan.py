@@ -445,6 +445,35 @@ def test_every_use_no_pipeline_runs_has_one_skill_mode_entry(tmp_path: Path) -> 
     ]  # fmt: skip
 
 
+def test_a_pipe_of_three_programs_runs_in_the_order_of_the_line(tmp_path: Path) -> None:
+    """Review: the steps were ordered by program name, so `z | m | a` read a's input from a
+    step not yet run and the workflow went to Skill mode."""
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": SKILL + "# Flow\n## Fetch and tidy\n\n"
+            "1. Fetch, tidy and shorten the page:\n\n   ```bash\n   python3 scripts/z_fetch.py "
+            "--url https://example.com | python3 scripts/m_mid.py | python3 scripts/a_last.py"
+            "\n   ```\n\n2. Tell the user what the page says, in one sentence.\n",
+            "scripts/z_fetch.py": "import sys\nprint(sys.argv)\n",
+            "scripts/m_mid.py": "import sys\nprint(sys.stdin.read())\n",
+            "scripts/a_last.py": "import sys\nprint(sys.stdin.read()[:10])\n",
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    plan = analyze(inventory)
+    assert check_plan(plan, inventory) == []
+    assert [k.topic for k in plan.skill_mode] == ["Requests no pipeline matches"]
+    flow = plan.pipelines[0]
+    fed = [getattr(s, "stdin", None) for s in flow.steps]
+    assert [(s.name, f.ref if f else None) for s, f in zip(flow.steps, fed, strict=True)] == [
+        ("z_fetch", None),
+        ("m_mid", "z_fetch.output.stdout"),
+        ("a_last", "m_mid.output.stdout"),
+        ("tell_the_user", None),
+    ]
+
+
 def test_samples_keep_the_data_skill_md_feeds_exactly(tmp_path: Path) -> None:
     """A JSON object echoed into a program is a value, not a `{placeholder}`; a heredoc's
     body is the sample; a flag value's trailing space survives (QA: all three became
@@ -1082,7 +1111,7 @@ def test_a_workflow_pipes_one_program_into_the_next(tmp_path: Path) -> None:
             lambda step, _inputs: setattr(step, "stdin", None),
             "pipelines[0].steps[0]: SKILL.md feeds tools/get.py its data on stdin (SKILL.md:8), "
             "but the step gives it none: add stdin: {from: input.<name>, as: file}",
-            id="unfed",
+            id="missing-stdin",
         ),
         pytest.param(
             lambda step, _inputs: setattr(step.stdin, "ref", "input.nope"),

@@ -29,11 +29,10 @@ from converter.analyzers.paths import (
     MainPath,
     code_step,
     describe_path,
+    fed_by_command,
     main_paths,
     path_name,
     piped_reason,
-    unfed,
-    unfed_in,
 )
 from converter.analyzers.text import (
     EXAMPLE_TITLES,
@@ -54,9 +53,9 @@ from converter.analyzers.workflow import (
     GENERIC_SCHEMA,
     find_workflows,
     labels,
+    unreproduced_pipe,
     workflow_steps,
 )
-from converter.analyzers.workflow import unfed as workflow_unfed
 from converter.inventory import Inventory
 from converter.invocations import Invocation, order_key
 from converter.plan import Input, LlmStep, Pipeline, Plan
@@ -77,12 +76,12 @@ def analyze(inventory: Inventory) -> Plan:
     claims: list[tuple[Pipeline, str, float]] = []  # "Use when" clauses the paths matched
     for index, items in find_workflows(inventory):
         covered.add(index)
-        unreproduced = workflow_unfed(items)
+        unreproduced = unreproduced_pipe(items)
         if unreproduced is not None:  # its data comes from a pipe no step reproduces
             where = f"{unreproduced.file}:{unreproduced.line}"
             title = inventory.skill.sections[index].title
             plan.skill_mode.append(Kept(title, piped_reason(unreproduced), where))
-            kept |= {_at(inv) for item in items for inv in unfed_in(item.invocations)}
+            kept |= {_at(inv) for item in items for inv in fed_by_command(item.invocations)}
             continue
         plan.pipelines.append(_workflow_pipeline(inventory, index, items, plan))
         in_workflow |= {_at(inv) for item in items for inv in item.invocations}
@@ -123,7 +122,7 @@ def _program_pipelines(
     claims: list[tuple[Pipeline, str, float]] = []
     paths, left = main_paths(program)
     for path in paths:
-        piped = unfed(path)
+        piped = fed_by_command(path.invocations)
         path.invocations = [inv for inv in path.invocations if inv not in piped]
         dropped = [inv for inv in piped if _at(inv) not in handled]  # no workflow runs them
         if piped and not path.invocations:  # its data only ever comes from a pipe

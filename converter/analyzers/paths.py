@@ -287,14 +287,9 @@ def stdin_input(fed: list[Stdin], required: bool, taken: set[str]) -> tuple[Inpu
     return Input(name, "string", required, description), StdinFeed(f"input.{name}", kind)
 
 
-def unfed(path: MainPath) -> list[Invocation]:
-    """The path's invocations whose stdin another command's output feeds: a pipeline running
-    this program alone would run it on nothing."""
-    return unfed_in(path.invocations)
-
-
-def unfed_in(invocations: list[Invocation]) -> list[Invocation]:
-    """Those of ``invocations`` whose stdin another command's (or program's) output feeds."""
+def fed_by_command(invocations: list[Invocation]) -> list[Invocation]:
+    """Those of ``invocations`` whose stdin another command's (or program's) output feeds: a
+    pipeline running the program alone would run it on nothing."""
     return [
         inv
         for inv in invocations

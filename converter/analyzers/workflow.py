@@ -6,7 +6,7 @@ steps, the others llm steps whose prompt is the item's text.  A file an llm item
 (```notes.json```) and a later command reads becomes that step's output passed as a file.
 Data piped into a program comes from an input (``cat FILE |``, ``< FILE``, ``echo TEXT |``) or
 from the step of the program piping into it (``a.py | b.py``); a workflow with data from any
-other command's output cannot be reproduced (``unfed``).
+other command's output cannot be reproduced (``unreproduced_pipe``).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def find_workflows(inventory: Inventory) -> list[tuple[int, list[Item]]]:
                     for inv in p.invocations
                     if inv.file == doc.path and item.line <= inv.line <= item.end_line
                 ),
-                key=lambda inv: (inv.line, _fed_by_program(inv), inv.program),
+                key=lambda inv: (inv.line, inv.position, inv.program),  # a | b | c: a, b, c
             )
         programs = {inv.program for item in items for inv in item.invocations}
         judgement = any(not item.invocations for item in items)
@@ -82,7 +82,7 @@ def _fed_by_program(inv: Invocation) -> bool:
     return inv.stdin is not None and inv.stdin.kind == "program"
 
 
-def unfed(items: list[Item]) -> Invocation | None:
+def unreproduced_pipe(items: list[Item]) -> Invocation | None:
     """The first invocation whose stdin the workflow cannot feed: another command's output, or
     a program's that no earlier step runs."""
     ran: set[str] = set()
@@ -186,7 +186,7 @@ class StepBuilder:
 
     def _feed(self, stdin: Stdin) -> StdinFeed:
         """What a step feeds its program on stdin: the output of the step piping into it, or
-        a new input (``unfed`` has ruled out the rest)."""
+        a new input (``unreproduced_pipe`` has ruled out the rest)."""
         if stdin.kind == "program":
             producer = self.ran[stdin.value]
             text = ".stdout" if producer.stdout == "text" else ""
