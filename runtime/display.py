@@ -8,6 +8,11 @@ from typing import Any
 from .errors import AppRunError, UsageError
 
 
+def counted(n: int, noun: str) -> str:
+    """``1 error``, ``2 errors``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def retries_text(count: int) -> str:
     return f", {count} retr{'y' if count == 1 else 'ies'}" if count else ""
 

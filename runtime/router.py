@@ -59,11 +59,7 @@ def routing_entries(app: App) -> list[RouteEntry]:
                 f"pipeline {row['name']!r} cannot be read, so no request can be routed: "
                 f"{row['error']}"
             )
-    return [
-        RouteEntry(row["name"], row["description"], tuple(row["triggers"]))
-        for row in table
-        if row["description"]
-    ]
+    return [RouteEntry(row["name"], row["description"], tuple(row["triggers"])) for row in table]
 
 
 def route(

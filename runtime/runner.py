@@ -30,6 +30,7 @@ from .app import CONSTRUCTOR, DESTRUCTOR, LIFECYCLE, App, Pipeline
 from .cache import CheckCache
 from .cache import enabled as cache_enabled
 from .config import Config
+from .display import counted
 from .errors import (
     AppRunError,
     CheckFailed,
@@ -73,10 +74,7 @@ def checked(app: App, name: str, home: Path | None = None) -> Pipeline:
 
         problems = errors_in(check_app(app, only=[name]))
         if problems:
-            raise CheckFailed(
-                f"{name}: {len(problems)} error{'' if len(problems) == 1 else 's'} in the APP",
-                problems,
-            )
+            raise CheckFailed(f"{name}: {counted(len(problems), 'error')} in the APP", problems)
         models = {n: app.pipeline(n) for n in names}
         if store is not None:
             store.save(models)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from runtime.display import decision_lines
+from runtime.display import counted, decision_lines
 from runtime.errors import CheckFailed
 
 from . import (
@@ -108,7 +108,7 @@ def check(args: argparse.Namespace) -> int:
         say([d.one_line() for d in diagnostics])
         warnings = len(diagnostics) - len(errors)
         verdict = "ok" if not errors else "invalid"
-        counts = f"{_count(len(errors), 'error')}, {_count(warnings, 'warning')}"
+        counts = f"{counted(len(errors), 'error')}, {counted(warnings, 'warning')}"
         say([f"{args.app_dir}: {verdict} ({counts})"])
     return CheckFailed.exit_code if errors else 0
 
@@ -228,7 +228,3 @@ def test_fixtures(args: argparse.Namespace) -> int:
         skipped = f", {counts['skipped']} skipped" if counts["skipped"] else ""
         out(f"{counts['passed']} passed, {counts['failed']} failed{skipped}")
     return 1 if any(r.status == "failed" for r in results) else 0
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
