@@ -54,7 +54,7 @@ class Parser(argparse.ArgumentParser):
     json_errors = False  # --json was given: a usage error is an object on stdout too
 
     def error(self, message: str) -> NoReturn:
-        usage_error(f"{message} — see `{self.prog} --help`", as_json=Parser.json_errors)
+        usage_error(message, f"see `{self.prog} --help`", as_json=Parser.json_errors)
         self.exit(EXIT_USAGE)
 
     def parse_known_args(  # type: ignore[override]
@@ -309,8 +309,8 @@ def app_run(argv: Sequence[str] | None = None) -> int:
     for arg in args:
         if not _utf8(arg):  # Linux hands over undecodable bytes as lone surrogates
             shown = arg.encode("utf-8", "backslashreplace").decode("utf-8")
-            message = f"the argument '{shown}' is not UTF-8 text — retype it in UTF-8"
-            usage_error(message, as_json=Parser.json_errors)
+            message = f"the argument '{shown}' is not UTF-8 text"
+            usage_error(message, "retype it in UTF-8", as_json=Parser.json_errors)
             return EXIT_USAGE
     try:
         parser = build_parser()
@@ -347,12 +347,11 @@ def app_run(argv: Sequence[str] | None = None) -> int:
         return code
 
 
-def usage_error(message: str, as_json: bool) -> None:
+def usage_error(message: str, hint: str, as_json: bool) -> None:
     """A usage error before any command ran: one line on stderr (and the --json object)."""
-    say([f"Error: {message}"])
+    say([f"Error: {message} — {hint}"])
     if as_json:
-        text, _, hint = message.partition(" — ")
-        error = {"type": "UsageError", "message": text, "hint": hint}
+        error = {"type": "UsageError", "message": message, "hint": hint}
         with contextlib.suppress(OSError, StdoutFailed):
             emit_json({"status": "error", "exit_code": EXIT_USAGE, "error": error})
 
