@@ -172,9 +172,38 @@ def test_folders_of_a_file_path_do_not_weigh_in(router: EmbeddedRouter) -> None:
 
 
 def test_a_file_name_does_not_make_a_chinese_request_less_chinese() -> None:
-    from runtime.routing.embedded import cjk_share, language_share
+    from runtime.routing.language import foreign_share
 
-    request = "这篇文章的高频词是什么 article.txt"
-    assert cjk_share(request) == 0.5 and language_share(request) == 1.0
-    assert language_share("总结一下 https://example.org/report 的内容") == 1.0
-    assert language_share("summarise sales.csv") == 0.0
+    assert foreign_share("这篇文章的高频词是什么 article.txt") == 1.0
+    assert foreign_share("总结一下 https://example.org/report 的内容") == 1.0
+    assert foreign_share("summarise sales.csv") == 0.0
+
+
+@pytest.mark.parametrize(
+    ("request_text", "english"),
+    [
+        ("quiero que me devuelvan el dinero", False),
+        ("Bitte den Dienst in Produktion ausrollen", False),
+        ("écris la documentation de ce module", False),
+        ("la stampante del terzo piano non stampa", False),
+        ("vocês ainda têm este tênis no tamanho 42?", False),
+        ("waarom is mijn nettoloon deze maand lager?", False),
+        ("перезапусти сервис", False),
+        ("book a table at Café Müller for the team", True),
+        ("deploy die-hard-api to prod, per the runbook", True),
+        ("translate this into Spanish: el informe", True),
+        ("run the tests in tests/de/la_checks.py", True),
+        ("add the de strings to the translation file", True),
+        ("ask 王 about the budget", True),
+        ("更新CRM", False),
+    ],
+)
+def test_requests_in_another_language_are_told_from_english(
+    request_text: str, english: bool
+) -> None:
+    """Function words tell the language, not a loanword, a name or a file: an English request
+    keeps the static model's share, another language's goes to the multilingual encoder."""
+    from runtime.routing.language import foreign_share
+
+    share = foreign_share(request_text)
+    assert (share < 0.5) == english, share

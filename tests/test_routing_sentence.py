@@ -135,6 +135,23 @@ def test_chinese_requests_meet_english_triggers(request_text: str, expected: str
     assert decision.pipeline == expected, decision.reason
 
 
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("el producto llegó roto, quiero un reembolso", "refund-request"),
+        ("wo ist mein Paket? Es ist noch nicht angekommen", "order-status"),
+        ("déployez le service en production", "deploy-service"),
+        ("¿qué tiempo hará mañana en Madrid?", None),
+        ("raconte-moi une blague", None),
+    ],
+)
+def test_other_languages_meet_english_triggers(request_text: str, expected: str | None) -> None:
+    """A request in Spanish, German or French is scored by the multilingual encoder, not by
+    the English-only static model (runtime/routing/language.py)."""
+    decision = EmbeddedRouter(ENGLISH_ONLY).route(request_text)
+    assert decision.pipeline == expected, decision.reason
+
+
 MAIN = "import sys; from runtime.cli import main; main(sys.argv[1:])"
 
 

@@ -8,16 +8,18 @@ against each phrase three ways, and the phrase keeps the largest:
   an English trigger) and the shipped static embeddings (``encoder.py``: half the cosine of
   pooled token vectors, half a token alignment, each request token's best match in the phrase
   and back, weighted by token importance, which keeps "refund" from drowning in a long
-  description).  The static model is English-only, so the share of CJK characters in the
-  request moves the weight to the sentence encoder.  A clear static match keeps 0.8 of its
+  description).  The static model is English-only, so the share of the request, or of the
+  phrase, that is not English (``language.py``: CJK characters, another language's function
+  words) moves the weight to the sentence encoder.  A clear static match keeps 0.8 of its
   score whatever the sentence encoder says;
 * **lexical**, TF-IDF over words, word trigrams and CJK characters/bigrams (``lexical.py``),
   scaled by ``lexical_weight`` / ``cjk_weight``: typos and exact domain words.
 
-A pipeline's score is its best phrase's.  The router answers the best pipeline only if its
-score reaches ``threshold`` and beats the runner-up by ``margin``; otherwise *no match*, so
-the Runner falls back to Skill mode.  The defaults were calibrated on the DEV split of
-``benchmarks/routing`` (``python benchmarks/routing/run.py --calibrate``); figures in the README.
+A pipeline's score mixes its best and second-best phrases' (``support``).  The router answers
+the best pipeline only if its score reaches ``threshold`` and beats the runner-up by
+``margin``; otherwise *no match*, so the Runner falls back to Skill mode.  The defaults were
+calibrated on the DEV split of ``benchmarks/routing`` (``python benchmarks/routing/run.py
+--calibrate``); figures in the README.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from runtime.routing.encoder import CJK_RE, MODEL_DIR, TokenVectors, load_encoder
+from runtime.routing.encoder import MODEL_DIR, TokenVectors, load_encoder
+from runtime.routing.language import foreign_share
 from runtime.routing.lexical import LexicalIndex
 from runtime.routing.route import Candidate, RouteDecision, RouteEntry
 from runtime.routing.sentence import load_sentence_encoder
@@ -49,8 +52,6 @@ DEFAULT_SUPPORT = 0.375  # share of a pipeline's second-best phrase in its score
 _STATIC_FLOOR = 0.8
 
 TOP_K = 5
-# File names and URLs, which say nothing about the language a request is written in.
-_NAMES = re.compile(r"\S+://\S+|[\w.@+-]+\.[A-Za-z0-9]{1,5}\b")
 # A file path's folders say where a file is, not what the user wants: "summarise
 # /tmp/pytest-7/test_x/sales.csv" is scored as "summarise sales.csv".  A path starts with
 # ~/ ./ ../ or /, or has two folders; "feature/login", "A/B" and URLs are left alone.
@@ -126,18 +127,6 @@ def _products(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     )
 
 
-def language_share(request: str) -> float:
-    """How Chinese/Japanese/Korean a request is: the CJK share of its words, file names and
-    URLs left out ("这篇文章的高频词是什么 article.txt" is Chinese through and through)."""
-    return cjk_share(_NAMES.sub("", request))
-
-
-def cjk_share(text: str) -> float:
-    """The share of CJK characters among the non-space characters of ``text``."""
-    letters = sum(not c.isspace() for c in text)
-    return sum(map(len, CJK_RE.findall(text))) / letters if letters else 0.0
-
-
 class EmbeddedRouter:
     """Route requests over one routing table; the table is embedded once, here."""
 
@@ -157,6 +146,8 @@ class EmbeddedRouter:
         cache_dir: Path | None = None,
     ) -> None:
         """``cache_dir`` keeps a fast-loading copy of the sentence encoder (``sentence.py``)."""
+        import numpy as np
+
         self.entries = tuple(entries)
         self.threshold = DEFAULT_THRESHOLD if threshold is None else threshold
         self.margin = DEFAULT_MARGIN if margin is None else margin
@@ -176,6 +167,8 @@ class EmbeddedRouter:
         self._dense = _DenseIndex(self._encoder.encode(texts))
         self._sentences = load_sentence_encoder(cache_dir)
         self._sentence_vectors = self._sentences.encode_phrases(texts)
+        # A phrase in another language is one the static model cannot read either.
+        self._phrase_foreign = np.array([foreign_share(t) for t in texts])
         self._latin = LexicalIndex(texts, cjk=False)
         self._cjk = LexicalIndex(texts, cjk=True)
 
@@ -189,7 +182,8 @@ class EmbeddedRouter:
         request = _FOLDERS.sub("", request)
         static = self._dense.scores(self._encoder.encode([request])[0])
         sentence = self._sentence_vectors @ self._sentences.encode([request])[0]
-        share = self.sentence_share + (1 - self.sentence_share) * language_share(request)
+        foreign = np.maximum(foreign_share(request), self._phrase_foreign)
+        share = self.sentence_share + (1 - self.sentence_share) * foreign
         dense = np.maximum(share * sentence + (1 - share) * static, _STATIC_FLOOR * static)
         latin = self.lexical_weight * np.asarray(self._latin.scores(request))
         cjk = self.cjk_weight * np.asarray(self._cjk.scores(request))
