@@ -23,6 +23,7 @@ from .errors import ProviderError, StepTimeout, SubprocessError
 from .llm_step import INTERPRETERS
 from .process import run_program, tail
 from .providers.base import Provider
+from .skill_md import read_skill_md
 from .steps import Emit
 
 TOOL_FOLDERS = ("tools", "scripts")
@@ -178,7 +179,7 @@ def _leading_comments(text: str) -> str:
 
 
 def system_prompt(app: App, max_turns: int, tool_timeout: float) -> str:
-    skill = app.skill_md.read_text(encoding="utf-8") if app.skill_md.is_file() else ""
+    skill = read_skill_md(app.skill_md).text
     note = (
         "The tools you can call are this skill's own programs (from tools/ and scripts/). "
         f"Each call runs the program as a subprocess with the APP folder ({app.root}) as its "

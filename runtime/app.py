@@ -189,13 +189,11 @@ def _read_table(app: App) -> list[dict[str, Any]]:
     for name in app.business_names():
         source = app.source(name)
         if isinstance(source, LoadError):
-            table.append(
-                {"name": name, "description": "", "triggers": [], "error": source.one_line()}
-            )
+            table.append(_broken_row(name, source))
             continue
         problem = _unroutable(source)
-        if problem:
-            table.append({"name": name, "description": "", "triggers": [], "error": problem})
+        if problem is not None:
+            table.append(_broken_row(name, problem))
             continue
         data = plain(source.data)
         table.append(
@@ -209,24 +207,39 @@ def _read_table(app: App) -> list[dict[str, Any]]:
     return table
 
 
-def _unroutable(doc: Document) -> str:
-    """Why a pipeline.yaml gives no routing entry ("" when it gives one), as an error line."""
+def _broken_row(name: str, problem: LoadError) -> dict[str, Any]:
+    """The row of a pipeline that gives no routing entry: ``error`` as one line, and its parts
+    (``problem``, ``file``, ``line``, ``hint``) for the error routing raises (router.py)."""
+    where = problem.where
+    return {
+        "name": name,
+        "description": "",
+        "triggers": [],
+        "error": problem.one_line(),
+        "problem": problem.message,
+        "file": str(where.file) if where else "",
+        "line": where.line if where else 0,
+        "hint": problem.hint,
+    }
+
+
+def _unroutable(doc: Document) -> LoadError | None:
+    """Why a pipeline.yaml gives no routing entry (None when it gives one)."""
     data = doc.data
     if not isinstance(data, dict):
         kind = "list" if isinstance(data, list) else "single value"
         what = "empty" if data is None else f"a {kind}, not a mapping"
         fix = "write its name, description and steps (see `app-run schema`)"
-        return LoadError(f"pipeline.yaml is {what}", where=doc.where(), hint=fix).one_line()
+        return LoadError(f"pipeline.yaml is {what}", where=doc.where(), hint=fix)
     description = data.get("description")
     if not isinstance(description, str) or not description.strip():
         fix = "add `description:` — routing matches requests against it"
         where = doc.where("description") if "description" in data else doc.where()
-        return LoadError("pipeline.yaml has no description", where=where, hint=fix).one_line()
+        return LoadError("pipeline.yaml has no description", where=where, hint=fix)
     triggers = data.get("triggers")
     if triggers is not None and not (
         isinstance(triggers, list) and all(isinstance(t, str) for t in triggers)
     ):
         fix = 'write them as a list: triggers: ["an example request", ...]'
-        problem = "triggers is not a list of texts"
-        return LoadError(problem, where=doc.where("triggers"), hint=fix).one_line()
-    return ""
+        return LoadError("triggers is not a list of texts", where=doc.where("triggers"), hint=fix)
+    return None

@@ -50,6 +50,7 @@ CHECKER = (
     "document.py",
     "inputs.py",
     "references.py",
+    "skill_md.py",
     "template.py",
     "schemas/pipeline.schema.json",
 )

@@ -19,6 +19,7 @@ from .diagnostic import Diagnostic
 from .document import Document, plain
 from .errors import LoadError, Where
 from .references import check_command, check_file, check_prompt
+from .skill_md import read_skill_md
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")  # pipeline.schema.json's name, lifecycle aside
 
@@ -33,7 +34,7 @@ def pipeline_schema() -> dict[str, Any]:
 
 def check_app(app: App, only: list[str] | None = None) -> list[Diagnostic]:
     """Check every pipeline (or just ``only`` plus the lifecycle pipelines)."""
-    found: list[Diagnostic] = []
+    found: list[Diagnostic] = list(read_skill_md(app.skill_md).warnings)
     if not app.skill_md.is_file():
         found.append(
             Diagnostic(

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from .app import TIERS
-from .document import load_yaml, plain
-from .errors import ConfigError, LoadError
+from .document import Document, load_yaml, plain
+from .errors import ConfigError, LoadError, Where
 
 DEFAULT_MODELS = {
     "lite": "claude-haiku-5-5",
@@ -32,6 +32,7 @@ DEFAULT_MODELS = {
 }
 DEFAULT_MAX_TOKENS = {"lite": 4096, "standard": 16000, "reasoning": 32000}
 PROVIDERS = ("anthropic", "local", "scripted", "none")
+STRATEGIES = ("embedded", "llm", "hybrid")  # how a request is routed (runtime/router.py)
 KEYS = ("provider", "answers", "model_mapping", "max_tokens", "routing")
 
 
@@ -84,12 +85,10 @@ def load_config(
         if path.is_file():
             config = _merge_file(config, path)
     config = _merge(config, _from_env(env), "environment")
+    _check_choice(provider, PROVIDERS, "provider", "--provider ")
+    _check_choice(routing, STRATEGIES, "routing strategy", "--strategy ")
     cli = {"provider": provider, "answers": answers, "routing": routing}
     config = _merge(config, {k: v for k, v in cli.items() if v}, "command line")
-    if config.provider not in PROVIDERS:
-        raise ConfigError(
-            f"unknown provider {config.provider!r}", hint=f"use one of {', '.join(PROVIDERS)}"
-        )
     _check_number(env, "APP_RUN_MAX_OUTPUT_MB", "megabytes a step may print on stdout; 0: no limit")
     _check_number(env, "APP_RUN_LOCAL_CONTEXT", "tokens of context for the local provider")
     return config
@@ -108,12 +107,29 @@ def _check_number(env: Any, name: str, meaning: str) -> None:
         raise ConfigError(f"{name}={value!r} is not a number ≥ 0", hint=f"set it to the {meaning}")
 
 
+def _check_choice(
+    value: Any, allowed: tuple[str, ...], what: str, source: str, where: Where | None = None
+) -> None:
+    """``value`` (from ``source``: a flag, a variable, or a file's key at ``where``) is one of
+    ``allowed``; a flag or variable that was not given (None) is not checked."""
+    if (value is None and where is None) or (isinstance(value, str) and value in allowed):
+        return
+    shown = "null" if value is None else repr(value)
+    if not isinstance(value, str) and value is not None:
+        shown = f"{type(value).__name__} {shown}"
+    raise ConfigError(
+        f"{source}{shown} is not a {what}", where=where, hint=f"use one of {', '.join(allowed)}"
+    )
+
+
 def _from_env(env: Any) -> dict[str, Any]:
     layer: dict[str, Any] = {}
     if env.get("APP_RUN_PROVIDER"):
         layer["provider"] = env["APP_RUN_PROVIDER"]
+        _check_choice(layer["provider"], PROVIDERS, "provider", "APP_RUN_PROVIDER=")
     if env.get("APP_RUN_ROUTING"):
         layer["routing"] = env["APP_RUN_ROUTING"]
+        _check_choice(layer["routing"], STRATEGIES, "routing strategy", "APP_RUN_ROUTING=")
     if env.get("APP_RUN_ANSWERS"):
         layer["answers"] = env["APP_RUN_ANSWERS"]
     models = {
@@ -132,20 +148,52 @@ def _merge_file(config: Config, path: Path) -> Config:
     data = plain(doc.data) or {}
     if not isinstance(data, dict):
         raise ConfigError("config must be a mapping", where=doc.where())
+    _check_file(data, doc)
+    if data.get("answers"):
+        data["answers"] = str((path.parent / str(data["answers"])).resolve())
+    return _merge(config, data, str(path))
+
+
+def _is_model_name(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _is_token_count(value: Any) -> bool:
+    return type(value) is int and value > 0
+
+
+# The config keys that map tiers to values: what a value must be, said, and an example.
+_TIER_TABLES = {
+    "model_mapping": (_is_model_name, "a model name", "claude-haiku-4-5"),
+    "max_tokens": (_is_token_count, "a whole number of tokens above 0", "4096"),
+}
+
+
+def _check_file(data: dict[str, Any], doc: Document) -> None:
+    """Every key of a config file known and every value usable, or a ConfigError at its line."""
     for key in data:
         if key not in KEYS:
             raise ConfigError(
                 f"unknown config key {key!r}", where=doc.where(key), hint=f"use {', '.join(KEYS)}"
             )
-    for key in ("model_mapping", "max_tokens"):
+    if "provider" in data:
+        _check_choice(data["provider"], PROVIDERS, "provider", "provider: ", doc.where("provider"))
+    if "routing" in data:
+        where = doc.where("routing")
+        _check_choice(data["routing"], STRATEGIES, "routing strategy", "routing: ", where)
+    for key, (fits, meaning, example) in _TIER_TABLES.items():
         table = data.get(key)
         if table is not None and (not isinstance(table, dict) or set(table) - set(TIERS)):
             raise ConfigError(
                 f"{key} must map tiers ({', '.join(TIERS)}) to values", where=doc.where(key)
             )
-    if data.get("answers"):
-        data["answers"] = str((path.parent / str(data["answers"])).resolve())
-    return _merge(config, data, str(path))
+        for tier, value in (table or {}).items():
+            if not fits(value):
+                raise ConfigError(
+                    f"{key}.{tier} is {value!r}, not {meaning}",
+                    where=doc.where(key, tier),
+                    hint=f"e.g. {example}",
+                )
 
 
 def _merge(config: Config, layer: dict[str, Any], source: str) -> Config:

@@ -17,6 +17,16 @@ def retries_text(count: int) -> str:
     return f", {count} retr{'y' if count == 1 else 'ies'}" if count else ""
 
 
+def warning_line(diagnostic: dict[str, Any]) -> str:
+    """A diagnostic given as its dict (``Diagnostic.to_dict``) as ``<what> (<file>:<line>) —
+    <fix>``."""
+    where = (
+        f"{diagnostic['file']}:{diagnostic['line']}" if diagnostic["line"] else diagnostic["file"]
+    )
+    text = f"{diagnostic['message']} ({where})"
+    return f"{text} — {diagnostic['hint']}" if diagnostic.get("hint") else text
+
+
 def error_lines(error: AppRunError) -> list[str]:
     """One line ``<what> (<file>:<line>) — <fix>``, then check diagnostics and a stderr tail."""
     prefix = f"step {error.step!r}: " if error.step else ""

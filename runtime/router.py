@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from .app import App, routing_table
 from .cache import enabled as cache_enabled
-from .config import Config, state_home
-from .errors import LoadError, ProviderNotConfigured, UsageError
+from .config import STRATEGIES, Config, state_home
+from .errors import LoadError, ProviderError, ProviderNotConfigured, UsageError, Where
 from .llm_step import ask_lite
 from .providers.base import Provider
 from .routing import Candidate, RouteDecision, RouteEntry
@@ -27,7 +27,6 @@ from .routing import Candidate, RouteDecision, RouteEntry
 if TYPE_CHECKING:
     from .routing import EmbeddedRouter
 
-STRATEGIES = ("embedded", "llm", "hybrid")
 # hybrid: the LLM settles scores from UNCERTAIN_BAND below the threshold to SURE_ABOVE above
 # it (a match that close is checked, not taken).  Chosen on benchmarks/routing's DEV split with
 # an oracle for the LLM: it can reach 0.95 top-1 there, asking the LLM for 70 % of requests.
@@ -57,7 +56,9 @@ def routing_entries(app: App) -> list[RouteEntry]:
         if row.get("error"):
             raise LoadError(
                 f"pipeline {row['name']!r} cannot be read, so no request can be routed: "
-                f"{row['error']}"
+                f"{row.get('problem', row['error'])}",
+                where=Where(row["file"], row["line"]) if row.get("file") else None,
+                hint=row.get("hint", ""),
             )
     return [RouteEntry(row["name"], row["description"], tuple(row["triggers"])) for row in table]
 
@@ -102,7 +103,11 @@ def decide(
     # that cannot wander off to a pipeline nothing in the request resembles.
     by_name = {e.name: e for e in entries}
     shortlist = [by_name[c.pipeline] for c in decision.candidates if c.pipeline in by_name]
-    return _settled(decision, llm_route(shortlist or entries, request, config, provider))
+    try:
+        settled = llm_route(shortlist or entries, request, config, provider)
+    except ProviderError as exc:  # unreachable, out of credit, ...: embedded's answer stands
+        return _as(decision, "hybrid", note=f"uncertain, and the LLM failed: {exc.message}")
+    return _settled(decision, settled)
 
 
 def _settled(embedded: RouteDecision, llm: RouteDecision) -> RouteDecision:

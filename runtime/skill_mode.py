@@ -21,6 +21,7 @@ from .providers.base import Provider
 from .record import Recorder, new_run_id, runs_dir
 from .result import EXIT_CONSTRUCTOR, EXIT_DESTRUCTOR, EXIT_FAILED, EXIT_OK, error_dict
 from .runner import new_work_dir
+from .skill_md import read_skill_md
 from .steps import StepContext
 
 EXIT_SKILL = 7
@@ -31,23 +32,6 @@ SKILL_EXIT_CODES = {
     "interrupted": EXIT_FAILED,
     "destructor_failed": EXIT_DESTRUCTOR,
 }
-
-
-def frontmatter(text: str) -> dict[str, Any]:
-    """The YAML between a first line ``---`` and the next line that is exactly ``---``."""
-    import yaml
-
-    lines = text.lstrip("\ufeff").splitlines()
-    if not lines or lines[0].strip() != "---":
-        return {}
-    for end, line in enumerate(lines[1:], 1):
-        if line.strip() == "---":
-            try:
-                data = yaml.safe_load("\n".join(lines[1:end]))
-            except yaml.YAMLError:
-                return {}
-            return data if isinstance(data, dict) else {}
-    return {}
 
 
 def programs(app: App) -> list[dict[str, Any]]:
@@ -67,21 +51,21 @@ def programs(app: App) -> list[dict[str, Any]]:
 
 def fallback(app: App, request: str, decision: dict[str, Any]) -> dict[str, Any]:
     """The structured result that hands the request to the host agent in Skill mode."""
-    skill = app.skill_md
-    text = skill.read_text(encoding="utf-8", errors="replace") if skill.is_file() else ""
+    skill = read_skill_md(app.skill_md)
     return {
         "mode": "skill",
         "status": "no_match",
         "request": request,
         "app": str(app.root),
-        "skill_md": str(skill) if skill.is_file() else None,
-        "frontmatter": _jsonable(frontmatter(text)),
+        "skill_md": str(skill.path) if skill.exists else None,
+        "frontmatter": _jsonable(skill.frontmatter),
+        "warnings": [w.to_dict() for w in skill.warnings],  # a broken SKILL.md, said
         "programs": programs(app),
         "routing": decision,
         "next": (
             "No pipeline matches this request. Follow SKILL.md to handle it, using the "
             'programs listed; or run `app-run <APP> "<request>" --agent` with a provider.'
-            if skill.is_file()
+            if skill.exists
             else "No pipeline matches and this APP has no SKILL.md to fall back to."
         ),
     }

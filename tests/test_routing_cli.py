@@ -106,10 +106,55 @@ def test_no_match_falls_back_to_skill_mode(app: Path, runtime_env: Path) -> None
     data = json.loads(result.stdout)
     assert data["mode"] == "skill" and data["status"] == "no_match"
     assert data["skill_md"] == str(app.resolve() / "SKILL.md")
-    assert data["frontmatter"]["name"] == "office-helper"
+    assert data["frontmatter"]["name"] == "office-helper" and data["warnings"] == []
     assert [p["path"] for p in data["programs"]] == ["tools/count.py"]
     assert data["routing"]["pipeline"] is None
     assert marker(runtime_env, "_constructor", "setup") is None  # the host carries on
+
+
+@pytest.mark.parametrize(
+    ("skill_md", "expected_warning"),
+    [
+        (
+            b"---\nname: [broken\n---\n# Office helper\n",
+            "SKILL.md's frontmatter is not valid YAML: expected ',' or ']', but got '<stream end>'"
+            " ({skill}:2) — fix the YAML",
+        ),
+        (
+            b"---\nname: office-helper\n# no closing line\n",
+            "SKILL.md's frontmatter has no closing --- ({skill}:1) — end it with a line ---",
+        ),
+        (
+            b"---\n- a list\n---\n",
+            "SKILL.md's frontmatter is not a mapping ({skill}:2) — write it as name: ... and "
+            "description: ... lines",
+        ),
+        (
+            b"---\nname: caf\xe9\n---\n",
+            "SKILL.md is not UTF-8 text (byte 13) ({skill}:2) — convert it to UTF-8 (its other "
+            "bytes are shown as \ufffd)",
+        ),
+    ],
+    ids=["bad-yaml", "unclosed", "not-a-mapping", "not-utf8"],
+)
+def test_a_broken_skill_md_is_said_by_skill_mode_and_check(
+    app: Path, skill_md: bytes, expected_warning: str
+) -> None:
+    """SKILL.md is the fallback, so a broken one does not stop anything: but it is said, with
+    its line, where the host agent and the author will see it."""
+    skill = app.resolve() / "SKILL.md"
+    skill.write_bytes(skill_md)
+    expected = expected_warning.format(skill=skill)
+    result = invoke("ask", app, "book me a flight to Lisbon")
+    assert result.exit_code == 7
+    data = json.loads(result.stdout)
+    assert data["skill_md"] == str(skill)
+    assert data["frontmatter"] == ({"name": "caf\ufffd"} if b"\xe9" in skill_md else {})
+    (warning,) = data["warnings"]
+    assert (warning["level"], warning["file"]) == ("warning", str(skill))
+    assert f"Warning: {expected}\n" in result.stderr
+    checked = invoke("check", app)
+    assert checked.exit_code == 0 and f"warning: {expected}\n" in checked.stderr
 
 
 def test_agent_without_provider_says_what_to_set(app: Path) -> None:
@@ -323,6 +368,10 @@ def test_a_pipeline_that_cannot_be_read_stops_routing_and_list_says_so(
         assert "pipeline 'invoice' cannot be read" in result.stderr
         assert "invoice/pipeline.yaml:" in result.stderr and "Traceback" not in result.stderr
     assert marker(runtime_env, "meeting-notes", "summary") is None
+    error = json.loads(invoke("route", app, "summarise these notes", "--json").stdout)["error"]
+    assert error["message"].startswith("pipeline 'invoice' cannot be read, so no request can be")
+    assert str(path) not in error["message"] and error["where"].startswith(f"{path}:")
+    assert error["hint"].startswith("fix the YAML")
     listed = invoke("list", app, "--json")
     assert listed.exit_code == 3
     rows = {row["name"]: row for row in json.loads(listed.stdout)}
@@ -402,3 +451,33 @@ def test_a_pipeline_routing_cannot_read_stops_it(app: Path, text: str, problem: 
         )
         assert result.exit_code == 3, (command, result.stderr)
         assert problem in result.stderr and "invoice/pipeline.yaml" in result.stderr
+
+
+def test_hybrid_keeps_embedded_answer_when_the_provider_fails() -> None:
+    """An unreachable LLM (network down, no credit) does not turn an uncertain route into an
+    error: hybrid answers as embedded, and says why."""
+    from runtime.config import Config
+    from runtime.errors import ProviderError
+    from runtime.router import decide
+    from runtime.routing import Candidate, RouteDecision, RouteEntry
+
+    entries = [RouteEntry("a", "first", ()), RouteEntry("b", "second", ())]
+    close = (Candidate("a", 0.47, ""), Candidate("b", 0.3, ""))
+
+    class Unsure:
+        threshold = 0.45
+
+        def route(self, request: str) -> RouteDecision:
+            return RouteDecision("a", 0.47, "embedded", close, 'matched "a"')
+
+    class Down:
+        name = "down"
+
+        def complete(self, request: object) -> object:
+            raise ProviderError("cannot reach the API: connection refused")
+
+    decision = decide(
+        entries, "x", strategy="hybrid", config=Config(), provider=Down(), embedded=Unsure()
+    )  # type: ignore[arg-type]
+    assert (decision.pipeline, decision.strategy, decision.candidates) == ("a", "hybrid", close)
+    assert "the LLM failed: cannot reach the API: connection refused" in decision.reason

@@ -107,6 +107,45 @@ def test_an_unexpected_error_is_one_line_and_exit_70(monkeypatch: pytest.MonkeyP
         assert debug.stderr.endswith("RuntimeError('boom') — rerun with --debug and report it\n")
 
 
+def test_an_unexpected_error_under_json_is_an_object_on_stdout_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(records, "log", broken(RuntimeError("boom")))
+    result = invoke("log", "--json")
+    assert result.exit_code == 70
+    assert json.loads(result.stdout) == {
+        "status": "error",
+        "exit_code": 70,
+        "error": {
+            "type": "InternalError",
+            "message": "RuntimeError('boom')",
+            "hint": "rerun with --debug",
+        },
+    }
+
+
+def test_an_ascii_only_stdout_gets_json_escapes_not_an_internal_error(
+    tmp_path: Path, runtime_env: Path
+) -> None:
+    app = make_app(
+        tmp_path / "app",
+        {"hours": {"description": "统计工时", "triggers": ["统计本周工时"], "steps": [code("a")]}},
+    )
+    entry = "import sys; from runtime.cli import main; main(sys.argv[1:])"
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "APP_RUN_HOME": str(runtime_env)}
+    for args in (["--json"], []):
+        child = subprocess.run(
+            [sys.executable, "-c", entry, "route", str(app), "统计一下工时", *args],
+            capture_output=True,
+            env=env,
+        )
+        assert child.returncode == 0, child.stderr
+        child.stdout.decode("ascii")  # nothing but ASCII was written
+        if args:
+            assert json.loads(child.stdout)["pipeline"] == "hours"
+        assert b"\\u7edf\\u8ba1" in child.stdout  # 统计, escaped
+
+
 def test_ctrl_c_outside_a_run_is_exit_130(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(records, "schema", broken(KeyboardInterrupt()))
     result = invoke("schema")

@@ -137,8 +137,33 @@ def test_the_apps_config_file_is_used_by_run(tmp_path: Path) -> None:
             'Error: invalid YAML: found duplicate key "provider" with value "none" '
             '(original value: "scripted") ({file}:2)',
         ),
+        (
+            "routing: bogus\n",
+            "Error: routing: 'bogus' is not a routing strategy ({file}:1) — use one of embedded, "
+            "llm, hybrid",
+        ),
+        ("routing:\n", "Error: routing: null is not a routing strategy ({file}:1)"),
+        ("provider: 3\n", "Error: provider: int 3 is not a provider ({file}:1)"),
+        (
+            "max_tokens:\n  lite: 100\n  standard: lots\n",
+            "Error: max_tokens.standard is 'lots', not a whole number of tokens above 0 ({file}:3)"
+            " — e.g. 4096",
+        ),
+        ("max_tokens:\n  lite: 0\n", "Error: max_tokens.lite is 0, not a whole number"),
+        ("model_mapping:\n  lite: [a]\n", "Error: model_mapping.lite is ['a'], not a model name"),
     ],
-    ids=["unknown-key", "unknown-tier", "not-a-mapping", "bad-yaml"],
+    ids=[
+        "unknown-key",
+        "unknown-tier",
+        "not-a-mapping",
+        "bad-yaml",
+        "unknown-strategy",
+        "null-strategy",
+        "provider-not-text",
+        "tokens-not-a-number",
+        "tokens-zero",
+        "model-not-text",
+    ],
 )
 def test_a_bad_config_file_is_a_usage_error_with_its_line(
     tmp_path: Path, content: str, expected_error: str, runtime_env: Path
@@ -149,6 +174,32 @@ def test_a_bad_config_file_is_a_usage_error_with_its_line(
     assert result.exit_code == 2
     assert result.stderr.startswith(expected_error.format(file=app / "app-run.yaml"))
     assert list(runtime_env.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "expected_error"),
+    [
+        ("APP_RUN_ROUTING", "bogus", "Error: APP_RUN_ROUTING='bogus' is not a routing strategy"),
+        ("APP_RUN_PROVIDER", "openai", "Error: APP_RUN_PROVIDER='openai' is not a provider"),
+    ],
+)
+def test_a_bad_variable_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str, value: str, expected_error: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    app = make_app(tmp_path / "app", {"hello": [{"name": "a", "type": "code", "command": "true"}]})
+    result = invoke("route", app, "say hello")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(expected_error + " — use one of ")
+
+
+def test_a_bad_flag_is_named(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "app", {"hello": [{"name": "a", "type": "code", "command": "true"}]})
+    result = invoke("route", app, "say hello", "--strategy", "bogus")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "Error: --strategy 'bogus' is not a routing strategy — use one of embedded, llm, hybrid\n",
+    )
 
 
 def test_config_errors_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

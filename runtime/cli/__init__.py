@@ -186,14 +186,19 @@ class StdoutFailed(Exception):
     """stdout refused a write for another reason than its reader going away."""
 
 
-def out(text: str, end: str = "\n") -> None:
-    """Text for programs, on stdout.  A lone surrogate (a step may print one as a JSON
-    escape) is written back as that escape, so the output stays valid JSON."""
+def out(text: str, end: str = "\n", *, escape: bool = True) -> None:
+    """Text for programs, on stdout.  What stdout's encoding cannot hold (a lone surrogate a
+    step printed as a JSON escape; anything but ASCII under ``PYTHONIOENCODING=ascii``) is
+    written as a backslash escape; with ``escape=False`` the UnicodeEncodeError is raised,
+    before anything was written, for the caller to say it another way (``emit_json``)."""
     try:
         try:
             print(text, end=end, file=sys.stdout, flush=True)
         except UnicodeEncodeError:
-            text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+            if not escape:
+                raise
+            encoding = sys.stdout.encoding or "utf-8"
+            text = text.encode(encoding, "backslashreplace").decode(encoding)
             print(text, end=end, file=sys.stdout, flush=True)
     except BrokenPipeError:
         raise
@@ -215,7 +220,12 @@ def say(lines: list[str]) -> None:
 
 
 def emit_json(data: Any) -> None:
-    out(json.dumps(data, ensure_ascii=False, indent=2))
+    """``data`` as JSON on stdout: as UTF-8 text, or all in ASCII escapes (still the same JSON)
+    where stdout cannot hold the text (a lone surrogate, an ASCII-only stdout)."""
+    try:
+        out(json.dumps(data, ensure_ascii=False, indent=2), escape=False)
+    except UnicodeEncodeError:
+        out(json.dumps(data, ensure_ascii=True, indent=2))
 
 
 def fail(error: BaseException, debug: bool = False) -> int:
@@ -335,15 +345,21 @@ def app_run(argv: Sequence[str] | None = None) -> int:
         say([f"Error: cannot write to stdout: {exc} — free space or write the output elsewhere"])
         return EXIT_IO
     except UnicodeDecodeError as exc:  # standard input that is not UTF-8
-        say([f"Error: the input is not UTF-8 text (byte {exc.start}) — convert it to UTF-8"])
+        message = f"the input is not UTF-8 text (byte {exc.start})"
+        usage_error(message, "convert it to UTF-8", as_json=as_json or Parser.json_errors)
         return EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - the one place that turns errors into a message
         code = fail(exc, debug)
-        if as_json and isinstance(exc, AppRunError):  # --json promises one object on stdout
+        if as_json or Parser.json_errors:  # --json promises one object on stdout
             from runtime.result import error_dict
 
+            error = (
+                error_dict(exc)
+                if isinstance(exc, AppRunError)
+                else {"type": "InternalError", "message": repr(exc), "hint": "rerun with --debug"}
+            )
             with contextlib.suppress(OSError, StdoutFailed):
-                emit_json({"status": "error", "exit_code": code, "error": error_dict(exc)})
+                emit_json({"status": "error", "exit_code": code, "error": error})
         return code
 
 

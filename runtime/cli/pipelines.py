@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from runtime.display import counted, decision_lines
+from runtime.display import counted, decision_lines, warning_line
 from runtime.errors import CheckFailed
 
 from . import (
@@ -197,11 +197,12 @@ def ask_request(args: argparse.Namespace) -> int:
     decision = answer.decision
     if answer.run is not None:  # "→ pipeline" was shown as progress, before the steps
         return report(answer.run, args.as_json, args.field)
-    emit_json(answer.fallback)
+    fallback = answer.fallback or {}
+    emit_json(fallback)
     if not args.quiet:
-        has_skill = bool((answer.fallback or {}).get("skill_md"))
-        then = "follow SKILL.md" if has_skill else "the APP has no SKILL.md"
+        then = "follow SKILL.md" if fallback.get("skill_md") else "the APP has no SKILL.md"
         say([f"No pipeline matched ({decision['reason']}): Skill mode — {then}"])
+        say([f"Warning: {warning_line(w)}" for w in fallback.get("warnings", [])])
     return EXIT_SKILL
 
 
