@@ -1,53 +1,87 @@
 """Filling a routed pipeline's declared inputs from the request itself.
 
-Explicit ``--input``/``--input-json`` values always win. For the rest, first what can be read
-offline and reliably, then — only if some are still missing and a provider is configured — one
-lite-tier call with the remaining declaration as a JSON Schema (null = not said).
+Explicit ``--input``/``--input-json`` values always win and are passed on as given. For the
+rest, first what can be read offline and unambiguously, then — only if some are still missing
+and a provider is configured — one lite-tier call with the remaining declaration as a JSON
+Schema (null = not said). An ambiguous request fills nothing: a missing input is listed (or
+asked of the model), a wrong one would silently reach a step.
 
-Offline: ``name=value``, ``name: value``, ``--name value``; then, if exactly one integer/number
-input is still missing (counting the required ones only, when any is) and the request holds
-exactly one number, that number; a string input named like a URL, an e-mail address or a
-domain/host/handle gets the request's only value of that shape ("the profile of
-alice.bsky.social" fills ``handle``); if exactly one string input is still missing (the same
-way), the request's only quoted text, or else its only token naming an existing file or a URL.
+Offline, in this order:
 
-A value the request names (``count=many``) that does not fit the declared type is an input
-error at once.  Whatever stays missing is reported by the input check, listing every missing
-name.
+1. Named values, where ``name`` is exactly a declared input's name (``-``/``_`` alike) and
+   never inside quoted text nor a URL: ``name=value``, ``name:value``, ``--name value`` and
+   ``--name=value`` take one word or a quoted text, and a value that does not fit the declared
+   type (``count=many``) is an input error at once; ``--name`` with no value sets a boolean to
+   true. In prose, ``name: value`` (a space after the colon) takes a quoted text, one word for
+   a non-text input (ignored if it does not fit), and for a text input one word only when it
+   ends the request or is followed by a comma: "text: the quick brown fox" fills nothing (the
+   model is asked, or ``text`` is listed as missing), "repo: acme/web" fills ``repo``.
+2. If exactly one integer/number input is still missing (counting the required ones only,
+   when any is) and the request's own words hold exactly one number, that number. Not a
+   number: digits inside a word, path, file name, URL, e-mail, version (``v2.0``, ``1.2.3``),
+   date or time (``2024-05-01``, ``3/4``, ``12:30``, ``5月``), range (``5-10``), or quoted
+   text. Digits next to CJK text count ("前2行").
+3. A string input named like a URL, an e-mail address or a domain/host (``domain``, ``host``,
+   ``site``, ``fqdn``, ``handle``) gets the request's only value of that shape; a domain/host
+   input also takes a URL's host as written (``https://www.example.org/a`` ->
+   ``www.example.org``, never the ``example.org`` it might belong to). URLs end at
+   whitespace, quotes or CJK text, without trailing sentence punctuation or unbalanced
+   closing brackets. Such inputs get nothing from rule 4.
+4. If exactly one string input is still missing (the same way), the request's only candidate
+   value, where candidates are each quoted text, URL and token naming an existing path, as
+   the input's name allows: a file input (``path``, ``file``, ``*_file``, ``logfile``, …)
+   takes only existing files and quoted texts shaped like a path (``'out.csv'``), never a
+   folder; a folder input (``dir``, ``folder``, ``directory``) only folders and quoted text;
+   any other string input takes quoted text, URLs, files and paths of folders written with a
+   ``/``. A quote mark between two letters is an apostrophe ("Mary's", "it's").
+
+An existing file or folder chosen this way, or named (rule 1) for a file or folder input, is
+made absolute: it is found from where app-run was started, and steps run in their pipeline
+folder. Whatever stays missing is reported by the input check, listing every missing name.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from .config import Config
+from .errors import InputError
 from .inputs import base_type, convert, is_optional, matches
 from .llm_step import ask_lite
 from .providers.base import Provider
 
-NUMBER = re.compile(r"(?<![\w.])#?(-?\d+(?:\.\d+)?)(?![\w.])")
+Span = tuple[int, int]
+CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"  # incl. CJK/fullwidth punctuation
+LATIN = rf"[^\W{CJK}]"  # a word character of a script written with spaces between words
+NUMBER = re.compile(
+    rf"(?<!{LATIN})(?<![.\-/\\:@#])#?(-?\d+(?:\.\d+)?)(?!{LATIN}|[.\-/\\:@]\w|[年月日号])"
+)
+QUOTED = re.compile(
+    r"\"([^\"]+)\"|“([^”]+)”|`([^`]+)`|「([^」]+)」|『([^』]+)』"
+    rf"|(?<!{LATIN})'((?:[^']|(?<={LATIN})'(?={LATIN}))+)'(?!{LATIN})"
+)
+URL = re.compile(rf"https?://[^\s\"'<>`{CJK}]+", re.I)
+EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])")
+DOMAIN = re.compile(  # "example.org." at a sentence's end too
+    r"(?<![\w@/.:-])@?((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,})(?![\w/-]|\.[\w/-])",
+    re.I,
+)
 FILE_SUFFIXES = (
     "pdf json csv txt md py js ts yaml yml html htm xml png jpg jpeg gif svg docx xlsx pptx "
     "zip tar gz log sh toml ini cfg"
 ).split()
-# (what an input's name says it is, the shape of such a value in a request)
-SHAPES = (
-    (re.compile(r"url|link|href|endpoint", re.I), re.compile(r"https?://[^\s\"'<>]+")),
-    (
-        re.compile(r"e_?mail", re.I),
-        re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])"),
-    ),
-    (
-        re.compile(r"domain|host|handle|site|fqdn", re.I),
-        re.compile(
-            r"(?<![\w@/.:-])@?((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,})(?![\w/.-])", re.I
-        ),
-    ),
-)
-QUOTED = re.compile(r"\"([^\"]+)\"|'([^']+)'|“([^”]+)”|`([^`]+)`|「([^」]+)」")
+URL_NAME = re.compile(r"url|link|href|endpoint", re.I)
+EMAIL_NAME = re.compile(r"e_?mail", re.I)
+HOST_NAME = re.compile(r"domain|host|site|fqdn", re.I)
+HANDLE_NAME = re.compile(r"handle", re.I)
+FILE_WORDS = {"path", "file", "filename", "filepath", "pathname", "fname"}
+DIR_WORDS = {"dir", "dirname", "dirpath", "directory", "folder", "workdir"}
+PATH_LIKE = re.compile(r"[/\\]|\.[A-Za-z][A-Za-z0-9]{0,7}$")  # a folder or a file suffix
+BRACKETS = "()[]{}<>\"'（）【】「」《》“”‘’"
+SENTENCE_END = ".,;:!?。，；：！？、"
 JSON_TYPES = {
     "string": "string",
     "integer": "integer",
@@ -78,40 +112,238 @@ def extract_inputs(
 
 
 def offline_extract(request: str, missing: dict[str, str]) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for name, type_ in missing.items():
-        raw = _named_value(request, name)
-        if raw is not None:  # the user named it: a value that does not fit is their mistake
-            found[name] = convert(name, raw, type_)
+    quoted = [(m.span(), next(g for g in m.groups() if g)) for m in QUOTED.finditer(request)]
+    urls = [(m.start(), _clean_url(m.group())) for m in URL.finditer(request)]
+    url_spans = [(start, start + len(url)) for start, url in urls]
+    found, named = _named_values(request, missing, quoted, url_spans)
+    quoted_spans = [span for span, _ in quoted]
+    prose = _blank(request, quoted_spans + url_spans + named)  # the request's own words
     left = {k: t for k, t in missing.items() if k not in found}
-    numeric = _candidates(left, ("integer", "number"))
-    numbers = NUMBER.findall(request)
-    if len(numeric) == 1 and len(numbers) == 1:
-        key = numeric[0]
-        value = convert(key, numbers[0], left[key]) if _fits(numbers[0], left[key]) else None
-        if value is not None:
-            found[key] = value
-    found.update(_shaped({k: t for k, t in left.items() if k not in found}, request))
+    found.update(_lone_number(prose, left))
+    left = {k: t for k, t in left.items() if k not in found}
+    free_urls = [url for start, url in urls if not _inside(start, named)]
+    found.update(_shaped(left, _blank(request, url_spans + named), free_urls))
     strings = _candidates({k: t for k, t in left.items() if k not in found}, ("string",))
-    if len(strings) == 1:
-        value = _only_text(request)
-        if value is not None and value not in found.values():  # one value fills one input
-            found[strings[0]] = value
+    if len(strings) == 1 and not _shaped_name(strings[0]):
+        texts = [text for span, text in quoted if not _inside(span[0], named)]
+        texts += [url for start, url in urls if not _inside(start, named + quoted_spans)]
+        values = _text_candidates(prose, texts, _kind(strings[0]))
+        if len(values) == 1 and values[0] not in found.values():  # one value fills one input
+            found[strings[0]] = values[0]
     return found
 
 
-def _shaped(left: dict[str, str], request: str) -> dict[str, str]:
+# --- 1. named values -------------------------------------------------------------------------
+
+
+def _named_values(
+    request: str, missing: dict[str, str], quoted: list[tuple[Span, str]], urls: list[Span]
+) -> tuple[dict[str, Any], list[Span]]:
+    """The inputs the request names (rule 1), and where it names them."""
+    found: dict[str, Any] = {}
+    spans: list[Span] = []
+    hidden = [span for span, _ in quoted] + urls
+    for name, type_ in missing.items():
+        for variant in dict.fromkeys((name, name.replace("_", "-"), name.replace("-", "_"))):
+            hit = _named(request, variant, type_, quoted, hidden)
+            if hit is not None:
+                value, span = hit
+                if isinstance(value, str):
+                    value = _existing_path(value, _kind(name), named=True) or value
+                found[name] = value
+                spans.append(span)
+                break
+    return found, spans
+
+
+def _named(
+    request: str, name: str, type_: str, quoted: list[tuple[Span, str]], hidden: list[Span]
+) -> tuple[Any, Span] | None:
+    """The value the first ``name=value``/``name: value``/``--name value`` outside ``hidden``
+    gives (rule 1), converted by ``type_``, and the span from the name to the value's end."""
+    pattern = rf"(?<![\w./-])(--)?{re.escape(name)}(?(1)(?:=|\s+|$)|\s*[=:]\s*)"
+    for match in re.finditer(pattern, request, re.IGNORECASE):
+        value = _value_at(request, match.end(), quoted)
+        if match.group(1) and (value is None or value[0].startswith("--")):
+            value = ("true", match.end(), False) if base_type(type_) == "boolean" else None
+        if _inside(match.start(), hidden) or value is None:
+            continue
+        raw, end, is_quoted = value
+        span = (match.start(), end)
+        separator = match.group()[len(name) :]
+        if match.group(1) or separator in ("=", ":") or is_quoted:  # a word or a quoted text
+            return convert(name, raw, type_), span
+        if base_type(type_) != "string":
+            if _fits_type(raw, type_):
+                return convert(name, raw, type_), span
+        elif not request[end:].strip() or request[end - 1] in ",;，；":
+            return raw, span
+    return None
+
+
+def _value_at(
+    request: str, start: int, quoted: list[tuple[Span, str]]
+) -> tuple[str, int, bool] | None:
+    """(text, end, quoted) of the quoted text or the word that starts at ``start``."""
+    for (span_start, span_end), text in quoted:
+        if span_start == start:
+            return text, span_end, True
+    word = re.match(r"\S+", request[start:])
+    if word is None:
+        return None
+    raw = _trim(word.group().strip("\"'"))
+    return (raw, start + word.end(), False) if raw else None
+
+
+def _fits_type(raw: str, type_: str) -> bool:
+    try:
+        convert("", raw, type_)
+    except InputError:  # prose ("count: the words"), not a value
+        return False
+    return True
+
+
+# --- 2. one number, 3. shaped values -------------------------------------------------------
+
+
+def _lone_number(prose: str, left: dict[str, str]) -> dict[str, Any]:
+    numeric = _candidates(left, ("integer", "number"))
+    numbers = NUMBER.findall(prose)
+    if len(numeric) != 1 or len(numbers) != 1:
+        return {}
+    key, raw = numeric[0], numbers[0]
+    if base_type(left[key]) == "integer" and "." in raw:
+        return {}
+    return {key: convert(key, raw, left[key])}
+
+
+def _shaped(left: dict[str, str], prose: str, urls: list[str]) -> dict[str, str]:
     """String inputs named like a URL, an e-mail or a domain/handle, each filled with the
     request's only value of that shape (none when two inputs or two values compete)."""
+    domains = {
+        m.group(1) for m in DOMAIN.finditer(prose) if _suffix(m.group(1)) not in FILE_SUFFIXES
+    }
+    shapes = (
+        (URL_NAME, set(urls)),
+        (EMAIL_NAME, set(EMAIL.findall(prose))),
+        (HOST_NAME, domains | {h for h in map(_host, urls) if h}),
+        (HANDLE_NAME, domains),
+    )
     found: dict[str, str] = {}
-    for name_says, shape in SHAPES:
+    for name_says, values in shapes:
         names = [k for k, t in left.items() if base_type(t) == "string" and name_says.search(k)]
-        values = {m.group(m.lastindex or 0) for m in shape.finditer(request)}
-        if shape.groups:  # a domain, not "report.pdf"
-            values = {v for v in values if v.rsplit(".", 1)[-1].lower() not in FILE_SUFFIXES}
         if len(names) == 1 and len(values) == 1 and names[0] not in found:
-            found[names[0]] = values.pop()
+            found[names[0]] = next(iter(values))
     return found
+
+
+def _shaped_name(name: str) -> bool:
+    return any(p.search(name) for p in (URL_NAME, EMAIL_NAME, HOST_NAME, HANDLE_NAME))
+
+
+def _clean_url(url: str) -> str:
+    """``https://x.org/a).`` -> ``https://x.org/a``: a sentence's punctuation and unbalanced
+    closing brackets are not part of the URL (``/wiki/A_(b)`` keeps its own)."""
+    while url:
+        last = url[-1]
+        pairs = {")": "(", "]": "[", "}": "{"}
+        if last in SENTENCE_END or (last in pairs and url.count(last) > url.count(pairs[last])):
+            url = url[:-1]
+        else:
+            break
+    return url
+
+
+def _host(url: str) -> str | None:
+    try:
+        return urlsplit(url).hostname
+    except ValueError:  # "http://[::1" and the like
+        return None
+
+
+def _suffix(name: str) -> str:
+    return name.rsplit(".", 1)[-1].lower()
+
+
+# --- 4. the only text --------------------------------------------------------------------------
+
+
+def _kind(name: str) -> str:
+    """What an input's name says its value is: ``file``, ``dir`` or ``any`` (text)."""
+    words = re.split(r"[_\-\s]+", re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower())
+    if any(w in DIR_WORDS for w in words):
+        return "dir"
+    if any(w in FILE_WORDS or (w.endswith(("file", "path")) and w != "profile") for w in words):
+        return "file"
+    return "any"
+
+
+def _text_candidates(prose: str, texts: list[str], kind: str) -> list[str]:
+    """The distinct values an input of ``kind`` could take from the request (rule 4): from its
+    quoted texts and URLs (``texts``) and the path-like words of its ``prose``."""
+    values = [_path_value(text, kind, quoted=True) for text in texts]
+    tokens = (_trim(t) for t in prose.split())
+    values += [
+        _path_value(t, kind, quoted=False)
+        for t in tokens
+        if ("/" in t or "." in t) and any(c.isalnum() for c in t)
+    ]
+    return list(dict.fromkeys(v for v in values if v is not None))
+
+
+def _path_value(text: str, kind: str, *, quoted: bool) -> str | None:
+    """``text`` as the value of an input of ``kind``: an existing path it takes made absolute,
+    other quoted text as it is; None when it cannot be one (a folder for a file input)."""
+    path = _existing_path(text, kind)
+    if path is not None or not quoted:
+        return path
+    if "://" in text:
+        return text if kind == "any" else None  # a URL is not a local file or folder
+    if kind != "any" and _probe(text) is not None:
+        return None  # a folder for a file input, a file for a folder input
+    if kind == "file" and not PATH_LIKE.search(text):
+        return None  # "the column 'revenue' of sample.csv": a word, not a file
+    return text
+
+
+def _existing_path(text: str, kind: str, *, named: bool = False) -> str | None:
+    """``text`` made absolute when it names what an input of ``kind`` takes: a file (unless a
+    folder input), a folder (for a folder input, or written with a ``/`` for a text input).
+    A value named for a text input (``title=notes.txt``) stays as it is."""
+    if named and kind == "any":
+        return None
+    found = _probe(text)
+    takes_dir = kind == "dir" or (kind == "any" and "/" in text)
+    if (found == "file" and kind != "dir") or (found == "dir" and takes_dir):
+        return os.path.abspath(os.path.expanduser(text))
+    return None
+
+
+def _probe(text: str) -> str | None:
+    """``file``, ``dir`` or None (nothing there, or not a name the system takes: too long,
+    a NUL byte, …)."""
+    if not text.strip():
+        return None
+    try:
+        path = os.path.expanduser(text)
+        if os.path.isfile(path):
+            return "file"
+        return "dir" if os.path.isdir(path) else None
+    except (OSError, ValueError):
+        return None
+
+
+def _trim(token: str) -> str:
+    """``(see ./a.csv).`` -> ``./a.csv``: brackets and a sentence's end go, a path's own dots
+    stay (``..``)."""
+    while True:
+        trimmed = token.strip(BRACKETS).rstrip(SENTENCE_END)
+        if trimmed == token or not trimmed:  # "..": a path of its own
+            return token
+        token = trimmed
+
+
+# --- helpers -------------------------------------------------------------------------------
 
 
 def _candidates(left: dict[str, str], types: tuple[str, ...]) -> list[str]:
@@ -121,41 +353,16 @@ def _candidates(left: dict[str, str], types: tuple[str, ...]) -> list[str]:
     return needed or names
 
 
-def _named_value(request: str, name: str) -> str | None:
-    variants = {name, name.replace("_", "-"), name.replace("-", "_")}
-    for variant in variants:
-        pattern = (
-            rf"(?:--{re.escape(variant)}[ =]|\b{re.escape(variant)}\s*[=:]\s*)"
-            r"(\"[^\"]*\"|'[^']*'|\S+)"
-        )
-        match = re.search(pattern, request, re.IGNORECASE)
-        if match:
-            return match.group(1).strip("\"'").rstrip(",;")
-    return None
+def _inside(position: int, spans: list[Span]) -> bool:
+    return any(start <= position < end for start, end in spans)
 
 
-def _fits(raw: str, type_: str) -> bool:
-    return base_type(type_) == "number" or "." not in raw
-
-
-def _only_text(request: str) -> str | None:
-    quoted = [next(g for g in m.groups() if g) for m in QUOTED.finditer(request)]
-    if len(quoted) == 1:
-        return _located(quoted[0])
-    if quoted:
-        return None
-    # "(see ./a.csv)." -> ./a.csv: brackets and a sentence's end, never a path's own dots
-    tokens = [t.strip("()[]").rstrip(".,;:!?") for t in request.split()]
-    candidates = [t for t in tokens if "://" in t or (("/" in t or "." in t) and Path(t).exists())]
-    return _located(candidates[0]) if len(candidates) == 1 else None
-
-
-def _located(text: str) -> str:
-    """A file the request names, found from where app-run was started, made absolute: steps
-    run elsewhere (their pipeline folder).  Other text as it is."""
-    if "://" in text or not text.strip() or not Path(text).exists():
-        return text
-    return os.path.abspath(text)
+def _blank(text: str, spans: list[Span]) -> str:
+    """``text`` with each span replaced by spaces (positions kept)."""
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
 
 
 def llm_extract(
@@ -165,7 +372,8 @@ def llm_extract(
         "type": "object",
         "required": sorted(missing),
         "properties": {
-            k: {"type": [JSON_TYPES.get(base_type(t), "string"), "null"]}
+            # anyOf, not a type list: the Anthropic SDK's transform_schema rejects those
+            k: {"anyOf": [{"type": JSON_TYPES.get(base_type(t), "string")}, {"type": "null"}]}
             for k, t in missing.items()
         },
         "additionalProperties": False,

@@ -233,6 +233,9 @@ def test_parse_json_answer(raw: str, data: Any) -> None:
         ("claude-opus-4-5-20251101", 20_000, {"type": "enabled", "budget_tokens": 10_000}),
     ],
 )
+# The SDK warns about models it lists as deprecated (claude-opus-4-5-20251101 since anthropic
+# 2.13): the request it sends is what is tested here, not the model's lifetime.
+@pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
 def test_reasoning_streams_and_ignores_thinking_blocks(
     model: str, max_tokens: int, thinking: dict[str, Any]
 ) -> None:
@@ -532,3 +535,73 @@ def test_constraints_the_api_rejects_are_moved_into_descriptions() -> None:
     assert "minimum" not in score and "maximum" not in score and "minLength" not in note
     assert score["description"] == "{minimum: 0, maximum: 10}"
     assert note["description"] == "{minLength: 1}"
+
+
+# --- schemas the SDK's transform_schema does not take -----------------------------------------
+
+NULLABLE = {
+    "type": "object",
+    "properties": {
+        "title": {"type": ["string", "null"], "minLength": 2, "description": "or null"},
+        "score": {"type": ["integer", "null"]},
+    },
+    "required": ["title", "score"],
+}
+
+
+def test_a_type_list_is_sent_as_any_of() -> None:
+    """transform_schema asserts on ``"type": [T, "null"]`` (AssertionError, once an internal
+    error): each type becomes an anyOf branch with the keywords that apply to it."""
+    api = Api(ok([text('{"title": null, "score": 3}')]))
+    answer = provider(api).complete(request(schema=NULLABLE))
+    assert answer.data == {"title": None, "score": 3}
+    sent = api.body()["output_config"]["format"]["schema"]
+    assert sent["properties"] == {
+        "title": {
+            "anyOf": [{"type": "string", "description": "{minLength: 2}"}, {"type": "null"}],
+            "description": "or null",
+        },
+        "score": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+    }
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "properties": {"x": {"type": "date"}}},  # SDK: AssertionError
+        {"type": "object", "properties": {"x": {"minimum": 1}}},  # SDK: ValueError (no type)
+        {"type": "array", "items": [{"type": "string"}]},  # SDK: TypeError (old tuple form)
+    ],
+)
+def test_a_schema_the_sdk_cannot_rewrite_is_sent_as_written(schema: dict[str, Any]) -> None:
+    api = Api(ok([text("[]")]))
+    provider(api).complete(request(schema=schema))
+    assert api.body()["output_config"]["format"]["schema"] == schema
+
+
+def test_an_llm_step_with_a_nullable_schema_runs(
+    runtime_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """End to end: the user's schema, the real provider and SDK, only HTTP faked."""
+    from functools import partial
+
+    from helpers import invoke, make_app
+
+    from runtime.providers import anthropic as anthropic_provider
+
+    step = {"name": "title", "type": "llm", "prompt": "A title?", "schema": "schema.json"}
+    app = make_app(
+        tmp_path / "app",
+        {"hello": [step]},
+        {"pipelines/hello/schema.json": json.dumps(NULLABLE)},
+    )
+    api = Api(ok([text('{"title": "Hi", "score": null}')]))
+    client = httpx2.Client(transport=httpx2.MockTransport(api))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+    real = partial(anthropic_provider.AnthropicProvider, http_client=client)
+    monkeypatch.setattr(anthropic_provider, "AnthropicProvider", real)
+    result = invoke("run", app, "hello", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["output"] == {"title": "Hi", "score": None}
+    assert "anyOf" in json.dumps(api.body()["output_config"])

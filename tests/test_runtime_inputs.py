@@ -311,3 +311,49 @@ def test_a_lifecycle_pipeline_cannot_be_run_directly(app: Path, runtime_env: Pat
     assert result.exit_code == 3
     assert result.stderr.startswith("Error: _constructor is a lifecycle pipeline")
     assert list(runtime_env.iterdir()) == []
+
+
+@pytest.fixture
+def words_app(tmp_path: Path) -> Path:
+    return make_app(
+        tmp_path / "words",
+        {
+            "count": {
+                "description": "count the words in a text",
+                "triggers": ["count the words in a text"],
+                "input": {"text": "string"},
+                "steps": [code("count")],
+            },
+            "head": {
+                "description": "show the head of a log file",
+                "triggers": ["show the head of a log file"],
+                "input": {"logfile": "string", "lines": "integer?"},
+                "steps": [code("head")],
+            },
+        },
+    )
+
+
+def test_a_long_quoted_text_in_a_request_is_the_text(words_app: Path, runtime_env: Path) -> None:
+    """More than 255 bytes: probing it as a file name once raised ENAMETOOLONG (exit 70)."""
+    text = " ".join(["word"] * 60)
+    result = invoke("ask", words_app, f"count the words in '{text}'", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(marker(runtime_env, "count", "count")["stdin"])["input"] == {"text": text}
+
+
+def test_a_file_the_request_names_is_absolute_an_explicit_input_is_as_given(
+    words_app: Path, runtime_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Steps run in their pipeline folder: a file named in the request (found from the
+    caller's folder) is passed on absolute, like a bare one; ``--input`` is taken literally."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app.log").write_text("x")
+    for request in ("show the head of a log file app.log", "show the head of logfile=app.log"):
+        assert invoke("ask", words_app, request, "--json").exit_code == 0
+        seen = json.loads(marker(runtime_env, "head", "head")["stdin"])["input"]
+        assert seen == {"logfile": str(tmp_path / "app.log"), "lines": None}
+    explicit = ("-i", "logfile=app.log")
+    assert invoke("ask", words_app, "show the head of a log file", *explicit).exit_code == 0
+    seen = json.loads(marker(runtime_env, "head", "head")["stdin"])["input"]
+    assert seen == {"logfile": "app.log", "lines": None}

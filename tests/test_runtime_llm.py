@@ -317,7 +317,8 @@ def test_an_llm_step_in_the_destructor_needs_a_provider_before_anything_runs(
         ),
         (
             ["--provider", "bogus"],
-            "Error: unknown provider 'bogus' — use one of anthropic, local, scripted, none\n",
+            "Error: --provider 'bogus' is not a provider — use one of anthropic, local, scripted, "
+            "none\n",
         ),
     ],
 )

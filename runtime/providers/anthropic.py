@@ -234,10 +234,66 @@ def _provider_error(err: Exception, sdk: ModuleType, retries: int) -> ProviderEr
 
 
 def api_schema(sdk: ModuleType | None, schema: dict[str, Any]) -> dict[str, Any]:
-    """The schema in the form the API accepts; the original when the SDK cannot rewrite it."""
+    """The schema in the form the API accepts: rewritten by the SDK's ``transform_schema``, a
+    type list (``"type": ["string", "null"]``, which it rejects) first spelled as ``anyOf``.
+    A schema the SDK still cannot rewrite (an llm step's schema is the user's) is sent as it
+    is: the API then accepts it, or its 400 names the problem — never an internal error."""
     if sdk is None:
         return schema
     try:
-        return dict(sdk.transform_schema(schema))
-    except (ValueError, TypeError, KeyError, AttributeError):
+        return dict(sdk.transform_schema(_type_lists_as_any_of(schema)))
+    except Exception:  # any failure of the SDK's rewrite (it even asserts): send the original
         return schema
+
+
+_SUBSCHEMA = ("items", "additionalProperties", "not", "if", "then", "else", "contains")
+_SUBSCHEMAS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions")
+_NUMERIC = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+# The keywords that apply to one type only: each goes to that type's branch of a type list.
+_TYPE_KEYWORDS = {
+    "string": {"minLength", "maxLength", "pattern", "format"},
+    "integer": _NUMERIC,
+    "number": _NUMERIC,
+    "array": {"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"},
+    "object": {
+        "properties",
+        "required",
+        "additionalProperties",
+        "patternProperties",
+        "minProperties",
+        "maxProperties",
+        "propertyNames",
+    },
+}
+_TYPED = set().union(*_TYPE_KEYWORDS.values())
+
+
+def _type_lists_as_any_of(schema: Any) -> Any:
+    """``{"type": [A, B], ...}`` -> ``{"anyOf": [{"type": A, ...}, {"type": B, ...}]}`` in
+    every subschema, each branch with the keywords that apply to its type (the same meaning)."""
+    if not isinstance(schema, dict):
+        return schema
+    node = dict(schema)
+    for key in _SUBSCHEMA:
+        if key in node:
+            node[key] = _type_lists_as_any_of(node[key])
+    for key in _SUBSCHEMAS:
+        if isinstance(node.get(key), list):
+            node[key] = [_type_lists_as_any_of(item) for item in node[key]]
+    for key in _SUBSCHEMA_MAPS:
+        if isinstance(node.get(key), dict):
+            node[key] = {k: _type_lists_as_any_of(v) for k, v in node[key].items()}
+    types = node.get("type")
+    if not isinstance(types, list) or not types or "anyOf" in node:
+        return node
+    outer = {k: node.pop(k) for k in ("description", "title") if k in node}
+    del node["type"]
+    branches = [
+        {
+            **{k: v for k, v in node.items() if k not in _TYPED or k in _TYPE_KEYWORDS.get(t, ())},
+            "type": t,
+        }
+        for t in types
+    ]
+    return {**outer, "anyOf": branches}
