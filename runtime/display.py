@@ -60,9 +60,12 @@ def progress_lines(event: dict[str, Any]) -> list[str]:
 
 
 def pause_line(pause: Any) -> str:
+    """The pause, for people; ``resume`` (printed with the pause, it reads the answer on stdin)
+    is the command that works pasted as it is."""
+    resume = pause.to_dict().get("resume") or f"app-run resume {pause.session} --output -"
     return (
         f"Paused: step {pause.step!r} needs an LLM answer (attempt {pause.attempt}/"
-        f"{pause.max_attempts}); answer with `app-run resume {pause.session} --output FILE`"
+        f"{pause.max_attempts}); answer with `{resume} < ANSWER.json`"
     )
 
 

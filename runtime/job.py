@@ -79,7 +79,7 @@ def _run(
     if result.pause is not None:
         from .delegation import save  # only a paused run needs it
 
-        save(home, result, run)
+        return save(home, result, run)
     return result
 
 

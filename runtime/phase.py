@@ -9,12 +9,16 @@ delegation) instead of failing it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from .app import Step
 from .errors import AppRunError, Interrupted, SignalReceived, StepError
 from .record import scrub
 from .result import PhaseResult, error_dict
 from .steps import StepContext, StepOutcome, run_code_step
+
+T = TypeVar("T")
 
 
 def run_phase(
@@ -58,15 +62,17 @@ def _pause_at(ctx: StepContext, step: Step, index: int, result: PhaseResult) -> 
 
 
 def emit_phase_end(ctx: StepContext, result: PhaseResult) -> None:
-    ctx.emit(
-        {
-            "event": "phase_end",
-            "phase": result.phase,
-            "pipeline": result.pipeline,
-            "status": result.status,
-            "error": error_dict(result.error),
-        }
-    )
+    ctx.emit(phase_end_event(result))
+
+
+def phase_end_event(result: PhaseResult) -> dict[str, Any]:
+    return {
+        "event": "phase_end",
+        "phase": result.phase,
+        "pipeline": result.pipeline,
+        "status": result.status,
+        "error": error_dict(result.error),
+    }
 
 
 def run_step(ctx: StepContext, step: Step) -> AppRunError | None:
@@ -75,16 +81,30 @@ def run_step(ctx: StepContext, step: Step) -> AppRunError | None:
         {"event": "step_start", "pipeline": ctx.pipeline.name, "step": step.name, "type": step.type}
     )
     started = time.monotonic()
-    outcome: StepOutcome | None = None
-    error: AppRunError | None = None
-    try:
-        if step.type == "llm":
-            from .llm_step import run_llm_step  # a code-only run never imports it
-
-            outcome = run_llm_step(ctx, step)
-        else:
-            outcome = run_code_step(ctx, step)
+    outcome, error = guarded(ctx, step, lambda: _execute(ctx, step))
+    if outcome is not None:
         ctx.outputs[step.name] = outcome.output
+    step_end(ctx, step, started, outcome, error)
+    return error
+
+
+def _execute(ctx: StepContext, step: Step) -> StepOutcome:
+    if step.type == "llm":
+        from .llm_step import run_llm_step  # a code-only run never imports it
+
+        return run_llm_step(ctx, step)
+    return run_code_step(ctx, step)
+
+
+def guarded(
+    ctx: StepContext, step: Step, call: Callable[[], T]
+) -> tuple[T | None, AppRunError | None]:
+    """``call()``'s value, or what it raised as an error of ``step``: an interrupt of app-run
+    becomes Interrupted, and a bug a StepError, so whoever runs the step (the runner, or
+    `resume` checking a host's answer) decides what runs next — the destructor included."""
+    error: AppRunError
+    try:
+        return call(), None
     except AppRunError as exc:
         error = exc
     except SignalReceived as stop:
@@ -94,12 +114,10 @@ def run_step(ctx: StepContext, step: Step) -> AppRunError | None:
             f"internal error: {exc!r}", step=step.name, hint="rerun with --debug and report it"
         )
         error.__cause__ = exc
-    if error is not None:
-        error.where = error.where or ctx.pipeline.where(step)
-        error.step = error.step or step.name
-        _hide_secrets(error, getattr(ctx.emit, "hidden", set()))
-    step_end(ctx, step, started, outcome, error)
-    return error
+    error.where = error.where or ctx.pipeline.where(step)
+    error.step = error.step or step.name
+    _hide_secrets(error, getattr(ctx.emit, "hidden", set()))
+    return None, error
 
 
 def _hide_secrets(error: AppRunError, hidden: set[str]) -> None:

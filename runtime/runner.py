@@ -13,7 +13,9 @@ outputs as ``steps``; see ``steps`` for the environment variables that tell them
 With ``delegate`` (no provider configured), an llm step in the constructor or the business
 pipeline pauses the run instead of failing: the result carries a ``Pause`` (prompt, schema)
 and the ``Position`` to continue from once the host agent answers (see ``delegation``).
-The destructor never pauses; its llm steps need a provider.
+The destructor never pauses; its llm steps need a provider. ``advance`` with a ``failure``
+fails the phase paused in without running it (an abandoned session, an answer that failed):
+in the constructor, that is a constructor failure like any other — no destructor.
 """
 
 from __future__ import annotations
@@ -35,12 +37,13 @@ from .errors import (
     AppRunError,
     CheckFailed,
     Interrupted,
+    LoadError,
     ProviderNotConfigured,
     SignalReceived,
 )
 from .inputs import complete_inputs
 from .interrupts import interrupts
-from .phase import emit_phase_end, run_phase
+from .phase import emit_phase_end, phase_end_event, run_phase
 from .providers.base import Provider
 from .record import Recorder, new_run_id, redact, runs_dir
 from .result import Pause, PhaseResult, Position, RunResult, error_dict
@@ -81,6 +84,28 @@ def checked(app: App, name: str, home: Path | None = None) -> Pipeline:
     app.remember(models)
     app.checked.add(name)
     return models[name]
+
+
+def checked_alone(app: App, name: str) -> Pipeline | None:
+    """The model of lifecycle pipeline ``name`` (None if the APP has none) once it alone
+    passes `check`: what ending a paused run needs, whatever became of its other pipelines."""
+    if not app.has(name):
+        return None
+    from .check import check_document, errors_in
+
+    source = app.source(name)
+    if isinstance(source, LoadError):
+        raise source
+    problems = errors_in(check_document(app, name, source))
+    if problems:
+        raise CheckFailed(f"{name}: {counted(len(problems), 'error')} in the APP", problems)
+    return app.pipeline(name)
+
+
+def placeholder(app: App, name: str) -> Pipeline:
+    """A business pipeline that no longer checks, by name only: enough to fail it unrun."""
+    folder = app.root / "pipelines" / name
+    return Pipeline(name, "", (), {}, (), "", folder, folder / "pipeline.yaml")
 
 
 def begin(
@@ -156,6 +181,21 @@ def new_work_dir(run_id: str) -> Path:
     return Path(tempfile.mkdtemp(prefix=f"app-run-{run_id}-"))
 
 
+def kept_work_dir(run_id: str, saved: object) -> Path | None:
+    """The APP_WORK_DIR a paused run saved, if it is one app-run made for that run."""
+    if not isinstance(saved, str):
+        return None
+    path = Path(saved)
+    if not (path.is_absolute() and path.name.startswith(f"app-run-{run_id}-")):
+        return None  # a hand-edited session never points app-run at other files
+    if path.parent == Path(tempfile.gettempdir()):
+        return path
+    try:  # made under another TMPDIR: still ours if this user owns it
+        return path if path.is_dir() and path.stat().st_uid == os.getuid() else None
+    except OSError:
+        return None
+
+
 @dataclass
 class Run:
     """One run of a business pipeline: everything needed to start it or carry it on."""
@@ -198,7 +238,9 @@ class Run:
             self.run_id, self.app.name, self.pipeline.name, "failed", record=self.emit.path
         )
         with interrupts() as signals:
-            if position.phase == "constructor" and self.app.has(CONSTRUCTOR):
+            # a failure at a constructor-phase pause fails the constructor even if it is gone
+            constructing = self.app.has(CONSTRUCTOR) or failure is not None
+            if position.phase == "constructor" and constructing:
                 result.constructor = self._phase("constructor", CONSTRUCTOR, position, failure)
                 failure = None
                 if result.constructor.status == "paused":
@@ -228,14 +270,14 @@ class Run:
     def _phase(
         self, phase: str, name: str, position: Position, failure: AppRunError | None
     ) -> PhaseResult:
+        if failure is not None:  # nothing of it runs: its model is not needed (nor checked)
+            result = PhaseResult(phase, name, "failed", error=failure, steps=list(position.outputs))
+            self.emit(phase_end_event(result))
+            return result
         pipeline = self.pipeline if phase == "business" else self.app.pipeline(name)
         ctx = self.context(
             pipeline, position.outputs, {"APP_BUSINESS_PIPELINE": self.pipeline.name}
         )
-        if failure is not None:
-            result = PhaseResult(phase, name, "failed", error=failure, steps=list(ctx.outputs))
-            emit_phase_end(ctx, result)
-            return result
         try:
             return run_phase(phase, ctx, start=position.step, can_pause=self.delegate)
         except SignalReceived as stop:  # a signal between steps rather than inside one

@@ -64,7 +64,9 @@ def answer(session: str, text: str) -> tuple[int, dict]:
     return result.exit_code, json.loads(result.stdout) if result.stdout.strip() else {}
 
 
-def test_pause_prints_prompt_schema_and_resume_command(app: Path, runtime_env: Path) -> None:
+def test_pause_prints_prompt_schema_and_resume_command(
+    app: Path, runtime_env: Path, app_run_home: Path
+) -> None:
     paused = start(app)
     assert paused["status"] == "needs_llm"
     assert paused["step"] == "judge" and paused["tier"] == "lite"
@@ -72,7 +74,9 @@ def test_pause_prints_prompt_schema_and_resume_command(app: Path, runtime_env: P
         "for ann"
     )
     assert paused["schema"] == SCHEMA
-    assert paused["resume"] == f"app-run resume {paused['session']} --output FILE"
+    home = f"APP_RUN_HOME={app_run_home}"
+    assert paused["resume"] == f"{home} app-run resume {paused['session']} --output -"
+    assert paused["abandon"] == f"{home} app-run abandon {paused['session']}"
     assert (paused["attempt"], paused["max_attempts"]) == (1, 2)
     assert marker(runtime_env, "_constructor", "setup") is not None
     assert marker(runtime_env, "_destructor", "cleanup") is None  # not before the real end

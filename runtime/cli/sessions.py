@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from runtime.display import session_line
 from runtime.errors import LoadError, UsageError
@@ -30,7 +31,7 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
         "--output",
         required=True,
         metavar="FILE",
-        help="The answer: a FILE, or - for stdin.",
+        help="The answer: a FILE, or - for stdin (what the printed resume command uses).",
     )
     field_option(parser)
     json_flag(parser)
@@ -45,7 +46,7 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
     parser.add_argument(
         "--clean",
         action="store_true",
-        help="Remove ended sessions; abandon stale paused ones.",
+        help="Remove ended and corrupt sessions; abandon stale paused ones (not those in use).",
     )
     parser.add_argument(
         "--older-than",
@@ -62,15 +63,24 @@ def resume(args: argparse.Namespace) -> int:
     from runtime.config import state_home
     from runtime.delegation import resume as resume_session
 
-    answer = read_stdin() if args.output == "-" else _read_answer(args.output)
+    answer = _read_stdin() if args.output == "-" else _read_answer(args.output)
     listener = None if args.quiet else progress
     result = resume_session(state_home(), args.session, answer, listener=listener)
     return report(result, args.as_json, args.field)
 
 
+def _read_stdin() -> str:
+    try:
+        return read_stdin()
+    except UnicodeDecodeError as exc:  # a UsageError, so that --json prints its object too
+        raise UsageError(
+            f"the answer on stdin is not UTF-8 text (byte {exc.start})", hint="send it as UTF-8"
+        ) from None
+
+
 def _read_answer(path: str) -> str:
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")  # a BOM, as on stdin, is not JSON
     except OSError as exc:
         raise UsageError(
             f"cannot read --output {path}: {exc.strerror}",
@@ -83,7 +93,14 @@ def _read_answer(path: str) -> str:
 
 
 def abandon(args: argparse.Namespace) -> int:
-    """Give up on a paused run: the business pipeline fails, the destructor runs."""
+    """Give up on a paused run: the pipeline it paused in fails.
+
+    Paused in the business pipeline: it fails and the destructor runs (exit 1). Paused in
+    _constructor: the constructor fails and, as after any constructor failure, the business
+    pipeline never ran and the destructor does not run (exit 4). A session whose destructor
+    cannot run (it fails `check`) is not ended: abandon it again once that is fixed (exit 3).
+    One whose APP is gone is ended without its destructor (exit 3).
+    """
     from runtime.config import state_home
     from runtime.delegation import abandon as abandon_session
 
@@ -93,10 +110,16 @@ def abandon(args: argparse.Namespace) -> int:
 
 
 def sessions(args: argparse.Namespace) -> int:
-    """List host-delegation sessions (paused runs waiting for an answer)."""
+    """List host-delegation sessions (paused runs waiting for an answer).
+
+    With --clean: remove ended and corrupt sessions, abandon (destructor included) and remove
+    paused ones older than --older-than hours; one line each. A session another app-run is
+    resuming or abandoning is skipped, never removed. Exit 3 if a session could not be ended
+    (it is kept) or was ended without its destructor (its APP is gone).
+    """
     from runtime.config import state_home
     from runtime.delegation import clean as clean_sessions
-    from runtime.delegation import list_sessions
+    from runtime.session import list_sessions
 
     older_than = 24.0 if args.older_than is None else args.older_than
     if args.older_than is not None and not args.clean:
@@ -112,6 +135,16 @@ def sessions(args: argparse.Namespace) -> int:
         emit_json(rows)
     else:
         for row in rows:
-            out(session_line(row, removed=args.clean))
-    # a session ended without its destructor (its APP gone): as `abandon` says, exit 3
+            out(_line(row) if args.clean else session_line(row))
+    # a session not ended, or ended without its destructor (its APP gone): as `abandon`, exit 3
     return LoadError.exit_code if any(row.get("error") for row in rows) else 0
+
+
+def _line(row: dict[str, Any]) -> str:
+    """What `sessions --clean` did to one session: removed, kept (not ended) or skipped."""
+    if row["status"] == "corrupt":  # not "`--clean` removes it": that is being done
+        return f"{row['action']}  {row['session']}  corrupt  ({row['reason']})"
+    if row["action"] == "removed":
+        return session_line(row, removed=True)
+    reason = f"  — {row['reason']}" if row.get("reason") else ""
+    return f"{row['action']}  {session_line(row)}{reason}"
