@@ -79,7 +79,11 @@ def load_config(
     if env.get("APP_RUN_CONFIG"):
         explicit = Path(env["APP_RUN_CONFIG"])
         if not explicit.is_file():
-            raise ConfigError(f"APP_RUN_CONFIG names {explicit}, which does not exist")
+            what = "a folder" if explicit.is_dir() else "not there"
+            raise ConfigError(
+                f"APP_RUN_CONFIG names {explicit}, which is {what}",
+                hint="name a config file, or unset APP_RUN_CONFIG",
+            )
         files.append(explicit)
     for path in files:
         if path.is_file():
@@ -182,12 +186,14 @@ def _check_file(data: dict[str, Any], doc: Document) -> None:
         where = doc.where("routing")
         _check_choice(data["routing"], STRATEGIES, "routing strategy", "routing: ", where)
     for key, (fits, meaning, example) in _TIER_TABLES.items():
-        table = data.get(key)
-        if table is not None and (not isinstance(table, dict) or set(table) - set(TIERS)):
+        if key not in data:
+            continue
+        table = data[key]
+        if not isinstance(table, dict) or set(table) - set(TIERS):
             raise ConfigError(
                 f"{key} must map tiers ({', '.join(TIERS)}) to values", where=doc.where(key)
             )
-        for tier, value in (table or {}).items():
+        for tier, value in table.items():
             if not fits(value):
                 raise ConfigError(
                     f"{key}.{tier} is {value!r}, not {meaning}",

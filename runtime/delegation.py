@@ -117,12 +117,14 @@ def resume(home: Path, session: str, answer: str, *, listener: Listener = None) 
             data = load(home, session)
             run, position, ctx, step = _pending(home, data, listener)
             run.emit({"event": "step_answer", "pipeline": ctx.pipeline.name, "step": step.name})
-            output, errors, failure = _checked(session, ctx, step, answer)
+            output, errors, failure = _checked(ctx, step, answer)
             asked = None
             if failure is None and errors:
-                asked, failure = _after_rejection(session, run, ctx, step, position, errors)
+                asked, failure = _after_rejection(run, ctx, step, position, errors)
         except SignalReceived as stop:
-            raise _still_paused(Interrupted(stop.signum), session) from None
+            raise _still_paused(Interrupted(stop.signum), home, session) from None
+        except Interrupted as stop:  # while the validate script ran
+            raise _still_paused(stop, home, session) from None
         signals.hold = True  # from here the session is written: let that finish
         if asked is not None:
             return _ask_again(home, run, position, ctx, step, asked)
@@ -146,13 +148,13 @@ def _pending(
         pipeline, inputs = prepare(app, data["pipeline"], data["inputs"], home)
         run = _run_of(home, data, app, pipeline, inputs, listener)
     except AppRunError as exc:  # the APP was moved, deleted or broken since the pause
-        exc.hint = f"fix it and resume, or end the session with `app-run abandon {session}`"
+        exc.hint = f"fix it and resume, or end the session with `{_abandon_command(home, session)}`"
         raise
     position = Position.from_dict(data["position"])
     waited = run.pipeline if position.phase == "business" else None
     if waited is None and app.has(CONSTRUCTOR):
         waited = app.pipeline(CONSTRUCTOR)
-    step = _pending_step(data, waited, position)
+    step = _pending_step(home, data, waited, position)
     assert waited is not None
     return run, position, run.context(waited, position.outputs, run.shared_env()), step
 
@@ -185,7 +187,9 @@ def _run_of(
     )
 
 
-def _pending_step(data: dict[str, Any], pipeline: Pipeline | None, position: Position) -> Step:
+def _pending_step(
+    home: Path, data: dict[str, Any], pipeline: Pipeline | None, position: Position
+) -> Step:
     """The llm step the session waits on, as long as the pipeline still has it there."""
     waited = data["pause"]["step"]
     steps = pipeline.steps if pipeline is not None else ()
@@ -195,27 +199,29 @@ def _pending_step(data: dict[str, Any], pipeline: Pipeline | None, position: Pos
         raise UsageError(
             f"session {data['session']!r} waits on step {waited!r} of {name!r}, which the APP "
             f"no longer has at that place (it changed since the pause)",
-            hint=f"end it with `app-run abandon {data['session']}` and run the pipeline again",
+            hint=f"end it with `{_abandon_command(home, data['session'])}` and run the pipeline "
+            "again",
         )
     return step
 
 
 def _checked(
-    session: str, ctx: StepContext, step: Step, answer: str
+    ctx: StepContext, step: Step, answer: str
 ) -> tuple[Any, list[str], AppRunError | None]:
     """(output, errors, failure): errors reject the answer; a failure (the validate script
-    crashed or printed no verdict, the schema file is gone) fails the step."""
+    crashed or printed no verdict, the schema file is gone) fails the step; an interrupt is
+    raised (the session stays paused)."""
     value = answer if step.schema else answer.rstrip("\n")
     verdict, failure = guarded(ctx, step, lambda: judge(ctx, step, value, load_schema(ctx, step)))
     if isinstance(failure, Interrupted):
-        raise _still_paused(failure, session)
+        raise failure
     if verdict is None:
         return None, [], failure
     return verdict[0], verdict[1], None
 
 
 def _after_rejection(
-    session: str, run: Run, ctx: StepContext, step: Step, position: Position, errors: list[str]
+    run: Run, ctx: StepContext, step: Step, position: Position, errors: list[str]
 ) -> tuple[tuple[str, dict | None] | None, AppRunError | None]:
     """The next prompt while retries remain, else the step's failure."""
     position.attempts.append(errors)
@@ -225,18 +231,23 @@ def _after_rejection(
         return None, exhausted(step, [Attempt(n, e) for n, e in enumerate(position.attempts, 1)])
     asked, failure = guarded(ctx, step, lambda: pending_prompt(ctx, step, position.attempts))
     if isinstance(failure, Interrupted):
-        raise _still_paused(failure, session)
+        raise failure
     return asked, failure
 
 
-def _still_paused(error: Interrupted, session: str) -> Interrupted:
+def _still_paused(error: Interrupted, home: Path, session: str) -> Interrupted:
     error.step = ""
     error.where = None
     error.hint = (
         f"session {session!r} is still paused: resume it again, "
-        f"or end it with `app-run abandon {session}`"
+        f"or end it with `{_abandon_command(home, session)}`"
     )
     return error
+
+
+def _abandon_command(home: Path, session: str) -> str:
+    """The `abandon` command for ``session``, as it works pasted (``session.host_commands``)."""
+    return host_commands(session, home)["abandon"]
 
 
 def _step_end(
@@ -313,7 +324,7 @@ def _abandon(home: Path, data: dict[str, Any], listener: Listener) -> RunResult:
         try:
             run = _ending_run(home, data, position, listener)
         except SignalReceived as stop:
-            raise _still_paused(Interrupted(stop.signum), session) from None
+            raise _still_paused(Interrupted(stop.signum), home, session) from None
         step = data["pause"]["step"]
         reason = StepError(f"abandoned while waiting for an answer to {step!r}", step=step)
         signals.hold = True  # the destructor and the session's end are not cut short
@@ -339,7 +350,7 @@ def _ending_run(home: Path, data: dict[str, Any], position: Position, listener: 
         return _run_of(home, data, app, pipeline, data["inputs"], listener)
     except AppRunError as exc:  # fixable where it is: the session is kept for that
         exc.message = f"session {data['session']!r} was not ended: {exc.message}"
-        exc.hint = f"fix that, then end it with `app-run abandon {data['session']}` again"
+        exc.hint = f"fix that, then end it with `{_abandon_command(home, data['session'])}` again"
         raise
 
 

@@ -19,14 +19,16 @@ Offline, in this order:
 2. If exactly one integer/number input is still missing (counting the required ones only,
    when any is) and the request's own words hold exactly one number, that number. Not a
    number: digits inside a word, path, file name, URL, e-mail, version (``v2.0``, ``1.2.3``),
-   date or time (``2024-05-01``, ``3/4``, ``12:30``, ``5月``), range (``5-10``), or quoted
-   text. Digits next to CJK text count ("前2行").
+   date or time (``2024-05-01``, ``3/4``, ``12:30``, ``5月``), range (``5-10``), comparison
+   (``units>3``), or quoted text. Digits next to CJK text count ("前2行").
 3. A string input named like a URL, an e-mail address or a domain/host (``domain``, ``host``,
    ``site``, ``fqdn``, ``handle``) gets the request's only value of that shape; a domain/host
    input also takes a URL's host as written (``https://www.example.org/a`` ->
    ``www.example.org``, never the ``example.org`` it might belong to). URLs end at
-   whitespace, quotes or CJK text, without trailing sentence punctuation or unbalanced
-   closing brackets. Such inputs get nothing from rule 4.
+   whitespace, quotes or CJK punctuation (。，）), without trailing sentence punctuation or
+   unbalanced closing brackets; a URL with CJK letters in it (``/wiki/北京``, or ``/a谢谢``
+   with the sentence run on) is a doubt, and fills nothing. Such inputs get nothing from
+   rule 4.
 4. If exactly one string input is still missing (the same way), the request's only candidate
    value, where candidates are each quoted text, URL and token naming an existing path, as
    the input's name allows: a file input (``path``, ``file``, ``*_file``, ``logfile``, …)
@@ -35,53 +37,48 @@ Offline, in this order:
    any other string input takes quoted text, URLs, files and paths of folders written with a
    ``/``. A quote mark between two letters is an apostrophe ("Mary's", "it's").
 
-An existing file or folder chosen this way, or named (rule 1) for a file or folder input, is
-made absolute: it is found from where app-run was started, and steps run in their pipeline
-folder. Whatever stays missing is reported by the input check, listing every missing name.
+The value of a file or folder input taken from the request — an existing path, a quoted
+path-like text, or a value named for it (rule 1), there or not (``out=report.pdf``, a file to
+write) — is made absolute: it is meant from where app-run was started, and steps run in their
+pipeline folder. Whatever stays missing is reported by the input check, listing every missing
+name.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
-from urllib.parse import urlsplit
 
 from .config import Config
 from .errors import InputError
 from .inputs import base_type, convert, is_optional, matches
 from .llm_step import ask_lite
+from .mentions import (
+    DOMAIN,
+    EMAIL,
+    FILE_SUFFIXES,
+    NUMBER,
+    URL,
+    Span,
+    absolute,
+    blank,
+    clean_url,
+    host_of,
+    inside,
+    path_value,
+    quoted_texts,
+    suffix,
+    sure_url,
+    trim,
+)
 from .providers.base import Provider
 
-Span = tuple[int, int]
-CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"  # incl. CJK/fullwidth punctuation
-LATIN = rf"[^\W{CJK}]"  # a word character of a script written with spaces between words
-NUMBER = re.compile(
-    rf"(?<!{LATIN})(?<![.\-/\\:@#])#?(-?\d+(?:\.\d+)?)(?!{LATIN}|[.\-/\\:@]\w|[年月日号])"
-)
-QUOTED = re.compile(
-    r"\"([^\"]+)\"|“([^”]+)”|`([^`]+)`|「([^」]+)」|『([^』]+)』"
-    rf"|(?<!{LATIN})'((?:[^']|(?<={LATIN})'(?={LATIN}))+)'(?!{LATIN})"
-)
-URL = re.compile(rf"https?://[^\s\"'<>`{CJK}]+", re.I)
-EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])")
-DOMAIN = re.compile(  # "example.org." at a sentence's end too
-    r"(?<![\w@/.:-])@?((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,})(?![\w/-]|\.[\w/-])",
-    re.I,
-)
-FILE_SUFFIXES = (
-    "pdf json csv txt md py js ts yaml yml html htm xml png jpg jpeg gif svg docx xlsx pptx "
-    "zip tar gz log sh toml ini cfg"
-).split()
 URL_NAME = re.compile(r"url|link|href|endpoint", re.I)
 EMAIL_NAME = re.compile(r"e_?mail", re.I)
 HOST_NAME = re.compile(r"domain|host|site|fqdn", re.I)
 HANDLE_NAME = re.compile(r"handle", re.I)
 FILE_WORDS = {"path", "file", "filename", "filepath", "pathname", "fname"}
 DIR_WORDS = {"dir", "dirname", "dirpath", "directory", "folder", "workdir"}
-PATH_LIKE = re.compile(r"[/\\]|\.[A-Za-z][A-Za-z0-9]{0,7}$")  # a folder or a file suffix
-BRACKETS = "()[]{}<>\"'（）【】「」《》“”‘’"
-SENTENCE_END = ".,;:!?。，；：！？、"
 JSON_TYPES = {
     "string": "string",
     "integer": "integer",
@@ -112,21 +109,21 @@ def extract_inputs(
 
 
 def offline_extract(request: str, missing: dict[str, str]) -> dict[str, Any]:
-    quoted = [(m.span(), next(g for g in m.groups() if g)) for m in QUOTED.finditer(request)]
-    urls = [(m.start(), _clean_url(m.group())) for m in URL.finditer(request)]
+    quoted = quoted_texts(request)
+    urls = [(m.start(), clean_url(m.group())) for m in URL.finditer(request)]
     url_spans = [(start, start + len(url)) for start, url in urls]
     found, named = _named_values(request, missing, quoted, url_spans)
     quoted_spans = [span for span, _ in quoted]
-    prose = _blank(request, quoted_spans + url_spans + named)  # the request's own words
+    prose = blank(request, quoted_spans + url_spans + named)  # the request's own words
     left = {k: t for k, t in missing.items() if k not in found}
     found.update(_lone_number(prose, left))
     left = {k: t for k, t in left.items() if k not in found}
-    free_urls = [url for start, url in urls if not _inside(start, named)]
-    found.update(_shaped(left, _blank(request, url_spans + named), free_urls))
+    free_urls = [url for start, url in urls if not inside(start, named) and sure_url(url)]
+    found.update(_shaped(left, blank(request, url_spans + named), free_urls))
     strings = _candidates({k: t for k, t in left.items() if k not in found}, ("string",))
     if len(strings) == 1 and not _shaped_name(strings[0]):
-        texts = [text for span, text in quoted if not _inside(span[0], named)]
-        texts += [url for start, url in urls if not _inside(start, named + quoted_spans)]
+        texts = [text for span, text in quoted if not inside(span[0], named)]
+        texts += [u for start, u in urls if not inside(start, named + quoted_spans) and sure_url(u)]
         values = _text_candidates(prose, texts, _kind(strings[0]))
         if len(values) == 1 and values[0] not in found.values():  # one value fills one input
             found[strings[0]] = values[0]
@@ -148,8 +145,8 @@ def _named_values(
             hit = _named(request, variant, type_, quoted, hidden)
             if hit is not None:
                 value, span = hit
-                if isinstance(value, str):
-                    value = _existing_path(value, _kind(name), named=True) or value
+                if isinstance(value, str) and _kind(name) != "any" and "://" not in value:
+                    value = absolute(value)  # a file or folder named: made or read here
                 found[name] = value
                 spans.append(span)
                 break
@@ -166,7 +163,7 @@ def _named(
         value = _value_at(request, match.end(), quoted)
         if match.group(1) and (value is None or value[0].startswith("--")):
             value = ("true", match.end(), False) if base_type(type_) == "boolean" else None
-        if _inside(match.start(), hidden) or value is None:
+        if inside(match.start(), hidden) or value is None:
             continue
         raw, end, is_quoted = value
         span = (match.start(), end)
@@ -191,7 +188,7 @@ def _value_at(
     word = re.match(r"\S+", request[start:])
     if word is None:
         return None
-    raw = _trim(word.group().strip("\"'"))
+    raw = trim(word.group().strip("\"'"))
     return (raw, start + word.end(), False) if raw else None
 
 
@@ -221,12 +218,12 @@ def _shaped(left: dict[str, str], prose: str, urls: list[str]) -> dict[str, str]
     """String inputs named like a URL, an e-mail or a domain/handle, each filled with the
     request's only value of that shape (none when two inputs or two values compete)."""
     domains = {
-        m.group(1) for m in DOMAIN.finditer(prose) if _suffix(m.group(1)) not in FILE_SUFFIXES
+        m.group(1) for m in DOMAIN.finditer(prose) if suffix(m.group(1)) not in FILE_SUFFIXES
     }
     shapes = (
         (URL_NAME, set(urls)),
         (EMAIL_NAME, set(EMAIL.findall(prose))),
-        (HOST_NAME, domains | {h for h in map(_host, urls) if h}),
+        (HOST_NAME, domains | {h for h in map(host_of, urls) if h}),
         (HANDLE_NAME, domains),
     )
     found: dict[str, str] = {}
@@ -239,30 +236,6 @@ def _shaped(left: dict[str, str], prose: str, urls: list[str]) -> dict[str, str]
 
 def _shaped_name(name: str) -> bool:
     return any(p.search(name) for p in (URL_NAME, EMAIL_NAME, HOST_NAME, HANDLE_NAME))
-
-
-def _clean_url(url: str) -> str:
-    """``https://x.org/a).`` -> ``https://x.org/a``: a sentence's punctuation and unbalanced
-    closing brackets are not part of the URL (``/wiki/A_(b)`` keeps its own)."""
-    while url:
-        last = url[-1]
-        pairs = {")": "(", "]": "[", "}": "{"}
-        if last in SENTENCE_END or (last in pairs and url.count(last) > url.count(pairs[last])):
-            url = url[:-1]
-        else:
-            break
-    return url
-
-
-def _host(url: str) -> str | None:
-    try:
-        return urlsplit(url).hostname
-    except ValueError:  # "http://[::1" and the like
-        return None
-
-
-def _suffix(name: str) -> str:
-    return name.rsplit(".", 1)[-1].lower()
 
 
 # --- 4. the only text --------------------------------------------------------------------------
@@ -280,67 +253,13 @@ def _kind(name: str) -> str:
 
 def _text_candidates(prose: str, texts: list[str], kind: str) -> list[str]:
     """The distinct values an input of ``kind`` could take from the request (rule 4): from its
-    quoted texts and URLs (``texts``) and the path-like words of its ``prose``."""
-    values = [_path_value(text, kind, quoted=True) for text in texts]
-    tokens = (_trim(t) for t in prose.split())
-    values += [
-        _path_value(t, kind, quoted=False)
-        for t in tokens
-        if ("/" in t or "." in t) and any(c.isalnum() for c in t)
-    ]
+    quoted texts and URLs (``texts``) and the path-like words of its ``prose``.  Two of them
+    is a doubt ("count the words in 'hello world' in app.log": the text, or the file?)."""
+    tokens = (trim(t) for t in prose.split())
+    words = [t for t in tokens if ("/" in t or "." in t) and any(c.isalnum() for c in t)]
+    values = [path_value(text, kind, quoted=True) for text in texts]
+    values += [path_value(t, kind, quoted=False) for t in words]
     return list(dict.fromkeys(v for v in values if v is not None))
-
-
-def _path_value(text: str, kind: str, *, quoted: bool) -> str | None:
-    """``text`` as the value of an input of ``kind``: an existing path it takes made absolute,
-    other quoted text as it is; None when it cannot be one (a folder for a file input)."""
-    path = _existing_path(text, kind)
-    if path is not None or not quoted:
-        return path
-    if "://" in text:
-        return text if kind == "any" else None  # a URL is not a local file or folder
-    if kind != "any" and _probe(text) is not None:
-        return None  # a folder for a file input, a file for a folder input
-    if kind == "file" and not PATH_LIKE.search(text):
-        return None  # "the column 'revenue' of sample.csv": a word, not a file
-    return text
-
-
-def _existing_path(text: str, kind: str, *, named: bool = False) -> str | None:
-    """``text`` made absolute when it names what an input of ``kind`` takes: a file (unless a
-    folder input), a folder (for a folder input, or written with a ``/`` for a text input).
-    A value named for a text input (``title=notes.txt``) stays as it is."""
-    if named and kind == "any":
-        return None
-    found = _probe(text)
-    takes_dir = kind == "dir" or (kind == "any" and "/" in text)
-    if (found == "file" and kind != "dir") or (found == "dir" and takes_dir):
-        return os.path.abspath(os.path.expanduser(text))
-    return None
-
-
-def _probe(text: str) -> str | None:
-    """``file``, ``dir`` or None (nothing there, or not a name the system takes: too long,
-    a NUL byte, …)."""
-    if not text.strip():
-        return None
-    try:
-        path = os.path.expanduser(text)
-        if os.path.isfile(path):
-            return "file"
-        return "dir" if os.path.isdir(path) else None
-    except (OSError, ValueError):
-        return None
-
-
-def _trim(token: str) -> str:
-    """``(see ./a.csv).`` -> ``./a.csv``: brackets and a sentence's end go, a path's own dots
-    stay (``..``)."""
-    while True:
-        trimmed = token.strip(BRACKETS).rstrip(SENTENCE_END)
-        if trimmed == token or not trimmed:  # "..": a path of its own
-            return token
-        token = trimmed
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -351,18 +270,6 @@ def _candidates(left: dict[str, str], types: tuple[str, ...]) -> list[str]:
     names = [k for k, t in left.items() if base_type(t) in types]
     needed = [k for k in names if not is_optional(left[k])]
     return needed or names
-
-
-def _inside(position: int, spans: list[Span]) -> bool:
-    return any(start <= position < end for start, end in spans)
-
-
-def _blank(text: str, spans: list[Span]) -> str:
-    """``text`` with each span replaced by spaces (positions kept)."""
-    chars = list(text)
-    for start, end in spans:
-        chars[start:end] = " " * (end - start)
-    return "".join(chars)
 
 
 def llm_extract(

@@ -68,7 +68,7 @@ class Pause:
             "attempt": self.attempt,
             "max_attempts": self.max_attempts,
             "errors": self.errors,
-            "resume": f"app-run resume {self.session} --output FILE",
+            "resume": f"app-run resume {self.session} --output -",
             "abandon": f"app-run abandon {self.session}",
         }
 

@@ -188,7 +188,7 @@ def session_files(home: Path) -> list[Path]:
     folder = sessions_dir(home)
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.glob("*.json") if not p.name.startswith("."))
+    return sorted(p for p in folder.glob("*.json") if not p.name.startswith(".") and p.is_file())
 
 
 def row_of(path: Path, now: float) -> dict[str, Any] | None:

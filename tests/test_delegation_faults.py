@@ -362,7 +362,8 @@ def test_a_session_whose_destructor_cannot_run_is_kept_to_abandon_later(
     result = invoke("abandon", session)
     assert result.exit_code == 3
     assert "was not ended: _destructor: 1 error" in result.stderr
-    assert f"`app-run abandon {session}` again" in result.stderr
+    # the command as it works pasted: with this APP_RUN_HOME (see the resume command's test)
+    assert f"`APP_RUN_HOME={app_run_home} app-run abandon {session}` again" in result.stderr
     cleaned = invoke("sessions", "--clean", "--older-than", "0", "--json")
     assert cleaned.exit_code == 3 and json.loads(cleaned.stdout)[0]["action"] == "kept"
     assert json.loads(session_file(app_run_home, session).read_text())["status"] == "paused"
@@ -410,3 +411,22 @@ def test_a_constructor_gone_since_the_pause_points_to_abandon(
     assert "app-run list" not in result.stderr
     assert invoke("abandon", session).exit_code == 4
     assert marker(runtime_env, "_destructor", "cleanup") is None
+
+
+def test_a_folder_among_the_sessions_is_not_one(app: Path, app_run_home: Path) -> None:
+    session = start(app)
+    (app_run_home / "sessions" / "odd.json").mkdir()
+    listed = invoke("sessions", "--json")
+    assert listed.exit_code == 0, listed.stderr
+    assert [r["session"] for r in json.loads(listed.stdout)] == [session]
+    cleaned = invoke("sessions", "--clean", "--older-than", "0", "--json")
+    assert cleaned.exit_code == 0, cleaned.stderr
+    assert (app_run_home / "sessions" / "odd.json").is_dir()
+
+
+def test_a_closed_stdin_is_a_usage_error(app: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    session = start(app)
+    from runtime.cli import app_run
+
+    monkeypatch.setattr(sys, "stdin", None)  # what Python makes of `0<&-`
+    assert app_run(["resume", session, "--output", "-"]) == 2

@@ -4,6 +4,7 @@ or one lite-tier call with the declaration as JSON Schema when a provider is con
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -39,7 +40,17 @@ from runtime.providers.scripted import ScriptedProvider
         (
             "stats of 'data.csv' limit 5",
             {"path": "string", "columns": "string?", "limit": "integer?"},
-            {"path": "data.csv", "limit": 5},
+            {"path": os.path.abspath("data.csv"), "limit": 5},  # meant from here
+        ),
+        (  # a comparison, not a count
+            "filter rows of sample.csv where units>3",
+            {"where": "string?", "limit": "integer?"},
+            {},
+        ),
+        (  # which quote pairs with which is a guess
+            "count the words in 'rock 'n' roll'",
+            {"text": "string"},
+            {},
         ),
         ("take 'x'", {"a": "string?", "b": "string?"}, {}),
         ("take 'x'", {"a": "string?"}, {"a": "x"}),
@@ -341,7 +352,10 @@ def test_the_only_number(request_text: str, expected: dict) -> None:
         ("fetch the page (https://example.com/a)", {"url": "string"}, "https://example.com/a"),
         ("fetch the page（https://example.com/a）", {"url": "string"}, "https://example.com/a"),
         ("抓取 https://example.com/a。谢谢", {"url": "string"}, "https://example.com/a"),
-        ("抓取https://example.com/a谢谢", {"url": "string"}, "https://example.com/a"),
+        # CJK letters in a URL: its own (/wiki/北京) or the sentence's, run on? Fill nothing.
+        ("抓取https://example.com/a谢谢", {"url": "string"}, None),
+        ("fetch https://zh.wikipedia.org/wiki/北京", {"url": "string"}, None),
+        ("whois https://EXAMPLE.org/a.", {"domain": "string"}, "EXAMPLE.org"),  # as written
         ("see https://x.org/wiki/A_(b).", {"url": "string"}, "https://x.org/wiki/A_(b)"),
         ("fetch <https://example.com/a>!", {"url": "string"}, "https://example.com/a"),
         ("whois lookup https://www.example.org/path", {"domain": "string"}, "www.example.org"),
@@ -397,9 +411,8 @@ def test_what_a_path_input_takes(
         assert name not in found
     elif expected.startswith("'"):
         assert found[name] == expected.strip("'")
-    else:
-        want = str(tmp_path / expected) if (tmp_path / expected).exists() else expected
-        assert found[name] == want
+    else:  # a path (there or not: a file to write) meant from where app-run was started
+        assert found[name] == str(tmp_path / expected)
 
 
 def test_a_file_named_for_a_path_input_is_passed_on_absolute(
@@ -415,7 +428,9 @@ def test_a_file_named_for_a_path_input_is_passed_on_absolute(
         "logfile": absolute,
         "lines": 5,
     }
-    assert offline_extract("head of logfile=none.log", declared) == {"logfile": "none.log"}
+    # one not there yet (a file to write) is meant from here too
+    none = str(tmp_path / "none.log")
+    assert offline_extract("head of logfile=none.log", declared) == {"logfile": none}
     assert offline_extract("say title=app.log", {"title": "string"}) == {"title": "app.log"}
     explicit = extract_inputs(
         "head of app.log", declared, {"logfile": "app.log"}, provider=None, config=Config()

@@ -150,6 +150,7 @@ def test_the_apps_config_file_is_used_by_run(tmp_path: Path) -> None:
             " — e.g. 4096",
         ),
         ("max_tokens:\n  lite: 0\n", "Error: max_tokens.lite is 0, not a whole number"),
+        ("max_tokens:\n", "Error: max_tokens must map tiers (lite, standard, reasoning) to values"),
         ("model_mapping:\n  lite: [a]\n", "Error: model_mapping.lite is ['a'], not a model name"),
     ],
     ids=[
@@ -162,6 +163,7 @@ def test_the_apps_config_file_is_used_by_run(tmp_path: Path) -> None:
         "provider-not-text",
         "tokens-not-a-number",
         "tokens-zero",
+        "tokens-empty",
         "model-not-text",
     ],
 )
@@ -209,9 +211,16 @@ def test_config_errors_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("APP_RUN_CONFIG", str(tmp_path / "missing.yaml"))
     app = make_app(tmp_path / "app", {"hello": [{"name": "a", "type": "code", "command": "true"}]})
     result = invoke("run", app, "hello")
+    fix = " — name a config file, or unset APP_RUN_CONFIG\n"
     assert (result.exit_code, result.stderr) == (
         2,
-        f"Error: APP_RUN_CONFIG names {tmp_path / 'missing.yaml'}, which does not exist\n",
+        f"Error: APP_RUN_CONFIG names {tmp_path / 'missing.yaml'}, which is not there{fix}",
+    )
+    monkeypatch.setenv("APP_RUN_CONFIG", str(tmp_path))
+    result = invoke("run", app, "hello")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"Error: APP_RUN_CONFIG names {tmp_path}, which is a folder{fix}",
     )
 
 

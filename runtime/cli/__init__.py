@@ -30,7 +30,7 @@ from runtime.display import (
     progress_lines,
     select_field,
 )
-from runtime.errors import AppRunError
+from runtime.errors import AppRunError, UsageError
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
@@ -208,7 +208,10 @@ def out(text: str, end: str = "\n", *, escape: bool = True) -> None:
 
 def read_stdin() -> str:
     """All of standard input as UTF-8 text; bytes that are not UTF-8 raise UnicodeDecodeError
-    (exit 2) rather than turning into surrogates that fail later."""
+    (exit 2) rather than turning into surrogates that fail later.  A closed standard input
+    (``0<&-``) is a usage error."""
+    if sys.stdin is None:
+        raise UsageError("standard input is closed", hint="pipe the text in, or name a FILE")
     raw = getattr(sys.stdin, "buffer", None)
     return raw.read().decode("utf-8-sig") if raw is not None else sys.stdin.read()
 
