@@ -91,6 +91,16 @@ def session_line(row: dict[str, Any], removed: bool = False) -> str:
     return "  ".join(p for p in parts if p)
 
 
+def clean_line(row: dict[str, Any]) -> str:
+    """What `sessions --clean` did to one session: removed, kept (not ended) or skipped."""
+    if row["status"] == "corrupt":  # not "`--clean` removes it": that is being done
+        return f"{row['action']}  {row['session']}  corrupt  ({row['reason']})"
+    if row["action"] == "removed":
+        return session_line(row, removed=True)
+    reason = f"  — {row['reason']}" if row.get("reason") else ""
+    return f"{row['action']}  {session_line(row)}{reason}"
+
+
 def select_field(output: Any, field: str) -> Any:
     """``output`` at the dot path ``field`` (list items by index)."""
     for key in field.split("."):

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
-from runtime.display import session_line
+from runtime.display import clean_line, session_line
 from runtime.errors import LoadError, UsageError
 
 from . import (
@@ -135,16 +134,6 @@ def sessions(args: argparse.Namespace) -> int:
         emit_json(rows)
     else:
         for row in rows:
-            out(_line(row) if args.clean else session_line(row))
+            out(clean_line(row) if args.clean else session_line(row))
     # a session not ended, or ended without its destructor (its APP gone): as `abandon`, exit 3
     return LoadError.exit_code if any(row.get("error") for row in rows) else 0
-
-
-def _line(row: dict[str, Any]) -> str:
-    """What `sessions --clean` did to one session: removed, kept (not ended) or skipped."""
-    if row["status"] == "corrupt":  # not "`--clean` removes it": that is being done
-        return f"{row['action']}  {row['session']}  corrupt  ({row['reason']})"
-    if row["action"] == "removed":
-        return session_line(row, removed=True)
-    reason = f"  — {row['reason']}" if row.get("reason") else ""
-    return f"{row['action']}  {session_line(row)}{reason}"
