@@ -50,7 +50,6 @@ CHECKER = (
     "document.py",
     "inputs.py",
     "references.py",
-    "skill_md.py",
     "template.py",
     "schemas/pipeline.schema.json",
 )

@@ -34,6 +34,11 @@ DEFAULT_MAX_TOKENS = {"lite": 4096, "standard": 16000, "reasoning": 32000}
 PROVIDERS = ("anthropic", "local", "scripted", "none")
 STRATEGIES = ("embedded", "llm", "hybrid")  # how a request is routed (runtime/router.py)
 KEYS = ("provider", "answers", "model_mapping", "max_tokens", "routing")
+# The keys with a fixed set of values: the values, what one is called, its variable and flag.
+_CHOICES = {
+    "provider": (PROVIDERS, "provider", "APP_RUN_PROVIDER", "--provider"),
+    "routing": (STRATEGIES, "routing strategy", "APP_RUN_ROUTING", "--strategy"),
+}
 
 
 @dataclass(frozen=True)
@@ -89,9 +94,9 @@ def load_config(
         if path.is_file():
             config = _merge_file(config, path)
     config = _merge(config, _from_env(env), "environment")
-    _check_choice(provider, PROVIDERS, "provider", "--provider ")
-    _check_choice(routing, STRATEGIES, "routing strategy", "--strategy ")
     cli = {"provider": provider, "answers": answers, "routing": routing}
+    for key, (allowed, what, _, flag) in _CHOICES.items():
+        _check_choice(cli[key], allowed, what, f"{flag} ")
     config = _merge(config, {k: v for k, v in cli.items() if v}, "command line")
     _check_number(env, "APP_RUN_MAX_OUTPUT_MB", "megabytes a step may print on stdout; 0: no limit")
     _check_number(env, "APP_RUN_LOCAL_CONTEXT", "tokens of context for the local provider")
@@ -128,12 +133,10 @@ def _check_choice(
 
 def _from_env(env: Any) -> dict[str, Any]:
     layer: dict[str, Any] = {}
-    if env.get("APP_RUN_PROVIDER"):
-        layer["provider"] = env["APP_RUN_PROVIDER"]
-        _check_choice(layer["provider"], PROVIDERS, "provider", "APP_RUN_PROVIDER=")
-    if env.get("APP_RUN_ROUTING"):
-        layer["routing"] = env["APP_RUN_ROUTING"]
-        _check_choice(layer["routing"], STRATEGIES, "routing strategy", "APP_RUN_ROUTING=")
+    for key, (allowed, what, variable, _) in _CHOICES.items():
+        if env.get(variable):
+            layer[key] = env[variable]
+            _check_choice(layer[key], allowed, what, f"{variable}=")
     if env.get("APP_RUN_ANSWERS"):
         layer["answers"] = env["APP_RUN_ANSWERS"]
     models = {
@@ -180,11 +183,9 @@ def _check_file(data: dict[str, Any], doc: Document) -> None:
             raise ConfigError(
                 f"unknown config key {key!r}", where=doc.where(key), hint=f"use {', '.join(KEYS)}"
             )
-    if "provider" in data:
-        _check_choice(data["provider"], PROVIDERS, "provider", "provider: ", doc.where("provider"))
-    if "routing" in data:
-        where = doc.where("routing")
-        _check_choice(data["routing"], STRATEGIES, "routing strategy", "routing: ", where)
+    for key, (allowed, what, _, _) in _CHOICES.items():
+        if key in data:
+            _check_choice(data[key], allowed, what, f"{key}: ", doc.where(key))
     for key, (fits, meaning, example) in _TIER_TABLES.items():
         if key not in data:
             continue

@@ -16,7 +16,7 @@ from __future__ import annotations
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,6 @@ from .result import Pause, Position, RunResult, error_dict
 from .runner import Run, checked, checked_alone, kept_work_dir, placeholder, prepare
 from .session import (
     VERSION,
-    HostPause,
     close,
     existing,
     held,
@@ -68,8 +67,7 @@ def save(home: Path, result: RunResult, run: Run) -> RunResult:
     step it waits on fails there and then, the destructor runs as after any failure, and
     that failed run's result is returned instead."""
     assert result.pause is not None and result.position is not None
-    shown = {f.name: getattr(result.pause, f.name) for f in fields(Pause)}
-    result.pause = HostPause(**shown, home=home)
+    result.pause = replace(result.pause, commands=host_commands(result.run_id, home))
     data = {
         "version": VERSION,
         "session": result.run_id,

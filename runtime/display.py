@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import AppRunError, UsageError
+from .errors import AppRunError, UsageError, Where
 
 
 def counted(n: int, noun: str) -> str:
@@ -20,10 +20,7 @@ def retries_text(count: int) -> str:
 def warning_line(diagnostic: dict[str, Any]) -> str:
     """A diagnostic given as its dict (``Diagnostic.to_dict``) as ``<what> (<file>:<line>) —
     <fix>``."""
-    where = (
-        f"{diagnostic['file']}:{diagnostic['line']}" if diagnostic["line"] else diagnostic["file"]
-    )
-    text = f"{diagnostic['message']} ({where})"
+    text = f"{diagnostic['message']} ({Where(diagnostic['file'], diagnostic['line'])})"
     return f"{text} — {diagnostic['hint']}" if diagnostic.get("hint") else text
 
 
@@ -60,12 +57,10 @@ def progress_lines(event: dict[str, Any]) -> list[str]:
 
 
 def pause_line(pause: Any) -> str:
-    """The pause, for people; ``resume`` (printed with the pause, it reads the answer on stdin)
-    is the command that works pasted as it is."""
-    resume = pause.to_dict().get("resume") or f"app-run resume {pause.session} --output -"
+    """The pause, for people, with its `resume` command (it reads the answer on stdin)."""
     return (
         f"Paused: step {pause.step!r} needs an LLM answer (attempt {pause.attempt}/"
-        f"{pause.max_attempts}); answer with `{resume} < ANSWER.json`"
+        f"{pause.max_attempts}); answer with `{pause.commands['resume']} < ANSWER.json`"
     )
 
 

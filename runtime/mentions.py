@@ -86,28 +86,24 @@ def suffix(name: str) -> str:
 
 
 def path_value(text: str, kind: str, *, quoted: bool) -> str | None:
-    """``text`` as the value of an input of ``kind``: an existing path it takes made absolute,
-    other quoted text as it is; None when it cannot be one (a folder for a file input)."""
-    path = existing_path(text, kind)
-    if path is not None or not quoted:
-        return path
-    if "://" in text:
-        return text if kind == "any" else None  # a URL is not a local file or folder
-    if kind != "any" and probe(text) is not None:
-        return None  # a folder for a file input, a file for a folder input
-    if kind == "file" and not PATH_LIKE.search(text):
-        return None  # "the column 'revenue' of sample.csv": a word, not a file
-    return text if kind == "any" else absolute(text)  # 'out/report.csv', to be written
-
-
-def existing_path(text: str, kind: str) -> str | None:
-    """``text`` made absolute when it names what an input of ``kind`` takes: a file (unless a
-    folder input), a folder (for a folder input, or written with a ``/`` for a text input)."""
+    """``text`` as the value of an input of ``kind`` (``file``, ``dir``, ``any``): what exists
+    and the input takes — a file (unless a folder input), a folder (for a folder input, or
+    written with a ``/`` for a text input) — made absolute; other quoted text as it is (a
+    file input's only when shaped like a path: a file to write, made absolute too); None when
+    it cannot be one (a folder for a file input, a word)."""
     found = probe(text)
     takes_dir = kind == "dir" or (kind == "any" and "/" in text)
     if (found == "file" and kind != "dir") or (found == "dir" and takes_dir):
         return absolute(text)
-    return None
+    if not quoted:
+        return None
+    if "://" in text:
+        return text if kind == "any" else None  # a URL is not a local file or folder
+    if kind != "any" and found is not None:
+        return None  # a folder for a file input, a file for a folder input
+    if kind == "file" and not PATH_LIKE.search(text):
+        return None  # "the column 'revenue' of sample.csv": a word, not a file
+    return text if kind == "any" else absolute(text)  # 'out/report.csv', to be written
 
 
 def absolute(text: str) -> str:

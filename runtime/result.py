@@ -55,6 +55,8 @@ class Pause:
     attempt: int
     max_attempts: int
     errors: list[str] = field(default_factory=list)  # why the previous answer was rejected
+    # `resume` and `abandon` as they work pasted: set when the session is saved (delegation.save)
+    commands: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -68,8 +70,7 @@ class Pause:
             "attempt": self.attempt,
             "max_attempts": self.max_attempts,
             "errors": self.errors,
-            "resume": f"app-run resume {self.session} --output -",
-            "abandon": f"app-run abandon {self.session}",
+            **self.commands,
         }
 
 

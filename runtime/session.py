@@ -3,7 +3,7 @@
 ``<APP_RUN_HOME>/sessions/<id>.json``: written atomically, mode 0600 (it holds the inputs);
 its shape is checked here, in one place, for every command: a file that fails is `corrupt`
 (listed as such, refused by resume/abandon), never a crash. ``<id>.lock`` is held by the one
-app-run acting on the session. ``HostPause`` prints the commands that carry it on.
+app-run acting on the session. ``host_commands`` are the commands that carry it on.
 """
 
 from __future__ import annotations
@@ -17,13 +17,11 @@ import shutil
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError, UsageError
 from .jsonfile import lock, write_json
-from .result import Pause
 
 VERSION = 1
 PHASES = ("constructor", "business")
@@ -212,18 +210,9 @@ def row_of(path: Path, now: float) -> dict[str, Any] | None:
 # --- the commands to paste ----------------------------------------------------------------
 
 
-@dataclass
-class HostPause(Pause):
-    """A Pause whose `resume` and `abandon` commands work pasted as they are: this app-run,
-    this APP_RUN_HOME, every word shell-quoted; `resume` reads the answer on stdin."""
-
-    home: Path | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**super().to_dict(), **host_commands(self.session, self.home)}
-
-
 def host_commands(session: str, home: Path | None) -> dict[str, str]:
+    """`resume` and `abandon` for ``session`` as they work pasted: this app-run, this
+    APP_RUN_HOME, every word shell-quoted; `resume` reads the answer on stdin."""
     prefix = ""
     if home is not None and os.environ.get("APP_RUN_HOME"):  # the host's shell may not have it
         prefix = f"APP_RUN_HOME={shlex.quote(str(home.absolute()))} "
