@@ -29,9 +29,10 @@ from typing import Annotated
 
 import typer
 
-from converter.analyzers import ANALYZERS
-from converter.convert import Options, convert, is_stdout
-from converter.errors import ConvertError, PlanError, UsageError
+from skill2app.converter.analyzers import ANALYZERS
+from skill2app.converter.convert import Options, convert, is_stdout
+from skill2app.converter.errors import ConvertError, PlanError, UsageError
+from skill2app.runtime import __version__
 
 EXIT_UNVERIFIED = 5
 EXIT_INTERNAL = 70
@@ -92,6 +93,20 @@ AsJson = Annotated[bool, typer.Option("--json", help="The report as JSON on stdo
 Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks of errors.")]
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"app-convert {__version__}")
+        raise typer.Exit()
+
+
+Version = Annotated[
+    bool,
+    typer.Option(
+        "--version", callback=_show_version, is_eager=True, help="Show the version and exit."
+    ),
+]
+
+
 @cli.command(epilog=EPILOG)
 def main_command(
     skill_dir: SkillDir,
@@ -105,6 +120,7 @@ def main_command(
     probe: Probe = False,
     as_json: AsJson = False,
     debug: Debug = False,
+    version: Version = False,
 ) -> None:
     """Convert the Agent Skill in SKILL_DIR into an APP (Agent Pipeline Protocol v0.4).
 

@@ -21,15 +21,21 @@ from typing import Any
 
 import yaml
 
-from converter.analyzers import ANALYZERS, default_analyzer, run_analyzer
-from converter.errors import PlanError, UsageError, Where
-from converter.inventory import Inventory, build_inventory
-from converter.plan import Plan, check_plan
-from converter.plan_file import line_of, load_plan, plan_to_yaml
-from converter.render import render_app
-from converter.report import Report
-from converter.verify import SMOKE_TIMEOUT, verify_app
-from converter.write import check_plan_file, choose_readme, write_app, write_plan_file
+from skill2app.converter.analyzers import ANALYZERS, default_analyzer, run_analyzer
+from skill2app.converter.errors import PlanError, UsageError, Where
+from skill2app.converter.inventory.model import Inventory, build_inventory
+from skill2app.converter.plan.check import check_plan
+from skill2app.converter.plan.file import line_of, load_plan, plan_to_yaml
+from skill2app.converter.plan.model import Plan
+from skill2app.converter.render.render import render_app
+from skill2app.converter.render.write import (
+    check_plan_file,
+    choose_readme,
+    write_app,
+    write_plan_file,
+)
+from skill2app.converter.verify.report import Report
+from skill2app.converter.verify.verify import SMOKE_TIMEOUT, verify_app
 
 Progress = Callable[[str], None]
 

@@ -21,8 +21,10 @@ Exceptions never print; the CLI turns them into one line
 
 from __future__ import annotations
 
-from runtime.errors import ToolError
-from runtime.errors import Where as Where  # re-exported: converter modules import it from here
+from skill2app.runtime.errors import ToolError
+from skill2app.runtime.errors import (
+    Where as Where,  # re-exported: converter modules import it from here
+)
 
 
 class ConvertError(ToolError):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from scaffold import files, lifecycle, names, render
-from scaffold.errors import Conflict, Where
+from skill2app.scaffold import files, lifecycle, names, render
+from skill2app.scaffold.errors import Conflict, Where
 
 APP_FILES = (  # paths in the APP; each is rendered from new/app/<path>.j2
     "SKILL.md",

@@ -23,10 +23,11 @@ from typing import Annotated
 
 import typer
 
-from scaffold import app as app_core
-from scaffold import lifecycle, pipeline, specs, step
-from scaffold.errors import ScaffoldError, UsageError
-from scaffold.files import Change
+from skill2app.runtime import __version__
+from skill2app.scaffold import app as app_core
+from skill2app.scaffold import lifecycle, pipeline, specs, step
+from skill2app.scaffold.errors import ScaffoldError, UsageError
+from skill2app.scaffold.files import Change
 
 EXIT_INTERNAL = 70
 EPILOG = (
@@ -62,6 +63,24 @@ class Flags:
     dry_run: bool
     as_json: bool
     debug: bool
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"app-new {__version__}")
+        raise typer.Exit()
+
+
+@cli.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Show the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Start an APP (Agent Pipeline Protocol v0.4) or grow one, from templates."""
 
 
 @cli.command("app")

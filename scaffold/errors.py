@@ -19,8 +19,10 @@ Any other exception is a bug: the CLI reports it with exit code 70 (traceback wi
 
 from __future__ import annotations
 
-from runtime.errors import ToolError
-from runtime.errors import Where as Where  # re-exported: scaffold modules import it from here
+from skill2app.runtime.errors import ToolError
+from skill2app.runtime.errors import (
+    Where as Where,  # re-exported: scaffold modules import it from here
+)
 
 
 class ScaffoldError(ToolError):

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from scaffold.errors import Conflict, Where, WriteFailed
+from skill2app.scaffold.errors import Conflict, Where, WriteFailed
 
 CREATE, OVERWRITE, EDIT = "create", "overwrite", "edit"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scaffold.errors import InvalidName, NotFound, Where
+from skill2app.scaffold.errors import InvalidName, NotFound, Where
 
 LIFECYCLE = ("_constructor", "_destructor")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scaffold import files, layout, render
+from skill2app.scaffold import files, layout, render
 
 KINDS = ("constructor", "destructor")
 # kind -> (path in the pipeline folder, executable) of every file it gets

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from scaffold.errors import InvalidName
+from skill2app.scaffold.errors import InvalidName
 
 HYPHEN_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 SNAKE_NAME = re.compile(r"[a-z][a-z0-9_]*")

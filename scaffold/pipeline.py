@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from scaffold import files, layout, names, render, specs
-from scaffold.errors import Conflict, UsageError, Where
-from scaffold.specs import InputSpec, StepSpec
-from scaffold.step import ANSWERS, step_files
+from skill2app.scaffold import files, layout, names, render, specs
+from skill2app.scaffold.errors import Conflict, UsageError, Where
+from skill2app.scaffold.specs import InputSpec, StepSpec
+from skill2app.scaffold.step import ANSWERS, step_files
 
 DEFAULT_STEPS = (StepSpec("process"),)
 

@@ -10,7 +10,7 @@ import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from scaffold import files
+from skill2app.scaffold import files
 
 if TYPE_CHECKING:
     import jinja2
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 @functools.cache
 def _environment() -> jinja2.Environment:
-    from templates import environment
+    from skill2app.templates import environment
 
     return environment()
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scaffold.errors import BadFile, Conflict, NotFound, Where
-from scaffold.files import read_text
+from skill2app.scaffold.errors import BadFile, Conflict, NotFound, Where
+from skill2app.scaffold.files import read_text
 
 
 @dataclass

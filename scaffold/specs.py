@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from runtime.inputs import OPTIONAL, TYPES, base_type
-from scaffold import names
-from scaffold.errors import UsageError
+from skill2app.runtime.run.inputs import OPTIONAL, TYPES, base_type
+from skill2app.scaffold import names
+from skill2app.scaffold.errors import UsageError
 
 INPUT_TYPES = TYPES  # each may end in OPTIONAL (`string?`: an optional input, app-run)
 STEP_TYPES = ("code", "llm")

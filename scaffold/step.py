@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from scaffold import files, layout, names, render, roundtrip, specs
-from scaffold.errors import BadFile, Where
-from scaffold.specs import InputSpec, StepSpec
+from skill2app.scaffold import files, layout, names, render, roundtrip, specs
+from skill2app.scaffold.errors import BadFile, Where
+from skill2app.scaffold.specs import InputSpec, StepSpec
 
 ANSWERS = "samples/answers.yaml"
 

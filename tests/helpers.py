@@ -16,8 +16,8 @@ from typing import Any
 
 import yaml
 
-from runtime.cli import app_run
-from runtime.record import read_events
+from skill2app.runtime.cli import app_run
+from skill2app.runtime.records.record import read_events
 
 TESTS = Path(__file__).resolve().parent
 APPS = TESTS / "apps"

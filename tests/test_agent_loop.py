@@ -16,12 +16,12 @@ from typing import Any
 import httpx2
 import pytest
 
-from runtime.agent import INPUT_SCHEMA, AgentTool, discover_tools, run_agent
-from runtime.app import App, load_app
-from runtime.errors import ProviderError
-from runtime.providers.anthropic import AnthropicProvider
-from runtime.providers.scripted import ScriptedProvider
-from runtime.record import Recorder, read_events
+from skill2app.runtime.app.model import App, load_app
+from skill2app.runtime.errors import ProviderError
+from skill2app.runtime.host.agent import INPUT_SCHEMA, AgentTool, discover_tools, run_agent
+from skill2app.runtime.providers.anthropic import AnthropicProvider
+from skill2app.runtime.providers.scripted import ScriptedProvider
+from skill2app.runtime.records.record import Recorder, read_events
 
 SKILL = "# Word counter\n\nCount words with the tools.\n"
 COUNT = '''#!/usr/bin/env python3

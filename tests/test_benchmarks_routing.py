@@ -10,8 +10,8 @@ from types import ModuleType
 
 import pytest
 
-from runtime.errors import ProviderError, ProviderNotConfigured
-from runtime.routing import RouteEntry
+from skill2app.runtime.errors import ProviderError, ProviderNotConfigured
+from skill2app.runtime.routing import RouteEntry
 
 HERE = Path(__file__).resolve().parents[1] / "benchmarks" / "routing"
 

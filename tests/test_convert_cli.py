@@ -16,11 +16,11 @@ import yaml
 from helpers import invoke, write_tree
 from typer.testing import CliRunner, Result
 
-from converter import cli as cli_module
-from converter.analyzers.heuristic import analyze
-from converter.cli import EPILOG, cli
-from converter.inventory import build_inventory
-from converter.plan_file import plan_to_yaml
+from skill2app.converter import cli as cli_module
+from skill2app.converter.analyzers.heuristic import analyze
+from skill2app.converter.cli import EPILOG, cli
+from skill2app.converter.inventory.model import build_inventory
+from skill2app.converter.plan.file import plan_to_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "skills"
@@ -180,7 +180,9 @@ def test_force_moves_what_it_removes_but_did_not_generate_to_a_backup(
     """QA: --force deleted a user's file in a generated pipeline folder and a hand-made
     pipeline a generated one replaced.  They go to .app-convert-backup/<time>/ at their own
     paths; what an earlier conversion generated is replaced or removed as before."""
-    monkeypatch.setattr("converter.survey.time.strftime", lambda _format: "20250101-000000")
+    monkeypatch.setattr(
+        "skill2app.converter.render.survey.time.strftime", lambda _format: "20250101-000000"
+    )
     skill = copy_skill("weekly-report", here)
     assert run(skill).exit_code == 0
     pipelines = skill / "pipelines"

@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 
-from converter.analyzers.heuristic import analyze
-from converter.convert import Options, convert
-from converter.inventory import build_inventory
-from runtime.app import load_app
-from runtime.check import check_app, errors_in
+from skill2app.converter.analyzers.heuristic import analyze
+from skill2app.converter.convert import Options, convert
+from skill2app.converter.inventory.model import build_inventory
+from skill2app.runtime.app.check import check_app, errors_in
+from skill2app.runtime.app.model import load_app
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "skills"

@@ -15,19 +15,19 @@ from pathlib import Path
 
 import pytest
 
-from converter import probe as probe_module
-from converter.cli_python import extract_python_cli
-from converter.cli_script import (
+from skill2app.converter.errors import ConvertError, FrontmatterError, SkillError
+from skill2app.converter.inventory.invocations import invocations_in
+from skill2app.converter.inventory.model import build_inventory
+from skill2app.converter.inventory.programs import probe as probe_module
+from skill2app.converter.inventory.programs.python import extract_python_cli
+from skill2app.converter.inventory.programs.scripts import (
     positional_name,
     scan_node,
     scan_shell,
     split_usage,
     usage_positionals,
 )
-from converter.errors import ConvertError, FrontmatterError, SkillError
-from converter.inventory import build_inventory
-from converter.invocations import invocations_in
-from converter.skill import parse_skill_md
+from skill2app.converter.inventory.skill import parse_skill_md
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "skills"

@@ -19,16 +19,16 @@ import jsonschema
 import pytest
 import yaml
 
-from converter.analyzers import get_analyzer
-from converter.analyzers.llm import Analysis, analyze, analyze_with_usage
-from converter.analyzers.llm_answer import ANSWER_SCHEMA, accept, plan_data
-from converter.analyzers.llm_prompt import BUDGET_TOKENS, SYSTEM, estimate_tokens, gather
-from converter.errors import AnalyzerError
-from converter.inventory import Inventory, build_inventory
-from converter.plan import plan_from_dict
-from runtime.config import DEFAULT_MAX_TOKENS, DEFAULT_MODELS, Config
-from runtime.providers.anthropic import AnthropicProvider
-from runtime.providers.scripted import ScriptedProvider
+from skill2app.converter.analyzers import get_analyzer
+from skill2app.converter.analyzers.llm import Analysis, analyze, analyze_with_usage
+from skill2app.converter.analyzers.llm_answer import ANSWER_SCHEMA, accept, plan_data
+from skill2app.converter.analyzers.llm_prompt import BUDGET_TOKENS, SYSTEM, estimate_tokens, gather
+from skill2app.converter.errors import AnalyzerError
+from skill2app.converter.inventory.model import Inventory, build_inventory
+from skill2app.converter.plan.model import plan_from_dict
+from skill2app.runtime.app.config import DEFAULT_MAX_TOKENS, DEFAULT_MODELS, Config
+from skill2app.runtime.providers.anthropic import AnthropicProvider
+from skill2app.runtime.providers.scripted import ScriptedProvider
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "skills"

@@ -14,15 +14,29 @@ from typing import Any
 import pytest
 import yaml
 
-from converter.analyzers import default_analyzer, get_analyzer
-from converter.analyzers.heuristic import analyze
-from converter.analyzers.text import use_when_phrases
-from converter.errors import PlanError, UsageError
-from converter.inventory import build_inventory
-from converter.plan import Check, CodeStep, LlmStep, Pipeline, Plan, check_plan, plan_from_dict
-from converter.plan_file import dump_plan, format_path, load_plan, plan_to_yaml, schema_errors
-from converter.render import constructor_checks
-from converter.samples import sample_inputs
+from skill2app.converter.analyzers import default_analyzer, get_analyzer
+from skill2app.converter.analyzers.heuristic import analyze
+from skill2app.converter.analyzers.text import use_when_phrases
+from skill2app.converter.errors import PlanError, UsageError
+from skill2app.converter.inventory.model import build_inventory
+from skill2app.converter.plan.check import check_plan
+from skill2app.converter.plan.file import (
+    dump_plan,
+    format_path,
+    load_plan,
+    plan_to_yaml,
+    schema_errors,
+)
+from skill2app.converter.plan.model import (
+    Check,
+    CodeStep,
+    LlmStep,
+    Pipeline,
+    Plan,
+    plan_from_dict,
+)
+from skill2app.converter.plan.samples import sample_inputs
+from skill2app.converter.render.render import constructor_checks
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "skills"
@@ -625,7 +639,7 @@ def test_analyzer_registry() -> None:
     assert get_analyzer("heuristic") is analyze
     assert default_analyzer(has_api_key=False) == "heuristic"
     assert default_analyzer(has_api_key=True) == "llm"
-    from converter.analyzers.llm import analyze as analyze_llm
+    from skill2app.converter.analyzers.llm import analyze as analyze_llm
 
     assert get_analyzer("llm") is analyze_llm
     with pytest.raises(UsageError, match="unknown analyzer"):

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 import yaml
 
-from converter.errors import RenderError
-from converter.inventory import build_inventory
-from converter.literals import py_literal, width, yaml_block
-from converter.plan import (
+from skill2app.converter.errors import RenderError
+from skill2app.converter.inventory.model import build_inventory
+from skill2app.converter.plan.check import check_plan
+from skill2app.converter.plan.model import (
     Action,
     Arg,
     Check,
@@ -32,14 +32,14 @@ from converter.plan import (
     Pipeline,
     Plan,
     StdinFeed,
-    check_plan,
 )
-from converter.render import RenderedFile, constructor_checks, render_app
-from converter.rules import check_for, shape_of
-from converter.samples import example_of, sample_answer, sample_inputs, sample_value
-from converter.verify import read_spec
-from converter.write import write_app
-from runtime.errors import last_words
+from skill2app.converter.plan.samples import example_of, sample_answer, sample_inputs, sample_value
+from skill2app.converter.render.literals import py_literal, width, yaml_block
+from skill2app.converter.render.render import RenderedFile, constructor_checks, render_app
+from skill2app.converter.render.rules import check_for, shape_of
+from skill2app.converter.render.write import write_app
+from skill2app.converter.verify.verify import read_spec
+from skill2app.runtime.errors import last_words
 
 SHOW_PY = '''\
 """Print what it was given, as JSON (or plain text with --mode text)."""

@@ -13,7 +13,7 @@ import pytest
 import yaml
 from helpers import code, invoke, make_app, marker
 
-from runtime.record import read_events
+from skill2app.runtime.records.record import read_events
 
 SCHEMA = {"type": "object", "required": ["score"], "properties": {"score": {"type": "integer"}}}
 VALIDATE = """\

@@ -16,10 +16,10 @@ import pytest
 import yaml
 from helpers import code, invoke, make_app, marker, wait_for
 
-from runtime import delegation
-from runtime import session as store
-from runtime.jsonfile import lock
-from runtime.record import read_events
+from skill2app.runtime.host import delegation
+from skill2app.runtime.host import session as store
+from skill2app.runtime.jsonfile import lock
+from skill2app.runtime.records.record import read_events
 
 APP_RUN = Path(sys.executable).parent / "app-run"
 SCHEMA = {"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}}}
@@ -426,7 +426,7 @@ def test_a_folder_among_the_sessions_is_not_one(app: Path, app_run_home: Path) -
 
 def test_a_closed_stdin_is_a_usage_error(app: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     session = start(app)
-    from runtime.cli import app_run
+    from skill2app.runtime.cli import app_run
 
     monkeypatch.setattr(sys, "stdin", None)  # what Python makes of `0<&-`
     assert app_run(["resume", session, "--output", "-"]) == 2

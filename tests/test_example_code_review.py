@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import yaml
 
-from runtime.record import read_events
+from skill2app.runtime.records.record import read_events
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "code-review"

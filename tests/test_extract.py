@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from runtime.config import Config
-from runtime.errors import InputError
-from runtime.extract import extract_inputs, offline_extract
-from runtime.providers.base import LlmRequest
-from runtime.providers.scripted import ScriptedProvider
+from skill2app.runtime.app.config import Config
+from skill2app.runtime.errors import InputError
+from skill2app.runtime.providers.base import LlmRequest
+from skill2app.runtime.providers.scripted import ScriptedProvider
+from skill2app.runtime.routing.extraction import extract_inputs, offline_extract
 
 
 @pytest.mark.parametrize(
@@ -156,7 +156,7 @@ def test_llm_extraction_through_the_real_anthropic_sdk(monkeypatch: pytest.Monke
     request with a missing input and an API key was an internal error before any call."""
     import httpx2
 
-    from runtime.providers.anthropic import AnthropicProvider
+    from skill2app.runtime.providers.anthropic import AnthropicProvider
 
     sent: list[dict] = []
 

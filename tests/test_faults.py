@@ -67,9 +67,9 @@ import pytest
 from helpers import Outcome, code, group_members, invoke, make_app, wait_for
 from test_provider_anthropic import Api, error, ok, text
 
-import runtime.process as process
-import runtime.providers.anthropic as anthropic_provider
-from runtime.record import read_events
+import skill2app.runtime.providers.anthropic as anthropic_provider
+import skill2app.runtime.run.process as process
+from skill2app.runtime.records.record import read_events
 
 pytestmark = pytest.mark.usefixtures("runtime_env")
 
@@ -533,8 +533,8 @@ FAULTS = [
 HANGING_API = """
 import functools, os, pathlib, sys, time
 import httpx2
-import runtime.providers.anthropic as provider
-from runtime.cli import main
+import skill2app.runtime.providers.anthropic as provider
+from skill2app.runtime.cli import main
 
 def never_answers(request):
     pathlib.Path(os.environ["APP_TEST_MARKERS"], "api.called").touch()

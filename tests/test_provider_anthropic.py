@@ -18,9 +18,13 @@ from typing import Any
 import httpx2
 import pytest
 
-from runtime.errors import ProviderError, ProviderNotConfigured
-from runtime.providers.anthropic import AnthropicProvider, parse_json_answer, thinking_config
-from runtime.providers.base import LlmRequest
+from skill2app.runtime.errors import ProviderError, ProviderNotConfigured
+from skill2app.runtime.providers.anthropic import (
+    AnthropicProvider,
+    parse_json_answer,
+    thinking_config,
+)
+from skill2app.runtime.providers.base import LlmRequest
 
 ROOT = Path(__file__).resolve().parent.parent
 CASSETTES = Path(__file__).resolve().parent / "cassettes"
@@ -383,7 +387,7 @@ def test_key_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_module_import_does_not_import_the_sdk() -> None:
     code = (
         "import sys\n"
-        "from runtime.providers.anthropic import AnthropicProvider\n"
+        "from skill2app.runtime.providers.anthropic import AnthropicProvider\n"
         "AnthropicProvider(api_key='k')\n"
         "print(sorted(m for m in ('anthropic', 'httpx2') if m in sys.modules))\n"
     )
@@ -587,7 +591,7 @@ def test_an_llm_step_with_a_nullable_schema_runs(
 
     from helpers import invoke, make_app
 
-    from runtime.providers import anthropic as anthropic_provider
+    from skill2app.runtime.providers import anthropic as anthropic_provider
 
     step = {"name": "title", "type": "llm", "prompt": "A title?", "schema": "schema.json"}
     app = make_app(

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from helpers import invoke, make_app
 
-from runtime.errors import ProviderError, ProviderNotConfigured
-from runtime.providers.base import LlmRequest
-from runtime.providers.local import LocalProvider, model_path
+from skill2app.runtime.errors import ProviderError, ProviderNotConfigured
+from skill2app.runtime.providers.base import LlmRequest
+from skill2app.runtime.providers.local import LocalProvider, model_path
 
 
 class FakeLlama:
@@ -48,7 +48,7 @@ def fake_lib(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
     module.llama_log_callback = lambda fn: fn  # type: ignore[attr-defined]
     module.llama_log_set = lambda fn, data: module.logs.append(fn)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "llama_cpp", module)
-    monkeypatch.setattr("runtime.providers.local._QUIET", [])
+    monkeypatch.setattr("skill2app.runtime.providers.local._QUIET", [])
     FakeLlama.loads = []
     return module
 

@@ -9,9 +9,9 @@ import pytest
 import yaml
 from helpers import code, invoke, make_app, marker
 
-from runtime.cli import shorthand
-from runtime.router import SURE_ABOVE, UNCERTAIN_BAND, _confident
-from runtime.routing import RouteDecision
+from skill2app.runtime.cli import shorthand
+from skill2app.runtime.routing import RouteDecision
+from skill2app.runtime.routing.router import SURE_ABOVE, UNCERTAIN_BAND, _confident
 
 SKILL_MD = """---
 name: office-helper
@@ -301,16 +301,16 @@ class Recording:
         self.asked: list = []
 
     def complete(self, request: object) -> object:
-        from runtime.providers.base import LlmResponse
+        from skill2app.runtime.providers.base import LlmResponse
 
         self.asked.append(request)
         return LlmResponse(text="", data=self.answer)
 
 
 def test_llm_routing_asks_for_a_short_answer() -> None:
-    from runtime.config import Config
-    from runtime.router import llm_route
-    from runtime.routing import RouteEntry
+    from skill2app.runtime.app.config import Config
+    from skill2app.runtime.routing import RouteEntry
+    from skill2app.runtime.routing.router import llm_route
 
     provider = Recording({"pipeline": "invoice", "reason": "bill"})
     entries = [RouteEntry("invoice", "Issue an invoice", ("bill them",))]
@@ -324,9 +324,9 @@ def test_llm_routing_asks_for_a_short_answer() -> None:
 
 
 def test_hybrid_lets_the_llm_choose_among_the_embedded_shortlist() -> None:
-    from runtime.config import Config
-    from runtime.router import decide
-    from runtime.routing import Candidate, RouteDecision, RouteEntry
+    from skill2app.runtime.app.config import Config
+    from skill2app.runtime.routing import Candidate, RouteDecision, RouteEntry
+    from skill2app.runtime.routing.router import decide
 
     entries = [RouteEntry(f"p{i}", f"pipeline number {i}", ()) for i in range(8)]
     close = tuple(Candidate(f"p{i}", round(0.4 - i / 100, 2), "") for i in (6, 2, 4))
@@ -389,9 +389,9 @@ def test_a_pipeline_that_cannot_be_read_stops_routing_and_list_says_so(
 def test_hybrid_keeps_embedded_scores_when_the_llm_declines_or_fails(
     answer: dict, pipeline: str | None, reason: str
 ) -> None:
-    from runtime.config import Config
-    from runtime.router import decide
-    from runtime.routing import Candidate, RouteDecision, RouteEntry
+    from skill2app.runtime.app.config import Config
+    from skill2app.runtime.routing import Candidate, RouteDecision, RouteEntry
+    from skill2app.runtime.routing.router import decide
 
     entries = [RouteEntry("a", "first", ()), RouteEntry("b", "second", ())]
     close = (Candidate("a", 0.41, ""), Candidate("b", 0.3, ""))
@@ -456,10 +456,10 @@ def test_a_pipeline_routing_cannot_read_stops_it(app: Path, text: str, problem: 
 def test_hybrid_keeps_embedded_answer_when_the_provider_fails() -> None:
     """An unreachable LLM (network down, no credit) does not turn an uncertain route into an
     error: hybrid answers as embedded, and says why."""
-    from runtime.config import Config
-    from runtime.errors import ProviderError
-    from runtime.router import decide
-    from runtime.routing import Candidate, RouteDecision, RouteEntry
+    from skill2app.runtime.app.config import Config
+    from skill2app.runtime.errors import ProviderError
+    from skill2app.runtime.routing import Candidate, RouteDecision, RouteEntry
+    from skill2app.runtime.routing.router import decide
 
     entries = [RouteEntry("a", "first", ()), RouteEntry("b", "second", ())]
     close = (Candidate("a", 0.47, ""), Candidate("b", 0.3, ""))

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from runtime.routing import EmbeddedRouter, RouteDecision, RouteEntry
-from runtime.routing.encoder import MODEL_DIR, load_encoder
+from skill2app.runtime.routing import EmbeddedRouter, RouteDecision, RouteEntry
+from skill2app.runtime.routing.models.encoder import MODEL_DIR, load_encoder
 
 TABLE = (
     RouteEntry(
@@ -136,7 +136,7 @@ def test_importing_the_package_does_not_import_numpy_or_tokenizers() -> None:
 
 
 def test_model_is_package_data_with_its_licence() -> None:
-    folder = importlib.resources.files("runtime.routing") / "model"
+    folder = importlib.resources.files("skill2app.runtime.routing.models") / "static"
     for name in ("model.safetensors", "tokenizer.json", "config.json", "LICENSE", "NOTICE"):
         assert (folder / name).is_file(), name
     assert Path(str(folder)).resolve() == MODEL_DIR
@@ -172,7 +172,7 @@ def test_folders_of_a_file_path_do_not_weigh_in(router: EmbeddedRouter) -> None:
 
 
 def test_a_file_name_does_not_make_a_chinese_request_less_chinese() -> None:
-    from runtime.routing.language import foreign_share
+    from skill2app.runtime.routing.models.language import foreign_share
 
     assert foreign_share("这篇文章的高频词是什么 article.txt") == 1.0
     assert foreign_share("总结一下 https://example.org/report 的内容") == 1.0
@@ -203,7 +203,7 @@ def test_requests_in_another_language_are_told_from_english(
 ) -> None:
     """Function words tell the language, not a loanword, a name or a file: an English request
     keeps the static model's share, another language's goes to the multilingual encoder."""
-    from runtime.routing.language import foreign_share
+    from skill2app.runtime.routing.models.language import foreign_share
 
     share = foreign_share(request_text)
     assert (share < 0.5) == english, share

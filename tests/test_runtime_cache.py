@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from helpers import code, invoke, make_app
 
-import runtime.cache as cache
-import runtime.check as check
+import skill2app.runtime.app.cache as cache
+import skill2app.runtime.app.check as check
 
 pytestmark = pytest.mark.usefixtures("runtime_env")
 
@@ -35,7 +35,7 @@ def checks(monkeypatch: pytest.MonkeyPatch) -> list[list[str] | None]:
         calls.append(only)
         return real(app, only)
 
-    monkeypatch.setattr("runtime.check.check_app", counting)
+    monkeypatch.setattr("skill2app.runtime.app.check.check_app", counting)
     return calls
 
 
@@ -81,8 +81,8 @@ def test_an_unchanged_app_is_checked_once(tmp_path: Path, checks: list, app_run_
 
 
 def test_cached_models_equal_checked_ones(tmp_path: Path, app_run_home: Path) -> None:
-    from runtime.app import load_app
-    from runtime.runner import checked
+    from skill2app.runtime.app.model import load_app
+    from skill2app.runtime.run.runner import checked
 
     app_dir = app_with_lifecycle(tmp_path / "app")
     fresh = checked(load_app(app_dir), "hello", app_run_home)
@@ -216,10 +216,17 @@ def test_a_cached_code_only_run_imports_no_parser_checker_or_llm_code(
 
     app = app_with_lifecycle(tmp_path / "app")
     run_ok(app)  # checks and fills the cache
-    heavy = ("ruamel", "jsonschema", "runtime.check", "runtime.llm_step", "typer", "pydantic")
+    heavy = (
+        "ruamel",
+        "jsonschema",
+        "skill2app.runtime.app.check",
+        "skill2app.runtime.run.llm_step",
+        "typer",
+        "pydantic",
+    )
     probe = (
         "import sys\n"
-        "from runtime.cli import app_run\n"
+        "from skill2app.runtime.cli import app_run\n"
         f"code = app_run(['run', {str(app)!r}, 'hello', '-i', 'who=Ada', '-q'])\n"
         f"print(code, sorted(m for m in {heavy!r} if m in sys.modules))\n"
     )
@@ -233,16 +240,16 @@ def test_a_cached_code_only_run_imports_no_parser_checker_or_llm_code(
 def test_the_routing_table_is_cached_until_an_edit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import runtime.app
+    import skill2app.runtime.app.model as app_model
 
     parsed: list[Path] = []
-    real = runtime.app.load_yaml
+    real = app_model.load_yaml
 
     def counting(path: Path):  # type: ignore[no-untyped-def]
         parsed.append(path)
         return real(path)
 
-    monkeypatch.setattr(runtime.app, "load_yaml", counting)
+    monkeypatch.setattr(app_model, "load_yaml", counting)
     app = app_with_lifecycle(tmp_path / "app")
     first = invoke("list", app, "--json")
     assert len(parsed) == 1  # hello; the lifecycle pipelines are not routed to

@@ -14,7 +14,7 @@ import pytest
 from helpers import MALFORMED, code, invoke, make_app, marker, write_tree
 from typer.testing import Result
 
-from runtime.document import MAX_BYTES
+from skill2app.runtime.app.document import MAX_BYTES
 
 pytestmark = pytest.mark.usefixtures("runtime_env")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from helpers import code, invoke, make_app
 
-from runtime.cli import COMMANDS, build_parser, main, records
+from skill2app.runtime.cli import COMMANDS, build_parser, main, records
 
 HEAVY = ("typer", "click", "pydantic", "jsonschema", "jinja2", "anthropic", "rich")
 
@@ -131,7 +131,7 @@ def test_an_ascii_only_stdout_gets_json_escapes_not_an_internal_error(
         tmp_path / "app",
         {"hours": {"description": "统计工时", "triggers": ["统计本周工时"], "steps": [code("a")]}},
     )
-    entry = "import sys; from runtime.cli import main; main(sys.argv[1:])"
+    entry = "import sys; from skill2app.runtime.cli import main; main(sys.argv[1:])"
     env = {**os.environ, "PYTHONIOENCODING": "ascii", "APP_RUN_HOME": str(runtime_env)}
     for args in (["--json"], []):
         child = subprocess.run(
@@ -154,7 +154,7 @@ def test_ctrl_c_outside_a_run_is_exit_130(monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_a_reader_that_goes_away_is_not_an_internal_error(tmp_path: Path) -> None:
     example = Path(__file__).resolve().parent.parent / "examples" / "code-review"
-    entry = "import sys; from runtime.cli import main; main(sys.argv[1:])"
+    entry = "import sys; from skill2app.runtime.cli import main; main(sys.argv[1:])"
     child = subprocess.Popen(
         [sys.executable, "-c", entry, "list", str(example), "--json"],
         stdout=subprocess.PIPE,
@@ -172,7 +172,7 @@ def test_a_reader_that_goes_away_is_not_an_internal_error(tmp_path: Path) -> Non
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 def test_a_full_stdout_is_exit_74_not_an_internal_error(tmp_path: Path) -> None:
     example = Path(__file__).resolve().parent.parent / "examples" / "code-review"
-    entry = "import sys; from runtime.cli import main; main(sys.argv[1:])"
+    entry = "import sys; from skill2app.runtime.cli import main; main(sys.argv[1:])"
     with open("/dev/full", "w") as full:
         child = subprocess.run(
             [sys.executable, "-c", entry, "list", str(example), "--json"],
@@ -212,7 +212,7 @@ def test_a_lone_surrogate_in_a_step_output_is_printed_as_its_json_escape(
         {"odd": [{"name": "emit", "type": "code", "command": "python3 steps/emit.py"}]},
         files={"pipelines/odd/steps/emit.py": step},
     )
-    entry = "import sys; from runtime.cli import main; main(sys.argv[1:])"
+    entry = "import sys; from skill2app.runtime.cli import main; main(sys.argv[1:])"
     child = subprocess.run(  # a real UTF-8 stdout, which refuses the lone surrogate
         [sys.executable, "-c", entry, "run", str(app), "odd"],
         capture_output=True,
@@ -259,7 +259,7 @@ def test_field_prints_one_part_of_the_output(tmp_path: Path, runtime_env: Path) 
 
 def test_standard_input_that_is_not_utf8_is_a_usage_error(tmp_path: Path) -> None:
     example = Path(__file__).resolve().parent.parent / "examples" / "code-review"
-    entry = "import sys; from runtime.cli import main; main(sys.argv[1:])"
+    entry = "import sys; from skill2app.runtime.cli import main; main(sys.argv[1:])"
     child = subprocess.run(
         [sys.executable, "-c", entry, "run", str(example), "code-review", "--input-json", "-"],
         input=b'{"diff_file": "\xff"}',

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from helpers import assert_run, invoke, make_app, write_tree
 
-from runtime.config import DEFAULT_MODELS, load_config, user_config_path
-from runtime.errors import ConfigError
+from skill2app.runtime.app.config import DEFAULT_MODELS, load_config, user_config_path
+from skill2app.runtime.errors import ConfigError
 
 pytestmark = pytest.mark.usefixtures("runtime_env")
 

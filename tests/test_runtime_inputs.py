@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from helpers import assert_run, code, invoke, make_app, marker
 
-from runtime.errors import InputError
-from runtime.inputs import check_inputs, convert, parse_pairs
+from skill2app.runtime.errors import InputError
+from skill2app.runtime.run.inputs import check_inputs, convert, parse_pairs
 
 pytestmark = pytest.mark.usefixtures("runtime_env")
 

@@ -26,8 +26,8 @@ from helpers import (
     wait_for,
 )
 
-import runtime.process
-from runtime.record import read_events
+from skill2app.runtime.records.record import read_events
+from skill2app.runtime.run import process
 
 pytestmark = pytest.mark.usefixtures("runtime_env")
 
@@ -191,7 +191,7 @@ def test_step_timeout_kills_the_whole_process_group(tmp_path: Path, runtime_env:
 def test_a_step_ignoring_sigterm_is_killed_after_the_grace(
     tmp_path: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(runtime.process, "GRACE_SECONDS", 0.2)
+    monkeypatch.setattr(process, "GRACE_SECONDS", 0.2)
     stubborn = (
         "import signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
         "print('ignoring SIGTERM', file=sys.stderr, flush=True); time.sleep(60)"

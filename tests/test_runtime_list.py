@@ -11,10 +11,12 @@ import pytest
 from helpers import APPS, code, invoke, make_app, write_tree
 from jsonschema import Draft202012Validator
 
-import runtime
-from runtime import cli, result, skill_mode
-from runtime.check import pipeline_schema
-from runtime.errors import CheckFailed, ConfigError, InputError, LoadError, UsageError
+from skill2app.runtime import __version__
+from skill2app.runtime.app.check import pipeline_schema
+from skill2app.runtime.cli import output
+from skill2app.runtime.errors import CheckFailed, ConfigError, InputError, LoadError, UsageError
+from skill2app.runtime.host import skill_mode
+from skill2app.runtime.records import result
 
 
 @pytest.fixture
@@ -100,7 +102,7 @@ def test_schema_path_names_the_installed_file() -> None:
 
 
 def test_the_schema_accepts_every_fixture_pipeline() -> None:
-    from runtime.document import load_yaml, plain
+    from skill2app.runtime.app.document import load_yaml, plain
 
     validator = Draft202012Validator(pipeline_schema())
     files = sorted(APPS.glob("*/pipelines/*/pipeline.yaml"))
@@ -111,7 +113,7 @@ def test_the_schema_accepts_every_fixture_pipeline() -> None:
 
 def test_version() -> None:
     result = invoke("--version")
-    assert (result.exit_code, result.stdout) == (0, f"app-run {runtime.__version__}\n")
+    assert (result.exit_code, result.stdout) == (0, f"app-run {__version__}\n")
 
 
 def test_the_readme_documents_every_exit_code() -> None:
@@ -129,7 +131,7 @@ def test_the_readme_documents_every_exit_code() -> None:
         result.EXIT_DESTRUCTOR,
         result.EXIT_NEEDS_LLM,
         skill_mode.EXIT_SKILL,
-        cli.EXIT_INTERNAL,
+        output.EXIT_INTERNAL,
         128 + signal.SIGINT,
         128 + signal.SIGTERM,
         *(e.exit_code for e in (UsageError, InputError, ConfigError, LoadError, CheckFailed)),

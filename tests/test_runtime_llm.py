@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from helpers import APPS, assert_run, code, invoke, make_app, marker
 
-from runtime.app import load_app
-from runtime.config import Config
-from runtime.providers.base import LlmRequest, LlmResponse
-from runtime.providers.scripted import ScriptedProvider
-from runtime.record import read_events
-from runtime.runner import start
+from skill2app.runtime.app.config import Config
+from skill2app.runtime.app.model import load_app
+from skill2app.runtime.providers.base import LlmRequest, LlmResponse
+from skill2app.runtime.providers.scripted import ScriptedProvider
+from skill2app.runtime.records.record import read_events
+from skill2app.runtime.run.runner import start
 
 pytestmark = pytest.mark.usefixtures("runtime_env")
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-import runtime.process as process
-from runtime.errors import StepTimeout
-from runtime.process import run_program
+import skill2app.runtime.run.process as process
+from skill2app.runtime.errors import StepTimeout
+from skill2app.runtime.run.process import run_program
 
 PY = sys.executable
 
@@ -95,7 +95,7 @@ def test_stdout_past_the_limit_stops_the_program(
 ) -> None:
     if mode == "communicate":
         pytest.skip("the portable fallback has no output limit (documented)")
-    from runtime.errors import SubprocessError
+    from skill2app.runtime.errors import SubprocessError
 
     monkeypatch.setenv("APP_RUN_MAX_OUTPUT_MB", "1")
     code = "import sys\nwhile True: sys.stdout.write('x' * 65536)"

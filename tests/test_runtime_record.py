@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from helpers import assert_run, code, invoke, make_app
 
-from runtime.record import read_events
+from skill2app.runtime.records.record import read_events
 
 pytestmark = pytest.mark.usefixtures("runtime_env")
 

@@ -7,8 +7,14 @@ import json
 
 import pytest
 
-from runtime.errors import TemplateError
-from runtime.template import BadReference, Reference, parse_reference, references, render
+from skill2app.runtime.errors import TemplateError
+from skill2app.runtime.run.template import (
+    BadReference,
+    Reference,
+    parse_reference,
+    references,
+    render,
+)
 
 INPUTS = {"topic": "caching", "n": 3, "tags": ["a", "b"]}
 STEPS = {

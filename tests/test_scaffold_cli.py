@@ -9,9 +9,9 @@ import pytest
 import yaml
 from typer.testing import CliRunner, Result
 
-from scaffold import cli as cli_module
-from scaffold import errors
-from scaffold.cli import cli
+from skill2app.scaffold import cli as cli_module
+from skill2app.scaffold import errors
+from skill2app.scaffold.cli import cli
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
 

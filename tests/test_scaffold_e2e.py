@@ -15,7 +15,7 @@ from test_scaffold_cli import run as app_new
 from test_scaffold_golden import CASES
 
 REPO = Path(__file__).resolve().parents[1]
-APP_RUN = [sys.executable, "-c", "import sys; from runtime.cli import main; main()"]
+APP_RUN = [sys.executable, "-c", "import sys; from skill2app.runtime.cli import main; main()"]
 
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from scaffold import app, lifecycle, pipeline, specs, step
-from scaffold.files import Change
+from skill2app.scaffold import app, lifecycle, pipeline, specs, step
+from skill2app.scaffold.files import Change
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "new"
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
@@ -175,7 +175,7 @@ def test_output_is_deterministic(case: str, tmp_path: Path) -> None:
 def test_every_template_is_covered_by_a_golden_case(tmp_path: Path) -> None:
     import jinja2.meta
 
-    from templates import environment
+    from skill2app.templates import environment
 
     env = environment()
     used: set[str] = set()

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from scaffold import specs, step
-from scaffold.errors import BadFile, Conflict, NotFound
-from scaffold.files import EDIT
+from skill2app.scaffold import specs, step
+from skill2app.scaffold.errors import BadFile, Conflict, NotFound
+from skill2app.scaffold.files import EDIT
 
 
 def make_tree(root: Path, files: dict[str, str]) -> Path:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scaffold import app, files, lifecycle, names, pipeline, specs, step
-from scaffold.errors import Conflict, InvalidName, UsageError, WriteFailed
+from skill2app.scaffold import app, files, lifecycle, names, pipeline, specs, step
+from skill2app.scaffold.errors import Conflict, InvalidName, UsageError, WriteFailed
 
 
 def snapshot(root: Path) -> dict[str, bytes]:

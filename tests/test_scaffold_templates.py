@@ -11,7 +11,7 @@ import pytest
 import yaml
 from ruamel.yaml import YAML
 
-from templates import TEMPLATES_DIR, app_ref, comment, environment, tojson, yaml_str
+from skill2app.templates import TEMPLATES_DIR, app_ref, comment, environment, tojson, yaml_str
 
 
 @pytest.mark.parametrize("sandboxed", [False, True])

@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from runtime.routing import Candidate, RouteEntry
+from skill2app.runtime.routing import Candidate, RouteEntry
 
 _TOKEN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]|[^\W_]+")
 _STOP = frozenset(

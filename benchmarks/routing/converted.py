@@ -22,9 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dataset import HERE, Request, load_requests  # noqa: E402
 from run import metrics  # noqa: E402
 
-from runtime.app import load_app  # noqa: E402
-from runtime.router import routing_entries  # noqa: E402
-from runtime.routing import EmbeddedRouter, RouteEntry  # noqa: E402
+from skill2app.runtime.app.model import load_app  # noqa: E402
+from skill2app.runtime.routing import EmbeddedRouter, RouteEntry  # noqa: E402
+from skill2app.runtime.routing.router import routing_entries  # noqa: E402
 
 APPS = HERE.parents[1] / "examples" / "apps"
 

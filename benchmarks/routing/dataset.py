@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from runtime.routing import RouteEntry
+from skill2app.runtime.routing import RouteEntry
 
 HERE = Path(__file__).resolve().parent
 KINDS = ("paraphrase", "typo", "zh", "lang", "oos")

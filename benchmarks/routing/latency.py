@@ -16,9 +16,9 @@ from pathlib import Path
 from bm25 import Bm25Router
 from dataset import load_tables
 
-from runtime.routing import EmbeddedRouter, RouteEntry
-from runtime.routing.encoder import load_encoder
-from runtime.routing.sentence import load_sentence_encoder
+from skill2app.runtime.routing import EmbeddedRouter, RouteEntry
+from skill2app.runtime.routing.models.encoder import load_encoder
+from skill2app.runtime.routing.models.sentence import load_sentence_encoder
 
 LATENCY_TABLES = {"10": "devflow", "30": "shopdesk", "100": "workhub"}
 
@@ -62,7 +62,7 @@ _COLD_START = """
 import json, sys, time
 from pathlib import Path
 start = time.perf_counter()
-from runtime.routing import EmbeddedRouter, RouteEntry
+from skill2app.runtime.routing import EmbeddedRouter, RouteEntry
 entries = [RouteEntry(**e) for e in json.loads(sys.stdin.read())]
 models = Path(sys.argv[1])
 EmbeddedRouter(entries, cache_dir=models).route("book a flight to Berlin")
@@ -71,7 +71,8 @@ print((time.perf_counter() - start) * 1000)
 
 
 def _cold_start_ms(models: Path) -> float:
-    """A fresh process: import runtime.routing, load the models, embed 100 pipelines, route once.
+    """A fresh process: import skill2app.runtime.routing, load the models, embed 100
+    pipelines, route once.
 
     ``models`` is the sentence encoder's cache folder: the first process ever writes the
     model's plain copy there (as `app-run` does under APP_RUN_HOME), later ones load it.

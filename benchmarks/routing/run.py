@@ -37,8 +37,8 @@ from bm25 import Bm25Router  # noqa: E402
 from dataset import KINDS, Request, load_requests, load_tables  # noqa: E402
 from latency import latency, percentile  # noqa: E402
 
-from runtime.routing import Candidate, EmbeddedRouter, RouteDecision, RouteEntry  # noqa: E402
-from runtime.routing import embedded as embedded_module  # noqa: E402
+from skill2app.runtime.routing import Candidate, EmbeddedRouter, RouteDecision, RouteEntry  # noqa: E402
+from skill2app.runtime.routing.models import embedded as embedded_module  # noqa: E402
 
 # Calibration: among settings with DEV no-match recall >= RECALL_TARGET, the best DEV
 # top1 - wrong.  A wrong pipeline costs more than a no match (Skill mode still serves it), so
@@ -220,7 +220,7 @@ class Oracle:
         self.expected: str | None = None
 
     def complete(self, request: Any) -> Any:
-        from runtime.providers.base import LlmResponse
+        from skill2app.runtime.providers.base import LlmResponse
 
         offered = request.schema["properties"]["pipeline"]["enum"]
         pick = self.expected if self.expected in offered else None
@@ -237,10 +237,10 @@ def with_llm(
 ) -> dict[str, dict]:
     """Rows for the llm-using strategies: runtime.router.decide with ``provider``, request by
     request (the row is named ``<strategy>`` or, for the oracle, ``<strategy> ceiling``)."""
-    from runtime.app import TIERS
-    from runtime.config import Config
-    from runtime.errors import AppRunError, ProviderNotConfigured
-    from runtime.router import decide
+    from skill2app.runtime.app.config import Config
+    from skill2app.runtime.app.model import TIERS
+    from skill2app.runtime.errors import AppRunError, ProviderNotConfigured
+    from skill2app.runtime.routing.router import decide
 
     config = Config(provider="none", models=dict.fromkeys(TIERS, model))
     label = "a perfect LLM" if isinstance(provider, Oracle) else f"{provider.name}:{model}"
@@ -377,9 +377,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ceiling = with_llm(tables, requests, args.split, Oracle(), "oracle", ("hybrid",))
     result["accuracy"].update(ceiling)
     if args.provider:
-        from runtime.app import TIERS
-        from runtime.config import DEFAULT_MODELS, Config
-        from runtime.providers import make_provider
+        from skill2app.runtime.app.config import DEFAULT_MODELS, Config
+        from skill2app.runtime.app.model import TIERS
+        from skill2app.runtime.providers import make_provider
 
         model = args.model or (
             "gemma3-270m" if args.provider == "local" else DEFAULT_MODELS["lite"]

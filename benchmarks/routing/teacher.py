@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dataset import load_requests, load_tables  # noqa: E402
 from run import Ranked, calibrate, metrics  # noqa: E402
 
-from runtime.routing import Candidate  # noqa: E402
+from skill2app.runtime.routing import Candidate  # noqa: E402
 
 
 def load_teacher(path: Path | None):

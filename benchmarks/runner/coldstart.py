@@ -1,5 +1,6 @@
 """Cold start: a fresh `app-run` process for a one-step code pipeline, `list` and `check` on
-an APP of 100 pipelines, with `python -c pass` and `python -c "import runtime.cli"` as floors.
+an APP of 100 pipelines, with `python -c pass` and `python -c "import skill2app.runtime.cli"`
+as floors.
 The one-step run is timed twice: on an unchanged APP (its check is reused, the everyday case)
 and with ``APP_RUN_NO_CACHE=1`` (checked anew, as after every edit; through ``env``, one exec
 more).
@@ -52,7 +53,7 @@ class Watch:
 
 sys.meta_path.insert(0, Watch())
 sys.argv = ["app-run", *json.loads(os.environ["BENCH_ARGV"])]
-from runtime.cli import main
+from skill2app.runtime.cli import main
 try:
     main()
 except SystemExit:
@@ -71,7 +72,7 @@ def measure_cold_start(
     py, app_run = bench.python, list(bench.app_run)
     commands = {
         "python -c pass": [py, "-c", "pass"],
-        'python -c "import runtime.cli"': [py, "-c", "import runtime.cli"],
+        'python -c "import skill2app.runtime.cli"': [py, "-c", "import skill2app.runtime.cli"],
         "app-run --version": [*app_run, "--version"],
         "app-run run (1 code step)": [*app_run, "run", str(one), "one"],
         "app-run run (1 code step, checked anew)": [

@@ -33,8 +33,8 @@ TARGET_MARGINAL_MS = 0.5
 LOAD_CHECK = """
 import sys, time
 from pathlib import Path
-from runtime.app import load_app
-from runtime.check import check_app
+from skill2app.runtime.app.model import load_app
+from skill2app.runtime.app.check import check_app
 root, name = Path(sys.argv[1]), sys.argv[2]
 times = []
 for _ in range(6):

@@ -8,7 +8,8 @@
    and a Python one), `app-run run` against loop.py (a plain loop with the same stdin
    contract); the marginal cost of one more step and the ratios.
 2. cold start: a one-step code run, `list` and `check` on a 100-pipeline APP, against
-   `python -c pass` and `python -c "import runtime.cli"`; which heavy modules a run imports.
+   `python -c pass` and `python -c "import skill2app.runtime.cli"`; which heavy modules a run
+   imports.
 3. data volume: SIZE MB outputs carried through 1..10 steps, time and peak memory, and whether
    they grow with the data produced (linear) or with the bytes piped (steps^2 * size).
 

@@ -14,28 +14,18 @@ the number of attempts and the model, for the conversion report.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from converter.errors import UsageError
+from skill2app.converter.analyzers.analysis import Analysis, Progress
+from skill2app.converter.errors import UsageError
 
 if TYPE_CHECKING:
-    from converter.inventory import Inventory
-    from converter.plan import Plan
+    from skill2app.converter.inventory.model import Inventory
+    from skill2app.converter.plan.model import Plan
+
+__all__ = ["ANALYZERS", "Analysis", "Progress", "default_analyzer", "get_analyzer", "run_analyzer"]
 
 ANALYZERS = ("heuristic", "llm")
-
-Progress = Callable[[str], None]
-
-
-@dataclass
-class Analysis:
-    """A plan and what it cost: tokens summed over every attempt (zero offline)."""
-
-    plan: Plan
-    usage: dict[str, int] = field(default_factory=lambda: {"input_tokens": 0, "output_tokens": 0})
-    attempts: int = 1
-    model: str = ""
 
 
 def default_analyzer(has_api_key: bool) -> str:
@@ -45,11 +35,11 @@ def default_analyzer(has_api_key: bool) -> str:
 def get_analyzer(name: str) -> Callable[[Inventory], Plan]:
     """The ``analyze(inventory) -> Plan`` function of analyzer ``name``."""
     if name == "heuristic":
-        from converter.analyzers.heuristic import analyze
+        from skill2app.converter.analyzers.heuristic import analyze
 
         return analyze
     if name == "llm":
-        from converter.analyzers.llm import analyze as analyze_llm
+        from skill2app.converter.analyzers.llm import analyze as analyze_llm
 
         return analyze_llm
     raise UsageError(f"unknown analyzer {name!r}", hint=f"use one of: {', '.join(ANALYZERS)}")
@@ -58,7 +48,7 @@ def get_analyzer(name: str) -> Callable[[Inventory], Plan]:
 def run_analyzer(name: str, inventory: Inventory, progress: Progress | None = None) -> Analysis:
     """Analyzer ``name`` on ``inventory``: the plan with its cost (for the report)."""
     if name == "llm":
-        from converter.analyzers.llm import analyze_with_usage
+        from skill2app.converter.analyzers.llm import analyze_with_usage
 
         return analyze_with_usage(inventory, progress=progress)
     return Analysis(get_analyzer(name)(inventory))

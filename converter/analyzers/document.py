@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from converter.analyzers.text import RULE_TITLES, is_rule, strip_markdown
-from converter.invocations import Invocation
-from converter.skill import SkillDoc
+from skill2app.converter.analyzers.text import RULE_TITLES, is_rule, strip_markdown
+from skill2app.converter.inventory.invocations import Invocation
+from skill2app.converter.inventory.skill import SkillDoc
 
 _ORDERED = re.compile(r"^\s{0,3}(\d+)[.)]\s+(.*)$")
 _BULLET = re.compile(r"^\s{0,3}[-*+]\s+(.*)$")

@@ -17,15 +17,15 @@
 
 from __future__ import annotations
 
-from converter.analyzers.document import (
+from skill2app.converter.analyzers.document import (
     Item,
     collect_rules,
     ordered_items,
     own_range,
     section_prose,
 )
-from converter.analyzers.lifecycle import constructor, destructor
-from converter.analyzers.paths import (
+from skill2app.converter.analyzers.lifecycle import constructor, destructor
+from skill2app.converter.analyzers.paths import (
     MainPath,
     code_step,
     describe_path,
@@ -34,7 +34,7 @@ from converter.analyzers.paths import (
     path_name,
     piped_reason,
 )
-from converter.analyzers.text import (
+from skill2app.converter.analyzers.text import (
     EXAMPLE_TITLES,
     GENERIC_TITLES,
     RULE_TITLES,
@@ -49,18 +49,18 @@ from converter.analyzers.text import (
     unique,
     use_when_phrases,
 )
-from converter.analyzers.workflow import (
+from skill2app.converter.analyzers.workflow import (
     GENERIC_SCHEMA,
     find_workflows,
     labels,
     unreproduced_pipe,
     workflow_steps,
 )
-from converter.inventory import Inventory
-from converter.invocations import Invocation, order_key
-from converter.plan import Input, LlmStep, Pipeline, Plan
-from converter.plan import SkillModeItem as Kept
-from converter.programs import Program
+from skill2app.converter.inventory.invocations import Invocation, order_key
+from skill2app.converter.inventory.model import Inventory
+from skill2app.converter.inventory.programs.program import Program
+from skill2app.converter.plan.model import Input, LlmStep, Pipeline, Plan
+from skill2app.converter.plan.model import SkillModeItem as Kept
 
 MAX_TRIGGERS = 5
 _VERB_MATCH = 10.0  # a clause naming a path's subcommand or action is about that path

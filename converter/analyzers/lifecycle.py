@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-from converter.analyzers.text import unique
-from converter.inventory import Inventory
-from converter.plan import Action, Check, Constructor, Destructor
-from converter.requirements import where_key
+from skill2app.converter.analyzers.text import unique
+from skill2app.converter.inventory.model import Inventory
+from skill2app.converter.inventory.requirements import where_key
+from skill2app.converter.plan.model import Action, Check, Constructor, Destructor
 
 _CLEANUP = re.compile(
     r"(?<![\w/.-])(?:clean ?up|remove (?:the )?(?:temp|temporary)\w*|delete (?:the )?"

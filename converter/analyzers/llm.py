@@ -18,16 +18,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from converter.analyzers import Analysis, Progress
-from converter.analyzers.llm_answer import ANSWER_SCHEMA, accept
-from converter.analyzers.llm_prompt import BUDGET_TOKENS, SYSTEM, gather, user_prompt
-from converter.errors import AnalyzerError
-from converter.plan import Plan
+from skill2app.converter.analyzers.analysis import Analysis, Progress
+from skill2app.converter.analyzers.llm_answer import ANSWER_SCHEMA, accept
+from skill2app.converter.analyzers.llm_prompt import BUDGET_TOKENS, SYSTEM, gather, user_prompt
+from skill2app.converter.errors import AnalyzerError
+from skill2app.converter.plan.model import Plan
 
 if TYPE_CHECKING:
-    from converter.inventory import Inventory
-    from runtime.config import Config
-    from runtime.providers.base import LlmResponse, Provider
+    from skill2app.converter.inventory.model import Inventory
+    from skill2app.runtime.app.config import Config
+    from skill2app.runtime.providers.base import LlmResponse, Provider
 
 MAX_ATTEMPTS = 3
 PIPELINE, STEP = "_convert", "analyze"  # how the request is named (scripted answers, records)
@@ -81,9 +81,9 @@ def analyze_with_usage(
 
 
 def _setup(provider: Provider | None, config: Config | None) -> tuple[Config, Provider]:
-    from runtime.config import load_config
-    from runtime.errors import AppRunError
-    from runtime.providers import make_provider
+    from skill2app.runtime.app.config import load_config
+    from skill2app.runtime.errors import AppRunError
+    from skill2app.runtime.providers import make_provider
 
     try:
         config = config if config is not None else load_config(None)
@@ -105,8 +105,8 @@ def _no_model() -> AnalyzerError:
 
 
 def _ask(provider: Provider, config: Config, prompt: str, attempt: int) -> LlmResponse:
-    from runtime.errors import AppRunError, ProviderNotConfigured
-    from runtime.providers.base import LlmRequest
+    from skill2app.runtime.errors import AppRunError, ProviderNotConfigured
+    from skill2app.runtime.providers.base import LlmRequest
 
     request = LlmRequest(
         prompt=prompt,
@@ -133,7 +133,7 @@ def _ask(provider: Provider, config: Config, prompt: str, attempt: int) -> LlmRe
 def _answer(response: LlmResponse) -> Any:
     if response.data is not None:
         return response.data
-    from runtime.providers.anthropic import parse_json_answer  # the SDK stays unimported
+    from skill2app.runtime.providers.anthropic import parse_json_answer  # the SDK stays unimported
 
     return parse_json_answer(response.text)
 

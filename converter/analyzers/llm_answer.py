@@ -18,11 +18,17 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from converter.plan import PLAN_VERSION, Plan, SkillModeItem, check_plan, plan_from_dict
-from converter.plan_file import format_path, schema_errors
+from skill2app.converter.plan.check import check_plan
+from skill2app.converter.plan.file import format_path, schema_errors
+from skill2app.converter.plan.model import (
+    PLAN_VERSION,
+    Plan,
+    SkillModeItem,
+    plan_from_dict,
+)
 
 if TYPE_CHECKING:
-    from converter.inventory import Inventory
+    from skill2app.converter.inventory.model import Inventory
 
 FALLBACK_TOPIC = "Requests no pipeline matches"
 FALLBACK_REASON = (

@@ -12,10 +12,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from converter.markdown import CodeBlock, Section, scan_markdown
+from skill2app.converter.inventory.markdown import CodeBlock, Section, scan_markdown
 
 if TYPE_CHECKING:
-    from converter.inventory import Inventory
+    from skill2app.converter.inventory.model import Inventory
 
 MAX_DOCUMENTS = 50
 MAX_DOCUMENT_BYTES = 4_000_000  # larger Markdown files are listed, not read

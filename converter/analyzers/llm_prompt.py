@@ -27,12 +27,12 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from converter.analyzers.llm_documents import Document, outline, read_documents
-from converter.cli_model import Command
+from skill2app.converter.analyzers.llm_documents import Document, outline, read_documents
+from skill2app.converter.inventory.programs.interface import Command
 
 if TYPE_CHECKING:
-    from converter.inventory import Inventory
-    from converter.programs import Program
+    from skill2app.converter.inventory.model import Inventory
+    from skill2app.converter.inventory.programs.program import Program
 
 BUDGET_TOKENS = 60_000  # inventory + documents, as estimated by ``estimate_tokens``
 FRAME_TOKENS = 1_000  # kept free for the prompt's own words around them

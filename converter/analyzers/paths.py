@@ -14,14 +14,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from converter.analyzers.text import humanize, slug, snake
-from converter.cli_model import AUTHORITATIVE, Command, Param, ParsedArgs, dest_of, parse_argv
-from converter.cli_script import without_usage
-from converter.invocations import Invocation, is_placeholder, order_key
-from converter.plan import Arg, CodeStep, Input, StdinFeed
-from converter.programs import Program
-from converter.samples import with_example
-from converter.shell import Stdin
+from skill2app.converter.analyzers.text import humanize, slug, snake
+from skill2app.converter.inventory.invocations import Invocation, is_placeholder, order_key
+from skill2app.converter.inventory.programs.interface import (
+    AUTHORITATIVE,
+    Command,
+    Param,
+    ParsedArgs,
+    dest_of,
+    parse_argv,
+)
+from skill2app.converter.inventory.programs.program import Program
+from skill2app.converter.inventory.programs.scripts import without_usage
+from skill2app.converter.inventory.shell import Stdin
+from skill2app.converter.plan.model import Arg, CodeStep, Input, StdinFeed
+from skill2app.converter.plan.samples import with_example
 
 ACTION_FLAGS = {"action", "command", "cmd", "op", "operation", "task", "subcommand", "verb"}
 OUTPUT_FILE_FLAGS = {"output", "out", "output_file", "outfile", "output_path", "o", "dest"}

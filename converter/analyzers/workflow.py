@@ -15,20 +15,26 @@ import json
 import re
 from typing import Any
 
-from converter.analyzers.document import Item, collect_rules, ordered_items
-from converter.analyzers.paths import (
+from skill2app.converter.analyzers.document import Item, collect_rules, ordered_items
+from skill2app.converter.analyzers.paths import (
     MainPath,
     input_for,
     is_output_file,
     json_switch,
     stdin_input,
 )
-from converter.analyzers.text import SETUP_TITLES, snake, tier_for, unique
-from converter.cli_model import AUTHORITATIVE, Command, Param, dest_of, parse_argv
-from converter.inventory import Inventory
-from converter.invocations import Invocation
-from converter.plan import Arg, CodeStep, Input, LlmStep, StdinFeed, Step
-from converter.shell import Stdin
+from skill2app.converter.analyzers.text import SETUP_TITLES, snake, tier_for, unique
+from skill2app.converter.inventory.invocations import Invocation
+from skill2app.converter.inventory.model import Inventory
+from skill2app.converter.inventory.programs.interface import (
+    AUTHORITATIVE,
+    Command,
+    Param,
+    dest_of,
+    parse_argv,
+)
+from skill2app.converter.inventory.shell import Stdin
+from skill2app.converter.plan.model import Arg, CodeStep, Input, LlmStep, StdinFeed, Step
 
 GENERIC_SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -1,81 +1,39 @@
 """The `app-run` command line, on the standard library's argparse (typer imports pydantic while
-it parses, ~100 ms a call). The only package of the runtime that prints: this module holds the
-parser factory, the shared options, how results and errors are printed and the entry point;
+it parses, ~100 ms a call). The only package of the runtime that prints: this package holds the
+entry point and the whole parser; ``parser`` the parser class and the shared options,
+``output`` how results and errors are printed;
 ``pipelines`` (check, list, run, route, ask, test), ``records`` (log, schema) and ``sessions``
 (resume, abandon, sessions) each register their commands and hold them. A command gets the
 parsed arguments and returns its exit code; an error it raises is shown here, as one line.
-
-Exit codes (also in README.md):
-  0 success · 1 pipeline failed · 2 usage or input error · 3 APP invalid (check errors)
-  4 constructor failed · 5 destructor failed (business output still printed)
-  130 interrupted by SIGINT · 143 terminated by SIGTERM · 70 internal error
-  141 stdout closed by its reader before all was printed
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
-from runtime import __version__
-from runtime.display import (
-    error_lines,
-    pause_line,
-    progress_lines,
-    select_field,
+from skill2app.runtime import __version__
+from skill2app.runtime.cli import pipelines, records, sessions
+from skill2app.runtime.cli.output import (
+    EXIT_INTERRUPTED,
+    EXIT_IO,
+    EXIT_PIPE,
+    EXIT_USAGE,
+    StdoutFailed,
+    emit_json,
+    fail,
+    say,
 )
-from runtime.errors import AppRunError, UsageError
-
-EXIT_USAGE = 2
-EXIT_INTERNAL = 70
-EXIT_INTERRUPTED = 130
-EXIT_PIPE = 141  # 128 + SIGPIPE, as a shell reports a program killed by it
-EXIT_IO = 74  # stdout could not be written (sysexits' EX_IOERR): disk full, device error
-
-Handler = Callable[[argparse.Namespace], int]
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse with app-run's one-line usage error (exit 2), no abbreviated options, and
-    (``intermixed``: a command's parser) options anywhere among the arguments."""
-
-    def __init__(self, *args: Any, intermixed: bool = False, **kwargs: Any) -> None:
-        kwargs.setdefault("allow_abbrev", False)
-        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
-        super().__init__(*args, **kwargs)
-        self.intermixed = intermixed
-
-    json_errors = False  # --json was given: a usage error is an object on stdout too
-
-    def error(self, message: str) -> NoReturn:
-        usage_error(message, f"see `{self.prog} --help`", as_json=Parser.json_errors)
-        self.exit(EXIT_USAGE)
-
-    def parse_known_args(  # type: ignore[override]
-        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
-    ) -> tuple[argparse.Namespace, list[str]]:
-        if not self.intermixed:
-            return super().parse_known_args(args, namespace)
-        self.intermixed = False  # parse_known_intermixed_args calls this method back
-        try:
-            parsed, extras = self.parse_known_intermixed_args(args, namespace)
-        finally:
-            self.intermixed = True
-        if extras:  # named here, so the message points at this command's --help
-            self.error(f"unrecognized arguments: {' '.join(extras)}")
-        return parsed, extras
+from skill2app.runtime.cli.parser import Handler, Parser, usage_error
+from skill2app.runtime.errors import AppRunError
 
 
 def build_parser() -> Parser:
     """The whole command line: global options, then one sub-command per command."""
-    from . import pipelines, records, sessions
-
     parser = Parser(
         prog="app-run",
         description=(
@@ -100,191 +58,6 @@ def build_parser() -> Parser:
         module.register(commands)
     return parser
 
-
-def command(commands: argparse._SubParsersAction[Parser], handler: Handler, name: str) -> Parser:
-    """Add the command ``name`` running ``handler``; the handler's docstring is its help."""
-    from textwrap import dedent
-
-    first, _, rest = (handler.__doc__ or "").strip().partition("\n")
-    description = f"{first}\n{dedent(rest)}".strip()
-    parser = commands.add_parser(name, help=first, description=description, intermixed=True)
-    parser.set_defaults(handler=handler)
-    # --debug is global, but error messages say "rerun with --debug": accept it anywhere
-    # (SUPPRESS: not given here, the global value stands).
-    parser.add_argument(
-        "--debug", action="store_true", default=argparse.SUPPRESS, help="Show tracebacks."
-    )
-    return parser
-
-
-# --- options shared by several commands -----------------------------------------------------
-
-
-def app_dir_argument(parser: Parser) -> None:
-    parser.add_argument(
-        "app_dir",
-        metavar="APP_DIR",
-        type=Path,
-        help="The APP folder (holds SKILL.md and pipelines/).",
-    )
-
-
-def json_flag(parser: Parser) -> None:
-    parser.add_argument(
-        "--json", dest="as_json", action="store_true", help="Machine-readable output on stdout."
-    )
-
-
-def quiet_flag(parser: Parser, default: bool = False) -> None:
-    more = " (default: %(default)s)" if default else ""
-    parser.add_argument(
-        "-q", "--quiet", action="store_true", default=default, help=f"No progress on stderr.{more}"
-    )
-
-
-def input_options(parser: Parser) -> None:
-    parser.add_argument(
-        "-i",
-        "--input",
-        dest="input_pairs",
-        action="append",
-        metavar="KEY=VALUE",
-        help="An input as key=value (repeatable).",
-    )
-    parser.add_argument("--input-json", metavar="FILE", help="Inputs as a JSON object: FILE or -.")
-
-
-def provider_options(parser: Parser) -> None:
-    parser.add_argument(
-        "--provider", metavar="NAME", help="LLM provider: anthropic | local | scripted | none."
-    )
-    parser.add_argument("--answers", metavar="FILE", help="Answers file for the scripted provider.")
-
-
-def delegate_flag(parser: Parser) -> None:
-    parser.add_argument(
-        "--delegate",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="With no provider, pause at llm steps for the calling agent (exit 6)."
-        " (default: --delegate)",
-    )
-
-
-def field_option(parser: Parser) -> None:
-    parser.add_argument(
-        "--field",
-        metavar="PATH",
-        help="Print only this field of the output (dot path); a string prints as plain text.",
-    )
-
-
-# --- output -----------------------------------------------------------------------------------
-
-
-class StdoutFailed(Exception):
-    """stdout refused a write for another reason than its reader going away."""
-
-
-def out(text: str, end: str = "\n", *, escape: bool = True) -> None:
-    """Text for programs, on stdout.  What stdout's encoding cannot hold (a lone surrogate a
-    step printed as a JSON escape; anything but ASCII under ``PYTHONIOENCODING=ascii``) is
-    written as a backslash escape; with ``escape=False`` the UnicodeEncodeError is raised,
-    before anything was written, for the caller to say it another way (``emit_json``)."""
-    try:
-        try:
-            print(text, end=end, file=sys.stdout, flush=True)
-        except UnicodeEncodeError:
-            if not escape:
-                raise
-            encoding = sys.stdout.encoding or "utf-8"
-            text = text.encode(encoding, "backslashreplace").decode(encoding)
-            print(text, end=end, file=sys.stdout, flush=True)
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        raise StdoutFailed(exc.strerror or str(exc)) from exc
-
-
-def read_stdin() -> str:
-    """All of standard input as UTF-8 text; bytes that are not UTF-8 raise UnicodeDecodeError
-    (exit 2) rather than turning into surrogates that fail later.  A closed standard input
-    (``0<&-``) is a usage error."""
-    if sys.stdin is None:
-        raise UsageError("standard input is closed", hint="pipe the text in, or name a FILE")
-    raw = getattr(sys.stdin, "buffer", None)
-    return raw.read().decode("utf-8-sig") if raw is not None else sys.stdin.read()
-
-
-def say(lines: list[str]) -> None:
-    """Lines for people, on stderr."""
-    for line in lines:
-        print(line, file=sys.stderr, flush=True)
-
-
-def emit_json(data: Any) -> None:
-    """``data`` as JSON on stdout: as UTF-8 text, or all in ASCII escapes (still the same JSON)
-    where stdout cannot hold the text (a lone surrogate, an ASCII-only stdout)."""
-    try:
-        out(json.dumps(data, ensure_ascii=False, indent=2), escape=False)
-    except UnicodeEncodeError:
-        out(json.dumps(data, ensure_ascii=True, indent=2))
-
-
-def fail(error: BaseException, debug: bool = False) -> int:
-    """Print one line for an error (and its traceback with --debug); the exit code to end with."""
-    if debug:
-        import traceback
-
-        traceback.print_exception(error)
-    if isinstance(error, AppRunError):
-        lines = error_lines(error)
-        say([f"Error: {lines[0]}", *lines[1:]])
-        return error.exit_code
-    say([f"Error: internal error: {error!r} — rerun with --debug and report it"])
-    return EXIT_INTERNAL
-
-
-def report(result: Any, as_json: bool, field: str | None = None) -> int:
-    """Print a RunResult: the output on stdout, errors on stderr; its exit code."""
-    if as_json or result.pause is not None:
-        emit_json(result.to_dict())
-        if result.pause is not None and not as_json:
-            say([pause_line(result.pause)])
-    else:
-        if result.business is not None and result.business.status == "succeeded":
-            _print_output(result.output, field)
-        for phase in (result.constructor, result.business, result.destructor):
-            if phase is not None and phase.error is not None:
-                lines = error_lines(phase.error)
-                say([f"Error: {phase.phase} failed — {lines[0]}", *lines[1:]])
-    if getattr(result, "signal", None) is not None:
-        import signal
-
-        name, code = signal.Signals(result.signal).name, 128 + result.signal
-        say([f"Stopped by {name} while the destructor ran: it was let finish (exit {code})"])
-    if result.record_error:
-        fix = "check the free space and permissions of APP_RUN_HOME; the run itself went on"
-        say([f"Warning: {result.record_error} — {fix}"])
-    return int(result.exit_code)
-
-
-def _print_output(output: Any, field: str | None) -> None:
-    """The pipeline's output as JSON; with --field, one part of it (a string as plain text).
-    A field that is not there raises UsageError (shown as the error, exit 2)."""
-    if field:
-        output = select_field(output, field)
-        if isinstance(output, str):
-            out(output.rstrip("\n"))
-            return
-    emit_json(output)
-
-
-def progress(event: dict[str, Any]) -> None:
-    say(progress_lines(event))
-
-
-# --- entry point ------------------------------------------------------------------------------
 
 COMMANDS = (
     "test",
@@ -354,7 +127,7 @@ def app_run(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the one place that turns errors into a message
         code = fail(exc, debug)
         if as_json or Parser.json_errors:  # --json promises one object on stdout
-            from runtime.result import error_dict
+            from skill2app.runtime.records.result import error_dict
 
             error = (
                 error_dict(exc)
@@ -364,15 +137,6 @@ def app_run(argv: Sequence[str] | None = None) -> int:
             with contextlib.suppress(OSError, StdoutFailed):
                 emit_json({"status": "error", "exit_code": code, "error": error})
         return code
-
-
-def usage_error(message: str, hint: str, as_json: bool) -> None:
-    """A usage error before any command ran: one line on stderr (and the --json object)."""
-    say([f"Error: {message} — {hint}"])
-    if as_json:
-        error = {"type": "UsageError", "message": message, "hint": hint}
-        with contextlib.suppress(OSError, StdoutFailed):
-            emit_json({"status": "error", "exit_code": EXIT_USAGE, "error": error})
 
 
 def _utf8(text: str) -> bool:

@@ -4,26 +4,20 @@ from __future__ import annotations
 
 import argparse
 
-from runtime.display import counted, decision_lines, warning_line
-from runtime.errors import CheckFailed
-
-from . import (
+from skill2app.runtime.cli.output import emit_json, out, progress, read_stdin, report, say
+from skill2app.runtime.cli.parser import (
     Parser,
     app_dir_argument,
     command,
     delegate_flag,
-    emit_json,
     field_option,
     input_options,
     json_flag,
-    out,
-    progress,
     provider_options,
     quiet_flag,
-    read_stdin,
-    report,
-    say,
 )
+from skill2app.runtime.errors import CheckFailed
+from skill2app.runtime.records.display import counted, decision_lines, warning_line
 
 
 def register(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -97,8 +91,8 @@ def _strategy_option(parser: Parser) -> None:
 
 def check(args: argparse.Namespace) -> int:
     """Validate every pipeline of an APP without running anything."""
-    from runtime.app import load_app
-    from runtime.check import check_app, errors_in
+    from skill2app.runtime.app.check import check_app, errors_in
+    from skill2app.runtime.app.model import load_app
 
     diagnostics = check_app(load_app(args.app_dir))
     errors = errors_in(diagnostics)
@@ -115,8 +109,8 @@ def check(args: argparse.Namespace) -> int:
 
 def list_pipelines(args: argparse.Namespace) -> int:
     """Print the routing table: every business pipeline's name, description and triggers."""
-    from runtime.errors import LoadError
-    from runtime.job import listing
+    from skill2app.runtime.ask import listing
+    from skill2app.runtime.errors import LoadError
 
     table = listing(args.app_dir)
     broken = [row for row in table if row.get("error")]
@@ -134,7 +128,7 @@ def list_pipelines(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Run one pipeline, with its _constructor before and _destructor after."""
-    from runtime.job import execute
+    from skill2app.runtime.ask import execute
 
     result = execute(
         args.app_dir,
@@ -152,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
 
 def route_request(args: argparse.Namespace) -> int:
     """Only decide which pipeline a request goes to (nothing runs)."""
-    from runtime.job import decide
+    from skill2app.runtime.ask import decide
 
     decision = decide(
         args.app_dir,
@@ -174,8 +168,8 @@ def ask_request(args: argparse.Namespace) -> int:
 
     `app-run APP_DIR "request"` is short for `app-run ask APP_DIR "request"`.
     """
-    from runtime.job import ask
-    from runtime.skill_mode import EXIT_SKILL
+    from skill2app.runtime.ask import ask
+    from skill2app.runtime.host.skill_mode import EXIT_SKILL
 
     answer = ask(
         args.app_dir,
@@ -208,9 +202,9 @@ def ask_request(args: argparse.Namespace) -> int:
 
 def test_fixtures(args: argparse.Namespace) -> int:
     """Run each pipeline on its samples/ (recorded answers, no LLM); compare with expected.json."""
-    from runtime.app import load_app
-    from runtime.config import load_config
-    from runtime.fixtures import run_fixtures
+    from skill2app.runtime.app.config import load_config
+    from skill2app.runtime.app.model import load_app
+    from skill2app.runtime.records.fixtures import run_fixtures
 
     app = load_app(args.app_dir)
     results = run_fixtures(

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from . import Parser, command, emit_json, json_flag, out
+from skill2app.runtime.cli.output import emit_json, out
+from skill2app.runtime.cli.parser import Parser, command, json_flag
 
 
 def register(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -19,8 +20,8 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
 
 def log(args: argparse.Namespace) -> int:
     """Show a run record (the newest by default)."""
-    from runtime.config import state_home
-    from runtime.record import describe_run, find_run, list_runs, read_events
+    from skill2app.runtime.app.config import state_home
+    from skill2app.runtime.records.record import describe_run, find_run, list_runs, read_events
 
     if args.list_all:
         rows = list_runs(state_home())
@@ -41,7 +42,7 @@ def schema(args: argparse.Namespace) -> int:
     """Print the JSON Schema of pipeline.yaml (for editors and CI)."""
     from importlib import resources
 
-    resource = resources.files("runtime").joinpath("schemas/pipeline.schema.json")
+    resource = resources.files("skill2app.runtime").joinpath("schemas/pipeline.schema.json")
     if args.path:
         out(str(resource))
     else:

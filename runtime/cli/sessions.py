@@ -5,21 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from runtime.display import clean_line, session_line
-from runtime.errors import LoadError, UsageError
-
-from . import (
-    Parser,
-    command,
-    emit_json,
-    field_option,
-    json_flag,
-    out,
-    progress,
-    quiet_flag,
-    read_stdin,
-    report,
-)
+from skill2app.runtime.cli.output import emit_json, out, progress, read_stdin, report
+from skill2app.runtime.cli.parser import Parser, command, field_option, json_flag, quiet_flag
+from skill2app.runtime.errors import LoadError, UsageError
+from skill2app.runtime.records.display import clean_line, session_line
 
 
 def register(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -59,8 +48,8 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
 
 def resume(args: argparse.Namespace) -> int:
     """Answer a paused llm step and carry the run on."""
-    from runtime.config import state_home
-    from runtime.delegation import resume as resume_session
+    from skill2app.runtime.app.config import state_home
+    from skill2app.runtime.host.delegation import resume as resume_session
 
     answer = _read_stdin() if args.output == "-" else _read_answer(args.output)
     listener = None if args.quiet else progress
@@ -100,8 +89,8 @@ def abandon(args: argparse.Namespace) -> int:
     cannot run (it fails `check`) is not ended: abandon it again once that is fixed (exit 3).
     One whose APP is gone is ended without its destructor (exit 3).
     """
-    from runtime.config import state_home
-    from runtime.delegation import abandon as abandon_session
+    from skill2app.runtime.app.config import state_home
+    from skill2app.runtime.host.delegation import abandon as abandon_session
 
     listener = None if args.quiet else progress
     result = abandon_session(state_home(), args.session, listener=listener)
@@ -116,9 +105,9 @@ def sessions(args: argparse.Namespace) -> int:
     resuming or abandoning is skipped, never removed. Exit 3 if a session could not be ended
     (it is kept) or was ended without its destructor (its APP is gone).
     """
-    from runtime.config import state_home
-    from runtime.delegation import clean as clean_sessions
-    from runtime.session import list_sessions
+    from skill2app.runtime.app.config import state_home
+    from skill2app.runtime.host.delegation import clean as clean_sessions
+    from skill2app.runtime.host.session import list_sessions
 
     older_than = 24.0 if args.older_than is None else args.older_than
     if args.older_than is not None and not args.clean:

@@ -8,17 +8,16 @@ with a message naming what to set.
 
 from __future__ import annotations
 
-from runtime.config import Config
-from runtime.errors import ConfigError
-
-from .base import LlmRequest, LlmResponse, Provider
+from skill2app.runtime.app.config import Config
+from skill2app.runtime.errors import ConfigError
+from skill2app.runtime.providers.base import LlmRequest, LlmResponse, Provider
 
 __all__ = ["LlmRequest", "LlmResponse", "Provider", "make_provider"]
 
 
 def make_provider(config: Config) -> Provider | None:
     if config.provider == "scripted":
-        from .scripted import ScriptedProvider
+        from skill2app.runtime.providers.scripted import ScriptedProvider
 
         if config.answers is None:
             raise ConfigError(
@@ -27,11 +26,11 @@ def make_provider(config: Config) -> Provider | None:
             )
         return ScriptedProvider.from_file(config.answers)
     if config.provider == "anthropic":
-        from .anthropic import AnthropicProvider
+        from skill2app.runtime.providers.anthropic import AnthropicProvider
 
         return AnthropicProvider()
     if config.provider == "local":
-        from .local import LocalProvider
+        from skill2app.runtime.providers.local import LocalProvider
 
         return LocalProvider()
     return None

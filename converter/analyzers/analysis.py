@@ -1,0 +1,22 @@
+"""What an analyzer returns: the plan, and what making it cost."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from skill2app.converter.plan.model import Plan
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Analysis:
+    """A plan and what it cost: tokens summed over every attempt (zero offline)."""
+
+    plan: Plan
+    usage: dict[str, int] = field(default_factory=lambda: {"input_tokens": 0, "output_tokens": 0})
+    attempts: int = 1
+    model: str = ""

@@ -1,0 +1,197 @@
+"""Which shell commands in SKILL.md run a program of the skill, with which arguments.
+
+The commands come from ``shell.simple_commands``; each names its program through an
+interpreter (``python3 x.py``, ``python -m tools.x``, ``uv run``, ``npx tsx`` ...) or directly
+(``./x.sh``), and the program's path is resolved against the skill's files, also from a
+``cd`` earlier in the block.  What the command reads on stdin is kept, naming the program
+when another program of the skill pipes into it.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import shlex
+from dataclasses import dataclass, field
+
+from skill2app.converter.inventory.shell import SimpleCommand, Stdin, simple_commands
+
+INTERPRETERS = {
+    "python": "python",
+    "python3": "python",
+    "py": "python",
+    "pypy3": "python",
+    "node": "node",
+    "nodejs": "node",
+    "bun": "node",
+    "deno": "node",
+    "tsx": "node",
+    "ts-node": "node",
+    "bash": "bash",
+    "sh": "sh",
+    "zsh": "zsh",
+    "ruby": "ruby",
+    "perl": "perl",
+    "php": "php",
+    "Rscript": "r",
+    "pwsh": "powershell",
+}
+_RUNNERS = {
+    "uv": ("run",),
+    "poetry": ("run",),
+    "pipenv": ("run",),
+    "deno": ("run",),
+    "bun": ("run",),
+    "npm": ("exec",),
+    "pnpm": ("exec",),
+}
+_PROGRAM_EXT = re.compile(r"\.(py|sh|bash|zsh|js|mjs|cjs|ts|rb|pl|php|r|ps1)$", re.I)
+
+
+@dataclass(frozen=True)
+class Invocation:
+    program: str  # path of the program, relative to the skill folder
+    line: int
+    argv: list[str]  # the arguments after the program
+    interpreter: str = ""  # "python3", "node" ...; "" when the program is run directly
+    source: str = "block"  # block | inline
+    env: list[str] = field(default_factory=list)
+    file: str = "SKILL.md"  # the Markdown file it is written in
+    stdin: Stdin | None = None  # what the documentation feeds it on stdin
+    position: int = 0  # its place among the commands of its line (`a.py | b.py`: b is 1)
+
+    def to_dict(self) -> dict[str, object]:
+        data: dict[str, object] = {"file": self.file, "line": self.line, "argv": list(self.argv)}
+        if self.interpreter:
+            data["interpreter"] = self.interpreter
+        if self.env:
+            data["env"] = sorted(self.env)
+        if self.stdin is not None:
+            data["stdin"] = self.stdin.to_dict()
+        data["source"] = self.source
+        return data
+
+
+def order_key(inv: Invocation) -> tuple[bool, str, int]:
+    """Where an invocation is written: SKILL.md first, then other files, by line."""
+    return (inv.file != "SKILL.md", inv.file, inv.line)
+
+
+def program_of(argv: list[str]) -> tuple[str, str, int]:
+    """(interpreter, script word, index of the first argument) for ``argv``.
+
+    ``python3 -u scripts/x.py a`` → ("python3", "scripts/x.py", 3);
+    ``python -m tools.report a`` → ("python", "tools/report.py", 3);
+    ``./x.sh a`` → ("", "./x.sh", 1).
+    """
+    i, interpreter = 0, ""
+    while i < len(argv):
+        word = argv[i]
+        base = posixpath.basename(word)
+        if base in _RUNNERS and i + 1 < len(argv) and argv[i + 1] in _RUNNERS[base]:
+            interpreter = interpreter or base
+            i += 2
+        elif base in INTERPRETERS or re.fullmatch(r"python3(\.\d+)?", base):
+            interpreter = base
+            i += 1
+        elif word.startswith("-") and interpreter:
+            if word == "-m" and i + 1 < len(argv):
+                return interpreter, argv[i + 1].replace(".", "/") + ".py", i + 2
+            i += 1 + (word in ("--with", "-p", "--python", "-r", "--require"))
+        else:
+            return interpreter, word, i + 1
+    return interpreter, "", len(argv)
+
+
+def resolve(word: str, cwd: str, files: list[str]) -> str:
+    """The file of the skill that ``word`` names, or ""."""
+    if not word or word in ("-", "--"):
+        return ""
+    clean = posixpath.normpath(word.strip()).removeprefix("./")
+    known = set(files)
+    if cwd and posixpath.normpath(posixpath.join(cwd, clean)) in known:
+        return posixpath.normpath(posixpath.join(cwd, clean))
+    if clean in known:
+        return clean
+    if not posixpath.splitext(clean)[1]:  # `python scripts/check_fields` for check_fields.py
+        for ext in (".py", ".sh", ".js"):
+            if resolve(clean + ext, cwd, files):
+                return resolve(clean + ext, cwd, files)
+    suffixes = [f for f in files if clean.endswith("/" + f)]
+    if suffixes:
+        return max(suffixes, key=len)
+    if "/" not in clean and _PROGRAM_EXT.search(clean):
+        same = [f for f in files if posixpath.basename(f) == clean]
+        if len(same) == 1:
+            return same[0]
+    return ""
+
+
+def invocations_in(
+    text: str,
+    first_line: int,
+    language: str,
+    files: list[str],
+    source: str = "block",
+    doc: str = "SKILL.md",
+) -> tuple[list[Invocation], list[SimpleCommand]]:
+    """(invocations of skill files, the other commands) in one block or inline span."""
+    found: list[Invocation] = []
+    others: list[SimpleCommand] = []
+    for command in simple_commands(text, first_line, language):
+        interpreter, word, first_arg = program_of(command.argv)
+        program = resolve(word, command.cwd, files)
+        if program:
+            found.append(
+                Invocation(
+                    program,
+                    command.line,
+                    command.argv[first_arg:],
+                    interpreter,
+                    source,
+                    command.env,
+                    doc,
+                    _of_program(command.stdin, command.cwd, files),
+                    command.position,
+                )
+            )
+        else:
+            others.append(command)
+    return found, others
+
+
+def _of_program(stdin: Stdin | None, cwd: str, files: list[str]) -> Stdin | None:
+    """``stdin``, naming the program when the command piping into it runs one of the skill's."""
+    if stdin is None or stdin.kind != "command" or not stdin.value:
+        return stdin
+    try:
+        argv = shlex.split(stdin.value)
+    except ValueError:
+        return stdin
+    program = resolve(program_of(argv)[1], cwd, files)
+    return Stdin("program", program) if program else stdin
+
+
+def is_placeholder(value: str) -> bool:
+    """``<file>``, ``{input}``, ``{{x}}``, ``$FILE``, ``YOUR_KEY``, ``path/to/x``, ``...``;
+    a JSON object or array literal (``{"a": 1}``, ``[1, 2]``) is a real value."""
+    if is_json_literal(value):
+        return False
+    return bool(
+        re.fullmatch(r"<[^<>]+>|\{\{?[^{}]+\}\}?|\[[^\[\]]+\]", value)
+        or "$" in value
+        or "..." in value
+        or re.fullmatch(r"[A-Z][A-Z0-9_]{2,}", value)
+        or re.search(r"(^|/)path/to/|your[-_]|YOUR_|^xxx|example\.com", value)
+    )
+
+
+def is_json_literal(value: str) -> bool:
+    """Whether ``value`` is a JSON object or array (``{"a": 1}``, ``[]``), not a placeholder."""
+    if not value.strip().startswith(("{", "[")):
+        return False
+    try:
+        return isinstance(json.loads(value), dict | list)
+    except ValueError:
+        return False

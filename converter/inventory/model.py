@@ -1,0 +1,329 @@
+"""Everything app-convert knows about a skill before proposing pipelines: the inventory.
+
+``build_inventory(skill_dir)`` reads SKILL.md, lists the folder, finds the programs and how
+SKILL.md invokes them, and collects what the skill needs from its environment.  ``to_dict()``
+is deterministic (paths are relative and POSIX, unordered things are sorted) so it can be
+compared with a golden file.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skill2app.converter.errors import SkillError, Where
+from skill2app.converter.inventory.invocations import Invocation, invocations_in
+from skill2app.converter.inventory.markdown import CodeBlock, InlineCode, scan_markdown
+from skill2app.converter.inventory.programs.language import language_of
+from skill2app.converter.inventory.programs.program import (
+    CONTEXT_DIRS,
+    Program,
+    describe,
+    direct_run_warning,
+    interpreter_need,
+    is_candidate,
+    read_source,
+)
+from skill2app.converter.inventory.requirements import (
+    Collector,
+    Requirement,
+    from_commands,
+    from_inline,
+    from_program,
+    from_prose,
+    from_python_example,
+    from_shell_text,
+    where_key,
+)
+from skill2app.converter.inventory.shell import SHELL_LANGUAGES, SimpleCommand
+from skill2app.converter.inventory.skill import SkillDoc, read_skill_md
+from skill2app.converter.marker import MARKER
+
+MAX_FILES = 5_000
+MAX_DOCS = 50
+SKIP_DIRS = frozenset(
+    {"node_modules", "__pycache__", "venv", "dist", "build", "pipelines", "site-packages"}
+)
+ROLES = ("skill", "program", "module", "context", "other")
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    path: str
+    role: str  # one of ROLES
+
+
+@dataclass
+class Inventory:
+    root: Path
+    skill: SkillDoc
+    language: str  # "en", "zh", "ja", "ko", "ru": by script, Latin-script text counts as "en"
+    programs: list[Program]
+    files: list[FileEntry]
+    requirements: list[Requirement]
+    warnings: list[str] = field(default_factory=list)
+
+    def program(self, path: str) -> Program | None:
+        return next((p for p in self.programs if p.path == path), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        fm = self.skill.frontmatter
+        return {
+            "skill": {
+                "name": fm.name,
+                "description": fm.description,
+                "license": fm.license,
+                "compatibility": fm.compatibility,
+                "metadata": fm.metadata,
+                "allowed_tools": fm.allowed_tools,
+                "extra": fm.extra,
+                "language": self.language,
+            },
+            "sections": [
+                {"level": s.level, "title": s.title, "line": s.line, "end_line": s.end_line}
+                for s in self.skill.sections
+            ],
+            "code_blocks": [
+                {"language": b.language, "line": b.line, "section": b.section}
+                for b in self.skill.code_blocks
+            ],
+            "programs": [p.to_dict() for p in self.programs],
+            "files": [{"path": f.path, "role": f.role} for f in self.files],
+            "requirements": [r.to_dict() for r in self.requirements],
+            "warnings": list(self.warnings),
+        }
+
+
+def build_inventory(skill_dir: Path, *, probe: bool = False) -> Inventory:
+    """Read the skill in ``skill_dir``; run programs (``--help``) only when ``probe``."""
+    if not skill_dir.is_dir():
+        raise SkillError(
+            "not a folder",
+            where=Where(str(skill_dir)),
+            hint="pass the folder that contains SKILL.md",
+        )
+    skill_md = _find_skill_md(skill_dir)
+    doc = read_skill_md(skill_md, display=skill_md.name)
+    warnings = list(doc.warnings)
+    if skill_md.name != "SKILL.md":
+        warnings.append(f"the skill file is named {skill_md.name}; Agent Skills expect SKILL.md")
+    paths, walk_warnings = list_files(skill_dir)
+    warnings.extend(walk_warnings)
+    docs = [Doc(doc.path, doc.code_blocks, doc.inline_code)]
+    docs += read_docs(skill_dir, paths, skill_md.name)
+    invoked, commands = find_invocations(docs, [p for p in paths if p != skill_md.name])
+    warnings.extend(missing_programs(docs, commands, paths))
+    programs, roles = _programs(skill_dir, paths, skill_md.name, invoked, probe)
+    warnings.extend(w for p in programs if (w := direct_run_warning(skill_dir, p)))
+    modules = [p for p in paths if roles.get(p) == "module"]
+    requirements = _requirements(skill_dir, doc, commands, programs, paths, modules)
+    files = [FileEntry(p, roles.get(p, "other")) for p in paths]
+    return Inventory(skill_dir, doc, detect_language(doc), programs, files, requirements, warnings)
+
+
+def _find_skill_md(skill_dir: Path) -> Path:
+    exact = skill_dir / "SKILL.md"
+    if exact.is_file():
+        return exact
+    if exact.exists():
+        raise SkillError(
+            "SKILL.md is not a file",
+            where=Where(str(exact)),
+            hint="SKILL.md must be the skill's Markdown file: move that folder aside",
+        )
+    others = sorted(p for p in skill_dir.iterdir() if p.name.lower() == "skill.md" and p.is_file())
+    if others:
+        return others[0]
+    raise SkillError(
+        "no SKILL.md in this folder",
+        where=Where(str(skill_dir)),
+        hint="point app-convert at the skill folder (the one with SKILL.md)",
+    )
+
+
+def list_files(skill_dir: Path) -> tuple[list[str], list[str]]:
+    """Relative POSIX paths of the regular files, sorted; hidden, vendored and generated
+    folders and symbolic links are left out."""
+    found: list[str] = []
+    warnings: list[str] = []
+    for root, dirs, names in os.walk(skill_dir, followlinks=False):
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".") and d not in SKIP_DIRS and not (Path(root) / d).is_symlink()
+        )
+        for name in sorted(names):
+            full = Path(root) / name
+            if name.startswith(".") or full.is_symlink() or not full.is_file():
+                continue
+            found.append(full.relative_to(skill_dir).as_posix())
+            if len(found) >= MAX_FILES:
+                warnings.append(f"more than {MAX_FILES} files; the rest were not read")
+                return sorted(found), warnings
+    return sorted(found), warnings
+
+
+@dataclass(frozen=True)
+class Doc:
+    """A Markdown file of the skill, as far as invocations are concerned."""
+
+    path: str
+    code_blocks: list[CodeBlock]
+    inline_code: list[InlineCode]
+
+
+def read_docs(skill_dir: Path, paths: list[str], skill_md: str) -> list[Doc]:
+    """The skill's other Markdown files (FORMS.md, references/*.md): real skills often show
+    how to run their programs there rather than in SKILL.md.  The README an earlier
+    conversion generated is not the skill's (it names the generated steps)."""
+    docs = []
+    for rel in [p for p in paths if p.lower().endswith(".md") and p != skill_md][:MAX_DOCS]:
+        text = read_source(skill_dir / rel)
+        lines = text.lstrip("\ufeff").replace("\r\n", "\n").split("\n")
+        if MARKER in lines[0]:
+            continue
+        _sections, blocks, inline = scan_markdown(lines, 1, [], rel)
+        docs.append(Doc(rel, blocks, inline))
+    return docs
+
+
+def find_invocations(
+    docs: list[Doc], files: list[str]
+) -> tuple[dict[str, list[Invocation]], list[tuple[str, SimpleCommand, bool]]]:
+    """Program path → its invocations, and the other shell commands (with their file and
+    whether their block is tagged as shell: an untagged block may be pseudo-code)."""
+    by_program: dict[str, list[Invocation]] = {}
+    others: list[tuple[str, SimpleCommand, bool]] = []
+    for doc in docs:
+        for block in doc.code_blocks:
+            if block.language not in SHELL_LANGUAGES:
+                continue
+            found, rest = invocations_in(
+                block.text, block.line + 1, block.language, files, doc=doc.path
+            )
+            others.extend((doc.path, command, bool(block.language)) for command in rest)
+            for inv in found:
+                by_program.setdefault(inv.program, []).append(inv)
+        for span in doc.inline_code:
+            if " " not in span.text.strip():
+                continue
+            found, _rest = invocations_in(span.text, span.line, "", files, "inline", doc.path)
+            for inv in found:
+                by_program.setdefault(inv.program, []).append(inv)
+    return by_program, others
+
+
+_INTERPRETER = re.compile(r"^(?:python[\d.]*|node|bash|sh|zsh|ruby|perl|deno|bun|tsx|ts-node)$")
+_SCRIPT_PATH = re.compile(r"^(?:\./)?[\w.-]+(?:/[\w.-]+)*\.(?:py|sh|bash|js|mjs|ts|rb|pl)$")
+
+
+def missing_programs(
+    docs: list[Doc], commands: list[tuple[str, SimpleCommand, bool]], paths: list[str]
+) -> list[str]:
+    """Scripts the documentation runs or names that are not in the skill: what it describes
+    there cannot become a pipeline (and the author may have forgotten to ship them)."""
+    present = set(paths)
+    seen: dict[str, str] = {}  # path -> where it is first named (commands, then inline code)
+    for file, command, _tagged in commands:
+        argv = command.argv
+        for position, word in enumerate(argv[:3]):
+            run_by_interpreter = position == 1 and _INTERPRETER.match(argv[0]) is not None
+            named = "/" in word or run_by_interpreter
+            if _SCRIPT_PATH.match(word) and named:
+                where = f"{file}:{command.line}"
+                seen.setdefault(posixpath.normpath(posixpath.join(command.cwd, word)), where)
+    for doc in docs:
+        for span in doc.inline_code:  # `scripts/url.py`, `python scripts/x.py <in.pdf>`
+            for word in span.text.split()[:3]:
+                if _SCRIPT_PATH.match(word) and "/" in word.removeprefix("./"):
+                    seen.setdefault(posixpath.normpath(word), f"{doc.path}:{span.line}")
+    return [
+        f"{where} names {path}, which is not in the skill: that part stays in Skill mode"
+        for path, where in sorted(seen.items(), key=lambda item: where_key(item[1]))
+        if path not in present and not path.startswith("..")
+    ]
+
+
+def _programs(
+    skill_dir: Path,
+    paths: list[str],
+    skill_md: str,
+    invoked: dict[str, list[Invocation]],
+    probe: bool,
+) -> tuple[list[Program], dict[str, str]]:
+    roles: dict[str, str] = {skill_md: "skill"}
+    programs: list[Program] = []
+    for rel in paths:
+        if rel == skill_md:
+            continue
+        if rel.split("/", 1)[0] in CONTEXT_DIRS or rel.lower().endswith(".md"):
+            roles[rel] = "context"
+            continue
+        head = read_source(skill_dir / rel)
+        language = language_of(Path(rel), head)
+        if is_candidate(rel, language, head, rel in invoked):
+            programs.append(describe(skill_dir, rel, language, invoked.get(rel, []), probe=probe))
+            roles[rel] = "program"
+        elif language:
+            roles[rel] = "module"
+    return programs, roles
+
+
+def _requirements(
+    skill_dir: Path,
+    doc: SkillDoc,
+    commands: list[tuple[str, SimpleCommand, bool]],
+    programs: list[Program],
+    paths: list[str],
+    modules: list[str],
+) -> list[Requirement]:
+    out = Collector()
+    file = doc.path
+    for doc_path in sorted({d for d, _c, _tagged in commands}):
+        for tagged in (True, False):  # a binary from an untagged block only warns
+            chosen = [c for d, c, t in commands if d == doc_path and t == tagged]
+            from_commands(chosen, doc_path, out, required=tagged)
+    for block in doc.code_blocks:
+        if block.language in SHELL_LANGUAGES:
+            from_shell_text(block.text, block.line + 1, file, out)
+        elif block.language in ("python", "py", "python3"):
+            from_python_example(block.text, block.line + 1, file, out)
+    body_lines = doc.body.split("\n")
+    for span in doc.inline_code:
+        offset = span.line - doc.body_line
+        context = body_lines[offset] if 0 <= offset < len(body_lines) else ""
+        from_inline(span.text, span.line, file, out, context)
+    from_prose(body_lines, doc.body_line, file, out)
+    from_prose([doc.frontmatter.description, doc.frontmatter.compatibility or ""], 1, file, out)
+    local = {Path(p).stem for p in paths} | {p.split("/", 1)[0] for p in paths if "/" in p}
+    for rel in modules:
+        from_program(rel, language_of(Path(rel), ""), read_source(skill_dir / rel), local, out)
+    for program in programs:
+        source = read_source(skill_dir / program.path)
+        from_program(program.path, program.language, source, local, out)
+        # Its interpreter is the program's own need, wherever SKILL.md shows the command.
+        binary, spot = interpreter_need(program, source)
+        if binary and not re.fullmatch(r"(python3?(\.\d+)?|py|bash|sh|uv)", binary):
+            for where in [f"{inv.file}:{inv.line}" for inv in program.invocations] + [spot]:
+                out.add("binary", binary, where)
+    return out.result()
+
+
+def detect_language(doc: SkillDoc) -> str:
+    """The skill's language by script, from its description and section titles: the script
+    with the most words wins (a CJK word is taken as about two characters)."""
+    text = doc.frontmatter.description + " " + " ".join(s.title for s in doc.sections)
+    kana = len(re.findall(r"[\u3040-\u30ff]", text))
+    words = {
+        "en": len(re.findall(r"[A-Za-z]+", text)),
+        "zh": len(re.findall(r"[\u4e00-\u9fff]", text)) / 2,
+        "ko": len(re.findall(r"[\uac00-\ud7af]", text)) / 2,
+        "ru": len(re.findall(r"[\u0400-\u04ff]+", text)),
+    }
+    if kana:
+        words["ja"] = words.pop("zh") + kana / 2
+    return max(sorted(words), key=lambda k: (words[k], k == "en"))

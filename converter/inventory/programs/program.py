@@ -1,0 +1,348 @@
+"""Find a skill's programs and describe each: language, interface, how SKILL.md calls it.
+
+Programs are the runnable files in ``tools/`` (the APP layout) and ``scripts/`` (the Agent Skills
+layout), beside SKILL.md, and anywhere else SKILL.md invokes one.  ``references/`` and
+``assets/`` are context, never programs.  Nothing is run unless ``probe=True``.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skill2app.converter.inventory.invocations import (
+    INTERPRETERS,
+    Invocation,
+    is_placeholder,
+    order_key,
+)
+from skill2app.converter.inventory.programs.interface import (
+    Command,
+    Param,
+    add_param,
+    dest_of,
+    parse_argv,
+)
+from skill2app.converter.inventory.programs.language import (
+    DEFAULT_INTERPRETER,
+    shebang_command,
+    shebang_program,
+)
+from skill2app.converter.inventory.programs.python import extract_python_cli
+from skill2app.converter.inventory.programs.scripts import (
+    USAGE_PREFIX,
+    leading_comment,
+    positional_name,
+    scan_node,
+    scan_shell,
+    usage_positionals,
+)
+
+PROGRAM_DIRS = ("tools", "scripts")
+CONTEXT_DIRS = ("references", "assets")
+MAX_SOURCE_BYTES = 512_000
+ENUM_FLAG_NAMES = {
+    "action", "command", "cmd", "mode", "op", "operation", "type", "kind", "format", "fmt",
+    "level", "style", "task", "method", "subcommand", "sort", "order", "lang", "range",
+}  # fmt: skip
+_IDENT_VALUE = re.compile(r"^[A-Za-z][A-Za-z0-9_:-]*$")
+_SUBCOMMAND_VARS = ("1", "cmd", "command", "subcommand", "action", "verb")
+_SHELLS = ("bash", "sh", "zsh")  # a shell runs a file without a #! line as a shell script
+
+
+@dataclass
+class Program:
+    path: str
+    language: str
+    interpreter: str
+    location: str  # tools | scripts | beside | invoked
+    doc: str = ""
+    cli: Command | None = None
+    invocations: list[Invocation] = field(default_factory=list)
+    values_seen: dict[str, list[str]] = field(default_factory=dict)
+    enumerations: dict[str, list[str]] = field(default_factory=dict)
+    emits_json: bool = False
+    warnings: list[str] = field(default_factory=list)
+    probe: dict[str, Any] | None = None
+
+    def command_for(self, subcommand: str) -> Command | None:
+        if self.cli is None:
+            return None
+        return self.cli.subcommands.get(subcommand, self.cli) if subcommand else self.cli
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "path": self.path,
+            "language": self.language,
+            "interpreter": self.interpreter,
+            "location": self.location,
+            "doc": self.doc,
+            "emits_json": self.emits_json,
+            "cli": self.cli.to_dict() if self.cli is not None else None,
+            "invocations": [inv.to_dict() for inv in self.invocations],
+            "values_seen": {k: self.values_seen[k] for k in sorted(self.values_seen)},
+            "enumerations": {k: self.enumerations[k] for k in sorted(self.enumerations)},
+        }
+        if self.warnings:
+            data["warnings"] = list(self.warnings)
+        if self.probe is not None:
+            data["probe"] = self.probe
+        return data
+
+
+def interpreter_need(program: Program, source: str) -> tuple[str, str]:
+    """(the binary the APP runs ``program`` with, where the program itself says so).
+
+    The binary is the first word of its interpreter (as SKILL.md runs it, else the one of
+    its language, from its extension or ``#!`` line), else what its ``#!`` line names when
+    it runs directly.  The spot is ``path:1`` when the ``#!`` line names that binary, else
+    the program's path (its extension says it): the constructor check for the binary then
+    applies to the pipelines running this program.  ("", "") when nothing runs it."""
+    shebang = shebang_program(source)
+    binary = program.interpreter.split()[0] if program.interpreter else shebang
+    if not binary:
+        return "", ""
+    named = bool(shebang) and posixpath.basename(binary) == shebang
+    return binary, f"{program.path}:1" if named else program.path
+
+
+def location_of(rel: str) -> str:
+    top = rel.split("/", 1)[0]
+    if "/" not in rel:
+        return "beside"
+    return top if top in PROGRAM_DIRS else "invoked"
+
+
+def is_candidate(rel: str, language: str, source: str, invoked: bool) -> bool:
+    """Whether a file with a known language counts as a program rather than a module."""
+    if invoked:
+        return True
+    if not language or rel.split("/", 1)[0] in CONTEXT_DIRS:
+        return False
+    if location_of(rel) == "invoked":
+        return False
+    if language != "python":
+        return True
+    if posixpath.basename(rel) == "__init__.py":
+        return False
+    return bool(
+        source.startswith("#!")
+        or re.search(r"__name__\s*==\s*['\"]__main__['\"]", source)
+        or re.search(r"\b(argparse|click|typer)\b", source)
+    )
+
+
+def describe(
+    skill_dir: Path, rel: str, language: str, invocations: list[Invocation], *, probe: bool
+) -> Program:
+    source = read_source(skill_dir / rel)
+    lang = language or _language_from_invocations(invocations)
+    program = Program(
+        path=rel,
+        language=lang,
+        interpreter=_interpreter(lang, source, invocations),
+        location=location_of(rel),
+        invocations=sorted(invocations, key=lambda i: (*order_key(i), i.source, i.argv)),
+        emits_json=_emits_json(lang, source),
+    )
+    dispatch: dict[str, list[str]] = {}
+    if lang == "python":
+        program.cli, program.doc = extract_python_cli(source)
+    elif lang in ("bash", "sh", "zsh"):
+        program.cli, dispatch = scan_shell(source)
+        program.doc = leading_comment(source, "#")
+    elif lang in ("node", "typescript"):
+        program.cli, dispatch = scan_node(source)
+        program.doc = leading_comment(source, "//")
+    program.doc = (program.doc or _usage_line(source)).strip()[:2000]
+    _apply_dispatch(program, dispatch)
+    _merge_invocations(program)
+    if probe:
+        from skill2app.converter.inventory.programs.probe import probe_help  # only with --probe
+
+        program.probe = probe_help(skill_dir, rel, program.language, program.interpreter)
+    return program
+
+
+def _interpreter(language: str, source: str, invocations: list[Invocation]) -> str:
+    """What the APP runs a program with: the one interpreter SKILL.md runs it with; else, when
+    SKILL.md runs it directly (``./x.ts``), what its ``#!`` line names; else its language's."""
+    interpreters = sorted({inv.interpreter for inv in invocations if inv.interpreter})
+    if len(interpreters) == 1:
+        return interpreters[0]
+    direct = any(not inv.interpreter for inv in invocations)
+    if direct and not interpreters and shebang_command(source):
+        return shebang_command(source)
+    return DEFAULT_INTERPRETER.get(language, "")
+
+
+def direct_run_warning(skill_dir: Path, program: Program) -> str:
+    """A warning when SKILL.md runs ``program`` directly (``./x``, no interpreter) although
+    it cannot run that way: no exec bit, or no ``#!`` line (a shell runs such a file as a
+    shell script: fine for a shell script only); or, for the APP's adapter, which runs a
+    program of unknown language as it is, no ``#!`` line or no exec bit.  "" otherwise."""
+    direct = [inv for inv in program.invocations if not inv.interpreter]
+    if not direct:
+        return ""
+    path = skill_dir / program.path
+    shebang = read_source(path).startswith("#!")
+    executable = os.access(path, os.X_OK)
+    app_fails = not program.language and not (shebang and executable)
+    command_fails = not executable or (not shebang and program.language not in _SHELLS)
+    if not app_fails and not command_fails:
+        return ""
+    lacks = " and ".join([*(["no #! line"] * (not shebang)), *(["no exec bit"] * (not executable))])
+    fix = " and ".join([*(["add a #! line"] * (not shebang)), *(["chmod +x"] * (not executable))])
+    where = f"{direct[0].file}:{direct[0].line}"
+    if not app_fails:
+        interpreter = program.interpreter or DEFAULT_INTERPRETER.get(program.language, "")
+        return (
+            f"{where} runs {program.path} directly, but it has {lacks}, so that command "
+            f"fails; the APP runs it with {interpreter} ({fix})"
+        )
+    return (
+        f"{where} runs {program.path} directly, but it has {lacks}: neither that command "
+        f"nor the APP's step can run it; {fix}, or run it through its interpreter in SKILL.md"
+    )
+
+
+def _usage_line(source: str) -> str:
+    """A ``Usage: ...`` text the program prints (a string literal that starts with a usage
+    line), for programs without a docstring."""
+    quoted = (m.group(1) for m in re.finditer(r"[\"'`]([^\"'`\n]*)", source))
+    return next((text for text in quoted if USAGE_PREFIX.match(text)), "")
+
+
+def read_source(path: Path) -> str:
+    """A text file's content; "" when unreadable or larger than MAX_SOURCE_BYTES."""
+    try:
+        if path.stat().st_size > MAX_SOURCE_BYTES:
+            return ""
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _language_from_invocations(invocations: list[Invocation]) -> str:
+    for inv in invocations:
+        base = re.sub(r"\d+(\.\d+)*$", "", posixpath.basename(inv.interpreter))
+        if base in INTERPRETERS:
+            return INTERPRETERS[base]
+    return ""
+
+
+def _emits_json(language: str, source: str) -> bool:
+    if language == "python":
+        return "json.dump" in source and ("print(" in source or "sys.stdout" in source)
+    if language in ("node", "typescript"):
+        return "JSON.stringify(" in source and (
+            "console.log" in source or "process.stdout.write" in source
+        )
+    if language in ("bash", "sh", "zsh"):
+        return bool(re.search(r"\bjq\b|printf\s+['\"]\{|echo\s+['\"]\{", source))
+    return False
+
+
+def _apply_dispatch(program: Program, dispatch: dict[str, list[str]]) -> None:
+    """Values a script switches on become the choices of the flag with that name, or the
+    program's subcommands when no flag carries them."""
+    cli = program.cli
+    if cli is None:
+        return
+    for var, values in sorted(dispatch.items()):
+        flag = next((p for p in cli.params if p.kind == "flag" and p.dest == dest_of(var)), None)
+        if flag is not None:
+            default = [flag.default] if isinstance(flag.default, str) else []
+            flag.choices = flag.choices or sorted(set(values) | set(default))
+            flag.type = "string"
+        elif var.lower() in _SUBCOMMAND_VARS and not cli.subcommands:
+            program.enumerations["<command>"] = values
+
+
+def _merge_invocations(program: Program) -> None:
+    """Complete the interface with what SKILL.md shows and collect the values seen."""
+    if program.cli is None:
+        program.cli = Command("none")
+    seen: dict[str, set[str]] = {}
+    commands_seen: set[str] = set()
+    for inv in program.invocations:
+        parsed = parse_argv(inv.argv, program.cli)
+        target = program.command_for(parsed.subcommand) or program.cli
+        positionals = parsed.positionals
+        if program.enumerations.get("<command>") and positionals:
+            commands_seen.add(positionals[0])
+            positionals = positionals[1:]
+        for name, value in parsed.flags:
+            _note_flag(program, target, name, value)
+            if value is not None and not is_placeholder(value):
+                seen.setdefault(name, set()).add(value)
+        _note_positionals(program, target, positionals)
+        if parsed.subcommand:
+            commands_seen.add(parsed.subcommand)
+    program.values_seen = {k: sorted(v) for k, v in seen.items()}
+    _enumerations(program, commands_seen)
+
+
+def _note_flag(program: Program, command: Command, name: str, value: str | None) -> None:
+    if command.flag(name) is not None:
+        return
+    if command.framework not in ("none", "shell", "node"):
+        program.warnings.append(f"SKILL.md passes {name}, which the program does not declare")
+        return
+    add_param(
+        command, Param(name, "flag", dest_of(name), type=_type_of(value), source="invocation")
+    )
+
+
+def _note_positionals(program: Program, command: Command, words: list[str]) -> None:
+    declared = command.positionals()
+    if command.framework not in ("none", "shell", "node") or len(words) <= len(declared):
+        return
+    cli = program.cli or command
+    named = usage_positionals(
+        program.doc, {*program.enumerations.get("<command>", []), *cli.subcommands}
+    )
+    for index, word in enumerate(words[len(declared) :], start=len(declared)):
+        dest = named[index] if index < len(named) else positional_name(word)
+        used = {p.dest for p in command.params}
+        while dest in used:
+            dest += "_2"
+        add_param(
+            command,
+            Param(
+                dest, "positional", dest, type=_type_of(word), required=True, source="invocation"
+            ),
+        )
+
+
+def _type_of(value: str | None) -> str:
+    if value is None:
+        return "boolean"
+    if re.fullmatch(r"-?\d+", value):
+        return "integer"
+    if re.fullmatch(r"-?\d+\.\d+", value):
+        return "number"
+    return "string"
+
+
+def _enumerations(program: Program, commands_seen: set[str]) -> None:
+    cli = program.cli
+    assert cli is not None
+    for command in [cli, *cli.subcommands.values()]:
+        for param in command.params:
+            if param.kind == "flag" and param.choices:
+                program.enumerations.setdefault(param.name, [str(c) for c in param.choices])
+    for name, values in program.values_seen.items():
+        if name in program.enumerations or not all(_IDENT_VALUE.match(v) for v in values):
+            continue
+        if dest_of(name) in ENUM_FLAG_NAMES or len(values) >= 2:
+            program.enumerations[name] = values
+    if cli.subcommands:
+        program.enumerations["<command>"] = sorted(cli.subcommands)
+    elif "<command>" in program.enumerations:
+        known = set(program.enumerations["<command>"])
+        program.enumerations["<command>"] = sorted(known | commands_seen)

@@ -1,0 +1,158 @@
+"""Read a Python program's command line statically with ``ast``: argparse, click or typer.
+
+Nothing is imported or run.  Values that are not literals are resolved only through
+module-level constants (``ACTIONS = ("a", "b")``, dict keys, ``Enum`` members); anything else
+is left out rather than guessed.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from skill2app.converter.inventory.programs.interface import (
+    Command,
+    Param,
+    add_param,
+    dest_of,
+    first_paragraph,
+)
+from skill2app.converter.inventory.programs.python_source import Names
+
+_ARGPARSE_TYPES = {"int": "integer", "float": "number"}
+_ARRAY_NARGS = ("+", "*", "...", "A...")
+_NARGS_CONSTANTS = {"OPTIONAL": "?", "ZERO_OR_MORE": "*", "ONE_OR_MORE": "+", "REMAINDER": "..."}
+_ARGPARSE_SKIP_ACTIONS = ("help", "version")
+
+
+# -- argparse ------------------------------------------------------------------------------
+
+
+def _callee(call: ast.Call) -> tuple[str, str]:
+    """(receiver as written, method or function name) of a call."""
+    if isinstance(call.func, ast.Attribute):
+        return ast.unparse(call.func.value), call.func.attr
+    if isinstance(call.func, ast.Name):
+        return "", call.func.id
+    return "", ""
+
+
+def _targets(module: ast.Module) -> dict[int, str]:
+    """id(call) → the name it is assigned to."""
+    found: dict[int, str] = {}
+    for node in ast.walk(module):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            found[id(node.value)] = ast.unparse(node.targets[0])
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.value, ast.Call):
+            found[id(node.value)] = ast.unparse(node.target)
+    return found
+
+
+def _kw(call: ast.Call, name: str) -> ast.expr | None:
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def argparse_command(module: ast.Module, names: Names) -> Command | None:
+    calls = sorted(
+        (n for n in ast.walk(module) if isinstance(n, ast.Call)),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    targets = _targets(module)
+    parsers: dict[str, Command] = {}  # variable → parser
+    groups: dict[str, Command] = {}  # subparsers variable → parent parser
+    root: Command | None = None
+    for call in calls:
+        receiver, method = _callee(call)
+        target = targets.get(id(call), "")
+        if method == "ArgumentParser":
+            parser = Command("argparse", _text(names.value(_kw(call, "description"))))
+            root = root or parser
+            parsers[target] = parser
+        elif method == "add_subparsers" and receiver in parsers:
+            groups[target] = parsers[receiver]
+        elif method == "add_parser" and receiver in groups and call.args:
+            name = names.value(call.args[0])
+            if isinstance(name, str):
+                doc = names.value(_kw(call, "help")) or names.value(_kw(call, "description"))
+                sub = Command("argparse", first_paragraph(_text(doc)))
+                groups[receiver].subcommands[name] = sub
+                parsers[target] = sub
+        elif method in ("add_argument_group", "add_mutually_exclusive_group"):
+            if receiver in parsers:
+                parsers[target] = parsers[receiver]
+        elif method == "add_argument" and receiver in parsers:
+            param = _argparse_param(call, names)
+            if param is not None:
+                add_param(parsers[receiver], param)
+    if root is not None:
+        root.description = first_paragraph(root.description)
+    return root
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _argparse_param(call: ast.Call, names: Names) -> Param | None:
+    spellings = [s for s in (names.value(a) for a in call.args) if isinstance(s, str)]
+    if not spellings:
+        return None
+    action_node = _kw(call, "action")
+    action = _text(names.value(action_node))
+    if not action and action_node is not None:
+        action = ast.unparse(action_node).split(".")[-1]  # argparse.BooleanOptionalAction
+    if action in _ARGPARSE_SKIP_ACTIONS:
+        return None
+    flags = [s for s in spellings if s.startswith("-")]
+    long_flags = [s for s in flags if s.startswith("--")] or flags
+    nargs_node = _kw(call, "nargs")
+    nargs = names.value(nargs_node)
+    if nargs is None and nargs_node is not None:  # argparse.REMAINDER, argparse.ONE_OR_MORE ...
+        nargs = _NARGS_CONSTANTS.get(ast.unparse(nargs_node).split(".")[-1])
+    dest = _text(names.value(_kw(call, "dest"))) or dest_of(
+        long_flags[0] if flags else spellings[0]
+    )
+    kind = "flag" if flags else "positional"
+    required = bool(names.value(_kw(call, "required"))) if flags else nargs not in ("?", "*", "...")
+    param = Param(
+        name=long_flags[0] if flags else dest,
+        kind=kind,
+        dest=dest,
+        type=_argparse_type(call, action, nargs),
+        aliases=[s for s in flags if s != long_flags[0]],
+        choices=_choices(names.value(_kw(call, "choices"))),
+        default=names.value(_kw(call, "default")),
+        required=required,
+        help=first_paragraph(_text(names.value(_kw(call, "help")))),
+        source="argparse",
+    )
+    if action == "BooleanOptionalAction":
+        param.aliases.append("--no-" + param.name.removeprefix("--"))
+    # `--set a b` (nargs) takes its values after one flag; `--tag a --tag b` (append) repeats.
+    param.spread = (
+        bool(flags)
+        and action not in ("append", "extend")
+        and (nargs in _ARRAY_NARGS or (isinstance(nargs, int) and nargs > 1))
+    )
+    return param
+
+
+def _argparse_type(call: ast.Call, action: str, nargs: Any) -> str:
+    if action in ("store_true", "store_false", "store_const", "BooleanOptionalAction"):
+        return "boolean"
+    if action == "count":
+        return "integer"
+    if action in ("append", "extend", "append_const") or nargs in _ARRAY_NARGS:
+        return "array"
+    if isinstance(nargs, int) and nargs > 1:
+        return "array"
+    type_node = _kw(call, "type")
+    if type_node is not None:
+        return _ARGPARSE_TYPES.get(ast.unparse(type_node).split(".")[-1], "string")
+    return "string"
+
+
+def _choices(value: Any) -> list[Any] | None:
+    if isinstance(value, list) and value and all(isinstance(v, str | int | float) for v in value):
+        return list(value)
+    return None

@@ -1,0 +1,280 @@
+"""A light static scan of shell and Node programs: usage text, flags, dispatch values.
+
+Shell: the leading comment block, ``case`` arms that spell flags (``-t|--title)``), ``getopts``
+letters, and the words of ``case "$action" in ... esac``.  Node: the leading comment, flags
+declared with ``util.parseArgs`` or spelled as string literals (``'--title'``), and the values a
+variable is compared with (``switch (action) { case 'create_event': ...}``, ``action === 'x'``).
+What cannot be seen this way is left to the invocations in SKILL.md.  A usage line
+(``Usage:``/``用法:``) splits into its arguments (positional names) and the description after
+them; a positional no usage line names gets a generic name by what SKILL.md shows for it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from skill2app.converter.inventory.invocations import program_of
+from skill2app.converter.inventory.programs.interface import (
+    Command,
+    Param,
+    add_param,
+    dest_of,
+    first_paragraph,
+)
+
+_SH_CASE_ARM = re.compile(r"^\s*\(?\s*([^()#]*?)\s*\)\s*(.*)$")
+_SH_CASE_START = re.compile(r"\bcase\s+\"?\$\{?(\w+)[^\s\"]*\"?\s+in\b")
+_SH_GETOPTS = re.compile(r"\bgetopts\s+[\"']?:?([A-Za-z:]+)[\"']?")
+_SH_TAKES_VALUE = re.compile(r"\$\{?2|shift\s+2|\$\{?1#|OPTARG")
+_JS_PARSEARGS = re.compile(
+    r"[\"']?([A-Za-z][\w-]*)[\"']?\s*:\s*\{\s*type\s*:\s*[\"'](string|boolean)[\"']"
+    r"(?P<rest>[^}]*)\}"
+)
+_JS_FLAG_LITERAL = re.compile(r"[\"'](--[a-z][a-z0-9-]*)[\"']")
+_JS_SWITCH = re.compile(r"\bswitch\s*\(\s*(?:[\w$]+(?:\.|\[['\"]))?([\w$]+)['\"]?\]?\s*\)\s*\{")
+_JS_CASE = re.compile(r"\bcase\s+[\"']([\w:.-]+)[\"']\s*:")
+_JS_COMPARE = re.compile(r"\b(?:[\w$]+\.)?([\w$]+)\s*===?\s*[\"']([\w:.-]+)[\"']")
+
+
+def leading_comment(source: str, marker: str) -> str:
+    """The comment block at the top of a script (after the shebang), without markers."""
+    lines = source.replace("\r\n", "\n").split("\n")
+    if lines and lines[0].startswith("#!"):
+        lines = lines[1:]
+    text: list[str] = []
+    in_block = False
+    for line in lines:
+        stripped = line.strip()
+        if marker == "//" and (stripped.startswith("/*") or in_block):
+            in_block = "*/" not in stripped
+            text.append(stripped.strip("/*").strip())
+        elif stripped.startswith(marker):
+            text.append(stripped[len(marker) :].strip())
+        elif stripped or text:
+            if stripped.startswith(("'use strict'", '"use strict"')):
+                continue
+            break
+    return "\n".join(text).strip()
+
+
+def scan_shell(source: str) -> tuple[Command, dict[str, list[str]]]:
+    """(flags seen in the script, dispatch variable → the words its `case` matches)."""
+    command = Command("shell", first_paragraph(leading_comment(source, "#")))
+    dispatch: dict[str, list[str]] = {}
+    lines = source.split("\n")
+    case_var: list[str] = []  # stack of variables being matched
+    for i, line in enumerate(lines):
+        code = line.split(" #", 1)[0]
+        start = _SH_CASE_START.search(code)
+        if start:
+            case_var.append(start.group(1))
+            continue
+        if re.search(r"\besac\b", code) and case_var:
+            case_var.pop()
+            continue
+        arm = _SH_CASE_ARM.match(code) if case_var and ";;" not in code.split(")")[0] else None
+        if arm:
+            _shell_arm(arm.group(1), "\n".join(lines[i : i + 4]), case_var[-1], command, dispatch)
+        getopts = _SH_GETOPTS.search(code)
+        if getopts:
+            _shell_getopts(getopts.group(1), command)
+    return command, {k: sorted(set(v)) for k, v in dispatch.items() if v}
+
+
+def _shell_arm(
+    pattern: str, context: str, var: str, command: Command, dispatch: dict[str, list[str]]
+) -> None:
+    words = [w.strip().strip("\"'") for w in pattern.split("|")]
+    flags = [w.split("=")[0] for w in words if w.startswith("-") and len(w) > 1]
+    if flags:
+        longs = [f for f in flags if f.startswith("--")] or flags
+        takes_value = any("=" in w for w in words) or bool(_SH_TAKES_VALUE.search(context))
+        add_param(
+            command,
+            Param(
+                longs[0],
+                "flag",
+                dest_of(longs[0]),
+                type="string" if takes_value else "boolean",
+                aliases=[f for f in flags if f != longs[0]],
+                source="shell",
+            ),
+        )
+        return
+    values = [w for w in words if re.fullmatch(r"[A-Za-z0-9][\w.:-]*", w)]
+    if values:
+        dispatch.setdefault(var, []).extend(values)
+
+
+def _shell_getopts(spec: str, command: Command) -> None:
+    for i, letter in enumerate(spec):
+        if letter == ":":
+            continue
+        takes_value = i + 1 < len(spec) and spec[i + 1] == ":"
+        add_param(
+            command,
+            Param(
+                f"-{letter}",
+                "flag",
+                letter,
+                type="string" if takes_value else "boolean",
+                source="shell",
+            ),
+        )
+
+
+def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
+    """(flags declared or spelled in the script, variable → values it is compared with)."""
+    command = Command("node", first_paragraph(leading_comment(source, "//")))
+    for match in _JS_PARSEARGS.finditer(source):
+        name, kind, rest = match.group(1), match.group(2), match.group("rest")
+        short = re.search(r"short\s*:\s*[\"'](\w)[\"']", rest)
+        param = Param(
+            "--" + name,
+            "flag",
+            dest_of(name),
+            type="array" if re.search(r"multiple\s*:\s*true", rest) else kind,
+            aliases=[f"-{short.group(1)}"] if short else [],
+            source="node",
+        )
+        default = re.search(r"default\s*:\s*[\"']([^\"']*)[\"']", rest)
+        param.default = default.group(1) if default else None
+        add_param(command, param)
+    for match in _JS_FLAG_LITERAL.finditer(source):
+        flag = match.group(1)
+        if command.flag(flag) is None:
+            add_param(command, Param(flag, "flag", dest_of(flag), source="node"))
+    return command, _node_dispatch(source)
+
+
+def _node_dispatch(source: str) -> dict[str, list[str]]:
+    dispatch: dict[str, set[str]] = {}
+    for match in _JS_SWITCH.finditer(source):
+        body = _braced(source, match.end() - 1)
+        dispatch.setdefault(match.group(1), set()).update(_JS_CASE.findall(body))
+    for var, value in _JS_COMPARE.findall(source):
+        if var not in ("type", "typeof", "length", "name") and not value.startswith("-"):
+            dispatch.setdefault(var, set()).add(value)
+    return {k: sorted(v) for k, v in dispatch.items() if v}
+
+
+def _braced(source: str, start: int) -> str:
+    """The text of the ``{...}`` block opening at ``start`` (strings are not special-cased)."""
+    depth = 0
+    for i in range(start, len(source)):
+        if source[i] == "{":
+            depth += 1
+        elif source[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return source[start : i + 1]
+    return source[start:]
+
+
+_NOT_A_NAME = {"options", "option", "flags", "args", "arguments", "opts"}
+# "Usage:", "usage :", "用法：", "使用方法:" at the start of a line.
+USAGE_PREFIX = re.compile(r"^\s*(?:usage|用法|使用方法)\s*[:：]\s*", re.I)
+_USAGE_TOKEN = re.compile(r"(\s*)(\[[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*\]|<[^<>]*>|\{[^{}]*\}|\S+)")
+_USAGE_SEPARATORS = {"-", "--", "—", "–", ":", "：", "#"}
+_UPPER_NAME = re.compile(r"[A-Z][A-Z0-9_]+")  # FILE, LOG_DIR: a placeholder, not a literal
+_FILE_LIKE = re.compile(r"[\w.-]*\w\.[A-Za-z0-9]{1,8}|[\w.~-]*/[\w./-]*")
+
+
+def split_usage(line: str) -> tuple[str, str] | None:
+    """(the arguments, the description after them) of a usage line such as
+    ``用法: count.sh FILE 输出字数 (JSON)``, ``Usage: x.sh [-n N] FILE - count words`` or
+    ``Usage: python fill.py input.pdf output.pdf``; None when ``line`` is no usage line.
+    The program (with its interpreter) comes first; every word after it is an argument
+    (bracketed, flags, names in any case, file names, choices) until the description,
+    which starts after a separator (`` - ``, ``:``, ``—``, a word ending in ``:``, two
+    spaces) or at a capitalised word, a word with non-ASCII letters or a ``(``."""
+    match = USAGE_PREFIX.match(line)
+    if not match:
+        return None
+    rest = line[match.end() :]
+    found = list(_USAGE_TOKEN.finditer(rest))
+    tokens = found[program_of([t.group(2) for t in found])[2] :] if found else []
+    begin = tokens[0].start(2) if tokens else len(rest)
+    for token in tokens:
+        space, word = token.group(1), token.group(2)
+        if word in _USAGE_SEPARATORS:
+            return rest[begin : token.start()].strip(), rest[token.end() :].strip()
+        if len(space) >= 2 or not word.isascii() or _capitalised(word) or word[:1] == "(":
+            return rest[begin : token.start(2)].strip(), rest[token.start(2) :].strip()
+        if word.endswith((":", "：")) and len(word) > 1:  # `dest: copies a file`
+            return rest[begin : token.end() - 1].strip(), rest[token.end() :].strip()
+    return rest[begin:].strip(), ""
+
+
+def _capitalised(word: str) -> bool:
+    """``Counts`` starts a sentence; ``FILE``, ``N...`` and ``FILE.diff`` name arguments."""
+    return bool(re.fullmatch(r"[A-Z][a-z][\w'’-]*[.,;!?]?", word))
+
+
+def without_usage(text: str) -> str:
+    """``text`` without a usage line at its start: what the rest of that line says (the
+    description after the arguments) and the lines after it."""
+    first, _, more = text.strip().partition("\n")
+    split = split_usage(first)
+    if split is None:
+        return text.strip()
+    return "\n".join(part for part in (split[1], more.strip()) if part)
+
+
+def usage_positionals(doc: str, literals: Collection[str] = ()) -> list[str]:
+    """Names of the positional arguments a usage line shows: ``LOGFILE``, ``<file>``,
+    ``[input pdf]``, ``input.pdf``, and plain lower-case words (``usage: $0 source dest``)
+    when the line has no placeholders or flags to tell its literals from its names; flags,
+    choices (``a|b``), ``[options]`` and ``literals`` (the program's subcommands) are
+    skipped, and so is the description after the arguments."""
+    split = next((s for line in doc.split("\n") if (s := split_usage(line)) is not None), None)
+    if split is None:
+        return []
+    words = [m.group(2) for m in _USAGE_TOKEN.finditer(split[0])]
+    plain = not any(w[:1] in "[<{-" or _UPPER_NAME.match(w) for w in words)
+    names = []
+    for word in words:
+        text = word[1:-1].strip() if word[:1] in "[<{" and len(word) > 1 else word
+        if (
+            text.startswith(("-", "$"))
+            or "|" in text
+            or "," in text
+            or "..." in text
+            or text.lower() in _NOT_A_NAME
+            or text in literals
+        ):
+            continue
+        upper = _UPPER_NAME.match(text)
+        if upper and (upper.end() == len(text) or _FILE_LIKE.fullmatch(text)):
+            names.append(dest_of(upper.group(0)))  # FILE.diff: a FILE
+        elif (
+            word[:1] in "[<{"
+            or _FILE_LIKE.fullmatch(text)
+            or (plain and re.fullmatch(r"[a-z][\w-]*", text))
+        ):
+            names.append(dest_of(text))
+    return names
+
+
+_PLACEHOLDER_NAME = re.compile(r"<([\w .-]+)>|\{([\w .-]+)\}|\[([\w .-]+)\]|([A-Z][A-Z0-9_]{2,})")
+
+
+def positional_name(word: str) -> str:
+    """The name of a positional argument SKILL.md shows but no usage line names: a
+    placeholder's own (``<input.pdf>``, ``{name}``, ``LOGFILE``), else a generic one by what
+    the value is (``number``, ``url``, ``file``, ``path``, ``text``) — never the example
+    itself: ``article.txt`` is a file, not ``article_txt``."""
+    placeholder = _PLACEHOLDER_NAME.fullmatch(word)
+    if placeholder:
+        return dest_of(next(g for g in placeholder.groups() if g))
+    value = word.strip("<>{}[]\"'")
+    if re.fullmatch(r"-?\d+(\.\d+)?", value):
+        return "number"
+    if re.match(r"[a-z][a-z0-9+.-]*://", value, re.I):
+        return "url"
+    if re.fullmatch(r"[^/]*[^/.]\.[A-Za-z0-9]{1,8}", value.rsplit("/", 1)[-1]):
+        return "file"
+    if "/" in value or value in (".", "..") or value.startswith("~"):
+        return "path"
+    return "text"

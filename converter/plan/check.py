@@ -1,0 +1,241 @@
+"""Check a conversion plan against its schema and against the skill it was made from.
+
+Each message names where in the plan it applies (``pipelines[0].steps[1]``) so that a person
+editing plan.yaml can find it.  Programs must exist, subcommands and flags must be ones the
+program has (declared in its source or shown in SKILL.md), literal values must be among a
+flag's choices, references (``input.x``, ``step.output``) must resolve to declared inputs and
+earlier steps, and names must be valid and unique.  A program that SKILL.md always feeds data
+on stdin must get it (``stdin``), or the step would run it on nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from skill2app.converter.inventory.programs.interface import AUTHORITATIVE, Command, parse_argv
+from skill2app.converter.plan.file import format_path, schema_errors
+from skill2app.converter.plan.model import CodeStep, Input, LlmStep, Pipeline, Plan
+
+if TYPE_CHECKING:
+    from skill2app.converter.inventory.model import Inventory
+    from skill2app.converter.inventory.programs.program import Program
+
+_TEMPLATE_REF = re.compile(r"\{\{\s*([^{}]+?)\s*\}\}")
+_PY_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,),
+    "array": (list,), "object": (dict,),
+}  # fmt: skip
+
+
+def check_plan(plan: Plan, inventory: Inventory) -> list[str]:
+    errors = [f"{format_path(p)}: {m}" for p, m in schema_errors(plan.to_dict())]
+    seen_names: dict[str, int] = {}
+    seen_triggers: dict[str, str] = {}
+    for index, pipeline in enumerate(plan.pipelines):
+        where = f"pipelines[{index}]"
+        if pipeline.name in seen_names:
+            errors.append(
+                f"{where}.name: {pipeline.name!r} is also pipeline {seen_names[pipeline.name]}"
+            )
+        seen_names.setdefault(pipeline.name, index)
+        for trigger in pipeline.triggers:
+            other = seen_triggers.setdefault(trigger.casefold(), pipeline.name)
+            if other != pipeline.name:
+                errors.append(f"{where}.triggers: {trigger!r} also routes to {other}")
+        errors.extend(_pipeline(pipeline, where, inventory))
+    if plan.constructor.needed and not plan.constructor.checks:
+        errors.append("constructor: needed is true but there are no checks")
+    if plan.destructor.needed and not plan.destructor.actions:
+        errors.append("destructor: needed is true but there are no actions")
+    return errors
+
+
+def _pipeline(pipeline: Pipeline, where: str, inventory: Inventory) -> list[str]:
+    errors: list[str] = []
+    inputs: dict[str, Input] = {}
+    for i, item in enumerate(pipeline.input):
+        if item.name in inputs:
+            errors.append(f"{where}.input[{i}]: input {item.name!r} is declared twice")
+        inputs[item.name] = item
+        errors.extend(_input(item, f"{where}.input[{i}]"))
+    earlier: list[str] = []
+    for i, step in enumerate(pipeline.steps):
+        at = f"{where}.steps[{i}]"
+        if step.name in earlier:
+            errors.append(f"{at}: step name {step.name!r} is used twice")
+        if isinstance(step, CodeStep):
+            errors.extend(_code_step(step, at, inventory, inputs, earlier))
+        elif isinstance(step, LlmStep):
+            errors.extend(_llm_step(step, at, inputs, earlier))
+        earlier.append(step.name)
+    if pipeline.output and pipeline.output not in earlier:
+        errors.append(f"{where}.output: no step named {pipeline.output!r}")
+    return errors
+
+
+def _input(item: Input, at: str) -> list[str]:
+    errors = []
+    kinds = _PY_TYPES.get(item.type, ())
+    for value in item.enum or []:
+        if not _is_type(value, kinds):
+            errors.append(f"{at}.enum: {value!r} is not of type {item.type}")
+    if item.default is not None and not _is_type(item.default, kinds):
+        errors.append(f"{at}.default: {item.default!r} is not of type {item.type}")
+    if item.enum and item.default is not None and item.default not in item.enum:
+        errors.append(f"{at}.default: {item.default!r} is not one of its enum")
+    return errors
+
+
+def _is_type(value: Any, kinds: tuple[type, ...]) -> bool:
+    if isinstance(value, bool) and bool not in kinds:
+        return False
+    return isinstance(value, kinds)
+
+
+def _reference(ref: str, at: str, inputs: dict[str, Input], earlier: list[str]) -> list[str]:
+    head, _, rest = ref.partition(".")
+    if head == "input":
+        name = rest.split(".", 1)[0]
+        return [] if name in inputs else [f"{at}: {ref!r} names no declared input"]
+    if not rest.startswith("output"):
+        return [f"{at}: {ref!r} is neither input.<name> nor <step>.output"]
+    if head not in earlier:
+        return [f"{at}: {ref!r} names no earlier step"]
+    return []
+
+
+def _code_step(
+    step: CodeStep, at: str, inventory: Inventory, inputs: dict[str, Input], earlier: list[str]
+) -> list[str]:
+    errors: list[str] = []
+    for j, arg in enumerate(step.args):
+        if arg.ref:
+            errors.extend(_reference(arg.ref, f"{at}.args[{j}]", inputs, earlier))
+    errors.extend(_stdin(step, at, inputs, earlier))
+    program = inventory.program(step.program)
+    if program is None:
+        known = ", ".join(p.path for p in inventory.programs) or "none"
+        return [
+            *errors,
+            f"{at}.program: the skill has no program {step.program!r} (programs: {known})",
+        ]
+    errors.extend(_missing_stdin(step, at, program))
+    cli = program.cli or Command("none")
+    command: Command = cli
+    if step.subcommand:
+        if step.subcommand not in cli.subcommands and step.subcommand not in (
+            program.enumerations.get("<command>") or []
+        ):
+            return [
+                *errors,
+                f"{at}.subcommand: {step.program} has no subcommand {step.subcommand!r}",
+            ]
+        command = cli.subcommands.get(step.subcommand, Command("none"))
+    elif cli.subcommands and cli.framework in AUTHORITATIVE:
+        names = ", ".join(sorted(cli.subcommands))
+        return [*errors, f"{at}.subcommand: {step.program} needs a subcommand ({names})"]
+    errors.extend(_flags(step, at, command, inputs))
+    if command.framework in AUTHORITATIVE:
+        errors.extend(_required(step, at, command))
+    return errors
+
+
+def _stdin(step: CodeStep, at: str, inputs: dict[str, Input], earlier: list[str]) -> list[str]:
+    feed = step.stdin
+    if feed is None:
+        return []
+    errors = _reference(feed.ref, f"{at}.stdin", inputs, earlier)
+    source = inputs.get(feed.ref.removeprefix("input.")) if feed.ref.startswith("input.") else None
+    if feed.pass_as == "file" and source is not None and source.type != "string":
+        errors.append(
+            f"{at}.stdin: as file needs the path of a file, but input {source.name} is "
+            f"{source.type}: make it a string, or use as: text"
+        )
+    return errors
+
+
+def _missing_stdin(step: CodeStep, at: str, program: Program) -> list[str]:
+    """A step that gives no stdin to a program SKILL.md always feeds data on stdin."""
+    if step.stdin is not None:
+        return []
+    shown = [
+        inv
+        for inv in program.invocations
+        if not step.subcommand
+        or step.subcommand in (parse_argv(inv.argv, program.cli).subcommand, *inv.argv[:1])
+    ]
+    if not shown or any(inv.stdin is None for inv in shown):
+        return []
+    first = shown[0]
+    assert first.stdin is not None
+    where = f"{first.file}:{first.line}"
+    if first.stdin.kind in ("file", "text"):
+        fix = "add stdin: {from: input.<name>, as: " + first.stdin.kind + "}"
+    else:
+        fix = "feed it the output of an earlier step (stdin), or leave this path to Skill mode"
+    return [
+        f"{at}: SKILL.md feeds {step.program} its data on stdin ({where}), but the step "
+        f"gives it none: {fix}"
+    ]
+
+
+def _flags(step: CodeStep, at: str, command: Command, inputs: dict[str, Input]) -> list[str]:
+    errors: list[str] = []
+    for j, arg in enumerate(step.args):
+        if not arg.flag:
+            continue
+        param = command.flag(arg.flag)
+        if param is None:
+            if command.framework != "none" or command.params:
+                errors.append(f"{at}.args[{j}]: {step.program} has no flag {arg.flag}")
+            continue
+        if not param.choices:
+            continue
+        choices = [str(c) for c in param.choices]
+        values = arg.value if isinstance(arg.value, list) else [arg.value]
+        if arg.value is not None:
+            errors.extend(
+                f"{at}.args[{j}]: {v!r} is not one of {arg.flag} {choices}"
+                for v in values
+                if str(v) not in choices
+            )
+        source = inputs.get(arg.ref.removeprefix("input.")) if arg.ref else None
+        if source is not None and source.enum:
+            errors.extend(
+                f"{at}.args[{j}]: input {source.name} allows {v!r}, which {arg.flag} "
+                f"does not accept"
+                for v in source.enum
+                if str(v) not in choices
+            )
+    return errors
+
+
+def _required(step: CodeStep, at: str, command: Command) -> list[str]:
+    given_flags = {a.flag for a in step.args if a.flag}
+    positionals = sum(1 for a in step.args if not a.flag)
+    errors = []
+    for param in command.params:
+        if not param.required:
+            continue
+        if param.kind == "flag" and not ({param.name, *param.aliases} & given_flags):
+            errors.append(f"{at}: {step.program} requires {param.name}")
+    required_positionals = [p for p in command.positionals() if p.required]
+    if positionals < len(required_positionals):
+        missing = ", ".join(p.name for p in required_positionals[positionals:])
+        errors.append(f"{at}: {step.program} requires the positional argument(s) {missing}")
+    return errors
+
+
+def _llm_step(step: LlmStep, at: str, inputs: dict[str, Input], earlier: list[str]) -> list[str]:
+    errors: list[str] = []
+    for match in _TEMPLATE_REF.finditer(step.prompt):
+        errors.extend(_reference(match.group(1), f"{at}.prompt", inputs, earlier))
+    if step.schema is not None:
+        import jsonschema
+
+        try:
+            jsonschema.Draft202012Validator.check_schema(step.schema)
+        except jsonschema.SchemaError as exc:
+            errors.append(f"{at}.schema: not a valid JSON Schema: {exc.message}")
+    return errors

@@ -1,0 +1,135 @@
+"""The plan as a file: its JSON Schema, the YAML app-convert writes, and reading it back.
+
+``plan_to_yaml`` / ``dump_plan`` write a ``Plan`` deterministically (block style, no anchors,
+no timestamps); ``load_plan`` reads one back, checks it against ``schemas/plan.schema.json``
+and names the file and line of the first problem (``line_of``).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from skill2app.converter.errors import PlanError, Where
+from skill2app.converter.plan.model import Plan, plan_from_dict
+
+MAX_PLAN_BYTES = 2_000_000
+
+
+@cache
+def plan_schema() -> dict[str, Any]:
+    text = (
+        resources.files("skill2app.converter.plan")
+        .joinpath("schemas/plan.schema.json")
+        .read_text("utf-8")
+    )
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def schema_errors(data: Any) -> list[tuple[list[str | int], str]]:
+    """(path, message) of every schema violation, in a stable order."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(plan_schema())
+    found = [(list(e.absolute_path), e.message) for e in validator.iter_errors(data)]
+    return sorted(found, key=lambda item: ([str(p) for p in item[0]], item[1]))
+
+
+def format_path(path: list[str | int]) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "(plan)"
+
+
+class _Dumper(yaml.SafeDumper):
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        super().increase_indent(flow, False)  # indent list items under their key
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True  # a value used twice is written twice, never as &anchor / *alias
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def plan_to_yaml(plan: Plan) -> str:
+    header = (
+        f"# Conversion plan for {plan.app_name} (app-convert, analyzer: {plan.analyzer}).\n"
+        "# Review and edit, then render it with: app-convert <skill> --plan <this file>\n"
+    )
+    body: str = yaml.dump(
+        plan.to_dict(),
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
+        width=100,
+        default_flow_style=False,
+    )
+    return header + body
+
+
+def dump_plan(plan: Plan, path: Path) -> None:
+    path.write_text(plan_to_yaml(plan), encoding="utf-8")
+
+
+def load_plan(path: Path) -> Plan:
+    """Read a plan file; PlanError names the file and line of the first problem."""
+    shown = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise PlanError(
+            f"cannot read the plan: {exc.strerror}",
+            where=Where(shown),
+            hint="check the --plan path; write a plan with --plan-only -o plan.yaml",
+        ) from exc
+    if len(raw) > MAX_PLAN_BYTES:
+        raise PlanError(f"the plan is larger than {MAX_PLAN_BYTES} bytes", where=Where(shown))
+    text = raw.decode("utf-8-sig", errors="replace")
+    try:
+        data = yaml.safe_load(text)
+        root = yaml.compose(text)
+    except yaml.MarkedYAMLError as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark else 0
+        raise PlanError(
+            f"broken YAML: {exc.problem}", where=Where(shown, line), hint="fix the YAML syntax"
+        ) from exc
+    except yaml.YAMLError as exc:
+        raise PlanError(f"broken YAML: {exc}", where=Where(shown)) from exc
+    errors = schema_errors(data)
+    if errors:
+        messages = [f"{format_path(p)}: {m}" for p, m in errors]
+        raise PlanError(
+            f"the plan does not match its schema: {messages[0]}",
+            errors=messages,
+            where=Where(shown, line_of(root, errors[0][0])),
+            hint="compare with converter/schemas/plan.schema.json",
+        )
+    return plan_from_dict(data)
+
+
+def line_of(node: yaml.Node | None, path: list[str | int]) -> int:
+    """The 1-based line of the YAML node at ``path`` (or of its nearest ancestor)."""
+    line = node.start_mark.line + 1 if node is not None else 0
+    for part in path:
+        child = None
+        if isinstance(node, yaml.MappingNode):
+            child = next((v for k, v in node.value if k.value == part), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            child = node.value[part] if part < len(node.value) else None
+        if child is None:
+            break
+        node, line = child, child.start_mark.line + 1
+    return line

@@ -1,0 +1,377 @@
+"""Render a conversion plan into the files of an APP.  Pure: nothing is read or written here.
+
+``render_app(plan, inventory)`` returns every generated file (relative POSIX path, text,
+executable bit), sorted by path; all text comes from ``templates/convert/`` through the one
+Jinja environment, sandboxed because prompts, descriptions and rules come from the skill::
+
+    README.md (or APP.md)                   how to run the APP (never a skill file)
+    pipelines/<pipeline>/pipeline.yaml      routing info, inputs, steps
+    pipelines/<pipeline>/steps/<step>.py    code step: an adapter that runs the skill's program
+    pipelines/<pipeline>/schemas/<step>.json         llm step: JSON Schema of the answer
+    pipelines/<pipeline>/steps/validate_<step>.py    llm step with rules: content checks
+    pipelines/<pipeline>/samples/input.json, answers.yaml   run it offline at once
+    pipelines/_constructor/..., pipelines/_destructor/...   when the plan asks for them
+
+Generated Python embeds its data (argv mapping, checks) as a Python literal (``py_literal``)
+so the template stays one file per kind and the output passes ruff.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from skill2app.converter.errors import RenderError, Where
+from skill2app.converter.inventory.packages import PIP_NAMES, package_key
+from skill2app.converter.inventory.programs.interface import Param
+from skill2app.converter.inventory.programs.language import DEFAULT_INTERPRETER
+from skill2app.converter.inventory.programs.program import Program
+from skill2app.converter.marker import MARKER
+from skill2app.converter.plan.model import Arg, CodeStep, LlmStep, Pipeline, Plan
+from skill2app.converter.plan.samples import sample_answer, sample_inputs
+from skill2app.converter.render.literals import one_line, py_literal, yaml_block
+from skill2app.converter.render.rules import checks_for
+
+if TYPE_CHECKING:
+    import jinja2
+
+    from skill2app.converter.inventory.model import Inventory
+
+README_NAMES = ("README.md", "APP.md")
+SCHEMA_DRAFT = "https://json-schema.org/draft/2020-12/schema"
+DATA_ROLES = ("context", "other")
+
+
+@dataclass(frozen=True)
+class RenderedFile:
+    path: str  # relative to the APP folder, POSIX
+    content: str
+    executable: bool = False
+
+
+def render_app(
+    plan: Plan, inventory: Inventory, *, readme: str = "README.md"
+) -> list[RenderedFile]:
+    """Every file of the APP that ``plan`` describes; ``readme``: README.md, APP.md or ""."""
+    from skill2app.templates import environment
+
+    env = environment(sandboxed=True)
+    data_files = [f.path for f in inventory.files if f.role in DATA_ROLES]
+    files: list[RenderedFile] = []
+    contexts = []
+    for pipeline in plan.pipelines:
+        context = pipeline_context(pipeline, data_files, strict_choices(pipeline, inventory))
+        contexts.append(context)
+        files += _pipeline_files(env, plan, pipeline, context, inventory)
+    files += _lifecycle_files(env, plan, inventory)
+    if readme:
+        files.append(RenderedFile(readme, _readme(env, plan, contexts)))
+    paths = [f.path for f in files]
+    clash = next((p for p in paths if paths.count(p) > 1), None)
+    if clash:
+        raise RenderError(
+            f"two generated files would be {clash}",
+            hint="rename a step in the plan (a code step validate_X clashes with llm step X)",
+        )
+    return sorted(files, key=lambda f: f.path)
+
+
+def pipeline_context(
+    pipeline: Pipeline, data_files: list[str], choices: dict[str, list[str]] | None = None
+) -> dict[str, Any]:
+    """What the templates need to know about one pipeline (``choices``: the values each input
+    must take, where the program says so)."""
+    choices = choices or {}
+    steps = [_step_context(step) for step in pipeline.steps]
+    inputs = [
+        {
+            "name": i.name,
+            "type": i.type + ("" if i.required else "?"),  # `string?`: optional (app-run)
+            "required": i.required,
+            "default": i.default,
+            "description": one_line(i.description),
+            "enum": choices.get(i.name, []),
+        }
+        for i in pipeline.input
+    ]
+    return {
+        "name": pipeline.name,
+        "description": pipeline.description,
+        "triggers": pipeline.triggers,
+        "inputs": inputs,
+        "optional": [i for i in inputs if not i["required"]],
+        "steps": steps,
+        "output": pipeline.output or pipeline.steps[-1].name,
+        "source": pipeline.source,
+        "has_llm": any(s["type"] == "llm" for s in steps),
+        "sample": sample_inputs(pipeline, data_files),
+    }
+
+
+def _step_context(step: CodeStep | LlmStep) -> dict[str, Any]:
+    if isinstance(step, CodeStep):
+        return {
+            "name": step.name,
+            "type": "code",
+            "command": f"python3 steps/{step.name}.py",
+            "program": step.program,
+            "subcommand": step.subcommand,
+            "stdin": step.stdin.to_dict() if step.stdin else None,
+        }
+    block, chomp = yaml_block(step.prompt)
+    return {
+        "name": step.name,
+        "type": "llm",
+        "model": step.model,
+        "prompt": step.prompt,
+        "block": block,
+        "chomp": chomp,
+        "body": step.prompt.rstrip("\n"),
+        "schema": f"schemas/{step.name}.json" if step.schema is not None else "",
+        "validate": f"steps/validate_{step.name}.py" if step.rules else "",
+        "retry": step.retry,
+    }
+
+
+def _pipeline_files(
+    env: jinja2.Environment,
+    plan: Plan,
+    pipeline: Pipeline,
+    context: dict[str, Any],
+    inventory: Inventory,
+) -> list[RenderedFile]:
+    base = f"pipelines/{pipeline.name}"
+    common = {"skill": plan.app_name, "pipeline": pipeline.name}
+    text = env.get_template("convert/pipeline.yaml.j2").render(
+        p=context, skill=plan.app_name, analyzer=plan.analyzer
+    )
+    _check_yaml(text, pipeline, f"{base}/pipeline.yaml")
+    files = [RenderedFile(f"{base}/pipeline.yaml", text)]
+    sample = context["sample"]
+    files.append(
+        RenderedFile(
+            f"{base}/samples/input.json",
+            env.get_template("convert/samples/input.json.j2").render(sample=sample),
+        )
+    )
+    answers = []
+    for step in pipeline.steps:
+        if isinstance(step, CodeStep):
+            spec = adapter_spec(step, pipeline, inventory)
+            content = env.get_template("convert/step/adapter.py.j2").render(
+                step=step.name,
+                spec=py_literal(spec, prefix="SPEC = "),
+                stdin="stdin" in spec,
+                **common,
+            )
+            files.append(RenderedFile(f"{base}/steps/{step.name}.py", content, executable=True))
+            continue
+        answers.append(
+            {
+                "key": f"{pipeline.name}/{step.name}",
+                "answer": sample_answer(step.schema, step.name, sample),
+            }
+        )
+        files += _llm_files(env, step, base, common)
+    if answers:
+        template = env.get_template("convert/samples/answers.yaml.j2")
+        files.append(
+            RenderedFile(f"{base}/samples/answers.yaml", template.render(answers=answers, **common))
+        )
+    return files
+
+
+def _llm_files(
+    env: jinja2.Environment, step: LlmStep, base: str, common: dict[str, str]
+) -> list[RenderedFile]:
+    files = []
+    if step.schema is not None:
+        schema = {"$schema": SCHEMA_DRAFT, "title": f"Answer of step {step.name}"}
+        schema.update({k: v for k, v in step.schema.items() if k != "$schema"})
+        content = env.get_template("convert/step/schema.json.j2").render(schema=schema)
+        files.append(RenderedFile(f"{base}/schemas/{step.name}.json", content))
+    if step.rules:
+        checks = py_literal(checks_for(step.rules), prefix="CHECKS = ")
+        content = env.get_template("convert/step/validate.py.j2").render(
+            step=step.name, checks=checks, **common
+        )
+        files.append(RenderedFile(f"{base}/steps/validate_{step.name}.py", content, True))
+    return files
+
+
+def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> dict[str, Any]:
+    """The argv mapping a generated adapter embeds as ``SPEC``."""
+    program = inventory.program(step.program)
+    interpreter = program.interpreter if program else ""
+    if program and not interpreter:
+        interpreter = DEFAULT_INTERPRETER.get(program.language, "")
+    declared = {item.name: item for item in pipeline.input}
+    choices = strict_choices(pipeline, inventory)
+    inputs: dict[str, dict[str, Any]] = {}
+    refs = [arg.ref for arg in step.args] + ([step.stdin.ref] if step.stdin else [])
+    for ref in refs:
+        name = ref.removeprefix("input.") if ref.startswith("input.") else ""
+        if name in declared and name not in inputs:
+            info: dict[str, Any] = {"required": declared[name].required}
+            if declared[name].default is not None:
+                info["default"] = declared[name].default
+            if name in choices:  # pipeline.yaml cannot say it: the adapter checks it
+                info["enum"] = choices[name]
+            inputs[name] = info
+    spec = {
+        "program": step.program,
+        "run_with": interpreter.split(),
+        "subcommand": step.subcommand,
+        "args": [_arg_spec(arg, program, step.subcommand) for arg in step.args],
+        "inputs": inputs,
+        "stdout": step.stdout,
+        "cwd": "caller",
+    }
+    if step.stdin is not None:  # only then: the adapter has the code that feeds it
+        spec["stdin"] = step.stdin.to_dict()
+    return spec
+
+
+def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]:
+    """The plan's checks as the constructor embeds them.  A check the skill's programs need is
+    scoped to the pipelines running those programs (``pipelines``: the constructor skips it
+    for the others; a mention in SKILL.md alone runs no pipeline), and a Python module
+    published under another name says what to install.  Which programs need it comes from
+    the check's ``where`` and from the inventory's own spots for the same requirement (a
+    program's interpreter is its need: ``scripts/x.js:1``), so a plan that lists only some
+    spots does not lose a program."""
+    users: dict[str, set[str]] = {}
+    for pipeline in plan.pipelines:
+        for step in pipeline.steps:
+            if isinstance(step, CodeStep):
+                users.setdefault(step.program, set()).add(pipeline.name)
+    known = {_key(r.kind, r.name): r.where for r in inventory.requirements}
+    checks = []
+    for check in plan.constructor.checks:
+        data = check.to_dict()
+        spots = [*check.where, *known.get(_key(check.kind, check.name), [])]
+        files = {spot.rpartition(":")[0] or spot for spot in spots}
+        programs = [f for f in files if f in users]  # SKILL.md's own mentions run no pipeline
+        if programs:
+            data["pipelines"] = sorted(set().union(*(users[f] for f in programs)))
+        if check.kind == "python-package" and check.name in PIP_NAMES:
+            data["install"] = PIP_NAMES[check.name]
+        checks.append(data)
+    return checks
+
+
+def _key(kind: str, name: str) -> tuple[str, str]:
+    """A requirement's identity: a Python package as installed (PyYAML) or imported (yaml)."""
+    return (kind, package_key(name) if kind == "python-package" else name)
+
+
+def strict_choices(pipeline: Pipeline, inventory: Inventory) -> dict[str, list[str]]:
+    """Input name -> the values a program's flag accepts (argparse/click ``choices``, or the
+    values a script switches on), for the inputs passed to such a flag.  Values merely seen
+    in SKILL.md are examples, not a rule: they are not here."""
+    found: dict[str, list[str]] = {}
+    for step in pipeline.steps:
+        if not isinstance(step, CodeStep):
+            continue
+        program = inventory.program(step.program)
+        for arg in step.args:
+            param = _flag_param(program, step.subcommand, arg.flag)
+            if param is not None and param.choices and arg.ref.startswith("input."):
+                found.setdefault(arg.ref.removeprefix("input."), [str(c) for c in param.choices])
+    return found
+
+
+def _arg_spec(arg: Arg, program: Program | None, subcommand: str) -> dict[str, Any]:
+    """One arg of SPEC; an array flag the program reads as `--flag a b` gets ``spread``."""
+    data = arg.to_dict()
+    param = _flag_param(program, subcommand, arg.flag)
+    if param is not None and param.spread:
+        data["spread"] = True
+    return data
+
+
+def _flag_param(program: Program | None, subcommand: str, flag: str) -> Param | None:
+    """What the program's command line (its subcommand's, if any) says about ``flag``."""
+    command = program.cli if program and flag else None
+    if command is not None and subcommand:
+        command = command.subcommands.get(subcommand, command)
+    return command.flag(flag) if command is not None else None
+
+
+def _lifecycle_files(
+    env: jinja2.Environment, plan: Plan, inventory: Inventory
+) -> list[RenderedFile]:
+    files = []
+    if plan.constructor.needed:
+        base = "pipelines/_constructor"
+        context = {"skill": plan.app_name, "reason": one_line(plan.constructor.reason)}
+        checks = constructor_checks(plan, inventory)
+        files += [
+            RenderedFile(
+                f"{base}/pipeline.yaml",
+                env.get_template("convert/lifecycle/constructor.yaml.j2").render(**context),
+            ),
+            RenderedFile(
+                f"{base}/steps/check_environment.py",
+                env.get_template("convert/lifecycle/check_environment.py.j2").render(
+                    checks=py_literal(checks, prefix="CHECKS = "), **context
+                ),
+                executable=True,
+            ),
+        ]
+    if plan.destructor.needed:
+        base = "pipelines/_destructor"
+        context = {"skill": plan.app_name, "reason": one_line(plan.destructor.reason)}
+        actions = [a.to_dict() for a in plan.destructor.actions]
+        files += [
+            RenderedFile(
+                f"{base}/pipeline.yaml",
+                env.get_template("convert/lifecycle/destructor.yaml.j2").render(**context),
+            ),
+            RenderedFile(
+                f"{base}/steps/cleanup.py",
+                env.get_template("convert/lifecycle/cleanup.py.j2").render(
+                    actions=py_literal(actions, prefix="ACTIONS = "), **context
+                ),
+                executable=True,
+            ),
+        ]
+    return files
+
+
+def _readme(env: jinja2.Environment, plan: Plan, contexts: list[dict[str, Any]]) -> str:
+    constructor = plan.constructor.checks if plan.constructor.needed else []
+    destructor = plan.destructor.actions if plan.destructor.needed else []
+    return env.get_template("convert/README.md.j2").render(
+        marker=MARKER,
+        skill=plan.app_name,
+        analyzer=plan.analyzer,
+        description=plan.app_description.strip(),
+        pipelines=contexts,
+        constructor=constructor,
+        destructor=destructor,
+        skill_mode=plan.skill_mode,
+    )
+
+
+def _check_yaml(text: str, pipeline: Pipeline, path: str) -> None:
+    """The rendered pipeline.yaml must read back with the plan's exact text."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise RenderError(f"rendered YAML does not parse: {exc}", where=Where(path)) from exc
+    prompts = [s.prompt for s in pipeline.steps if isinstance(s, LlmStep)]
+    got = [s.get("prompt") for s in data["steps"] if s.get("type") == "llm"]
+    same = (
+        data["description"] == pipeline.description
+        and data.get("triggers", []) == pipeline.triggers
+        and got == prompts
+    )
+    if not same:
+        raise RenderError(
+            "rendered pipeline.yaml does not read back as the plan says",
+            where=Where(path),
+            hint="report this bug with the plan (app-convert --plan-only -o plan.yaml)",
+        )

@@ -1,0 +1,226 @@
+"""Runtime configuration: which provider answers llm steps and which model each tier maps to.
+
+Looked up in this order, each layer overriding the one before:
+
+1. built-in defaults (below)
+2. the user's file: ``$XDG_CONFIG_HOME/app-run/config.yaml`` (``~/.config/app-run/config.yaml``)
+3. the APP's file: ``<APP_DIR>/app-run.yaml``
+4. the file named by ``APP_RUN_CONFIG``
+5. environment: ``APP_RUN_PROVIDER``, ``APP_RUN_ANSWERS``, ``APP_RUN_ROUTING``,
+   ``APP_RUN_MODEL_LITE`` / ``_STANDARD`` / ``_REASONING``
+6. command-line flags (``--provider``, ``--answers``, ``--strategy``)
+
+Run records and sessions live under ``APP_RUN_HOME`` (default ``$XDG_STATE_HOME/app-run``,
+i.e. ``~/.local/state/app-run``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from skill2app.runtime.app.document import Document, load_yaml, plain
+from skill2app.runtime.app.model import TIERS
+from skill2app.runtime.errors import ConfigError, LoadError, Where
+
+DEFAULT_MODELS = {
+    "lite": "claude-haiku-5-5",
+    "standard": "claude-sonnet-5-5",
+    "reasoning": "claude-opus-5-5",
+}
+DEFAULT_MAX_TOKENS = {"lite": 4096, "standard": 16000, "reasoning": 32000}
+PROVIDERS = ("anthropic", "local", "scripted", "none")
+STRATEGIES = ("embedded", "llm", "hybrid")  # how a request is routed (runtime/router.py)
+KEYS = ("provider", "answers", "model_mapping", "max_tokens", "routing")
+# The keys with a fixed set of values: the values, what one is called, its variable and flag.
+_CHOICES = {
+    "provider": (PROVIDERS, "provider", "APP_RUN_PROVIDER", "--provider"),
+    "routing": (STRATEGIES, "routing strategy", "APP_RUN_ROUTING", "--strategy"),
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    provider: str = "none"
+    answers: Path | None = None  # the scripted provider's answers file
+    models: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_MODELS))
+    max_tokens: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_MAX_TOKENS))
+    routing: str = "embedded"  # embedded | llm | hybrid
+    sources: tuple[str, ...] = ()  # the files that were read, for `app-run config`
+
+    def model_for(self, tier: str) -> str:
+        return self.models.get(tier, self.models["standard"])
+
+
+def user_config_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "app-run" / "config.yaml"
+
+
+def state_home() -> Path:
+    explicit = os.environ.get("APP_RUN_HOME")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "app-run"
+
+
+def load_config(
+    app_root: Path | None,
+    *,
+    provider: str | None = None,
+    answers: str | None = None,
+    routing: str | None = None,
+    environ: dict[str, str] | None = None,
+) -> Config:
+    env = os.environ if environ is None else environ
+    default_provider = "anthropic" if env.get("ANTHROPIC_API_KEY") else "none"
+    config = Config(provider=default_provider)
+    files = [user_config_path()]
+    if app_root is not None:
+        files.append(app_root / "app-run.yaml")
+    if env.get("APP_RUN_CONFIG"):
+        explicit = Path(env["APP_RUN_CONFIG"])
+        if not explicit.is_file():
+            what = "a folder" if explicit.is_dir() else "not there"
+            raise ConfigError(
+                f"APP_RUN_CONFIG names {explicit}, which is {what}",
+                hint="name a config file, or unset APP_RUN_CONFIG",
+            )
+        files.append(explicit)
+    for path in files:
+        if path.is_file():
+            config = _merge_file(config, path)
+    config = _merge(config, _from_env(env), "environment")
+    cli = {"provider": provider, "answers": answers, "routing": routing}
+    for key, (allowed, what, _, flag) in _CHOICES.items():
+        _check_choice(cli[key], allowed, what, f"{flag} ")
+    config = _merge(config, {k: v for k, v in cli.items() if v}, "command line")
+    _check_number(env, "APP_RUN_MAX_OUTPUT_MB", "megabytes a step may print on stdout; 0: no limit")
+    _check_number(env, "APP_RUN_LOCAL_CONTEXT", "tokens of context for the local provider")
+    return config
+
+
+def _check_number(env: Any, name: str, meaning: str) -> None:
+    """An environment variable read where it is used must still fail here, before a run."""
+    value = env.get(name)
+    if value is None:
+        return
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
+    if not number >= 0:  # negative, not a number, or NaN
+        raise ConfigError(f"{name}={value!r} is not a number ≥ 0", hint=f"set it to the {meaning}")
+
+
+def _check_choice(
+    value: Any, allowed: tuple[str, ...], what: str, source: str, where: Where | None = None
+) -> None:
+    """``value`` (from ``source``: a flag, a variable, or a file's key at ``where``) is one of
+    ``allowed``; a flag or variable that was not given (None) is not checked."""
+    if (value is None and where is None) or (isinstance(value, str) and value in allowed):
+        return
+    shown = "null" if value is None else repr(value)
+    if not isinstance(value, str) and value is not None:
+        shown = f"{type(value).__name__} {shown}"
+    raise ConfigError(
+        f"{source}{shown} is not a {what}", where=where, hint=f"use one of {', '.join(allowed)}"
+    )
+
+
+def _from_env(env: Any) -> dict[str, Any]:
+    layer: dict[str, Any] = {}
+    for key, (allowed, what, variable, _) in _CHOICES.items():
+        if env.get(variable):
+            layer[key] = env[variable]
+            _check_choice(layer[key], allowed, what, f"{variable}=")
+    if env.get("APP_RUN_ANSWERS"):
+        layer["answers"] = env["APP_RUN_ANSWERS"]
+    models = {
+        t: env[f"APP_RUN_MODEL_{t.upper()}"] for t in TIERS if env.get(f"APP_RUN_MODEL_{t.upper()}")
+    }
+    if models:
+        layer["model_mapping"] = models
+    return layer
+
+
+def _merge_file(config: Config, path: Path) -> Config:
+    try:
+        doc = load_yaml(path)
+    except LoadError as exc:  # a config file, not the APP, is broken: a usage error (exit 2)
+        raise ConfigError(exc.message, where=exc.where, hint=exc.hint) from exc
+    data = plain(doc.data) or {}
+    if not isinstance(data, dict):
+        raise ConfigError("config must be a mapping", where=doc.where())
+    _check_file(data, doc)
+    if data.get("answers"):
+        data["answers"] = str((path.parent / str(data["answers"])).resolve())
+    return _merge(config, data, str(path))
+
+
+def _is_model_name(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _is_token_count(value: Any) -> bool:
+    return type(value) is int and value > 0
+
+
+# The config keys that map tiers to values: what a value must be, said, and an example.
+_TIER_TABLES = {
+    "model_mapping": (_is_model_name, "a model name", "claude-haiku-4-5"),
+    "max_tokens": (_is_token_count, "a whole number of tokens above 0", "4096"),
+}
+
+
+def _check_file(data: dict[str, Any], doc: Document) -> None:
+    """Every key of a config file known and every value usable, or a ConfigError at its line."""
+    for key in data:
+        if key not in KEYS:
+            raise ConfigError(
+                f"unknown config key {key!r}", where=doc.where(key), hint=f"use {', '.join(KEYS)}"
+            )
+    for key, (allowed, what, _, _) in _CHOICES.items():
+        if key in data:
+            _check_choice(data[key], allowed, what, f"{key}: ", doc.where(key))
+    for key, (fits, meaning, example) in _TIER_TABLES.items():
+        if key not in data:
+            continue
+        table = data[key]
+        if not isinstance(table, dict) or set(table) - set(TIERS):
+            raise ConfigError(
+                f"{key} must map tiers ({', '.join(TIERS)}) to values", where=doc.where(key)
+            )
+        for tier, value in table.items():
+            if not fits(value):
+                raise ConfigError(
+                    f"{key}.{tier} is {value!r}, not {meaning}",
+                    where=doc.where(key, tier),
+                    hint=f"e.g. {example}",
+                )
+
+
+def _merge(config: Config, layer: dict[str, Any], source: str) -> Config:
+    if not layer:
+        return config
+    changes: dict[str, Any] = {"sources": (*config.sources, source)}
+    if "provider" in layer:
+        changes["provider"] = str(layer["provider"])
+    if "routing" in layer:
+        changes["routing"] = str(layer["routing"])
+    if "answers" in layer:
+        changes["answers"] = Path(str(layer["answers"]))
+    if "model_mapping" in layer:
+        changes["models"] = {
+            **config.models,
+            **{k: str(v) for k, v in layer["model_mapping"].items()},
+        }
+    if "max_tokens" in layer:
+        changes["max_tokens"] = {
+            **config.max_tokens,
+            **{k: int(v) for k, v in layer["max_tokens"].items()},
+        }
+    return replace(config, **changes)

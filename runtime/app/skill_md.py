@@ -1,0 +1,83 @@
+"""An APP's SKILL.md as Skill mode reads it: its text and its YAML frontmatter, plus what is
+wrong with it, as warnings with file:line (a broken SKILL.md must not pass unnoticed:
+`app-run check` lists them, and the Skill-mode fallback carries them to the host agent).
+
+SKILL.md is never a reason to stop: it is the fallback, and its text still helps an agent
+when its frontmatter is broken.  So nothing here raises; bytes that are not UTF-8 are
+replaced (and said), a frontmatter that cannot be read counts as empty (and is said).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skill2app.runtime.app.diagnostic import Diagnostic
+from skill2app.runtime.errors import Where
+
+FENCE = "---"
+
+
+@dataclass(frozen=True)
+class SkillMd:
+    path: Path
+    text: str  # "" when there is no SKILL.md
+    frontmatter: dict[str, Any]
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def exists(self) -> bool:
+        return self.path.is_file()
+
+
+def read_skill_md(path: Path) -> SkillMd:
+    """``path`` read as Skill mode uses it (see the module doc)."""
+    if not path.is_file():
+        return SkillMd(path, "", {})
+    warnings: list[Diagnostic] = []
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        warnings.append(_warn(f"SKILL.md cannot be read: {why}", path, 0, "check its permissions"))
+        return SkillMd(path, "", {}, warnings)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        fix = "convert it to UTF-8 (its other bytes are shown as \ufffd)"
+        warnings.append(_warn(f"SKILL.md is not UTF-8 text (byte {exc.start})", path, line, fix))
+        text = raw.decode("utf-8", errors="replace")
+    data, problem = _frontmatter(text.lstrip("\ufeff"))
+    if problem:
+        warnings.append(_warn(problem[0], path, problem[1], problem[2]))
+    return SkillMd(path, text, data, warnings)
+
+
+def _frontmatter(text: str) -> tuple[dict[str, Any], tuple[str, int, str] | None]:
+    """The YAML mapping between a first line ``---`` and the next line ``---`` (none: ``{}``);
+    and what is wrong with it (message, line, fix) if anything."""
+    import yaml
+
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != FENCE:
+        return {}, None  # plain Markdown: the spec asks for no frontmatter
+    end = next((i for i, line in enumerate(lines[1:], 1) if line.strip() == FENCE), None)
+    if end is None:
+        return {}, ("SKILL.md's frontmatter has no closing ---", 1, "end it with a line ---")
+    try:
+        data = yaml.safe_load("\n".join(lines[1:end]))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else 2  # the frontmatter starts on line 2
+        problem = getattr(exc, "problem", None) or "cannot be parsed"
+        return {}, (f"SKILL.md's frontmatter is not valid YAML: {problem}", line, "fix the YAML")
+    if not isinstance(data, dict):
+        fix = "write it as name: ... and description: ... lines"
+        return {}, ("SKILL.md's frontmatter is not a mapping", 2, fix)
+    return data, None
+
+
+def _warn(message: str, path: Path, line: int, hint: str) -> Diagnostic:
+    return Diagnostic("warning", message, Where(path, line), hint)

@@ -1,0 +1,234 @@
+"""A paused run kept as a session file (host delegation, see ``delegation``).
+
+``<APP_RUN_HOME>/sessions/<id>.json``: written atomically, mode 0600 (it holds the inputs);
+its shape is checked here, in one place, for every command: a file that fails is `corrupt`
+(listed as such, refused by resume/abandon), never a crash. ``<id>.lock`` is held by the one
+app-run acting on the session. ``host_commands`` are the commands that carry it on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import shlex
+import shutil
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from skill2app.runtime.errors import ConfigError, UsageError
+from skill2app.runtime.jsonfile import lock, write_json
+
+VERSION = 1
+PHASES = ("constructor", "business")
+
+
+class Corrupt(ValueError):
+    """A session file that is not what app-run writes (the message says what is wrong)."""
+
+
+def sessions_dir(home: Path) -> Path:
+    return home / "sessions"
+
+
+def session_path(home: Path, session: str) -> Path:
+    return sessions_dir(home) / f"{session}.json"
+
+
+def write(path: Path, data: dict[str, Any]) -> None:
+    write_json(path, data, mode=0o600)  # a session holds the run's inputs
+
+
+def close(path: Path, data: dict[str, Any]) -> None:
+    """Mark a session ended; one that cannot be marked is removed: it must not run again."""
+    try:
+        write(path, {**data, "updated": time.time()})
+    except OSError:
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+def parse(path: Path) -> dict[str, Any]:
+    """A session file's content once its shape is checked (Corrupt if not it)."""
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise Corrupt(f"cannot be read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise Corrupt(f"not UTF-8 text (byte {exc.start})") from None
+    except (ValueError, RecursionError) as exc:
+        raise Corrupt(f"not JSON ({type(exc).__name__})") from None
+    problem = _shape_problem(data, path.stem)
+    if problem:
+        raise Corrupt(problem)
+    return data
+
+
+_TYPES = {"session": str, "status": str, "app": str, "pipeline": str, "inputs": dict}
+
+
+def _shape_problem(data: Any, name: str) -> str | None:
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    if data.get("version", VERSION) != VERSION:
+        return f"version {data['version']!r}, not {VERSION}"
+    for key, kind in _TYPES.items():
+        if not isinstance(data.get(key), kind):
+            return f"{key!r} is not a {kind.__name__}"
+    if data["session"] != name:
+        return f"'session' is {data['session']!r}, not its file's name"
+    updated = data.get("updated")
+    if isinstance(updated, bool) or not isinstance(updated, int | float):
+        return "'updated' is not a time"
+    if not math.isfinite(updated):
+        return "'updated' is not a time"
+    if any(not isinstance(data.get(k), str | None) for k in ("work_dir", "caller_cwd")):
+        return "'work_dir' or 'caller_cwd' is not a path"
+    pause = data.get("pause")
+    if not isinstance(pause, dict | None):
+        return "'pause' is not an object"
+    if data["status"] == "paused" and not isinstance((pause or {}).get("step"), str):
+        return "'pause' does not name the step waited on"
+    return _position_problem(data.get("position"))
+
+
+def _position_problem(position: Any) -> str | None:
+    if not isinstance(position, dict) or position.get("phase") not in PHASES:
+        return "'position' has no phase (constructor or business)"
+    step = position.get("step")
+    if isinstance(step, bool) or not isinstance(step, int) or step < 0:
+        return "'position' has no step number"
+    if not isinstance(position.get("outputs"), dict):
+        return "'position' has no step outputs"
+    attempts = position.get("attempts")
+    if not isinstance(attempts, list) or not all(
+        isinstance(a, list) and all(isinstance(e, str) for e in a) for a in attempts
+    ):
+        return "'position' has no list of attempts"
+    return None
+
+
+def existing(home: Path, session: str) -> Path:
+    """The file of an existing session (UsageError if there is none)."""
+    path = session_path(home, session)
+    if not session or "/" in session or session.startswith(".") or not path.is_file():
+        raise UsageError(
+            f"no session {session!r}", hint="see open sessions with `app-run sessions`"
+        )
+    return path
+
+
+def load(home: Path, session: str) -> dict[str, Any]:
+    """A paused session's content; read it while holding its lock (``locked``)."""
+    path = existing(home, session)
+    try:
+        data = parse(path)
+    except FileNotFoundError:
+        existing(home, session)  # removed since: "no session"
+        raise
+    except Corrupt as exc:
+        raise UsageError(
+            f"session {session!r} is corrupt: {exc}",
+            hint=f"remove {path}, or all such with `app-run sessions --clean` (its destructor "
+            "cannot be run safely)",
+        ) from None
+    if data["status"] != "paused":
+        raise UsageError(
+            f"session {session!r} already ended ({data['status']})",
+            hint="start a new run with `app-run run`",
+        )
+    return data
+
+
+@contextlib.contextmanager
+def locked(home: Path, session: str) -> Iterator[None]:
+    """Hold ``session`` for this app-run (UsageError if another one holds it)."""
+    with held(home, session) as mine:
+        if not mine:
+            raise UsageError(
+                f"session {session!r} is in use by another app-run (resume or abandon)",
+                hint="wait for it to finish, then see `app-run sessions`",
+            )
+        yield
+
+
+@contextlib.contextmanager
+def held(home: Path, session: str) -> Iterator[bool]:
+    """Try to hold ``session``: True if this app-run does, False if another one does."""
+    stack = contextlib.ExitStack()
+    try:
+        mine = stack.enter_context(lock(sessions_dir(home) / f"{session}.lock"))
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot lock session {session!r}: {exc.strerror or exc}",
+            hint="make APP_RUN_HOME a writable folder",
+        ) from None
+    with stack:
+        yield mine
+
+
+# --- listing ---------------------------------------------------------------------------------
+
+
+def list_sessions(home: Path) -> list[dict[str, Any]]:
+    now = time.time()
+    rows = (row_of(path, now) for path in session_files(home))
+    return [row for row in rows if row is not None]
+
+
+def session_files(home: Path) -> list[Path]:
+    folder = sessions_dir(home)
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob("*.json") if not p.name.startswith(".") and p.is_file())
+
+
+def row_of(path: Path, now: float) -> dict[str, Any] | None:
+    """One line of `sessions` (None: the session was removed meanwhile)."""
+    try:
+        data = parse(path)
+    except FileNotFoundError:
+        return None
+    except Corrupt as exc:
+        return {"session": path.stem, "status": "corrupt", "reason": str(exc)}
+    return {
+        "session": path.stem,
+        "status": data["status"],
+        "app": data["app"],
+        "pipeline": data["pipeline"],
+        "step": (data.get("pause") or {}).get("step"),
+        "age_hours": round((now - data["updated"]) / 3600, 2),
+    }
+
+
+# --- the commands to paste ----------------------------------------------------------------
+
+
+def host_commands(session: str, home: Path | None) -> dict[str, str]:
+    """`resume` and `abandon` for ``session`` as they work pasted: this app-run, this
+    APP_RUN_HOME, every word shell-quoted; `resume` reads the answer on stdin."""
+    prefix = ""
+    if home is not None and os.environ.get("APP_RUN_HOME"):  # the host's shell may not have it
+        prefix = f"APP_RUN_HOME={shlex.quote(str(home.absolute()))} "
+    program = _program()
+    return {
+        "resume": prefix + shlex.join([program, "resume", session, "--output", "-"]),
+        "abandon": prefix + shlex.join([program, "abandon", session]),
+    }
+
+
+def _program() -> str:
+    """`app-run` when that is the app-run running on PATH, else this one's full path."""
+    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if argv0 is None or argv0.name != "app-run":
+        return "app-run"  # not started as the app-run script (in-process, python -c)
+    found = shutil.which("app-run")
+    if found and Path(found).resolve() == argv0.resolve():
+        return "app-run"
+    return str(argv0.absolute())

@@ -1,0 +1,135 @@
+"""`app-run test`: every pipeline run on its own samples, its output compared with the last
+accepted one.
+
+A pipeline folder's ``samples/`` holds ``input.json`` (the inputs), optionally
+``answers.yaml`` (recorded LLM answers: the scripted provider replays them) and
+``expected.json`` (the accepted output; ``--update`` writes it). A pipeline without
+``samples/input.json`` is skipped. No LLM is called and nothing pauses: an llm step without
+recorded answers fails the test.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from skill2app.runtime.app.config import Config, state_home
+from skill2app.runtime.app.model import App
+from skill2app.runtime.errors import AppRunError
+from skill2app.runtime.jsonfile import write_json
+from skill2app.runtime.providers.scripted import ScriptedProvider
+from skill2app.runtime.records.result import Position, RunResult
+from skill2app.runtime.run.inputs import read_input_json
+from skill2app.runtime.run.runner import begin
+
+
+@dataclass
+class FixtureResult:
+    pipeline: str
+    status: str  # passed | failed | updated | skipped
+    detail: str = ""
+    run_id: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "pipeline": self.pipeline,
+            "status": self.status,
+            "detail": self.detail,
+            "run_id": self.run_id,
+        }
+
+
+def run_fixtures(
+    app: App,
+    names: list[str],
+    *,
+    config: Config,
+    update: bool = False,
+    listener: Callable[[dict[str, Any]], None] | None = None,
+) -> list[FixtureResult]:
+    results = []
+    for name in names or app.business_names():
+        app.document(name)  # an unknown name is a usage error, before anything runs
+        results.append(run_fixture(app, name, config=config, update=update, listener=listener))
+    return results
+
+
+def run_fixture(
+    app: App,
+    name: str,
+    *,
+    config: Config,
+    update: bool,
+    listener: Callable[[dict[str, Any]], None] | None,
+) -> FixtureResult:
+    samples = app.root / "pipelines" / name / "samples"
+    if not (samples / "input.json").is_file():
+        return FixtureResult(name, "skipped", "no samples/input.json")
+    try:
+        inputs = read_input_json(str(samples / "input.json"))
+        answers = samples / "answers.yaml"
+        provider = ScriptedProvider.from_file(answers) if answers.is_file() else None
+        run = begin(
+            app,
+            name,
+            inputs,
+            config=config,
+            provider=provider,
+            home=state_home(),
+            listener=listener,
+        )
+        result = run.advance(Position())
+    except AppRunError as exc:
+        return FixtureResult(name, "failed", exc.one_line())
+    if result.status != "succeeded":
+        return FixtureResult(name, "failed", failure_line(result), result.run_id)
+    return compare(samples / "expected.json", result.output, name, result.run_id, update)
+
+
+def failure_line(result: RunResult) -> str:
+    """Which phase failed, its error, and the last line the failing program wrote on stderr
+    (its own reason: a constructor's "package 'pypdf' is not installed")."""
+    for phase in (result.constructor, result.business, result.destructor):
+        if phase is not None and phase.error is not None:
+            words = getattr(phase.error, "last_words", "")
+            reason = f" — {words}" if words else ""
+            return f"{phase.phase} failed: {phase.error.one_line()}{reason}"
+    return result.status
+
+
+def compare(expected: Path, output: Any, name: str, run_id: str, update: bool) -> FixtureResult:
+    if update:
+        write_json(expected, output, sort_keys=True)
+        return FixtureResult(name, "updated", str(expected), run_id)
+    if not expected.is_file():
+        return FixtureResult(
+            name, "passed", "ran (no samples/expected.json to compare with)", run_id
+        )
+    try:
+        wanted = json.loads(expected.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        return FixtureResult(name, "failed", f"{expected}: not readable JSON ({exc})", run_id)
+    if wanted == output:
+        return FixtureResult(name, "passed", "output equals samples/expected.json", run_id)
+    return FixtureResult(name, "failed", first_difference(wanted, output), run_id)
+
+
+def first_difference(wanted: Any, got: Any, path: str = "output") -> str:
+    """Where two JSON values first differ, as one line."""
+    if isinstance(wanted, dict) and isinstance(got, dict):
+        for key in sorted(set(wanted) | set(got)):
+            if key not in got:
+                return f"{path}.{key} is missing"
+            if key not in wanted:
+                return f"{path}.{key} is new"
+            if wanted[key] != got[key]:
+                return first_difference(wanted[key], got[key], f"{path}.{key}")
+    if isinstance(wanted, list) and isinstance(got, list) and len(wanted) == len(got):
+        for index, (a, b) in enumerate(zip(wanted, got, strict=True)):
+            if a != b:
+                return first_difference(a, b, f"{path}.{index}")
+    shown = [json.dumps(v, ensure_ascii=False)[:80] for v in (wanted, got)]
+    return f"{path}: expected {shown[0]}, got {shown[1]} (accept it with --update)"

