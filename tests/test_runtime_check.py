@@ -235,6 +235,22 @@ CORPUS = [
         f"error: input: ['text'] is not of type 'object', 'null' (input_not_a_mapping/{P}:3)",
     ),
     (
+        "input_default_wrong_type",
+        3,
+        f'error: input times: default "twice" is not integer (input_default_wrong_type/{P}:5)',
+    ),
+    (
+        "input_long_form_bad_type",
+        3,
+        'error: input.times.type: "int" is not one of string, integer, number, boolean, array, '
+        f"object (input_long_form_bad_type/{P}:5)",
+    ),
+    (
+        "input_enum_wrong_type",
+        3,
+        f'error: input times: enum value "two" is not integer (input_enum_wrong_type/{P}:5)',
+    ),
+    (
         "output_not_a_string",
         3,
         f"error: output: ['greet'] is not of type 'string' (output_not_a_string/{P}:3)",

@@ -12,7 +12,14 @@ import pytest
 from helpers import assert_run, code, invoke, make_app, marker
 
 from skill2app.runtime.errors import InputError
-from skill2app.runtime.run.inputs import check_inputs, convert, parse_pairs
+from skill2app.runtime.run.inputs import (
+    check_inputs,
+    complete_inputs,
+    convert,
+    declaration,
+    input_schema,
+    parse_pairs,
+)
 
 pytestmark = pytest.mark.usefixtures("runtime_env")
 
@@ -357,3 +364,51 @@ def test_a_file_the_request_names_is_absolute_an_explicit_input_is_as_given(
     assert invoke("ask", words_app, "show the head of a log file", *explicit).exit_code == 0
     seen = json.loads(marker(runtime_env, "head", "head")["stdin"])["input"]
     assert seen == {"logfile": "app.log", "lines": None}
+
+
+# -- the long form (app-run extension) ---------------------------------------------------------
+
+LONG = {
+    "who": {"type": "string", "description": "Whom to greet"},
+    "times": {"type": "integer", "default": 2, "enum": [1, 2, 3]},
+    "mode": {"type": "string", "required": False},
+    "tags": "array?",
+}
+
+
+def test_declaration_reads_both_forms() -> None:
+    types, info = declaration(LONG)
+    assert types == {"who": "string", "times": "integer?", "mode": "string?", "tags": "array?"}
+    assert info == {
+        "who": {"description": "Whom to greet"},
+        "times": {"enum": [1, 2, 3], "default": 2},
+    }
+
+
+def test_an_absent_optional_input_takes_its_default() -> None:
+    types, info = declaration(LONG)
+    done = complete_inputs({"who": "Ada", "times": None}, types, "hello", info)
+    assert done == {"who": "Ada", "times": 2, "mode": None, "tags": None}
+
+
+def test_a_value_outside_enum_is_refused_with_its_values() -> None:
+    types, info = declaration(LONG)
+    with pytest.raises(InputError) as raised:
+        complete_inputs({"who": "Ada", "times": 5}, types, "hello", info)
+    assert "times must be one of 1, 2, 3, got 5" in raised.value.message
+    assert raised.value.hint.startswith("pass --input times=1")
+
+
+def test_input_schema_says_types_descriptions_enums_defaults_and_what_is_required() -> None:
+    types, info = declaration(LONG)
+    assert input_schema(types, info) == {
+        "type": "object",
+        "properties": {
+            "who": {"type": "string", "description": "Whom to greet"},
+            "times": {"type": "integer", "enum": [1, 2, 3], "default": 2},
+            "mode": {"type": ["string", "null"]},
+            "tags": {"type": ["array", "null"]},
+        },
+        "required": ["who"],
+        "additionalProperties": False,
+    }

@@ -120,6 +120,46 @@ def check_document(app: App, dirname: str, doc: Document) -> list[Diagnostic]:
     steps = data.get("steps")
     if isinstance(steps, list):
         found.extend(check_steps(app, doc, steps, is_lifecycle=dirname in LIFECYCLE))
+    if isinstance(data.get("input"), dict):
+        found.extend(check_input_declaration(doc, data["input"]))
+    return found
+
+
+def check_input_declaration(doc: Document, declared: dict[Any, Any]) -> list[Diagnostic]:
+    """The long form's values must fit its type: every ``enum`` value, and the ``default``
+    (which must also be one of the ``enum``); a required input has no use for a default."""
+    from skill2app.runtime.run.inputs import matches
+
+    found: list[Diagnostic] = []
+    for name, spec in declared.items():
+        if not isinstance(spec, dict) or not isinstance(spec.get("type"), str):
+            continue
+        type_ = spec["type"]
+        for value in spec.get("enum") or []:
+            if not matches(value, type_):
+                found.append(
+                    Diagnostic(
+                        "error",
+                        f"input {name}: enum value {json.dumps(value)} is not {type_}",
+                        doc.where("input", name, "enum"),
+                        f"list {type_} values only",
+                    )
+                )
+        if "default" not in spec:
+            continue
+        default = spec["default"]
+        shown = json.dumps(default)
+        problem, fix = "", ""
+        if spec.get("required") is True:
+            problem, fix = "is required, so its default is never used", "drop default or required"
+        elif default is not None and not matches(default, type_):
+            problem, fix = f"default {shown} is not {type_}", f"give a value of type {type_}"
+        elif spec.get("enum") and default not in spec["enum"]:
+            problem, fix = f"default {shown} is not one of its enum", "add it to the enum"
+        if problem:
+            found.append(
+                Diagnostic("error", f"input {name}: {problem}", doc.where("input", name), fix)
+            )
     return found
 
 
@@ -142,8 +182,19 @@ def schema_diagnostics(doc: Document) -> list[Diagnostic]:
                     )
                 )
             continue
+        if err.validator == "anyOf" and path[:1] == ["input"] and err.context:
+            err = _input_error(err)
         found.append(Diagnostic("error", _schema_message(err), doc.where(*path), _schema_hint(err)))
     return found
+
+
+def _input_error(err: Any) -> Any:
+    """Of an input matching neither form, the error of the form it was written in."""
+    long_form = isinstance(err.instance, dict)
+    own = [e for e in err.context if (e.validator != "enum") == long_form or e.relative_path]
+    from jsonschema.exceptions import best_match
+
+    return best_match(own or err.context)
 
 
 def _schema_message(err: Any) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 from skill2app.runtime.app.document import Document, load_yaml, plain
 from skill2app.runtime.errors import LoadError, UsageError, Where
+from skill2app.runtime.run.inputs import declaration
 
 CONSTRUCTOR = "_constructor"
 DESTRUCTOR = "_destructor"
@@ -43,11 +44,13 @@ class Pipeline:
     name: str
     description: str
     triggers: tuple[str, ...]
-    inputs: dict[str, str]  # name -> type
+    inputs: dict[str, str]  # name -> type (``string?``: optional)
     steps: tuple[Step, ...]
     output: str  # name of the step whose output is the pipeline's output
     dir: Path
     file: Path
+    # per input, what the long form adds: description, enum, default
+    input_info: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def is_lifecycle(self) -> bool:
@@ -148,16 +151,17 @@ def load_app(root: Path) -> App:
 def build_pipeline(doc: Document) -> Pipeline:
     data: Any = doc.data
     steps = tuple(_build_step(doc, i, raw) for i, raw in enumerate(data["steps"]))
-    inputs = plain(data.get("input") or {})
+    inputs, info = declaration(plain(data.get("input") or {}))
     return Pipeline(
         name=str(data["name"]),
         description=str(data.get("description", "")),
         triggers=tuple(str(t) for t in data.get("triggers") or ()),
-        inputs={str(k): str(v) for k, v in inputs.items()},
+        inputs=inputs,
         steps=steps,
         output=str(data.get("output") or steps[-1].name),
         dir=doc.path.parent,
         file=doc.path,
+        input_info=info,
     )
 
 
