@@ -412,3 +412,8 @@ def test_input_schema_says_types_descriptions_enums_defaults_and_what_is_require
         "required": ["who"],
         "additionalProperties": False,
     }
+
+
+def test_a_string_enum_value_in_another_letter_case_is_taken_as_it() -> None:
+    types, info = declaration({"format": {"type": "string", "enum": ["json", "text"]}})
+    assert complete_inputs({"format": "JSON"}, types, "show", info) == {"format": "json"}

@@ -216,6 +216,12 @@ def check_inputs(
         if key in values and not matches(values[key], type_):
             problems.append(f"{key} must be {type_}, got {json.dumps(values[key])[:40]}")
         allowed = (info or {}).get(key, {}).get("enum")
+        if allowed and isinstance(values.get(key), str) and values[key] not in allowed:
+            same = [
+                a for a in allowed if isinstance(a, str) and a.casefold() == values[key].casefold()
+            ]
+            if len(same) == 1:  # "JSON" for json: the one it can mean
+                values[key] = same[0]
         if allowed and values.get(key) is not None and values[key] not in allowed:
             shown = ", ".join(json.dumps(a, ensure_ascii=False) for a in allowed)
             got = json.dumps(values[key], ensure_ascii=False)[:40]
