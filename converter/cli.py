@@ -5,6 +5,9 @@ the conversion report on stderr (``--json``: as JSON on stdout), progress on std
 errors as one line ``Error: <what> (<file>:<line>) — <how to fix>`` (tracebacks only with
 ``--debug``).
 
+Commands: ``app-convert SKILL_DIR [options]`` (the conversion), ``app-convert resume SESSION
+--answer FILE|-`` (the host analyst's answer), ``abandon SESSION``, ``sessions [--clean]``.
+
 Exit codes:
   0   converted and verified (or, with --plan-only, the plan written: -o - prints it on stdout)
   1   the analyzer, rendering or writing failed
@@ -16,6 +19,7 @@ Exit codes:
       what it overwrote or removed; SKILL.md and the programs are never touched)
   5   the APP was written but verification failed (app-run check, compiling, argument
       mappings or --smoke); the report says what
+  6   needs_llm: paused for the host agent's plan (--analyzer host; resume answers it)
   70  internal error (a bug: rerun with --debug and report it)
 """
 
@@ -23,27 +27,37 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
 from skill2app.converter.analyzers import ANALYZERS
-from skill2app.converter.convert import Options, convert, is_stdout
+from skill2app.converter.convert import Options, convert, is_stdout, resume
 from skill2app.converter.errors import ConvertError, PlanError, UsageError
+from skill2app.converter.verify.report import Report
 from skill2app.runtime import __version__
 
 EXIT_UNVERIFIED = 5
+EXIT_NEEDS_LLM = 6
 EXIT_INTERNAL = 70
 EPILOG = (
     "Exit codes: 0 converted and verified (or plan written), 1 analyzer, render or write "
     "failed, 2 bad command line, 3 invalid skill or plan, 4 output exists (--force), "
-    "5 written but verification failed, 70 internal error."
+    "5 not verified (written but verification failed; or, with an LLM analyst, attempts used "
+    "up and nothing written), 6 paused for the host agent's plan (needs_llm), "
+    "70 internal error."
 )
+COMMANDS = ("convert", "resume", "abandon", "sessions")
 
 cli = typer.Typer(
     name="app-convert",
+    help="Turn an Agent Skill into an APP (Agent Pipeline Protocol v0.4). "
+    "`app-convert SKILL_DIR [options]` is `app-convert convert SKILL_DIR [options]`.",
+    epilog=EPILOG,
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -61,7 +75,16 @@ Analyzer = Annotated[
     str | None,
     typer.Option(
         metavar="NAME",
-        help=f"{' | '.join(ANALYZERS)} (default: llm when ANTHROPIC_API_KEY is set).",
+        help=f"{' | '.join(ANALYZERS)} (default: llm when ANTHROPIC_API_KEY is set, else "
+        "heuristic; host: the calling agent writes the plan, see resume).",
+    ),
+]
+MaxAttempts = Annotated[
+    int,
+    typer.Option(
+        "--max-attempts",
+        metavar="N",
+        help="How many plans an LLM analyst may give before app-convert gives up.",
     ),
 ]
 PlanOnly = Annotated[
@@ -107,7 +130,12 @@ Version = Annotated[
 ]
 
 
-@cli.command(epilog=EPILOG)
+@cli.callback()
+def _group(version: Version = False) -> None:
+    """Turn an Agent Skill into an APP (Agent Pipeline Protocol v0.4)."""
+
+
+@cli.command("convert", epilog=EPILOG)
 def main_command(
     skill_dir: SkillDir,
     out: Out = None,
@@ -121,6 +149,7 @@ def main_command(
     as_json: AsJson = False,
     debug: Debug = False,
     version: Version = False,
+    max_attempts: MaxAttempts = 3,
 ) -> None:
     """Convert the Agent Skill in SKILL_DIR into an APP (Agent Pipeline Protocol v0.4).
 
@@ -139,13 +168,101 @@ def main_command(
         smoke=smoke,
         probe=probe,
         has_api_key=bool(os.environ.get("ANTHROPIC_API_KEY")),
+        max_attempts=max_attempts,
     )
-    try:
-        if as_json and is_stdout(output):
-            raise UsageError(
+    if as_json and is_stdout(output):
+        _fail(
+            UsageError(
                 "-o - and --json both write stdout", hint="drop --json, or name a plan file"
-            )
-        report = convert(options, progress=_progress)
+            ),
+            as_json=as_json,
+            debug=debug,
+        )
+    report = _guarded(lambda: convert(options, progress=_progress), as_json, debug)
+    _show(report, as_json)
+
+
+@cli.command("resume", epilog=EPILOG)
+def resume_command(
+    session: Annotated[str, typer.Argument(metavar="SESSION", help="The session to carry on.")],
+    answer: Annotated[
+        str,
+        typer.Option(
+            "--answer", metavar="FILE|-", help="The plan (JSON or YAML): a file, or - for stdin."
+        ),
+    ] = "-",
+    as_json: AsJson = False,
+    debug: Debug = False,
+) -> None:
+    """Give the host agent's plan to a paused conversion (--analyzer host).
+
+    The plan is checked, rendered into a temporary copy and verified; problems come back as
+    needs_llm again (exit 6) with the attempt count, until the plan passes (the APP is
+    written, exit 0) or the attempts are used up (nothing written, exit 5).
+    """
+    text = _guarded(lambda: _read_answer(answer), as_json, debug)
+    report = _guarded(lambda: resume(session, text, progress=_progress), as_json, debug)
+    _show(report, as_json)
+
+
+@cli.command("abandon")
+def abandon_command(
+    session: Annotated[str, typer.Argument(metavar="SESSION", help="The session to end.")],
+    debug: Debug = False,
+) -> None:
+    """End a paused conversion; nothing is written."""
+    from skill2app.converter.analyzers import host
+    from skill2app.runtime.app.config import state_home
+
+    _guarded(lambda: host.abandon(state_home(), session), False, debug)
+    typer.echo(f"abandoned conversion session {session}; nothing was written", err=True)
+
+
+@cli.command("sessions")
+def sessions_command(
+    clean: Annotated[
+        bool, typer.Option("--clean", help="Remove ended sessions and paused ones older than 24h.")
+    ] = False,
+    as_json: AsJson = False,
+) -> None:
+    """List the host analyst's conversion sessions."""
+    from skill2app.converter.analyzers import host
+    from skill2app.runtime.app.config import state_home
+
+    home = state_home()
+    if clean:
+        removed = host.clean(home)
+        typer.echo(f"removed {len(removed)} conversion sessions", err=True)
+    rows = host.list_sessions(home)
+    if as_json:
+        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    typer.echo(f"{'SESSION':<44} {'STATUS':<10} {'ATTEMPT':<8} SKILL")
+    for row in rows:
+        tries = f"{row.get('attempt')}/{row.get('max_attempts')}" if row.get("attempt") else "-"
+        typer.echo(f"{row['session']:<44} {row['status']:<10} {tries:<8} {row.get('skill', '')}")
+
+
+def _read_answer(answer: str) -> str:
+    if answer == "-":
+        if sys.stdin is None or sys.stdin.isatty():
+            raise UsageError("no answer on stdin", hint="pipe the plan in, or pass --answer FILE")
+        return sys.stdin.buffer.read().decode("utf-8-sig", errors="replace")
+    try:
+        return Path(answer).read_bytes().decode("utf-8-sig", errors="replace")
+    except OSError as exc:
+        raise UsageError(
+            f"cannot read the answer {answer}: {exc.strerror}", hint="check the --answer path"
+        ) from exc
+
+
+T = TypeVar("T")
+
+
+def _guarded(call: Callable[[], T], as_json: bool, debug: bool) -> T:
+    """``call()``; a known error ends the command with its one line and exit code."""
+    try:
+        return call()
     except ConvertError as err:
         _fail(err, as_json=as_json, debug=debug)
     except Exception as err:  # a bug: one line, the traceback with --debug
@@ -157,12 +274,29 @@ def main_command(
             err=True,
         )
         raise typer.Exit(EXIT_INTERNAL) from None
+    raise AssertionError("unreachable")  # _fail always exits
+
+
+def _show(report: Report, as_json: bool) -> None:
+    """Print a report (or a pause) and end with its exit code."""
+    if report.pause is not None:  # one JSON object on stdout, --json or not
+        typer.echo(json.dumps(report.pause, ensure_ascii=False, indent=2))
+        typer.echo(
+            f"app-convert: paused for the host agent's plan (attempt "
+            f"{report.pause['attempt']} of {report.pause['max_attempts']}): answer with "
+            f"{report.pause['resume']}",
+            err=True,
+        )
+        raise typer.Exit(EXIT_NEEDS_LLM)
     if report.plan_text:  # -o -
         typer.echo(report.plan_text, nl=False)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     for line in report.human_lines():
         typer.echo(line, err=True)
+    if report.exhausted:
+        typer.echo("Error: the analyst's attempts are used up; nothing was written", err=True)
+        raise typer.Exit(EXIT_UNVERIFIED)
     if not report.ok:
         typer.echo("Error: the APP was written but did not pass verification (see above)", err=True)
         raise typer.Exit(EXIT_UNVERIFIED)
@@ -193,6 +327,21 @@ def _fail(err: ConvertError, *, as_json: bool, debug: bool) -> None:
     raise typer.Exit(err.exit_code)
 
 
-def main() -> None:
+def shorthand(argv: list[str]) -> list[str]:
+    """``app-convert SKILL_DIR ...`` means ``app-convert convert SKILL_DIR ...``."""
+    args = list(argv)
+    first = next((i for i, a in enumerate(args) if not a.startswith("-")), None)
+    if first is None:
+        return args if args and args[0] in ("--help", "--version") else ["convert", *args]
+    if args[first] not in COMMANDS:
+        args.insert(0, "convert")
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
     """Console script entry point (``app-convert``)."""
-    cli(prog_name="app-convert")
+    cli(args=shorthand(sys.argv[1:] if argv is None else argv), prog_name="app-convert")
+
+
+if __name__ == "__main__":
+    main()

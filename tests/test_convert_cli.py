@@ -18,7 +18,7 @@ from typer.testing import CliRunner, Result
 
 from skill2app.converter import cli as cli_module
 from skill2app.converter.analyzers.heuristic import analyze
-from skill2app.converter.cli import EPILOG, cli
+from skill2app.converter.cli import EPILOG, cli, shorthand
 from skill2app.converter.inventory.model import build_inventory
 from skill2app.converter.plan.file import plan_to_yaml
 
@@ -30,7 +30,7 @@ ENV = {"COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb", "ANTHROPIC_API_KEY": "
 
 
 def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(cli, [str(a) for a in args], env=ENV, color=False)
+    return CliRunner().invoke(cli, shorthand([str(a) for a in args]), env=ENV, color=False)
 
 
 def snapshot(root: Path) -> dict[str, tuple[str, int]]:
@@ -518,7 +518,7 @@ def test_json_report_shape(here: Path) -> None:
     assert list(report) == [
         "report_version", "ok", "skill", "mode", "app", "plan", "analyzer", "pipelines",
         "lifecycle", "programs", "skill_mode", "warnings", "notes", "files", "copied",
-        "overwritten", "removed", "kept", "backup", "verification",
+        "overwritten", "removed", "kept", "backup", "verification", "attempts", "exhausted",
     ]  # fmt: skip
     assert report["backup"] == {"folder": "", "files": []}
     assert (report["ok"], report["mode"], report["app"]) == (True, "out", "app")
@@ -590,12 +590,17 @@ def test_smoke_runs_each_code_step_in_a_copy(here: Path) -> None:
     assert result.exit_code == 0, result.stderr
     smoke = json.loads(result.stdout)["verification"]["smoke"]
     assert smoke["ran"] is True
+    order = [p["name"] for p in json.loads(result.stdout)["pipelines"]]  # the plan's order
     assert [(s["pipeline"], s["step"], s["status"]) for s in smoke["steps"]] == [
-        ("csv-filter", "csv_filter", "passed"),
-        ("csv-inspect-columns", "columns", "passed"),
-        ("csv-inspect-sample", "sample", "passed"),
-        ("csv-stats", "csv_stats", "passed"),
+        (name, step, "passed")
+        for name, step in [
+            ("csv-stats", "csv_stats"),
+            ("csv-filter", "csv_filter"),
+            ("csv-inspect-columns", "columns"),
+            ("csv-inspect-sample", "sample"),
+        ]
     ]
+    assert [s["pipeline"] for s in smoke["steps"]] == order
     assert "Smoke test: 4 of 4 steps passed" in result.stderr
     assert not list((here / "app").rglob("__pycache__"))
 
@@ -631,7 +636,7 @@ def test_the_llm_analyzer_retries_a_bad_plan_and_reports_model_and_attempts(here
     broken = {**plan, "pipelines": [{**plan["pipelines"][0], "steps": []}]}
     env = scripted_env(here, [broken, plan])
     args = [str(EXAMPLES / "csv-report"), "--out", "app", "--analyzer", "llm", "--json"]
-    result = CliRunner().invoke(cli, args, env=env, color=False)
+    result = CliRunner().invoke(cli, shorthand(args), env=env, color=False)
 
     assert result.exit_code == 0, result.stderr
     usage = json.loads(result.stdout)["analyzer"]
@@ -647,7 +652,7 @@ def test_the_llm_analyzer_retries_a_bad_plan_and_reports_model_and_attempts(here
 def test_an_llm_analyzer_that_never_gets_a_good_plan_fails_with_exit_1(here: Path) -> None:
     env = scripted_env(here, [{"$text": "no plan here"}] * 3)
     args = [str(EXAMPLES / "csv-report"), "--out", "app", "--analyzer", "llm"]
-    result = CliRunner().invoke(cli, args, env=env, color=False)
+    result = CliRunner().invoke(cli, shorthand(args), env=env, color=False)
 
     assert result.exit_code == 1
     assert result.stderr.strip().splitlines()[-1].startswith("Error: the model's plan failed")

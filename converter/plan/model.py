@@ -235,6 +235,7 @@ class Sample:
 
     input: dict[str, Any] | None = None  # None: derived from the inputs (samples.py)
     answers: dict[str, Any] = field(default_factory=dict)
+    skip: str = ""  # why no sample can make it run here (a git repository, a login, ...)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -242,6 +243,8 @@ class Sample:
             data["input"] = copy.deepcopy(self.input)
         if self.answers:
             data["answers"] = copy.deepcopy(self.answers)
+        if self.skip:
+            data["skip"] = self.skip
         return data
 
 
@@ -419,7 +422,9 @@ def _pipeline(data: dict[str, Any]) -> Pipeline:
         steps=[_step(s) for s in data["steps"]],
         output=data.get("output", ""),
         source=data.get("source", ""),
-        sample=Sample(sample.get("input"), dict(sample.get("answers") or {})),
+        sample=Sample(
+            sample.get("input"), dict(sample.get("answers") or {}), str(sample.get("skip") or "")
+        ),
     )
 
 

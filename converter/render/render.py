@@ -142,6 +142,10 @@ def _input_context(item: Input, choices: list[str]) -> dict[str, Any]:
     }
 
 
+def _json_file(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
 def _flow(value: Any) -> str:
     """``value`` as one line of YAML (flow style) that reads back as the same value."""
     from skill2app.templates import yaml_str
@@ -205,6 +209,9 @@ def _pipeline_files(
             env.get_template("convert/samples/input.json.j2").render(sample=sample),
         )
     )
+    if pipeline.sample.skip:  # app-run test and the smoke run report it, never run it
+        why = {"inputs": {}, "why": pipeline.sample.skip}
+        files.append(RenderedFile(f"{base}/samples/placeholders.json", _json_file(why)))
     answers = []
     for step in pipeline.steps:
         if isinstance(step, CodeStep) and step.write is not None:

@@ -129,6 +129,11 @@ def _check_paths(files: list[RenderedFile]) -> None:
             )
 
 
+def check_destination(skill_dir: Path, out: Path | None, *, force: bool) -> None:
+    """Raise what writing an APP there would raise, before an analysis that takes long."""
+    _check_target(skill_dir, out, [], force)
+
+
 def _check_target(
     skill_dir: Path, out: Path | None, files: list[RenderedFile], force: bool
 ) -> None:
