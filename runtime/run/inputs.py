@@ -5,12 +5,16 @@
 
 Every declared input is required, as in the spec, unless its type ends in ``?`` (``string?``;
 an app-run extension): an optional input that is not given reaches the steps as ``null``.
+
+A path given on the command line is meant from where app-run was started, but steps run in
+their pipeline's folder: ``caller_path`` makes it absolute (``--input diff_file=my.diff``).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -19,6 +23,8 @@ from skill2app.runtime.errors import InputError
 
 TYPES = ("string", "integer", "number", "boolean", "array", "object")
 OPTIONAL = "?"  # suffix of an optional input's type: `columns: string?`
+FILE_WORDS = {"path", "file", "filename", "filepath", "pathname", "fname"}
+DIR_WORDS = {"dir", "dirname", "dirpath", "directory", "folder", "workdir"}
 TRUE = {"true", "yes", "1", "on"}
 FALSE = {"false", "no", "0", "off"}
 
@@ -78,6 +84,42 @@ def parse_pairs(pairs: list[str], declared: dict[str, str]) -> dict[str, Any]:
             raise InputError(f"--input {key} is given twice", hint="give each input once")
         values[key] = convert(key, raw, declared.get(key, "string"))
     return values
+
+
+# --- paths: meant from where app-run was started ----------------------------------------------
+
+
+def path_kind(name: str) -> str:
+    """What an input's name says its value is: ``file``, ``dir`` or ``any`` (text):
+    ``diff_file``, ``logfile``, ``outPath`` are files (``profile`` is not); ``out_dir`` a folder."""
+    words = re.split(r"[_\-\s]+", re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower())
+    if any(w in DIR_WORDS for w in words):
+        return "dir"
+    if any(w in FILE_WORDS or (w.endswith(("file", "path")) and w != "profile") for w in words):
+        return "file"
+    return "any"
+
+
+def absolute(text: str) -> str:
+    """A path as the steps need it: they run in their pipeline's folder, not the caller's."""
+    return os.path.abspath(os.path.expanduser(text))
+
+
+def caller_path(name: str, value: Any, *, named_only: bool = False) -> Any:
+    """``value`` made absolute when it is a relative path the caller gave: the input is named
+    like a file or folder (``diff_file=my.diff``, there or not: a file to write), or — unless
+    ``named_only`` (``--input-json`` values) — the value names something that exists here
+    and looks like a path (``text=notes/a.txt``). URLs, ``-`` and other values as they are."""
+    if not isinstance(value, str) or not value or value == "-" or "://" in value:
+        return value
+    if os.path.isabs(value):
+        return value
+    if path_kind(name) != "any":
+        return absolute(value)
+    looks_like_path = "/" in value or os.sep in value or "." in value
+    if not named_only and looks_like_path and os.path.exists(os.path.expanduser(value)):
+        return absolute(value)
+    return value
 
 
 def base_type(declared: str) -> str:
