@@ -1,0 +1,134 @@
+"""Shell completion of app-run (argcomplete), app-new and app-convert (typer): what a TAB
+offers, the one command that installs it, and that a normal start pays nothing for it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import code, invoke, make_app
+
+BIN = Path(sys.executable).parent
+
+
+def offered(line: str) -> list[str]:
+    """What app-run offers for the command line ``line`` (the cursor at its end), asked the
+    way the shell asks: the installed app-run, answering on file descriptor 8."""
+    env = {
+        **os.environ,
+        "_ARGCOMPLETE": "1",
+        "_ARGCOMPLETE_IFS": "\n",
+        "COMP_LINE": line,
+        "COMP_POINT": str(len(line)),
+    }
+    done = subprocess.run(
+        ["bash", "-c", f"'{BIN / 'app-run'}' 8>&1 9>/dev/null 1>/dev/null"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return sorted(word.strip() for word in done.stdout.split("\n") if word.strip())
+
+
+@pytest.fixture
+def app(tmp_path: Path, runtime_env: Path) -> Path:
+    return make_app(
+        tmp_path / "my-app",
+        {"count": [code("a")], "convert": [code("b")], "_constructor": [code("c")]},
+    )
+
+
+def test_commands_options_pipelines_and_folders(
+    app: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert offered("app-run ch") == ["check"]
+    assert offered("app-run se") == ["sessions"]
+    assert offered("app-run list --j") == ["--json"]
+    assert offered("app-run run my-app ") == ["convert", "count"]  # no _constructor
+    assert offered("app-run run my-app cou") == ["count"]
+    assert offered("app-run check my") == ["my-app/"]
+    assert offered("app-run test my-app c") == ["convert", "count"]
+    monkeypatch.chdir(app)
+    assert offered("app-run test c") == ["convert", "count"]
+
+
+def test_session_ids_of_paused_sessions(tmp_path: Path, runtime_env: Path) -> None:
+    judge = {"name": "judge", "type": "llm", "model": "lite", "prompt": "Rate it"}
+    app = make_app(tmp_path / "app", {"rate": [judge]})
+    paused = json.loads(invoke("run", app, "rate").stdout)["session"]
+    assert offered("app-run resume ") == [paused]
+    assert offered("app-run abandon 2") == [paused]
+    assert invoke("abandon", paused).exit_code == 0
+    assert offered("app-run resume ") == []  # ended: nothing to resume
+
+
+def test_a_normal_start_does_not_import_argcomplete() -> None:
+    probe = (
+        "import sys\nfrom skill2app.runtime.cli import app_run\n"
+        "app_run(['--version'])\nprint('argcomplete' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout.strip().endswith("False"), done.stderr
+
+
+@pytest.mark.parametrize("program", ["app-run"])
+def test_show_completion_prints_a_script_for_each_shell(program: str) -> None:
+    for shell in ("bash", "zsh", "fish"):
+        done = subprocess.run(
+            [BIN / program, "--show-completion", shell], capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        assert program in done.stdout and len(done.stdout) > 100
+
+
+@pytest.mark.parametrize("program", ["app-run"])
+def test_install_completion_is_one_command(program: str, tmp_path: Path) -> None:
+    env = {**os.environ, "HOME": str(tmp_path)}
+    for _ in range(2):  # installing twice adds the line to .bashrc once
+        done = subprocess.run(
+            [BIN / program, "--install-completion", "bash"], capture_output=True, text=True, env=env
+        )
+        assert done.returncode == 0, done.stderr
+    script = tmp_path / ".bash_completions" / f"{program}.sh"
+    assert script.is_file()
+    assert (tmp_path / ".bashrc").read_text().count(f"source '{script}'") == 1
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@pytest.mark.parametrize(
+    ("program", "line", "expected"),
+    [
+        ("app-run", "app-run ch", ["check"]),
+        ("app-run", "app-run run my-app co", ["convert", "count"]),
+    ],
+)
+def test_a_real_bash_completes(
+    program: str, line: str, expected: list[str], app: Path, tmp_path: Path
+) -> None:
+    """The script each command installs, sourced by bash and asked as a TAB would."""
+    script = subprocess.run(
+        [BIN / program, "--show-completion", "bash"], capture_output=True, text=True, check=True
+    ).stdout
+    (tmp_path / "completion.sh").write_text(script)
+    function = "_python_argcomplete" if program == "app-run" else f"_{program.replace('-', '_')}"
+    ask = (
+        f"source {tmp_path / 'completion.sh'}\n"
+        f'COMP_LINE="{line}"; COMP_POINT=${{#COMP_LINE}}\n'
+        f"COMP_WORDS=({line}); COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ))\n"
+        f"{function}{'_completion' if program != 'app-run' else ''} {program} "
+        '"${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"\n'
+        "printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+    )
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(
+        ["bash", "-c", ask], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60
+    )
+    assert sorted(w.strip() for w in done.stdout.split("\n") if w.strip()) == expected, done.stderr
