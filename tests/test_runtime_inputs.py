@@ -373,6 +373,9 @@ def test_a_file_the_request_or_an_explicit_input_names_is_absolute(
         ("text", "notes/b.txt", False, "notes/b.txt"),  # not there: text
         ("text", "notes", False, "notes"),  # a word, even if a folder of that name exists
         ("profile", "x.cfg", False, "x.cfg"),  # not a file input, not there
+        ("path", "user.name", False, "user.name"),  # a key path, not a file
+        ("path", "notes", False, "{cwd}/notes"),  # there
+        ("out_file", "out/report", True, "{cwd}/out/report"),  # a path to write
         ("count", 3, False, 3),
     ],
 )

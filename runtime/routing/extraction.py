@@ -56,7 +56,6 @@ from skill2app.runtime.providers.base import Provider
 from skill2app.runtime.routing.mentions import (
     DOMAIN,
     EMAIL,
-    FILE_SUFFIXES,
     NUMBER,
     URL,
     Span,
@@ -71,6 +70,7 @@ from skill2app.runtime.routing.mentions import (
     trim,
 )
 from skill2app.runtime.run.inputs import (
+    FILE_SUFFIXES,
     base_type,
     caller_path,
     convert,

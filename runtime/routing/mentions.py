@@ -34,10 +34,6 @@ DOMAIN = re.compile(  # "example.org." at a sentence's end too
     r"(?<![\w@/.:-])@?((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,})(?![\w/-]|\.[\w/-])",
     re.I,
 )
-FILE_SUFFIXES = (
-    "pdf json csv txt md py js ts yaml yml html htm xml png jpg jpeg gif svg docx xlsx pptx "
-    "zip tar gz log sh toml ini cfg"
-).split()
 PATH_LIKE = re.compile(r"[/\\]|\.[A-Za-z][A-Za-z0-9]{0,7}$")  # a folder or a file suffix
 BRACKETS = "()[]{}<>\"'（）【】「」《》“”‘’"
 SENTENCE_END = ".,;:!?。，；：！？、"

@@ -23,6 +23,10 @@ from skill2app.runtime.errors import InputError
 
 TYPES = ("string", "integer", "number", "boolean", "array", "object")
 OPTIONAL = "?"  # suffix of an optional input's type: `columns: string?`
+FILE_SUFFIXES = (  # a word with one of these after its last dot names a file
+    "pdf json csv txt md py js ts yaml yml html htm xml png jpg jpeg gif svg docx xlsx pptx "
+    "zip tar gz log sh toml ini cfg diff patch jsonl tsv"
+).split()
 FILE_WORDS = {"path", "file", "filename", "filepath", "pathname", "fname"}
 DIR_WORDS = {"dir", "dirname", "dirpath", "directory", "folder", "workdir"}
 TRUE = {"true", "yes", "1", "on"}
@@ -106,20 +110,27 @@ def absolute(text: str) -> str:
 
 
 def caller_path(name: str, value: Any, *, named_only: bool = False) -> Any:
-    """``value`` made absolute when it is a relative path the caller gave: the input is named
-    like a file or folder (``diff_file=my.diff``, there or not: a file to write), or — unless
-    ``named_only`` (``--input-json`` values) — the value names something that exists here
-    and looks like a path (``text=notes/a.txt``). URLs, ``-`` and other values as they are."""
+    """``value`` made absolute when it is a relative path the caller gave: for an input named
+    like a folder, always; named like a file, when it exists here or is shaped like a path —
+    a ``/`` or a file suffix (``diff_file=my.diff``, ``out_file=report.pdf`` to write; not
+    ``path=user.name``, a key path); for any other input — unless ``named_only``
+    (``--input-json`` values) — when it names something here and has a ``/`` or a dot
+    (``text=notes/a.txt``). URLs, ``-`` and other values as they are."""
     if not isinstance(value, str) or not value or value == "-" or "://" in value:
         return value
     if os.path.isabs(value):
         return value
-    if path_kind(name) != "any":
+    there = os.path.exists(os.path.expanduser(value))
+    kind, slash = path_kind(name), "/" in value or os.sep in value
+    if kind == "dir" or (kind == "file" and (there or slash or _suffix(value) in FILE_SUFFIXES)):
         return absolute(value)
-    looks_like_path = "/" in value or os.sep in value or "." in value
-    if not named_only and looks_like_path and os.path.exists(os.path.expanduser(value)):
+    if kind == "any" and not named_only and there and (slash or "." in value):
         return absolute(value)
     return value
+
+
+def _suffix(text: str) -> str:
+    return text.rsplit(".", 1)[-1].lower() if "." in text else ""
 
 
 def base_type(declared: str) -> str:
