@@ -5,15 +5,20 @@ the conversion report on stderr (``--json``: as JSON on stdout), progress on std
 errors as one line ``Error: <what> (<file>:<line>) — <how to fix>`` (tracebacks only with
 ``--debug``).
 
+Commands: ``app-convert SKILL_DIR [options]`` is short for ``app-convert convert SKILL_DIR
+[options]`` (``DefaultCommand``: a first word that is no command and no option of the group
+starts ``convert``). Another command is one more ``@cli.command("NAME")`` function; its name
+is then a command, so a skill folder of that name is given as ``./NAME``.
+
 Exit codes:
-  0   converted and verified (or, with --plan-only, the plan written: -o - prints it on stdout)
+  0   converted and verified (or, with --plan-only, the plan written: --out - prints it)
   1   the analyzer, rendering or writing failed
   2   bad command line (unknown analyzer, conflicting options)
   3   the skill or the plan is invalid (no SKILL.md, broken frontmatter, a plan that fails
       its schema or does not fit the skill: unknown program, flag or reference)
-  4   output exists: pipelines/, a generated README, a non-empty --out folder or the -o
-      plan file (--force replaces it, keeping pipelines it did not generate, and reports
-      what it overwrote or removed; SKILL.md and the programs are never touched)
+  4   output exists: pipelines/, a generated README, a non-empty --out folder or the
+      --plan-only --out file (--force replaces it, keeping pipelines it did not generate,
+      and reports what it overwrote or removed; SKILL.md and the programs are never touched)
   5   the APP was written but verification failed (app-run check, compiling, argument
       mappings or --smoke); the report says what
   70  internal error (a bug: rerun with --debug and report it)
@@ -25,9 +30,10 @@ import json
 import os
 import traceback
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from skill2app.converter.analyzers import ANALYZERS
 from skill2app.converter.convert import Options, convert, is_stdout
@@ -42,9 +48,32 @@ EPILOG = (
     "5 written but verification failed, 70 internal error."
 )
 
+DEFAULT_COMMAND = "convert"
+
+
+class DefaultCommand(TyperGroup):
+    """A group whose first word, when it names no command, starts the default one:
+    ``app-convert SKILL_DIR --json`` runs ``convert SKILL_DIR --json``."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        own = {o for param in self.get_params(ctx) for o in param.opts}  # --help, --version, …
+        if args and args[0] not in self.commands and args[0] not in own:
+            args = [DEFAULT_COMMAND, *args]
+        return super().parse_args(ctx, args)
+
+    def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
+        """`app-convert --pl<TAB>`: the default command's options too."""
+        found = list(super().shell_complete(ctx, incomplete))
+        if incomplete.startswith("-"):
+            found += self.commands[DEFAULT_COMMAND].shell_complete(ctx, incomplete)
+        return found
+
+
 cli = typer.Typer(
     name="app-convert",
-    add_completion=False,
+    cls=DefaultCommand,
+    no_args_is_help=True,
+    subcommand_metavar="SKILL_DIR [OPTIONS] | COMMAND [ARGS]...",
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -55,7 +84,12 @@ SkillDir = Annotated[
 ]
 Out = Annotated[
     Path | None,
-    typer.Option("--out", metavar="DIR", help="Write the APP into a copy of the skill here."),
+    typer.Option(
+        "--out",
+        metavar="PATH",
+        help="Where files go: a copy of the skill with the APP in it, in this folder (default: "
+        "the APP is written next to SKILL.md); with --plan-only, the plan file (- for stdout).",
+    ),
 ]
 Analyzer = Annotated[
     str | None,
@@ -65,11 +99,10 @@ Analyzer = Annotated[
     ),
 ]
 PlanOnly = Annotated[
-    bool, typer.Option("--plan-only", help="Only write the plan (-o FILE) for review.")
+    bool, typer.Option("--plan-only", help="Only write the plan (--out FILE) for review.")
 ]
-Output = Annotated[
-    Path | None,
-    typer.Option("-o", "--output", metavar="FILE", help="Plan file to write (-: stdout)."),
+Output = Annotated[  # the old spelling of --plan-only's --out FILE, kept for one release
+    Path | None, typer.Option("-o", "--output", metavar="FILE", hidden=True)
 ]
 PlanFile = Annotated[
     Path | None,
@@ -80,7 +113,8 @@ Force = Annotated[
     typer.Option(
         "--force",
         help="Replace what an earlier conversion generated (pipelines/ it made, its README; "
-        "-o FILE; a non-empty --out DIR); the report lists what was overwritten or removed.",
+        "the --plan-only file; a non-empty --out folder); the report lists what was "
+        "overwritten or removed.",
     ),
 ]
 Smoke = Annotated[
@@ -107,8 +141,17 @@ Version = Annotated[
 ]
 
 
-@cli.command(epilog=EPILOG)
-def main_command(
+@cli.callback(epilog=EPILOG)
+def _main(version: Version = False) -> None:
+    """Turn an Agent Skill into an APP (Agent Pipeline Protocol v0.4).
+
+    app-convert SKILL_DIR [OPTIONS] is short for app-convert convert SKILL_DIR [OPTIONS]
+    (see app-convert convert --help).
+    """
+
+
+@cli.command(DEFAULT_COMMAND, epilog=EPILOG)
+def convert_command(
     skill_dir: SkillDir,
     out: Out = None,
     analyzer: Analyzer = None,
@@ -120,7 +163,6 @@ def main_command(
     probe: Probe = False,
     as_json: AsJson = False,
     debug: Debug = False,
-    version: Version = False,
 ) -> None:
     """Convert the Agent Skill in SKILL_DIR into an APP (Agent Pipeline Protocol v0.4).
 
@@ -128,22 +170,23 @@ def main_command(
     the skill's programs stay byte for byte as they were. The result is checked with
     app-run check before app-convert reports success.
     """
-    options = Options(
-        skill_dir=skill_dir,
-        out=out,
-        analyzer=analyzer,
-        plan=plan,
-        plan_only=plan_only,
-        output=output,
-        force=force,
-        smoke=smoke,
-        probe=probe,
-        has_api_key=bool(os.environ.get("ANTHROPIC_API_KEY")),
-    )
     try:
-        if as_json and is_stdout(output):
+        app_out, plan_out = _out_paths(out, output, plan_only=plan_only)
+        options = Options(
+            skill_dir=skill_dir,
+            out=app_out,
+            analyzer=analyzer,
+            plan=plan,
+            plan_only=plan_only,
+            output=plan_out,
+            force=force,
+            smoke=smoke,
+            probe=probe,
+            has_api_key=bool(os.environ.get("ANTHROPIC_API_KEY")),
+        )
+        if as_json and is_stdout(plan_out):
             raise UsageError(
-                "-o - and --json both write stdout", hint="drop --json, or name a plan file"
+                "--out - and --json both write stdout", hint="drop --json, or name a plan file"
             )
         report = convert(options, progress=_progress)
     except ConvertError as err:
@@ -157,7 +200,7 @@ def main_command(
             err=True,
         )
         raise typer.Exit(EXIT_INTERNAL) from None
-    if report.plan_text:  # -o -
+    if report.plan_text:  # --plan-only --out -
         typer.echo(report.plan_text, nl=False)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
@@ -166,6 +209,20 @@ def main_command(
     if not report.ok:
         typer.echo("Error: the APP was written but did not pass verification (see above)", err=True)
         raise typer.Exit(EXIT_UNVERIFIED)
+
+
+def _out_paths(
+    out: Path | None, output: Path | None, *, plan_only: bool
+) -> tuple[Path | None, Path | None]:
+    """(the APP's folder, the plan file) from --out, or the old -o/--output (a note says so)."""
+    if output is not None:
+        typer.echo("Note: -o/--output is deprecated: use --out (the same meaning)", err=True)
+        if out is not None:
+            raise UsageError(
+                "--out and -o/--output both given", hint="give --out only (with --plan-only: FILE)"
+            )
+        return None, output
+    return (None, out) if plan_only else (out, None)
 
 
 def _progress(message: str) -> None:

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import code, invoke, make_app
@@ -79,24 +80,28 @@ def test_a_normal_start_does_not_import_argcomplete() -> None:
     assert done.stdout.strip().endswith("False"), done.stderr
 
 
-@pytest.mark.parametrize("program", ["app-run"])
-def test_show_completion_prints_a_script_for_each_shell(program: str) -> None:
+def in_bash(command: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    """``command`` run by bash, as a user types it (typer tells the shell by its parent)."""
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", **kwargs.pop("env", {})}
+    return subprocess.run(
+        ["bash", "-c", command], capture_output=True, text=True, env=env, timeout=60, **kwargs
+    )
+
+
+def test_app_run_prints_a_script_for_each_shell() -> None:
     for shell in ("bash", "zsh", "fish"):
-        done = subprocess.run(
-            [BIN / program, "--show-completion", shell], capture_output=True, text=True
-        )
+        done = in_bash(f"app-run --show-completion {shell}")
         assert done.returncode == 0, done.stderr
-        assert program in done.stdout and len(done.stdout) > 100
+        assert "app-run" in done.stdout and len(done.stdout) > 100
 
 
-@pytest.mark.parametrize("program", ["app-run"])
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@pytest.mark.parametrize("program", ["app-run", "app-new", "app-convert"])
 def test_install_completion_is_one_command(program: str, tmp_path: Path) -> None:
-    env = {**os.environ, "HOME": str(tmp_path)}
     for _ in range(2):  # installing twice adds the line to .bashrc once
-        done = subprocess.run(
-            [BIN / program, "--install-completion", "bash"], capture_output=True, text=True, env=env
-        )
+        done = in_bash(f"{program} --install-completion", env={"HOME": str(tmp_path)})
         assert done.returncode == 0, done.stderr
+        assert "completion installed in" in done.stdout + done.stderr
     script = tmp_path / ".bash_completions" / f"{program}.sh"
     assert script.is_file()
     assert (tmp_path / ".bashrc").read_text().count(f"source '{script}'") == 1
@@ -108,15 +113,16 @@ def test_install_completion_is_one_command(program: str, tmp_path: Path) -> None
     [
         ("app-run", "app-run ch", ["check"]),
         ("app-run", "app-run run my-app co", ["convert", "count"]),
+        ("app-new", "app-new pi", ["pipeline"]),
+        ("app-new", "app-new step my-app co", ["convert", "count"]),
+        ("app-convert", "app-convert --pl", ["--plan", "--plan-only"]),
     ],
 )
 def test_a_real_bash_completes(
     program: str, line: str, expected: list[str], app: Path, tmp_path: Path
 ) -> None:
     """The script each command installs, sourced by bash and asked as a TAB would."""
-    script = subprocess.run(
-        [BIN / program, "--show-completion", "bash"], capture_output=True, text=True, check=True
-    ).stdout
+    script = in_bash(f"{program} --show-completion").stdout
     (tmp_path / "completion.sh").write_text(script)
     function = "_python_argcomplete" if program == "app-run" else f"_{program.replace('-', '_')}"
     ask = (
@@ -127,8 +133,5 @@ def test_a_real_bash_completes(
         '"${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"\n'
         "printf '%s\\n' \"${COMPREPLY[@]}\"\n"
     )
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
-    done = subprocess.run(
-        ["bash", "-c", ask], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60
-    )
+    done = in_bash(ask, cwd=tmp_path)
     assert sorted(w.strip() for w in done.stdout.split("\n") if w.strip()) == expected, done.stderr

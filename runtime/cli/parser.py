@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from skill2app.runtime.app import is_app_dir
 from skill2app.runtime.cli.output import EXIT_USAGE, StdoutFailed, emit_json, say
 from skill2app.runtime.errors import UsageError
 
@@ -88,11 +89,6 @@ def app_dir_argument(parser: Parser, *, optional: bool = False) -> argparse.Acti
         help="The APP folder (holds pipelines/). Default: the current folder, if it is an APP "
         "(has pipelines/ or SKILL.md).",
     )
-
-
-def is_app_dir(path: Path) -> bool:
-    """Whether ``path`` looks like an APP folder: it has pipelines/ or a SKILL.md."""
-    return (path / "pipelines").is_dir() or (path / "SKILL.md").is_file()
 
 
 def here_or(app_dir: Path | None) -> Path:

@@ -6,6 +6,7 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
+from skill2app.runtime.app import is_app_dir
 from skill2app.runtime.cli.completion import (
     complete_folders,
     complete_pipelines,
@@ -19,7 +20,6 @@ from skill2app.runtime.cli.parser import (
     field_option,
     here_or,
     input_options,
-    is_app_dir,
     json_flag,
     provider_options,
     quiet_flag,
