@@ -135,3 +135,36 @@ def test_a_real_bash_completes(
     )
     done = in_bash(ask, cwd=tmp_path)
     assert sorted(w.strip() for w in done.stdout.split("\n") if w.strip()) == expected, done.stderr
+
+
+# --- help texts a reference can be generated from ---------------------------------------------
+
+
+def test_every_app_run_option_and_argument_has_help_and_a_clean_metavar() -> None:
+    import argparse
+
+    from skill2app.runtime.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, command in [("app-run", parser), *sub.choices.items()]:
+        for action in command._actions:
+            if action.help == argparse.SUPPRESS or isinstance(action, argparse._SubParsersAction):
+                continue
+            assert action.help, f"{name} {action.option_strings or action.dest}: no help"
+            assert "<" not in str(action.metavar or ""), (name, action.metavar)
+
+
+@pytest.mark.parametrize("module", ["skill2app.scaffold.cli", "skill2app.converter.cli"])
+def test_every_app_new_and_app_convert_option_has_help(module: str) -> None:
+    import importlib
+
+    import typer
+
+    group = typer.main.get_command(importlib.import_module(module).cli)
+    commands = [group, *getattr(group, "commands", {}).values()]
+    for command in commands:
+        for param in command.params:
+            if getattr(param, "hidden", False):
+                continue
+            assert getattr(param, "help", None), f"{command.name} {param.name}: no help"
