@@ -3,7 +3,7 @@
 ::
 
     skill folder ─build_inventory→ Inventory ─analyzer, or --plan FILE→ Plan ─check_plan→
-      --plan-only:  plan.yaml written (-o FILE), or its text in the report (-o -)
+      --plan-only:  plan.yaml written (--out FILE), or its text in the report (--out -)
       otherwise:    render_app → files ─write_app→ APP (in place or --out) ─verify_app→ Report
 
 With an LLM analyst (``host``: the calling agent; ``llm``: an API) the plan is judged before
@@ -180,7 +180,7 @@ def finish(
         report.attempts = analysis.attempts
     report.warnings += warnings
     report.plan_file = str(options.plan or options.output or "")
-    if options.plan_only and is_stdout(options.output):  # `-o -`: the caller prints it
+    if options.plan_only and is_stdout(options.output):  # `--out -`: the caller prints it
         report.plan_text = plan_to_yaml(plan)
         return report
     if options.plan_only:
@@ -254,13 +254,17 @@ def _mode(options: Options) -> str:
 
 
 def is_stdout(output: Path | None) -> bool:
-    """Whether ``-o`` names standard output (``-o -``; a file named ``-`` is ``-o $PWD/-``)."""
+    """Whether the plan file is standard output (``--plan-only --out -``; a file named ``-`` is
+    ``--out $PWD/-``)."""
     return output is not None and str(output) == "-"
 
 
 def check_options(options: Options) -> None:
     conflicts = [
-        (options.plan_only and options.output is None, "--plan-only needs -o FILE"),
+        (
+            options.plan_only and options.output is None,
+            "--plan-only needs --out FILE (- for stdout)",
+        ),
         (options.output is not None and not options.plan_only, "-o FILE goes with --plan-only"),
         (options.plan_only and options.out is not None, "--plan-only writes no APP: drop --out"),
         (options.plan_only and options.smoke, "--plan-only runs nothing: drop --smoke"),
@@ -294,7 +298,7 @@ def make_plan(
     errors = check_plan(plan, inventory)
     if errors:
         where = None
-        hint = "save it with --plan-only -o plan.yaml, fix it, and render it with --plan"
+        hint = "save it with --plan-only --out plan.yaml, fix it, and render it with --plan"
         if options.plan is not None:
             where = Where(str(options.plan), plan_line(options.plan, errors[0]))
             hint = "fix the plan file and run again"

@@ -135,6 +135,11 @@ CORPUS = [
         0,
         f"warning: unknown key 'required_scope' is ignored (unknown_key/{P}:3)",
     ),
+    (  # a typo, not a vendor extra: the pipeline would silently have no inputs
+        "misspelt_key",
+        3,
+        f"error: unknown key 'inputs': did you mean 'input'? (misspelt_key/{P}:3)",
+    ),
     (
         "bad_tier",
         3,

@@ -103,7 +103,7 @@ def load_plan(path: Path) -> Plan:
         raise PlanError(
             f"cannot read the plan: {exc.strerror}",
             where=Where(shown),
-            hint="check the --plan path; write a plan with --plan-only -o plan.yaml",
+            hint="check the --plan path; write a plan with --plan-only --out plan.yaml",
         ) from exc
     if len(raw) > MAX_PLAN_BYTES:
         raise PlanError(f"the plan is larger than {MAX_PLAN_BYTES} bytes", where=Where(shown))

@@ -466,5 +466,5 @@ def _check_yaml(text: str, pipeline: Pipeline, path: str) -> None:
         raise RenderError(
             "rendered pipeline.yaml does not read back as the plan says",
             where=Where(path),
-            hint="report this bug with the plan (app-convert --plan-only -o plan.yaml)",
+            hint="report this bug with the plan (app-convert --plan-only --out plan.yaml)",
         )

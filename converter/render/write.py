@@ -21,7 +21,7 @@ The rules, checked before anything is written:
 - ``pipelines/`` is built in a hidden staging folder beside it and swapped in with renames,
   so an interrupted run leaves the old one or the new one, not a mix; other files are
   written to a temporary file and ``os.replace``d.
-- ``--plan-only -o PATH`` writes the plan the same way; a PATH that is a folder, under a
+- ``--plan-only --out PATH`` writes the plan the same way; a PATH that is a folder, under a
   file, or somewhere nothing can be created is a ``WriteError`` that says so.
 """
 
@@ -288,13 +288,14 @@ def _remove(path: Path) -> None:
 
 
 def check_plan_file(path: Path, *, force: bool) -> None:
-    """Refuse an ``-o PATH`` that --plan-only cannot use: a folder, or (without ``force``) an
-    existing file.  Checked before any analysis, and again before writing."""
+    """Refuse a plan file (``--plan-only --out PATH``) that cannot be used: a folder, or
+    (without ``force``) an existing file.  Checked before any analysis, and again before
+    writing."""
     if path.is_dir():
         raise WriteError(
-            "-o names a folder, not a file",
+            "--out names a folder, not the plan file --plan-only writes",
             where=Where(str(path)),
-            hint=f"name a file, e.g. -o {path / 'plan.yaml'}",
+            hint=f"name a file, e.g. --out {path / 'plan.yaml'}",
         )
     if path.exists() and not force:
         raise ExistsError("the plan file exists", where=Where(str(path)), hint="pass --force")
@@ -307,12 +308,12 @@ def write_plan_file(path: Path, text: str) -> None:
     except OSError as exc:
         blocker = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
         if blocker is not None:
-            why, hint = f"{blocker} is a file, not a folder", "pick another -o path"
+            why, hint = f"{blocker} is a file, not a folder", "pick another --out path"
         elif isinstance(exc, IsADirectoryError):
-            why, hint = "it is a folder", f"name a file, e.g. -o {path / 'plan.yaml'}"
+            why, hint = "it is a folder", f"name a file, e.g. --out {path / 'plan.yaml'}"
         else:
             why = f"no file can be created in {path.parent}: {exc.strerror or exc}"
-            hint = "pick a folder you can write to, e.g. -o ./plan.yaml"
+            hint = "pick a folder you can write to, e.g. --out ./plan.yaml"
         raise WriteError(
             f"cannot write the plan: {why}", where=Where(str(path)), hint=hint
         ) from exc

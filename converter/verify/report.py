@@ -28,7 +28,7 @@ class Report:
     usage: dict[str, Any] = field(default_factory=dict)  # the analyzer's token use
     app: str = ""  # where the APP was written ("" for plan-only)
     plan_file: str = ""  # --plan given, or -o written ("-": stdout)
-    plan_text: str = ""  # the plan, for the caller to print (-o -); not in to_dict
+    plan_text: str = ""  # the plan, for the caller to print (--out -); not in to_dict
     pipelines: list[dict[str, Any]] = field(default_factory=list)
     lifecycle: dict[str, bool] = field(default_factory=dict)
     covered: list[str] = field(default_factory=list)

@@ -5,6 +5,7 @@ This module checks the documents (YAML, schema, step names, `needs`, `output`);
 
 Each finding is a Diagnostic naming file:line and what to do.  Errors stop `run`; warnings
 (unknown keys such as ``required_scope``, a missing SKILL.md, a program not on PATH) never do.
+An unknown key close to a known one (``inputs`` for ``input``) is a typo, and an error.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from skill2app.runtime.app.model import LIFECYCLE, App
 from skill2app.runtime.app.references import check_command, check_file, check_prompt
 from skill2app.runtime.app.skill_md import read_skill_md
 from skill2app.runtime.errors import LoadError, Where
+from skill2app.runtime.spelling import closest
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")  # pipeline.schema.json's name, lifecycle aside
 
@@ -171,16 +173,9 @@ def schema_diagnostics(doc: Document) -> list[Diagnostic]:
     for err in validator.iter_errors(plain(doc.data)):
         path = list(err.absolute_path)
         if err.validator == "additionalProperties":
-            extras = sorted(set(err.instance) - set(err.schema.get("properties", {})))
-            for key in extras:
-                found.append(
-                    Diagnostic(
-                        "warning",
-                        f"unknown key {key!r} is ignored",
-                        doc.where(*path, key),
-                        "check the spelling if app-run should use it",
-                    )
-                )
+            known = err.schema.get("properties", {})
+            for key in sorted(set(err.instance) - set(known)):
+                found.append(unknown_key(doc, [*path, key], known))
             continue
         if err.validator == "anyOf" and path[:1] == ["input"] and err.context:
             err = _input_error(err)
@@ -195,6 +190,22 @@ def _input_error(err: Any) -> Any:
     from jsonschema.exceptions import best_match
 
     return best_match(own or err.context)
+
+
+def unknown_key(doc: Document, path: list[Any], known: dict[str, Any]) -> Diagnostic:
+    """A key the schema does not know: an error when it is a typo of a known key (``inputs``:
+    the pipeline would silently have no inputs), else a warning (vendor extras are tolerated)."""
+    key = str(path[-1])
+    near = closest(key, known)
+    if near is None:
+        hint = "check the spelling if app-run should use it"
+        return Diagnostic("warning", f"unknown key {key!r} is ignored", doc.where(*path), hint)
+    return Diagnostic(
+        "error",
+        f"unknown key {key!r}: did you mean {near!r}?",
+        doc.where(*path),
+        f"rename it to {near}",
+    )
 
 
 def _schema_message(err: Any) -> str:

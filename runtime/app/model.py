@@ -7,6 +7,8 @@ rest are business pipelines that make up the routing table.
 
 from __future__ import annotations
 
+import itertools
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ from typing import Any
 from skill2app.runtime.app.document import Document, load_yaml, plain
 from skill2app.runtime.errors import LoadError, UsageError, Where
 from skill2app.runtime.run.inputs import declaration
+from skill2app.runtime.spelling import closest, did_you_mean
 
 CONSTRUCTOR = "_constructor"
 DESTRUCTOR = "_destructor"
@@ -100,10 +103,12 @@ class App:
 
     def document(self, name: str) -> Document:
         if name not in self.files:
-            known = ", ".join(self.business_names()) or "none"
+            names = self.business_names()
+            guess = did_you_mean(name, names)
             raise UsageError(
                 f"no pipeline named {name!r} in {self.root}",
-                hint=f"pipelines here: {known} (see `app-run list`)",
+                hint=f"{guess + ' ' if guess else ''}pipelines here: "
+                f"{', '.join(names) or 'none'} (see `app-run list`)",
             )
         source = self.source(name)
         if isinstance(source, LoadError):
@@ -124,9 +129,7 @@ class App:
 def load_app(root: Path) -> App:
     root = Path(root)
     if not root.is_dir():
-        raise LoadError(
-            f"{root} is not a directory", hint="pass the folder that holds SKILL.md and pipelines/"
-        )
+        raise missing_app(root)
     pipelines_dir = root / "pipelines"
     if not pipelines_dir.is_dir():
         raise LoadError(
@@ -247,3 +250,28 @@ def _unroutable(doc: Document) -> LoadError | None:
         fix = 'write them as a list: triggers: ["an example request", ...]'
         return LoadError("triggers is not a list of texts", where=doc.where("triggers"), hint=fix)
     return None
+
+
+def missing_app(root: Path) -> LoadError:
+    """The error for an APP folder that is not there, with the sibling folder it may have
+    meant (``textkt`` -> ``did you mean 'textkit'?``)."""
+    if root.exists():
+        return LoadError(
+            f"{root} is not a directory", hint="pass the folder that holds SKILL.md and pipelines/"
+        )
+    parent = root.parent if str(root.parent) else Path(".")
+    siblings: list[str] = []
+    try:
+        with os.scandir(parent) as entries:
+            for entry in itertools.islice(entries, 2000):  # a huge folder is not searched whole
+                if entry.is_dir() and not entry.name.startswith("."):
+                    siblings.append(entry.name)
+    except OSError:
+        pass
+    near = closest(root.name, siblings)
+    return LoadError(
+        f"the APP folder {str(root)!r} does not exist",
+        hint=f"did you mean {str(root.with_name(near))!r}?"
+        if near
+        else "pass the folder that holds SKILL.md and pipelines/",
+    )

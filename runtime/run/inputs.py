@@ -10,12 +10,16 @@ default, enum, description}``: ``declaration`` reads both forms into the types (
 an optional one) and the rest (``info``); an absent optional input then takes its default, a
 value outside ``enum`` is refused, and ``input_schema`` gives the JSON Schema agents see (MCP
 tools, ``needs_input``, route candidates).
+
+A path given on the command line is meant from where app-run was started, but steps run in
+their pipeline's folder: ``caller_path`` makes it absolute (``--input diff_file=my.diff``).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -24,6 +28,12 @@ from skill2app.runtime.errors import InputError
 
 TYPES = ("string", "integer", "number", "boolean", "array", "object")
 OPTIONAL = "?"  # suffix of an optional input's type: `columns: string?`
+FILE_SUFFIXES = (  # a word with one of these after its last dot names a file
+    "pdf json csv txt md py js ts yaml yml html htm xml png jpg jpeg gif svg docx xlsx pptx "
+    "zip tar gz log sh toml ini cfg diff patch jsonl tsv"
+).split()
+FILE_WORDS = {"path", "file", "filename", "filepath", "pathname", "fname"}
+DIR_WORDS = {"dir", "dirname", "dirpath", "directory", "folder", "workdir"}
 TRUE = {"true", "yes", "1", "on"}
 FALSE = {"false", "no", "0", "off"}
 
@@ -130,6 +140,49 @@ def parse_pairs(pairs: list[str], declared: dict[str, str]) -> dict[str, Any]:
             raise InputError(f"--input {key} is given twice", hint="give each input once")
         values[key] = convert(key, raw, declared.get(key, "string"))
     return values
+
+
+# --- paths: meant from where app-run was started ----------------------------------------------
+
+
+def path_kind(name: str) -> str:
+    """What an input's name says its value is: ``file``, ``dir`` or ``any`` (text):
+    ``diff_file``, ``logfile``, ``outPath`` are files (``profile`` is not); ``out_dir`` a folder."""
+    words = re.split(r"[_\-\s]+", re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower())
+    if any(w in DIR_WORDS for w in words):
+        return "dir"
+    if any(w in FILE_WORDS or (w.endswith(("file", "path")) and w != "profile") for w in words):
+        return "file"
+    return "any"
+
+
+def absolute(text: str) -> str:
+    """A path as the steps need it: they run in their pipeline's folder, not the caller's."""
+    return os.path.abspath(os.path.expanduser(text))
+
+
+def caller_path(name: str, value: Any, *, named_only: bool = False) -> Any:
+    """``value`` made absolute when it is a relative path the caller gave: for an input named
+    like a folder, always; named like a file, when it exists here or is shaped like a path —
+    a ``/`` or a file suffix (``diff_file=my.diff``, ``out_file=report.pdf`` to write; not
+    ``path=user.name``, a key path); for any other input — unless ``named_only``
+    (``--input-json`` values) — when it names something here and has a ``/`` or a dot
+    (``text=notes/a.txt``). URLs, ``-`` and other values as they are."""
+    if not isinstance(value, str) or not value or value == "-" or "://" in value:
+        return value
+    if os.path.isabs(value):
+        return value
+    there = os.path.exists(os.path.expanduser(value))
+    kind, slash = path_kind(name), "/" in value or os.sep in value
+    if kind == "dir" or (kind == "file" and (there or slash or _suffix(value) in FILE_SUFFIXES)):
+        return absolute(value)
+    if kind == "any" and not named_only and there and (slash or "." in value):
+        return absolute(value)
+    return value
+
+
+def _suffix(text: str) -> str:
+    return text.rsplit(".", 1)[-1].lower() if "." in text else ""
 
 
 def base_type(declared: str) -> str:
