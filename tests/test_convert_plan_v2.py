@@ -353,3 +353,23 @@ def test_a_version_1_plan_is_still_read(tmp_path: Path) -> None:
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     plan = load_plan(path)
     assert plan.pipelines[0].steps[0].to_dict()["program"] == "scripts/find.py"
+
+
+def test_a_sample_naming_a_fixture_gets_the_file_and_app_run_test_reads_it(skill: Path) -> None:
+    data = plan_data(output="find")
+    data["pipelines"][0]["sample"] = {
+        "input": {"file": "samples/text.txt", "banned": "export,Friday"},
+        "answers": {"advise": {"advice": [{"word": "export", "instead": "release"},
+                                          {"word": "Friday", "instead": "end of week"}]}},
+    }  # fmt: skip
+    app = render_into(skill, data)
+    samples = app / "pipelines/find-banned-words/samples"
+    assert (samples / "text.txt").read_bytes().startswith(b"Meeting notes")
+    assert json.loads((samples / "input.json").read_text()) == {
+        "file": "pipelines/find-banned-words/samples/text.txt",
+        "banned": "export,Friday",
+    }
+    done = invoke("test", app, "--update")  # run from anywhere: samples are the APP's
+    assert done.exit_code == 0, done.stderr
+    expected = json.loads((samples / "expected.json").read_text())
+    assert expected == {"found": ["export", "Friday"], "exit_code": 1}

@@ -90,7 +90,12 @@ pattern) | enum (field, values) | max_length (field, limit), message?}; paths ar
 fields of the answer with [] for every item of a list (field_values[].field_id); of/to/equals \
 may be input.<name> or steps.<step>.output.<field>.
 - sample: {input: {...}, answers: {<llm step>: <answer>}} — input values that make the \
-pipeline run (real files of the skill when it has some), and one answer per llm step that the \
+pipeline run: real files of the skill when it has some, else sample files app-convert \
+creates when a value names them: samples/one-page.pdf, samples/form.pdf (a fillable form: \
+text fields name and email, checkbox agree whose checked value is /Yes), samples/table.csv \
+(region,product,units,price), samples/table.xlsx (sheet Sales: region, units, price), \
+samples/document.docx, samples/image.png, samples/text.txt (meeting notes), \
+samples/data.json; and one answer per llm step that the \
 steps after it can use (it must pass the step's schema and rules). Pipelines run in the \
 plan's order on one scratch state, so a later sample may use what an earlier pipeline made \
 (the event it created). Only when no sample can make a pipeline run here (it needs a git \

@@ -31,6 +31,7 @@ from skill2app.converter.inventory.programs.interface import Param
 from skill2app.converter.inventory.programs.language import DEFAULT_INTERPRETER
 from skill2app.converter.inventory.programs.program import Program
 from skill2app.converter.marker import MARKER
+from skill2app.converter.plan.fixtures import FIXTURES, with_fixtures
 from skill2app.converter.plan.model import Arg, CodeStep, Input, LlmStep, Pipeline, Plan, Written
 from skill2app.converter.plan.samples import sample_answer, sample_inputs
 from skill2app.converter.render.literals import one_line, py_literal, yaml_block
@@ -56,8 +57,13 @@ DATA_ROLES = ("context", "other")
 @dataclass(frozen=True)
 class RenderedFile:
     path: str  # relative to the APP folder, POSIX
-    content: str
+    content: str | bytes  # bytes: a binary sample fixture (samples/one-page.pdf)
     executable: bool = False
+
+    @property
+    def text(self) -> str:
+        """The content of a text file ("" for a binary one)."""
+        return self.content if isinstance(self.content, str) else ""
 
 
 def render_app(
@@ -95,6 +101,10 @@ def pipeline_context(
     choices = choices or {}
     steps = [_step_context(step) for step in pipeline.steps]
     inputs = [_input_context(i, choices.get(i.name, [])) for i in pipeline.input]
+    given = pipeline.sample.input
+    sample, fixtures = with_fixtures(
+        dict(given) if given is not None else sample_inputs(pipeline, data_files), pipeline.name
+    )
     return {
         "name": pipeline.name,
         "description": pipeline.description,
@@ -105,11 +115,8 @@ def pipeline_context(
         "output": pipeline.output or pipeline.steps[-1].name,
         "source": pipeline.source,
         "has_llm": any(s["type"] == "llm" for s in steps),
-        "sample": (
-            dict(pipeline.sample.input)
-            if pipeline.sample.input is not None
-            else sample_inputs(pipeline, data_files)
-        ),
+        "sample": sample,
+        "fixtures": fixtures,
     }
 
 
@@ -209,6 +216,8 @@ def _pipeline_files(
             env.get_template("convert/samples/input.json.j2").render(sample=sample),
         )
     )
+    for name in context["fixtures"]:  # real sample data of the right kind
+        files.append(RenderedFile(f"{base}/samples/{name}", FIXTURES[name]()))
     if pipeline.sample.skip:  # app-run test and the smoke run report it, never run it
         why = {"inputs": {}, "why": pipeline.sample.skip}
         files.append(RenderedFile(f"{base}/samples/placeholders.json", _json_file(why)))
@@ -231,6 +240,7 @@ def _pipeline_files(
         answer = given[step.name] if step.name in given else None
         if step.name not in given:
             answer = sample_answer(step.schema, step.name, sample)
+        answer = with_fixtures({"answer": answer}, pipeline.name)[0]["answer"]
         answers.append({"key": f"{pipeline.name}/{step.name}", "answer": answer})
         files += _llm_files(env, step, base, common)
     if answers:

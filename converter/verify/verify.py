@@ -107,7 +107,7 @@ def verify_app(
     python = [f for f in files if f.path.endswith(".py")]
     result.compiled = len(python)
     result.compile_errors = [e for f in python for e in compile_errors(f)]
-    adapters = [f for f in python if "SPEC = " in f.content]
+    adapters = [f for f in python if "SPEC = " in f.text]
     for item in adapters:
         count, errors = mapping_errors(item, inventory)
         result.mappings += count
@@ -146,7 +146,7 @@ def _relative(path: Path, root: Path) -> str:
 
 def compile_errors(item: RenderedFile) -> list[str]:
     try:
-        compile(item.content, item.path, "exec", dont_inherit=True)
+        compile(item.text, item.path, "exec", dont_inherit=True)
     except SyntaxError as exc:
         return [f"{item.path}:{exc.lineno or 0}: does not compile: {exc.msg}"]
     except ValueError as exc:
@@ -173,7 +173,7 @@ def read_literal(source: str, name: str) -> Any:
 def mapping_errors(item: RenderedFile, inventory: Inventory) -> tuple[int, list[str]]:
     """(flags checked, problems) for one adapter: its program, subcommand and flags."""
     try:
-        spec = read_spec(item.content)
+        spec = read_spec(item.text)
     except (SyntaxError, ValueError):
         return 0, []  # reported by compile_errors
     if spec is None:

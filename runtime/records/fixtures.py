@@ -94,6 +94,7 @@ def run_fixture(
             home=state_home(),
             listener=listener,
         )
+        run.caller_cwd = str(app.root)  # samples name files relative to the APP folder
         result = run.advance(Position())
     except AppRunError as exc:
         return FixtureResult(name, "failed", exc.one_line())
