@@ -114,8 +114,10 @@ def session_options(options: Options) -> dict[str, Any]:
         "out": str(options.out.resolve()) if options.out is not None else None,
         "plan_only": options.plan_only,
         "output": (
-            str(options.output)
-            if options.output is None or is_stdout(options.output)
+            None
+            if options.output is None
+            else str(options.output)
+            if is_stdout(options.output)
             else str(options.output.resolve())
         ),
         "force": options.force,

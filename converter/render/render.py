@@ -346,10 +346,14 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
     program's interpreter is its need: ``scripts/x.js:1``), so a plan that lists only some
     spots does not lose a program."""
     users: dict[str, set[str]] = {}
+    written: dict[str, set[str]] = {}  # package key -> pipelines whose written steps import it
     for pipeline in plan.pipelines:
         for step in pipeline.steps:
             if isinstance(step, CodeStep) and step.write is None:
                 users.setdefault(step.program, set()).add(pipeline.name)
+            elif isinstance(step, CodeStep) and step.write is not None:
+                for module in python_imports(step.write):
+                    written.setdefault(package_key(module), set()).add(pipeline.name)
     known = {_key(r.kind, r.name): r.where for r in inventory.requirements}
     checks = []
     for check in plan.constructor.checks:
@@ -357,12 +361,35 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
         spots = [*check.where, *known.get(_key(check.kind, check.name), [])]
         files = {spot.rpartition(":")[0] or spot for spot in spots}
         programs = [f for f in files if f in users]  # SKILL.md's own mentions run no pipeline
-        if programs:
-            data["pipelines"] = sorted(set().union(*(users[f] for f in programs)))
+        scoped: set[str] = set().union(*(users[f] for f in programs)) if programs else set()
+        if check.kind == "python-package":
+            scoped |= written.get(package_key(check.name), set())
+        if scoped:
+            data["pipelines"] = sorted(scoped)
         if check.kind == "python-package" and check.name in PIP_NAMES:
             data["install"] = PIP_NAMES[check.name]
         checks.append(data)
     return checks
+
+
+def python_imports(write: Written) -> set[str]:
+    """The top-level modules a written Python step imports (nothing for other languages, or
+    for source that does not parse)."""
+    import ast
+
+    if write.language != "python":
+        return set()
+    try:
+        tree = ast.parse(write.source)
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return found
 
 
 def _key(kind: str, name: str) -> tuple[str, str]:

@@ -8,6 +8,7 @@ plan, the inventory, what was written and the verification, with ``from_plan``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.plan.model import CodeStep
@@ -56,7 +57,14 @@ class Report:
 
     @classmethod
     def from_plan(cls, plan: Plan, inventory: Inventory, *, skill: str, mode: str) -> Report:
-        used = {s.program for p in plan.pipelines for s in p.steps if isinstance(s, CodeStep)}
+        code = [s for p in plan.pipelines for s in p.steps if isinstance(s, CodeStep)]
+        used = {s.program for s in code if s.write is None}
+        sources = [s.write.source for s in code if s.write is not None]
+        used |= {  # a written step that runs a program of the skill (its file name in the code)
+            prog.path
+            for prog in inventory.programs
+            if any(Path(prog.path).name in source for source in sources)
+        }
         reasons = {item.topic: item.reason for item in plan.skill_mode}  # "tools/x.py"
         reasons |= {item.where: item.reason for item in plan.skill_mode if item.where}
         report = cls(skill=skill, mode=mode, analyzer=plan.analyzer)
@@ -128,7 +136,10 @@ class Report:
         lines.append(f"Pipelines ({len(self.pipelines)}):")
         width = max((len(p["name"]) for p in self.pipelines), default=0)
         for p in self.pipelines:
-            steps = ", ".join(f"{s['name']} ({s['type']})" for s in p["steps"])
+            steps = ", ".join(
+                f"{s['name']} ({'written ' + s['written'] if 'written' in s else s['type']})"
+                for s in p["steps"]
+            )
             lines.append(f"  {p['name']:<{width}}  {steps}")
         hooks = [name for name, needed in self.lifecycle.items() if needed]
         if hooks:
@@ -158,6 +169,8 @@ class Report:
 
 
 def _step(step: Any) -> dict[str, str]:
+    if isinstance(step, CodeStep) and step.write is not None:
+        return {"name": step.name, "type": "code", "written": step.write.language}
     if isinstance(step, CodeStep):
         return {"name": step.name, "type": "code", "program": step.program}
     return {"name": step.name, "type": "llm", "model": step.model}
