@@ -86,7 +86,9 @@ exit_code).
 retry}. The prompt names its data as {{input.<name>}}, {{steps.<step>.output}} or \
 {{steps.<step>.output.<field>}}. rules[]: objects {check: required (fields) | subset (field, \
 of) | covers (field, of) | count (field, equals) | equals (field, to) | pattern (field, \
-pattern) | enum (field, values) | max_length (field, limit), message?}; paths are dotted \
+pattern) | enum (field, values) | max_length (field, limit) | sentence (text, field?): one \
+of the skill's sentences a program can check — line or sentence length, forbidden words, CJK \
+spacing, full-width punctuation — on one field of the answer; message?}; paths are dotted \
 fields of the answer with [] for every item of a list (field_values[].field_id); of/to/equals \
 may be input.<name> or steps.<step>.output.<field>.
 - sample: {input: {...}, answers: {<llm step>: <answer>}} — input values that make the \
@@ -95,7 +97,8 @@ creates when a value names them: samples/one-page.pdf, samples/form.pdf (a filla
 text fields name and email, checkbox agree whose checked value is /Yes), samples/table.csv \
 (region,product,units,price), samples/table.xlsx (sheet Sales: region, units, price), \
 samples/document.docx, samples/image.png, samples/text.txt (meeting notes), \
-samples/data.json; and one answer per llm step that the \
+samples/data.json; or a small text file you write in sample.files ({"worklog.txt": \
+"..."}) and name as samples/worklog.txt; and one answer per llm step that the \
 steps after it can use (it must pass the step's schema and rules). Pipelines run in the \
 plan's order on one scratch state, so a later sample may use what an earlier pipeline made \
 (the event it created). Only when no sample can make a pipeline run here (it needs a git \

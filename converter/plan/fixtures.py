@@ -253,10 +253,13 @@ FIXTURES: dict[str, Callable[[], bytes]] = {
 PREFIX = "samples/"
 
 
-def with_fixtures(sample: dict[str, Any], pipeline: str) -> tuple[dict[str, Any], list[str]]:
-    """``sample`` with every ``samples/<fixture>`` value made relative to the APP
-    (``pipelines/<pipeline>/samples/<fixture>``: samples are read from the APP folder, by the
-    smoke run and by ``app-run test``), and the fixtures it names, in order, once each."""
+def with_fixtures(
+    sample: dict[str, Any], pipeline: str, own: set[str] | frozenset[str] = frozenset()
+) -> tuple[dict[str, Any], list[str]]:
+    """``sample`` with every ``samples/<fixture>`` value (or ``samples/<name>`` of one of the
+    plan's ``own`` sample files) made relative to the APP (``pipelines/<pipeline>/samples/…``:
+    samples are read from the APP folder, by the smoke run and by ``app-run test``), and the
+    fixtures it names, in order, once each (own files are not listed)."""
     names: list[str] = []
 
     def walk(value: Any) -> Any:
@@ -264,8 +267,10 @@ def with_fixtures(sample: dict[str, Any], pipeline: str) -> tuple[dict[str, Any]
             return {k: walk(v) for k, v in value.items()}
         if isinstance(value, list):
             return [walk(v) for v in value]
-        if isinstance(value, str) and value.startswith(PREFIX) and value[len(PREFIX) :] in FIXTURES:
-            name = value[len(PREFIX) :]
+        name = value[len(PREFIX) :] if isinstance(value, str) and value.startswith(PREFIX) else ""
+        if name in own:
+            return f"pipelines/{pipeline}/{PREFIX}{name}"
+        if name in FIXTURES:
             if name not in names:
                 names.append(name)
             return f"pipelines/{pipeline}/{PREFIX}{name}"

@@ -25,7 +25,9 @@ from skill2app.converter.plan.model import (
     Step,
     step_ref,
 )
+from skill2app.converter.plan.rules import check_for
 
+_RESERVED = {"input.json", "answers.yaml", "expected.json", "placeholders.json"}
 _TEMPLATE_REF = re.compile(r"\{\{\s*([^{}]+?)\s*\}\}")
 _PY_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,),
@@ -119,7 +121,7 @@ def rule_problems(
             errors.append(f"{where}: unknown check {check!r} (one of {', '.join(RULE_CHECKS)})")
             continue
         missing = [k for k in needs if k not in rule]
-        if check != "required" and "field" not in rule:
+        if check not in ("required", "sentence") and "field" not in rule:
             missing.insert(0, "field")
         if missing:
             errors.append(f"{where}: check {check} needs {', '.join(missing)}")
@@ -133,6 +135,12 @@ def rule_problems(
                 errors += _operand(step, value, f"{where}.{key}", inputs, earlier)
         if check == "pattern":
             errors += _regex(rule["pattern"], where)
+        if check == "sentence" and check_for(str(rule["text"]))["kind"] == "manual":
+            errors.append(
+                f"{where}: no program can check {rule['text']!r}: keep it in the prompt "
+                "(sentences it can check: line or sentence length, forbidden words or phrases, "
+                "CJK spacing, full-width punctuation)"
+            )
     return errors
 
 
@@ -178,6 +186,9 @@ def sample_problems(pipeline: Pipeline, where: str) -> list[str]:
         for name, item in declared.items():
             if item.required and item.default is None and name not in given:
                 errors.append(f"{at}: required input {name!r} has no sample value")
+    for name in pipeline.sample.files:
+        if name in _RESERVED:
+            errors.append(f"{where}.sample.files: {name!r} is a file app-convert writes there")
     llm = {s.name: s for s in pipeline.steps if isinstance(s, LlmStep)}
     for name, answer in pipeline.sample.answers.items():
         at = f"{where}.sample.answers.{name}"

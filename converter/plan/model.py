@@ -44,7 +44,8 @@ this) adds what real skills need:
   listed there is a result, surfaced as ``exit_code`` in the step's output;
 - **validate rules that check something**: an llm step's ``rules`` may be objects
   (``{check: subset, field: values[].id, of: steps.extract.output.fields[].id}``, see
-  ``RULE_CHECKS``) besides sentences; a sentence no program can check stays in the prompt;
+  ``RULE_CHECKS``; ``{check: sentence, text: ..., field: ...}`` scopes a checkable sentence to
+  one field) besides sentences; a sentence no program can check stays in the prompt;
 - **samples**: ``sample: {input: {...}, answers: {<llm step>: answer}}`` per pipeline, so its
   smoke run uses values that work (``input`` may name ``samples/<fixture>`` files the
   converter creates).
@@ -74,6 +75,7 @@ RULE_CHECKS = {
     "pattern": ("pattern",),  # every string at field matches the regular expression
     "enum": ("values",),  # every value at field is one of values
     "max_length": ("limit",),  # every string at field is at most limit characters
+    "sentence": ("text",),  # one of the skill's sentences a program can check, at field only
 }
 
 
@@ -236,6 +238,7 @@ class Sample:
     input: dict[str, Any] | None = None  # None: derived from the inputs (samples.py)
     answers: dict[str, Any] = field(default_factory=dict)
     skip: str = ""  # why no sample can make it run here (a git repository, a login, ...)
+    files: dict[str, str] = field(default_factory=dict)  # small text files: samples/<name>
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -245,6 +248,8 @@ class Sample:
             data["answers"] = copy.deepcopy(self.answers)
         if self.skip:
             data["skip"] = self.skip
+        if self.files:
+            data["files"] = dict(self.files)
         return data
 
 
@@ -423,7 +428,10 @@ def _pipeline(data: dict[str, Any]) -> Pipeline:
         output=data.get("output", ""),
         source=data.get("source", ""),
         sample=Sample(
-            sample.get("input"), dict(sample.get("answers") or {}), str(sample.get("skip") or "")
+            sample.get("input"),
+            dict(sample.get("answers") or {}),
+            str(sample.get("skip") or ""),
+            {str(k): str(v) for k, v in (sample.get("files") or {}).items()},
         ),
     )
 

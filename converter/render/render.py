@@ -33,9 +33,9 @@ from skill2app.converter.inventory.programs.program import Program
 from skill2app.converter.marker import MARKER
 from skill2app.converter.plan.fixtures import FIXTURES, with_fixtures
 from skill2app.converter.plan.model import Arg, CodeStep, Input, LlmStep, Pipeline, Plan, Written
+from skill2app.converter.plan.rules import check_for, checks_for
 from skill2app.converter.plan.samples import sample_answer, sample_inputs
 from skill2app.converter.render.literals import one_line, py_literal, yaml_block
-from skill2app.converter.render.rules import checks_for
 
 if TYPE_CHECKING:
     import jinja2
@@ -102,8 +102,11 @@ def pipeline_context(
     steps = [_step_context(step) for step in pipeline.steps]
     inputs = [_input_context(i, choices.get(i.name, [])) for i in pipeline.input]
     given = pipeline.sample.input
+    own = set(pipeline.sample.files)
     sample, fixtures = with_fixtures(
-        dict(given) if given is not None else sample_inputs(pipeline, data_files), pipeline.name
+        dict(given) if given is not None else sample_inputs(pipeline, data_files),
+        pipeline.name,
+        own,
     )
     return {
         "name": pipeline.name,
@@ -218,6 +221,8 @@ def _pipeline_files(
     )
     for name in context["fixtures"]:  # real sample data of the right kind
         files.append(RenderedFile(f"{base}/samples/{name}", FIXTURES[name]()))
+    for name, text in sorted(pipeline.sample.files.items()):  # the plan's own sample files
+        files.append(RenderedFile(f"{base}/samples/{name}", text))
     if pipeline.sample.skip:  # app-run test and the smoke run report it, never run it
         why = {"inputs": {}, "why": pipeline.sample.skip}
         files.append(RenderedFile(f"{base}/samples/placeholders.json", _json_file(why)))
@@ -240,7 +245,9 @@ def _pipeline_files(
         answer = given[step.name] if step.name in given else None
         if step.name not in given:
             answer = sample_answer(step.schema, step.name, sample)
-        answer = with_fixtures({"answer": answer}, pipeline.name)[0]["answer"]
+        answer = with_fixtures({"answer": answer}, pipeline.name, set(pipeline.sample.files))[0][
+            "answer"
+        ]
         answers.append({"key": f"{pipeline.name}/{step.name}", "answer": answer})
         files += _llm_files(env, step, base, common)
     if answers:
@@ -275,7 +282,13 @@ def rule_checks(step: LlmStep) -> list[dict[str, Any]]:
     program can check; a sentence that stays prose (``manual``) is left to the prompt, never
     rendered as a check that cannot fail."""
     sentences = checks_for([r for r in step.rules if isinstance(r, str)])
-    structured = [dict(r) for r in step.rules if isinstance(r, dict)]
+    structured = []
+    for rule in step.rules:
+        if isinstance(rule, dict) and rule.get("check") == "sentence":  # scoped to its field
+            scoped = check_for(str(rule["text"]))
+            structured.append({**scoped, **({"field": rule["field"]} if "field" in rule else {})})
+        elif isinstance(rule, dict):
+            structured.append(dict(rule))
     return [c for c in sentences if c["kind"] != "manual"] + structured
 
 

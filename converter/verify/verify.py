@@ -358,6 +358,12 @@ def _smoke_pipeline(
             if not queue:
                 results.append(SmokeResult(pipeline.name, step.name, "skipped", "no sample answer"))
                 break
+            problems = _judge_sample(context, step, queue[0])
+            if problems:
+                detail = f"its sample answer fails its own checks: {'; '.join(problems[:3])}"
+                results.append(SmokeResult(pipeline.name, step.name, "failed", detail))
+                break
+            results.append(SmokeResult(pipeline.name, step.name, "passed", "sample answer"))
             context.outputs[step.name] = queue[0]
             continue
         progress(f"smoke: {pipeline.name}/{step.name}")
@@ -372,6 +378,19 @@ def _smoke_pipeline(
         results.append(SmokeResult(pipeline.name, step.name, "passed"))
         context.outputs[step.name] = outcome.output
     return results
+
+
+def _judge_sample(context: StepContext, step: Any, answer: Any) -> list[str]:
+    """The problems app-run's own check of an llm answer finds in ``answer`` (schema, then
+    the validate script): a sample answer stands for the model's, so it must pass them — and
+    running the validate script on it shows the script works."""
+    from skill2app.runtime.run.llm_step import judge, load_schema
+
+    try:
+        _output, errors = judge(context, step, answer, load_schema(context, step))
+    except AppRunError as exc:  # the validate script itself broke
+        return [_reason(exc)]
+    return errors
 
 
 def _reason(exc: AppRunError) -> str:

@@ -151,8 +151,11 @@ def main() -> int:
                 found = [f"{check['message']} ({'; '.join(found)})"]
             errors += found
             continue
-        for path, value in strings(payload.get("output")):
-            errors += problems(check, path, value)
+        scope = check.get("field")  # a sentence rule of one field only, else every string
+        where = [(f"output.{scope}", v) for v in values_at(scope, payload)] if scope else None
+        for root, value in where if where is not None else [("output", payload.get("output"))]:
+            for path, text in strings(value, root):
+                errors += problems(check, path, text)
     if errors:
         json.dump({"valid": False, "errors": errors[:MAX_ERRORS]}, sys.stdout, ensure_ascii=False)
     else:
