@@ -35,7 +35,10 @@ def one_page_pdf() -> bytes:
             "/Resources << /Font << /F1 5 0 R >> >> >>",
             _stream(text),
             "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        ]
+            "<< /Title (Sample document) /Author (app-convert) /Subject (Smoke runs) "
+            "/Creator (app-convert fixtures) >>",
+        ],
+        info=6,
     )
 
 
@@ -74,8 +77,9 @@ def _stream(content: str, extra: str = "") -> str:
     return f"{head}\nstream\n{content}endstream"
 
 
-def _pdf(objects: list[str]) -> bytes:
-    """A PDF file of ``objects`` (object i+1 is objects[i]) with a correct xref table."""
+def _pdf(objects: list[str], info: int = 0) -> bytes:
+    """A PDF file of ``objects`` (object i+1 is objects[i]) with a correct xref table;
+    ``info``: the number of the document information object (title, author), if any."""
     out = io.BytesIO()
     out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
@@ -86,7 +90,10 @@ def _pdf(objects: list[str]) -> bytes:
     out.write(f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode())
     for offset in offsets:
         out.write(f"{offset:010d} 00000 n \n".encode())
-    trailer = f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
+    extra = f" /Info {info} 0 R" if info else ""
+    trailer = (
+        f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R{extra} >>\nstartxref\n{xref}\n%%EOF\n"
+    )
     out.write(trailer.encode())
     return out.getvalue()
 

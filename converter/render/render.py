@@ -20,6 +20,7 @@ so the template stays one file per kind and the output passes ruff.
 from __future__ import annotations
 
 import json
+import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -206,7 +207,7 @@ def _pipeline_files(
     inventory: Inventory,
 ) -> list[RenderedFile]:
     base = f"pipelines/{pipeline.name}"
-    common = {"skill": plan.app_name, "pipeline": pipeline.name}
+    common = {"skill": plan.app_name, "pipeline": pipeline.name, "analyzer": plan.analyzer}
     text = env.get_template("convert/pipeline.yaml.j2").render(
         p=context, skill=plan.app_name, analyzer=plan.analyzer
     )
@@ -299,12 +300,13 @@ def _written_file(
     source = write.source.rstrip("\n")
     first, _, rest = source.partition("\n")
     shebang, body = (first, rest.lstrip("\n")) if first.startswith("#!") else ("", source)
-    header = (
-        f"Step `{step}` of pipeline `{common['pipeline']}`, written for the skill "
-        f"{common['skill']} by app-convert's analyst ({MARKER}).\n"
-        'It follows the APP step contract: {"input": {...}, "steps": {...}} as JSON on stdin, '
-        '{"output": ...} as JSON on stdout,\na non-zero exit status with a message on stderr '
-        "when it fails. Edit it here, or in the plan and run app-convert again."
+    header = textwrap.fill(
+        f"Step `{step}` of pipeline `{common['pipeline']}` of the skill {common['skill']}: "
+        f"a written step ({MARKER}, analyzer: {common['analyzer']}). It follows the APP step "
+        'contract: {"input": {...}, "steps": {...}} as JSON on stdin, {"output": ...} as JSON '
+        "on stdout, a non-zero exit status with a message on stderr when it fails. Edit it "
+        "here, or in the plan and run app-convert again.",
+        width=92,
     )
     content = env.get_template("convert/step/written.j2").render(
         shebang=shebang or SHEBANG[write.language],
