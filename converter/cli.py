@@ -8,7 +8,8 @@ errors as one line ``Error: <what> (<file>:<line>) — <how to fix>`` (traceback
 Exit codes:
   0   converted and verified (or, with --plan-only, the plan written: -o - prints it on stdout)
   1   the analyzer, rendering or writing failed
-  2   bad command line (unknown analyzer, conflicting options)
+  2   bad command line (unknown analyzer, conflicting options); --probe or --smoke where
+      no sandbox (bubblewrap) is available, without --unsafe-no-sandbox
   3   the skill or the plan is invalid (no SKILL.md, broken frontmatter, a plan that fails
       its schema or does not fit the skill: unknown program, flag or reference)
   4   output exists: pipelines/, a generated README, a non-empty --out folder or the -o
@@ -89,6 +90,13 @@ Smoke = Annotated[
 Probe = Annotated[
     bool, typer.Option("--probe", help="Run the programs with --help to learn their flags.")
 ]
+Unsafe = Annotated[
+    bool,
+    typer.Option(
+        "--unsafe-no-sandbox",
+        help="Run the skill's programs (--probe, --smoke) even without the bubblewrap sandbox.",
+    ),
+]
 AsJson = Annotated[bool, typer.Option("--json", help="The report as JSON on stdout.")]
 Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks of errors.")]
 
@@ -118,6 +126,7 @@ def main_command(
     force: Force = False,
     smoke: Smoke = False,
     probe: Probe = False,
+    unsafe_no_sandbox: Unsafe = False,
     as_json: AsJson = False,
     debug: Debug = False,
     version: Version = False,
@@ -138,6 +147,7 @@ def main_command(
         force=force,
         smoke=smoke,
         probe=probe,
+        unsafe_no_sandbox=unsafe_no_sandbox,
         has_api_key=bool(os.environ.get("ANTHROPIC_API_KEY")),
     )
     try:

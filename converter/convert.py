@@ -51,6 +51,7 @@ class Options:
     force: bool = False
     smoke: bool = False
     probe: bool = False
+    unsafe_no_sandbox: bool = False  # run the skill's programs (--probe, --smoke) unconfined
     has_api_key: bool = False
     smoke_timeout: float = SMOKE_TIMEOUT
 
@@ -62,7 +63,9 @@ def convert(options: Options, progress: Progress | None = None) -> Report:
     if options.output is not None and not to_stdout:  # before an analysis that costs tokens
         check_plan_file(options.output, force=options.force)
     say(f"reading the skill in {options.skill_dir}")
-    inventory = build_inventory(options.skill_dir, probe=options.probe)
+    inventory = build_inventory(
+        options.skill_dir, probe=options.probe, unsafe=options.unsafe_no_sandbox
+    )
     plan, usage, warnings = make_plan(options, inventory, say)
     mode = "plan-only" if options.plan_only else ("out" if options.out else "in-place")
     report = Report.from_plan(plan, inventory, skill=str(options.skill_dir), mode=mode)
@@ -99,6 +102,7 @@ def convert(options: Options, progress: Progress | None = None) -> Report:
         files,
         inventory,
         smoke=options.smoke,
+        sandboxed=not options.unsafe_no_sandbox,
         timeout=options.smoke_timeout,
         progress=say,
     )
@@ -125,6 +129,22 @@ def check_options(options: Options) -> None:
     for bad, message in conflicts:
         if bad:
             raise UsageError(message, hint="see app-convert --help")
+    check_sandbox(options)
+
+
+def check_sandbox(options: Options) -> None:
+    """--probe and --smoke run the skill's own programs: only in the sandbox, unless the user
+    explicitly accepts running them unconfined (--unsafe-no-sandbox)."""
+    from skill2app.runtime.run import sandbox
+
+    flags = [f for f, on in (("--probe", options.probe), ("--smoke", options.smoke)) if on]
+    if not flags or options.unsafe_no_sandbox or sandbox.available():
+        return
+    raise UsageError(
+        f"{' and '.join(flags)} run the skill's programs, and there is no sandbox here "
+        "(bubblewrap's bwrap is not installed, or cannot create namespaces)",
+        hint=f"{sandbox.INSTALL_HINT}; or pass --unsafe-no-sandbox to run them unconfined",
+    )
 
 
 def make_plan(

@@ -98,8 +98,9 @@ class Inventory:
         }
 
 
-def build_inventory(skill_dir: Path, *, probe: bool = False) -> Inventory:
-    """Read the skill in ``skill_dir``; run programs (``--help``) only when ``probe``."""
+def build_inventory(skill_dir: Path, *, probe: bool = False, unsafe: bool = False) -> Inventory:
+    """Read the skill in ``skill_dir``; run programs (``--help``) only when ``probe``, in the
+    sandbox (``unsafe``: without it, as the user asked)."""
     if not skill_dir.is_dir():
         raise SkillError(
             "not a folder",
@@ -117,7 +118,7 @@ def build_inventory(skill_dir: Path, *, probe: bool = False) -> Inventory:
     docs += read_docs(skill_dir, paths, skill_md.name)
     invoked, commands = find_invocations(docs, [p for p in paths if p != skill_md.name])
     warnings.extend(missing_programs(docs, commands, paths))
-    programs, roles = _programs(skill_dir, paths, skill_md.name, invoked, probe)
+    programs, roles = _programs(skill_dir, paths, skill_md.name, invoked, (probe, unsafe))
     warnings.extend(w for p in programs if (w := direct_run_warning(skill_dir, p)))
     modules = [p for p in paths if roles.get(p) == "module"]
     requirements = _requirements(skill_dir, doc, commands, programs, paths, modules)
@@ -253,8 +254,9 @@ def _programs(
     paths: list[str],
     skill_md: str,
     invoked: dict[str, list[Invocation]],
-    probe: bool,
+    probing: tuple[bool, bool],
 ) -> tuple[list[Program], dict[str, str]]:
+    probe, unsafe = probing
     roles: dict[str, str] = {skill_md: "skill"}
     programs: list[Program] = []
     for rel in paths:
@@ -266,7 +268,8 @@ def _programs(
         head = read_source(skill_dir / rel)
         language = language_of(Path(rel), head)
         if is_candidate(rel, language, head, rel in invoked):
-            programs.append(describe(skill_dir, rel, language, invoked.get(rel, []), probe=probe))
+            found = invoked.get(rel, [])
+            programs.append(describe(skill_dir, rel, language, found, probe=probe, unsafe=unsafe))
             roles[rel] = "program"
         elif language:
             roles[rel] = "module"

