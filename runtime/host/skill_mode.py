@@ -17,7 +17,7 @@ from skill2app.runtime.app.model import CONSTRUCTOR, DESTRUCTOR, App
 from skill2app.runtime.app.skill_md import read_skill_md
 from skill2app.runtime.errors import AppRunError, Interrupted, SignalReceived
 from skill2app.runtime.providers.base import Provider
-from skill2app.runtime.records.record import Recorder, new_run_id, runs_dir
+from skill2app.runtime.records.record import new_run_id
 from skill2app.runtime.records.result import (
     EXIT_CONSTRUCTOR,
     EXIT_DESTRUCTOR,
@@ -27,7 +27,7 @@ from skill2app.runtime.records.result import (
 )
 from skill2app.runtime.run.interrupts import interrupts
 from skill2app.runtime.run.phase import run_phase
-from skill2app.runtime.run.runner import new_work_dir
+from skill2app.runtime.run.runner import new_work_dir, recorder
 from skill2app.runtime.run.steps import StepContext
 
 EXIT_SKILL = 7
@@ -105,7 +105,7 @@ def run_with_agent(
     from skill2app.runtime.host.agent import run_agent
 
     run_id = new_run_id("skill")
-    emit = Recorder(runs_dir(home) / f"{run_id}.jsonl" if home is not None else None, listener)
+    emit = recorder(home, run_id, config, listener)
     emit.first(
         {
             "event": "run_start",
