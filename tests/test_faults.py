@@ -64,7 +64,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from helpers import Outcome, code, group_members, invoke, make_app, wait_for
+from helpers import Outcome, alive, code, group_members, invoke, make_app, wait_for
 from test_provider_anthropic import Api, error, ok, text
 
 import skill2app.runtime.providers.anthropic as anthropic_provider
@@ -650,3 +650,173 @@ def test_every_fault_is_in_the_docstring_table() -> None:
     rows = [line for line in (__doc__ or "").splitlines() if line.startswith("| ")][1:]
     assert [row.split("|")[2].strip() for row in rows] == [f.id for f in FAULTS]
     assert len(FAULTS) >= 30
+
+
+# --- hostile sessions and runs (issue 17): each broke a promise before ------------------------
+
+COUNTED = """\
+import json, os, sys, time
+path = os.path.join(os.environ["APP_TEST_MARKERS"], os.environ["APP_STEP"] + ".count")
+with open(path, "a") as fh:
+    fh.write("x")
+if sys.argv[1:] == ["slow-once"] and os.path.getsize(path) == 1:
+    time.sleep(60)
+print(json.dumps({"output": os.path.getsize(path)}))
+"""
+TEXT_SCHEMA = {"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}}}
+
+
+def session_app(root: Path, destructor: str = "") -> Path:
+    judge = {"name": "judge", "type": "llm", "prompt": "Judge it", "schema": "schemas/j.json"}
+    tail = program(f"python3 steps/counted.py {destructor}".strip(), "tail")
+    return make_app(
+        root,
+        {
+            "_constructor": [program("python3 steps/counted.py", "setup")],
+            "flow": [judge, program("python3 steps/counted.py", "after")],
+            "_destructor": [tail],
+        },
+        {
+            "pipelines/flow/schemas/j.json": json.dumps(TEXT_SCHEMA),
+            **{f"pipelines/{p}/steps/counted.py": COUNTED for p in ("_constructor", "flow")},
+            "pipelines/_destructor/steps/counted.py": COUNTED,
+        },
+    )
+
+
+def paused_session(app: Path) -> str:
+    result = invoke("run", app, "flow", "--json")
+    assert result.exit_code == 6, result.stderr
+    return json.loads(result.stdout)["session"]
+
+
+def counts(markers: Path) -> dict[str, int]:
+    return {p.stem: p.stat().st_size for p in markers.glob("*.count")}
+
+
+def test_a_resume_killed_in_its_destructor_does_not_replay(
+    tmp_path: Path, runtime_env: Path, app_run_home: Path
+) -> None:
+    """SIGKILL while the destructor runs, then `resume` again: the steps after the llm step
+    ran once, and only the destructor (which never finished) runs again."""
+    app = session_app(tmp_path / "app", destructor="slow-once")
+    session = paused_session(app)
+    proc = subprocess.Popen(
+        [APP_RUN, "resume", session, "--output", "-"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert proc.stdin is not None
+    proc.stdin.write(b'{"text": "fine"}')
+    proc.stdin.close()
+    wait_for(lambda: counts(runtime_env).get("tail") == 1, "the destructor to start")
+    proc.kill()
+    proc.wait()
+    for pid_dir in Path("/proc").iterdir():  # the orphaned destructor step: end it
+        if pid_dir.name.isdigit() and "slow-once" in (pid_dir / "cmdline").read_bytes().decode(
+            errors="replace"
+        ):
+            os.kill(int(pid_dir.name), signal.SIGKILL)
+    again = invoke("resume", session, "--output", "-", "--json", input='{"text": "fine"}')
+    assert again.exit_code == 0, again.stderr
+    assert counts(runtime_env) == {"setup": 1, "after": 1, "tail": 2}
+    assert json.loads(again.stdout)["status"] == "succeeded"
+    third = invoke("resume", session, "--output", "-", input='{"text": "fine"}')
+    assert third.exit_code == 2 and "already ended" in third.stderr
+
+
+def test_a_work_folder_replaced_by_a_symlink_is_refused(
+    tmp_path: Path, runtime_env: Path, app_run_home: Path
+) -> None:
+    app = session_app(tmp_path / "app")
+    session = paused_session(app)
+    data = json.loads((app_run_home / "sessions" / f"{session}.json").read_text())
+    work = Path(data["work_dir"])
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    work.rmdir()
+    work.symlink_to(elsewhere)
+    result = invoke("resume", session, "--output", "-", input='{"text": "fine"}')
+    assert result.exit_code == 2, result.stderr
+    assert f"the run's work folder {work} is a symlink now: refused" in result.stderr
+    assert counts(runtime_env) == {"setup": 1} and list(elsewhere.iterdir()) == []
+
+
+def test_a_session_edited_to_name_another_app_is_refused(
+    tmp_path: Path, runtime_env: Path, app_run_home: Path
+) -> None:
+    app, other = session_app(tmp_path / "app"), session_app(tmp_path / "other")
+    session = paused_session(app)
+    path = app_run_home / "sessions" / f"{session}.json"
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "app": str(other)}))
+    result = invoke("resume", session, "--output", "-", input='{"text": "fine"}')
+    assert result.exit_code == 2, result.stderr
+    assert f"names an APP it was not started with ({other})" in result.stderr
+    ended = invoke("abandon", session)
+    assert ended.exit_code == 3 and "nothing" not in counts(runtime_env)
+    assert counts(runtime_env) == {"setup": 1}  # the other APP's steps never ran
+
+
+def test_a_deeply_nested_answer_is_a_rejected_answer(
+    tmp_path: Path, runtime_env: Path, app_run_home: Path
+) -> None:
+    app = session_app(tmp_path / "app")
+    session = paused_session(app)
+    deep = "[" * 100_000 + "]" * 100_000
+    result = invoke("resume", session, "--output", "-", "--json", input=deep)
+    assert result.exit_code == 6, result.stderr  # asked again: retries are left
+    assert json.loads(result.stdout)["errors"] == [
+        "the answer is JSON nested too deeply to read (flatten it)"
+    ]
+    done = invoke("resume", session, "--output", "-", input='{"text": "fine"}')
+    assert done.exit_code == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("deep", "--input-json {path} is JSON nested too deeply to read"),
+        ("/dev/zero", "/dev/zero holds more than 256,000,000 bytes"),
+    ],
+)
+def test_bounded_input_json(
+    source: str, expected: str, tmp_path: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import skill2app.runtime.run.inputs as inputs
+
+    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 256_000_000 if source == "deep" else 1000)
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    app = make_app(tmp_path / "app", {"hello": [code("a")]})
+    given = str(path) if source == "deep" else source
+    result = invoke("run", app, "hello", "--input-json", given)
+    assert result.exit_code == 2, result.stderr
+    assert expected.replace("{path}", str(path)).replace("256,000,000", "1,000") in result.stderr
+
+
+def test_a_step_printing_deeply_nested_json(tmp_path: Path, runtime_env: Path) -> None:
+    deep = "import sys\nsys.stdout.write('{\"output\": ' + '[' * 200000 + ']' * 200000 + '}')\n"
+    app = make_app(
+        tmp_path / "app", {"hello": [program("python3 steps/deep.py")]},
+        {"pipelines/hello/steps/deep.py": deep},
+    )  # fmt: skip
+    result = invoke("run", app, "hello")
+    assert result.exit_code == 1, result.stderr
+    assert business("first", "stdout JSON is nested too deeply to read") in result.stderr
+
+
+def test_background_children_die_with_a_successful_step(tmp_path: Path, runtime_env: Path) -> None:
+    starts = (
+        "import json, os, subprocess, sys\n"
+        "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'],"
+        " stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+        "open(os.path.join(os.environ['APP_TEST_MARKERS'], 'child.pid'), 'w').write(str(p.pid))\n"
+        "print(json.dumps({'output': 1}))\n"
+    )
+    app = make_app(
+        tmp_path / "app", {"hello": [program("python3 steps/bg.py")]},
+        {"pipelines/hello/steps/bg.py": starts},
+    )  # fmt: skip
+    assert invoke("run", app, "hello").exit_code == 0
+    child = int((runtime_env / "child.pid").read_text())
+    wait_for(lambda: not alive(child), "the step's background child to be gone", 5)

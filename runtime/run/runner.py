@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from skill2app.runtime.app.cache import CheckCache
 from skill2app.runtime.app.cache import enabled as cache_enabled
 from skill2app.runtime.app.config import Config
 from skill2app.runtime.app.model import CONSTRUCTOR, DESTRUCTOR, LIFECYCLE, App, Pipeline
+from skill2app.runtime.app.secrets import Scrubber
 from skill2app.runtime.errors import (
     AppRunError,
     CheckFailed,
@@ -39,6 +41,7 @@ from skill2app.runtime.errors import (
     LoadError,
     ProviderNotConfigured,
     SignalReceived,
+    UsageError,
 )
 from skill2app.runtime.providers.base import Provider
 from skill2app.runtime.records.display import counted
@@ -127,7 +130,7 @@ def begin(
     if provider is None:
         _need_provider(app, pipeline, delegate)
     run_id = new_run_id(name)
-    emit = Recorder(runs_dir(home) / f"{run_id}.jsonl" if home is not None else None, listener)
+    emit = recorder(home, run_id, config, listener)
     emit.hide(inputs)
     emit.first(
         {
@@ -135,7 +138,7 @@ def begin(
             "run_id": run_id,
             "app": str(app.root),
             "pipeline": name,
-            "inputs": redact(inputs),
+            "inputs": redact(inputs, config.secrets),
             "provider": config.provider,
         }
     )
@@ -151,6 +154,17 @@ def begin(
         work_dir=new_work_dir(run_id),
         caller_cwd=os.getcwd(),
     )
+
+
+def recorder(
+    home: Path | None,
+    run_id: str,
+    config: Config,
+    listener: Callable[[dict[str, Any]], None] | None,
+) -> Recorder:
+    """The run record of ``run_id`` (none without ``home``), blanking this config's secrets."""
+    path = runs_dir(home) / f"{run_id}.jsonl" if home is not None else None
+    return Recorder(path, listener, scrubber=Scrubber.from_env(config.secrets))
 
 
 def _need_provider(app: App, pipeline: Pipeline, delegate: bool) -> None:
@@ -185,18 +199,27 @@ def new_work_dir(run_id: str) -> Path:
 
 
 def kept_work_dir(run_id: str, saved: object) -> Path | None:
-    """The APP_WORK_DIR a paused run saved, if it is one app-run made for that run."""
+    """The APP_WORK_DIR a paused run saved, if it is one app-run made for that run.  One that
+    became a symlink, or is no longer this user's private folder, is refused (UsageError):
+    a step would write wherever it leads."""
     if not isinstance(saved, str):
         return None
     path = Path(saved)
     if not (path.is_absolute() and path.name.startswith(f"app-run-{run_id}-")):
         return None  # a hand-edited session never points app-run at other files
-    if path.parent == Path(tempfile.gettempdir()):
-        return path
-    try:  # made under another TMPDIR: still ours if this user owns it
-        return path if path.is_dir() and path.stat().st_uid == os.getuid() else None
+    try:
+        st = path.lstat()
+    except FileNotFoundError:  # gone (a reboot): steps get an empty one again
+        return path if path.parent == Path(tempfile.gettempdir()) else None
     except OSError:
         return None
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+        what = "a symlink" if stat.S_ISLNK(st.st_mode) else "not this user's folder"
+        raise UsageError(
+            f"the run's work folder {path} is {what} now: refused",
+            hint="a step would write where it leads; remove it, then resume or abandon again",
+        )
+    return path
 
 
 @dataclass
@@ -213,6 +236,9 @@ class Run:
     delegate: bool = False  # pause at llm steps when there is no provider
     work_dir: Path | None = None  # APP_WORK_DIR: made at start, removed at the real end
     caller_cwd: str = ""  # APP_CALLER_CWD: where app-run was started
+    # Told, durably, where the run stands after each finished step and before the destructor
+    # (a resumed session saves it: killed, it goes on from there rather than from the pause).
+    checkpoint: Callable[[Position, PhaseResult | None], None] | None = None
 
     def shared_env(self) -> dict[str, str]:
         env = {"APP_BUSINESS_PIPELINE": self.pipeline.name, "APP_CALLER_CWD": self.caller_cwd}
@@ -235,11 +261,22 @@ class Run:
             dict(outputs),
         )
 
-    def advance(self, position: Position, failure: AppRunError | None = None) -> RunResult:
-        """Run on from ``position``; ``failure`` fails the current phase without running it."""
+    def advance(
+        self,
+        position: Position,
+        failure: AppRunError | None = None,
+        business: PhaseResult | None = None,
+    ) -> RunResult:
+        """Run on from ``position``; ``failure`` fails the current phase without running it.
+        At the ``destructor`` position (``business``: how the business pipeline ended) only
+        the destructor is left to run."""
         result = RunResult(
             self.run_id, self.app.name, self.pipeline.name, "failed", record=self.emit.path
         )
+        if position.phase == "destructor":
+            with interrupts() as signals:
+                result.business = business or PhaseResult("business", self.pipeline.name, "failed")
+                return self._finish(result, signals)
         with interrupts() as signals:
             # a failure at a constructor-phase pause fails the constructor even if it is gone
             constructing = self.app.has(CONSTRUCTOR) or failure is not None
@@ -260,14 +297,21 @@ class Run:
             result.business = self._phase("business", self.pipeline.name, position, failure)
             if result.business.status == "paused":
                 return self._paused(result, result.business)
-            result.output = result.business.output
-            signals.hold = True
-            if self.app.has(DESTRUCTOR):
-                env = _outcome_env(self.pipeline.name, result.business)
-                ctx = self.context(self.app.pipeline(DESTRUCTOR), {}, env)
-                result.destructor = run_phase("destructor", ctx)
-            result.status = _status(result.business, result.destructor)
-            result.signal = signals.pending  # app-run was told to stop: say so in its exit code
+            if self.checkpoint is not None:
+                self.checkpoint(Position("destructor"), result.business)
+            return self._finish(result, signals)
+
+    def _finish(self, result: RunResult, signals: Any) -> RunResult:
+        """The destructor (held off from signals), then the run's end."""
+        assert result.business is not None
+        result.output = result.business.output
+        signals.hold = True
+        if self.app.has(DESTRUCTOR):
+            env = _outcome_env(self.pipeline.name, result.business)
+            ctx = self.context(self.app.pipeline(DESTRUCTOR), {}, env)
+            result.destructor = run_phase("destructor", ctx)
+        result.status = _status(result.business, result.destructor)
+        result.signal = signals.pending  # app-run was told to stop: say so in its exit code
         return self._end(result)
 
     def _phase(
@@ -281,6 +325,11 @@ class Run:
         ctx = self.context(
             pipeline, position.outputs, {"APP_BUSINESS_PIPELINE": self.pipeline.name}
         )
+        if self.checkpoint is not None:
+            told = self.checkpoint
+            ctx.checkpoint = lambda index, outputs: told(
+                Position(phase, index, dict(outputs)), None
+            )
         try:
             return run_phase(phase, ctx, start=position.step, can_pause=self.delegate)
         except SignalReceived as stop:  # a signal between steps rather than inside one
