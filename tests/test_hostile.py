@@ -13,6 +13,10 @@ app-convert's memory stays bounded and it returns promptly.
 | smoke: the same four programs as code steps       | test_smoke_attacks_all_fail             |
 | the home folder alone is hidden (not only /tmp)   | test_the_home_folder_is_hidden          |
 | no sandbox: --probe/--smoke refused, exit 2       | test_without_a_sandbox_probe_is_refused |
+| a 200,000-deep expression in a program            | test_a_deep_expression_is_survived      |
+| `tools` is a link out of the skill                | test_links_out_of_the_skill             |
+| app-new pipeline into a symlinked pipelines/      | test_app_new_never_writes_through_a_... |
+| app-new step --after ../x (blamed pipeline.yaml)  | test_app_new_step_after_a_bad_name_...  |
 | no sandbox, --unsafe-no-sandbox: runs as asked    | test_without_a_sandbox_probe_is_refused |
 """
 
@@ -237,3 +241,81 @@ def test_without_a_sandbox_probe_is_refused(tmp_path: Path) -> None:
     )
     assert code == 0, shown
     assert ran.exists()  # unconfined, as asked
+
+
+def test_a_deep_expression_is_survived(tmp_path: Path) -> None:
+    from skill2app.converter.convert import Options, convert
+
+    skill = tmp_path / "skill"
+    shutil.copytree(HOSTILE / "deep-expression", skill)
+    (skill / "tools" / "deep.py").write_text("x = " + "1+" * 200_000 + "1\n")
+    report = convert(Options(skill_dir=skill, out=tmp_path / "app"))
+    assert report.ok, report.human_lines()
+    assert "tools/deep.py" in json.dumps(report.to_dict())
+
+
+def test_links_out_of_the_skill(tmp_path: Path, runtime_env: Path) -> None:
+    """`tools` -> a folder outside the skill (as /usr/bin would be): not read, not copied, and
+    neither Skill mode nor the agent loop offers its programs."""
+    from helpers import invoke
+
+    from skill2app.converter.convert import Options, convert
+    from skill2app.runtime.app.model import load_app
+    from skill2app.runtime.host.agent import discover_tools
+
+    outside = tmp_path / "bin"
+    outside.mkdir()
+    (outside / "rm-everything").write_text("#!/bin/sh\necho gone\n")
+    (outside / "rm-everything").chmod(0o755)
+    skill = tmp_path / "skill"
+    shutil.copytree(HOSTILE / "deep-expression", skill)
+    (skill / "tools").rename(skill / "scripts")
+    (skill / "SKILL.md").write_text(
+        (skill / "SKILL.md")
+        .read_text()
+        .replace("tools/", "scripts/")
+        .replace("python3 scripts/deep.py --n 3\n", "")
+    )
+    (skill / "tools").symlink_to(outside)
+    report = convert(Options(skill_dir=skill, out=tmp_path / "app"))
+    shown = json.dumps(report.to_dict())
+    assert "tools is a link to" in shown and "not copied: links that lead out" in shown
+    assert not (tmp_path / "app" / "tools").exists()
+    assert "rm-everything" not in json.dumps(
+        report.to_dict()["inventory"] if "inventory" in report.to_dict() else ""
+    )
+    in_place = convert(Options(skill_dir=skill))  # the APP is the skill, link and all
+    assert in_place.ok
+    tools = [t.relpath for t in discover_tools(load_app(skill))]
+    assert tools == ["scripts/add.py"]
+    fallback = invoke("ask", skill, "tell me a joke about penguins", "--json")
+    assert fallback.exit_code == 7, fallback.stderr
+    assert [p["path"] for p in json.loads(fallback.stdout)["programs"]] == ["scripts/add.py"]
+
+
+def _app_new(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(BIN / "app-new"), *args], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def test_app_new_never_writes_through_a_symlinked_pipelines(tmp_path: Path) -> None:
+    app = tmp_path / "a"
+    assert _app_new("app", "a", "--dir", str(tmp_path), "--description", "x y").returncode == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.rmtree(app / "pipelines")
+    (app / "pipelines").symlink_to(elsewhere)
+    done = _app_new("pipeline", str(app), "p", "--description", "do p", "--step", "s:code:python")
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.startswith(f"Error: pipelines is a symbolic link (to {elsewhere})")
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_app_new_step_after_a_bad_name_blames_the_argument(tmp_path: Path) -> None:
+    app = tmp_path / "a"
+    _app_new("app", "a", "--dir", str(tmp_path), "--description", "x y")
+    _app_new("pipeline", str(app), "p", "--description", "do p", "--step", "s:code:python")
+    done = _app_new("step", str(app), "p", "t", "--type", "code", "--after", "../x")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("Error: --after '../x' is not a step name — ")

@@ -151,7 +151,9 @@ def list_files(skill_dir: Path) -> tuple[list[str], list[str]]:
     folders and symbolic links are left out."""
     found: list[str] = []
     warnings: list[str] = []
+    real = skill_dir.resolve()
     for root, dirs, names in os.walk(skill_dir, followlinks=False):
+        warnings += _links_out(Path(root), [*dirs, *names], skill_dir, real)
         dirs[:] = sorted(
             d
             for d in dirs
@@ -166,6 +168,27 @@ def list_files(skill_dir: Path) -> tuple[list[str], list[str]]:
                 warnings.append(f"more than {MAX_FILES} files; the rest were not read")
                 return sorted(found), warnings
     return sorted(found), warnings
+
+
+def _links_out(folder: Path, names: list[str], skill_dir: Path, real: Path) -> list[str]:
+    """A warning for each symbolic link here that leads out of the skill: never read, never
+    run, never copied (``tools`` -> /usr/bin would offer the system's programs)."""
+    found = []
+    for name in sorted(names):
+        path = folder / name
+        if not path.is_symlink():
+            continue
+        try:
+            inside = path.resolve().is_relative_to(real)
+        except (OSError, RuntimeError):
+            inside = False
+        if not inside:
+            rel = path.relative_to(skill_dir).as_posix()
+            found.append(
+                f"{rel} is a link to {os.readlink(path)}, outside the skill: not read, run or "
+                "copied"
+            )
+    return found
 
 
 @dataclass(frozen=True)
