@@ -820,3 +820,76 @@ def test_background_children_die_with_a_successful_step(tmp_path: Path, runtime_
     assert invoke("run", app, "hello").exit_code == 0
     child = int((runtime_env / "child.pid").read_text())
     wait_for(lambda: not alive(child), "the step's background child to be gone", 5)
+
+
+# A real app-run whose run folder is made, then SIGTERM arrives: right after the record's
+# first line, before the lifecycle took over (the window 3 of 500 random timings hit).
+SIGNAL_AFTER_RUN_START = """
+import os, signal, sys
+import skill2app.runtime.run.runner as runner
+made = runner.new_work_dir
+def new_work_dir(run_id):
+    folder = made(run_id)
+    os.kill(os.getpid(), signal.SIGTERM)
+    return folder
+runner.new_work_dir = new_work_dir
+from skill2app.runtime.cli import main
+main()
+"""
+# SIGINT while the command line is still being imported (the first 20-40 ms)
+SIGINT_WHILE_LOADING = """
+import builtins, os, signal
+real = builtins.__import__
+def hook(name, *args, **kw):
+    if name == "skill2app.runtime.cli":
+        os.kill(os.getpid(), signal.SIGINT)
+    return real(name, *args, **kw)
+builtins.__import__ = hook
+from skill2app.runtime.entry import main
+main()
+"""
+
+
+def test_a_signal_right_after_the_record_starts(
+    tmp_path: Path, runtime_env: Path, app_run_home: Path
+) -> None:
+    app = fault_app(tmp_path / "app", [code("first")])
+    done = subprocess.run(
+        [sys.executable, "-c", SIGNAL_AFTER_RUN_START, "run", str(app), "hello"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 143, done.stderr
+    assert "Traceback" not in done.stderr
+    events = read_events(next((app_run_home / "runs").iterdir()))
+    assert (events[-1]["event"], events[-1]["status"]) == ("run_end", "interrupted")
+    assert not [e for e in events if e["event"] == "step_start"]  # nothing ran
+    assert list(Path(os.environ["TMPDIR"]).glob("app-run-*")) == []
+
+
+def test_sigint_while_loading_is_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", SIGINT_WHILE_LOADING, "list", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (130, "Error: interrupted\n")
+
+
+def test_escapes_never_reach_the_terminal(tmp_path: Path, runtime_env: Path) -> None:
+    """A folder name or a step's stderr holding a newline or terminal escapes is shown
+    escaped: no forged line, no colour, no retitled window."""
+    shout = (
+        "import sys\nsys.stderr.write('\\x1b]0;pwned\\x07\\x1b[2Jcleared\\nError: forged\\n')\n"
+        "sys.exit(1)\n"
+    )
+    app = make_app(
+        tmp_path / "app", {"hello": [program("python3 steps/shout.py")]},
+        {"pipelines/hello/steps/shout.py": shout},
+    )  # fmt: skip
+    result = invoke("run", app, "hello")
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stderr and "\\x1b]0;pwned\\x07\\x1b[2Jcleared" in result.stderr
+    odd = app / "pipelines" / "x\x1b[31m\nError: fake"
+    odd.mkdir()
+    checked = invoke("check", app)
+    assert "\x1b" not in checked.stderr
+    assert not [line for line in checked.stderr.splitlines() if line.startswith("Error: fake")]

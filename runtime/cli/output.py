@@ -19,6 +19,7 @@ from skill2app.runtime.records.display import (
     pause_line,
     progress_lines,
     select_field,
+    terminal_safe,
 )
 
 EXIT_USAGE = 2
@@ -76,7 +77,7 @@ def read_stdin() -> str:
 def say(lines: list[str]) -> None:
     """Lines for people, on stderr."""
     for line in lines:
-        print(line, file=sys.stderr, flush=True)
+        print(terminal_safe(line), file=sys.stderr, flush=True)  # names, stderr: never obeyed
 
 
 def emit_json(data: Any) -> None:

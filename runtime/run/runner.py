@@ -48,7 +48,7 @@ from skill2app.runtime.records.display import counted
 from skill2app.runtime.records.record import Recorder, new_run_id, redact, runs_dir
 from skill2app.runtime.records.result import Pause, PhaseResult, Position, RunResult, error_dict
 from skill2app.runtime.run.inputs import complete_inputs
-from skill2app.runtime.run.interrupts import interrupts
+from skill2app.runtime.run.interrupts import Held, interrupts
 from skill2app.runtime.run.phase import emit_phase_end, phase_end_event, run_phase
 from skill2app.runtime.run.steps import StepContext
 
@@ -132,16 +132,22 @@ def begin(
     run_id = new_run_id(name)
     emit = recorder(home, run_id, config, listener)
     emit.hide(inputs)
-    emit.first(
-        {
-            "event": "run_start",
-            "run_id": run_id,
-            "app": str(app.root),
-            "pipeline": name,
-            "inputs": redact(inputs, config.secrets),
-            "provider": config.provider,
-        }
-    )
+    held = Held()  # from the record's first line on, a signal waits for `advance`
+    try:
+        emit.first(
+            {
+                "event": "run_start",
+                "run_id": run_id,
+                "app": str(app.root),
+                "pipeline": name,
+                "inputs": redact(inputs, config.secrets),
+                "provider": config.provider,
+            }
+        )
+        work_dir = new_work_dir(run_id)
+    except BaseException:
+        held.release()
+        raise
     return Run(
         app,
         pipeline,
@@ -151,8 +157,9 @@ def begin(
         provider,
         emit,
         delegate,
-        work_dir=new_work_dir(run_id),
+        work_dir=work_dir,
         caller_cwd=os.getcwd(),
+        held=held,
     )
 
 
@@ -239,6 +246,34 @@ class Run:
     # Told, durably, where the run stands after each finished step and before the destructor
     # (a resumed session saves it: killed, it goes on from there rather than from the pause).
     checkpoint: Callable[[Position, PhaseResult | None], None] | None = None
+    held: Held | None = None  # signals noted since `begin`, until `advance` takes over
+
+    def advance(
+        self,
+        position: Position,
+        failure: AppRunError | None = None,
+        business: PhaseResult | None = None,
+    ) -> RunResult:
+        """Run on from ``position``; ``failure`` fails the current phase without running it.
+        At the ``destructor`` position (``business``: how the business pipeline ended) only
+        the destructor is left to run.  A signal that came before (after ``begin``) ends the
+        run here, as interrupted, before anything runs."""
+        held, self.held = self.held, None
+        try:
+            if held is not None and held.pending is not None:
+                return self._interrupted_early(held.pending)
+            return self._advance(position, failure, business)
+        finally:
+            if held is not None:
+                held.release()
+
+    def _interrupted_early(self, signum: int) -> RunResult:
+        result = RunResult(
+            self.run_id, self.app.name, self.pipeline.name, "interrupted", record=self.emit.path
+        )
+        error = Interrupted(signum)
+        result.business = PhaseResult("business", self.pipeline.name, "interrupted", error=error)
+        return self._end(result)
 
     def shared_env(self) -> dict[str, str]:
         env = {"APP_BUSINESS_PIPELINE": self.pipeline.name, "APP_CALLER_CWD": self.caller_cwd}
@@ -261,15 +296,9 @@ class Run:
             dict(outputs),
         )
 
-    def advance(
-        self,
-        position: Position,
-        failure: AppRunError | None = None,
-        business: PhaseResult | None = None,
+    def _advance(
+        self, position: Position, failure: AppRunError | None, business: PhaseResult | None
     ) -> RunResult:
-        """Run on from ``position``; ``failure`` fails the current phase without running it.
-        At the ``destructor`` position (``business``: how the business pipeline ended) only
-        the destructor is left to run."""
         result = RunResult(
             self.run_id, self.app.name, self.pipeline.name, "failed", record=self.emit.path
         )
@@ -284,10 +313,12 @@ class Run:
                 result.constructor = self._phase("constructor", CONSTRUCTOR, position, failure)
                 failure = None
                 if result.constructor.status == "paused":
+                    signals.hold = True
                     return self._paused(result, result.constructor)
                 if result.constructor.status != "succeeded":
                     interrupted = isinstance(result.constructor.error, Interrupted)
                     result.status = "interrupted" if interrupted else "constructor_failed"
+                    signals.hold = True  # the record's end is written whatever comes now
                     return self._end(result)
                 position = Position("business")
             elif self.app.has(CONSTRUCTOR):
@@ -296,6 +327,7 @@ class Run:
                 position = Position("business")
             result.business = self._phase("business", self.pipeline.name, position, failure)
             if result.business.status == "paused":
+                signals.hold = True
                 return self._paused(result, result.business)
             if self.checkpoint is not None:
                 self.checkpoint(Position("destructor"), result.business)
