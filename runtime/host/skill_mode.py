@@ -152,8 +152,8 @@ def _run_with_agent(
     with interrupts() as signals:
         if held.pending is not None:  # before anything ran: nothing to undo
             shutil.rmtree(work_dir, ignore_errors=True)
-            error = Interrupted(held.pending)
-            out.update(status="interrupted", exit_code=error.exit_code, error=error_dict(error))
+            early = Interrupted(held.pending)
+            out.update(status="interrupted", exit_code=early.exit_code, error=error_dict(early))
             emit({"event": "run_end", **{k: out[k] for k in ("status", "exit_code", "error")}})
             return out
         if app.has(CONSTRUCTOR):
