@@ -19,18 +19,20 @@ from skill2app.runtime.errors import ProviderNotConfigured, UsageError
 from skill2app.runtime.providers import make_provider
 from skill2app.runtime.providers.base import Provider
 from skill2app.runtime.records.result import Position, RunResult
-from skill2app.runtime.run.inputs import parse_pairs, read_input_json
+from skill2app.runtime.run.inputs import caller_path, parse_pairs, read_input_json
 from skill2app.runtime.run.runner import begin, checked
 
 
 def gather_inputs(
     declared: dict[str, str], pairs: list[str], input_json: str | None, stdin_text: str | None
 ) -> dict[str, Any]:
-    """``--input-json`` first, then each ``--input key=value`` on top."""
+    """``--input-json`` first, then each ``--input key=value`` on top; relative paths made
+    absolute from where app-run was started (``caller_path``)."""
     values: dict[str, Any] = {}
     if input_json:
-        values.update(read_input_json(input_json, stdin_text))
-    values.update(parse_pairs(pairs, declared))
+        given = read_input_json(input_json, stdin_text)
+        values.update({k: caller_path(k, v, named_only=True) for k, v in given.items()})
+    values.update({k: caller_path(k, v) for k, v in parse_pairs(pairs, declared).items()})
     return values
 
 
