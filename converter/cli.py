@@ -14,7 +14,8 @@ skill folder named like a command is given as ``./NAME``.
 Exit codes:
   0   converted and verified (or, with --plan-only, the plan written: --out - prints it)
   1   the analyzer, rendering or writing failed
-  2   bad command line (unknown analyzer, conflicting options)
+  2   bad command line (unknown analyzer, conflicting options); --probe or --smoke where
+      no sandbox (bubblewrap) is available, without --unsafe-no-sandbox
   3   the skill or the plan is invalid (no SKILL.md, broken frontmatter, a plan that fails
       its schema or does not fit the skill: unknown program, flag or reference)
   4   output exists: pipelines/, a generated README, a non-empty --out folder or the
@@ -140,6 +141,13 @@ Smoke = Annotated[
 Probe = Annotated[
     bool, typer.Option("--probe", help="Run the programs with --help to learn their flags.")
 ]
+Unsafe = Annotated[
+    bool,
+    typer.Option(
+        "--unsafe-no-sandbox",
+        help="Run the skill's programs (--probe, --smoke) even without the bubblewrap sandbox.",
+    ),
+]
 AsJson = Annotated[bool, typer.Option("--json", help="The report as JSON on stdout.")]
 Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks of errors.")]
 
@@ -178,6 +186,7 @@ def convert_command(
     force: Force = False,
     smoke: Smoke = False,
     probe: Probe = False,
+    unsafe_no_sandbox: Unsafe = False,
     as_json: AsJson = False,
     debug: Debug = False,
     max_attempts: MaxAttempts = 3,
@@ -201,6 +210,7 @@ def convert_command(
             force=force,
             smoke=smoke,
             probe=probe,
+            unsafe_no_sandbox=unsafe_no_sandbox,
             has_api_key=bool(os.environ.get("ANTHROPIC_API_KEY")),
             max_attempts=max_attempts,
         )

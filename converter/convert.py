@@ -59,6 +59,7 @@ class Options:
     force: bool = False
     smoke: bool = False
     probe: bool = False
+    unsafe_no_sandbox: bool = False  # run the skill's programs (--probe, --smoke) unconfined
     has_api_key: bool = False
     smoke_timeout: float = SMOKE_TIMEOUT
     max_attempts: int = 3
@@ -73,7 +74,9 @@ def convert(options: Options, progress: Progress | None = None) -> Report:
     if not options.plan_only:
         check_destination(options.skill_dir, options.out, force=options.force)
     say(f"reading the skill in {options.skill_dir}")
-    inventory = build_inventory(options.skill_dir, probe=options.probe)
+    inventory = build_inventory(
+        options.skill_dir, probe=options.probe, unsafe=options.unsafe_no_sandbox
+    )
     name = analyzer_name(options)
     if name == "host" and options.plan is None:
         return start_host(options, inventory, say)
@@ -123,6 +126,7 @@ def session_options(options: Options) -> dict[str, Any]:
         "force": options.force,
         "probe": options.probe,
         "smoke": options.smoke,
+        "unsafe_no_sandbox": options.unsafe_no_sandbox,
         "readme": readme,
     }
 
@@ -144,6 +148,7 @@ def resume(session: str, answer: str, progress: Progress | None = None) -> Repor
         force=bool(saved.get("force")),
         smoke=bool(saved.get("smoke")),
         probe=bool(saved.get("probe")),
+        unsafe_no_sandbox=bool(saved.get("unsafe_no_sandbox")),
     )
     if outcome.pause is not None:
         report = Report(skill=str(options.skill_dir), mode=_mode(options), analyzer="host")
@@ -230,6 +235,7 @@ def _write_and_verify(
         files,
         inventory,
         smoke=smoke,
+        sandboxed=not options.unsafe_no_sandbox,
         timeout=options.smoke_timeout,
         progress=say,
         order=order,
@@ -280,6 +286,22 @@ def check_options(options: Options) -> None:
     for bad, message in conflicts:
         if bad:
             raise UsageError(message, hint="see app-convert --help")
+    check_sandbox(options)
+
+
+def check_sandbox(options: Options) -> None:
+    """--probe and --smoke run the skill's own programs: only in the sandbox, unless the user
+    explicitly accepts running them unconfined (--unsafe-no-sandbox)."""
+    from skill2app.runtime.run import sandbox
+
+    flags = [f for f, on in (("--probe", options.probe), ("--smoke", options.smoke)) if on]
+    if not flags or options.unsafe_no_sandbox or sandbox.available():
+        return
+    raise UsageError(
+        f"{' and '.join(flags)} run the skill's programs, and there is no sandbox here "
+        "(bubblewrap's bwrap is not installed, or cannot create namespaces)",
+        hint=f"{sandbox.INSTALL_HINT}; or pass --unsafe-no-sandbox to run them unconfined",
+    )
 
 
 def make_plan(

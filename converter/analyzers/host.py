@@ -138,7 +138,9 @@ def resume(
                 hint=f"abandon it (app-convert abandon {session}) and start again",
             )
         answer, problem = parse_answer(answer_text)  # EmptyAnswer: refused, no attempt used
-        inventory = build_inventory(skill, probe=bool(data["options"].get("probe")))
+        options = data["options"]
+        unsafe = bool(options.get("unsafe_no_sandbox"))
+        inventory = build_inventory(skill, probe=bool(options.get("probe")), unsafe=unsafe)
         verdict = (
             Verdict(None, [problem])
             if problem

@@ -16,6 +16,7 @@ i.e. ``~/.local/state/app-run``).
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -33,7 +34,7 @@ DEFAULT_MODELS = {
 DEFAULT_MAX_TOKENS = {"lite": 4096, "standard": 16000, "reasoning": 32000}
 PROVIDERS = ("anthropic", "local", "scripted", "none")
 STRATEGIES = ("embedded", "llm", "hybrid")  # how a request is routed (runtime/router.py)
-KEYS = ("provider", "answers", "model_mapping", "max_tokens", "routing")
+KEYS = ("provider", "answers", "model_mapping", "max_tokens", "routing", "secrets")
 # The keys with a fixed set of values: the values, what one is called, its variable and flag.
 _CHOICES = {
     "provider": (PROVIDERS, "provider", "APP_RUN_PROVIDER", "--provider"),
@@ -49,6 +50,8 @@ class Config:
     max_tokens: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_MAX_TOKENS))
     routing: str = "embedded"  # embedded | llm | hybrid
     sources: tuple[str, ...] = ()  # the files that were read, for `app-run config`
+    # more input and variable names whose values are secret (besides secrets.SECRET_WORDS/PARTS)
+    secrets: tuple[str, ...] = ()
 
     def model_for(self, tier: str) -> str:
         return self.models.get(tier, self.models["standard"])
@@ -112,7 +115,7 @@ def _check_number(env: Any, name: str, meaning: str) -> None:
         number = float(value)
     except ValueError:
         number = -1.0
-    if not number >= 0:  # negative, not a number, or NaN
+    if not (math.isfinite(number) and number >= 0):  # negative, NaN, inf or not a number
         raise ConfigError(f"{name}={value!r} is not a number ≥ 0", hint=f"set it to the {meaning}")
 
 
@@ -186,6 +189,15 @@ def _check_file(data: dict[str, Any], doc: Document) -> None:
     for key, (allowed, what, _, _) in _CHOICES.items():
         if key in data:
             _check_choice(data[key], allowed, what, f"{key}: ", doc.where(key))
+    secrets = data.get("secrets")
+    if "secrets" in data and not (
+        isinstance(secrets, list) and all(isinstance(n, str) and n.strip() for n in secrets)
+    ):
+        raise ConfigError(
+            "secrets must be a list of input or variable names",
+            where=doc.where("secrets"),
+            hint="e.g. secrets: [customer_number, STRIPE_ACCOUNT]",
+        )
     for key, (fits, meaning, example) in _TIER_TABLES.items():
         if key not in data:
             continue
@@ -218,6 +230,8 @@ def _merge(config: Config, layer: dict[str, Any], source: str) -> Config:
             **config.models,
             **{k: str(v) for k, v in layer["model_mapping"].items()},
         }
+    if "secrets" in layer:
+        changes["secrets"] = (*config.secrets, *(str(n) for n in layer["secrets"]))
     if "max_tokens" in layer:
         changes["max_tokens"] = {
             **config.max_tokens,

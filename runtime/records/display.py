@@ -3,9 +3,22 @@ human summaries. Pure functions returning strings; ``cli`` decides where they go
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from skill2app.runtime.errors import AppRunError, UsageError, Where
+
+# What must not reach a terminal raw: control characters (a newline that forges a line, ESC
+# sequences that move the cursor or retitle the window), C1 controls, bidi overrides.
+_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(line: str) -> str:
+    """``line`` with every character a terminal would act on written as an escape (``\\x1b``,
+    ``\\n``): a folder name or a step's stderr is shown, never obeyed."""
+    if not _UNSAFE.search(line):
+        return line
+    return _UNSAFE.sub(lambda m: repr(m.group(0))[1:-1], line)
 
 
 def counted(n: int, noun: str) -> str:

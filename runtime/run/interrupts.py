@@ -38,3 +38,27 @@ def interrupts() -> Iterator[_Signals]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+class Held:
+    """SIGINT/SIGTERM noted, not acted on, from a run's first record line until ``advance``
+    takes over (``release``): a signal in between must not leave a record without its end,
+    nor a work folder behind.  Outside the main thread it does nothing."""
+
+    def __init__(self) -> None:
+        self.signals = _Signals()
+        self.signals.hold = True
+        self.previous: dict[int, object] = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.previous[sig] = signal.signal(sig, self.signals.handler)
+
+    @property
+    def pending(self) -> int | None:
+        return self.signals.pending
+
+    def release(self) -> None:
+        """Put back the handlers found (once)."""
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)  # type: ignore[arg-type]
+        self.previous = {}
