@@ -236,17 +236,29 @@ def resume_command(
             help="The plan (JSON or YAML): a FILE, or - to read it from stdin.",
         ),
     ] = "-",
-    as_json: AsJson = False,
+    more: Annotated[
+        int | None,
+        typer.Option(
+            "--max-attempts",
+            metavar="N",
+            help="Raise the session's bound on attempts to N (also reopens a session whose "
+            "attempts were used up).",
+        ),
+    ] = None,
     debug: Debug = False,
 ) -> None:
     """Give the host agent's plan to a paused conversion (--analyzer host).
 
     The plan is checked, rendered into a temporary copy and verified; problems come back as
     needs_llm again (exit 6) with the attempt count, until the plan passes (the APP is
-    written, exit 0) or the attempts are used up (nothing written, exit 5).
+    written, exit 0) or the attempts are used up (nothing written, exit 5). Every outcome is
+    one JSON object on stdout (the pause, or the report), for the agent that resumes.
     """
-    text = _guarded(lambda: _read_answer(answer), as_json, debug)
-    _show(_guarded(lambda: resume(session, text, progress=_progress), as_json, debug), as_json)
+    text = _guarded(lambda: _read_answer(answer), True, debug)
+    report = _guarded(
+        lambda: resume(session, text, progress=_progress, max_attempts=more), True, debug
+    )
+    _show(report, True)
 
 
 @cli.command("abandon")

@@ -131,13 +131,16 @@ def session_options(options: Options) -> dict[str, Any]:
     }
 
 
-def resume(session: str, answer: str, progress: Progress | None = None) -> Report:
-    """Judge the host agent's answer: the next pause, the finished conversion, or exhausted."""
+def resume(
+    session: str, answer: str, progress: Progress | None = None, max_attempts: int | None = None
+) -> Report:
+    """Judge the host agent's answer: the next pause, the finished conversion, or exhausted.
+    ``max_attempts`` raises the session's bound (and reopens one whose attempts ran out)."""
     from skill2app.converter.analyzers import host
     from skill2app.runtime.app.config import state_home
 
     say: Progress = progress or (lambda _message: None)
-    outcome = host.resume(state_home(), session, answer, progress=say)
+    outcome = host.resume(state_home(), session, answer, progress=say, max_attempts=max_attempts)
     saved = outcome.session["options"]
     options = Options(
         skill_dir=Path(outcome.session["skill"]),

@@ -309,8 +309,10 @@ def needs_of(detail: str) -> str:
     found = MISSING.search(detail)
     if found is None:
         return ""
-    what = next(g for g in found.groups() if g)
-    return f"needs {what.strip()}, not available here"
+    what = next(g for g in found.groups() if g).strip()
+    if found.lastindex == len(found.groups()):  # a constructor check, said in its own words
+        return f"the constructor's check fails here: {what}"
+    return f"needs {what}, not available here"
 
 
 def _placeholder(pipeline: Pipeline) -> str:
@@ -325,8 +327,9 @@ def _placeholder(pipeline: Pipeline) -> str:
     why = data.get("why") if isinstance(data, dict) else None
     inputs = data.get("inputs") if isinstance(data, dict) else None
     named = ", ".join(sorted(inputs)) if isinstance(inputs, dict) and inputs else ""
-    text = str(why) if why else f"placeholder values for {named}" if named else ""
-    return f"placeholder sample: {text}" if text else "placeholder sample"
+    if why:
+        return f"not run, as the plan says: {why}"
+    return f"placeholder sample values for {named}" if named else "placeholder sample"
 
 
 def _sample_inputs(pipeline: Pipeline) -> dict[str, Any]:

@@ -340,7 +340,7 @@ def _example(key: str, type_: str, info: dict[str, Any] | None = None) -> str:
         "integer": "42",
         "number": "1.5",
         "boolean": "true",
-        "array": "'[1,2]'",
+        "array": """'["a","b"]'""",
         "object": "'{\"k\":1}'",
     }.get(type_, "value")
     return f"pass --input {key}={sample} or --input-json FILE"
