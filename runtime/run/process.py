@@ -1,7 +1,9 @@
 """Running a step's program: argv without a shell, JSON on stdin, its own process group.
 
 Each program starts in a new session, so a timeout or an interrupt of app-run kills the whole
-group (the program and anything it started): SIGTERM first, SIGKILL after a grace period.
+group (the program and anything it started): SIGTERM first, SIGKILL after a grace period.  A run
+on a worker thread (``app-run mcp``) is interrupted by its ``Stop`` instead of a signal: the wait
+watches it too (Linux; elsewhere a program runs to its end or its timeout).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from skill2app.runtime.errors import StepTimeout, SubprocessError
+from skill2app.runtime.errors import SignalReceived, StepTimeout, SubprocessError
+from skill2app.runtime.run.interrupts import Stop, active_stop
 
 GRACE_SECONDS = 2.0
 TAIL_CHARS = 2000
@@ -71,6 +74,9 @@ def run_program(
     Any exception while waiting (an interrupt of app-run included) kills the group first.
     """
     started = time.monotonic()
+    stop = active_stop()
+    if stop is not None:
+        stop.check()  # told to stop: start nothing more
     try:
         proc = subprocess.Popen(
             argv,
@@ -83,7 +89,7 @@ def run_program(
         )
     except OSError as exc:
         raise cannot_start(exc, argv, cwd, step) from None
-    exchange = Exchange(proc, stdin.encode("utf-8", "surrogateescape"))
+    exchange = Exchange(proc, stdin.encode("utf-8", "surrogateescape"), stop)
     try:
         exchange.run(started + timeout)
     except OutputTooLarge:
@@ -132,7 +138,7 @@ class Exchange:
 
     CHUNK = 1 << 20
 
-    def __init__(self, proc: subprocess.Popen, data: bytes) -> None:
+    def __init__(self, proc: subprocess.Popen, data: bytes, stop: Stop | None = None) -> None:
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         self.proc = proc
         self.stdin, self.stdout, self.stderr = proc.stdin, proc.stdout, proc.stderr
@@ -142,6 +148,7 @@ class Exchange:
         self.limit = max_output_bytes()
         self.selector = selectors.DefaultSelector()
         self.pidfd = _pidfd(proc.pid)
+        self.stop = stop
 
     def run(self, deadline: float) -> None:
         """Until the program has exited and closed its outputs; TimeoutExpired at ``deadline``."""
@@ -152,6 +159,8 @@ class Exchange:
         for stream in (self.stdout, self.stderr):
             self.selector.register(stream, selectors.EVENT_READ)
         self.selector.register(self.pidfd, selectors.EVENT_READ)
+        if self.stop is not None:
+            self.selector.register(self.stop, selectors.EVENT_READ)
         if self.data:
             os.set_blocking(self.stdin.fileno(), False)
             self.selector.register(self.stdin, selectors.EVENT_WRITE)
@@ -172,13 +181,15 @@ class Exchange:
         self.chunks = {self.stdout: [out or b""], self.stderr: [err or b""]}
 
     def _pump(self, deadline: float) -> None:
-        while self.selector.get_map():
+        while len(self.selector.get_map()) > (self.stop is not None):  # the Stop alone: done
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise subprocess.TimeoutExpired(self.proc.args, 0)
             for key, _ in self.selector.select(remaining):
                 if key.fileobj is self.pidfd:
                     self.selector.unregister(self.pidfd)
+                elif key.fileobj is self.stop:
+                    raise SignalReceived(self.stop.signum)
                 elif key.fileobj is self.stdin:
                     self._feed()
                 else:
