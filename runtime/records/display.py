@@ -49,6 +49,25 @@ def error_lines(error: AppRunError) -> list[str]:
     return lines
 
 
+def run_error_lines(result: Any) -> list[str]:
+    """What went wrong in a run (a RunResult), as `run` prints it on stderr: each failed
+    phase's error, a signal let wait while the destructor ran, an incomplete run record."""
+    lines: list[str] = []
+    for phase in (result.constructor, result.business, result.destructor):
+        if phase is not None and phase.error is not None:
+            first, *rest = error_lines(phase.error)
+            lines += [f"Error: {phase.phase} failed — {first}", *rest]
+    if result.signal is not None:
+        import signal
+
+        name, code = signal.Signals(result.signal).name, 128 + result.signal
+        lines.append(f"Stopped by {name} while the destructor ran: it was let finish (exit {code})")
+    if result.record_error:
+        fix = "check the free space and permissions of APP_RUN_HOME; the run itself went on"
+        lines.append(f"Warning: {result.record_error} — {fix}")
+    return lines
+
+
 def progress_lines(event: dict[str, Any]) -> list[str]:
     """What a run-record event looks like as progress on stderr (most events print nothing)."""
     kind = event.get("event")

@@ -1,7 +1,9 @@
 """Running a step's program: argv without a shell, JSON on stdin, its own process group.
 
 Each program starts in a new session, so a timeout or an interrupt of app-run kills the whole
-group (the program and anything it started): SIGTERM first, SIGKILL after a grace period.
+group (the program and anything it started): SIGTERM first, SIGKILL after a grace period.  A run
+on a worker thread (``app-run mcp``) is interrupted by its ``Stop`` instead of a signal: the wait
+watches it too (Linux; elsewhere a program runs to its end or its timeout).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from skill2app.runtime.app.secrets import Scrubber
-from skill2app.runtime.errors import ConfigError, StepTimeout, SubprocessError
+from skill2app.runtime.errors import ConfigError, SignalReceived, StepTimeout, SubprocessError
+from skill2app.runtime.run.interrupts import Stop, active_stop
 from skill2app.runtime.run.sandbox import Sandbox
 
 GRACE_SECONDS = 2.0
@@ -97,6 +100,9 @@ def run_program(
             hint="set timeout: to a positive number of seconds",
         )
     run_argv = sandbox.wrap(argv, cwd) if sandbox is not None else argv
+    stop = active_stop()
+    if stop is not None:
+        stop.check()  # told to stop: start nothing more
     try:
         proc = subprocess.Popen(
             run_argv,
@@ -110,7 +116,7 @@ def run_program(
     except OSError as exc:
         raise cannot_start(exc, argv, cwd, step) from None
     limit = max_output_bytes() if max_output is None else max_output
-    exchange = Exchange(proc, stdin.encode("utf-8", "surrogateescape"), limit)
+    exchange = Exchange(proc, stdin.encode("utf-8", "surrogateescape"), limit, stop)
     try:
         exchange.run(started + timeout)
     except OutputTooLarge:
@@ -159,7 +165,9 @@ class Exchange:
 
     CHUNK = 1 << 20
 
-    def __init__(self, proc: subprocess.Popen, data: bytes, limit: int) -> None:
+    def __init__(
+        self, proc: subprocess.Popen, data: bytes, limit: int, stop: Stop | None = None
+    ) -> None:
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         self.proc = proc
         self.stdin, self.stdout, self.stderr = proc.stdin, proc.stdout, proc.stderr
@@ -169,6 +177,7 @@ class Exchange:
         self.limit = limit
         self.selector = selectors.DefaultSelector()
         self.pidfd = _pidfd(proc.pid)
+        self.stop = stop
 
     def run(self, deadline: float) -> None:
         """Until the program has exited and closed its outputs; TimeoutExpired at ``deadline``."""
@@ -179,6 +188,8 @@ class Exchange:
         for stream in (self.stdout, self.stderr):
             self.selector.register(stream, selectors.EVENT_READ)
         self.selector.register(self.pidfd, selectors.EVENT_READ)
+        if self.stop is not None:
+            self.selector.register(self.stop, selectors.EVENT_READ)
         if self.data:
             os.set_blocking(self.stdin.fileno(), False)
             self.selector.register(self.stdin, selectors.EVENT_WRITE)
@@ -217,9 +228,10 @@ class Exchange:
         self.chunks = {self.stdout: [out or b""], self.stderr: [err or b""]}
 
     def _pump(self, deadline: float, until_exit: bool = False) -> None:
-        """Feed and read until the pipes close (``until_exit``: until the program exits)."""
+        """Feed and read until the pipes close (``until_exit``: until the program exits); the
+        run's Stop (app-run mcp: a cancelled call) firing raises SignalReceived."""
         registered = self.selector.get_map()
-        while registered:
+        while len(registered) > self._watching_stop():  # the Stop alone: done
             if until_exit and not any(k.fileobj is self.pidfd for k in registered.values()):
                 return
             remaining = deadline - time.monotonic()
@@ -228,6 +240,8 @@ class Exchange:
             for key, _ in self.selector.select(remaining):
                 if key.fileobj is self.pidfd:
                     self.selector.unregister(self.pidfd)
+                elif key.fileobj is self.stop:
+                    raise SignalReceived(self.stop.signum)
                 elif key.fileobj is self.stdin:
                     self._feed()
                 else:
@@ -236,6 +250,10 @@ class Exchange:
                         self._keep_chunk(key.fileobj, chunk)
                     else:
                         self.selector.unregister(key.fileobj)
+
+    def _watching_stop(self) -> int:
+        registered = self.selector.get_map().values()
+        return int(self.stop is not None and any(k.fileobj is self.stop for k in registered))
 
     def _keep_chunk(self, stream: object, chunk: bytes) -> None:
         chunks = self.chunks[stream]
