@@ -211,13 +211,13 @@ DELETE = object()
             "steps.2.prompt",
             "Found: {{steps.find.output.lines}}",
             "pipelines[0].steps[2].prompt: 'find.output.lines': step find has no output field "
-            "'lines' (declared: exit_code, found)",
+            "'lines' (declared: exit_code, found, stderr)",
         ),
         (
             "steps.2.rules.0.of",
             "steps.find.output.missing",
             "pipelines[0].steps[2].rules[0].of: 'find.output.missing': step find has no output "
-            "field 'missing' (declared: exit_code, found)",
+            "field 'missing' (declared: exit_code, found, stderr)",
         ),
         (
             "steps.2.rules.0.field",
@@ -292,7 +292,11 @@ def test_the_rendered_app_runs_through_the_data_flow(skill: Path) -> None:
     )  # fmt: skip
     assert done.exit_code == 0, done.stderr
     # the words the written step listed reached find.py; its exit status 1 is a result
-    assert json.loads(done.stdout)["output"] == {"found": ["foo", "bar"], "exit_code": 1}
+    assert json.loads(done.stdout)["output"] == {
+        "found": ["foo", "bar"],
+        "exit_code": 1,
+        "stderr": "",
+    }
 
 
 def test_an_exit_status_not_listed_still_fails_the_step(skill: Path) -> None:
@@ -372,4 +376,4 @@ def test_a_sample_naming_a_fixture_gets_the_file_and_app_run_test_reads_it(skill
     done = invoke("test", app, "--update")  # run from anywhere: samples are the APP's
     assert done.exit_code == 0, done.stderr
     expected = json.loads((samples / "expected.json").read_text())
-    assert expected == {"found": ["export", "Friday"], "exit_code": 1}
+    assert expected == {"found": ["export", "Friday"], "exit_code": 1, "stderr": ""}

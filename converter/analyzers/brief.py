@@ -92,13 +92,15 @@ pattern) | enum (field, values) | max_length (field, limit) | sentence (text, fi
 of the skill's sentences a program can check — line or sentence length, forbidden words, CJK \
 spacing, full-width punctuation — on one field of the answer; message?}; paths are dotted \
 fields of the answer with [] for every item of a list (field_values[].field_id); of/to/equals \
-may be input.<name> or steps.<step>.output.<field>.
+may be input.<name> or steps.<step>.output.<field>. required means present and not empty \
+(an empty list fails it).
 - sample: {input: {...}, answers: {<llm step>: <answer>}} — input values that make the \
 pipeline run: real files of the skill when it has some, else sample files app-convert \
 creates when a value names them: samples/one-page.pdf, samples/form.pdf (a fillable form: \
 text fields name and email, checkbox agree whose checked value is /Yes), samples/table.csv \
 (region,product,units,price), samples/table.xlsx (sheet Sales: region, units, price), \
-samples/document.docx, samples/image.png, samples/text.txt (meeting notes), \
+samples/document.docx (a heading "Project update" and two paragraphs; no comments, no \
+tracked changes), samples/image.png, samples/text.txt (meeting notes), \
 samples/data.json; or small text files you write in sample.files ({"worklog.txt": \
 "...", "demo-skill/SKILL.md": "..."}) and name as samples/worklog.txt or samples/demo-skill \
 (a folder); and one answer per llm step that the \
@@ -118,8 +120,11 @@ required: false. A written step's imports count too.
 A step reads one JSON object on stdin: {"input": {<input>: value, ...}, "steps": {<earlier \
 step>: {"output": ...}, ...}}, and prints one JSON object on stdout: {"output": ...}. It runs \
 in its pipeline's folder; paths in the inputs are as the user gave them (relative to \
-APP_CALLER_CWD, the folder app-run was started from); APP_WORK_DIR is a private scratch \
-folder. On failure it exits non-zero with a one-line message on stderr. Example (Python):
+APP_CALLER_CWD, the folder app-run was started from — during the smoke run, the APP folder); \
+APP_ROOT is the APP folder (the skill's own files and programs are there, at the paths the \
+inventory gives); APP_WORK_DIR is a private scratch folder. On failure it exits non-zero with \
+a one-line message on stderr. A node step is CommonJS (require) unless it uses import/export \
+statements (then an ES module). Example (Python):
 
     import json, os, sys
     from pypdf import PdfReader, PdfWriter
@@ -141,7 +146,8 @@ ANSWER = """\
 ## Your answer
 
 Reply with the complete plan (plan_version 2) as one JSON object — the whole plan, not a \
-diff — and nothing else."""
+diff — and nothing else. To try a plan before you send it (it uses no attempt): save it and \
+run app-convert SKILL_DIR --plan PLAN_FILE --out SOME_NEW_FOLDER --smoke."""
 
 
 def material_for(inventory: Inventory, draft_yaml: str, budget: int = BUDGET_TOKENS) -> Material:

@@ -90,7 +90,8 @@ def evaluate(
     if plan is None or problems:
         return Verdict(plan, problems)
     files = render_app(plan, inventory, readme=readme)
-    say(f"verifying the plan's {len(plan.pipelines)} pipelines in a temporary copy")
+    count = len(plan.pipelines)
+    say(f"verifying the plan's {count} pipeline{'s' * (count != 1)} in a temporary copy")
     with tempfile.TemporaryDirectory(prefix="app-convert-verify-") as tmp:
         written = write_app(inventory.root, files, out=Path(tmp) / "app", force=False)
         from skill2app.runtime.run.sandbox import available  # the skill's programs: sandboxed

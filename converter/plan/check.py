@@ -63,11 +63,17 @@ def _pipeline(pipeline: Pipeline, where: str, inventory: Inventory) -> list[str]
             errors.append(f"{where}.input[{i}]: input {item.name!r} is declared twice")
         inputs[item.name] = item
         errors.extend(_input(item, f"{where}.input[{i}]"))
+    shadowed = _modules(pipeline)
     for i, step in enumerate(pipeline.steps):
         at = f"{where}.steps[{i}]"
         earlier = earlier_steps(pipeline, i)
         if step.name in earlier:
             errors.append(f"{at}: step name {step.name!r} is used twice")
+        if isinstance(step, CodeStep) and step.name in shadowed:
+            errors.append(
+                f"{at}: a step named {step.name!r} is written as steps/{step.name}.py, which "
+                f"hides Python's {step.name} module from the steps beside it: rename the step"
+            )
         if isinstance(step, CodeStep):
             errors.extend(_code_step(step, at, inventory, inputs, earlier))
         elif isinstance(step, LlmStep):
@@ -76,6 +82,18 @@ def _pipeline(pipeline: Pipeline, where: str, inventory: Inventory) -> list[str]
         errors.append(f"{where}.output: no step named {pipeline.output!r}")
     errors.extend(sample_problems(pipeline, where))
     return errors
+
+
+def _modules(pipeline: Pipeline) -> set[str]:
+    """Module names a steps/<name>.py must not take: the standard library's, and those the
+    pipeline's written steps import (steps/ is first on their import path)."""
+    import sys
+
+    names = set(getattr(sys, "stdlib_module_names", ()))
+    for step in pipeline.steps:
+        if isinstance(step, CodeStep) and step.write is not None:
+            names |= step.write.imports()
+    return names
 
 
 def _input(item: Input, at: str) -> list[str]:

@@ -63,7 +63,8 @@ if TYPE_CHECKING:
 
 PLAN_VERSION = 2
 READ_VERSIONS = (1, 2)
-LANGUAGES = {"python": ".py", "bash": ".sh", "node": ".mjs"}  # written steps: file suffix
+LANGUAGES = {"python": ".py", "bash": ".sh", "node": ".cjs"}  # written steps: file suffix
+_ESM = re.compile(r"^\s*(?:import\s+(?:[\w{*].*?\s+from\s+)?['\"]|export\s)", re.M)
 OUTPUT_TYPES = ("string", "integer", "number", "boolean", "array", "object")
 # Structured validate rules (llm steps): what each ``check`` takes besides ``field``.
 RULE_CHECKS = {
@@ -93,6 +94,7 @@ class Arg:
     value: Any = None  # a literal; None when unset
     ref: str = ""  # "input.x" / "step.output[.field]" (YAML key `from`)
     pass_as: str = "value"  # value | file | json (YAML key `as`)
+    spread: bool = False  # an array after one flag (--set a b) instead of the flag repeated
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -104,6 +106,8 @@ class Arg:
             data["from"] = self.ref
         if self.pass_as != "value":
             data["as"] = self.pass_as
+        if self.spread:
+            data["spread"] = True
         return data
 
 
@@ -148,8 +152,32 @@ class Written:
     def to_dict(self) -> dict[str, Any]:
         return {"language": self.language, "source": self.source}
 
+    def imports(self) -> set[str]:
+        """The top-level modules a written Python step imports (none for other languages, or
+        for source that does not parse)."""
+        import ast
+
+        if self.language != "python":
+            return set()
+        try:
+            tree = ast.parse(self.source)
+        except (SyntaxError, ValueError, RecursionError):
+            return set()
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                found.add(node.module.split(".")[0])
+        return found
+
     @property
     def suffix(self) -> str:
+        """``.py``, ``.sh``; a node program is ``.mjs`` when it is an ES module (import/export
+        statements) and ``.cjs`` otherwise, so ``require`` works (``.js`` would depend on the
+        package.json found above it)."""
+        if self.language == "node":
+            return ".mjs" if _ESM.search(self.source) else ".cjs"
         return LANGUAGES.get(self.language, ".txt")
 
 
@@ -177,6 +205,7 @@ class CodeStep:
             fields.setdefault("stdout", "string")
         if self.ok_exit_codes:
             fields.setdefault("exit_code", "integer")
+            fields.setdefault("stderr", "string")
         return fields if (fields or self.written) else None
 
     def to_dict(self) -> dict[str, Any]:
@@ -444,6 +473,7 @@ def _step(data: dict[str, Any]) -> Step:
                 a.get("value"),
                 step_ref(a.get("from", "")),
                 a.get("as", "value"),
+                bool(a.get("spread", False)),
             )
             for a in data.get("args", [])
         ]

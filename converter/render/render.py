@@ -367,7 +367,7 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
             if isinstance(step, CodeStep) and step.write is None:
                 users.setdefault(step.program, set()).add(pipeline.name)
             elif isinstance(step, CodeStep) and step.write is not None:
-                for module in python_imports(step.write):
+                for module in step.write.imports():
                     written.setdefault(package_key(module), set()).add(pipeline.name)
     known = {_key(r.kind, r.name): r.where for r in inventory.requirements}
     checks = []
@@ -385,26 +385,6 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
             data["install"] = PIP_NAMES[check.name]
         checks.append(data)
     return checks
-
-
-def python_imports(write: Written) -> set[str]:
-    """The top-level modules a written Python step imports (nothing for other languages, or
-    for source that does not parse)."""
-    import ast
-
-    if write.language != "python":
-        return set()
-    try:
-        tree = ast.parse(write.source)
-    except (SyntaxError, ValueError, RecursionError):
-        return set()
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module.split(".")[0])
-    return found
 
 
 def _key(kind: str, name: str) -> tuple[str, str]:
@@ -432,7 +412,7 @@ def _arg_spec(arg: Arg, program: Program | None, subcommand: str) -> dict[str, A
     """One arg of SPEC; an array flag the program reads as `--flag a b` gets ``spread``."""
     data = arg.to_dict()
     param = _flag_param(program, subcommand, arg.flag)
-    if param is not None and param.spread:
+    if param is not None and param.spread:  # the program says so, whatever the plan says
         data["spread"] = True
     return data
 

@@ -215,7 +215,12 @@ def verification_lines(verification: Verification) -> list[str]:
     if not v.smoke:
         lines.append("Smoke test: no code steps to run")
         return lines
-    lines.append(f"Smoke test: {passed} of {len(v.smoke)} steps passed")
+    skipped = sum(1 for s in v.smoke if s.status == "skipped")
+    failed = len(v.smoke) - passed - skipped
+    lines.append(
+        f"Smoke test: {passed} of {len(v.smoke)} steps passed"
+        + (f", {skipped} skipped, {failed} failed" if skipped else "")
+    )
     lines += [
         f"  {s.pipeline}/{s.step}: {s.status}{': ' + s.detail if s.detail else ''}"
         for s in v.smoke

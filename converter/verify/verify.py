@@ -42,13 +42,20 @@ if TYPE_CHECKING:
     from skill2app.converter.render.render import RenderedFile
 
 SMOKE_TIMEOUT = 60.0
-TAIL = 300
+TAIL = 600
+_NOISE = re.compile(  # stack frames, source excerpts, runtime trailers
+    r"^(?:at |File \"|Traceback \(most recent call last\)|Node\.js v\d|\^+$|~+\^*~*$)"
+)
 PATH_LIKE = re.compile(r"(?:_FILE|_PATH|_DIR|_HOME|_DB)$")
+# What a failure says the machine lacks: a module, a program (a name without a dot or a
+# slash: 'soffice', not 'notes.txt'), an npm package (not a relative path: a sibling file of
+# the skill is the APP's own problem), or a failed constructor check.
 MISSING = re.compile(
     r"ModuleNotFoundError: No module named '?([\w.]+)|No module named '?([\w.]+)"
-    r"|(\S+): command not found|(\S+) is not on PATH|Cannot find module '([^']+)'"
+    r"|(\S+): command not found|(\S+) is not on PATH|Cannot find module '([^'./][^']*)'"
+    r"|No such file or directory: '([\w+-]+)'|\b([\w.+-]+) is not installed"
     r"|check_environment: (.+)"
-)
+)  # the last group is the constructor's check, said in its own words
 
 
 @dataclass(frozen=True)
@@ -412,10 +419,22 @@ def _judge_sample(context: StepContext, step: Any, answer: Any) -> list[str]:
 
 
 def _reason(exc: AppRunError) -> str:
-    """What went wrong, ending with the last line the program itself wrote to stderr."""
+    """What went wrong, ending with what the program itself said on stderr: its last line
+    once stack frames and runtime trailers are set aside (a node crash's reason is above its
+    frames and "Node.js v20" line; a Python traceback's is its last line), with the line
+    before it when that one is short."""
     if not isinstance(exc, SubprocessError):
         return exc.message
-    return f"{exc.message}: {exc.last_words[:TAIL] or '(no stderr)'}"
+    lines = [line.strip() for line in (exc.stderr_tail or "").splitlines() if line.strip()]
+    if len(lines) > 1 and "failed with exit status" in lines[-1]:
+        lines.pop()  # the adapter's own summary: the program's words are above it
+    said = [line for line in lines if not _NOISE.match(line)]
+    if not said:
+        return f"{exc.message}: (no stderr)"
+    kept = said[-1:]
+    if len(said) > 1 and len(said[-1]) < 40 and "Traceback" not in said[-2]:
+        kept.insert(0, said[-2])
+    return f"{exc.message}: {' | '.join(kept)[-TAIL:]}"
 
 
 def _answers(path: Path) -> dict[str, list[Any]]:

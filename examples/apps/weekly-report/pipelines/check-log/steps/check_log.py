@@ -18,8 +18,8 @@ stdout  {"output": ...}: what the program printed, parsed as JSON when SPEC["std
         "json", else {"stdout": "<text>"}.  Printed output that is only an error (text
         starting "Error:", or JSON {"error": ...} alone) fails the step even on exit status 0.
         An exit status listed in SPEC["ok_exit_codes"] is a result, not a failure: the output
-        then says it as "exit_code" (the program's JSON object gets the key; other output is
-        {"result": ..., "exit_code": N}).
+        then says it as "exit_code", with the end of its stderr as "stderr" (the program's
+        JSON object gets the keys; other output is {"result": ..., "exit_code": N, ...}).
 The program runs in the folder app-run was started from (APP_CALLER_CWD), so relative paths
 in the inputs mean what the user meant (one found only in the APP folder, like the samples'
 data files, is passed as its absolute path); SPEC["cwd"] = "app" runs it in the APP folder
@@ -223,11 +223,9 @@ def main() -> int:
     if said and done.returncode == 0:  # exit status 0, yet all it printed is an error
         print(f"{SPEC['program']} reported an error (exit status 0): {said}", file=sys.stderr)
         return 1
-    if SPEC.get("ok_exit_codes"):  # the status is part of the result
-        if isinstance(output, dict):
-            output = {**output, "exit_code": done.returncode}
-        else:
-            output = {"result": output, "exit_code": done.returncode}
+    if SPEC.get("ok_exit_codes"):  # the status is part of the result, and what it said
+        extra = {"exit_code": done.returncode, "stderr": stderr[-2000:]}
+        output = {**output, **extra} if isinstance(output, dict) else {"result": output, **extra}
     json.dump({"output": output}, sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0

@@ -63,11 +63,17 @@ def values_at(path: str, payload: dict) -> list:
     return found
 
 
+def shown(value: object) -> str:
+    """A value as messages show it: JSON, cut to 80 characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def field_problems(check: dict, payload: dict) -> list[str]:
     """What a check of one field (``check["field"]``) finds wrong; [] when it holds."""
     kind, path = check["kind"], check.get("field", "")
     found = values_at(path, payload) if path else []
-    shown = f"output.{path}"
+    where = f"output.{path}"
     if kind == "required":
         return [
             f"output.{name} is missing or empty"
@@ -83,24 +89,27 @@ def field_problems(check: dict, payload: dict) -> list[str]:
             else [v for v in allowed if v not in mine]
         )
         say = "is not among" if kind == "subset" else "is missing; it is in"
-        return [f"{shown}: {value} {say} {check['of']}" for value in extra[:5]]
+        return [f"{where}: {value[:80]} {say} {check['of']}" for value in extra[:5]]
     if kind == "count":
         target = check["equals"]
         want = target if isinstance(target, int) else len(_flat(values_at(target, payload)))
         have = len(_flat(found))
-        return [] if have == want else [f"{shown} has {have} items; {want} are expected"]
+        return [] if have == want else [f"{where} has {have} items; {want} are expected"]
     if kind == "equals":
         other = values_at(check["to"], payload)
-        return [] if found == other else [f"{shown} is {found!r}, not {check['to']} ({other!r})"]
+        if found == other:
+            return []
+        return [f"{where} is {shown(found)}, not {check['to']} ({shown(other)})"]
     if kind == "pattern":
         bad = [v for v in found if not isinstance(v, str) or not re.search(check["pattern"], v)]
-        return [f"{shown}: {v!r} does not match {check['pattern']}" for v in bad[:5]]
+        return [f"{where}: {shown(v)} does not match {check['pattern']}" for v in bad[:5]]
     if kind == "enum":
         bad = [v for v in found if v not in check["values"]]
-        return [f"{shown}: {v!r} is not one of {check['values']}" for v in bad[:5]]
+        return [f"{where}: {shown(v)} is not one of {shown(check['values'])}" for v in bad[:5]]
     if kind == "max_length":
         bad = [v for v in found if isinstance(v, str) and len(v) > check["limit"]]
-        return [f"{shown}: {len(v)} characters, over {check['limit']}" for v in bad[:5]]
+        limit = check["limit"]
+        return [f"{where}: {shown(v)} has {len(v)} characters, over {limit}" for v in bad[:5]]
     return []
 
 
