@@ -10,12 +10,19 @@
 4. Triggers come from the skill's own words (section titles, subcommand help, "Use when ..."
    clauses of the description), so they are in the skill's language.
 5. Binaries, env vars, packages, config files and auth the skill mentions become constructor
-   checks; cleanup the skill asks for becomes destructor actions (``lifecycle.py``); prose
-   sections no pipeline covers, and every documented use of a program no pipeline runs
-   (its data piped in from a command no step reproduces), stay in Skill mode with a reason.
+   checks (what only programs no pipeline runs need is left out); cleanup the skill asks for
+   becomes destructor actions (``lifecycle.py``); prose sections no pipeline covers, every
+   documented use of a program no pipeline runs (its data piped in from a command no step
+   reproduces), and programs no document runs or names (helpers of the others), stay in
+   Skill mode with a reason.
+6. A pipeline that does not fit the skill after all (``check_plan`` finds a flag the program
+   lacks, a positional it cannot be given) is left to Skill mode with the error as its
+   reason: one unusual program never stops the conversion of the others.
 """
 
 from __future__ import annotations
+
+import re
 
 from skill2app.converter.analyzers.document import (
     Item,
@@ -59,10 +66,12 @@ from skill2app.converter.analyzers.workflow import (
 from skill2app.converter.inventory.invocations import Invocation, order_key
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.programs.program import Program
-from skill2app.converter.plan.model import Input, LlmStep, Pipeline, Plan
+from skill2app.converter.plan.check import check_plan
+from skill2app.converter.plan.model import CodeStep, Input, LlmStep, Pipeline, Plan
 from skill2app.converter.plan.model import SkillModeItem as Kept
 
 MAX_TRIGGERS = 5
+UNMENTIONED = "no document of the skill runs or names it: a helper of its programs, not a task"
 _VERB_MATCH = 10.0  # a clause naming a path's subcommand or action is about that path
 
 
@@ -96,7 +105,8 @@ def analyze(inventory: Inventory) -> Plan:
         prose = _prose_pipeline(inventory, plan.app_name, covered)
         plan.pipelines.extend([prose] if prose else [])
     _dedupe(plan)
-    plan.constructor = constructor(inventory)
+    _leave_unmappable(plan, inventory)
+    plan.constructor = constructor(inventory, plan)
     plan.destructor = destructor(inventory)
     plan.skill_mode = _skill_mode(inventory, covered, plan) + plan.skill_mode
     plan.skill_mode.append(
@@ -120,6 +130,9 @@ def _program_pipelines(
     path or use of it that no pipeline runs (``handled``: uses a workflow already covers);
     return the "Use when" clauses the paths matched."""
     claims: list[tuple[Pipeline, str, float]] = []
+    if not program.mentioned:
+        plan.skill_mode.append(Kept(program.path, UNMENTIONED, program.path))
+        return claims
     paths, left = main_paths(program)
     for path in paths:
         piped = fed_by_command(path.invocations)
@@ -322,6 +335,23 @@ def _dedupe(plan: Plan) -> None:
         kept = [t for t in pipeline.triggers if t and t.casefold() not in triggers]
         pipeline.triggers = kept or [humanize(fallback)]
         triggers |= {t.casefold() for t in pipeline.triggers}
+
+
+def _leave_unmappable(plan: Plan, inventory: Inventory) -> None:
+    """Leave to Skill mode, with the reason, every pipeline that does not fit the skill (a
+    program whose command line the steps cannot satisfy): one unusual program never stops
+    the conversion of the rest."""
+    errors: dict[int, list[str]] = {}
+    for message in check_plan(plan, inventory):
+        match = re.match(r"pipelines\[(\d+)\]", message)
+        if match:
+            errors.setdefault(int(match.group(1)), []).append(message.split(": ", 1)[-1])
+    for index in sorted(errors, reverse=True):
+        pipeline = plan.pipelines.pop(index)
+        programs = unique([s.program for s in pipeline.steps if isinstance(s, CodeStep)])
+        topic = programs[0] if len(pipeline.steps) == 1 and programs else pipeline.name
+        reason = f"its command line could not be mapped to a pipeline: {errors[index][0]}"
+        plan.skill_mode.append(Kept(topic, reason, pipeline.source))
 
 
 def _skill_mode(inventory: Inventory, covered: set[int], plan: Plan) -> list[Kept]:

@@ -16,8 +16,19 @@ from pathlib import Path
 from typing import Any
 
 from skill2app.converter.errors import SkillError, Where
+from skill2app.converter.inventory.imports import (
+    LocalFiles,
+    importers,
+    node_imports,
+    python_imports,
+)
 from skill2app.converter.inventory.invocations import Invocation, invocations_in
 from skill2app.converter.inventory.markdown import CodeBlock, InlineCode, scan_markdown
+from skill2app.converter.inventory.program_needs import (
+    from_js_example,
+    from_program,
+    from_python_example,
+)
 from skill2app.converter.inventory.programs.language import language_of
 from skill2app.converter.inventory.programs.program import (
     CONTEXT_DIRS,
@@ -33,9 +44,7 @@ from skill2app.converter.inventory.requirements import (
     Requirement,
     from_commands,
     from_inline,
-    from_program,
     from_prose,
-    from_python_example,
     from_shell_text,
     where_key,
 )
@@ -49,6 +58,7 @@ SKIP_DIRS = frozenset(
     {"node_modules", "__pycache__", "venv", "dist", "build", "pipelines", "site-packages"}
 )
 ROLES = ("skill", "program", "module", "context", "other")
+JS_LANGUAGES = ("javascript", "js", "typescript", "ts", "jsx", "tsx", "mjs")
 
 
 @dataclass(frozen=True)
@@ -113,11 +123,15 @@ def build_inventory(skill_dir: Path, *, probe: bool = False) -> Inventory:
         warnings.append(f"the skill file is named {skill_md.name}; Agent Skills expect SKILL.md")
     paths, walk_warnings = list_files(skill_dir)
     warnings.extend(walk_warnings)
-    docs = [Doc(doc.path, doc.code_blocks, doc.inline_code)]
+    docs = [Doc(doc.path, doc.code_blocks, doc.inline_code, doc.body)]
     docs += read_docs(skill_dir, paths, skill_md.name)
     invoked, commands = find_invocations(docs, [p for p in paths if p != skill_md.name])
     warnings.extend(missing_programs(docs, commands, paths))
     programs, roles = _programs(skill_dir, paths, skill_md.name, invoked, probe)
+    for program in programs:
+        program.mentioned = bool(program.invocations) or any(
+            posixpath.basename(program.path) in d.text for d in docs
+        )
     warnings.extend(w for p in programs if (w := direct_run_warning(skill_dir, p)))
     modules = [p for p in paths if roles.get(p) == "module"]
     requirements = _requirements(skill_dir, doc, commands, programs, paths, modules)
@@ -174,6 +188,7 @@ class Doc:
     path: str
     code_blocks: list[CodeBlock]
     inline_code: list[InlineCode]
+    text: str = ""
 
 
 def read_docs(skill_dir: Path, paths: list[str], skill_md: str) -> list[Doc]:
@@ -187,7 +202,7 @@ def read_docs(skill_dir: Path, paths: list[str], skill_md: str) -> list[Doc]:
         if MARKER in lines[0]:
             continue
         _sections, blocks, inline = scan_markdown(lines, 1, [], rel)
-        docs.append(Doc(rel, blocks, inline))
+        docs.append(Doc(rel, blocks, inline, text))
     return docs
 
 
@@ -292,25 +307,71 @@ def _requirements(
             from_shell_text(block.text, block.line + 1, file, out)
         elif block.language in ("python", "py", "python3"):
             from_python_example(block.text, block.line + 1, file, out)
+        elif block.language in JS_LANGUAGES:
+            from_js_example(block.text, block.line + 1, file, out)
     body_lines = doc.body.split("\n")
     for span in doc.inline_code:
-        offset = span.line - doc.body_line
-        context = body_lines[offset] if 0 <= offset < len(body_lines) else ""
-        from_inline(span.text, span.line, file, out, context)
+        from_inline(
+            span.text, span.line, file, out, _context(body_lines, span.line - doc.body_line)
+        )
     from_prose(body_lines, doc.body_line, file, out)
     from_prose([doc.frontmatter.description, doc.frontmatter.compatibility or ""], 1, file, out)
-    local = {Path(p).stem for p in paths} | {p.split("/", 1)[0] for p in paths if "/" in p}
-    for rel in modules:
-        from_program(rel, language_of(Path(rel), ""), read_source(skill_dir / rel), local, out)
+    local = LocalFiles(paths)
+    local.read_aliases(lambda rel: read_source(skill_dir / rel))
+    sources = {rel: read_source(skill_dir / rel) for rel in [*modules, *(p.path for p in programs)]}
+    languages = {rel: language_of(Path(rel), sources[rel]) for rel in modules}
+    languages |= {p.path: p.language for p in programs}
+    for rel, source in sources.items():
+        from_program(rel, languages[rel], source, local, out)
     for program in programs:
-        source = read_source(skill_dir / program.path)
-        from_program(program.path, program.language, source, local, out)
         # Its interpreter is the program's own need, wherever SKILL.md shows the command.
-        binary, spot = interpreter_need(program, source)
+        binary, spot = interpreter_need(program, sources[program.path])
         if binary and not re.fullmatch(r"(python3?(\.\d+)?|py|bash|sh|uv)", binary):
             for where in [f"{inv.file}:{inv.line}" for inv in program.invocations] + [spot]:
                 out.add("binary", binary, where)
+    _attribute(out, import_graph(sources, languages, local), {p.path for p in programs})
     return out.result()
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
+def _context(lines: list[str], offset: int) -> str:
+    """The text of line ``offset``; a list item's is led by the line that introduces the
+    list ("Only these folders are allowed:"), which says what its items are."""
+    if not 0 <= offset < len(lines):
+        return ""
+    line = lines[offset]
+    if not _LIST_ITEM.match(line):
+        return line
+    for earlier in reversed(lines[max(0, offset - 20) : offset]):
+        if earlier.strip() and not _LIST_ITEM.match(earlier):
+            return f"{earlier.strip()} {line.strip()}"
+    return line
+
+
+def import_graph(
+    sources: dict[str, str], languages: dict[str, str], local: LocalFiles
+) -> dict[str, set[str]]:
+    """Each program or module of the skill → the skill files it imports."""
+    graph: dict[str, set[str]] = {}
+    for rel, source in sources.items():
+        if languages[rel] == "python":
+            graph[rel] = python_imports(rel, source, local)
+        elif languages[rel] in ("node", "typescript"):
+            graph[rel] = node_imports(rel, source, local)
+    return graph
+
+
+def _attribute(out: Collector, graph: dict[str, set[str]], programs: set[str]) -> None:
+    """A need seen in a module is also the need of every program importing it: the
+    program's path joins the spots (the constructor then scopes the check to the pipelines
+    running that program)."""
+    users = importers(graph)
+    for item in out.items.values():
+        files = {where_key(w)[0] for w in item.where}
+        via = {p for f in files for p in users.get(f, ()) if p in programs}
+        item.where.extend(sorted(via - files))
 
 
 def detect_language(doc: SkillDoc) -> str:

@@ -68,6 +68,7 @@ class Program:
     emits_json: bool = False
     warnings: list[str] = field(default_factory=list)
     probe: dict[str, Any] | None = None
+    mentioned: bool = True  # a document of the skill runs it or names it
 
     def command_for(self, subcommand: str) -> Command | None:
         if self.cli is None:
@@ -89,6 +90,8 @@ class Program:
         }
         if self.warnings:
             data["warnings"] = list(self.warnings)
+        if not self.mentioned:
+            data["mentioned"] = False
         if self.probe is not None:
             data["probe"] = self.probe
         return data
