@@ -97,10 +97,13 @@ def requirement_figures(checks: list[dict[str, Any]], expected: dict[str, Any]) 
 
 
 def _type_ok(expected: dict[str, Any], actual: str) -> bool:
+    """Whether ``actual`` (an inventory or input type) is right for an expected flag: a path
+    is a string; a flag taking `true|false` is a string (a boolean would be passed bare); a
+    repeatable flag (``action="append"``, written once per value) is right as an array."""
     kind = expected.get("type", "string")
     if kind == "boolean":
         return actual == "boolean" if expected.get("boolean", True) else actual == "string"
-    return actual == {"path": "string"}.get(kind, kind)
+    return actual in ({"path": "string"}.get(kind, kind), "array")
 
 
 def _params(inventory: Inventory, path: str) -> list[Param]:

@@ -43,7 +43,7 @@ SPEC = {
         {"flag": "--store", "from": "input.store"},
     ],
     "inputs": {
-        "range": {"required": True, "enum": ["today", "week"]},
+        "range": {"required": False, "default": "today", "enum": ["today", "week"]},
         "store": {"required": False},
     },
     "stdout": "text",
