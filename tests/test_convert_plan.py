@@ -269,7 +269,7 @@ def test_untidy_skill(tmp_path: Path) -> None:
     assert check_plan(plan, inventory) == []
     assert plan.app_name == "s"
     assert [(p.name, p.triggers) for p in plan.pipelines] == [
-        ("s-1", ["Run scripts/脚本.py"]),
+        ("s-1", ["脚本"]),  # never "Run scripts/脚本.py": the program's name in words
         ("broken", ["broken"]),
         ("tool-go", ["tool go"]),
     ]

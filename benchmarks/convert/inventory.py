@@ -18,6 +18,7 @@ heuristic plan in-process, and reports:
   (``samples/placeholders.json``, or a value ``"example"``).
 
     python benchmarks/convert/inventory.py [--set dev|test|all] [--json] [--keep DIR]
+    python benchmarks/convert/inventory.py --folder SKILL_DIR ...   # skills without expectations
 
 Tune on ``dev`` only; ``test`` is held out (this script reads its expectations, you do not).
 """
@@ -394,7 +395,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--set", choices=("dev", "test", "all"), default="dev")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--keep", type=Path, help="extract and convert into this folder")
+    parser.add_argument(
+        "--folder",
+        type=Path,
+        action="append",
+        help="measure this skill folder instead (no expectation: no requirement or flag figures)",
+    )
     args = parser.parse_args(argv)
+    if args.folder:
+        return _folders(args.folder, args.json)
     sets = ("dev", "test") if args.set == "all" else (args.set,)
     keep = args.keep.resolve() if args.keep else None
     with corpus(sets, keep=keep / "skills" if keep else None) as skills:
@@ -404,6 +413,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = {"set": args.set, "totals": totals(rows), "skills": rows}
     print(json.dumps(result, indent=2, ensure_ascii=False) if args.json else report(rows, args.set))
     return 0
+
+
+def _folders(folders: list[Path], as_json: bool) -> int:
+    from corpus import Expectation
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="inventory-bench-") as tmp:
+        for folder in folders:
+            name = folder.resolve().name
+            fake = Expectation(folder / f"{name}.yaml", "none", "local/folder", "0" * 7, name)
+            fake.__dict__["data"] = {"languages": _languages(folder)}
+            rows.append(measure(Skill(fake, folder.resolve()), Path(tmp)))
+    result = {"set": "folders", "totals": totals(rows), "skills": rows}
+    print(json.dumps(result, indent=2, ensure_ascii=False) if as_json else report(rows, "folders"))
+    return 0
+
+
+def _languages(folder: Path) -> list[str]:
+    """The skill's language as the inventory detects it (a folder has no expectation)."""
+    return [build_inventory(folder).language]
 
 
 if __name__ == "__main__":

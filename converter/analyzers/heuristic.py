@@ -31,11 +31,15 @@ from skill2app.converter.analyzers.document import (
     own_range,
     section_prose,
 )
+from skill2app.converter.analyzers.documentation import (
+    distribute_quotes,
+    path_candidates,
+    path_description,
+)
 from skill2app.converter.analyzers.lifecycle import constructor, destructor
 from skill2app.converter.analyzers.paths import (
     MainPath,
     code_step,
-    describe_path,
     fed_by_command,
     main_paths,
     path_name,
@@ -56,6 +60,13 @@ from skill2app.converter.analyzers.text import (
     unique,
     use_when_phrases,
 )
+from skill2app.converter.analyzers.triggers import (
+    MAX_TRIGGERS,
+    as_task,
+    describing,
+    pick,
+    trigger_key,
+)
 from skill2app.converter.analyzers.workflow import (
     GENERIC_SCHEMA,
     find_workflows,
@@ -70,7 +81,6 @@ from skill2app.converter.plan.check import check_plan
 from skill2app.converter.plan.model import CodeStep, Input, LlmStep, Pipeline, Plan
 from skill2app.converter.plan.model import SkillModeItem as Kept
 
-MAX_TRIGGERS = 5
 UNMENTIONED = "no document of the skill runs or names it: a helper of its programs, not a task"
 _VERB_MATCH = 10.0  # a clause naming a path's subcommand or action is about that path
 
@@ -92,7 +102,9 @@ def analyze(inventory: Inventory) -> Plan:
             plan.skill_mode.append(Kept(title, piped_reason(unreproduced), where))
             kept |= {_at(inv) for item in items for inv in fed_by_command(item.invocations)}
             continue
-        plan.pipelines.append(_workflow_pipeline(inventory, index, items, plan))
+        pipeline, found = _workflow_pipeline(inventory, index, items, plan)
+        plan.pipelines.append(pipeline)
+        claims.extend((pipeline, clause, strength) for clause, strength in found.items())
         in_workflow |= {_at(inv) for item in items for inv in item.invocations}
     for program in sorted(inventory.programs, key=_first_use):
         invs = program.invocations
@@ -104,6 +116,7 @@ def analyze(inventory: Inventory) -> Plan:
     if not inventory.programs:
         prose = _prose_pipeline(inventory, plan.app_name, covered)
         plan.pipelines.extend([prose] if prose else [])
+    distribute_quotes(plan, inventory)
     _dedupe(plan)
     _leave_unmappable(plan, inventory)
     plan.constructor = constructor(inventory, plan)
@@ -202,20 +215,12 @@ def _path_pipeline(
     if path.label:  # siblings share nouns ("event"): match the verb, or the title closely
         named = keys(" ".join(titles))
     named -= keys(humanize(doc.frontmatter.name))  # the skill's own name says nothing here
-    own_help = path.command is not path.program.cli  # a declared subcommand's own help
-    help_phrase = [path.command.description] if own_help and path.command.description else []
-    label = [humanize(path.label)] if len(humanize(path.label).split()) > 1 else []
     found = _described(doc.frontmatter.description, verb, named, 1.5 if path.label else 1)
-    triggers = titles + help_phrase + label + list(found)
-    description = describe_path(path)
-    if description == f"Run {path.program.path}" and own:  # the help said nothing: the section
-        description = first_sentence(section_prose(doc, own[0])) or description
-    if path.action and titles:
-        description = f"{titles[0]} — {description.split(': ', 1)[-1]}"
+    description = path_description(inventory, path)
     pipeline = Pipeline(
         path_name(path),
         description,
-        unique(triggers, MAX_TRIGGERS),
+        path_candidates(inventory, path, list(found), description),
         inputs,
         [step],
         step.name,
@@ -251,37 +256,50 @@ def _described(
 
 
 def _settle(claims: list[tuple[Pipeline, str, float]]) -> None:
-    """A clause several paths matched stays only with those that match it best: "a quick look
-    at the columns" belongs to the ``columns`` subcommand, not to "Summarise columns"."""
+    """A clause several paths matched stays only with the one that matches it best: "a quick
+    look at the columns" belongs to the ``columns`` subcommand, not to "Summarise columns";
+    a clause two paths match equally well ("extracting text" for both extract programs)
+    routes to neither: it is left out of both."""
     best: dict[str, float] = {}
     for _pipeline, clause, strength in claims:
         best[clause] = max(best.get(clause, strength), strength)
+    ties = {c for c in best if sum(1 for _p, k, s in claims if k == c and s == best[c]) > 1}
     for pipeline, clause, strength in claims:
-        if strength < best[clause] and clause in pipeline.triggers:
+        if (strength < best[clause] or clause in ties) and clause in pipeline.triggers:
             pipeline.triggers.remove(clause)
 
 
-def _workflow_pipeline(inventory: Inventory, index: int, items: list[Item], plan: Plan) -> Pipeline:
+def _workflow_pipeline(
+    inventory: Inventory, index: int, items: list[Item], plan: Plan
+) -> tuple[Pipeline, dict[str, float]]:
+    """The pipeline of one documented workflow, and the "Use when" clauses about it (all of
+    them when it is the skill's only workflow and the skill has no other program)."""
     doc = inventory.skill
     title = doc.sections[index].title
-    generic = bool(GENERIC_TITLES.match(title.strip())) or not slug(title)
-    name = plan.app_name if generic else slug(title)
+    task = as_task(title)
+    generic = bool(GENERIC_TITLES.match(title.strip())) or not slug(title) or not task
+    name = plan.app_name if generic else slug(task)
     description = first_sentence(doc.frontmatter.description)
     if not generic:
-        description = first_sentence(section_prose(doc, index)) or title
+        description = describing(section_prose(doc, index)) or task
     builder = workflow_steps(inventory, items)
-    triggers = (
-        ([] if generic else [title]) + [description] + use_when_phrases(doc.frontmatter.description)
-    )
-    return Pipeline(
+    topic = keys(" ".join([title, *(item.text for item in items)]))
+    topic -= keys(humanize(doc.frontmatter.name))
+    alone = {inv.program for item in items for inv in item.invocations} >= {
+        p.path for p in inventory.programs
+    }
+    found = _described(doc.frontmatter.description, set(), topic, 0 if alone else 2)
+    triggers = [task, description, *found]
+    pipeline = Pipeline(
         name,
         description,
-        unique([t for t in triggers if len(t) <= 80], MAX_TRIGGERS),
+        triggers,
         list(builder.inputs.values()),
         builder.steps,
         builder.steps[-1].name,
         f"{doc.path}:{doc.sections[index].line}",
     )
+    return pipeline, found
 
 
 def _prose_pipeline(inventory: Inventory, app: str, covered: set[int]) -> Pipeline | None:
@@ -332,9 +350,8 @@ def _dedupe(plan: Plan) -> None:
         while pipeline.name in names:
             pipeline.name, n = f"{base}-{n}", n + 1
         names.add(pipeline.name)
-        kept = [t for t in pipeline.triggers if t and t.casefold() not in triggers]
-        pipeline.triggers = kept or [humanize(fallback)]
-        triggers |= {t.casefold() for t in pipeline.triggers}
+        pipeline.triggers = pick(pipeline.triggers, triggers) or [humanize(fallback)]
+        triggers |= {trigger_key(t) for t in pipeline.triggers}
 
 
 def _leave_unmappable(plan: Plan, inventory: Inventory) -> None:

@@ -57,6 +57,8 @@ class Inventory:
     files: list[FileEntry]
     requirements: list[Requirement]
     warnings: list[str] = field(default_factory=list)
+    # every Markdown file of the skill, SKILL.md first: its text, sections and code
+    documents: list[Doc] = field(default_factory=list)
 
     def program(self, path: str) -> Program | None:
         return next((p for p in self.programs if p.path == path), None)
@@ -124,7 +126,8 @@ def build_inventory(skill_dir: Path, *, probe: bool = False) -> Inventory:
     modules = [p for p in paths if roles.get(p) == "module"]
     requirements = skill_needs(skill_dir, doc, commands, programs, paths, modules)
     files = [FileEntry(p, roles.get(p, "other")) for p in paths]
-    return Inventory(skill_dir, doc, detect_language(doc), programs, files, requirements, warnings)
+    language = detect_language(doc)
+    return Inventory(skill_dir, doc, language, programs, files, requirements, warnings, docs)
 
 
 def _find_skill_md(skill_dir: Path) -> Path:
