@@ -410,7 +410,8 @@ def test_names_and_descriptions_come_from_the_skills_words_not_its_examples(
     }
     thumb = plan.pipeline("thumb")
     assert thumb is not None
-    assert sample_inputs(thumb, []) == {"image": "photo.png", "width": 800}
+    # photo.png is no file of the skill: a real PNG of that name is made beside the samples
+    assert sample_inputs(thumb, []) == {"image": "pipelines/thumb/samples/photo.png", "width": 800}
 
 
 DROPPED_USES = {

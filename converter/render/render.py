@@ -30,7 +30,7 @@ from skill2app.converter.inventory.programs.language import DEFAULT_INTERPRETER
 from skill2app.converter.inventory.programs.program import Program
 from skill2app.converter.marker import MARKER
 from skill2app.converter.plan.model import Arg, CodeStep, LlmStep, Pipeline, Plan
-from skill2app.converter.plan.samples import sample_answer, sample_inputs
+from skill2app.converter.plan.samples import pipeline_samples, sample_answer
 from skill2app.converter.render.literals import one_line, py_literal, yaml_block
 from skill2app.converter.render.rules import checks_for
 
@@ -47,7 +47,7 @@ DATA_ROLES = ("context", "other")
 @dataclass(frozen=True)
 class RenderedFile:
     path: str  # relative to the APP folder, POSIX
-    content: str
+    content: str | bytes  # bytes: a sample's fixture file (a PDF, a workbook ...)
     executable: bool = False
 
 
@@ -106,7 +106,8 @@ def pipeline_context(
         "output": pipeline.output or pipeline.steps[-1].name,
         "source": pipeline.source,
         "has_llm": any(s["type"] == "llm" for s in steps),
-        "sample": sample_inputs(pipeline, data_files),
+        "samples": (samples := pipeline_samples(pipeline, data_files)),
+        "sample": samples.inputs,
     }
 
 
@@ -156,6 +157,12 @@ def _pipeline_files(
             env.get_template("convert/samples/input.json.j2").render(sample=sample),
         )
     )
+    files += [RenderedFile(path, data) for path, data in sorted(context["samples"].files.items())]
+    if context["samples"].placeholders:  # app-run test reports it as a placeholder
+        template = env.get_template("convert/samples/placeholders.json.j2")
+        placeholders = {"inputs": context["samples"].placeholders}
+        text = template.render(placeholders=placeholders)
+        files.append(RenderedFile(f"{base}/samples/placeholders.json", text))
     answers = []
     for step in pipeline.steps:
         if isinstance(step, CodeStep):

@@ -313,13 +313,15 @@ def write_plan_file(path: Path, text: str) -> None:
         ) from exc
 
 
-def atomic_write(path: Path, text: str, *, executable: bool = False) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then ``os.replace`` it there."""
+def atomic_write(path: Path, text: str | bytes, *, executable: bool = False) -> None:
+    """Write ``text`` (or bytes) to a temporary file beside ``path``, then ``os.replace`` it
+    there."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.chmod(tmp, (0o777 if executable else 0o666) & ~_umask())
         os.replace(tmp, path)
     except BaseException:

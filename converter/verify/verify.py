@@ -155,7 +155,7 @@ def read_spec(source: str) -> dict[str, Any] | None:
 def mapping_errors(item: RenderedFile, inventory: Inventory) -> tuple[int, list[str]]:
     """(flags checked, problems) for one adapter: its program, subcommand and flags."""
     try:
-        spec = read_spec(item.content)
+        spec = read_spec(item.content) if isinstance(item.content, str) else None
     except (SyntaxError, ValueError):
         return 0, []  # reported by compile_errors
     if spec is None:
