@@ -335,3 +335,25 @@ def test_bracketed_names_of_a_script_that_counts_its_arguments(tmp_path: Path) -
         {"from": "input.field_values_json"},
         {"from": "input.output_pdf"},
     ]
+
+
+def test_a_usage_that_imports_a_module_is_no_command_line(tmp_path: Path) -> None:
+    """docx's soffice.py documents `Usage: from office.soffice import run_soffice`: its
+    words are not positionals of the program."""
+    inventory = build_inventory(
+        write_tree(
+            tmp_path,
+            {
+                "SKILL.md": HEAD + "```bash\npython scripts/soffice.py --headless in.doc\n```\n",
+                "scripts/soffice.py": (
+                    '"""Helper.\n\nUsage:\n    from office.soffice import run_soffice\n"""\n'
+                    "import sys\nprint(sys.argv)\n"
+                ),
+            },
+        )
+    )
+    program = inventory.program("scripts/soffice.py")
+    assert program is not None and program.cli is not None
+    names = {p.name for p in program.cli.params}
+    assert not names & {"import", "run_soffice", "office_soffice", "from"}
+    assert "--headless" in names

@@ -15,7 +15,7 @@ heuristic plan in-process, and reports:
 - **self-routing**: each trigger routed with the embedded router over the rendered APP's
   routing table with that trigger left out (leave-one-out) reaches its own pipeline;
 - **placeholders**: pipelines whose sample input is still a placeholder
-  (``samples/placeholders.json``, or a value ``"example"``).
+  (``samples/placeholders.json``).
 
     python benchmarks/convert/inventory.py [--set dev|test|all] [--json] [--keep DIR]
     python benchmarks/convert/inventory.py --folder SKILL_DIR ...   # skills without expectations
@@ -259,9 +259,7 @@ def placeholders(app: Path) -> list[str]:
     found = []
     for sample in sorted(app.glob("pipelines/*/samples/input.json")):
         name = sample.parent.parent.name
-        values = json.loads(sample.read_text(encoding="utf-8"))
-        marked = (sample.parent / "placeholders.json").is_file()
-        if marked or "example" in values.values():
+        if (sample.parent / "placeholders.json").is_file():
             found.append(name)
     return found
 

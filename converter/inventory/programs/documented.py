@@ -25,20 +25,25 @@ from skill2app.converter.inventory.programs.scripts import split_usage
 from skill2app.converter.inventory.programs.usage import UsageArg, option_line, usage_args
 
 
-def usage_of(doc: str) -> list[UsageArg]:
+def usage_of(doc: str, name: str = "") -> list[UsageArg]:
     """The arguments of the first usage line of a program's doc (``Usage: x.py A [B]`` on
     one line, or ``Usage:`` with the command on the next line), with what its option lines
-    (``--count N  How many (default: 20)``) add."""
+    (``--count N  How many (default: 20)``) add.  With ``name`` (the program's file name),
+    a usage line must run that program: ``Usage: from office.soffice import run`` shows how
+    to import a module, not its command line."""
     lines = doc.split("\n")
     found: list[UsageArg] = []
     for index, line in enumerate(lines):
         split = split_usage(line)
         if split is None:
             continue
-        text = split[0]
+        text, command = split[0], line
         if not text and index + 1 < len(lines):
-            following = split_usage("Usage: " + lines[index + 1].strip())
+            command = lines[index + 1].strip()
+            following = split_usage("Usage: " + command)
             text = following[0] if following else ""
+        if name and not _runs(command, name):
+            continue
         found = usage_args(text)
         break
     for line in lines:
@@ -46,6 +51,13 @@ def usage_of(doc: str) -> list[UsageArg]:
         if option is not None:
             merge_arg(found, option)
     return found
+
+
+def _runs(command: str, name: str) -> bool:
+    """Whether a usage line's command runs the program ``name`` (``x.py``, ``x``, ``$0``)."""
+    stem = name.rsplit(".", 1)[0]
+    words = command.replace("/", " ").split()
+    return "$0" in command or any(w in (name, stem) or w.endswith(name) for w in words[:6])
 
 
 def merge_arg(found: list[UsageArg], arg: UsageArg) -> None:

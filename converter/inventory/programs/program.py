@@ -174,7 +174,8 @@ def describe(
     _apply_dispatch(program, dispatch)
     program.cli = program.cli or Command("none")
     literals = {*program.enumerations.get("<command>", []), *program.cli.subcommands}
-    apply_usage(program.cli, usage_of(f"{program.doc}\n{_usage_line(source)}"), literals)
+    usage = usage_of(f"{program.doc}\n{_usage_line(source)}", posixpath.basename(rel))
+    apply_usage(program.cli, usage, literals)
     _argv_count(program.cli, source)
     _merge_invocations(program)
     if probe:
