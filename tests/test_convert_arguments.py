@@ -357,3 +357,28 @@ def test_a_usage_that_imports_a_module_is_no_command_line(tmp_path: Path) -> Non
     names = {p.name for p in program.cli.params}
     assert not names & {"import", "run_soffice", "office_soffice", "from"}
     assert "--headless" in names
+
+
+def test_a_flag_main_stops_without_is_required() -> None:
+    """`if (!args.openId) die(...)` right after parsing: --open-id is the program's own
+    requirement; a check inside one action's handler is that action's only."""
+    source = node_program(
+        {
+            "--open-id": "r.openId = argv[++i]",
+            "--task-id": "r.taskId = argv[++i]",
+            "--status": "r.mode = 'status'",
+        }
+    )
+    source = source.replace("console.log(JSON.stringify(r));\n", "")
+    source = source.replace("const argv", "function parseArgs() {\nconst argv", 1)
+    source += (
+        "return r; }\nfunction getTask(args) {\n  if (!args.taskId) die('task id');\n}\n"
+        "async function main() {\n  const args = parseArgs();\n"
+        "  if (!args.openId) die({ error: 'missing' });\n  if (!args.mode) die('mode');\n}\n"
+    )
+    command, _dispatch = scan_node(source)
+    assert {p.name: p.required for p in command.params} == {
+        "--open-id": True,
+        "--task-id": False,
+        "--status": False,
+    }

@@ -67,11 +67,37 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
         param.default = default.group(1) if default else None
         add_param(command, param)
     if not declared:
+        checked = _checked_at_start(source)
         for match in _JS_FLAG_LITERAL.finditer(source):
             flag = match.group(1)
             if command.flag(flag) is None:
-                add_param(command, _literal_flag(flag, source[match.end() : match.end() + 160]))
+                after = source[match.end() : match.end() + 160]
+                param = _literal_flag(flag, after)
+                target = re.match(r"[^=;]*?\.(\w+)\s*=[^=]", after.split(";", 1)[0])
+                if target and target.group(1) in checked and param.type != "boolean":
+                    param.required = param.certain = True  # main() stops without it
+                add_param(command, param)
     return command, _node_dispatch(source)
+
+
+def _checked_at_start(source: str) -> set[str]:
+    """Names of parsed arguments the program stops without before doing anything, in the
+    function that parses the command line (``if (!args.openId) die(...)`` in ``main``); a
+    check inside one action's handler is that action's, not the program's."""
+    call = re.search(
+        r"=\s*(?:await\s+)?(?:parse|get|read)(?:Args|Argv|Options|Cli|CommandLine)\s*\([^)]*\)",
+        source,
+    )
+    if call is None:
+        return set()
+    body = source[call.end() : call.end() + 2000]
+    end = re.search(r"^\}", body, re.M)  # the end of that function, at the top level
+    body = body[: end.start()] if end else body
+    stops = r"\b(?:die|fail|usage|exit|process\.exit|throw)\b"
+    return {
+        m.group(1)
+        for m in re.finditer(rf"if\s*\(\s*!\s*\w+\.(\w+)\s*\)\s*\{{?\s*[^;\n]*?{stops}", body)
+    }
 
 
 def _literal_flag(flag: str, after: str) -> Param:
