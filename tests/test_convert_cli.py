@@ -162,7 +162,7 @@ def test_force_says_what_it_overwrote_and_removed_and_keeps_hand_made_pipelines(
     assert "pipelines/check-log/steps/check_log.py" in report["backup"]["files"]
     assert "# my edit" in (backup / "pipelines/check-log/steps/check_log.py").read_text()
     lines = result.stderr.splitlines()
-    start = lines.index(f"Converted {skill} -> {skill} (10 files written)") + 1
+    start = lines.index(f"Converted {skill} -> {skill} (13 files written)") + 1
     assert lines[start : start + 7] == [
         "Overwritten (1):",
         "  pipelines/check-log/steps/check_log.py",
@@ -202,6 +202,7 @@ def test_force_moves_what_it_removes_but_did_not_generate_to_a_backup(
         "pipelines/check-log/extra-user-file.txt",
         "pipelines/check-log/samples/expected.json",
         "pipelines/old-export/notes.md",
+        "pipelines/old-export/samples/worklog.txt",  # copied by hand: not this folder's
         "pipelines/worklog-summarize/pipeline.yaml",
         "pipelines/worklog-summarize/steps/hello.py",
     ]
@@ -219,7 +220,7 @@ def test_force_moves_what_it_removes_but_did_not_generate_to_a_backup(
     assert not (pipelines / "old-export").exists()
     assert not (pipelines / "check-log/extra-user-file.txt").exists()
     lines = result.stderr.splitlines()
-    assert f"Backed up to {backup} (overwritten, or removed and not generated) (5):" in lines
+    assert f"Backed up to {backup} (overwritten, or removed and not generated) (6):" in lines
     # the backup is no part of the skill: not read, not copied into --out; a second backup
     # in the same second gets a folder of its own
     (pipelines / "check-log/extra-user-file.txt").write_text("again\n")
@@ -580,8 +581,9 @@ def test_json_report_shape(here: Path) -> None:
     report = json.loads(result.stdout)
     assert list(report) == [
         "report_version", "ok", "skill", "mode", "app", "plan", "analyzer", "pipelines",
-        "lifecycle", "programs", "skill_mode", "warnings", "notes", "files", "copied",
-        "overwritten", "removed", "kept", "backup", "verification", "attempts", "exhausted",
+        "lifecycle", "programs", "skill_mode", "placeholders", "warnings", "notes", "files",
+        "copied", "overwritten", "removed", "kept", "backup", "verification", "attempts",
+        "exhausted",
     ]  # fmt: skip
     assert report["backup"] == {"folder": "", "files": []}
     assert (report["ok"], report["mode"], report["app"]) == (True, "out", "app")
@@ -669,18 +671,25 @@ def test_smoke_runs_each_code_step_in_a_copy(here: Path) -> None:
 
 
 def test_a_failed_smoke_test_is_exit_5_with_the_reason(here: Path) -> None:
-    result = run(EXAMPLES / "weekly-report", "--out", "app", "--smoke")
+    skill = here / "fails"
+    (skill / "scripts").mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: fails\ndescription: Counts words.\n---\n# Count\n\n"
+        "```bash\npython3 scripts/count.py notes.txt\n```\n"
+    )
+    (skill / "scripts/count.py").write_text(
+        "import sys\nraise FileNotFoundError('the word list is missing')\n"
+    )
+    result = run(skill, "--out", "app", "--smoke")
     assert result.exit_code == 5
     lines = result.stderr.splitlines()
-    assert "Smoke test: 0 of 3 steps passed" in lines
+    assert "Smoke test: 0 of 1 steps passed" in lines
     assert any(
-        line.startswith(
-            "  worklog-summarize/summarize: failed: step exited with 1: FileNotFoundError"
-        )
+        line.startswith("  count/count: failed: step exited with 1: FileNotFoundError")
         for line in lines
-    )
+    ), lines
     assert lines[-1] == "Error: the APP was written but did not pass verification (see above)"
-    assert (here / "app" / "pipelines" / "check-log" / "pipeline.yaml").is_file()
+    assert (here / "app" / "pipelines" / "count" / "pipeline.yaml").is_file()
 
 
 # -- the llm analyzer through the command line (app-run's scripted provider) ---------------

@@ -19,10 +19,10 @@ from skill2app.converter.errors import ConvertError, FrontmatterError, SkillErro
 from skill2app.converter.inventory.invocations import invocations_in
 from skill2app.converter.inventory.model import build_inventory
 from skill2app.converter.inventory.programs import probe as probe_module
+from skill2app.converter.inventory.programs.node import scan_node
 from skill2app.converter.inventory.programs.python import extract_python_cli
 from skill2app.converter.inventory.programs.scripts import (
     positional_name,
-    scan_node,
     scan_shell,
     split_usage,
     usage_positionals,

@@ -269,7 +269,7 @@ def test_untidy_skill(tmp_path: Path) -> None:
     assert check_plan(plan, inventory) == []
     assert plan.app_name == "s"
     assert [(p.name, p.triggers) for p in plan.pipelines] == [
-        ("s-1", ["Run scripts/脚本.py"]),
+        ("s-1", ["脚本"]),  # never "Run scripts/脚本.py": the program's name in words
         ("broken", ["broken"]),
         ("tool-go", ["tool go"]),
     ]
@@ -410,7 +410,8 @@ def test_names_and_descriptions_come_from_the_skills_words_not_its_examples(
     }
     thumb = plan.pipeline("thumb")
     assert thumb is not None
-    assert sample_inputs(thumb, []) == {"image": "photo.png", "width": 800}
+    # photo.png is no file of the skill: a real PNG of that name is made beside the samples
+    assert sample_inputs(thumb, []) == {"image": "pipelines/thumb/samples/photo.png", "width": 800}
 
 
 DROPPED_USES = {

@@ -619,7 +619,7 @@ def test_constructor_fails_on_a_missing_required_check(skill: Path) -> None:
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
         "check_environment: warning: the environment variable NO_SUCH_VARIABLE_XYZ is not set: "
-        "export NO_SUCH_VARIABLE_XYZ=... (needed: seen in SKILL.md)",
+        "export NO_SUCH_VARIABLE_XYZ=... (seen in SKILL.md)",
         "check_environment: the program 'no-such-binary-xyz' is not on PATH: install it",
     ]
     doc = yaml.safe_load((skill / "pipelines/_constructor/pipeline.yaml").read_text())

@@ -24,6 +24,12 @@ def test_ruff() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_ruff_format() -> None:
+    """Generated code too: examples/apps and the golden APPs are what app-convert writes."""
+    done = run("ruff", "format", "--check", *PACKAGES, "tests", "benchmarks", "examples")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_mypy(tmp_path: Path) -> None:
     """mypy cannot follow the editable install's import hook, so it checks ``skill2app`` as a
     folder of links to the repository's top-level packages, as the wheel lays them out."""

@@ -10,12 +10,19 @@
 4. Triggers come from the skill's own words (section titles, subcommand help, "Use when ..."
    clauses of the description), so they are in the skill's language.
 5. Binaries, env vars, packages, config files and auth the skill mentions become constructor
-   checks; cleanup the skill asks for becomes destructor actions (``lifecycle.py``); prose
-   sections no pipeline covers, and every documented use of a program no pipeline runs
-   (its data piped in from a command no step reproduces), stay in Skill mode with a reason.
+   checks (what only programs no pipeline runs need is left out); cleanup the skill asks for
+   becomes destructor actions (``lifecycle.py``); prose sections no pipeline covers, every
+   documented use of a program no pipeline runs (its data piped in from a command no step
+   reproduces), and programs no document runs or names (helpers of the others), stay in
+   Skill mode with a reason.
+6. A pipeline that does not fit the skill after all (``check_plan`` finds a flag the program
+   lacks, a positional it cannot be given) is left to Skill mode with the error as its
+   reason: one unusual program never stops the conversion of the others.
 """
 
 from __future__ import annotations
+
+import re
 
 from skill2app.converter.analyzers.document import (
     Item,
@@ -24,11 +31,15 @@ from skill2app.converter.analyzers.document import (
     own_range,
     section_prose,
 )
+from skill2app.converter.analyzers.documentation import (
+    distribute_quotes,
+    path_candidates,
+    path_description,
+)
 from skill2app.converter.analyzers.lifecycle import constructor, destructor
 from skill2app.converter.analyzers.paths import (
     MainPath,
     code_step,
-    describe_path,
     fed_by_command,
     main_paths,
     path_name,
@@ -50,6 +61,13 @@ from skill2app.converter.analyzers.text import (
     unique,
     use_when_phrases,
 )
+from skill2app.converter.analyzers.triggers import (
+    MAX_TRIGGERS,
+    as_task,
+    describing,
+    pick,
+    trigger_key,
+)
 from skill2app.converter.analyzers.workflow import (
     GENERIC_SCHEMA,
     find_workflows,
@@ -60,10 +78,11 @@ from skill2app.converter.analyzers.workflow import (
 from skill2app.converter.inventory.invocations import Invocation, order_key
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.programs.program import Program
-from skill2app.converter.plan.model import Input, LlmStep, Pipeline, Plan
+from skill2app.converter.plan.check import check_plan
+from skill2app.converter.plan.model import CodeStep, Input, LlmStep, Pipeline, Plan
 from skill2app.converter.plan.model import SkillModeItem as Kept
 
-MAX_TRIGGERS = 5
+UNMENTIONED = "no document of the skill runs or names it: a helper of its programs, not a task"
 _VERB_MATCH = 10.0  # a clause naming a path's subcommand or action is about that path
 
 
@@ -84,7 +103,9 @@ def analyze(inventory: Inventory) -> Plan:
             plan.skill_mode.append(Kept(title, piped_reason(unreproduced), where))
             kept |= {_at(inv) for item in items for inv in fed_by_command(item.invocations)}
             continue
-        plan.pipelines.append(_workflow_pipeline(inventory, index, items, plan))
+        pipeline, found = _workflow_pipeline(inventory, index, items, plan)
+        plan.pipelines.append(pipeline)
+        claims.extend((pipeline, clause, strength) for clause, strength in found.items())
         in_workflow |= {_at(inv) for item in items for inv in item.invocations}
     for program in sorted(inventory.programs, key=_first_use):
         invs = program.invocations
@@ -97,8 +118,10 @@ def analyze(inventory: Inventory) -> Plan:
     if not inventory.programs:
         prose = _prose_pipeline(inventory, plan.app_name, covered)
         plan.pipelines.extend([prose] if prose else [])
+    distribute_quotes(plan, inventory)
     _dedupe(plan)
-    plan.constructor = constructor(inventory)
+    _leave_unmappable(plan, inventory)
+    plan.constructor = constructor(inventory, plan)
     plan.destructor = destructor(inventory)
     plan.skill_mode = _skill_mode(inventory, covered, plan) + plan.skill_mode
     plan.skill_mode.append(
@@ -122,6 +145,9 @@ def _program_pipelines(
     path or use of it that no pipeline runs (``handled``: uses a workflow already covers);
     return the "Use when" clauses the paths matched."""
     claims: list[tuple[Pipeline, str, float]] = []
+    if not program.mentioned:
+        plan.skill_mode.append(Kept(program.path, UNMENTIONED, program.path))
+        return claims
     paths, left = main_paths(program)
     for path in paths:
         piped = fed_by_command(path.invocations)
@@ -191,20 +217,12 @@ def _path_pipeline(
     if path.label:  # siblings share nouns ("event"): match the verb, or the title closely
         named = keys(" ".join(titles))
     named -= keys(humanize(doc.frontmatter.name))  # the skill's own name says nothing here
-    own_help = path.command is not path.program.cli  # a declared subcommand's own help
-    help_phrase = [path.command.description] if own_help and path.command.description else []
-    label = [humanize(path.label)] if len(humanize(path.label).split()) > 1 else []
     found = _described(doc.frontmatter.description, verb, named, 1.5 if path.label else 1)
-    triggers = titles + help_phrase + label + list(found)
-    description = describe_path(path)
-    if description == f"Run {path.program.path}" and own:  # the help said nothing: the section
-        description = first_sentence(section_prose(doc, own[0])) or description
-    if path.action and titles:
-        description = f"{titles[0]} — {description.split(': ', 1)[-1]}"
+    description = path_description(inventory, path)
     pipeline = Pipeline(
         path_name(path),
         description,
-        unique(triggers, MAX_TRIGGERS),
+        path_candidates(inventory, path, list(found), description),
         inputs,
         [step],
         step.name,
@@ -240,37 +258,50 @@ def _described(
 
 
 def _settle(claims: list[tuple[Pipeline, str, float]]) -> None:
-    """A clause several paths matched stays only with those that match it best: "a quick look
-    at the columns" belongs to the ``columns`` subcommand, not to "Summarise columns"."""
+    """A clause several paths matched stays only with the one that matches it best: "a quick
+    look at the columns" belongs to the ``columns`` subcommand, not to "Summarise columns";
+    a clause two paths match equally well ("extracting text" for both extract programs)
+    routes to neither: it is left out of both."""
     best: dict[str, float] = {}
     for _pipeline, clause, strength in claims:
         best[clause] = max(best.get(clause, strength), strength)
+    ties = {c for c in best if sum(1 for _p, k, s in claims if k == c and s == best[c]) > 1}
     for pipeline, clause, strength in claims:
-        if strength < best[clause] and clause in pipeline.triggers:
+        if (strength < best[clause] or clause in ties) and clause in pipeline.triggers:
             pipeline.triggers.remove(clause)
 
 
-def _workflow_pipeline(inventory: Inventory, index: int, items: list[Item], plan: Plan) -> Pipeline:
+def _workflow_pipeline(
+    inventory: Inventory, index: int, items: list[Item], plan: Plan
+) -> tuple[Pipeline, dict[str, float]]:
+    """The pipeline of one documented workflow, and the "Use when" clauses about it (all of
+    them when it is the skill's only workflow and the skill has no other program)."""
     doc = inventory.skill
     title = doc.sections[index].title
-    generic = bool(GENERIC_TITLES.match(title.strip())) or not slug(title)
-    name = plan.app_name if generic else slug(title)
+    task = as_task(title)
+    generic = bool(GENERIC_TITLES.match(title.strip())) or not slug(title) or not task
+    name = plan.app_name if generic else slug(task)
     description = first_sentence(doc.frontmatter.description)
     if not generic:
-        description = first_sentence(section_prose(doc, index)) or title
+        description = describing(section_prose(doc, index)) or task
     builder = workflow_steps(inventory, items)
-    triggers = (
-        ([] if generic else [title]) + [description] + use_when_phrases(doc.frontmatter.description)
-    )
-    return Pipeline(
+    topic = keys(" ".join([title, *(item.text for item in items)]))
+    topic -= keys(humanize(doc.frontmatter.name))
+    alone = {inv.program for item in items for inv in item.invocations} >= {
+        p.path for p in inventory.programs
+    }
+    found = _described(doc.frontmatter.description, set(), topic, 0 if alone else 2)
+    triggers = [task, description, *found]
+    pipeline = Pipeline(
         name,
         description,
-        unique([t for t in triggers if len(t) <= 80], MAX_TRIGGERS),
+        triggers,
         list(builder.inputs.values()),
         builder.steps,
         builder.steps[-1].name,
         f"{doc.path}:{doc.sections[index].line}",
     )
+    return pipeline, found
 
 
 def _prose_pipeline(inventory: Inventory, app: str, covered: set[int]) -> Pipeline | None:
@@ -321,9 +352,25 @@ def _dedupe(plan: Plan) -> None:
         while pipeline.name in names:
             pipeline.name, n = f"{base}-{n}", n + 1
         names.add(pipeline.name)
-        kept = [t for t in pipeline.triggers if t and t.casefold() not in triggers]
-        pipeline.triggers = kept or [humanize(fallback)]
-        triggers |= {t.casefold() for t in pipeline.triggers}
+        pipeline.triggers = pick(pipeline.triggers, triggers) or [humanize(fallback)]
+        triggers |= {trigger_key(t) for t in pipeline.triggers}
+
+
+def _leave_unmappable(plan: Plan, inventory: Inventory) -> None:
+    """Leave to Skill mode, with the reason, every pipeline that does not fit the skill (a
+    program whose command line the steps cannot satisfy): one unusual program never stops
+    the conversion of the rest."""
+    errors: dict[int, list[str]] = {}
+    for message in check_plan(plan, inventory):
+        match = re.match(r"pipelines\[(\d+)\]", message)
+        if match:
+            errors.setdefault(int(match.group(1)), []).append(message.split(": ", 1)[-1])
+    for index in sorted(errors, reverse=True):
+        pipeline = plan.pipelines.pop(index)
+        programs = unique([s.program for s in pipeline.steps if isinstance(s, CodeStep)])
+        topic = programs[0] if len(pipeline.steps) == 1 and programs else pipeline.name
+        reason = f"its command line could not be mapped to a pipeline: {errors[index][0]}"
+        plan.skill_mode.append(Kept(topic, reason, pipeline.source))
 
 
 def _skill_mode(inventory: Inventory, covered: set[int], plan: Plan) -> list[Kept]:

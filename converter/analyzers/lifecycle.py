@@ -8,7 +8,14 @@ import re
 from skill2app.converter.analyzers.text import unique
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.requirements import where_key
-from skill2app.converter.plan.model import Action, Check, Constructor, Destructor
+from skill2app.converter.plan.model import (
+    Action,
+    Check,
+    CodeStep,
+    Constructor,
+    Destructor,
+    Plan,
+)
 
 _CLEANUP = re.compile(
     r"(?<![\w/.-])(?:clean ?up|remove (?:the )?(?:temp|temporary)\w*|delete (?:the )?"
@@ -23,18 +30,22 @@ _LEFTOVERS = re.compile(
 )
 
 
-def constructor(inventory: Inventory) -> Constructor:
+def constructor(inventory: Inventory, plan: Plan | None = None) -> Constructor:
+    """The checks of what the skill depends on.  With ``plan``, a need of the skill's
+    programs that no pipeline runs is left out (a need its documents also name stays, as
+    a warning: the model may use it in Skill mode)."""
     checks = []
+    used = _programs_run(plan) if plan is not None else None
+    code = {f.path for f in inventory.files if f.role in ("program", "module")}
     for req in inventory.requirements:
-        files = sorted({w.rsplit(":", 1)[0] for w in req.where})
+        files = sorted({where_key(w)[0] for w in req.where})
+        required = req.required and req.kind != "auth"
+        if used is not None and any(f in code for f in files) and not set(files) & used:
+            if all(f in code for f in files):
+                continue  # only programs no pipeline runs need it
+            required = False
         checks.append(
-            Check(
-                req.kind,
-                req.name,
-                req.required and req.kind != "auth",
-                f"seen in {', '.join(files)}",
-                _spots(req.where),
-            )
+            Check(req.kind, req.name, required, f"seen in {', '.join(files)}", _spots(req.where))
         )
     if not checks:
         return Constructor(
@@ -42,6 +53,10 @@ def constructor(inventory: Inventory) -> Constructor:
         )
     kinds = ", ".join(unique([c.kind for c in checks]))
     return Constructor(True, f"check what the skill depends on before every run ({kinds})", checks)
+
+
+def _programs_run(plan: Plan) -> set[str]:
+    return {s.program for p in plan.pipelines for s in p.steps if isinstance(s, CodeStep)}
 
 
 def _spots(where: list[str], limit: int = 5) -> list[str]:

@@ -11,6 +11,7 @@ a path whose data only ever comes from another command's output stays in Skill m
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -81,7 +82,9 @@ def main_paths(program: Program) -> tuple[list[MainPath], list[str]]:
         (
             f
             for f in sorted(program.enumerations)
-            if f.startswith("-") and dest_of(f) in ACTION_FLAGS
+            if f.startswith("-")
+            and dest_of(f) in ACTION_FLAGS
+            and (not authoritative or _declared_choices(cli, f))
         ),
         "",
     )
@@ -97,10 +100,41 @@ def main_paths(program: Program) -> tuple[list[MainPath], list[str]]:
         if authoritative:
             paths += [MainPath(program, cli, "", (flag, v)) for v in left]
             left = []
-        return paths, left
+        return _default_action(program, cli, flag, parsed, paths), left
     if program.invocations or (authoritative and cli.params):
         return [MainPath(program, cli, invocations=list(program.invocations))], []
     return [], [""]
+
+
+def _declared_choices(cli: Command, flag: str) -> bool:
+    """Whether a declared flag has choices: the values SKILL.md merely shows for a flag of
+    a complete parser (``--command python``) are no actions."""
+    param = cli.flag(flag)
+    return param is not None and bool(param.choices)
+
+
+def _default_action(
+    program: Program,
+    cli: Command,
+    flag: str,
+    parsed: list[tuple[Invocation, ParsedArgs]],
+    paths: list[MainPath],
+) -> list[MainPath]:
+    """``paths`` and the path of the program's default action: the commands shown without
+    the action flag run it (the program's default value of the flag names it, when known)."""
+    plain = [inv for inv, p in parsed if all(name != flag for name, _v in p.flags)]
+    if not plain:
+        return paths
+    param = cli.flag(flag)
+    default = str(param.default) if param is not None and param.default is not None else ""
+    same = next((p for p in paths if p.action == (flag, default)), None)
+    if same is not None:
+        same.invocations = sorted([*same.invocations, *plain], key=order_key)
+        return paths
+    return sorted(
+        [*paths, MainPath(program, cli, invocations=plain)],
+        key=lambda p: min([order_key(i) for i in p.invocations] or [_LATE]),
+    )
 
 
 def _by_first_use(
@@ -172,9 +206,14 @@ def exposed_params(path: MainPath) -> list[Param]:
         chosen = list(command.params)
     else:
         seen = {name for p in path.parsed() for name, _v in p.flags}
+        seen |= documented_here(path)
         count = max([len(p.positionals) for p in path.parsed()] or [0])
         chosen = [p for p in command.params if p.required or (p.kind == "flag" and p.name in seen)]
-        chosen += [p for p in command.positionals()[:count] if p not in chosen]
+        chosen += [
+            p
+            for p in command.positionals()
+            if p not in chosen and (command.positionals().index(p) < count or p.certain)
+        ]
     chosen = [
         p
         for p in chosen
@@ -182,7 +221,22 @@ def exposed_params(path: MainPath) -> list[Param]:
         and p.name not in fixed
         and not (p.kind == "flag" and is_output_file(p))
     ]
-    return [p for p in chosen if p.kind == "positional"] + [p for p in chosen if p.kind == "flag"]
+    order = command.positionals()
+    positionals = sorted((p for p in chosen if p.kind == "positional"), key=order.index)
+    flags = [p for p in chosen if p.kind == "flag"]
+    rest = [p for p in positionals if p.rest]  # every remaining word: after the flags
+    return [p for p in positionals if not p.rest] + flags + rest
+
+
+def documented_here(path: MainPath) -> set[str]:
+    """Optional flags a document describes in a section where this path's command is shown
+    ("可选：`--description`" after the block of create_task)."""
+    found = set()
+    for flag, scopes in path.program.doc_options.items():
+        for file, first, last in scopes:
+            if any(inv.file == file and first <= inv.line <= last for inv in path.invocations):
+                found.add(flag)
+    return found
 
 
 def is_output_file(param: Param) -> bool:
@@ -194,6 +248,10 @@ def examples(path: MainPath, param: Param) -> list[str]:
     for parsed in path.parsed():
         if param.kind == "flag":
             values += [v for n, v in parsed.flags if n == param.name and v is not None]
+        elif param.rest:  # every remaining word: the example is all of them
+            index = path.command.positionals().index(param)
+            words = parsed.positionals[index:]
+            values += [json.dumps(words)] if words and not any(map(is_placeholder, words)) else []
         else:
             index = path.command.positionals().index(param)
             values += parsed.positionals[index : index + 1]
@@ -204,10 +262,13 @@ def input_for(path: MainPath, param: Param, name: str) -> Input:
     authoritative = path.command.framework in AUTHORITATIVE
     seen = examples(path, param)
     kind = param.type
-    if not authoritative and kind == "string" and seen and all(_int(v) for v in seen):
+    if not param.typed and kind == "string" and seen and all(_int(v) for v in seen):
         kind = "integer"
-    if authoritative:
+    shown_optional = any(param.name in inv.optional for inv in path.invocations)
+    if authoritative or param.certain:
         required = param.required
+    elif shown_optional:
+        required = False
     else:
         everywhere = (
             all(any(n == param.name for n, _v in p.flags) for p in path.parsed())
@@ -261,16 +322,20 @@ def code_step(path: MainPath, taken: set[str]) -> tuple[CodeStep, list[Input]]:
     """The single code step of a main path, and the inputs it reads."""
     fixed, stdout = json_switch(path.command, path.program)
     args: list[Arg] = [Arg(path.action[0], path.action[1])] if path.action else []
+    rest: list[Arg] = []  # every remaining word: after the flags, as documented
     inputs: list[Input] = []
     for param in exposed_params(path):
         name = dest_of(param.dest)
         name = name if name not in taken else f"{name}_{len(taken)}"
         taken.add(name)
         inputs.append(input_for(path, param, name))
-        args.append(Arg(param.name if param.kind == "flag" else "", ref=f"input.{name}"))
+        arg = Arg(param.name if param.kind == "flag" else "", ref=f"input.{name}")
+        (rest if param.rest else args).append(arg)
+    if rest and any("--" in inv.argv for inv in path.invocations):
+        rest.insert(0, Arg(value="--"))
     stem = path.program.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     name = snake(path.label) or snake(stem) or "run"
-    step = CodeStep(name, path.program.path, args + fixed, path.subcommand, stdout)
+    step = CodeStep(name, path.program.path, args + fixed + rest, path.subcommand, stdout)
     fed = [inv.stdin for inv in path.invocations if inv.stdin is not None]
     if fed:
         required = len(fed) == len(path.invocations)

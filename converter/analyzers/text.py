@@ -14,10 +14,14 @@ _WORD = re.compile(rf"[A-Za-z0-9]+|[{CJK}]+")
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!?;。！？；])\s*|\s+-\s+|\s+—\s+")
 _LIST_SPLIT = re.compile(r",\s*|;\s*|\s+or\s+|\s+and\s+|[，、；]|或者?|以及")
 _USE_WHEN = re.compile(
-    r"\b(?:use|invoke|trigger)\s+(?:this\s+)?(?:skill\s+)?(?:when|for|if)\b\s*(?P<en>.+)$"
-    r"|(?:当|在)?(?:用户)?(?:要求|需要|想要|想|请求|让你)?(?P<zh>[^。；]+?)时(?:使用|调用)",
+    r"\b(?:use|invoke|trigger)s?\s+(?:this\s+)?(?:skill\s+)?(?:especially\s+)?"
+    r"(?:when(?:ever)?|for|if|any ?time)\b\s*(?P<en>.+)$"
+    r"|\b(?:this includes|includes|including|supports|triggers include)\s*:?\s*(?P<list>.+)$"
+    r"|(?:当|在)?(?:用户)?(?:要求|需要|想要|想|请求|让你)?(?P<zh>[^。；]+?)时(?:使用|调用)"
+    r"|(?:支持|用于|适用于)(?P<zhlist>[^。；]+)",
     re.I,
 )
+_NEGATED = re.compile(r"(?:\bnot|n['’]t|\bnever|不要|不|勿)\s*$", re.I)
 _ASKS = re.compile(
     r"^(?:the\s+user|someone|a\s+user|users?|you)\s+(?:asks?|wants?|needs?|requests?)"
     r"(?:\s+(?:for|to))?\s+",
@@ -126,9 +130,10 @@ def use_when_phrases(description: str) -> list[str]:
     phrases: list[str] = []
     for sentence in _CLAUSE_SPLIT.split(strip_markdown(description)):
         match = _USE_WHEN.search(sentence)
-        if not match:
-            continue
-        tail = (match.group("en") or match.group("zh") or "").strip().rstrip(".。")
+        if not match or _NEGATED.search(sentence[: match.start()]):
+            continue  # "Do NOT trigger when ...": a situation the skill is not for
+        groups = ("en", "list", "zh", "zhlist")
+        tail = next((match.group(g) for g in groups if match.group(g)), "").strip().rstrip(".。")
         tail = _ASKS.sub("", tail)
         tail = re.sub(r"\((?:\d+|[a-z])\)\s*", "", tail)  # "(1) managing ..., (2) listing"
         tail = re.sub(r"\s*[(（][^()（）]*[)）]", "", tail)  # "(A, AAAA, MX)": examples, not items

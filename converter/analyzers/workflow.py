@@ -227,14 +227,23 @@ class StepBuilder:
         return Arg(ref=f"input.{self._input(path, param)}")
 
     def _missing_required(self, path: MainPath, command: Command, args: list[Arg]) -> list[Arg]:
+        """Inputs for what the program requires and the documented command leaves out:
+        required flags, and positionals after the ones it shows."""
         if command.framework not in AUTHORITATIVE:
             return []
         given = {a.flag for a in args}
-        return [
+        missing = [
             Arg(p.name, ref=f"input.{self._input(path, p)}")
             for p in command.params
             if p.kind == "flag" and p.required and p.name not in given
         ]
+        shown = sum(1 for a in args if not a.flag)
+        missing += [
+            Arg(ref=f"input.{self._input(path, p)}")
+            for p in command.positionals()[shown:]
+            if p.required
+        ]
+        return missing
 
     def _input(self, path: MainPath, param: Param) -> str:
         name = dest_of(param.dest)

@@ -60,6 +60,7 @@ class Invocation:
     file: str = "SKILL.md"  # the Markdown file it is written in
     stdin: Stdin | None = None  # what the documentation feeds it on stdin
     position: int = 0  # its place among the commands of its line (`a.py | b.py`: b is 1)
+    optional: list[str] = field(default_factory=list)  # flags shown in `[...]` groups
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {"file": self.file, "line": self.line, "argv": list(self.argv)}
@@ -69,6 +70,8 @@ class Invocation:
             data["env"] = sorted(self.env)
         if self.stdin is not None:
             data["stdin"] = self.stdin.to_dict()
+        if self.optional:
+            data["optional"] = sorted(self.optional)
         data["source"] = self.source
         return data
 
@@ -143,22 +146,48 @@ def invocations_in(
         interpreter, word, first_arg = program_of(command.argv)
         program = resolve(word, command.cwd, files)
         if program:
+            argv, optional = optional_groups(command.argv[first_arg:])
             found.append(
                 Invocation(
                     program,
                     command.line,
-                    command.argv[first_arg:],
+                    argv,
                     interpreter,
                     source,
                     command.env,
                     doc,
                     _of_program(command.stdin, command.cwd, files),
                     command.position,
+                    optional,
                 )
             )
         else:
             others.append(command)
     return found, others
+
+
+def optional_groups(argv: list[str]) -> tuple[list[str], list[str]]:
+    """``argv`` without the brackets of its optional groups, and the flags inside them:
+    ``--action list [--count 20] [--offset 0]`` gives ``--action list --count 20 --offset
+    0`` with ``--count`` and ``--offset`` optional.  A word wholly in brackets that is no
+    flag (``[timeout_seconds]``) stays as it is: a placeholder of an optional positional."""
+    words: list[str] = []
+    optional: list[str] = []
+    depth = 0
+    for word in argv:
+        opens = len(word) - len(word.lstrip("["))
+        closes = len(word) - len(word.rstrip("]"))
+        inner = word[opens : len(word) - closes] if closes else word[opens:]
+        if is_json_literal(word) or (opens and closes and not inner.startswith("-")):
+            words.append(word)
+            continue
+        depth += opens
+        if inner:
+            words.append(inner)
+            if depth > 0 and inner.startswith("-") and not inner[1:2].isdigit():
+                optional.append(inner.split("=", 1)[0])
+        depth = max(0, depth - closes)
+    return words, optional
 
 
 def _of_program(stdin: Stdin | None, cwd: str, files: list[str]) -> Stdin | None:

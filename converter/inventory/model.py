@@ -17,28 +17,19 @@ from typing import Any
 
 from skill2app.converter.errors import SkillError, Where
 from skill2app.converter.inventory.invocations import Invocation, invocations_in
-from skill2app.converter.inventory.markdown import CodeBlock, InlineCode, scan_markdown
+from skill2app.converter.inventory.markdown import CodeBlock, InlineCode, Section, scan_markdown
+from skill2app.converter.inventory.needs import skill_needs
+from skill2app.converter.inventory.programs.doc_options import attach, doc_options
 from skill2app.converter.inventory.programs.language import language_of
 from skill2app.converter.inventory.programs.program import (
     CONTEXT_DIRS,
     Program,
     describe,
     direct_run_warning,
-    interpreter_need,
     is_candidate,
     read_source,
 )
-from skill2app.converter.inventory.requirements import (
-    Collector,
-    Requirement,
-    from_commands,
-    from_inline,
-    from_program,
-    from_prose,
-    from_python_example,
-    from_shell_text,
-    where_key,
-)
+from skill2app.converter.inventory.requirements import Requirement, where_key
 from skill2app.converter.inventory.shell import SHELL_LANGUAGES, SimpleCommand
 from skill2app.converter.inventory.skill import SkillDoc, read_skill_md
 from skill2app.converter.marker import MARKER
@@ -66,6 +57,8 @@ class Inventory:
     files: list[FileEntry]
     requirements: list[Requirement]
     warnings: list[str] = field(default_factory=list)
+    # every Markdown file of the skill, SKILL.md first: its text, sections and code
+    documents: list[Doc] = field(default_factory=list)
 
     def program(self, path: str) -> Program | None:
         return next((p for p in self.programs if p.path == path), None)
@@ -114,16 +107,28 @@ def build_inventory(skill_dir: Path, *, probe: bool = False, unsafe: bool = Fals
         warnings.append(f"the skill file is named {skill_md.name}; Agent Skills expect SKILL.md")
     paths, walk_warnings = list_files(skill_dir)
     warnings.extend(walk_warnings)
-    docs = [Doc(doc.path, doc.code_blocks, doc.inline_code)]
+    docs = [Doc(doc.path, doc.code_blocks, doc.inline_code, doc.body, doc.sections, doc.body_line)]
     docs += read_docs(skill_dir, paths, skill_md.name)
     invoked, commands = find_invocations(docs, [p for p in paths if p != skill_md.name])
     warnings.extend(missing_programs(docs, commands, paths))
     programs, roles = _programs(skill_dir, paths, skill_md.name, invoked, (probe, unsafe))
+    for program in programs:
+        program.mentioned = bool(program.invocations) or any(
+            posixpath.basename(program.path) in d.text for d in docs
+        )
+    options = [
+        option
+        for d in docs
+        for option in doc_options(d.path, d.text.split("\n"), d.first_line, d.sections)
+    ]
+    sources = {p.path: read_source(skill_dir / p.path) for p in programs}
+    attach(programs, options, sources)
     warnings.extend(w for p in programs if (w := direct_run_warning(skill_dir, p)))
     modules = [p for p in paths if roles.get(p) == "module"]
-    requirements = _requirements(skill_dir, doc, commands, programs, paths, modules)
+    requirements = skill_needs(skill_dir, doc, commands, programs, paths, modules)
     files = [FileEntry(p, roles.get(p, "other")) for p in paths]
-    return Inventory(skill_dir, doc, detect_language(doc), programs, files, requirements, warnings)
+    language = detect_language(doc)
+    return Inventory(skill_dir, doc, language, programs, files, requirements, warnings, docs)
 
 
 def _find_skill_md(skill_dir: Path) -> Path:
@@ -198,6 +203,9 @@ class Doc:
     path: str
     code_blocks: list[CodeBlock]
     inline_code: list[InlineCode]
+    text: str = ""
+    sections: list[Section] = field(default_factory=list)
+    first_line: int = 1  # the file line of the first line of ``text``
 
 
 def read_docs(skill_dir: Path, paths: list[str], skill_md: str) -> list[Doc]:
@@ -210,8 +218,8 @@ def read_docs(skill_dir: Path, paths: list[str], skill_md: str) -> list[Doc]:
         lines = text.lstrip("\ufeff").replace("\r\n", "\n").split("\n")
         if MARKER in lines[0]:
             continue
-        _sections, blocks, inline = scan_markdown(lines, 1, [], rel)
-        docs.append(Doc(rel, blocks, inline))
+        sections, blocks, inline = scan_markdown(lines, 1, [], rel)
+        docs.append(Doc(rel, blocks, inline, "\n".join(lines), sections))
     return docs
 
 
@@ -297,46 +305,6 @@ def _programs(
         elif language:
             roles[rel] = "module"
     return programs, roles
-
-
-def _requirements(
-    skill_dir: Path,
-    doc: SkillDoc,
-    commands: list[tuple[str, SimpleCommand, bool]],
-    programs: list[Program],
-    paths: list[str],
-    modules: list[str],
-) -> list[Requirement]:
-    out = Collector()
-    file = doc.path
-    for doc_path in sorted({d for d, _c, _tagged in commands}):
-        for tagged in (True, False):  # a binary from an untagged block only warns
-            chosen = [c for d, c, t in commands if d == doc_path and t == tagged]
-            from_commands(chosen, doc_path, out, required=tagged)
-    for block in doc.code_blocks:
-        if block.language in SHELL_LANGUAGES:
-            from_shell_text(block.text, block.line + 1, file, out)
-        elif block.language in ("python", "py", "python3"):
-            from_python_example(block.text, block.line + 1, file, out)
-    body_lines = doc.body.split("\n")
-    for span in doc.inline_code:
-        offset = span.line - doc.body_line
-        context = body_lines[offset] if 0 <= offset < len(body_lines) else ""
-        from_inline(span.text, span.line, file, out, context)
-    from_prose(body_lines, doc.body_line, file, out)
-    from_prose([doc.frontmatter.description, doc.frontmatter.compatibility or ""], 1, file, out)
-    local = {Path(p).stem for p in paths} | {p.split("/", 1)[0] for p in paths if "/" in p}
-    for rel in modules:
-        from_program(rel, language_of(Path(rel), ""), read_source(skill_dir / rel), local, out)
-    for program in programs:
-        source = read_source(skill_dir / program.path)
-        from_program(program.path, program.language, source, local, out)
-        # Its interpreter is the program's own need, wherever SKILL.md shows the command.
-        binary, spot = interpreter_need(program, source)
-        if binary and not re.fullmatch(r"(python3?(\.\d+)?|py|bash|sh|uv)", binary):
-            for where in [f"{inv.file}:{inv.line}" for inv in program.invocations] + [spot]:
-                out.add("binary", binary, where)
-    return out.result()
 
 
 def detect_language(doc: SkillDoc) -> str:

@@ -1,16 +1,17 @@
 """What a skill needs from its environment: binaries, env vars, packages, files, auth.
 
 Read from SKILL.md (commands in shell blocks, ``export``/``$NAME`` and inline ``NAME_LIKE_THIS``,
-``pip``/``npm install``, config paths, words about API keys and logins) and from the programs
-(``os.environ``, ``process.env``, ``${X:?}``, imports, ``subprocess``/``child_process`` calls,
-``command -v``).  These become the checks a ``_constructor`` pipeline proposes.
+``pip``/``npm install``, config paths, words about API keys and logins) here, and from the
+programs (``os.environ``, ``process.env``, ``${X:?}``, imports, ``subprocess``/``child_process``
+calls, ``command -v``) in ``program_needs``.  These become the checks a ``_constructor``
+pipeline proposes.  A binary comes only from a command position: never from a directory
+tree, words in parentheses or a line of prose in an untagged block; a file only from a path
+the user keeps (``~/...``, ``.env``), never one the skill lists as allowed or as an example.
 """
 
 from __future__ import annotations
 
-import ast
 import re
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,15 +28,28 @@ COMMON_COMMANDS = frozenset(
     "done case esac function in select time break continue eval let printenv less more open "
     "python python3 py bash sh zsh [ [[ ] ]] { } . :".split()
 )
+# Words that start lines of prose in an untagged block ("optional: ...", "see below").
+PROSE_WORDS = frozenset(
+    "a an the and or but if then so see use using run note example examples optional required "
+    "overview below above default dynamic positional static every each once all any some "
+    "only also when where which what who how why this that these those here there step steps "
+    "output input returns return result results first next last latest full maximum minimum "
+    "known blocks block as is are was be to of in on at by for from with without via per "
+    "etc e.g i.e vs yes no ok".split()
+)
+_PROSE_ARG = re.compile(r"[A-Za-z]+[,.;:?!]?")
+
+
+def _prose(argv: list[str]) -> bool:
+    """A line of words (``container where Claude executes tools``), not a command line."""
+    return len(argv) >= 4 and all(_PROSE_ARG.fullmatch(word) for word in argv)
+
+
 SHELL_VARS = frozenset(
     "HOME PATH PWD OLDPWD USER SHELL TMPDIR TMP LANG LC_ALL TERM IFS RANDOM SECONDS LINENO "
     "BASH_SOURCE FUNCNAME OPTARG OPTIND REPLY HOSTNAME UID EUID PPID EDITOR "
     # placeholders agents substitute with the skill's own folder
     "SKILL_DIR SKILL_ROOT SKILL_PATH BASE_DIR BASEDIR CLAUDE_SKILL_DIR CLAUDE_PLUGIN_ROOT".split()
-)
-NODE_BUILTINS = frozenset(
-    "fs path os child_process util url http https crypto events stream readline process "
-    "assert buffer zlib net tls dns querystring string_decoder timers worker_threads".split()
 )
 _AUTH = re.compile(
     r"\b(api[ _-]?keys?|access[ _-]tokens?|tokens?|oauth|log ?in|sign ?in|authenticat\w*|"
@@ -45,8 +59,10 @@ _AUTH = re.compile(
 _ENV_INLINE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 _ENV_REF = re.compile(r"\$\{?([A-Z][A-Z0-9_]*[A-Z0-9])(:?[?-])?")
 _ASSIGN = re.compile(r"(?:^|[\s;(])(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=")
+# A file the user keeps outside the skill: in the home folder (or an absolute config path),
+# or a `.env`.  A bare `config.toml` names some tool's own file, not one beside the APP.
 _CONFIG = re.compile(
-    r"^(?:(?:~|\$HOME)/[\w./-]+|\.env(?:\.\w+)?|[\w./-]*(?:config|settings|credentials)"
+    r"^(?:(?:~|\$HOME)/[\w./-]+|\.env(?:\.\w+)?|/[\w./-]*(?:config|settings|credentials)"
     r"[\w.-]*\.(?:json|ya?ml|toml|ini|cfg|conf))$"
 )
 
@@ -113,12 +129,15 @@ def from_commands(
 
     Such a binary is only a warning: the agent uses it in Skill mode, but no pipeline runs it
     (the programs' own calls and interpreters are required, from ``from_program``).  Packages
-    are required unless the block may be pseudo-code (``required=False``: an untagged block).
+    are required unless the block may be pseudo-code (``required=False``: an untagged block);
+    there, words in parentheses and plain English words are prose, not commands.
     """
     for command in commands:
         name = command.argv[0].rsplit("/", 1)[-1]
         where = f"{file}:{command.line}"
-        if not re.fullmatch(r"[a-z][\w.+-]*", name) or name in COMMON_COMMANDS:
+        if not re.fullmatch(r"[a-z][\w.+-]*[\w+]", name) or name in COMMON_COMMANDS:
+            continue
+        if not required and (command.nested or name in PROSE_WORDS or _prose(command.argv)):
             continue
         if name in ("pip", "pip3", "uv", "npm", "pnpm", "yarn") and "install" in command.argv:
             kind = "node-package" if name in ("npm", "pnpm", "yarn") else "python-package"
@@ -156,7 +175,8 @@ def from_shell_text(text: str, first_line: int, file: str, out: Collector) -> No
 # "`~/.x` must exist") or a default location it says must exist ("needs `~/.x` before the
 # first run (it is the default location)").  Imperatives ("Create `~/.foorc`") are the user's.
 _MADE_BY_PROGRAM = re.compile(
-    r"\b(?:creates|created|writes|written|saves|saved|generates|generated)\b|"
+    r"\b(?:creates|created|writes|written|saves|saved|generates|generated|downloads|"
+    r"downloaded|exports|exported|stores|stored)\b|"
     r"自动创建|会创建|将创建|生成|写入|保存",
     re.I,
 )
@@ -211,8 +231,30 @@ def from_inline(text: str, line: int, file: str, out: Collector, context: str = 
     whose sentence tells a required file from one the program makes itself."""
     if _ENV_INLINE.match(text) and text not in SHELL_VARS:
         out.add("env", text, f"{file}:{line}", required=False)
-    elif _CONFIG.match(text) and not made_by_program(sentence_of(text, context), text):
-        out.add("file", text, f"{file}:{line}")
+    elif _INSTALL.match(text):  # `npm install -g docx`: what the model's own code needs
+        from_commands(simple_commands(text, line), file, out, required=False)
+    elif _CONFIG.match(text):
+        sentence = sentence_of(text, context)
+        if not made_by_program(sentence, text) and not _choices(sentence):
+            out.add("file", text, f"{file}:{line}")
+
+
+_FILE_WORD = re.compile(r"[\w.*~/-]*[\w*]\.\w+|[\w.~-]*/[\w./-]*")
+_INSTALL = re.compile(r"^(?:pip3?|uv(?: pip)?|npm|pnpm|yarn)\s+(?:install|add)\s")
+_CHOICE_WORDS = re.compile(
+    r"\b(?:allow(?:ed|s)?|permit(?:ted|s)?|allowlist|whitelist|any of|one of|such as|"
+    r"e\.g\.|for example|for instance)\b|允许|例如|比如|之一",
+    re.I,
+)
+
+
+def _choices(sentence: str) -> bool:
+    """Whether a sentence names paths as choices or examples (a list of allowed folders,
+    "e.g. `~/x`"), not as one file the skill needs."""
+    spans = re.findall(r"`([^`]+)`", sentence)
+    files = [s for s in spans if _FILE_WORD.fullmatch(s)]
+    configs = [s for s in spans if _CONFIG.match(s)]
+    return len(files) >= 3 or len(configs) >= 2 or bool(_CHOICE_WORDS.search(sentence))
 
 
 def sentence_of(part: str, text: str) -> str:
@@ -226,173 +268,3 @@ def from_prose(lines: list[str], first_line: int, file: str, out: Collector) -> 
             word = (match.group(1) or match.group(2)).lower()
             word = re.sub(r"[ _-]+", " ", word).rstrip("s") if match.group(1) else word
             out.add("auth", word, f"{file}:{first_line + offset}")
-
-
-# -- programs ------------------------------------------------------------------------------
-
-
-def from_program(path: str, language: str, source: str, local: set[str], out: Collector) -> None:
-    if language == "python":
-        _python(path, source, local, out)
-        return
-    scanner = {"node": _node, "typescript": _node, "bash": _shell, "sh": _shell, "zsh": _shell}
-    scan = scanner.get(language)
-    if scan is not None:
-        for number, line in enumerate(source.split("\n"), start=1):
-            scan(line, f"{path}:{number}", out)
-    if language in ("bash", "sh", "zsh"):
-        _shell_commands(source, path, out)
-
-
-_RUN_CALLS = frozenset({"run", "call", "check_call", "check_output", "Popen", "system", "popen"})
-
-
-def from_python_example(text: str, first_line: int, file: str, out: Collector) -> None:
-    """Packages a Python example in SKILL.md imports: what the model's own scripts need."""
-    _python(file, text, set(), out, first_line - 1, required=False)
-
-
-def _python(
-    path: str,
-    source: str,
-    local: set[str],
-    out: Collector,
-    offset: int = 0,
-    required: bool = True,
-) -> None:
-    """Env vars, third-party imports and programs run, read from the syntax tree."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):  # 200,000 deep, too
-        return
-    guarded = _guarded_imports(tree)
-    for node in ast.walk(tree):
-        where = f"{path}:{getattr(node, 'lineno', 0) + offset}"
-        if isinstance(node, ast.Call) and _imported_by_name(node):
-            module = node.args[0].value.split(".")[0]  # type: ignore[attr-defined]
-            if module not in sys.stdlib_module_names and module not in local:
-                out.add("python-package", module, where, required=required and node not in guarded)
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            names = (
-                [a.name for a in node.names]
-                if isinstance(node, ast.Import)
-                else ([node.module or ""] if node.level == 0 else [])
-            )
-            for name in names:
-                top = name.split(".")[0]
-                if (
-                    top
-                    and top not in sys.stdlib_module_names
-                    and top not in local
-                    and top != "__future__"
-                ):
-                    out.add("python-package", top, where, required=required and node not in guarded)
-        elif isinstance(node, ast.Subscript) and ast.unparse(node.value) == "os.environ":
-            if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-                out.add("env", node.slice.value, where, required=isinstance(node.ctx, ast.Load))
-        elif isinstance(node, ast.Call):
-            _python_call(node, where, out)
-
-
-_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
-
-
-def _guarded_imports(tree: ast.AST) -> set[ast.AST]:
-    """Imports inside ``try: ... except ImportError:`` whose handler carries on (a fallback),
-    rather than stopping with "pip install x": the program copes without them."""
-    guarded: set[ast.AST] = set()
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Try):
-            continue
-        caught = set()
-        for handler in node.handlers:
-            if _stops(handler):
-                continue
-            kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-            caught |= {ast.unparse(k).rsplit(".", 1)[-1] if k else "BaseException" for k in kinds}
-        if caught & _IMPORT_ERRORS:
-            for statement in node.body:
-                guarded |= {
-                    n
-                    for n in ast.walk(statement)
-                    if isinstance(n, ast.Import | ast.ImportFrom)
-                    or (isinstance(n, ast.Call) and _imported_by_name(n))
-                }
-    return guarded
-
-
-def _stops(handler: ast.ExceptHandler) -> bool:
-    """Whether an except clause ends the program: ``raise``, ``sys.exit(...)``, ``exit()``."""
-    for node in ast.walk(handler):
-        if isinstance(node, ast.Raise):
-            return True
-        if isinstance(node, ast.Call) and ast.unparse(node.func) in ("sys.exit", "exit", "quit"):
-            return True
-    return False
-
-
-def _imported_by_name(node: ast.Call) -> bool:
-    """``importlib.import_module("x")`` / ``__import__("x")`` with a literal name."""
-    func = ast.unparse(node.func)
-    first = node.args[0] if node.args else None
-    return (
-        func in ("importlib.import_module", "import_module", "__import__")
-        and isinstance(first, ast.Constant)
-        and isinstance(first.value, str)
-        and bool(first.value)
-        and not first.value.startswith(".")
-    )
-
-
-def _python_call(node: ast.Call, where: str, out: Collector) -> None:
-    func = ast.unparse(node.func)
-    first = node.args[0] if node.args else None
-    text = first.value if isinstance(first, ast.Constant) else None
-    if func in ("os.environ.get", "os.getenv") and isinstance(text, str):
-        out.add("env", text, where, required=False)
-    elif func == "shutil.which" and isinstance(text, str):  # the program checks it itself
-        out.add("binary", text, where, required=False)
-    elif func.rsplit(".", 1)[-1] in _RUN_CALLS and func.split(".")[0] in ("subprocess", "os"):
-        if isinstance(first, ast.List | ast.Tuple) and first.elts:
-            head = first.elts[0]
-            text = head.value if isinstance(head, ast.Constant) else None
-        word = text.split()[0] if isinstance(text, str) and text.strip() else ""
-        if re.fullmatch(r"[\w.+-]+", word) and word not in COMMON_COMMANDS:
-            out.add("binary", word, where)
-
-
-def _node(line: str, where: str, out: Collector) -> None:
-    env = r"(\?\?|\|\|)?\s*process\.env(?:\.(\w+)|\[\s*['\"](\w+)['\"]\s*\])(\s*(?:\?\?|\|\|))?"
-    for match in re.finditer(env, line):
-        optional = bool(match.group(1) or match.group(4))  # a ?? b / a || b: a fallback exists
-        out.add("env", match.group(2) or match.group(3), where, required=not optional)
-    for match in re.finditer(r"(?:require\(\s*|from\s+|import\s+)['\"]([^'\"]+)['\"]", line):
-        module = match.group(1)
-        if module.startswith((".", "/", "node:")):
-            continue
-        base = "/".join(module.split("/")[:2]) if module.startswith("@") else module.split("/")[0]
-        if base not in NODE_BUILTINS:
-            out.add("node-package", base, where)
-    call = re.search(
-        r"\b(?:execSync|execFileSync|spawnSync|spawn|execFile|exec)\(\s*['\"`]"
-        r"([\w.+-]+)",
-        line,
-    )
-    if call and call.group(1) not in COMMON_COMMANDS:
-        out.add("binary", call.group(1), where)
-
-
-def _shell(line: str, where: str, out: Collector) -> None:
-    for match in re.finditer(r"\$\{([A-Z][A-Z0-9_]*)(:?[?-])", line):
-        out.add("env", match.group(1), where, required=match.group(2).endswith("?"))
-    check = re.search(r"\b(?:command\s+-v|which|hash|type\s+-P)\s+([\w.+-]+)", line)
-    if check:
-        out.add("binary", check.group(1), where)
-
-
-def _shell_commands(source: str, path: str, out: Collector) -> None:
-    functions = set(re.findall(r"^\s*(?:function\s+)?([\w-]+)\s*\(\)", source, re.M))
-    arms = re.compile(r"^\s*[^\s()]+(\s*\|\s*[^\s()]+)*\s*\)")
-    kept = "\n".join("" if arms.match(line) else line for line in source.split("\n"))
-    commands = [c for c in simple_commands(kept, 1, "bash") if c.argv[0] not in functions]
-    from_commands(commands, path, out)

@@ -45,6 +45,7 @@ class SimpleCommand:
     cwd: str = ""  # directory from an earlier `cd` in the block; "" = the skill folder
     stdin: Stdin | None = None  # None: the command reads nothing the block gives it
     position: int = 0  # its place in its line: in `a | b | c`, a is 0, b 1 and c 2
+    nested: bool = False  # inside `( ... )`: a subshell, or words in parentheses
 
 
 def logical_lines(
@@ -87,7 +88,10 @@ def logical_lines(
     return out
 
 
-_ANGLE = re.compile(r"(?:(?<=\s)|^)<([A-Za-z_][^<>|&;\n]*?[^<>|&;\s])>(?=\s|$)")
+# A placeholder word: `<file.pdf>`, `<output pdf>`, `<workspace>/iteration-N`, `<dir>/out.json`.
+_ANGLE = re.compile(
+    r"(?:(?<=\s)|^)<([A-Za-z_](?:[^<>|&;\n]*?[^<>|&;\s])?)>(?:[/.][^\s<>|&;]*)?(?=\s|$)"
+)
 
 
 def tokenize(line: str) -> list[str]:
@@ -152,21 +156,26 @@ def _split(line: str) -> list[str]:
 # Lines of a shell block that document rather than run: an option list (`--name, -n  Name
 # (empty for root)`), a quoted prompt or output (`> Post about the weather`), JSON.
 _NOT_A_COMMAND = re.compile(r'-|>|[{}]|"[^"]*"\s*:')
+# Box drawing and arrows: a directory tree or a diagram, never a command.
+_DRAWING = re.compile(r"[\u2190-\u21ff\u2500-\u257f\u25a0-\u25ff\u27f0-\u27ff]")
 
 
 def simple_commands(text: str, first_line: int, language: str = "") -> list[SimpleCommand]:
     commands: list[SimpleCommand] = []
     cwd = ""
     for line, logical, bodies in logical_lines(text, first_line, language):
-        if _NOT_A_COMMAND.match(logical.lstrip()):
+        if _NOT_A_COMMAND.match(logical.lstrip()) or _DRAWING.search(logical):
             continue
         first = len(commands)  # the line's first command: position 0
         words: list[str] = []
         piped: Stdin | None = None  # what a `|` before the current command feeds it
+        depth = 0  # parentheses open around the current command
         for token in [*tokenize(logical), ";"]:
             if token in _OPERATORS or token.startswith(("&&", "||", ";")):
                 count = len(commands)
-                cwd = _flush(words, (line, count - first), cwd, commands, piped, bodies)
+                at = (line, count - first, depth > 0)
+                cwd = _flush(words, at, cwd, commands, piped, bodies)
+                depth = max(0, depth + (token == "(") - (token == ")"))
                 piped = None
                 if token in ("|", "|&"):  # nothing flushed: `( ... ) |`, a subshell's output
                     piped = _piped(commands[-1]) if len(commands) > count else Stdin("command")
@@ -194,14 +203,15 @@ def _piped(command: SimpleCommand) -> Stdin:
 
 def _flush(
     words: list[str],
-    at: tuple[int, int],
+    at: tuple[int, int, bool],
     cwd: str,
     out: list[SimpleCommand],
     stdin: Stdin | None = None,
     bodies: list[str] | None = None,
 ) -> str:
     """Add the command of ``words`` to ``out``; ``bodies``: the line's heredoc bodies not yet
-    fed to a command (a ``<< DELIMITER`` takes the first); ``at``: its line and position.
+    fed to a command (a ``<< DELIMITER`` takes the first); ``at``: its line, position and
+    whether it is inside parentheses.
     The new ``cwd`` is returned."""
     argv: list[str] = []
     env: list[str] = []
@@ -235,7 +245,7 @@ def _flush(
     if argv[0] == "cd":
         target = argv[1] if len(argv) > 1 else ""
         return _cd(cwd, target)
-    out.append(SimpleCommand(at[0], argv, env, cwd, stdin, at[1]))
+    out.append(SimpleCommand(at[0], argv, env, cwd, stdin, at[1], at[2]))
     return cwd
 
 

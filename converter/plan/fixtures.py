@@ -287,3 +287,37 @@ def with_fixtures(
         return value
 
     return walk(sample), names
+
+
+# -- by file type: what the heuristic's samples use for a file input with no real example -----
+
+
+def _text(content: str) -> Callable[[], bytes]:
+    return lambda: content.encode("utf-8")
+
+
+BY_SUFFIX: dict[str, Callable[[], bytes]] = {
+    ".pdf": one_page_pdf,
+    ".xlsx": table_xlsx,
+    ".docx": document_docx,
+    ".png": image_png,
+    ".csv": table_csv,
+    ".txt": text_txt,
+    ".json": data_json,
+    ".tsv": _text("name\tvalue\nalpha\t1\nbeta\t2\n"),
+    ".log": _text("2024-01-01 10:00:00 INFO started\n2024-01-01 10:00:01 INFO done\n"),
+    ".md": _text("# Sample\n\nA sample Markdown file.\n"),
+    ".html": _text("<!doctype html>\n<title>Sample</title>\n<p>Sample page.</p>\n"),
+    ".xml": _text('<?xml version="1.0"?>\n<sample><item>1</item></sample>\n'),
+    ".yaml": _text("name: sample\nitems: [1, 2]\n"),
+}
+ALIASES = {".xls": ".xlsx", ".xlsm": ".xlsx", ".jpg": ".png", ".jpeg": ".png", ".yml": ".yaml",
+           ".markdown": ".md", ".htm": ".html", ".text": ".txt"}  # fmt: skip
+
+
+def fixture_for(suffix: str) -> tuple[str, bytes] | None:
+    """(the suffix the fixture is written with, its bytes) for a file suffix; None when
+    there is no fixture of that type (``.jpg`` gets a PNG: most readers take either)."""
+    suffix = ALIASES.get(suffix.lower(), suffix.lower())
+    make = BY_SUFFIX.get(suffix)
+    return (suffix, make()) if make is not None else None

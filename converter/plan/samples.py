@@ -9,6 +9,14 @@ suffix (``sales.csv`` → ``assets/sample.csv``), unless the input is something 
 An optional input without a default is left out: app-run hands the steps ``null`` for it,
 which the generated adapters treat as absent.
 
+A file to read whose example is no real file (``<file.pdf>``, a name the skill does not
+ship) gets a small real file of its type, written beside the samples (``fixtures``: PDF,
+xlsx, docx, PNG, CSV, text ...): ``pipelines/<p>/samples/<input>.pdf``.  What is still a
+placeholder after that (a value of ``example``, a file of a type no fixture covers, a folder
+to read) is named in ``samples/placeholders.json`` (``{"inputs": {"<input>": "<why, what to
+put there>"}}``): ``app-run test`` reports such a pipeline as a placeholder, neither passed
+nor failed, and app-convert's report lists it.
+
 ``samples/answers.yaml`` gives one answer per llm step: the smallest value matching the
 step's JSON Schema, with a property named like an input taking the input's sample value.
 """
@@ -17,9 +25,11 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from skill2app.converter.inventory.invocations import is_json_literal
+from skill2app.converter.plan.fixtures import ALIASES, BY_SUFFIX, fixture_for
 from skill2app.converter.plan.model import Input, Pipeline
 
 _EXAMPLE = re.compile(r"(?:\be\.g\.|\bfor example\b|例如|比如)[:：,]?\s*", re.I)
@@ -30,14 +40,141 @@ _QUOTED = re.compile(r'"(.*)"|\'(.*)\'|`(.*)`|“(.*)”', re.S)
 _PLACEHOLDER = {"string": "example", "integer": 1, "number": 1, "boolean": False}
 
 
+@dataclass
+class Samples:
+    """What a pipeline's ``samples/`` folder holds."""
+
+    inputs: dict[str, Any] = field(default_factory=dict)  # samples/input.json
+    files: dict[str, bytes] = field(default_factory=dict)  # APP path -> a fixture's bytes
+    placeholders: dict[str, str] = field(default_factory=dict)  # input -> why, what to put
+
+
 def sample_inputs(pipeline: Pipeline, files: list[str]) -> dict[str, Any]:
     """A sample value for every required input of ``pipeline`` and every optional one with
     a default (``files``: the skill's data files)."""
-    return {
-        item.name: sample_value(item, files)
-        for item in pipeline.input
-        if item.required or item.default is not None
-    }
+    return pipeline_samples(pipeline, files).inputs
+
+
+def pipeline_samples(pipeline: Pipeline, files: list[str]) -> Samples:
+    """The sample inputs of ``pipeline``, the fixture files they name and what is still a
+    placeholder."""
+    samples = Samples()
+    folder = f"pipelines/{pipeline.name}/samples"
+    programs = _program_inputs(pipeline)  # an llm step takes any text; a program may not
+    for item in pipeline.input:
+        if not (item.required or item.default is not None):
+            continue
+        value = sample_value(item, files)
+        if item.name not in programs:
+            pass
+        elif _reads_a_file(item, value) and not _shipped(value, files):
+            suffix = suffix_of(item, value)
+            fixture = fixture_for(suffix) if suffix else None
+            if fixture is not None:
+                value = f"{folder}/{_fixture_name(item, value, fixture[0])}"
+                samples.files[value] = fixture[1]
+            else:
+                samples.placeholders[item.name] = _why(item, suffix)
+        elif value == _PLACEHOLDER["string"] or _placeholder(value):
+            samples.placeholders[item.name] = (
+                f"no example of {item.name} in the skill: put a real {item.type} value here"
+            )
+        samples.inputs[item.name] = value
+    return samples
+
+
+_PATHISH = re.compile(
+    r"(?:^|_)(?:file|files|path|pdf|docx|doc|xlsx|xls|csv|tsv|json|txt|png|jpg|image|img|"
+    r"photo|document|workbook|spreadsheet|log|logfile|md|html|yaml)(?:_|$)",
+    re.I,
+)
+_NOT_A_FILE = re.compile(r"(?:^|_)(?:text|content|query|message|prompt|request)(?:_|$)", re.I)
+
+
+def _program_inputs(pipeline: Pipeline) -> set[str]:
+    """The inputs a code step passes to its program (as an argument or on stdin)."""
+    refs = []
+    for step in pipeline.steps:
+        refs += [a.ref for a in getattr(step, "args", [])]
+        stdin = getattr(step, "stdin", None)
+        refs += [stdin.ref] if stdin is not None else []
+    return {ref.removeprefix("input.").split(".")[0] for ref in refs if ref.startswith("input.")}
+
+
+def _fixture_name(item: Input, value: Any, suffix: str) -> str:
+    """The fixture's file name: the example's own (``photo.png``), else the input's."""
+    text = value.strip("<>[]{}\"'") if isinstance(value, str) else ""
+    base = text.rsplit("/", 1)[-1]
+    if re.fullmatch(r"[\w.-]+\.[A-Za-z0-9]{1,8}", base) and base.lower().endswith(suffix):
+        return base
+    return f"{item.name}{suffix}"
+
+
+_FOLDER = re.compile(r"(?:^|_)(?:dir|directory|folder|unpacked|workspace)(?:_|$)", re.I)
+_SUFFIX_WORDS = {
+    "pdf": ".pdf", "docx": ".docx", "word": ".docx", "xlsx": ".xlsx", "xls": ".xlsx",
+    "excel": ".xlsx", "workbook": ".xlsx", "spreadsheet": ".xlsx", "csv": ".csv", "tsv": ".tsv",
+    "json": ".json", "txt": ".txt", "text": ".txt", "png": ".png", "image": ".png", "jpg": ".png",
+    "md": ".md", "markdown": ".md", "html": ".html", "yaml": ".yaml", "xml": ".xml", "log": ".log",
+}  # fmt: skip
+
+
+def suffix_of(item: Input, value: Any) -> str:
+    """The file type an input wants: its example's suffix, else a type its name or
+    description names (``excel_file`` -> .xlsx, "the PDF to read" -> .pdf); "" if none."""
+    if isinstance(value, str):
+        match = re.search(r"(\.[A-Za-z0-9]{1,8})$", value.strip("<>[]{}\"'"))
+        if match:
+            return match.group(1).lower()
+    for text in (item.name, item.description):
+        for word in re.findall(r"[a-z0-9]+", text.lower()):
+            if word in _SUFFIX_WORDS:
+                return _SUFFIX_WORDS[word]
+    return ""
+
+
+def _reads_a_file(item: Input, value: Any) -> bool:
+    """Whether the input names a file the program reads (not one it writes, not a folder)."""
+    if item.type != "string" or _WRITES.search(f"{item.name} {item.description}"):
+        return False
+    if _FOLDER.search(item.name) or _NOT_A_FILE.search(item.name):
+        return False
+    text = value if isinstance(value, str) else ""
+    if is_json_literal(text) or re.search(r"\s", text.strip()):
+        return False  # data or a sentence, not a file name
+    file_like = bool(_DOCUMENT.search(text.strip("<>[]{}")))  # not v1.4.0: no letter suffix
+    return bool(_PATHISH.search(item.name)) or file_like
+
+
+_DOCUMENT = re.compile(r"^[\w./~-]*[\w-]\.[A-Za-z][A-Za-z0-9]{0,7}$")
+
+
+def _placeholder(value: Any) -> bool:
+    """A value SKILL.md wrote as a stand-in: ``<file>``, ``{id}``, ``$TOKEN``, ``...``,
+    ``your_key``, ``path/to/x`` (an upper-case word such as ``HEAD`` may be real)."""
+    if not isinstance(value, str) or is_json_literal(value):
+        return False
+    return bool(
+        re.fullmatch(r"<[^<>]+>|\{\{?[^{}]+\}\}?", value)
+        or "$" in value
+        or "..." in value
+        or re.search(r"(^|/)path/to/|your[-_]|YOUR_|^xxx|_xxx$|example\.com", value)
+    )
+
+
+def _shipped(value: Any, files: list[str]) -> bool:
+    """Whether ``value`` is a file of the skill (copied into the APP)."""
+    return isinstance(value, str) and value.removeprefix("./") in files
+
+
+def _why(item: Input, suffix: str) -> str:
+    kind = f"a {suffix} file" if suffix else "a file"
+    return f"no sample {kind} for {item.name}: put the path of a real one here"
+
+
+def fixture_types() -> list[str]:
+    """The file suffixes a fixture can be made for."""
+    return sorted({*BY_SUFFIX, *ALIASES})
 
 
 def sample_value(item: Input, files: list[str]) -> Any:
@@ -89,6 +226,8 @@ def _typed(example: str | None, kind: str) -> Any:
     if kind == "boolean":
         return {"true": True, "false": False}.get(example.lower())
     if kind == "array":
+        if is_json_literal(example) and isinstance(json.loads(example), list):
+            return json.loads(example)  # `-- python test.py`: every remaining word
         return [example]
     if kind == "object":
         return None

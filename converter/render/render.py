@@ -35,7 +35,7 @@ from skill2app.converter.marker import MARKER
 from skill2app.converter.plan.fixtures import FIXTURES, with_fixtures
 from skill2app.converter.plan.model import Arg, CodeStep, Input, LlmStep, Pipeline, Plan, Written
 from skill2app.converter.plan.rules import check_for, checks_for
-from skill2app.converter.plan.samples import sample_answer, sample_inputs
+from skill2app.converter.plan.samples import Samples, pipeline_samples, sample_answer
 from skill2app.converter.render.literals import one_line, py_literal, yaml_block
 
 if TYPE_CHECKING:
@@ -102,12 +102,12 @@ def pipeline_context(
     choices = choices or {}
     steps = [_step_context(step) for step in pipeline.steps]
     inputs = [_input_context(i, choices.get(i.name, [])) for i in pipeline.input]
-    given = pipeline.sample.input
-    own = set(pipeline.sample.files)
+    given = pipeline.sample.input  # the plan's own sample, else the heuristic's
+    heuristic = pipeline_samples(pipeline, data_files) if given is None else Samples()
     sample, fixtures = with_fixtures(
-        dict(given) if given is not None else sample_inputs(pipeline, data_files),
+        dict(given) if given is not None else heuristic.inputs,
         pipeline.name,
-        own,
+        set(pipeline.sample.files),
     )
     return {
         "name": pipeline.name,
@@ -121,6 +121,8 @@ def pipeline_context(
         "has_llm": any(s["type"] == "llm" for s in steps),
         "sample": sample,
         "fixtures": fixtures,
+        "fixture_files": heuristic.files,
+        "placeholders": heuristic.placeholders,
     }
 
 
@@ -151,10 +153,6 @@ def _input_context(item: Input, choices: list[str]) -> dict[str, Any]:
             else None
         ),
     }
-
-
-def _json_file(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
 
 def _flow(value: Any) -> str:
@@ -222,11 +220,16 @@ def _pipeline_files(
     )
     for name in context["fixtures"]:  # real sample data of the right kind
         files.append(RenderedFile(f"{base}/samples/{name}", FIXTURES[name]()))
+    files += [RenderedFile(path, data) for path, data in sorted(context["fixture_files"].items())]
     for name, text in sorted(pipeline.sample.files.items()):  # the plan's own sample files
         files.append(RenderedFile(f"{base}/samples/{name}", text))
-    if pipeline.sample.skip:  # app-run test and the smoke run report it, never run it
-        why = {"inputs": {}, "why": pipeline.sample.skip}
-        files.append(RenderedFile(f"{base}/samples/placeholders.json", _json_file(why)))
+    if pipeline.sample.skip or context["placeholders"]:  # app-run test and smoke: not run
+        placeholders = {"inputs": context["placeholders"]}
+        placeholders |= {"why": pipeline.sample.skip} if pipeline.sample.skip else {}
+        text = env.get_template("convert/samples/placeholders.json.j2").render(
+            placeholders=placeholders
+        )
+        files.append(RenderedFile(f"{base}/samples/placeholders.json", text))
     answers = []
     for step in pipeline.steps:
         if isinstance(step, CodeStep) and step.write is not None:

@@ -19,6 +19,7 @@ first lines carry the marker (step adapters, validate scripts), ``samples/input.
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -31,7 +32,9 @@ from skill2app.converter.render.render import RenderedFile
 
 PIPELINES = "pipelines"
 BACKUP = ".app-convert-backup"
-GENERATED_SAMPLES = frozenset({"samples/input.json", "samples/answers.yaml"})
+GENERATED_SAMPLES = frozenset(
+    {"samples/input.json", "samples/answers.yaml", "samples/placeholders.json"}
+)
 _HEAD_LINES = 12  # a step adapter says it is generated in its docstring, after the #! line
 
 
@@ -104,6 +107,7 @@ def earlier_files(folder: Path) -> set[Path]:
     """The files of a generated pipeline folder that an earlier conversion wrote."""
     found = {folder / "pipeline.yaml", *(folder / name for name in GENERATED_SAMPLES)}
     found |= {p for p in files_in(folder) if p.suffix == ".py" and is_generated(p, _HEAD_LINES)}
+    found |= _fixtures(folder)
     try:
         data = yaml.safe_load((folder / "pipeline.yaml").read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
@@ -114,6 +118,22 @@ def earlier_files(folder: Path) -> set[Path]:
         if isinstance(schema, str) and schema.startswith("schemas/") and ".." not in schema:
             found.add(folder / schema)
     return found
+
+
+def _fixtures(folder: Path) -> set[Path]:
+    """The sample files (fixtures) an earlier conversion wrote: those its
+    ``samples/input.json`` names inside this pipeline's ``samples/`` folder."""
+    try:
+        sample = json.loads((folder / "samples" / "input.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return set()
+    prefix = f"{PIPELINES}/{folder.name}/samples/"
+    values = sample.values() if isinstance(sample, dict) else []
+    return {
+        folder / "samples" / value.removeprefix(prefix)
+        for value in values
+        if isinstance(value, str) and value.startswith(prefix) and ".." not in value
+    }
 
 
 def back_up(target: Path, files: list[str], stamp: str = "") -> str:

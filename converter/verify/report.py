@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.plan.model import CodeStep
+from skill2app.converter.plan.samples import pipeline_samples
 
 if TYPE_CHECKING:
     from skill2app.converter.inventory.model import Inventory
@@ -48,6 +49,8 @@ class Report:
     pause: dict[str, Any] | None = None  # host analyzer: the needs_llm object to print
     exhausted: list[str] = field(default_factory=list)  # attempts used up: what still fails
     attempts: int = 0  # how many answers an LLM analyst gave (0: none asked)
+    # pipeline -> input -> why its sample is a placeholder (samples/placeholders.json)
+    placeholders: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -88,6 +91,10 @@ class Report:
             if p.path not in used
         ]
         report.skill_mode = [s.to_dict() for s in plan.skill_mode]
+        data = [f.path for f in inventory.files if f.role in ("context", "other")]
+        for p in plan.pipelines:
+            if found := pipeline_samples(p, data).placeholders:
+                report.placeholders[p.name] = found
         report.warnings = list(inventory.warnings)
         report.notes = [n for n in plan.notes if n not in report.warnings]  # said once
         return report
@@ -105,6 +112,7 @@ class Report:
             "lifecycle": self.lifecycle,
             "programs": {"covered": self.covered, "not_covered": self.not_covered},
             "skill_mode": self.skill_mode,
+            "placeholders": self.placeholders,
             "warnings": self.warnings,
             "notes": self.notes,
             "files": self.files,
@@ -151,6 +159,12 @@ class Report:
         for item in self.skill_mode:
             where = f" ({item['where']})" if item.get("where") else ""
             lines.append(f"  {item['topic']}: {item['reason']}{where}")
+        samples = [
+            f"{name}: {item} — {why}"
+            for name, found in self.placeholders.items()
+            for item, why in found.items()
+        ]
+        lines += _section("Placeholder samples (samples/placeholders.json)", samples)
         lines += _section("Warnings", self.warnings) + _section("Notes", self.notes)
         if self.verification is not None:
             lines += verification_lines(self.verification)

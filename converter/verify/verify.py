@@ -54,6 +54,7 @@ MISSING = re.compile(
     r"ModuleNotFoundError: No module named '?([\w.]+)|No module named '?([\w.]+)"
     r"|(\S+): command not found|(\S+) is not on PATH|Cannot find module '([^'./][^']*)'"
     r"|No such file or directory: '([\w+-]+)'|\b([\w.+-]+) is not installed"
+    r"|\S+ needs ((?:the |an? )?[^|\n]+?)\s*(?:\||$)"  # a generated adapter's own line
     r"|check_environment: (.+)"
 )  # the last group is the constructor's check, said in its own words
 

@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-AUTHORITATIVE = ("argparse", "click", "typer")  # frameworks whose declaration is complete
+# Frameworks whose declaration is complete: every flag the program takes is declared.
+AUTHORITATIVE = ("argparse", "click", "typer", "commander", "yargs")
 _NOT_IDENT = re.compile(r"[^a-z0-9_]+")
 
 
@@ -34,8 +35,12 @@ class Param:
     default: Any = None
     required: bool = False
     help: str = ""
-    source: str = ""  # argparse | click | typer | shell | node | invocation
+    source: str = ""  # argparse | click | typer | commander | yargs | shell | node | usage |
+    # documentation | invocation
     spread: bool = False  # an array flag given once, then every value (argparse nargs="+")
+    rest: bool = False  # a positional taking every remaining word (REMAINDER, `-- cmd...`)
+    certain: bool = False  # whether it is required is declared or documented, not guessed
+    typed: bool = False  # its type comes from the program's code, not from a guess
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -56,6 +61,8 @@ class Param:
             data["help"] = self.help
         if self.spread:
             data["spread"] = True
+        if self.rest:
+            data["rest"] = True
         return data
 
 
@@ -120,7 +127,7 @@ def parse_argv(argv: list[str], command: Command | None) -> ParsedArgs:
     """Split ``argv`` into subcommand, flags and positionals.
 
     A flag the command declares takes a value unless it is boolean; an undeclared flag takes
-    the next word as its value when that word does not look like a flag.
+    the next word as its value; neither ever takes a word that is itself a flag.
     """
     parsed = ParsedArgs()
     current = command
@@ -152,11 +159,14 @@ def _take_flag(argv: list[str], i: int, command: Command | None, parsed: ParsedA
         parsed.flags.append((canonical, attached))
         return i + 1
     nxt = argv[i + 1] if i + 1 < len(argv) else None
+    is_flag = nxt is not None and nxt.startswith("-") and len(nxt) > 1 and not _is_number(nxt)
     takes_value = (
         param.type != "boolean"
         if param is not None and param.source != "invocation"
-        else nxt is not None and (not nxt.startswith("-") or _is_number(nxt))
+        else nxt is not None and not is_flag
     )
+    if is_flag:
+        takes_value = False  # `--auth-and-poll --open-id X`: no parser takes a flag as a value
     if takes_value and nxt is not None:
         parsed.flags.append((canonical, nxt))
         return i + 2

@@ -20,6 +20,7 @@ from skill2app.converter.inventory.invocations import (
     is_placeholder,
     order_key,
 )
+from skill2app.converter.inventory.programs.documented import apply_usage, usage_of
 from skill2app.converter.inventory.programs.interface import (
     Command,
     Param,
@@ -32,12 +33,12 @@ from skill2app.converter.inventory.programs.language import (
     shebang_command,
     shebang_program,
 )
+from skill2app.converter.inventory.programs.node import scan_node
 from skill2app.converter.inventory.programs.python import extract_python_cli
 from skill2app.converter.inventory.programs.scripts import (
     USAGE_PREFIX,
     leading_comment,
     positional_name,
-    scan_node,
     scan_shell,
     usage_positionals,
 )
@@ -68,6 +69,10 @@ class Program:
     emits_json: bool = False
     warnings: list[str] = field(default_factory=list)
     probe: dict[str, Any] | None = None
+    mentioned: bool = True  # a document of the skill runs it or names it
+    # optional flags a document describes → (file, first line, last line) of each section
+    # that describes them: the pipelines of the commands there offer them
+    doc_options: dict[str, list[tuple[str, int, int]]] = field(default_factory=dict)
 
     def command_for(self, subcommand: str) -> Command | None:
         if self.cli is None:
@@ -89,6 +94,13 @@ class Program:
         }
         if self.warnings:
             data["warnings"] = list(self.warnings)
+        if not self.mentioned:
+            data["mentioned"] = False
+        if self.doc_options:
+            data["doc_options"] = {
+                flag: [f"{file}:{first}-{last}" for file, first, last in sorted(set(spots))]
+                for flag, spots in sorted(self.doc_options.items())
+            }
         if self.probe is not None:
             data["probe"] = self.probe
         return data
@@ -166,6 +178,11 @@ def describe(
         program.doc = leading_comment(source, "//")
     program.doc = (program.doc or _usage_line(source)).strip()[:2000]
     _apply_dispatch(program, dispatch)
+    program.cli = program.cli or Command("none")
+    literals = {*program.enumerations.get("<command>", []), *program.cli.subcommands}
+    usage = usage_of(f"{program.doc}\n{_usage_line(source)}", posixpath.basename(rel))
+    apply_usage(program.cli, usage, literals)
+    _argv_count(program.cli, source)
     _merge_invocations(program)
     if probe:
         from skill2app.converter.inventory.programs.probe import probe_help  # only with --probe
@@ -216,6 +233,21 @@ def direct_run_warning(skill_dir: Path, program: Program) -> str:
         f"{where} runs {program.path} directly, but it has {lacks}: neither that command "
         f"nor the APP's step can run it; {fix}, or run it through its interpreter in SKILL.md"
     )
+
+
+def _argv_count(command: Command, source: str) -> None:
+    """A script reading ``sys.argv`` by hand says how many arguments it needs
+    (``if len(sys.argv) != 4:``, ``< 2``): those positionals are required, whatever
+    brackets its usage line draws around their names."""
+    if command.framework != "none":
+        return
+    counts = re.findall(r"len\(\s*sys\.argv\s*\)\s*(!=|<)\s*(\d+)", source)
+    if not counts:
+        return
+    needed = max(int(number) - 1 for _op, number in counts)
+    for index, param in enumerate(command.positionals()):
+        if index < needed:
+            param.required, param.certain = True, True
 
 
 def _usage_line(source: str) -> str:
@@ -319,10 +351,17 @@ def _note_positionals(program: Program, command: Command, words: list[str]) -> N
         used = {p.dest for p in command.params}
         while dest in used:
             dest += "_2"
+        optional = word.startswith("[") and word.endswith("]")  # `[timeout_seconds]`
         add_param(
             command,
             Param(
-                dest, "positional", dest, type=_type_of(word), required=True, source="invocation"
+                dest,
+                "positional",
+                dest,
+                type=_type_of(word),
+                required=not optional,
+                source="invocation",
+                certain=optional,
             ),
         )
 

@@ -26,7 +26,17 @@ def extract_python_cli(source: str) -> tuple[Command | None, str]:
         command = click_command(module, names)
     if command is None and "argparse" in imported:
         command = argparse_command(module, names)
+    if command is not None:
+        _declared(command)
     return command, names.docstring
+
+
+def _declared(command: Command) -> None:
+    """Every parameter a parser declares is known for sure: required or not, and its type."""
+    for param in command.params:
+        param.certain = param.typed = True
+    for sub in command.subcommands.values():
+        _declared(sub)
 
 
 def _imports(module: ast.Module) -> set[str]:

@@ -126,6 +126,7 @@ def _argparse_param(call: ast.Call, names: Names) -> Param | None:
         help=first_paragraph(_text(names.value(_kw(call, "help")))),
         source="argparse",
     )
+    param.rest = kind == "positional" and nargs in ("...", "A...")
     if action == "BooleanOptionalAction":
         param.aliases.append("--no-" + param.name.removeprefix("--"))
     # `--set a b` (nargs) takes its values after one flag; `--tag a --tag b` (append) repeats.

@@ -1,9 +1,7 @@
-"""A light static scan of shell and Node programs: usage text, flags, dispatch values.
+"""A light static scan of shell programs and the usage text of any program.
 
 Shell: the leading comment block, ``case`` arms that spell flags (``-t|--title)``), ``getopts``
-letters, and the words of ``case "$action" in ... esac``.  Node: the leading comment, flags
-declared with ``util.parseArgs`` or spelled as string literals (``'--title'``), and the values a
-variable is compared with (``switch (action) { case 'create_event': ...}``, ``action === 'x'``).
+letters, and the words of ``case "$action" in ... esac`` (Node programs: ``node.py``).
 What cannot be seen this way is left to the invocations in SKILL.md.  A usage line
 (``Usage:``/``用法:``) splits into its arguments (positional names) and the description after
 them; a positional no usage line names gets a generic name by what SKILL.md shows for it.
@@ -27,14 +25,6 @@ _SH_CASE_ARM = re.compile(r"^\s*\(?\s*([^()#]*?)\s*\)\s*(.*)$")
 _SH_CASE_START = re.compile(r"\bcase\s+\"?\$\{?(\w+)[^\s\"]*\"?\s+in\b")
 _SH_GETOPTS = re.compile(r"\bgetopts\s+[\"']?:?([A-Za-z:]+)[\"']?")
 _SH_TAKES_VALUE = re.compile(r"\$\{?2|shift\s+2|\$\{?1#|OPTARG")
-_JS_PARSEARGS = re.compile(
-    r"[\"']?([A-Za-z][\w-]*)[\"']?\s*:\s*\{\s*type\s*:\s*[\"'](string|boolean)[\"']"
-    r"(?P<rest>[^}]*)\}"
-)
-_JS_FLAG_LITERAL = re.compile(r"[\"'](--[a-z][a-z0-9-]*)[\"']")
-_JS_SWITCH = re.compile(r"\bswitch\s*\(\s*(?:[\w$]+(?:\.|\[['\"]))?([\w$]+)['\"]?\]?\s*\)\s*\{")
-_JS_CASE = re.compile(r"\bcase\s+[\"']([\w:.-]+)[\"']\s*:")
-_JS_COMPARE = re.compile(r"\b(?:[\w$]+\.)?([\w$]+)\s*===?\s*[\"']([\w:.-]+)[\"']")
 
 
 def leading_comment(source: str, marker: str) -> str:
@@ -76,6 +66,7 @@ def scan_shell(source: str) -> tuple[Command, dict[str, list[str]]]:
         arm = _SH_CASE_ARM.match(code) if case_var and ";;" not in code.split(")")[0] else None
         if arm:
             _shell_arm(arm.group(1), "\n".join(lines[i : i + 4]), case_var[-1], command, dispatch)
+            _shell_default(command, arm.group(2), lines[:i])
         getopts = _SH_GETOPTS.search(code)
         if getopts:
             _shell_getopts(getopts.group(1), command)
@@ -107,6 +98,22 @@ def _shell_arm(
         dispatch.setdefault(var, []).extend(values)
 
 
+def _shell_default(command: Command, action: str, before: list[str]) -> None:
+    """The default of the flag just added: the literal its variable (``range="$2"``) is
+    given before the argument loop (``range="today"``)."""
+    target = re.match(r"\s*(\w+)=[\"']?\$\{?(?:2|OPTARG|1#)", action)
+    if target is None or not command.params or command.params[-1].default is not None:
+        return
+    assigned = re.compile(
+        rf"^\s*(?:local\s+)?{target.group(1)}=([\"']?)([^\"'$`\s]+)\1\s*(?:#.*)?$"
+    )
+    for line in before:
+        match = assigned.match(line)
+        if match:
+            command.params[-1].default = match.group(2)
+            return
+
+
 def _shell_getopts(spec: str, command: Command) -> None:
     for i, letter in enumerate(spec):
         if letter == ":":
@@ -122,54 +129,6 @@ def _shell_getopts(spec: str, command: Command) -> None:
                 source="shell",
             ),
         )
-
-
-def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
-    """(flags declared or spelled in the script, variable → values it is compared with)."""
-    command = Command("node", first_paragraph(leading_comment(source, "//")))
-    for match in _JS_PARSEARGS.finditer(source):
-        name, kind, rest = match.group(1), match.group(2), match.group("rest")
-        short = re.search(r"short\s*:\s*[\"'](\w)[\"']", rest)
-        param = Param(
-            "--" + name,
-            "flag",
-            dest_of(name),
-            type="array" if re.search(r"multiple\s*:\s*true", rest) else kind,
-            aliases=[f"-{short.group(1)}"] if short else [],
-            source="node",
-        )
-        default = re.search(r"default\s*:\s*[\"']([^\"']*)[\"']", rest)
-        param.default = default.group(1) if default else None
-        add_param(command, param)
-    for match in _JS_FLAG_LITERAL.finditer(source):
-        flag = match.group(1)
-        if command.flag(flag) is None:
-            add_param(command, Param(flag, "flag", dest_of(flag), source="node"))
-    return command, _node_dispatch(source)
-
-
-def _node_dispatch(source: str) -> dict[str, list[str]]:
-    dispatch: dict[str, set[str]] = {}
-    for match in _JS_SWITCH.finditer(source):
-        body = _braced(source, match.end() - 1)
-        dispatch.setdefault(match.group(1), set()).update(_JS_CASE.findall(body))
-    for var, value in _JS_COMPARE.findall(source):
-        if var not in ("type", "typeof", "length", "name") and not value.startswith("-"):
-            dispatch.setdefault(var, set()).add(value)
-    return {k: sorted(v) for k, v in dispatch.items() if v}
-
-
-def _braced(source: str, start: int) -> str:
-    """The text of the ``{...}`` block opening at ``start`` (strings are not special-cased)."""
-    depth = 0
-    for i in range(start, len(source)):
-        if source[i] == "{":
-            depth += 1
-        elif source[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return source[start : i + 1]
-    return source[start:]
 
 
 _NOT_A_NAME = {"options", "option", "flags", "args", "arguments", "opts"}

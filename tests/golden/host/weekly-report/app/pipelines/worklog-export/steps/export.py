@@ -25,12 +25,14 @@ in the inputs mean what the user meant (one found only in the APP folder, like t
 data files, is passed as its absolute path); SPEC["cwd"] = "app" runs it in the APP folder
 instead. It gets no stdin (a prompt for input fails at once). Its stderr is passed on after
 it ends — after its stdout when it failed, so its last words come last; a non-zero exit
-status is this step's.
+status is this step's. A failure for want of a Python module, a Node package or a program
+on PATH is said in one line instead ("x.py needs the Python package pypdf").
 Edit SPEC by hand, or edit the plan and run app-convert again.
 """
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -195,6 +197,28 @@ def error_said(output: object) -> str:
     return ""
 
 
+MISSING = [  # (the last words of a program that lacks something, what it lacks)
+    (r"ModuleNotFoundError: No module named '(\w+)", "the Python package {0}"),
+    (r"Cannot find module '([^'./][^']*)'", "the Node package {0} (npm install {0})"),
+    (r"(?:FileNotFoundError|No such file or directory).*: '([\w+-]+(?:\.\d+)*)'$", "{0} on PATH"),
+    (r"(?:^|[\w/]*sh: )(?:line )?(?:\d+: )?([\w.+-]+): command not found$", "{0} on PATH"),
+    (r"^(?:[\w/]*sh): \d+: ([\w.+-]+): not found$", "{0} on PATH"),
+    (r"\b(\w+NotInstalledError): (.+)$", "{1} ({0})"),
+]
+
+
+def missing_dependency(stderr: str) -> str:
+    """What the program lacks when its failure says so (a module, a package, a program not
+    on PATH), "" otherwise: one line instead of its traceback."""
+    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+    for line in reversed(lines[-3:]):
+        for pattern, what in MISSING:
+            found = re.search(pattern, line)
+            if found:
+                return what.format(*found.groups())
+    return ""
+
+
 def main() -> int:
     payload = json.load(sys.stdin)
     work = os.environ.get("APP_WORK_DIR", "")
@@ -215,9 +239,13 @@ def main() -> int:
     stdout = done.stdout.decode("utf-8", errors="replace")
     ok_codes = SPEC.get("ok_exit_codes") or [0]
     failed = done.returncode not in ok_codes
+    stderr = done.stderr.decode("utf-8", errors="replace")
+    lacks = missing_dependency(stderr) if failed else ""
+    if lacks:  # one line, not a traceback: the constructor's check says how to get it
+        print(f"{SPEC['program']} needs {lacks}", file=sys.stderr)
+        return done.returncode if done.returncode > 0 else 1
     if failed:  # what it printed, then its own last words on stderr
         sys.stderr.write(stdout)
-    stderr = done.stderr.decode("utf-8", errors="replace")
     sys.stderr.write(stderr)
     if failed:
         status = done.returncode if done.returncode > 0 else 128 - done.returncode

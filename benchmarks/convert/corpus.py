@@ -1,0 +1,142 @@
+"""The conversion corpus: public skills named by the expectation files, fetched, not vendored.
+
+Each file in ``expectations/<collection>/<skill>.yaml`` names its skill with ``source:
+<owner>/<repo>@<commit>:<path>`` and its set with ``set: dev | test``.  The skills themselves
+are never copied into this repository (their licences differ): ``extract`` writes them from
+local mirrors of the repositories (bare git repositories at
+``$SKILL_CORPUS_MIRRORS/<owner>+<repo>/repo``, default ``/work/.mirror``) into a temporary
+folder with ``git archive``.
+
+Only ``set:`` (and ``source:``) are read to list a set; a scorer reads the rest of an
+expectation through ``Expectation.data``.  The test set is held out: tune nothing on it.
+
+    from corpus import corpus
+    with corpus(("dev",)) as skills:
+        for item in skills:
+            print(item.expectation.id, item.folder)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+EXPECTATIONS = HERE / "expectations"
+DEFAULT_MIRRORS = Path("/work/.mirror")
+SETS = ("dev", "test")
+_SOURCE = re.compile(r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<commit>[0-9a-f]{7,40}):(?P<path>\S+)$")
+_KEY = re.compile(r"^(set|source):\s*(\S+)\s*$", re.M)
+
+
+class CorpusError(Exception):
+    """A skill of the corpus cannot be listed or extracted (the message says why)."""
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """One expectation file: which skill it is about and in which set."""
+
+    file: Path
+    set: str
+    repo: str  # owner/name
+    commit: str
+    path: str  # the skill's folder inside the repository
+
+    @property
+    def collection(self) -> str:
+        return self.file.parent.name
+
+    @property
+    def id(self) -> str:
+        """``anthropics/pdf``: unique across collections (two skills are named skill-creator)."""
+        return f"{self.collection}/{self.file.stem}"
+
+    @cached_property
+    def data(self) -> dict[str, Any]:
+        """The whole expectation (a scorer's business; listing a set never reads it)."""
+        loaded = yaml.safe_load(self.file.read_text(encoding="utf-8"))
+        return loaded if isinstance(loaded, dict) else {}
+
+
+@dataclass(frozen=True)
+class Skill:
+    expectation: Expectation
+    folder: Path  # the extracted skill folder (holds SKILL.md)
+
+
+def expectations(sets: Sequence[str] = SETS, root: Path = EXPECTATIONS) -> list[Expectation]:
+    """The expectation files of ``sets``, by id; only their ``set:`` and ``source:`` keys are
+    read here."""
+    found = []
+    for file in sorted(root.glob("*/*.yaml")):
+        keys = dict(_KEY.findall(file.read_text(encoding="utf-8")))
+        source = _SOURCE.match(keys.get("source", ""))
+        if source is None:
+            raise CorpusError(f"{file}: no `source: owner/repo@commit:path` line")
+        if keys.get("set") not in SETS:
+            raise CorpusError(f"{file}: `set:` must be one of {', '.join(SETS)}")
+        if keys["set"] in sets:
+            found.append(Expectation(file, keys["set"], **source.groupdict()))
+    return sorted(found, key=lambda e: e.id)
+
+
+def mirror_of(repo: str, mirrors: Path | None = None) -> Path:
+    """The bare git repository mirroring ``repo`` (``owner/name``)."""
+    base = mirrors or Path(os.environ.get("SKILL_CORPUS_MIRRORS") or DEFAULT_MIRRORS)
+    return base / repo.replace("/", "+") / "repo"
+
+
+def extract(expectation: Expectation, into: Path, mirrors: Path | None = None) -> Path:
+    """Write the skill's folder at its commit under ``into/<collection>/<skill>``."""
+    mirror = mirror_of(expectation.repo, mirrors)
+    if not mirror.is_dir():
+        raise CorpusError(
+            f"{expectation.id}: no mirror of {expectation.repo} at {mirror} "
+            "(set SKILL_CORPUS_MIRRORS to the folder holding <owner>+<repo>/repo)"
+        )
+    target = into / expectation.collection / expectation.file.stem
+    stage = into / ".stage" / expectation.id
+    stage.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(
+        ["git", "-C", str(mirror), "archive", expectation.commit, expectation.path],
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode != 0:
+        why = archive.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise CorpusError(f"{expectation.id}: git archive failed: {why[-1] if why else '?'}")
+    subprocess.run(["tar", "-x", "-C", str(stage)], input=archive.stdout, check=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(str(stage / expectation.path), target)
+    if not (target / "SKILL.md").is_file():
+        raise CorpusError(f"{expectation.id}: {expectation.path} has no SKILL.md")
+    return target
+
+
+@contextmanager
+def corpus(
+    sets: Sequence[str] = ("dev",), mirrors: Path | None = None, keep: Path | None = None
+) -> Iterator[list[Skill]]:
+    """The skills of ``sets``, extracted into a temporary folder (``keep``: into that folder
+    instead, left in place) for the time of the ``with`` block."""
+    root = keep or Path(tempfile.mkdtemp(prefix="skill-corpus-"))
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        skills = [Skill(e, extract(e, root, mirrors)) for e in expectations(sets)]
+        shutil.rmtree(root / ".stage", ignore_errors=True)
+        yield skills
+    finally:
+        if keep is None:
+            shutil.rmtree(root, ignore_errors=True)

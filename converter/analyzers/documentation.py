@@ -1,0 +1,253 @@
+"""What a skill's documents say about the task of one pipeline: its sections, the prose
+before its commands, the requests they quote — as triggers and as its description.
+
+The sections documenting a main path are those, in any Markdown file, that show its
+commands and no others; their titles name the task ("Step 2: Edit XML" → "Edit XML").  The
+prose right before a command says what it does ("Convert the PDF to PNGs with this script:"
+→ "Convert the PDF to PNGs").  A request a document quotes goes to the pipeline sharing the
+most words with it.  ``triggers`` has the rules every phrase passes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skill2app.converter.analyzers.paths import MainPath, describe_path, path_name, what_it_does
+from skill2app.converter.analyzers.text import humanize, keys, strip_markdown
+from skill2app.converter.analyzers.triggers import (
+    AGENT_WORDS,
+    INSTRUCTION,
+    align_nouns,
+    as_task,
+    clean,
+    describing,
+    first_of,
+    label_phrase,
+    quoted_requests,
+    usage_request,
+    verb_and_object,
+    zh_action_phrases,
+    zh_nouns,
+)
+from skill2app.converter.inventory.invocations import Invocation, is_placeholder
+from skill2app.converter.inventory.markdown import Section
+from skill2app.converter.inventory.model import Doc, Inventory
+from skill2app.converter.inventory.programs.interface import parse_argv
+from skill2app.converter.plan.model import Plan
+
+
+def section_at(document: Doc, line: int) -> Section | None:
+    """The section whose own text (up to the next heading of any level) holds ``line``."""
+    before = [s for s in document.sections if s.line <= line]
+    return max(before, key=lambda s: s.line) if before else None
+
+
+def section_text(document: Doc, section: Section) -> str:
+    """The prose of a section's own text: its lines up to the next heading, code left out."""
+    later = [s.line for s in document.sections if s.line > section.line]
+    end = min(later) - 1 if later else document.first_line + document.text.count("\n")
+    lines = document.text.split("\n")[
+        section.line + 1 - document.first_line : end + 1 - document.first_line
+    ]
+    kept, fenced = [], False
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced:
+            kept.append(line)
+    return "\n".join(kept).strip()
+
+
+def documenting(inventory: Inventory, invocations: list[Invocation]) -> list[tuple[str, str]]:
+    """(title, prose) of each section, in any document, that shows these commands and no
+    others: what the skill says about this task."""
+    mine = {(i.file, i.line) for i in invocations}
+    everyone = [(i.file, i.line) for p in inventory.programs for i in p.invocations]
+    found = []
+    for document in inventory.documents:
+        seen: set[int] = set()
+        for inv in invocations:
+            section = section_at(document, inv.line) if inv.file == document.path else None
+            if section is None or section.line in seen:
+                continue
+            seen.add(section.line)
+            later = [s.line for s in document.sections if s.line > section.line]
+            end = min(later) if later else 10**9
+            inside = [
+                at for at in everyone if at[0] == document.path and section.line < at[1] < end
+            ]
+            if all(at in mine for at in inside):
+                found.append((section.title, section_text(document, section)))
+    return found
+
+
+def distribute_quotes(plan: Plan, inventory: Inventory) -> None:
+    """Give each request a document quotes to the pipeline it is about: the only one, the
+    one whose command the same section shows, or the one sharing the most words with it
+    (none when two share as many)."""
+    pipelines = plan.pipelines
+    if not pipelines:
+        return
+    topics = [keys(" ".join([p.name, p.description, *p.triggers])) for p in pipelines]
+    for document in inventory.documents:
+        for index, text in quoted_requests(document.text.split("\n")):
+            line = document.first_line + index
+            here = [i for i, p in enumerate(pipelines) if _same_section(document, p.source, line)]
+            owner = here[0] if len(here) == 1 else _owner_of(text, topics)
+            if owner is not None:
+                pipelines[owner].triggers.append(text)
+
+
+def _same_section(document: Doc, source: str, line: int) -> bool:
+    """Whether ``source`` (``file:line``) is in the section of ``document`` holding ``line``."""
+    file, _, number = source.rpartition(":")
+    if file != document.path or not number.isdigit():
+        return False
+    here, there = section_at(document, line), section_at(document, int(number))
+    return here is not None and here is there
+
+
+def path_candidates(
+    inventory: Inventory, path: MainPath, clauses: list[str], description: str
+) -> list[str]:
+    """What the skill says about one main path, as candidate triggers, best first: the
+    titles of its sections, the description's situations about it, what the prose before
+    its commands says, its action's name, a subcommand's own help, its command as a
+    request.  The program's help for itself is its description, not a trigger (often
+    shared with its siblings: "Summarise the numeric columns of a CSV file"), and the
+    pipeline's name only stands in when nothing else does."""
+    program = path.program
+    stem = humanize(program.path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    candidates = [as_task(title) for title, _prose in documenting(inventory, path.invocations)]
+    if inventory.language == "zh" and path.label:
+        candidates += zh_action_phrases(path.label, _section_nouns(inventory, path))
+    candidates += clauses
+    named = [stem, humanize(path.label), *(c for c in candidates if c)]
+    verbs = keys(" ".join(w.split()[0] for w in named if w.split()))
+    candidates += [c for c in lead_ins(inventory, path.invocations) if keys(c.split()[0]) & verbs]
+    candidates.append(label_phrase(path.label))
+    if path.command is not program.cli:
+        candidates.append(first_of(path.command.description))  # a subcommand's own help
+    phrase = label_phrase(path.label) or (stem if not path.label else "")
+    shown = [w for parsed in path.parsed()[:1] for w in _values(parsed.positionals)]
+    candidates.append(usage_request(phrase, shown))
+    if not any(clean(c) for c in candidates):
+        candidates.append(humanize(path_name(path)))  # nothing else: its name in words
+    return [c for c in candidates if c]
+
+
+def _section_nouns(inventory: Inventory, path: MainPath) -> dict[str, str]:
+    """English objects of the actions shown in the section of this path's first command →
+    the Chinese nouns of that section's title ("## 任务清单" shows create_tasklist, ...)."""
+    first = path.invocations[0] if path.invocations else None
+    document = next((d for d in inventory.documents if first and d.path == first.file), None)
+    section = section_at(document, first.line) if document and first else None
+    if section is None or document is None:
+        return {}
+    later = [s.line for s in document.sections if s.line > section.line]
+    end = min(later) if later else 10**9
+    shown = sorted(
+        (i for i in path.program.invocations if i.file == document.path),
+        key=lambda i: i.line,
+    )
+    objects = []
+    for inv in shown:
+        if section.line < inv.line < end:
+            label = _label_of(path, inv)
+            objects += [verb_and_object(label)[1]] if label else []
+    return align_nouns(objects, zh_nouns(section.title))
+
+
+def _label_of(path: MainPath, inv: Invocation) -> str:
+    """The action or subcommand ``inv`` runs, the way ``path`` picks its own."""
+    parsed = parse_argv(inv.argv, path.program.cli)
+    if path.action is not None:
+        return next((v or "" for n, v in parsed.flags if n == path.action[0]), "")
+    return parsed.subcommand or (parsed.positionals[0] if parsed.positionals else "")
+
+
+def _values(argv: list[str]) -> list[str]:
+    """The values of a documented command a user would name: no flags, placeholders, file
+    names (``doc.docx`` is in every command of a skill: it tells them apart from nothing),
+    folders or markup."""
+    return [
+        w
+        for w in argv
+        if not w.startswith("-")
+        and not is_placeholder(w)
+        and not re.search(r"[/\\&#;<>{}]|\.\w{1,5}$", w)
+        and 0 < len(w) <= 24
+    ]
+
+
+_LEADING = re.compile(
+    r"^(?:(?:if|when|once)\s+you\s+(?:need|want)\s+to\s+|to\s+|(?:first|then|next|also|"
+    r"and|so|now|finally)\b,?\s+|(?:you\s+can|you\s+should|please)\s+)+",
+    re.I,
+)
+
+
+def lead_ins(inventory: Inventory, invocations: list[Invocation]) -> list[str]:
+    """What the prose right before each documented command says it does ("Convert the PDF
+    to PNGs with this script:" → "Convert the PDF to PNGs"), clause by clause."""
+    found: list[str] = []
+    for inv in invocations:
+        document = next((d for d in inventory.documents if d.path == inv.file), None)
+        if document is None:
+            continue
+        lines = document.text.split("\n")
+        offset = inv.line - document.first_line
+        if inv.source == "inline" and 0 <= offset < len(lines):
+            text = lines[offset].split("`", 1)[0]
+        else:
+            text = _prose_before(lines, offset)
+        for clause in re.split(r"(?<=[.!?;:。；：])\s*|,\s+|，", strip_markdown(text)):
+            clause = _LEADING.sub("", AGENT_WORDS.sub("", clause)).strip(" -:：.,")
+            if clause and not INSTRUCTION.match(clause):
+                found.append(clause)
+    return [c for c in found if not re.search(r"[/`<>{}]|\b(?:python|node|bash)\b", c)]
+
+
+def _prose_before(lines: list[str], offset: int) -> str:
+    """The line of prose that introduces the code block holding line ``offset``: above
+    its opening fence, blank lines skipped; "" when a heading comes first."""
+    index = offset - 1
+    while index >= 0 and not lines[index].lstrip().startswith(("```", "~~~")):
+        index -= 1  # the block's own lines
+    for line in reversed(lines[max(0, index - 3) : max(0, index)]):
+        stripped = line.strip()
+        if stripped:
+            return "" if stripped.startswith(("#", "```", "~~~")) else stripped
+    return ""
+
+
+def path_description(inventory: Inventory, path: MainPath) -> str:
+    """What the path gives the user, never "Run <program>": a subcommand's own help; for an
+    action, the title of the section showing it, else the action in words; else the
+    program's help, what its section says, its title, its name in words."""
+    texts = documenting(inventory, path.invocations)
+    tasks = [as_task(title) for title, _prose in texts if as_task(title)]
+    if path.command is not path.program.cli and what_it_does(path.command.description):
+        return _capital(what_it_does(path.command.description))
+    if path.label:  # the action, and what the program is for: "Create an event — Team ..."
+        about = what_it_does(path.program.cli.description if path.program.cli else "")
+        task = _capital(tasks[0] if tasks else humanize(path.label))
+        return f"{task} — {about}" if about else task
+    described = describe_path(path)
+    if described != f"Run {path.program.path}":
+        return described
+    sentence = next((s for _t, p in texts if (s := describing(p))), "")
+    stem = humanize(path.program.path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    return _capital(sentence or (tasks[0] if tasks else stem))
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _owner_of(text: str, topics: list[set[str]]) -> int | None:
+    if len(topics) == 1:
+        return 0
+    scores = [len(keys(text) & topic) for topic in topics]
+    best = max(scores)
+    return scores.index(best) if best >= 1 and scores.count(best) == 1 else None

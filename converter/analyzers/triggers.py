@@ -1,0 +1,297 @@
+"""Triggers: 5 to 10 requests per pipeline, in the skill's own words and languages.
+
+A pipeline's triggers are gathered from what the skill says about that task, best first:
+
+1. the "Use when ..." situations of the description that name it;
+2. example requests the skill quotes ("merge a.pdf and b.pdf", 用户说"查一下我的日程")
+   closest to it;
+3. the title of the section that documents it, as a task ("Step 2: Edit XML" → "Edit XML"),
+   and the first sentence of that section;
+4. what the program's own help says the command does;
+5. its name as words ("create_task" → "create task", the program's "fill_fillable_fields.py"
+   → "fill fillable fields");
+6. its documented command turned into a request: the task with the values SKILL.md shows
+   ("fill fillable fields in.pdf values.json").
+
+Never a title that names no task ("Commands", "命令", "Quick start", "Output"), a negative
+condition ("Do NOT use when ...", "不要..."), a phrase with nothing to route on, or one
+another pipeline claims.  Every language the skill is written in is kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skill2app.converter.analyzers.text import (
+    CJK,
+    first_sentence,
+    has_cjk,
+    humanize,
+    is_rule,
+    strip_markdown,
+)
+
+MIN_TRIGGERS = 5
+MAX_TRIGGERS = 10
+MAX_LENGTH = 80
+# Titles that name a part of the document, not a task.
+PART_TITLES = re.compile(
+    r"^(?:commands?|usage|how to use|examples?|options?|arguments?|parameters?|flags?|"
+    r"output|outputs|returns?|result|results|overview|notes?|quick ?start|reference|"
+    r"references|workflow|steps?|instructions|procedure|process|requirements|prerequisites|"
+    r"setup|set ?up|installation|install|dependencies|troubleshooting|faq|tips|summary|"
+    r"introduction|intro|background|about|details|advanced|next steps|see also|"
+    r"best practices|common pitfalls?|guidelines?|rules|when to use|quick reference|"
+    r"命令|用法|使用方法|示例|例子|参数|选项|输出|返回|返回字段说明|概述|说明|注意|注意事项|"
+    r"快速开始|参考|工作流程?|流程|步骤|安装|配置|依赖|常见问题|最佳实践|规则|授权|权限)$",
+    re.I,
+)
+# Words that make a title about the document ("Complete Example Workflow", "Verify Output").
+PART_WORDS = re.compile(
+    r"\b(?:examples?|workflow|overview|reference|tips|faq|troubleshooting|output|"
+    r"options|parameters|arguments|pitfalls?|best practices)\b|示例|概述|参数|注意|说明|输出|"
+    r"环境|权限|授权",
+    re.I,
+)
+_NUMBERING = re.compile(
+    r"^\s*(?:(?:step|phase|part|stage)\s*\d+[a-z]?\s*[:.)\-–—]?|"
+    r"(?:[A-Za-z][.-])?\d+(?:\.\d+)*[.):]?|"
+    r"[a-z][.)]|第[一二三四五六七八九十\d]+[步章节部分]\s*[:：、.]?)\s*",
+    re.I,
+)
+_NEGATIVE = re.compile(
+    r"\b(?:do not|don't|does not|doesn't|not for|never|unless|except|instead of|rather than|"
+    r"avoid|no need|not needed|out of scope|should not|shouldn't|must not|cannot|can't)\b|"
+    r"不要|不能|禁止|不得|不适用|而不是|勿|无需|不需要|除非",
+    re.I,
+)
+_QUOTED = re.compile(
+    r"\"([^\"\n]{4,120})\"|“([^”\n]{2,120})”|「([^」\n]{2,120})」"
+    r"|(?<![\w'])'([^'\n]{4,120})'(?![\w'])"
+)
+# What tells that a quote is something a user says (right before the quote).
+_REQUEST_CUES = re.compile(
+    r"(?:\b(?:user|users|someone|people|they|you)\s+(?:says?|asks?|types?|writes?|might say|"
+    r"requests?)|\brequests?\s+(?:like|such as)|\bsay(?:ing)?|用户(?:说|问|输入|要求|请求)|"
+    r"示例请求)\s*[:：,，]?\s*(?:\(|（)?$",
+    re.I,
+)
+# "e.g." and "例如" also cite text that is no request ("例如“使用 Python 3 编写”").
+_EXAMPLE_CUES = re.compile(r"(?:\be\.g\.,?|\bfor example,?|例如|比如)\s*[:：]?\s*$", re.I)
+# A quote on its own reads as a request when it asks or speaks as the user.
+_ASKING = re.compile(
+    r"[?？]\s*$|^(?:i|i'm|i'd|we|my|can you|could you|please|help|how do i|let's|make|create|"
+    r"find|show|give|turn|convert|fix|check|add|remove|send|get|list|write|draft)\b|"
+    r"^(?:帮我|请|我想|我要|给我|把|查|看看|能不能|可以)",
+    re.I,
+)
+_CODE_LIKE = re.compile(
+    r"^[\w./-]+\.\w{1,5}$|[{}<>=$@]|^--?\w|^\w+\(|^https?://|^[A-Z_]{3,}$|\b\w+_\w+\b"
+)
+
+
+def is_negative(text: str) -> bool:
+    return bool(_NEGATIVE.search(text))
+
+
+def title_text(title: str) -> str:
+    """A section title without Markdown, numbering, parenthesised remarks or emoji; "" when
+    it names a part of the document, a rule or a flag, not a task."""
+    text = strip_markdown(title).lstrip("# ")
+    text = re.sub(r"\s*[(（][^()（）]*[)）]\s*", " ", text).strip()
+    text = _NUMBERING.sub("", text).strip(" :：-–—")
+    text = re.sub(r"[#*`]+|[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?", "", text).strip()
+    if not text or PART_TITLES.match(text) or PART_WORDS.search(text) or is_negative(text):
+        return ""
+    if "--" in text or is_rule(text):  # "单选字段必须传 --property": a rule about a flag
+        return ""
+    return text
+
+
+def as_task(title: str) -> str:
+    """A section title as a task (``title_text``) when it has enough to route on."""
+    text = title_text(title)
+    if not text:
+        return ""
+    one_word = re.fullmatch(r"[A-Za-z]{4,}", text)  # "Review", "Agenda": a task in one word
+    return text if worth(text) or one_word else ""
+
+
+def worth(phrase: str) -> bool:
+    """Enough to route on: two words of three letters, or three CJK characters."""
+    if has_cjk(phrase):
+        latin = len(re.findall(r"[A-Za-z]{2,}", phrase))
+        return len(re.findall(f"[{CJK}]", phrase)) + 2 * latin >= 3
+    words = re.findall(r"[A-Za-z]{3,}", phrase)
+    return len(words) >= 2 or bool(re.fullmatch(r"\s*[A-Za-z]{4,}\s*", phrase))
+
+
+def clean(phrase: str) -> str:
+    """A candidate as a trigger: Markdown and quotes off, one line, no final full stop;
+    "" when it is too long, negative or has nothing to route on."""
+    text = strip_markdown(phrase).strip(" \"'“”「」:：;；,，").rstrip(".。!！")
+    if text.count('"') % 2 or len(re.findall(r"(?<!\w)'|'(?!\w)", text)) % 2:
+        text = re.sub(r"\"|(?<!\w)'|'(?!\w)", "", text)  # a quote cut in half: "of 'Word doc"
+    if not text or len(text) > MAX_LENGTH or is_negative(text) or not worth(text):
+        return ""
+    return text
+
+
+def quoted_requests(lines: list[str]) -> list[tuple[int, str]]:
+    """(index of the line, text) of requests a document quotes as what a user says: quoted
+    text of two words or more on a line that cues it ("users say", "e.g.", "例如", a list
+    item that is only a quote), never code or a file name."""
+    found = []
+    fenced = False
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        only_quote = bool(
+            re.fullmatch(r"\s*(?:[-*+>]|\d+[.)])?\s*[\"“「'].+[\"”」']\s*[,.;]?", line)
+        )
+        for match in _QUOTED.finditer(line):
+            text = next(g for g in match.groups() if g).strip()
+            before = line[: match.start()]
+            cued = bool(_REQUEST_CUES.search(before))
+            asking = bool(_ASKING.search(text)) and (only_quote or _EXAMPLE_CUES.search(before))
+            asking = asking or (only_quote and text[:1].islower())  # '- "merge these PDFs"'
+            if not (cued or asking):
+                continue
+            if _CODE_LIKE.search(text) or not worth(text) or is_negative(text):
+                continue
+            found.append((index, text))
+    return found
+
+
+def label_phrase(label: str) -> str:
+    """``create_task`` → ``create task``; "" when it is one word."""
+    phrase = humanize(label)
+    return phrase if len(phrase.split()) > 1 or has_cjk(phrase) else ""
+
+
+def usage_request(phrase: str, examples: list[str]) -> str:
+    """The documented command as a request: the task with the values it is shown with."""
+    values = [v for v in examples if v and len(v) <= 40 and "\n" not in v][:3]
+    if not phrase or not values:
+        return ""
+    text = f"{phrase} {' '.join(values)}"
+    return text if len(text) <= MAX_LENGTH else ""
+
+
+def pick(candidates: list[str], taken: set[str], limit: int = MAX_TRIGGERS) -> list[str]:
+    """The first ``limit`` usable candidates, without duplicates (case, spacing and final
+    punctuation aside) or phrases in ``taken`` (another pipeline's)."""
+    chosen: list[str] = []
+    seen = set(taken)
+    for candidate in candidates:
+        text = clean(candidate)
+        key = trigger_key(text)
+        if text and key not in seen:
+            seen.add(key)
+            chosen.append(text)
+        if len(chosen) >= limit:
+            break
+    return chosen
+
+
+def trigger_key(text: str) -> str:
+    """When two triggers are the same one: case, spacing and punctuation aside."""
+    return re.sub(r"[\s\W_]+", " ", text.casefold()).strip()
+
+
+def first_of(text: str) -> str:
+    """The first sentence of ``text`` when it is short enough to be a request."""
+    sentence = first_sentence(text)
+    return sentence if 0 < len(sentence) <= MAX_LENGTH else ""
+
+
+INSTRUCTION = re.compile(
+    r"^(?:(?:tell|ask|once|after|before|if|when|while|note|make sure|remember|always|never|"
+    r"do not|don't|you|run|use|call|see|read|first|then|next|finally|important|warning|"
+    r"critical|it|this|that)\b|请|注意|先|然后|首先|如果|若|必须|确认|确保|务必)",
+    re.I,
+)
+
+
+AGENT_WORDS = re.compile(
+    r"\(?\b(?:run|use|call|execute|with|using|via)\s+(?:this|the following|the|these)\s+"
+    r"(?:script|command|program|tool|helper)s?\b.*$|\([^()]*\bdirectory[^()]*\)|"
+    r"\bfrom this file's directory\b.*$",
+    re.I,
+)
+
+
+def describing(prose: str) -> str:
+    """The first sentence of a section when it says what the task does ("Finds overlapping
+    boxes before a form is filled"), not what the agent must do ("Tell the user: ...",
+    "Once all runs are done") or how to run it (a command, a path)."""
+    sentence = AGENT_WORDS.sub("", first_sentence(prose)).strip(" ,:;")
+    if not sentence or len(sentence) > 120 or INSTRUCTION.match(sentence):
+        return ""
+    if re.search(r"[/`<>{}]|\b(?:python3?|node|bash)\s", sentence) or is_negative(sentence):
+        return ""
+    return sentence
+
+
+# -- actions in Chinese --------------------------------------------------------------------
+
+# The verbs of common command actions, as a Chinese user asks for them.
+ZH_VERBS = {
+    "create": ("创建", "新建"), "new": ("新建",), "list": ("列出", "查看所有"),
+    "get": ("获取", "查看"), "show": ("查看",), "view": ("查看",), "read": ("读取", "查看"),
+    "fetch": ("获取",),
+    "update": ("更新", "修改"), "edit": ("编辑", "修改"), "modify": ("修改",), "set": ("设置",),
+    "delete": ("删除",), "remove": ("移除", "删除"), "rm": ("删除",), "add": ("添加",),
+    "insert": ("插入",), "append": ("追加",), "search": ("搜索", "查找"), "find": ("查找",),
+    "query": ("查询",), "send": ("发送",), "reply": ("回复",), "download": ("下载",),
+    "upload": ("上传",), "move": ("移动",), "copy": ("复制",), "export": ("导出",),
+    "import": ("导入",), "share": ("分享",), "cancel": ("取消",), "complete": ("完成",),
+    "rename": ("重命名",), "check": ("检查",), "validate": ("校验",), "convert": ("转换",),
+    "merge": ("合并",), "split": ("拆分",), "extract": ("提取",), "fill": ("填写",),
+    "analyze": ("分析",), "summarize": ("总结",), "translate": ("翻译",), "archive": ("归档",),
+    "sync": ("同步",), "invite": ("邀请",), "join": ("加入",), "schedule": ("安排",),
+}  # fmt: skip
+_NOUN_SUFFIX = re.compile(r"(?:操作|管理|相关|命令|功能|列表|接口)$")
+
+
+def verb_and_object(label: str) -> tuple[str, str]:
+    """``create_task`` → ("create", "task"); ``list_tasks`` → ("list", "task")."""
+    words = humanize(label).lower().split()
+    if len(words) < 2:
+        return (words[0] if words else "", "")
+    noun = " ".join(words[1:])
+    return words[0], re.sub(r"(?<=[a-z])s$", "", noun) if not noun.endswith("ss") else noun
+
+
+def zh_nouns(title: str) -> list[str]:
+    """The Chinese nouns a section title names: "评论与子任务" → 评论, 子任务; "数据表操作" →
+    数据表; none when the title is not Chinese."""
+    text = title_text(title)
+    parts = [_NOUN_SUFFIX.sub("", p.strip()) for p in re.split(r"与|和|、|及|/|以及", text)]
+    nouns = [p for p in parts if p and re.fullmatch(f"[{CJK}]+", p)]
+    return nouns if len(nouns) == len(parts) else []
+
+
+def zh_action_phrases(label: str, nouns: dict[str, str]) -> list[str]:
+    """The action in Chinese: its verb from ``ZH_VERBS``, its object as the skill names it
+    (``nouns``: English object → the skill's Chinese noun): "创建任务", "新建任务"."""
+    verb, obj = verb_and_object(label)
+    if verb not in ZH_VERBS or obj not in nouns:
+        return []
+    return [f"{zh}{nouns[obj]}" for zh in ZH_VERBS[verb]]
+
+
+def align_nouns(objects: list[str], nouns: list[str]) -> dict[str, str]:
+    """English objects (in the order a section first shows them) → the section title's
+    Chinese nouns: the one noun is the most shown object's; several are taken in order when
+    there are as many objects."""
+    if not objects or not nouns:
+        return {}
+    distinct = list(dict.fromkeys(objects))
+    if len(nouns) == 1:
+        primary = max(distinct, key=lambda o: (objects.count(o), -distinct.index(o)))
+        return {primary: nouns[0]}
+    return dict(zip(distinct, nouns, strict=True)) if len(distinct) == len(nouns) else {}

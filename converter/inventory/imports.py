@@ -1,0 +1,248 @@
+"""What a program imports from the skill itself: its own modules are never packages to install.
+
+Python resolves ``import a.b`` against ``sys.path``: the folder of the script that runs, the
+folder ``python -m`` runs from, and whatever the program adds itself
+(``sys.path.insert(0, str(Path(__file__).parent.parent))``).  ``LocalFiles.python_local`` takes
+the importing file's folder and each folder above it inside the skill, plus the folders its
+``sys.path`` lines name, and says whether ``a`` is a module or package there
+(``scripts/office/`` makes ``from office.soffice import x`` local).  Node's ``require('./x')``
+is always local; a bare name is local when it is an alias of the skill's ``tsconfig.json`` or
+``jsconfig.json`` ``paths`` (``~/lib``, ``@/components``) or cannot be an npm name at all.
+
+``import_graph`` links each file to the skill files it imports, so that what a module needs
+is also what every program importing it needs.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import posixpath
+import re
+from collections.abc import Callable, Iterable
+
+MAX_CONFIG_BYTES = 200_000
+_NPM_NAME = re.compile(r"^(?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*$", re.I)
+
+
+class LocalFiles:
+    """The skill's files, for telling its own modules from third-party packages."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.paths = sorted(paths)
+        self.files = set(self.paths)
+        self.dirs = {posixpath.dirname(p) for p in self.paths}
+        for path in list(self.dirs):
+            while path:
+                path = posixpath.dirname(path)
+                self.dirs.add(path)
+        self.aliases: set[str] = set()  # TS/JS path alias prefixes: "~", "@", "#lib"
+
+    # -- Python ---------------------------------------------------------------------------
+
+    def roots(self, file: str, source: str = "") -> list[str]:
+        """Folders ``file``'s absolute imports resolve against: its own, each one above it
+        inside the skill ("" is the skill folder), and those its ``sys.path`` lines add."""
+        found = []
+        folder = posixpath.dirname(file)
+        while True:
+            found.append(folder)
+            if not folder:
+                break
+            folder = posixpath.dirname(folder)
+        for extra in sys_path_dirs(file, source):
+            if extra not in found:
+                found.append(extra)
+        return found
+
+    def python_module(self, name: str, roots: list[str]) -> str:
+        """The skill file ``name`` (``office.soffice``) is, against ``roots``: a module file,
+        a package's ``__init__.py``, or a namespace package's folder; "" when none."""
+        parts = name.split(".")
+        for root in roots:
+            base = posixpath.join(root, *parts) if root else posixpath.join(*parts)
+            if base + ".py" in self.files:
+                return base + ".py"
+            if base + "/__init__.py" in self.files:
+                return base + "/__init__.py"
+            if base in self.dirs:
+                return base + "/"
+        return ""
+
+    def python_local(self, top: str, roots: list[str]) -> bool:
+        return bool(self.python_module(top, roots))
+
+    # -- Node -----------------------------------------------------------------------------
+
+    def node_local(self, module: str) -> bool:
+        """Whether a bare ``require``/``import`` name is the skill's own (an alias of its
+        tsconfig/jsconfig ``paths``) or no npm package at all (``~/x``, ``#internal``)."""
+        if module.startswith((".", "/")):
+            return True
+        if any(module == a or module.startswith(a + "/") for a in self.aliases):
+            return True
+        base = "/".join(module.split("/")[:2]) if module.startswith("@") else module.split("/")[0]
+        return not _NPM_NAME.match(base)
+
+    def read_aliases(self, read: Callable[[str], str]) -> None:
+        """The ``compilerOptions.paths`` prefixes of every tsconfig/jsconfig in the skill
+        (``"~/*"`` → ``~``, ``"@lib/*"`` → ``@lib``); ``read`` gives a file's text."""
+        for path in self.paths:
+            if posixpath.basename(path) not in ("tsconfig.json", "jsconfig.json"):
+                continue
+            text = read(path)[:MAX_CONFIG_BYTES]
+            self.aliases |= _alias_prefixes(text)
+
+
+def _alias_prefixes(text: str) -> set[str]:
+    text = re.sub(r"^\s*//.*$", "", text, flags=re.M)  # tsconfig allows comments
+    text = re.sub(r",(\s*[}\]])", r"\1", text)  # and trailing commas
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return set(re.findall(r"[\"']([~@#][\w.-]*)/\*[\"']\s*:", text))
+    options = data.get("compilerOptions") if isinstance(data, dict) else None
+    paths = options.get("paths") if isinstance(options, dict) else None
+    if not isinstance(paths, dict):
+        return set()
+    return {key.split("/*", 1)[0].rstrip("/") for key in paths if isinstance(key, str)}
+
+
+# -- sys.path lines ----------------------------------------------------------------------
+
+
+def sys_path_dirs(file: str, source: str) -> list[str]:
+    """Skill folders ``file`` adds to ``sys.path`` with a path built from ``__file__``
+    (``os.path.dirname(__file__)``, ``Path(__file__).parent.parent / "lib"``)."""
+    if "sys.path" not in source:
+        return []
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # 200,000 deep, too
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        if ast.unparse(node.func.value) != "sys.path" or node.func.attr not in ("insert", "append"):
+            continue
+        if not node.args:
+            continue
+        folder = _path_value(node.args[-1], file)
+        if folder is not None and not folder.startswith(".."):
+            found.append("" if folder == "." else folder)
+    return found
+
+
+def _path_value(node: ast.expr, file: str) -> str | None:
+    """The skill folder an expression built from ``__file__`` names; None when unknown."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str":
+        return _path_value(node.args[0], file) if node.args else None
+    if isinstance(node, ast.Name) and node.id == "__file__":
+        return file
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        name = ast.unparse(node.func)
+        if name in ("os.path.dirname", "path.dirname") and node.args:
+            inner = _path_value(node.args[0], file)
+            return posixpath.dirname(inner) if inner is not None else None
+        if name in ("os.path.abspath", "os.path.realpath", "path.abspath") and node.args:
+            return _path_value(node.args[0], file)
+        if name in ("os.path.join", "path.join") and node.args:
+            head = _path_value(node.args[0], file)
+            rest = [a.value for a in node.args[1:] if isinstance(a, ast.Constant)]
+            if head is None or len(rest) != len(node.args) - 1:
+                return None
+            return posixpath.normpath(posixpath.join(head or ".", *map(str, rest)))
+        if node.func.attr in ("resolve", "absolute"):
+            return _path_value(node.func.value, file)
+        if ast.unparse(node.func) == "Path" or ast.unparse(node.func).endswith(".Path"):
+            return _path_value(node.args[0], file) if node.args else None
+    if isinstance(node, ast.Call) and ast.unparse(node.func) in ("Path", "pathlib.Path"):
+        return _path_value(node.args[0], file) if node.args else None
+    if isinstance(node, ast.Attribute) and node.attr == "parent":
+        inner = _path_value(node.value, file)
+        return posixpath.dirname(inner) if inner is not None else None
+    if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith(".parents"):
+        inner = _path_value(node.value.value, file)  # type: ignore[attr-defined]
+        index = node.slice.value if isinstance(node.slice, ast.Constant) else None
+        if inner is None or not isinstance(index, int):
+            return None
+        for _ in range(index + 1):
+            inner = posixpath.dirname(inner)
+        return inner
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        head = _path_value(node.left, file)
+        if head is not None and isinstance(node.right, ast.Constant):
+            return posixpath.normpath(posixpath.join(head or ".", str(node.right.value)))
+    return None
+
+
+# -- who imports whom ----------------------------------------------------------------------
+
+
+def python_imports(file: str, source: str, local: LocalFiles) -> set[str]:
+    """The skill files ``file`` imports (module files, package ``__init__``s)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # 200,000 deep, too
+        return set()
+    roots = local.roots(file, source)
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        names: list[tuple[str, list[str]]] = []
+        if isinstance(node, ast.Import):
+            names = [(alias.name, roots) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            here = roots
+            if node.level:
+                folder = posixpath.dirname(file)
+                for _ in range(node.level - 1):
+                    folder = posixpath.dirname(folder)
+                here = [folder]
+            names = [(base, here)] if base else []
+            names += [(f"{base}.{a.name}" if base else a.name, here) for a in node.names]
+        for name, where in names:
+            target = local.python_module(name, where) if name else ""
+            if target and not target.endswith("/"):
+                found.add(target)
+    found.discard(file)
+    return found
+
+
+_NODE_REQUIRE = re.compile(r"(?:require\(\s*|from\s+|import\s+|import\(\s*)['\"](\.[^'\"]+)['\"]")
+
+
+def node_imports(file: str, source: str, local: LocalFiles) -> set[str]:
+    """The skill files ``file`` requires or imports by relative path."""
+    found = set()
+    for module in _NODE_REQUIRE.findall(source):
+        base = posixpath.normpath(posixpath.join(posixpath.dirname(file), module))
+        for candidate in (base, base + ".js", base + ".mjs", base + ".cjs", base + ".ts"):
+            if candidate in local.files:
+                found.add(candidate)
+                break
+        else:
+            if base + "/index.js" in local.files:
+                found.add(base + "/index.js")
+    return found
+
+
+def importers(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """File → every file that imports it, directly or through other files."""
+    reverse: dict[str, set[str]] = {}
+    for source, targets in graph.items():
+        for target in targets:
+            reverse.setdefault(target, set()).add(source)
+    closed: dict[str, set[str]] = {}
+    for target in reverse:
+        seen: set[str] = set()
+        todo = list(reverse[target])
+        while todo:
+            current = todo.pop()
+            if current in seen or current == target:
+                continue
+            seen.add(current)
+            todo.extend(reverse.get(current, ()))
+        closed[target] = seen
+    return closed

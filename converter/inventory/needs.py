@@ -1,0 +1,121 @@
+"""Everything a skill needs from its environment, gathered: from its documents (commands,
+code examples, inline code, prose about logins) and from its programs and the modules they
+import; a need seen in a module is also the need of every program importing it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from skill2app.converter.inventory.imports import (
+    LocalFiles,
+    importers,
+    node_imports,
+    python_imports,
+)
+from skill2app.converter.inventory.program_needs import (
+    from_js_example,
+    from_program,
+    from_python_example,
+)
+from skill2app.converter.inventory.programs.language import language_of
+from skill2app.converter.inventory.programs.program import Program, interpreter_need, read_source
+from skill2app.converter.inventory.requirements import (
+    Collector,
+    Requirement,
+    from_commands,
+    from_inline,
+    from_prose,
+    from_shell_text,
+    where_key,
+)
+from skill2app.converter.inventory.shell import SHELL_LANGUAGES, SimpleCommand
+from skill2app.converter.inventory.skill import SkillDoc
+
+JS_LANGUAGES = ("javascript", "js", "typescript", "ts", "jsx", "tsx", "mjs")
+
+
+def skill_needs(
+    skill_dir: Path,
+    doc: SkillDoc,
+    commands: list[tuple[str, SimpleCommand, bool]],
+    programs: list[Program],
+    paths: list[str],
+    modules: list[str],
+) -> list[Requirement]:
+    out = Collector()
+    file = doc.path
+    for doc_path in sorted({d for d, _c, _tagged in commands}):
+        for tagged in (True, False):  # a binary from an untagged block only warns
+            chosen = [c for d, c, t in commands if d == doc_path and t == tagged]
+            from_commands(chosen, doc_path, out, required=tagged)
+    for block in doc.code_blocks:
+        if block.language in SHELL_LANGUAGES:
+            from_shell_text(block.text, block.line + 1, file, out)
+        elif block.language in ("python", "py", "python3"):
+            from_python_example(block.text, block.line + 1, file, out)
+        elif block.language in JS_LANGUAGES:
+            from_js_example(block.text, block.line + 1, file, out)
+    body_lines = doc.body.split("\n")
+    for span in doc.inline_code:
+        from_inline(
+            span.text, span.line, file, out, _context(body_lines, span.line - doc.body_line)
+        )
+    from_prose(body_lines, doc.body_line, file, out)
+    from_prose([doc.frontmatter.description, doc.frontmatter.compatibility or ""], 1, file, out)
+    local = LocalFiles(paths)
+    local.read_aliases(lambda rel: read_source(skill_dir / rel))
+    sources = {rel: read_source(skill_dir / rel) for rel in [*modules, *(p.path for p in programs)]}
+    languages = {rel: language_of(Path(rel), sources[rel]) for rel in modules}
+    languages |= {p.path: p.language for p in programs}
+    for rel, source in sources.items():
+        from_program(rel, languages[rel], source, local, out)
+    for program in programs:
+        # Its interpreter is the program's own need, wherever SKILL.md shows the command.
+        binary, spot = interpreter_need(program, sources[program.path])
+        if binary and not re.fullmatch(r"(python3?(\.\d+)?|py|bash|sh|uv)", binary):
+            for where in [f"{inv.file}:{inv.line}" for inv in program.invocations] + [spot]:
+                out.add("binary", binary, where)
+    _attribute(out, import_graph(sources, languages, local), {p.path for p in programs})
+    return out.result()
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
+def _context(lines: list[str], offset: int) -> str:
+    """The text of line ``offset``; a list item's is led by the line that introduces the
+    list ("Only these folders are allowed:"), which says what its items are."""
+    if not 0 <= offset < len(lines):
+        return ""
+    line = lines[offset]
+    if not _LIST_ITEM.match(line):
+        return line
+    for earlier in reversed(lines[max(0, offset - 20) : offset]):
+        if earlier.strip() and not _LIST_ITEM.match(earlier):
+            return f"{earlier.strip()} {line.strip()}"
+    return line
+
+
+def import_graph(
+    sources: dict[str, str], languages: dict[str, str], local: LocalFiles
+) -> dict[str, set[str]]:
+    """Each program or module of the skill → the skill files it imports."""
+    graph: dict[str, set[str]] = {}
+    for rel, source in sources.items():
+        if languages[rel] == "python":
+            graph[rel] = python_imports(rel, source, local)
+        elif languages[rel] in ("node", "typescript"):
+            graph[rel] = node_imports(rel, source, local)
+    return graph
+
+
+def _attribute(out: Collector, graph: dict[str, set[str]], programs: set[str]) -> None:
+    """A need seen in a module is also the need of every program importing it: the
+    program's path joins the spots (the constructor then scopes the check to the pipelines
+    running that program)."""
+    users = importers(graph)
+    for item in out.items.values():
+        files = {where_key(w)[0] for w in item.where}
+        via = {p for f in files for p in users.get(f, ()) if p in programs}
+        item.where.extend(sorted(via - files))

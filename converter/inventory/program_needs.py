@@ -1,0 +1,213 @@
+"""What a skill's programs (and the code examples of its documents) need from the
+environment: packages, binaries, env vars.
+
+Python is read from its syntax tree (``python_needs``); Node and shell line by line.  The
+skill's own modules are never packages (``imports.LocalFiles``), and what only one platform
+or a fallback uses is a warning, not a blocking check: a Node block under
+``process.platform``, a shell block under ``uname``/``$OSTYPE``, alternatives
+(``command -v gtimeout || command -v timeout``), a check whose failure the script survives.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from skill2app.converter.inventory.imports import LocalFiles
+from skill2app.converter.inventory.python_needs import PythonNeeds
+from skill2app.converter.inventory.requirements import COMMON_COMMANDS, Collector, from_commands
+from skill2app.converter.inventory.shell import simple_commands
+
+NODE_BUILTINS = frozenset(
+    "fs path os child_process util url http https http2 crypto events stream readline process "
+    "assert buffer zlib net tls dns querystring string_decoder timers worker_threads module vm "
+    "v8 perf_hooks async_hooks cluster dgram inspector punycode repl tty constants domain "
+    "diagnostics_channel trace_events wasi sys console test".split()
+)
+_NODE_PLATFORM = re.compile(r"process\.platform|os\.platform\(\)|os\.type\(\)|\bisWin(?:dows)?\b")
+_SHELL_PLATFORM = re.compile(
+    r"\buname\b|\$\{?OSTYPE|\$\{?OS\b|\$\{?WINDIR|\$\{?MSYSTEM|\bsw_vers\b"
+)
+_SHELL_CHECK = re.compile(r"\b(?:command\s+-v|which|hash|type\s+-P)\s+([\w.+-]+)")
+
+
+def from_program(path: str, language: str, source: str, local: LocalFiles, out: Collector) -> None:
+    if language == "python":
+        _python(path, source, local, out)
+    elif language in ("node", "typescript"):
+        _node(path, source, local, out)
+    elif language in ("bash", "sh", "zsh"):
+        _shell(path, source, out)
+
+
+def _python(
+    path: str, source: str, local: LocalFiles | None, out: Collector, offset: int = 0, *,
+    required: bool = True,
+) -> None:  # fmt: skip
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # 200,000 deep, too
+        return
+    roots = local.roots(path, source) if local is not None else []
+
+    def is_local(top: str) -> bool:
+        return local is not None and local.python_local(top, roots)
+
+    def add(kind: str, name: str, line: int, needed: bool) -> None:
+        out.add(kind, name, f"{path}:{line + offset}", required=required and needed)
+
+    PythonNeeds(tree, is_local, COMMON_COMMANDS).scan(add)
+
+
+def from_python_example(text: str, first_line: int, file: str, out: Collector) -> None:
+    """Packages a Python example in a document imports: what the model's own scripts need
+    (a warning: no pipeline runs the example)."""
+    _python(file, text, None, out, first_line - 1, required=False)
+
+
+def from_js_example(text: str, first_line: int, file: str, out: Collector) -> None:
+    """Packages a JavaScript example requires, and node to run it: warnings, like Python's."""
+    before = len(out.items)
+    for offset, line in enumerate(text.split("\n")):
+        for module in _node_modules(line):
+            _node_package(module, LocalFiles([]), f"{file}:{first_line + offset}", out, False)
+    if len(out.items) > before:
+        out.add("binary", "node", f"{file}:{first_line}", required=False)
+
+
+# -- Node ----------------------------------------------------------------------------------
+
+_NODE_ENV = re.compile(
+    r"(\?\?|\|\|)?\s*process\.env(?:\.(\w+)|\[\s*['\"](\w+)['\"]\s*\])(\s*(?:\?\?|\|\||\?\.))?"
+)
+_NODE_IMPORT = re.compile(r"(?:require\(\s*|from\s+|import\s+|import\(\s*)['\"]([^'\"]+)['\"]")
+_NODE_RUN = re.compile(
+    r"\b(?:execSync|execFileSync|spawnSync|spawn|execFile|exec|execa)\(\s*['\"`]([\w.+-]+)"
+)
+
+
+def _node_modules(line: str) -> list[str]:
+    return _NODE_IMPORT.findall(line)
+
+
+def _node(path: str, source: str, local: LocalFiles, out: Collector) -> None:
+    for number, line, platform in _node_lines(source):
+        where = f"{path}:{number}"
+        for match in _NODE_ENV.finditer(line):
+            fallback = bool(match.group(1) or match.group(4))  # a ?? b / a || b
+            fallback = fallback or _tested(line, match.start(), source)
+            name = match.group(2) or match.group(3)
+            out.add("env", name, where, required=not (fallback or platform))
+        for module in _node_modules(line):
+            _node_package(module, local, where, out, not platform)
+        call = _NODE_RUN.search(line)
+        if call and call.group(1) not in COMMON_COMMANDS:
+            out.add("binary", call.group(1), where, required=not platform)
+
+
+def _tested(line: str, at: int, source: str) -> bool:
+    """Whether the program copes without the variable read at ``line[at:]``: it is read in
+    a condition (``if (process.env.X)``), or into a name the program tests
+    (``const x = process.env.X; if (x && y) ...``, ``x || fallback``)."""
+    if re.search(r"\bif\s*\(", line[:at]) or re.search(r"[!?]\s*$", line[:at]):
+        return True
+    named = re.match(r"\s*(?:const|let|var)\s+(\w+)\s*=\s*$", line[:at])
+    if named is None:
+        return False
+    name = re.escape(named.group(1))
+    return bool(
+        re.search(rf"\bif\s*\([^)]*\b{name}\b|!\s*{name}\b", source)
+        or re.search(rf"\b{name}\s*(?:\|\||\?\?|&&|\?)", source)
+    )
+
+
+def _node_package(
+    module: str, local: LocalFiles, where: str, out: Collector, required: bool
+) -> None:
+    if module.startswith("node:") or local.node_local(module):
+        return
+    base = "/".join(module.split("/")[:2]) if module.startswith("@") else module.split("/")[0]
+    if base not in NODE_BUILTINS:
+        out.add("node-package", base, where, required=required)
+
+
+def _node_lines(source: str) -> list[tuple[int, str, bool]]:
+    """(line number, line, whether it is only reached on some platforms): a line naming
+    ``process.platform``, or inside the block of an ``if`` that tests it."""
+    found = []
+    depth = 0
+    platform_depths: list[int] = []  # depths of the blocks an `if` on the platform opened
+    for number, line in enumerate(source.split("\n"), start=1):
+        tests = bool(_NODE_PLATFORM.search(line))
+        found.append((number, line, tests or bool(platform_depths)))
+        for char in line:
+            if char == "{":
+                depth += 1
+                if tests:
+                    platform_depths.append(depth)
+                    tests = False
+            elif char == "}":
+                if platform_depths and platform_depths[-1] == depth:
+                    platform_depths.pop()
+                depth = max(depth - 1, 0)
+    return found
+
+
+# -- shell ---------------------------------------------------------------------------------
+
+
+def _shell(path: str, source: str, out: Collector) -> None:
+    lines = source.split("\n")
+    platform = _shell_platform_lines(lines)
+    for index, line in enumerate(lines):
+        where = f"{path}:{index + 1}"
+        for match in re.finditer(r"\$\{([A-Z][A-Z0-9_]*)(:?[?-])", line):
+            needed = match.group(2).endswith("?") and index not in platform
+            out.add("env", match.group(1), where, required=needed)
+        for name in _SHELL_CHECK.findall(line):
+            needed = index not in platform and _check_needed(line, lines[index + 1 : index + 6])
+            out.add("binary", name, where, required=needed)
+    functions = set(re.findall(r"^\s*(?:function\s+)?([\w-]+)\s*\(\)", source, re.M))
+    arms = re.compile(r"^\s*[^\s()]+(\s*\|\s*[^\s()]+)*\s*\)")
+    kept = "\n".join("" if arms.match(line) else line for line in lines)
+    commands = [c for c in simple_commands(kept, 1, "bash") if c.argv[0] not in functions]
+    from_commands(commands, path, out)
+
+
+def _check_needed(line: str, after: list[str]) -> bool:
+    """Whether ``command -v X`` on ``line`` stops the script when X is missing: ``|| exit``,
+    ``|| { echo ...; exit 1; }``, ``if ! command -v X; then ... exit``.  Alternatives
+    (``command -v a || command -v b``) and features used when present are not."""
+    if len(_SHELL_CHECK.findall(line)) > 1:
+        return False  # a fallback chain: any one of them will do
+    stops = re.compile(r"\b(?:exit|die|fail|abort)\b|\breturn\s+[1-9]")
+    if "||" in line:
+        return bool(stops.search(line.split("||", 1)[1]) or stops.search(" ".join(after[:2])))
+    if re.search(r"\bif\s+!\s", line) or re.search(r"\[\[?\s*-z\s", line):
+        block = []
+        for later in after:
+            if re.match(r"\s*(?:fi|else|elif)\b", later):
+                break
+            block.append(later)
+        return bool(stops.search(" ".join(block)))
+    if re.search(r"\bif\b|&&", line):
+        return False  # used when present
+    return True
+
+
+def _shell_platform_lines(lines: list[str]) -> set[int]:
+    """Indexes of lines inside an ``if``/``case`` that tests the platform."""
+    inside: set[int] = set()
+    stack: list[tuple[str, bool]] = []  # ("if" | "case", tests the platform)
+    for index, line in enumerate(lines):
+        code = line.split(" #", 1)[0]
+        opens = re.match(r"\s*(if|case)\b", code)
+        if any(platform for _kind, platform in stack):
+            inside.add(index)
+        if opens:
+            stack.append((opens.group(1), bool(_SHELL_PLATFORM.search(code))))
+        if re.search(r"\bfi\b", code) and stack and stack[-1][0] == "if":
+            stack.pop()
+        elif re.search(r"\besac\b", code) and stack and stack[-1][0] == "case":
+            stack.pop()
+    return inside

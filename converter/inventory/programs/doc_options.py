@@ -1,0 +1,233 @@
+"""Flags a skill's documents describe outside its commands: tables, lists, labelled lines.
+
+Read from the prose of every Markdown file (code blocks left out):
+
+- a Markdown table with a column of flags (``| `--page-size` | 可选 | 分页大小（默认 50） |``):
+  whether a flag is optional, its type, default and description come from the other cells;
+- a label and the flags after it: ``Optional: `--a` `--b```, ``可选：`--page-size 20```,
+  ``Options:``;
+- a line describing one flag (``- `--timeout`：轮询等待秒数（默认 60）``);
+- the allowed values of a flag (``- `--align` 可选值：`left`、`center`（默认）、`right```).
+
+``attach`` gives each to the program it belongs to: one that is run in that document and
+whose source spells the flag, else the one program run in the same section.  What the
+documents say completes a program without a complete declaration (type, choices, default,
+optional); a declared one only gets help and defaults.  Optional flags are remembered with
+the section they were described in, so the pipelines of the commands there offer them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from skill2app.converter.inventory.markdown import Section
+from skill2app.converter.inventory.programs.interface import AUTHORITATIVE, Param, dest_of
+from skill2app.converter.inventory.programs.program import Program
+from skill2app.converter.inventory.programs.usage import (
+    UsageArg,
+    default_in,
+    option_line,
+    usage_args,
+)
+
+_FLAG_CELL = re.compile(r"^`?(--?[A-Za-z][\w-]*)(?:[ =]([^`]+))?`?$")
+_OPTIONAL = re.compile(r"^(?:可选|optional|no|否|✗|×|-)$|可选(?!值)|\boptional\b", re.I)
+_REQUIRED = re.compile(r"^(?:必填|必须|必需|required|yes|是|✓|√)$|必填|\brequired\b", re.I)
+_LABEL = re.compile(
+    r"^\W*(?P<label>optional(?: flags| arguments| parameters)?|options|可选参数|可选|选项)"
+    r"\W*[:：]",
+    re.I,
+)
+_CHOICE_CUE = re.compile(
+    r"可选值|取值|allowed values|possible values|one of|choices|values\s*[:：]", re.I
+)
+_DEFAULT_MARK = re.compile(r"^\s*[（(][^）)]*(?:默认|default)", re.I)
+_TYPES = {
+    "integer": "integer", "int": "integer", "number": "number", "数字": "integer",
+    "整数": "integer", "bool": "boolean", "boolean": "boolean", "布尔": "boolean",
+    "array": "array", "list": "array", "数组": "array", "string": "string", "str": "string",
+    "字符串": "string", "text": "string",
+}  # fmt: skip
+_EMPTY = {"", "-", "—", "无", "none", "n/a", "null"}
+
+
+@dataclass
+class DocOption:
+    arg: UsageArg
+    file: str
+    line: int
+    scope: tuple[int, int]  # first and last line of the innermost section describing it
+    optional: bool | None = None  # None: the document does not say
+    type: str = ""  # a type the document names ("" when it names none)
+
+
+def doc_options(
+    file: str, lines: list[str], first_line: int, sections: list[Section]
+) -> list[DocOption]:
+    """Every flag a Markdown file describes in its prose (``lines`` start at file line
+    ``first_line``)."""
+    found: list[DocOption] = []
+    fenced = False
+    table: list[tuple[int, list[str]]] = []
+    for offset, line in enumerate([*lines, ""]):
+        number = first_line + offset
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        if line.lstrip().startswith("|"):
+            table.append((number, _cells(line)))
+            continue
+        if table:
+            found += _table(file, table, sections)
+            table = []
+        found += [
+            DocOption(arg, file, number, _scope(sections, number), optional)
+            for arg, optional in _line(line)
+        ]
+    return found
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _table(file: str, rows: list[tuple[int, list[str]]], sections: list[Section]) -> list:
+    if len(rows) < 3 or not all(re.fullmatch(r":?-{2,}:?", c) for c in rows[1][1] if c):
+        return []
+    header = [c.lower() for c in rows[0][1]]
+    found = []
+    for number, cells in rows[2:]:
+        flag_at = next((i for i, c in enumerate(cells) if _FLAG_CELL.match(c)), None)
+        if flag_at is None:
+            continue
+        match = _FLAG_CELL.match(cells[flag_at])
+        assert match is not None
+        arg = UsageArg(match.group(1), "flag", (match.group(2) or "").strip())
+        option = DocOption(arg, file, number, _scope(sections, number))
+        for title, cell in zip(header, cells, strict=False):
+            _cell(option, title, cell.strip("` "))
+        described = " ".join(c for i, c in enumerate(cells) if i != flag_at)
+        arg.help = arg.help or described
+        arg.default = arg.default if arg.default is not None else default_in(described)
+        arg.choices = arg.choices or _marked_choices(described)
+        if arg.default is None:
+            arg.default = _marked_default(described)
+        found.append(option)
+    return found
+
+
+def _cell(option: DocOption, title: str, cell: str) -> None:
+    arg = option.arg
+    if re.search(r"default|默认", title):
+        if cell.lower() not in _EMPTY:
+            arg.default = cell
+    elif re.search(r"type|类型", title):
+        option.type = _TYPES.get(cell.lower(), "")
+    elif re.search(r"desc|说明|描述|含义|用途|meaning|purpose", title):
+        arg.help = cell
+    elif _REQUIRED.search(cell) and len(cell) <= 12:
+        option.optional = False
+    elif _OPTIONAL.search(cell) and len(cell) <= 12:
+        option.optional = True
+
+
+def _line(line: str) -> list[tuple[UsageArg, bool | None]]:
+    """The flags one line of prose describes, each with whether it says they are optional."""
+    label = _LABEL.match(line)
+    if label:
+        spans = re.findall(r"`([^`]+)`", line[label.end() :])
+        args = [a for span in spans if span.startswith("-") for a in usage_args(span)]
+        return [(a, True) for a in args if a.kind == "flag"]
+    spans = re.findall(r"`([^`]+)`", line)
+    if spans and spans[0].startswith("--") and _CHOICE_CUE.search(line):
+        arg = UsageArg(spans[0].split()[0], "flag", "x")
+        arg.choices = [s for s in spans[1:] if re.fullmatch(r"[\w.:-]+", s)] or None
+        arg.default = _marked_default(line)
+        return [(arg, None)] if arg.choices else []
+    option = option_line(line)
+    if option is None or not line.lstrip().startswith(("-", "*", "+", "`")):
+        return []
+    return [(option, True if option.optional and _OPTIONAL.search(option.help) else None)]
+
+
+def _marked_default(text: str) -> str | None:
+    """The value a text marks as the default: "`center`（居中，默认）", "`image` (default)"."""
+    for match in re.finditer(r"`([^`]+)`", text):
+        if _DEFAULT_MARK.match(text[match.end() :]):
+            return match.group(1)
+    return None
+
+
+def _marked_choices(text: str) -> list[str] | None:
+    """Values a description lists as the choices: "`image`（默认）/ `file`"."""
+    first = text.find("`")
+    spans = re.findall(r"`([\w.:-]+)`", text)
+    between = re.sub(r"`[^`]+`|[（(][^）)]*[）)]", "", text[first:] if first >= 0 else "")
+    if len(spans) >= 2 and re.fullmatch(r"[\s/、,|或or]*", between):
+        return spans
+    return None
+
+
+def _scope(sections: list[Section], line: int) -> tuple[int, int]:
+    """The innermost section around ``line`` (the whole file if none)."""
+    around = [s for s in sections if s.line <= line <= s.end_line]
+    if not around:
+        return (0, 10**9)
+    section = max(around, key=lambda s: (s.level, s.line))
+    return (section.line, section.end_line)
+
+
+# -- onto the programs -------------------------------------------------------------------
+
+
+def attach(programs: list[Program], options: list[DocOption], sources: dict[str, str]) -> None:
+    for option in options:
+        for program in _owners(programs, option, sources):
+            _apply(program, option)
+
+
+def _owners(programs: list[Program], option: DocOption, sources: dict[str, str]) -> list[Program]:
+    flag = option.arg.name
+    here = [p for p in programs if any(inv.file == option.file for inv in p.invocations)]
+    spelled = [p for p in here if re.search(rf"['\"`]{re.escape(flag)}\b", sources[p.path])]
+    if spelled:
+        return spelled
+    first, last = option.scope
+    near = [
+        p
+        for p in here
+        if any(inv.file == option.file and first <= inv.line <= last for inv in p.invocations)
+    ]
+    return near if len(near) == 1 else []
+
+
+def _apply(program: Program, option: DocOption) -> None:
+    cli = program.cli
+    if cli is None:
+        return
+    arg = option.arg
+    commands = [cli, *cli.subcommands.values()]
+    params = [p for c in commands if (p := c.flag(arg.name)) is not None]
+    complete = cli.framework in AUTHORITATIVE
+    if not params and not complete:
+        param = Param(arg.name, "flag", dest_of(arg.name), source="documentation")
+        cli.params.append(param)
+        params = [param]
+    for param in params:
+        param.help = param.help or arg.help
+        if param.default is None and arg.default is not None:
+            param.default = arg.default
+        if complete:
+            continue
+        if not param.typed:
+            param.type = option.type or (arg.type if arg.value or arg.default else param.type)
+        param.choices = param.choices or arg.choices
+        if option.optional or param.default is not None:
+            param.required, param.certain = False, True
+    if option.optional:
+        program.doc_options.setdefault(arg.name, []).append(
+            (option.file, option.scope[0], option.scope[1])
+        )

@@ -1,0 +1,215 @@
+"""A light static scan of Node programs: declared flags, hand-rolled argument loops, dispatch.
+
+Declarations are complete and win: ``util.parseArgs`` options, commander's
+``.option('-c, --count <n>', 'help', 20)`` / ``.requiredOption(...)`` / ``.argument('<file>')``
+and yargs' ``.option('count', {type: 'number', default: 20, demandOption: true})``.  Without
+one, flags are the ``'--x'`` string literals of the source, and what the code does next to
+each tells its type: ``argv[++i]`` takes a value (``parseInt(argv[++i])`` a number), ``= true``
+or a fixed ``= 'mode'`` makes it a switch.  The values a variable is compared with
+(``switch (action) { case 'create_event': ...}``, ``action === 'x'``) are dispatch values.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skill2app.converter.inventory.programs.interface import (
+    Command,
+    Param,
+    add_param,
+    dest_of,
+    first_paragraph,
+)
+from skill2app.converter.inventory.programs.scripts import leading_comment
+from skill2app.converter.inventory.programs.usage import usage_args
+
+_JS_PARSEARGS = re.compile(
+    r"[\"']?([A-Za-z][\w-]*)[\"']?\s*:\s*\{\s*type\s*:\s*[\"'](string|boolean)[\"']"
+    r"(?P<rest>[^}]*)\}"
+)
+_JS_FLAG_LITERAL = re.compile(r"[\"'](--[a-z][a-z0-9-]*)[\"']")
+_JS_SWITCH = re.compile(r"\bswitch\s*\(\s*(?:[\w$]+(?:\.|\[['\"]))?([\w$]+)['\"]?\]?\s*\)\s*\{")
+_JS_CASE = re.compile(r"\bcase\s+[\"']([\w:.-]+)[\"']\s*:")
+_JS_COMPARE = re.compile(r"\b(?:[\w$]+\.)?([\w$]+)\s*===?\s*[\"']([\w:.-]+)[\"']")
+_COMMANDER = re.compile(
+    r"\.(requiredOption|option|argument)\(\s*(['\"`])(?P<spec>[^'\"`]+)\2"
+    r"(?:\s*,\s*(['\"`])(?P<help>[^'\"`]*)\4)?(?:\s*,\s*(?P<default>[^,()]+?))?\s*\)"
+)
+_YARGS = re.compile(
+    r"\.(option|positional)\(\s*['\"](?P<name>[\w-]+)['\"]\s*,\s*\{(?P<body>[^{}]*)\}\s*\)"
+)
+_YARGS_TYPES = {"number": "number", "boolean": "boolean", "string": "string", "array": "array",
+                "count": "integer"}  # fmt: skip
+_TAKES_VALUE = re.compile(
+    r"\[\s*\+\+\s*\w+\s*\]|\[\s*\w+\s*\+\s*1\s*\]|\.shift\(\)|\bnext(?:Arg|Value)?\(\)"
+)
+_NUMERIC = re.compile(r"\b(?:parseInt|Number|parseFloat)\s*\(")
+_SWITCH_SET = re.compile(r"=\s*(?:true|!0|['\"][\w:.-]*['\"])\s*[;,}]|:\s*true\b")
+
+
+def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
+    """(flags declared or spelled in the script, variable → values it is compared with)."""
+    command = Command("node", first_paragraph(leading_comment(source, "//")))
+    declared = _commander(source, command) or _yargs(source, command)
+    for match in _JS_PARSEARGS.finditer(source):
+        name, kind, rest = match.group(1), match.group(2), match.group("rest")
+        short = re.search(r"short\s*:\s*[\"'](\w)[\"']", rest)
+        param = Param(
+            "--" + name,
+            "flag",
+            dest_of(name),
+            type="array" if re.search(r"multiple\s*:\s*true", rest) else kind,
+            aliases=[f"-{short.group(1)}"] if short else [],
+            source="node",
+            typed=kind == "boolean",  # a 'string' may hold a number the program parses
+        )
+        default = re.search(r"default\s*:\s*[\"']([^\"']*)[\"']", rest)
+        param.default = default.group(1) if default else None
+        add_param(command, param)
+    if not declared:
+        checked = _checked_at_start(source)
+        for match in _JS_FLAG_LITERAL.finditer(source):
+            flag = match.group(1)
+            if command.flag(flag) is None:
+                after = source[match.end() : match.end() + 160]
+                param = _literal_flag(flag, after)
+                target = re.match(r"[^=;]*?\.(\w+)\s*=[^=]", after.split(";", 1)[0])
+                if target and target.group(1) in checked and param.type != "boolean":
+                    param.required = param.certain = True  # main() stops without it
+                add_param(command, param)
+    return command, _node_dispatch(source)
+
+
+def _checked_at_start(source: str) -> set[str]:
+    """Names of parsed arguments the program stops without before doing anything, in the
+    function that parses the command line (``if (!args.openId) die(...)`` in ``main``); a
+    check inside one action's handler is that action's, not the program's."""
+    call = re.search(
+        r"=\s*(?:await\s+)?(?:parse|get|read)(?:Args|Argv|Options|Cli|CommandLine)\s*\([^)]*\)",
+        source,
+    )
+    if call is None:
+        return set()
+    body = source[call.end() : call.end() + 2000]
+    end = re.search(r"^\}", body, re.M)  # the end of that function, at the top level
+    body = body[: end.start()] if end else body
+    stops = r"\b(?:die|fail|usage|exit|process\.exit|throw)\b"
+    return {
+        m.group(1)
+        for m in re.finditer(rf"if\s*\(\s*!\s*\w+\.(\w+)\s*\)\s*\{{?\s*[^;\n]*?{stops}", body)
+    }
+
+
+def _literal_flag(flag: str, after: str) -> Param:
+    """A flag spelled as a literal; its type from what the code does right after it
+    (up to the next flag literal or ``case``)."""
+    context = re.split(r"\bcase\b|['\"]--[a-z]|\bbreak\b", after, maxsplit=1)[0]
+    param = Param(flag, "flag", dest_of(flag), source="node")
+    if _TAKES_VALUE.search(context):
+        param.type = "number" if "parseFloat" in context else "string"
+        if re.search(r"\bparseInt\s*\(", context):
+            param.type = "integer"
+        param.typed = param.type != "string"  # a text it may still convert later
+    elif _SWITCH_SET.search(context):
+        param.type, param.typed = "boolean", True
+    return param
+
+
+def _commander(source: str, command: Command) -> bool:
+    found = False
+    for match in _COMMANDER.finditer(source):
+        kind, spec = match.group(1), match.group("spec")
+        help_text = match.group("help") or ""
+        default = _literal(match.group("default"))
+        if kind == "argument":
+            for arg in usage_args(spec):
+                param = Param(arg.name, "positional", arg.name, type=arg.type, help=help_text)
+                param.required, param.default = not arg.optional, default
+                _declared(command, param, "commander")
+            found = True
+            continue
+        flags = re.findall(r"--?[A-Za-z0-9][\w-]*", spec.split("<")[0].split("[")[0])
+        if not flags:
+            continue
+        longs = [f for f in flags if f.startswith("--")] or flags
+        value = re.search(r"<[^>]+>|\[[^\]]+\]", spec)
+        param = Param(longs[0], "flag", dest_of(longs[0]), help=help_text)
+        param.aliases = [f for f in flags if f != longs[0]]
+        param.type = "boolean" if value is None else "string"
+        if value is not None and value.group(0).rstrip(">]").endswith("..."):
+            param.type = "array"
+        if isinstance(default, int | float) and not isinstance(default, bool):
+            param.type = "integer" if isinstance(default, int) else "number"
+        param.required, param.default = kind == "requiredOption", default
+        _declared(command, param, "commander")
+        found = True
+    return found
+
+
+def _yargs(source: str, command: Command) -> bool:
+    found = False
+    for match in _YARGS.finditer(source):
+        name, body = match.group("name"), match.group("body")
+        kind = re.search(r"\btype\s*:\s*['\"](\w+)['\"]", body)
+        default = re.search(r"\bdefault\s*:\s*([^,}\n]+)", body)
+        alias = re.findall(r"\balias\s*:\s*['\"]([\w-]+)['\"]", body)
+        described = re.search(r"\b(?:describe|description|desc)\s*:\s*['\"]([^'\"]*)['\"]", body)
+        positional = match.group(1) == "positional"
+        param = Param(
+            name if positional else "--" + name,
+            "positional" if positional else "flag",
+            dest_of(name),
+            type=_YARGS_TYPES.get(kind.group(1), "string") if kind else "string",
+            aliases=[("-" if len(a) == 1 else "--") + a for a in alias],
+            help=described.group(1) if described else "",
+        )
+        param.required = bool(re.search(r"\b(?:demandOption|required)\s*:\s*true", body))
+        param.default = _literal(default.group(1)) if default else None
+        _declared(command, param, "yargs")
+        found = True
+    return found
+
+
+def _declared(command: Command, param: Param, framework: str) -> None:
+    command.framework = framework
+    param.source, param.certain, param.typed = framework, True, True
+    add_param(command, param)
+
+
+def _literal(text: str | None) -> object:
+    """A JavaScript literal default (a number, a string, true/false); None otherwise."""
+    if text is None:
+        return None
+    text = text.strip()
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    if re.fullmatch(r"-?\d+\.\d+", text):
+        return float(text)
+    if text in ("true", "false"):
+        return text == "true"
+    quoted = re.fullmatch(r"(['\"`])(.*)\1", text)
+    return quoted.group(2) if quoted else None
+
+
+def _node_dispatch(source: str) -> dict[str, list[str]]:
+    dispatch: dict[str, set[str]] = {}
+    for match in _JS_SWITCH.finditer(source):
+        body = _braced(source, match.end() - 1)
+        dispatch.setdefault(match.group(1), set()).update(_JS_CASE.findall(body))
+    for var, value in _JS_COMPARE.findall(source):
+        if var not in ("type", "typeof", "length", "name") and not value.startswith("-"):
+            dispatch.setdefault(var, set()).add(value)
+    return {k: sorted(v) for k, v in dispatch.items() if v}
+
+
+def _braced(source: str, start: int) -> str:
+    """The text of the ``{...}`` block opening at ``start`` (strings are not special-cased)."""
+    depth = 0
+    for i in range(start, len(source)):
+        if source[i] == "{":
+            depth += 1
+        elif source[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return source[start : i + 1]
+    return source[start:]

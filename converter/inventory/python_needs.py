@@ -1,0 +1,291 @@
+"""What a Python program needs, read from its syntax tree: packages, binaries, env vars.
+
+A need is *conditional* (a warning, not a blocking check) when the program copes without it
+or only some platforms reach it:
+
+- inside ``try:`` whose ``except`` (ImportError, FileNotFoundError, OSError, Exception ...)
+  carries on instead of stopping the program (``has_gtimeout()``, an optional import);
+- under a platform test (``platform.system() == "Darwin"``, ``sys.platform``, ``os.name``);
+- under a capability probe: ``shutil.which(...)``, or a function of the program whose
+  ``try``/``except`` answers True or False (``if _needs_shim(): compile it with gcc``);
+- in a function that is only ever called from such places.
+
+The program to run is read from the call's first argument: a literal list or string, or a
+variable the same function assigns a list to (``cmd = ["claude", "-p", ...]`` then
+``subprocess.run(cmd)``), each assignment with its own condition.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from collections.abc import Callable, Iterator
+
+RUN_CALLS = frozenset({"run", "call", "check_call", "check_output", "Popen", "system", "popen"})
+_TOLERATED = frozenset(
+    {"ImportError", "ModuleNotFoundError", "FileNotFoundError", "OSError", "Exception",
+     "BaseException", "SubprocessError", "CalledProcessError", "TimeoutExpired", "EnvironmentError",
+     "PermissionError"}
+)  # fmt: skip
+_PLATFORM = re.compile(
+    r"\b(?:platform\.(?:system|platform|mac_ver|win32_ver|uname)|sys\.platform|os\.name|"
+    r"os\.uname)\b|\b(?:is_|IS_)?(?:windows|win32|macos|darwin|WINDOWS|MACOS|DARWIN)\b"
+)
+# A Python package's own need of a program: importing the package means running it.
+SYSTEM_NEEDS = {
+    "pdf2image": "pdftoppm",  # poppler-utils
+    "pytesseract": "tesseract",
+    "pydub": "ffmpeg",
+    "moviepy": "ffmpeg",
+    "ffmpeg": "ffmpeg",  # ffmpeg-python
+    "whisper": "ffmpeg",
+    "pdfkit": "wkhtmltopdf",
+    "imgkit": "wkhtmltoimage",
+}
+# SDK clients that read their key from the environment when none is passed.
+CLIENT_KEYS = {
+    "Anthropic": "ANTHROPIC_API_KEY",
+    "AsyncAnthropic": "ANTHROPIC_API_KEY",
+    "OpenAI": "OPENAI_API_KEY",
+    "AsyncOpenAI": "OPENAI_API_KEY",
+}
+
+Add = Callable[[str, str, int, bool], None]  # (kind, name, line, required)
+
+
+def stops(handler: ast.ExceptHandler) -> bool:
+    """Whether an except clause ends the program: ``raise``, ``sys.exit(...)``, ``exit()``."""
+    for node in ast.walk(handler):
+        if isinstance(node, ast.Raise):
+            return True
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in ("sys.exit", "exit", "quit"):
+            return True
+    return False
+
+
+def _tolerant(node: ast.Try) -> bool:
+    """A ``try`` whose handlers carry on after a missing module or program."""
+    for handler in node.handlers:
+        if stops(handler):
+            continue
+        kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        caught = {ast.unparse(k).rsplit(".", 1)[-1] if k else "BaseException" for k in kinds}
+        if caught & _TOLERATED:
+            return True
+    return False
+
+
+def imported_by_name(node: ast.Call) -> str:
+    """``importlib.import_module("x")`` / ``__import__("x")``: "x" ("" otherwise)."""
+    func = ast.unparse(node.func)
+    first = node.args[0] if node.args else None
+    if func not in ("importlib.import_module", "import_module", "__import__"):
+        return ""
+    if not isinstance(first, ast.Constant) or not isinstance(first.value, str):
+        return ""
+    return "" if first.value.startswith(".") else first.value
+
+
+class PythonNeeds:
+    """One Python source's needs, each with whether the program can do without it."""
+
+    def __init__(self, tree: ast.Module, is_local: Callable[[str], bool], common: frozenset[str]):
+        self.tree = tree
+        self.is_local = is_local
+        self.common = common
+        self.parents: dict[ast.AST, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                self.parents[child] = node
+        self.functions = {
+            n.name: n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        self.probes = {name for name, f in self.functions.items() if _is_probe(f)}
+        self.conditional_functions = self._conditional_functions()
+
+    # -- conditions ---------------------------------------------------------------------
+
+    def _ancestors(self, node: ast.AST) -> Iterator[tuple[ast.AST, ast.AST]]:
+        """(ancestor, the child of it on the way down to ``node``), innermost first."""
+        child = node
+        while child in self.parents:
+            parent = self.parents[child]
+            yield parent, child
+            child = parent
+
+    def guarded(self, node: ast.AST) -> bool:
+        """Whether ``node`` sits in a tolerant try, a platform branch or a probed branch of
+        its own function (not counting what calls that function)."""
+        for parent, child in self._ancestors(node):
+            if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef):
+                return False
+            if isinstance(parent, ast.Try) and child in parent.body and _tolerant(parent):
+                return True
+            if isinstance(parent, ast.If | ast.IfExp | ast.While) and child is not parent.test:
+                if self._conditional_test(parent.test):
+                    return True
+        return False
+
+    def conditional(self, node: ast.AST) -> bool:
+        if self.guarded(node):
+            return True
+        owner = self._function_of(node)
+        return owner is not None and owner.name in self.conditional_functions
+
+    def _conditional_test(self, test: ast.expr) -> bool:
+        text = ast.unparse(test)
+        if _PLATFORM.search(text) or "shutil.which" in text or re.search(r"\bwhich\(", text):
+            return True
+        return any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in self.probes
+            for n in ast.walk(test)
+        )
+
+    def _function_of(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        for parent, _child in self._ancestors(node):
+            if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef):
+                return parent
+        return None
+
+    def _conditional_functions(self) -> set[str]:
+        """Functions of the program called only from guarded places (or from functions that
+        are themselves conditional); a function never called here is not conditional."""
+        sites: dict[str, list[ast.Call]] = {name: [] for name in self.functions}
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Call):
+                name = _called_name(node)
+                if name in sites:
+                    sites[name].append(node)
+        found: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for name, calls in sites.items():
+                if name in found or not calls:
+                    continue
+                if all(self.guarded(c) or self._in(c, found) for c in calls):
+                    found.add(name)
+                    changed = True
+        return found
+
+    def _in(self, node: ast.AST, names: set[str]) -> bool:
+        owner = self._function_of(node)
+        return owner is not None and owner.name in names
+
+    # -- needs --------------------------------------------------------------------------
+
+    def scan(self, add: Add) -> None:
+        for node in ast.walk(self.tree):
+            line = getattr(node, "lineno", 0)
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                self._imports(node, line, add)
+            elif isinstance(node, ast.Subscript) and ast.unparse(node.value) == "os.environ":
+                if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                    if isinstance(node.ctx, ast.Load):  # set or deleted: the program's own
+                        add("env", node.slice.value, line, not self.conditional(node))
+            elif isinstance(node, ast.Call):
+                self._call(node, line, add)
+
+    def _imports(self, node: ast.Import | ast.ImportFrom, line: int, add: Add) -> None:
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            names = [node.module or ""] if node.level == 0 else []
+        for name in names:
+            self._package(name.split(".")[0], node, line, add)
+
+    def _package(self, top: str, node: ast.AST, line: int, add: Add) -> None:
+        if not top or top == "__future__" or top in sys.stdlib_module_names:
+            return
+        if self.is_local(top):
+            return
+        required = not self.conditional(node)
+        add("python-package", top, line, required)
+        if top in SYSTEM_NEEDS:
+            add("binary", SYSTEM_NEEDS[top], line, required)
+
+    def _call(self, node: ast.Call, line: int, add: Add) -> None:
+        func = ast.unparse(node.func)
+        first = node.args[0] if node.args else None
+        text = first.value if isinstance(first, ast.Constant) else None
+        module = imported_by_name(node)
+        if module:
+            self._package(module.split(".")[0], node, line, add)
+        elif func in ("os.environ.get", "os.getenv") and isinstance(text, str):
+            add("env", text, line, False)
+        elif func == "shutil.which" and isinstance(text, str):  # the program checks it itself
+            add("binary", text, line, False)
+        elif func.rsplit(".", 1)[-1] in CLIENT_KEYS and not _has_keyword(node, "api_key"):
+            add("env", CLIENT_KEYS[func.rsplit(".", 1)[-1]], line, not self.conditional(node))
+        elif func.rsplit(".", 1)[-1] in RUN_CALLS and func.split(".")[0] in ("subprocess", "os"):
+            for word, where in self._programs_run(node, first):
+                if re.fullmatch(r"[\w.+-]+", word) and word not in self.common:
+                    add("binary", word, line, not (self.conditional(node) or self.guarded(where)))
+
+    def _programs_run(self, call: ast.Call, first: ast.expr | None) -> list[tuple[str, ast.AST]]:
+        """(program word, the node that names it) for what ``call`` runs."""
+        head = _head(first)
+        if head is not None:
+            return [(head, call)]
+        if not isinstance(first, ast.Name):
+            return []
+        scope = self._function_of(call) or self.tree
+        found: list[tuple[str, ast.AST]] = []
+        for node in ast.walk(scope):
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == first.id for t in node.targets
+            ):
+                word = _head(node.value)
+                if word is not None:
+                    found.append((word, node))
+        return found
+
+
+def _head(node: ast.expr | None) -> str | None:
+    """The program a literal command names: ``["git", ...]``, ``"git diff"``,
+    ``["timeout", "5"] + cmd``."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _head(node.left)
+    if isinstance(node, ast.List | ast.Tuple) and node.elts:
+        node = node.elts[0]
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value.strip() or None
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip():
+        return node.value.split()[0]
+    return None
+
+
+def _called_name(node: ast.Call) -> str:
+    if isinstance(node.func, ast.Name):
+        return node.func.id
+    if isinstance(node.func, ast.Attribute) and ast.unparse(node.func.value) in ("self", "cls"):
+        return node.func.attr
+    return ""
+
+
+def _has_keyword(node: ast.Call, name: str) -> bool:
+    return any(k.arg == name for k in node.keywords)
+
+
+def _is_probe(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A function that answers whether something is available: a ``try`` whose body or
+    handlers return True or False."""
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Try):
+            continue
+        parts = [*node.body, *(s for h in node.handlers for s in h.body)]
+        returns = [
+            s
+            for part in parts
+            for s in ast.walk(part)
+            if isinstance(s, ast.Return) and isinstance(s.value, ast.Constant)
+        ]
+        if any(
+            isinstance(r.value, ast.Constant) and isinstance(r.value.value, bool) for r in returns
+        ):
+            return True
+    return False

@@ -1,0 +1,384 @@
+"""app-convert on real skills: the arguments of the programs must be read as documented.
+
+Each test is a minimal skill built from dicts that reproduces one defect class: bracketed
+optional flags taken for positionals, a switch swallowing the next flag, a REMAINDER emitted
+before the flags, optional flags listed after a label or in a table ignored, a program's
+default action dropped, an optional positional made required, booleans and arrays typed as
+strings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import write_tree
+
+from skill2app.converter.analyzers.heuristic import analyze
+from skill2app.converter.inventory.model import build_inventory
+from skill2app.converter.inventory.programs.node import scan_node
+from skill2app.converter.inventory.programs.usage import default_in, option_line, usage_args
+from skill2app.converter.plan.model import CodeStep, Pipeline, Plan
+
+HEAD = "---\nname: demo\ndescription: Does things.\n---\n# Demo\n\n"
+NODE_LOOP = (
+    "const argv = process.argv.slice(2); const r = {};\n"
+    "for (let i = 0; i < argv.length; i++) {\n  switch (argv[i]) {\n"
+    "{cases}  }\n}\nconsole.log(JSON.stringify(r));\n"
+)
+
+
+def node_program(cases: dict[str, str]) -> str:
+    arms = "".join(f"    case '{flag}': {code}; break;\n" for flag, code in cases.items())
+    return NODE_LOOP.replace("{cases}", arms)
+
+
+def plan_of(root: Path, files: dict[str, Any]) -> Plan:
+    return analyze(build_inventory(write_tree(root, files)))
+
+
+def inputs(pipeline: Pipeline) -> dict[str, tuple[str, bool, Any]]:
+    return {i.name: (i.type, i.required, i.default) for i in pipeline.input}
+
+
+def args(pipeline: Pipeline) -> list[dict[str, Any]]:
+    step = pipeline.steps[0]
+    assert isinstance(step, CodeStep)
+    return [a.to_dict() for a in step.args]
+
+
+@pytest.mark.parametrize(
+    ("usage", "expected"),
+    [
+        pytest.param(
+            "--action list [--count 20] [--offset 0]",
+            [("--action", False, "string"), ("--count", True, "integer"),
+             ("--offset", True, "integer")],
+            id="optional-groups",
+        ),
+        pytest.param(
+            "--auth-and-poll --open-id X",
+            [("--auth-and-poll", False, "boolean"), ("--open-id", False, "string")],
+            id="switch-then-flag",
+        ),
+        pytest.param(
+            "<excel_file> [timeout_seconds]",
+            [("excel_file", False, "string"), ("timeout_seconds", True, "integer")],
+            id="optional-positional",
+        ),
+        pytest.param(
+            "--server CMD --port N [--timeout SEC] -- cmd...",
+            [("--server", False, "string"), ("--port", False, "integer"),
+             ("--timeout", True, "integer"), ("cmd", False, "array")],
+            id="remainder",
+        ),
+        pytest.param(
+            "[--out FILE [--force]] {json|text} <files>...",
+            [("--out", True, "string"), ("--force", True, "boolean"), ("json", False, "string"),
+             ("files", False, "array")],
+            id="nested-choices-repeat",
+        ),
+    ],
+)  # fmt: skip
+def test_usage_lines(usage: str, expected: list[tuple[str, bool, str]]) -> None:
+    assert [(a.name, a.optional, a.type) for a in usage_args(usage)] == expected
+
+
+def test_choices_and_defaults_in_text() -> None:
+    (fmt,) = usage_args("--format {json|text}")
+    assert fmt.choices == ["json", "text"]
+    line = option_line("  -c, --count N    How many (default: 20)")
+    assert line is not None and (line.name, line.aliases, line.type) == (
+        "--count",
+        ["-c"],
+        "integer",
+    )
+    assert line.default == "20"
+    zh = option_line("- `--timeout`：轮询等待秒数（默认 60）")
+    assert zh is not None and (zh.name, zh.default, zh.type) == ("--timeout", "60", "integer")
+    assert option_line("--format text).") is None  # prose that starts with a flag
+    assert default_in("Timeout in seconds (defaults to `30`)") == "30"
+    assert default_in("默认值：json") == "json"
+
+
+def test_bracketed_flags_are_optional_inputs_not_positionals(tmp_path: Path) -> None:
+    """`[--count 20] [--offset 0]` became required positionals passed as "[--count", "20]"."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + "```bash\nnode ./list.js --action list --chat-id C1 [--count 20] [--offset 0]\n```\n",
+            "list.js": node_program(
+                {
+                    "--action": "r.action = argv[++i]",
+                    "--chat-id": "r.chat = argv[++i]",
+                    "--count": "r.count = parseInt(argv[++i], 10)",
+                    "--offset": "r.offset = parseInt(argv[++i], 10)",
+                }
+            ),
+        },
+    )
+    (pipeline,) = plan.pipelines
+    assert inputs(pipeline)["count"] == ("integer", False, None)
+    assert inputs(pipeline)["offset"] == ("integer", False, None)
+    assert inputs(pipeline)["chat_id"][1] is True
+    words = [a.get("value", "") for a in args(pipeline)]
+    assert not any(str(w).startswith("[") or str(w).endswith("]") for w in words)
+
+
+def test_a_switch_never_swallows_the_next_flag(tmp_path: Path) -> None:
+    """`--auth-and-poll --open-id X` gave an input open_id_2 and dropped --open-id."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nnode ./auth.js --auth-and-poll --open-id ou_1\n```\n",
+            "auth.js": node_program(
+                {"--auth-and-poll": "r.mode = 'auth-and-poll'", "--open-id": "r.id = argv[++i]"}
+            ),
+        },
+    )
+    (pipeline,) = plan.pipelines
+    assert inputs(pipeline) == {
+        "auth_and_poll": ("boolean", False, None),
+        "open_id": ("string", True, None),
+    }
+    assert {"flag": "--open-id", "from": "input.open_id"} in args(pipeline)
+
+
+def test_a_remainder_comes_after_the_flags(tmp_path: Path) -> None:
+    """with_server.py: `command` (argparse REMAINDER) was emitted before --server/--port."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + "```bash\npython scripts/with_server.py --server 'npm run dev' --port 5173 "
+            "-- python test.py\n```\n",
+            "scripts/with_server.py": (
+                "import argparse\np = argparse.ArgumentParser()\n"
+                "p.add_argument('--server', action='append', required=True)\n"
+                "p.add_argument('--port', action='append', type=int, required=True)\n"
+                "p.add_argument('command', nargs=argparse.REMAINDER)\np.parse_args()\n"
+            ),
+        },
+    )
+    (pipeline,) = plan.pipelines
+    assert args(pipeline) == [
+        {"flag": "--server", "from": "input.server"},
+        {"flag": "--port", "from": "input.port"},
+        {"value": "--"},
+        {"from": "input.command"},
+    ]
+    assert inputs(pipeline)["port"] == ("array", True, None)
+
+
+def test_optional_flags_after_a_label_or_in_a_table(tmp_path: Path) -> None:
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + "## 搜索\n\n```bash\nnode ./chat.js --action search --query q\n```\n\n"
+            '可选：`--page-size 20` `--page-token "xxx"`\n\n'
+            "## Get\n\n```bash\nnode ./chat.js --action get --chat-id c1\n```\n\n"
+            "Optional: `--verbose`\n\n"
+            "| 参数 | 必填 | 说明 |\n|---|---|---|\n"
+            "| `--lang` | 可选 | 语言：`zh`（默认）/ `en` |\n"
+            "| `--limit` | 可选 | 条数（默认 50） |\n",
+            "chat.js": node_program(
+                {
+                    "--action": "r.action = argv[++i]",
+                    "--query": "r.q = argv[++i]",
+                    "--chat-id": "r.chat = argv[++i]",
+                    "--page-size": "r.size = parseInt(argv[++i], 10)",
+                    "--page-token": "r.token = argv[++i]",
+                    "--verbose": "r.verbose = true",
+                    "--lang": "r.lang = argv[++i]",
+                    "--limit": "r.limit = argv[++i]",
+                }
+            ),
+        },
+    )
+    search, get = plan.pipelines
+    assert inputs(search)["page_size"] == ("integer", False, None)
+    assert inputs(search)["page_token"] == ("string", False, None)
+    assert "verbose" not in inputs(search)  # described for another command
+    assert inputs(get)["verbose"] == ("boolean", False, None)
+    assert inputs(get)["lang"] == ("string", False, "zh")
+    assert inputs(get)["limit"] == ("integer", False, 50)
+    assert next(i for i in get.input if i.name == "lang").enum == ["zh", "en"]
+
+
+def test_the_default_action_keeps_its_pipeline(tmp_path: Path) -> None:
+    """A command shown without --action runs the program's default action: it was dropped."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\npython scripts/notes.py --action add --text hi\n"
+            "python scripts/notes.py --action remove --id 3\npython scripts/notes.py\n```\n",
+            "scripts/notes.py": (
+                "import argparse\np = argparse.ArgumentParser()\n"
+                "p.add_argument('--action', choices=['add', 'remove', 'list'], default='list')\n"
+                "p.add_argument('--text')\np.add_argument('--id', type=int)\np.parse_args()\n"
+            ),
+        },
+    )
+    actions = [args(p)[0].get("value") for p in plan.pipelines]
+    assert actions == ["add", "remove", "list"]
+    listing = plan.pipelines[2]
+    assert len(listing.source) > 0 and listing.source.startswith("SKILL.md:")
+
+
+def test_an_optional_positional_of_a_usage_line(tmp_path: Path) -> None:
+    """recalc.py prints `Usage: python recalc.py <excel_file> [timeout_seconds]`."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\npython scripts/recalc.py book.xlsx 30\n```\n",
+            "scripts/recalc.py": (
+                "import sys\nif len(sys.argv) < 2:\n"
+                "    print('Usage: python recalc.py <excel_file> [timeout_seconds]')\n"
+                "    sys.exit(1)\nprint(sys.argv)\n"
+            ),
+        },
+    )
+    (pipeline,) = plan.pipelines
+    assert inputs(pipeline) == {
+        "excel_file": ("string", True, None),
+        "timeout_seconds": ("integer", False, None),
+    }
+
+
+def test_program_facts_beat_prose(tmp_path: Path) -> None:
+    """argparse says --count is an int with default 5; a table says 20: the program wins."""
+    inventory = build_inventory(
+        write_tree(
+            tmp_path,
+            {
+                "SKILL.md": HEAD
+                + "```bash\npython x.py --count 3 --dry-run --tag a --tag b\n```\n\n"
+                "| flag | default | description |\n|---|---|---|\n"
+                "| `--count` | 20 | how many |\n| `--mode` | fast | undeclared |\n",
+                "x.py": (
+                    "import argparse\np = argparse.ArgumentParser()\n"
+                    "p.add_argument('--count', type=int, default=5)\n"
+                    "p.add_argument('--dry-run', action='store_true')\n"
+                    "p.add_argument('--tag', action='append')\np.parse_args()\n"
+                ),
+            },
+        )
+    )
+    program = inventory.program("x.py")
+    assert program is not None and program.cli is not None
+    found = {p.name: (p.type, p.default, p.help) for p in program.cli.params}
+    assert found == {
+        "--count": ("integer", 5, "how many"),
+        "--dry-run": ("boolean", None, ""),
+        "--tag": ("array", None, ""),
+    }
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(
+            "program.option('-c, --count <n>', 'how many', 20)\n"
+            "  .requiredOption('--name <name>', 'who')\n  .option('--dry-run', 'no writes')\n"
+            "  .argument('<file>', 'input');\n",
+            {"--count": ("integer", False, 20), "--name": ("string", True, None),
+             "--dry-run": ("boolean", False, None), "file": ("string", True, None)},
+            id="commander",
+        ),
+        pytest.param(
+            "yargs.option('count', { alias: 'c', type: 'number', default: 20 })\n"
+            "  .option('name', { type: 'string', demandOption: true })\n"
+            "  .option('tags', { type: 'array' });\n",
+            {"--count": ("number", False, 20), "--name": ("string", True, None),
+             "--tags": ("array", False, None)},
+            id="yargs",
+        ),
+        pytest.param(
+            node_program({"--limit": "r.limit = parseInt(argv[++i], 10)", "--json": "r.json = true",
+                          "--id": "r.id = argv[i + 1]"}),
+            {"--limit": ("integer", False, None), "--json": ("boolean", False, None),
+             "--id": ("string", False, None)},
+            id="hand-rolled-loop",
+        ),
+    ],
+)  # fmt: skip
+def test_node_declarations_give_types(source: str, expected: dict[str, tuple]) -> None:
+    command, _dispatch = scan_node(source)
+    assert {p.name: (p.type, p.required, p.default) for p in command.params} == expected
+
+
+def test_bracketed_names_of_a_script_that_counts_its_arguments(tmp_path: Path) -> None:
+    """pdf's fill script: `Usage: fill.py [input pdf] [field_values.json] [output pdf]` and
+    `if len(sys.argv) != 4`: three required positionals, kept in their order."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\npython scripts/fill.py in.pdf values.json out.pdf\n```\n",
+            "scripts/fill.py": (
+                "import sys\nif len(sys.argv) != 4:\n"
+                "    print('Usage: fill.py [input pdf] [field_values.json] [output pdf]')\n"
+                "    sys.exit(1)\nprint(sys.argv[1:])\n"
+            ),
+        },
+    )
+    (pipeline,) = plan.pipelines
+    assert inputs(pipeline) == {
+        "input_pdf": ("string", True, None),
+        "field_values_json": ("string", True, None),
+        "output_pdf": ("string", True, None),
+    }
+    assert args(pipeline) == [
+        {"from": "input.input_pdf"},
+        {"from": "input.field_values_json"},
+        {"from": "input.output_pdf"},
+    ]
+
+
+def test_a_usage_that_imports_a_module_is_no_command_line(tmp_path: Path) -> None:
+    """docx's soffice.py documents `Usage: from office.soffice import run_soffice`: its
+    words are not positionals of the program."""
+    inventory = build_inventory(
+        write_tree(
+            tmp_path,
+            {
+                "SKILL.md": HEAD + "```bash\npython scripts/soffice.py --headless in.doc\n```\n",
+                "scripts/soffice.py": (
+                    '"""Helper.\n\nUsage:\n    from office.soffice import run_soffice\n"""\n'
+                    "import sys\nprint(sys.argv)\n"
+                ),
+            },
+        )
+    )
+    program = inventory.program("scripts/soffice.py")
+    assert program is not None and program.cli is not None
+    names = {p.name for p in program.cli.params}
+    assert not names & {"import", "run_soffice", "office_soffice", "from"}
+    assert "--headless" in names
+
+
+def test_a_flag_main_stops_without_is_required() -> None:
+    """`if (!args.openId) die(...)` right after parsing: --open-id is the program's own
+    requirement; a check inside one action's handler is that action's only."""
+    source = node_program(
+        {
+            "--open-id": "r.openId = argv[++i]",
+            "--task-id": "r.taskId = argv[++i]",
+            "--status": "r.mode = 'status'",
+        }
+    )
+    source = source.replace("console.log(JSON.stringify(r));\n", "")
+    source = source.replace("const argv", "function parseArgs() {\nconst argv", 1)
+    source += (
+        "return r; }\nfunction getTask(args) {\n  if (!args.taskId) die('task id');\n}\n"
+        "async function main() {\n  const args = parseArgs();\n"
+        "  if (!args.openId) die({ error: 'missing' });\n  if (!args.mode) die('mode');\n}\n"
+    )
+    command, _dispatch = scan_node(source)
+    assert {p.name: p.required for p in command.params} == {
+        "--open-id": True,
+        "--task-id": False,
+        "--status": False,
+    }

@@ -1,0 +1,301 @@
+"""app-convert on real skills: what the constructor demands must be true.
+
+Each test is a minimal skill built from dicts that reproduces one defect class seen on public
+skills: the skill's own modules taken for packages, platform fallbacks required everywhere,
+prose and directory-tree words taken for programs, a list of allowed folders taken for a
+required one, needs of a module not tied to the programs importing it.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+from helpers import write_tree
+
+from skill2app.converter.analyzers.heuristic import analyze
+from skill2app.converter.inventory.model import build_inventory
+
+HEAD = "---\nname: demo\ndescription: Does things with documents.\n---\n# Demo\n\n"
+
+
+def needs(root: Path) -> set[tuple[str, str, bool]]:
+    return {(r.kind, r.name, r.required) for r in build_inventory(root).requirements}
+
+
+def names(root: Path) -> set[str]:
+    return {name for _kind, name, _required in needs(root)}
+
+
+def test_the_skills_own_modules_are_no_packages(tmp_path: Path) -> None:
+    """docx/xlsx: `scripts/office/` holds helpers, validators and soffice; recalc.py imports
+    `office.soffice`, unpack.py imports `helpers` after putting its folder on sys.path."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "Run `python scripts/recalc.py book.xlsx`.\n",
+            "scripts/recalc.py": "import sys\nfrom office.soffice import env\nimport openpyxl\n"
+            "if __name__ == '__main__':\n    print(env)\n",
+            "scripts/office/soffice.py": "env = {}\n",
+            "scripts/office/unpack.py": (
+                "import sys\nfrom pathlib import Path\n"
+                "sys.path.insert(0, str(Path(__file__).parent))\n"
+                "from helpers.merge import merge\nimport validators\nimport defusedxml\n"
+                "if __name__ == '__main__':\n    merge()\n"
+            ),
+            "scripts/office/helpers/__init__.py": "",
+            "scripts/office/helpers/merge.py": "def merge():\n    pass\n",
+            "scripts/office/validators/__init__.py": "from .base import check\n",
+            "scripts/office/validators/base.py": "import lxml\ndef check():\n    pass\n",
+            "scripts/tool.ts": "import { a } from '~/lib/a';\nimport b from '@/b';\n"
+            "import z from 'zod';\nconst c = require('./c');\n",
+            "tsconfig.json": '{"compilerOptions": {"paths": {"~/*": ["./src/*"], "@/*": ["x/*"]}}}',
+        },
+    )
+    found = names(tmp_path)
+    assert {"office", "helpers", "validators", "~", "@/b", "lib", "c"}.isdisjoint(found)
+    assert {"openpyxl", "defusedxml", "lxml", "zod"} <= found
+
+
+def test_a_platform_branch_or_a_fallback_is_a_warning(tmp_path: Path) -> None:
+    """gtimeout only on macOS and only if present; gcc only when a probe says a shim is
+    needed; lsof tolerated when missing; LOCALAPPDATA only on Windows; `which gtimeout ||
+    which timeout` is a choice of either."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "Run `python scripts/recalc.py a.xlsx` or `bash scripts/go.sh`.\n",
+            "scripts/recalc.py": (
+                "import platform, socket, subprocess\n"
+                "def has_gtimeout():\n"
+                "    try:\n        subprocess.run(['gtimeout', '--version'])\n        return True\n"
+                "    except FileNotFoundError:\n        return False\n"
+                "def needs_shim():\n"
+                "    try:\n        socket.socket(socket.AF_UNIX)\n        return False\n"
+                "    except OSError:\n        return True\n"
+                "def build_shim():\n    subprocess.run(['gcc', '-shared', 'x.c'])\n"
+                "def free_port():\n"
+                "    try:\n        subprocess.run(['lsof', '-ti', ':80'])\n"
+                "    except FileNotFoundError:\n        print('no lsof')\n"
+                "def main():\n"
+                "    if needs_shim():\n        build_shim()\n"
+                "    free_port()\n"
+                "    cmd = ['soffice', '--headless']\n"
+                "    if platform.system() == 'Linux':\n        cmd = ['timeout', '5'] + cmd\n"
+                "    elif platform.system() == 'Darwin' and has_gtimeout():\n"
+                "        cmd = ['gtimeout', '5'] + cmd\n"
+                "    subprocess.run(cmd)\n"
+                "if __name__ == '__main__':\n    main()\n"
+            ),
+            "scripts/go.sh": (
+                "#!/bin/bash\nT=$(command -v gtimeout || command -v timeout)\n"
+                "command -v jq >/dev/null || { echo 'install jq'; exit 1; }\n"
+                'if [[ "$OSTYPE" == msys* ]]; then\n  D="${LOCALAPPDATA:?}"\nfi\n'
+            ),
+            "scripts/paths.js": (
+                "const base = process.platform === 'win32'\n"
+                "  ? process.env.LOCALAPPDATA\n  : process.env.HOME;\n"
+                "if (process.platform === 'darwin') {\n  require('child_process')"
+                ".execSync('osascript -e x');\n}\n"
+                "const id = process.env.APP_ID;\nif (id) { console.log(id); }\n"
+                "const key = process.env.APP_KEY;\n"
+            ),
+        },
+    )
+    found = needs(tmp_path)
+    for name in ("gtimeout", "timeout", "gcc", "lsof", "osascript"):
+        assert ("binary", name, False) in found, name
+    assert ("binary", "soffice", True) in found
+    assert ("binary", "jq", True) in found  # the script stops without it
+    assert ("env", "LOCALAPPDATA", False) in found
+    assert ("env", "APP_ID", False) in found  # tested before use: the script copes
+    assert ("env", "APP_KEY", True) in found
+
+
+def test_words_of_prose_and_trees_are_no_programs(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + "```\nmy-skill/\n├── SKILL.md\n├── scripts/   # optional\n│   └── etc.\n"
+            "└── references/ (overview below)\n```\n\n"
+            "```\noptional: the flags below\ndynamic positional arguments are read (see below)\n"
+            "container where Claude executes tools\nRecommend: $60K (mid-range of the budget)\n"
+            "```\n\n```bash\nffmpeg -i in.mp4 out.gif\n```\n",
+        },
+    )
+    binaries = {name for kind, name, _r in needs(tmp_path) if kind == "binary"}
+    assert binaries == {"ffmpeg"}
+
+
+def test_allowed_folders_and_files_others_make_are_no_file_checks(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + "`--image-path` 只允许读取以下目录内的文件：\n\n- `/tmp/`\n- `~/.demo/media`\n"
+            "- `~/.demo/tenants/`\n\n"
+            "Allowed folders:\n- `~/Documents/in`\n\n"
+            "The file downloads to `~/Downloads/eval_set.json`.\n"
+            "Set `rmcp = true` in `config.toml`.\n"
+            "Put your key in `~/.demo/key.json`.\n",
+        },
+    )
+    files = {(name, required) for kind, name, required in needs(tmp_path) if kind == "file"}
+    assert files == {("~/.demo/key.json", True)}
+
+
+def test_a_package_that_runs_a_program_needs_that_program(tmp_path: Path) -> None:
+    """pdf2image runs pdftoppm: a pipeline converting pages fails without it."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\npython scripts/pages.py in.pdf out/\n```\n",
+            "scripts/pages.py": "import sys\nfrom pdf2image import convert_from_path\n"
+            "convert_from_path(sys.argv[1])\n",
+        },
+    )
+    found = build_inventory(tmp_path).requirements
+    pdftoppm = next(r for r in found if r.name == "pdftoppm")
+    assert (pdftoppm.kind, pdftoppm.required) == ("binary", True)
+    assert pdftoppm.where == ["scripts/pages.py:2"]
+
+
+def test_a_command_in_a_variable_is_a_program_the_script_runs(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\npython scripts/loop.py --model m\n```\n",
+            "scripts/loop.py": (
+                "import argparse, os, subprocess\n"
+                "from anthropic import Anthropic\n"
+                "def ask(q):\n    cmd = ['claude', '-p', q]\n"
+                "    env = {k: v for k, v in os.environ.items()}\n"
+                "    env.pop('CLAUDECODE', None)\n"
+                "    return subprocess.run(cmd, env=env)\n"
+                "def main():\n    p = argparse.ArgumentParser()\n    p.add_argument('--model')\n"
+                "    p.parse_args()\n    ask('x')\n    Anthropic()\n"
+                "if __name__ == '__main__':\n    main()\n"
+            ),
+        },
+    )
+    found = needs(tmp_path)
+    assert ("binary", "claude", True) in found
+    assert ("env", "ANTHROPIC_API_KEY", True) in found
+    assert not any(name == "CLAUDECODE" for _k, name, _r in found)
+
+
+def office_skill(root: Path) -> Path:
+    return write_tree(
+        root,
+        {
+            "SKILL.md": HEAD
+            + "## Pack\n\n```bash\npython scripts/pack.py unpacked/ out.docx\n```\n\n"
+            "## Recalculate\n\n```bash\npython scripts/recalc.py book.xlsx\n```\n",
+            "scripts/pack.py": (
+                "import argparse\nfrom validators import check\n"
+                "p = argparse.ArgumentParser()\np.add_argument('input_directory')\n"
+                "p.add_argument('output_file')\np.parse_args()\n"
+            ),
+            "scripts/validators/__init__.py": "from .redline import check\n",
+            "scripts/validators/redline.py": (
+                "import subprocess\ndef check():\n    subprocess.run(['git', 'diff'])\n"
+            ),
+            "scripts/recalc.py": "import sys\nimport openpyxl\nprint(sys.argv)\n",
+            "scripts/unused.py": (
+                "import argparse\nimport lxml\np = argparse.ArgumentParser()\n"
+                "p.add_argument('--x')\np.parse_args()\n"
+            ),
+        },
+    )
+
+
+def test_a_need_of_a_module_names_the_pipelines_running_its_importers(tmp_path: Path) -> None:
+    """git is run by a validator module that pack.py imports: the check names the pack
+    pipeline, not the recalc one; a program no document mentions gets no pipeline, and its
+    needs no check."""
+    office_skill(tmp_path / "skill")
+    inventory = build_inventory(tmp_path / "skill")
+    git = next(r for r in inventory.requirements if r.name == "git")
+    assert "scripts/pack.py" in git.where
+    plan = analyze(inventory)
+    assert sorted(p.name for p in plan.pipelines) == ["pack", "recalc"]
+    assert [i.topic for i in plan.skill_mode if i.topic == "scripts/unused.py"]
+    assert "lxml" not in {c.name for c in plan.constructor.checks}
+
+    from skill2app.converter.convert import Options, convert
+
+    out = tmp_path / "app"
+    convert(Options(tmp_path / "skill", out=out, analyzer="heuristic"))
+    source = (out / "pipelines/_constructor/steps/check_environment.py").read_text()
+    checks = ast.literal_eval(source.split("CHECKS = ", 1)[1].split("\n\n\n")[0])
+    scoped = {c["name"]: c.get("pipelines") for c in checks}
+    assert scoped["git"] == ["pack"]
+    assert scoped["openpyxl"] == ["recalc"]
+
+
+@pytest.mark.parametrize("plan_only", [False, True])
+def test_an_unusual_program_never_stops_the_conversion(tmp_path: Path, plan_only: bool) -> None:
+    """skill-creator: a documented command whose positional is `<workspace>/iteration-N`,
+    and a workflow leaving out a positional the program requires."""
+    from skill2app.converter.convert import Options, convert
+
+    write_tree(
+        tmp_path / "skill",
+        {
+            "SKILL.md": HEAD + "## Benchmark\n\n1. Run the evals.\n2. Aggregate:\n"
+            "   ```bash\n   python -m scripts.aggregate <workspace>/iteration-N --name <name>\n"
+            "   ```\n3. Read the summary and tell the user what changed.\n\n"
+            "## Package\n\n```bash\npython -m scripts.package <path/to/skill>\n```\n",
+            "scripts/__init__.py": "",
+            "scripts/aggregate.py": (
+                "import argparse\np = argparse.ArgumentParser()\np.add_argument('benchmark_dir')\n"
+                "p.add_argument('--name', default='')\np.add_argument('extra')\np.parse_args()\n"
+            ),
+            "scripts/package.py": "import sys\nprint(sys.argv[1])\n",
+        },
+    )
+    output = tmp_path / "plan.yaml"
+    options = Options(
+        tmp_path / "skill",
+        out=None if plan_only else tmp_path / "app",
+        analyzer="heuristic",
+        plan_only=plan_only,
+        output=output if plan_only else None,
+    )
+    report = convert(options)
+    assert report.ok
+    assert report.pipelines  # an APP (or a plan) for what could be mapped
+    if not plan_only:
+        data = json.loads(
+            (tmp_path / "app/pipelines/benchmark/samples/input.json").read_text(encoding="utf-8")
+        )
+        assert "benchmark_dir" in data and "extra" in data
+
+
+def test_a_pipeline_that_does_not_fit_is_left_to_skill_mode(tmp_path: Path) -> None:
+    """A workflow passing a flag its argparse program does not declare cannot be a pipeline;
+    the rest of the skill still converts, and the report says what was left and why."""
+    from skill2app.converter.convert import Options, convert
+
+    write_tree(
+        tmp_path / "skill",
+        {
+            "SKILL.md": HEAD
+            + "## Review\n\n1. Collect:\n   ```bash\n   python scripts/collect.py --since 2d\n"
+            "   ```\n2. Summarise the commits for the user.\n\n"
+            "## Count\n\n```bash\npython scripts/count.py notes.txt\n```\n",
+            "scripts/collect.py": (
+                "import argparse\np = argparse.ArgumentParser()\np.add_argument('--days')\n"
+                "p.parse_args()\n"
+            ),
+            "scripts/count.py": "import sys\nprint(len(open(sys.argv[1]).read().split()))\n",
+        },
+    )
+    report = convert(Options(tmp_path / "skill", out=tmp_path / "app", analyzer="heuristic"))
+    assert report.ok
+    assert [p["name"] for p in report.pipelines] == ["count"]
+    left = next(i for i in report.skill_mode if i["topic"] == "review")
+    assert "could not be mapped" in left["reason"] and "--since" in left["reason"]

@@ -1,0 +1,121 @@
+"""app-convert on real skills: samples that run.
+
+`{"file_pdf": "example"}` made every smoke run fail for reasons that say nothing about the
+pipeline.  A file input now gets a small real file of its type beside the samples, and what
+is still a placeholder is named in samples/placeholders.json and in the report.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from helpers import write_tree
+
+from skill2app.converter.convert import Options, convert
+from skill2app.converter.plan.fixtures import FIXTURES, fixture_for, image_png, one_page_pdf
+from skill2app.converter.plan.model import Arg, CodeStep, Input, Pipeline
+from skill2app.converter.plan.samples import pipeline_samples
+
+HEAD = "---\nname: demo\ndescription: Reads documents.\n---\n# Demo\n\n"
+
+
+def test_fixtures_are_real_and_the_same_every_time() -> None:
+    for suffix, make in FIXTURES.items():
+        assert make() == make(), suffix
+    document = one_page_pdf()
+    assert document.startswith(b"%PDF-1.4") and document.rstrip().endswith(b"%%EOF")
+    xref = int(document.rsplit(b"startxref\n", 1)[1].split()[0])
+    assert document[xref:].startswith(b"xref")  # the offsets are exact
+    assert image_png().startswith(b"\x89PNG\r\n\x1a\n")
+    for suffix, part in ((".xlsx", "xl/worksheets/sheet1.xml"), (".docx", "word/document.xml")):
+        found = fixture_for(suffix)
+        assert found is not None
+        with zipfile.ZipFile(io.BytesIO(found[1])) as archive:
+            assert archive.testzip() is None and part in archive.namelist()
+    assert fixture_for(".jpeg") == (".png", image_png())
+    assert fixture_for(".doc") is None
+
+
+def pipeline(*inputs: Input) -> Pipeline:
+    args = [Arg(ref=f"input.{i.name}") for i in inputs]
+    return Pipeline("read", "Read", ["read it"], list(inputs), [CodeStep("read", "x.py", args)])
+
+
+def test_a_file_input_gets_a_fixture_and_the_rest_a_placeholder_note() -> None:
+    samples = pipeline_samples(
+        pipeline(
+            Input("file_pdf", "string", True),  # <file.pdf>: no example
+            Input("image", "string", True, "e.g. photo.png"),  # a name the skill lacks
+            Input("data", "string", True, "e.g. assets/sample.csv"),  # the skill ships it
+            Input("legacy", "string", True, "e.g. old.doc"),  # no fixture for .doc
+            Input("out", "string", True, "e.g. out.pdf"),  # written, not read
+            Input("since", "string", True, "e.g. v1.4.0"),  # a version, not a file
+            Input("name", "string", True),  # nothing to go by
+        ),
+        ["assets/sample.csv"],
+    )
+    assert samples.inputs == {
+        "file_pdf": "pipelines/read/samples/file_pdf.pdf",
+        "image": "pipelines/read/samples/photo.png",
+        "data": "assets/sample.csv",
+        "legacy": "old.doc",
+        "out": "out.pdf",
+        "since": "v1.4.0",
+        "name": "example",
+    }
+    assert sorted(samples.files) == [
+        "pipelines/read/samples/file_pdf.pdf",
+        "pipelines/read/samples/photo.png",
+    ]
+    assert samples.files["pipelines/read/samples/file_pdf.pdf"] == one_page_pdf()
+    assert set(samples.placeholders) == {"legacy", "name"}
+    assert ".doc" in samples.placeholders["legacy"]
+
+
+def test_an_input_only_an_llm_step_reads_is_no_placeholder() -> None:
+    from skill2app.converter.plan.model import LlmStep
+
+    text = Input("text", "string", True)
+    llm_only = Pipeline("w", "Write", ["write"], [text], [LlmStep("w", "{{input.text}}")])
+    assert pipeline_samples(llm_only, []).placeholders == {}
+
+
+@pytest.mark.parametrize("smoke", [True])
+def test_a_converted_pipeline_runs_on_its_fixture(tmp_path: Path, smoke: bool) -> None:
+    """The smoke run reads the generated PDF; a placeholder input is listed in the report
+    and in samples/placeholders.json."""
+    write_tree(
+        tmp_path / "skill",
+        {
+            "SKILL.md": HEAD
+            + "## Count pages\n\n```bash\npython3 scripts/pages.py <file.pdf>\n```\n\n"
+            "## Convert\n\n```bash\npython3 scripts/legacy.py report.doc\n```\n",
+            "scripts/pages.py": (
+                "import sys\ndata = open(sys.argv[1], 'rb').read()\n"
+                "assert data.startswith(b'%PDF')\nprint(data.count(b'/Type /Page '))\n"
+            ),
+            "scripts/legacy.py": "import sys\nopen(sys.argv[1], 'rb')\n",
+        },
+    )
+    report = convert(
+        Options(tmp_path / "skill", out=tmp_path / "app", analyzer="heuristic", smoke=smoke)
+    )
+    app = tmp_path / "app" / "pipelines"
+    sample = json.loads((app / "pages/samples/input.json").read_text())
+    assert (tmp_path / "app" / next(iter(sample.values()))).read_bytes() == one_page_pdf()
+    assert not (app / "pages/samples/placeholders.json").exists()
+    marked = json.loads((app / "legacy/samples/placeholders.json").read_text())
+    assert list(marked["inputs"]) == list(
+        json.loads((app / "legacy/samples/input.json").read_text())
+    )
+    assert list(report.placeholders) == ["legacy"]
+    assert report.to_dict()["placeholders"] == {"legacy": marked["inputs"]}
+    assert report.verification is not None
+    smoke_status = {s.pipeline: s.status for s in report.verification.smoke}
+    assert smoke_status["pages"] == "passed"
+    lines = report.human_lines()
+    assert "Placeholder samples (samples/placeholders.json) (1):" in lines

@@ -1,0 +1,173 @@
+"""app-convert on real skills: triggers and descriptions in the skill's own words.
+
+Minimal skills built from dicts reproduce each defect class: section titles taken as
+triggers as they are ("Step 2: Edit XML", "命令"), a "Do NOT trigger when ..." clause taken
+as a trigger, Chinese skills getting English-only triggers, descriptions reading "Run
+scripts/x.py", example requests the skill quotes ignored.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import write_tree
+
+from skill2app.converter.analyzers.heuristic import analyze
+from skill2app.converter.analyzers.text import use_when_phrases
+from skill2app.converter.analyzers.triggers import (
+    MAX_TRIGGERS,
+    align_nouns,
+    as_task,
+    pick,
+    quoted_requests,
+)
+from skill2app.converter.inventory.model import build_inventory
+from skill2app.converter.plan.model import Plan
+
+
+def plan_of(root: Path, files: dict[str, Any]) -> Plan:
+    return analyze(build_inventory(write_tree(root, files)))
+
+
+@pytest.mark.parametrize(
+    ("title", "task"),
+    [
+        ("Step 2: Edit XML", "Edit XML"),
+        ("### B.1: Convert PDF to Images", "Convert PDF to Images"),
+        ("4. Validate Bounding Boxes", "Validate Bounding Boxes"),
+        ("获取表格信息（info）", "获取表格信息"),
+        ("第二步：导出文件", "导出文件"),
+        ("命令", ""),
+        ("Commands", ""),
+        ("Quick start", ""),
+        ("Complete Example Workflow", ""),
+        ("单选 / 多选字段 必须传 --property", ""),
+        ("Do not use for scanned forms", ""),
+    ],
+)
+def test_a_title_is_a_task_or_nothing(title: str, task: str) -> None:
+    assert as_task(title) == task
+
+
+def test_use_when_clauses_never_take_a_negative_condition() -> None:
+    description = (
+        "Use this skill whenever the user wants to merge PDFs. This includes splitting "
+        "PDFs apart and rotating pages. Do NOT trigger when the deliverable is a Word "
+        "document or an HTML report."
+    )
+    assert use_when_phrases(description) == [
+        "merge PDFs",
+        "splitting PDFs apart",
+        "rotating pages",
+    ]
+    assert use_when_phrases("飞书任务管理。支持任务清单、评论、子任务。") == ["任务清单", "子任务"]
+
+
+def test_quoted_requests_are_what_users_say() -> None:
+    lines = [
+        'For example, the user asks "is the new version actually better?" and waits.',
+        '- "merge these two PDFs into one"',
+        '- "Skill adds 13s average execution time"',  # a quoted note, not a request
+        "例如“使用 Python 3 编写”。",  # an example of text, not a request
+        "用户说“帮我查一下明天的日程”时，先调用 agenda。",
+        "I've opened the results in your browser. There are two tabs —'Outputs'.",
+    ]
+    assert [text for _i, text in quoted_requests(lines)] == [
+        "is the new version actually better?",
+        "merge these two PDFs into one",
+        "帮我查一下明天的日程",
+    ]
+
+
+def test_pick_dedupes_cleans_and_stops_at_ten() -> None:
+    candidates = ["Merge PDFs.", "merge pdfs", "a", "Do not merge scanned files", "x" * 90]
+    candidates += [f"merge batch number {i}" for i in range(20)]
+    chosen = pick(candidates, {"merge batch number 0"})
+    assert chosen[0] == "Merge PDFs"
+    assert len(chosen) == MAX_TRIGGERS
+    assert "merge pdfs" not in chosen and "merge batch number 0" not in chosen
+
+
+def test_nouns_of_a_chinese_title_align_with_the_actions_shown() -> None:
+    assert align_nouns(["comment", "comment", "subtask"], ["评论", "子任务"]) == {
+        "comment": "评论",
+        "subtask": "子任务",
+    }
+    assert align_nouns(["task", "task", "task member"], ["任务"]) == {"task": "任务"}
+    assert align_nouns(["a", "b", "c"], ["甲", "乙"]) == {}
+
+
+CHINESE = {
+    "SKILL.md": "---\nname: todo\ndescription: 飞书任务管理。支持任务清单、评论。用户要求创建或"
+    "查看任务清单时使用。Do not use for calendars.\n---\n# todo\n\n## 命令\n\n"
+    "所有命令都需要 `--open-id`。\n\n## 任务清单\n\n```bash\n"
+    'node ./todo.js --action create_tasklist --summary "清单名"\n'
+    "node ./todo.js --action list_tasklists\n```\n\n## 评论\n\n```bash\n"
+    'node ./todo.js --action create_comment --task-id ID --content "内容"\n```\n',
+    "todo.js": (
+        "const a = process.argv.slice(2); const r = {};\n"
+        "for (let i = 0; i < a.length; i++) { switch (a[i]) {\n"
+        "  case '--action': r.action = a[++i]; break;\n"
+        "  case '--summary': r.summary = a[++i]; break;\n"
+        "  case '--task-id': r.task = a[++i]; break;\n"
+        "  case '--content': r.content = a[++i]; break;\n} }\n"
+        "switch (r.action) { case 'create_tasklist': break; case 'list_tasklists': break;\n"
+        "  case 'create_comment': break; }\n"
+    ),
+}
+
+
+def test_a_chinese_skill_gets_chinese_triggers(tmp_path: Path) -> None:
+    plan = plan_of(tmp_path, CHINESE)
+    triggers = {p.name: p.triggers for p in plan.pipelines}
+    assert triggers["todo-create-tasklist"][:2] == ["创建任务清单", "新建任务清单"]
+    assert "列出任务清单" in triggers["todo-list-tasklists"]
+    assert triggers["todo-create-comment"][:2] == ["创建评论", "新建评论"]
+    every = [t for ts in triggers.values() for t in ts]
+    assert "命令" not in every and "任务清单" not in every[:1]
+    assert not any("calendar" in t for t in every)
+
+
+def test_titles_and_negatives_never_become_triggers(tmp_path: Path) -> None:
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: office\ndescription: Edit Word files. Use when the user "
+            "wants to add comments to a document. Do NOT trigger when the deliverable is "
+            "a spreadsheet.\n---\n# Office\n\n## Step 2: Add comments\n\n"
+            "Add a comment to the unpacked document with this script:\n\n```bash\n"
+            "python scripts/comment.py unpacked/ 0 hello\n```\n\n## Commands\n\n"
+            "```bash\npython scripts/pack.py unpacked/ out.docx\n```\n",
+            "scripts/comment.py": "import sys\nprint(sys.argv)\n",
+            "scripts/pack.py": '"""Pack a folder into a .docx file."""\nimport sys\n',
+        },
+    )
+    comment, pack = plan.pipelines
+    assert comment.triggers[0] == "Add comments"  # "Step 2:" dropped
+    assert "add comments to a document" in comment.triggers
+    assert "Add a comment to the unpacked document" in comment.triggers
+    every = comment.triggers + pack.triggers
+    assert not any(t.startswith(("Step", "Commands")) or "spreadsheet" in t for t in every)
+    assert pack.description == "Pack a folder into a .docx file."
+    assert not any(p.description.startswith("Run ") for p in plan.pipelines)
+    assert comment.description == "Add a comment to the unpacked document"
+
+
+def test_a_quoted_request_goes_to_its_pipeline(tmp_path: Path) -> None:
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: pdfs\ndescription: Work with PDF files.\n---\n# PDFs\n\n"
+            '## Merge\n\nWhen the user says "combine report.pdf and annex.pdf into one", '
+            "run:\n\n```bash\npython scripts/merge.py a.pdf b.pdf\n```\n\n## Split\n\n"
+            "```bash\npython scripts/split.py a.pdf\n```\n\n"
+            '- "split the handbook into single pages"\n',
+            "scripts/merge.py": "import sys\nprint(sys.argv)\n",
+            "scripts/split.py": "import sys\nprint(sys.argv)\n",
+        },
+    )
+    merge, split = plan.pipelines
+    assert "combine report.pdf and annex.pdf into one" in merge.triggers
+    assert "split the handbook into single pages" in split.triggers
