@@ -70,23 +70,16 @@ from skill2app.runtime.routing.mentions import (
     sure_url,
     trim,
 )
+from skill2app.runtime.routing.schema import (
+    EMAIL_NAME,
+    HANDLE_NAME,
+    HOST_NAME,
+    JSON_TYPES,
+    URL_NAME,
+    kind,
+)
 from skill2app.runtime.run.inputs import base_type, convert, is_optional, matches
 from skill2app.runtime.run.llm_step import ask_lite
-
-URL_NAME = re.compile(r"url|link|href|endpoint", re.I)
-EMAIL_NAME = re.compile(r"e_?mail", re.I)
-HOST_NAME = re.compile(r"domain|host|site|fqdn", re.I)
-HANDLE_NAME = re.compile(r"handle", re.I)
-FILE_WORDS = {"path", "file", "filename", "filepath", "pathname", "fname"}
-DIR_WORDS = {"dir", "dirname", "dirpath", "directory", "folder", "workdir"}
-JSON_TYPES = {
-    "string": "string",
-    "integer": "integer",
-    "number": "number",
-    "boolean": "boolean",
-    "array": "array",
-    "object": "object",
-}
 
 
 def extract_inputs(
@@ -243,12 +236,7 @@ def _shaped_name(name: str) -> bool:
 
 def _kind(name: str) -> str:
     """What an input's name says its value is: ``file``, ``dir`` or ``any`` (text)."""
-    words = re.split(r"[_\-\s]+", re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower())
-    if any(w in DIR_WORDS for w in words):
-        return "dir"
-    if any(w in FILE_WORDS or (w.endswith(("file", "path")) and w != "profile") for w in words):
-        return "file"
-    return "any"
+    return kind(name)
 
 
 def _text_candidates(prose: str, texts: list[str], kind: str) -> list[str]:
