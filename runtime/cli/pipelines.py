@@ -103,7 +103,7 @@ def check(args: argparse.Namespace) -> int:
     from skill2app.runtime.app.check import check_app, errors_in
     from skill2app.runtime.app.model import load_app
 
-    diagnostics = check_app(load_app(args.app_dir))
+    diagnostics = check_app(load_app(args.app_dir), routes=True)
     errors = errors_in(diagnostics)
     if args.as_json:
         emit_json({"ok": not errors, "diagnostics": [d.to_dict() for d in diagnostics]})
