@@ -64,6 +64,7 @@ class NeedsInput:
     request: str
     declared: dict[str, str]
     filled: Filled
+    confirmed: bool = False  # the caller chose the pipeline (run --request): learn it when run
 
     def to_dict(self) -> dict[str, Any]:
         from skill2app.runtime.routing.schema import input_schema
@@ -87,6 +88,8 @@ class NeedsInput:
         """Run with ``values`` for the missing inputs (answered on a terminal)."""
         self.filled.values.update(values)
         self.filled.sources.update(dict.fromkeys(values, "given"))
+        if self.confirmed:
+            _learn(self.setting, self.request, self.pipeline, "run")
         return _run_filled(self.setting, self.pipeline, self.request, self.filled)
 
 
@@ -134,6 +137,8 @@ def execute(
     answer = _filled(setting, pipeline, request, model.inputs, given, phrases, decided)
     if answer.needs_input is None:
         _learn(setting, request, pipeline, "run")
+    else:
+        answer.needs_input.confirmed = True
     return answer
 
 

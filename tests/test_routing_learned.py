@@ -235,3 +235,25 @@ def test_what_hybrids_llm_chooses_is_learned(
     assert (example["pipeline"], example["source"]) == ("return-label", "hybrid")
     decision = route(shop, REQUEST)  # embedded alone now knows
     assert (decision["decision"], decision["pipeline"]) == ("match", "return-label")
+
+
+def test_a_run_for_a_request_completed_on_a_terminal_is_learned(
+    tmp_path: Path, app_run_home: Path, runtime_env: Path
+) -> None:
+    from skill2app.runtime.ask import execute
+
+    app = make_app(
+        tmp_path / "csv",
+        {
+            "compare": {
+                "description": "Compare two CSV files",
+                "input": {"right_path": "string"},
+                "steps": [code("diff")],
+            }
+        },
+    )
+    answer = execute(app, "compare", pairs=[], request="diff the two exports")
+    assert answer.needs_input is not None and answer.needs_input.confirmed
+    assert not (app_run_home / "learned").exists()  # not run yet: not learned
+    assert answer.needs_input.complete({"right_path": "b.csv"}).status == "succeeded"
+    assert [e["request"] for e in learned(app_run_home)] == ["diff the two exports"]

@@ -11,7 +11,10 @@ Cases:
 - warm cache: the model copy and the APP's router index are under APP_RUN_HOME (every call
   after the first for an unchanged APP) — the target, p50 <= 250 ms and <= 250 MB peak;
 - index miss: the APP changed (its phrases must be embedded again: ~0.75 ms a phrase);
-- first ever: an empty APP_RUN_HOME (the sentence encoder's plain copy is written first).
+- first ever: an empty APP_RUN_HOME (the sentence encoder's plain copy is written first);
+
+and `app-run check APP` (every pipeline checked, then the routing self-test over the kept
+index), and the self-test alone in one process once its models are loaded.
 
 Peak memory is the process's largest resident set (``ru_maxrss``, measure.py).  Bytecode is
 cached in the work folder, as in an installed package.
@@ -40,6 +43,21 @@ from measure import run_once, summarize  # noqa: E402
 from workloads import find_app_run, settle  # noqa: E402
 
 TARGET_MS = 250.0
+CHECK = "app-run check (with the routing self-test)"
+SELFTEST = """
+import json, sys, time
+from pathlib import Path
+from skill2app.runtime.app.model import load_app
+from skill2app.runtime.routing.selftest import routing_selftest
+app = load_app(Path(sys.argv[1]))
+routing_selftest(app)  # models loaded, index kept
+times = []
+for _ in range(5):
+    start = time.perf_counter()
+    found = routing_selftest(load_app(Path(sys.argv[1])))
+    times.append((time.perf_counter() - start) * 1000)
+print(json.dumps([sorted(times)[2], len(found)]))
+"""
 TARGET_MB = 250.0
 STEP = "import json, sys; sys.stdin.read(); print(json.dumps({'output': 1}))"
 
@@ -88,8 +106,10 @@ def measure(repetitions: int) -> dict[str, Any]:
             "python -c pass": [sys.executable, "-c", "pass"],
             'python -c "import numpy"': [sys.executable, "-c", "import numpy"],
         }
-        samples: dict[str, list] = {label: [] for label in [*floors, "app-run route"]}
-        for label, argv in floors.items():  # warm-up
+        check = [app_run, "check", str(app)]
+        labels = [*floors, "app-run route", CHECK]
+        samples: dict[str, list] = {label: [] for label in labels}
+        for label, argv in [*floors.items(), (CHECK, check)]:  # warm-up
             run_once(argv, env=env).check(label)
         for i in range(repetitions):
             for label, argv in floors.items():
@@ -97,6 +117,9 @@ def measure(repetitions: int) -> dict[str, Any]:
             sample = run_once([app_run, "route", str(app), texts[i % len(texts)]], env=env)
             sample.check("route")
             samples["app-run route"].append(sample)
+            if i % 3 == 0:  # check is slower and moves less: a third as many
+                samples[CHECK].append(run_once(check, env=env))
+        selftest = _selftest_ms(app, env)
         misses = []
         for i in range(3):  # the APP changed: its index is built again
             step = app / "pipelines" / "okr-drafting" / "pipeline.yaml"
@@ -111,6 +134,7 @@ def measure(repetitions: int) -> dict[str, Any]:
     rows["app-run route, first ever (writes the model copy)"] = _row([first_ever])
     route = rows["app-run route"]
     return {
+        "selftest_in_process_ms": selftest,
         "repetitions": repetitions,
         "pipelines": 100,
         "rows": rows,
@@ -120,6 +144,21 @@ def measure(repetitions: int) -> dict[str, Any]:
         "target_mb": TARGET_MB,
         "met": route["p50_ms"] <= TARGET_MS and route["peak_mb"] <= TARGET_MB,
     }
+
+
+def _selftest_ms(app: Path, env: dict[str, str]) -> dict[str, float]:
+    """The routing self-test alone, in one process once its models are loaded (median of 5)."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-c", SELFTEST, str(app)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    median, warnings = json.loads(done.stdout)
+    return {"median_ms": round(median, 1), "warnings": warnings}
 
 
 def _row(runs: Sequence[Any]) -> dict[str, float]:
@@ -152,6 +191,9 @@ def report(result: dict[str, Any]) -> str:
         f"x{result['route_ratio_to_python']}",
         f"target (warm cache): p50 <= {result['target_ms']:.0f} ms and <= "
         f"{result['target_mb']:.0f} MB: {'met' if result['met'] else 'MISSED'}",
+        f"routing self-test alone, in process, models loaded: "
+        f"{result['selftest_in_process_ms']['median_ms']} ms "
+        f"({result['selftest_in_process_ms']['warnings']} warnings on this table)",
     ]
     return "\n".join(lines)
 
