@@ -60,7 +60,7 @@ class _SortedPrefixes:
     given string are contiguous in sorted order, led by the string itself if it is a piece.
     """
 
-    def __init__(self, sorted_pieces: list[str], ids: Sequence[int]) -> None:
+    def __init__(self, sorted_pieces: list[str], ids: Sequence[int] | np.ndarray) -> None:
         self._sorted = sorted_pieces
         self._ids = ids  # the piece id of each entry of sorted_pieces
 

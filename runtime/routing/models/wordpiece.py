@@ -124,7 +124,7 @@ def _pre_tokenize(text: str) -> list[str]:
     """Words split at whitespace, each punctuation character a word of its own."""
     words: list[str] = []
     for chunk in text.split():
-        current = []
+        current: list[str] = []
         for char in chunk:
             if char in _ASCII_PUNCTUATION or unicodedata.category(char).startswith("P"):
                 if current:
