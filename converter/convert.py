@@ -1,41 +1,49 @@
-"""app-convert's one core function: a skill folder and options in, a ``Report`` out.
+"""app-convert's core functions: a skill folder and options in, a ``Report`` out.
 
 ::
 
     skill folder ─build_inventory→ Inventory ─analyzer, or --plan FILE→ Plan ─check_plan→
-      --plan-only:  plan.yaml written (-o FILE), or its text in the report (-o -)
+      --plan-only:  plan.yaml written (--out FILE), or its text in the report (--out -)
       otherwise:    render_app → files ─write_app→ APP (in place or --out) ─verify_app→ Report
+
+With an LLM analyst (``host``: the calling agent; ``llm``: an API) the plan is judged before
+anything is written: rendered into a temporary copy and verified (check, smoke, ...), and sent
+back with its problems, up to a bound (``analyzers.loop``).  ``convert`` with ``--analyzer
+host`` returns at once with ``report.pause`` (the ``needs_llm`` object); ``resume`` takes the
+agent's answer and returns the next pause, the finished conversion, or — attempts used up —
+``report.exhausted`` with what still fails (nothing written).
 
 Raises ``ConvertError`` subclasses (the CLI shows them); a conversion whose verification
 found problems returns normally with ``report.ok`` false.  Progress messages go to the
-``progress`` callback, also handed to analyzers that accept one (the llm analyzer).
+``progress`` callback.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from skill2app.converter.analyzers import ANALYZERS, default_analyzer, run_analyzer
+from skill2app.converter.analyzers import ANALYZERS, Analysis, default_analyzer, run_analyzer
 from skill2app.converter.errors import PlanError, UsageError, Where
 from skill2app.converter.inventory.model import Inventory, build_inventory
 from skill2app.converter.plan.check import check_plan
 from skill2app.converter.plan.file import line_of, load_plan, plan_to_yaml
 from skill2app.converter.plan.model import Plan
-from skill2app.converter.render.render import render_app
+from skill2app.converter.render.render import RenderedFile, render_app
 from skill2app.converter.render.write import (
+    check_destination,
     check_plan_file,
     choose_readme,
     write_app,
     write_plan_file,
 )
 from skill2app.converter.verify.report import Report
-from skill2app.converter.verify.verify import SMOKE_TIMEOUT, verify_app
+from skill2app.converter.verify.verify import SMOKE_TIMEOUT, Verification, verify_app
 
 Progress = Callable[[str], None]
 
@@ -53,6 +61,7 @@ class Options:
     probe: bool = False
     has_api_key: bool = False
     smoke_timeout: float = SMOKE_TIMEOUT
+    max_attempts: int = 3
 
 
 def convert(options: Options, progress: Progress | None = None) -> Report:
@@ -61,15 +70,119 @@ def convert(options: Options, progress: Progress | None = None) -> Report:
     to_stdout = is_stdout(options.output)
     if options.output is not None and not to_stdout:  # before an analysis that costs tokens
         check_plan_file(options.output, force=options.force)
+    if not options.plan_only:
+        check_destination(options.skill_dir, options.out, force=options.force)
     say(f"reading the skill in {options.skill_dir}")
     inventory = build_inventory(options.skill_dir, probe=options.probe)
-    plan, usage, warnings = make_plan(options, inventory, say)
-    mode = "plan-only" if options.plan_only else ("out" if options.out else "in-place")
-    report = Report.from_plan(plan, inventory, skill=str(options.skill_dir), mode=mode)
-    report.usage = usage
+    name = analyzer_name(options)
+    if name == "host" and options.plan is None:
+        return start_host(options, inventory, say)
+    plan, analysis, warnings = make_plan(options, inventory, say)
+    return finish(options, inventory, plan, analysis, warnings, say)
+
+
+def analyzer_name(options: Options) -> str:
+    name = options.analyzer or default_analyzer(options.has_api_key)
+    if name not in ANALYZERS:
+        raise UsageError(f"unknown analyzer {name!r}", hint=f"use one of: {', '.join(ANALYZERS)}")
+    return name
+
+
+def start_host(options: Options, inventory: Inventory, say: Progress) -> Report:
+    """Save a host session; the report carries its first ``needs_llm`` pause."""
+    from skill2app.converter.analyzers import host
+    from skill2app.runtime.app.config import state_home
+
+    say("drafting a plan with the heuristic analyzer for the host agent to improve")
+    pause = host.start(
+        state_home(),
+        inventory,
+        session_options(options),
+        draft_yaml=host.draft_of(inventory),
+        max_attempts=options.max_attempts,
+    )
+    report = Report(skill=str(options.skill_dir), mode=_mode(options), analyzer="host")
+    report.pause = pause.to_dict()
+    return report
+
+
+def session_options(options: Options) -> dict[str, Any]:
+    """What a resume needs to finish the conversion the way it was asked for (paths made
+    absolute: the agent may resume from another folder)."""
+    readme, _warning = choose_readme(options.skill_dir)
+    return {
+        "out": str(options.out.resolve()) if options.out is not None else None,
+        "plan_only": options.plan_only,
+        "output": (
+            None
+            if options.output is None
+            else str(options.output)
+            if is_stdout(options.output)
+            else str(options.output.resolve())
+        ),
+        "force": options.force,
+        "probe": options.probe,
+        "smoke": options.smoke,
+        "readme": readme,
+    }
+
+
+def resume(session: str, answer: str, progress: Progress | None = None) -> Report:
+    """Judge the host agent's answer: the next pause, the finished conversion, or exhausted."""
+    from skill2app.converter.analyzers import host
+    from skill2app.runtime.app.config import state_home
+
+    say: Progress = progress or (lambda _message: None)
+    outcome = host.resume(state_home(), session, answer, progress=say)
+    saved = outcome.session["options"]
+    options = Options(
+        skill_dir=Path(outcome.session["skill"]),
+        out=Path(saved["out"]) if saved.get("out") else None,
+        analyzer="host",
+        plan_only=bool(saved.get("plan_only")),
+        output=Path(saved["output"]) if saved.get("output") else None,
+        force=bool(saved.get("force")),
+        smoke=bool(saved.get("smoke")),
+        probe=bool(saved.get("probe")),
+    )
+    if outcome.pause is not None:
+        report = Report(skill=str(options.skill_dir), mode=_mode(options), analyzer="host")
+        report.pause = outcome.pause.to_dict()
+        return report
+    assert outcome.inventory is not None
+    if outcome.verdict is None:  # attempts used up: nothing is written
+        report = Report(skill=str(options.skill_dir), mode=_mode(options), analyzer="host")
+        report.exhausted = list(outcome.problems)
+        report.attempts = int(outcome.session["attempt"])
+        return report
+    assert outcome.verdict.plan is not None
+    analysis = Analysis(
+        outcome.verdict.plan,
+        attempts=int(outcome.session["attempt"]),
+        files=outcome.verdict.files,
+        verification=outcome.verdict.verification,
+    )
+    if not options.plan_only:
+        check_destination(options.skill_dir, options.out, force=options.force)
+    return finish(options, outcome.inventory, analysis.plan, analysis, [], say)
+
+
+def finish(
+    options: Options,
+    inventory: Inventory,
+    plan: Plan,
+    analysis: Analysis | None,
+    warnings: list[str],
+    say: Progress,
+) -> Report:
+    """Write what the plan makes (the plan file, or the APP) and verify it."""
+    report = Report.from_plan(plan, inventory, skill=str(options.skill_dir), mode=_mode(options))
+    if analysis is not None:
+        report.usage = _usage(analysis)
+        report.attempts = analysis.attempts
     report.warnings += warnings
     report.plan_file = str(options.plan or options.output or "")
-    if options.plan_only and to_stdout:  # `-o -`: the caller prints it on stdout
+    if options.plan_only and is_stdout(options.output):  # `--out -`: the caller prints it
         report.plan_text = plan_to_yaml(plan)
         return report
     if options.plan_only:
@@ -80,8 +193,24 @@ def convert(options: Options, progress: Progress | None = None) -> Report:
         return report
     readme, warning = choose_readme(options.skill_dir)
     report.warnings += [warning] if warning else []
-    say(f"rendering {len(plan.pipelines)} pipelines")
-    files = render_app(plan, inventory, readme=readme)
+    files = analysis.files if analysis is not None and analysis.files else None
+    if files is None:
+        say(f"rendering {len(plan.pipelines)} pipelines")
+        files = render_app(plan, inventory, readme=readme)
+    order = [p.name for p in plan.pipelines]
+    _write_and_verify(options, inventory, files, analysis, report, say, order)
+    return report
+
+
+def _write_and_verify(
+    options: Options,
+    inventory: Inventory,
+    files: list[RenderedFile],
+    analysis: Analysis | None,
+    report: Report,
+    say: Progress,
+    order: list[str],
+) -> None:
     written = write_app(options.skill_dir, files, out=options.out, force=options.force)
     report.app = str(written.root)
     report.files = written.written
@@ -93,26 +222,51 @@ def convert(options: Options, progress: Progress | None = None) -> Report:
     )
     report.backup, report.backed_up = written.backup, written.backed_up
     report.warnings += written.warnings
-    say("verifying: app-run check, compiling, argument mappings" + (", smoke" * options.smoke))
-    report.verification = verify_app(
+    judged = analysis.verification if analysis is not None else None
+    smoke = options.smoke and judged is None  # the analyst's plan was smoke-run already
+    say("verifying: app-run check, compiling, argument mappings" + (", smoke" * smoke))
+    verification = verify_app(
         written.root,
         files,
         inventory,
-        smoke=options.smoke,
+        smoke=smoke,
         timeout=options.smoke_timeout,
         progress=say,
+        order=order,
     )
-    return report
+    report.verification = _with_smoke(verification, judged)
+
+
+def _with_smoke(verification: Verification, judged: Verification | None) -> Verification:
+    """The final verification, with the smoke runs of the judged copy (the same files)."""
+    if judged is None or not judged.smoke_ran:
+        return verification
+    return replace(verification, smoke_ran=True, smoke=list(judged.smoke))
+
+
+def _usage(analysis: Analysis) -> dict[str, Any]:
+    usage: dict[str, Any] = {"input_tokens": 0, "output_tokens": 0, **analysis.usage}
+    if analysis.model:  # a model was asked: say which, and how many times
+        usage |= {"model": analysis.model, "attempts": analysis.attempts}
+    return usage
+
+
+def _mode(options: Options) -> str:
+    return "plan-only" if options.plan_only else ("out" if options.out else "in-place")
 
 
 def is_stdout(output: Path | None) -> bool:
-    """Whether ``-o`` names standard output (``-o -``; a file named ``-`` is ``-o $PWD/-``)."""
+    """Whether the plan file is standard output (``--plan-only --out -``; a file named ``-`` is
+    ``--out $PWD/-``)."""
     return output is not None and str(output) == "-"
 
 
 def check_options(options: Options) -> None:
     conflicts = [
-        (options.plan_only and options.output is None, "--plan-only needs -o FILE"),
+        (
+            options.plan_only and options.output is None,
+            "--plan-only needs --out FILE (- for stdout)",
+        ),
         (options.output is not None and not options.plan_only, "-o FILE goes with --plan-only"),
         (options.plan_only and options.out is not None, "--plan-only writes no APP: drop --out"),
         (options.plan_only and options.smoke, "--plan-only runs nothing: drop --smoke"),
@@ -121,6 +275,7 @@ def check_options(options: Options) -> None:
             "--plan-only and --plan exclude each other",
         ),
         (options.plan is not None and options.analyzer is not None, "--plan replaces --analyzer"),
+        (options.max_attempts < 1, "--max-attempts must be at least 1"),
     ]
     for bad, message in conflicts:
         if bad:
@@ -129,41 +284,30 @@ def check_options(options: Options) -> None:
 
 def make_plan(
     options: Options, inventory: Inventory, say: Progress
-) -> tuple[Plan, dict[str, Any], list[str]]:
-    """(plan, the analyzer's token usage, warnings); the plan fits the skill."""
-    warnings: list[str] = []
-    usage: dict[str, Any] = {"input_tokens": 0, "output_tokens": 0}
+) -> tuple[Plan, Analysis | None, list[str]]:
+    """(plan, the analysis that made it — None for --plan FILE —, warnings); the plan fits
+    the skill."""
+    analysis: Analysis | None = None
     if options.plan is not None:
         say(f"reading the plan {options.plan}")
         plan = load_plan(options.plan)
     else:
-        plan, usage, warnings = analyze(options, inventory, say)
+        name = analyzer_name(options)
+        say(f"analysing with the {name} analyzer")
+        readme, _warning = choose_readme(options.skill_dir)
+        analysis = run_analyzer(name, inventory, progress=say, readme=readme)
+        plan = analysis.plan
     errors = check_plan(plan, inventory)
     if errors:
         where = None
-        hint = "save it with --plan-only -o plan.yaml, fix it, and render it with --plan"
+        hint = "save it with --plan-only --out plan.yaml, fix it, and render it with --plan"
         if options.plan is not None:
             where = Where(str(options.plan), plan_line(options.plan, errors[0]))
             hint = "fix the plan file and run again"
         raise PlanError(
             f"the plan does not fit the skill: {errors[0]}", errors=errors, where=where, hint=hint
         )
-    return plan, usage, warnings
-
-
-def analyze(
-    options: Options, inventory: Inventory, say: Progress
-) -> tuple[Plan, dict[str, Any], list[str]]:
-    """(plan, usage, warnings): usage holds the tokens used, the model and the attempts."""
-    name = options.analyzer or default_analyzer(options.has_api_key)
-    if name not in ANALYZERS:
-        raise UsageError(f"unknown analyzer {name!r}", hint=f"use one of: {', '.join(ANALYZERS)}")
-    say(f"analysing with the {name} analyzer")
-    analysis = run_analyzer(name, inventory, progress=say)
-    usage: dict[str, Any] = {"input_tokens": 0, "output_tokens": 0, **analysis.usage}
-    if analysis.model:  # a model was asked: say which, and how many times
-        usage |= {"model": analysis.model, "attempts": analysis.attempts}
-    return analysis.plan, usage, []
+    return plan, analysis, []
 
 
 _PART = re.compile(r"([A-Za-z_][\w-]*)|\[(\d+)\]")

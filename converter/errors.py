@@ -5,7 +5,9 @@ Exceptions never print; the CLI turns them into one line
 ``Error: <what> (<file>:<line>) — <how to fix>`` on stderr and exits with ``exit_code``::
 
     ConvertError                  root; .where (file, line), .hint, .exit_code
-    ├── UsageError          2     bad command line (unknown analyzer, conflicting options)
+    ├── UsageError          2     bad command line (unknown analyzer, conflicting options),
+    │   │                         an unknown, ended or busy conversion session
+    │   └── EmptyAnswer     2     an analyst's answer with nothing in it (no attempt used)
     ├── SkillError          3     the folder is not a readable skill (no SKILL.md, not UTF-8,
     │   │                         oversized file)
     │   └── FrontmatterError 3    SKILL.md frontmatter missing, unterminated, broken YAML,
@@ -38,6 +40,10 @@ class ConvertError(ToolError):
 
 class UsageError(ConvertError):
     exit_code = 2
+
+
+class EmptyAnswer(UsageError):
+    """An answer with nothing in it: refused without using up an attempt."""
 
 
 class SkillError(ConvertError):

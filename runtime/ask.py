@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 from skill2app.runtime.app.cache import cached_table
 from skill2app.runtime.app.config import Config, load_config, state_home
-from skill2app.runtime.app.model import App, load_app
+from skill2app.runtime.app.model import App, Pipeline, load_app
 from skill2app.runtime.errors import ProviderNotConfigured, UsageError
 from skill2app.runtime.providers import make_provider
 from skill2app.runtime.providers.base import Provider
 from skill2app.runtime.records.result import Position, RunResult
-from skill2app.runtime.run.inputs import parse_pairs, read_input_json
+from skill2app.runtime.run.inputs import caller_path, parse_pairs, read_input_json
 from skill2app.runtime.run.runner import begin, checked
 
 if TYPE_CHECKING:
@@ -36,11 +36,13 @@ Listener = Callable[[dict[str, Any]], None] | None
 def gather_inputs(
     declared: dict[str, str], pairs: list[str], input_json: str | None, stdin_text: str | None
 ) -> dict[str, Any]:
-    """``--input-json`` first, then each ``--input key=value`` on top."""
+    """``--input-json`` first, then each ``--input key=value`` on top; relative paths made
+    absolute from where app-run was started (``caller_path``)."""
     values: dict[str, Any] = {}
     if input_json:
-        values.update(read_input_json(input_json, stdin_text))
-    values.update(parse_pairs(pairs, declared))
+        given = read_input_json(input_json, stdin_text)
+        values.update({k: caller_path(k, v, named_only=True) for k, v in given.items()})
+    values.update({k: caller_path(k, v) for k, v in parse_pairs(pairs, declared).items()})
     return values
 
 
@@ -63,13 +65,14 @@ class NeedsInput:
     pipeline: str
     request: str
     declared: dict[str, str]
+    info: dict[str, dict[str, Any]]  # the long form's description, enum, default
     filled: Filled
     confirmed: bool = False  # the caller chose the pipeline (run --request): learn it when run
 
     def to_dict(self) -> dict[str, Any]:
         from skill2app.runtime.routing.schema import input_schema
 
-        missing = input_schema(self.declared, self.filled.missing)
+        missing = input_schema(self.declared, self.info, self.filled.missing)
         command = run_command(self.setting.app, self.pipeline, self.request, self.filled.values)
         example = json.dumps({k: f"<{k}>" for k in self.filled.missing}, ensure_ascii=False)
         return {
@@ -85,7 +88,9 @@ class NeedsInput:
         }
 
     def complete(self, values: dict[str, Any]) -> RunResult:
-        """Run with ``values`` for the missing inputs (answered on a terminal)."""
+        """Run with ``values`` for the missing inputs (answered on a terminal, so a path is
+        meant from where app-run was started, as with ``--input``)."""
+        values = {k: caller_path(k, v) for k, v in values.items()}
         self.filled.values.update(values)
         self.filled.sources.update(dict.fromkeys(values, "given"))
         if self.confirmed:
@@ -133,8 +138,7 @@ def execute(
     if request is None:
         return Answer(decided, run=_run(setting, pipeline, given))
     _said(request)
-    phrases = (model.description, *model.triggers)
-    answer = _filled(setting, pipeline, request, model.inputs, given, phrases, decided)
+    answer = _filled(setting, model, request, given, decided)
     if answer.needs_input is None:
         _learn(setting, request, pipeline, "run")
     else:
@@ -164,28 +168,23 @@ def _run(setting: Setting, pipeline: str, inputs: dict[str, Any]) -> RunResult:
 
 
 def _filled(
-    setting: Setting,
-    pipeline: str,
-    request: str,
-    declared: dict[str, str],
-    given: dict[str, Any],
-    phrases: tuple[str, ...],
-    decided: dict[str, Any],
+    setting: Setting, model: Pipeline, request: str, given: dict[str, Any], decided: dict[str, Any]
 ) -> Answer:
-    """Fill ``pipeline``'s inputs from the request; run it, or say what is missing."""
+    """Fill the inputs of ``model`` from the request; run it, or say what is missing."""
     from skill2app.runtime.routing.filling import fill_inputs
 
     filled = fill_inputs(
         request,
-        declared,
+        model.inputs,
         given,
         provider=setting.provider,
         config=setting.config,
-        phrases=phrases,
+        phrases=(model.description, *model.triggers),
     )
     if filled.missing:
-        return Answer(decided, needs_input=NeedsInput(setting, pipeline, request, declared, filled))
-    return Answer(decided, run=_run_filled(setting, pipeline, request, filled))
+        asked = NeedsInput(setting, model.name, request, model.inputs, model.input_info, filled)
+        return Answer(decided, needs_input=asked)
+    return Answer(decided, run=_run_filled(setting, model.name, request, filled))
 
 
 def _run_filled(setting: Setting, pipeline: str, request: str, filled: Filled) -> RunResult:
@@ -282,8 +281,7 @@ def ask(
         _learn(setting, request, pipeline, "hybrid")
     if listener is not None:  # before the run's own progress
         listener({"event": "routed", **summary})
-    phrases = (model.description, *model.triggers)
-    return _filled(setting, pipeline, request, model.inputs, given, phrases, summary)
+    return _filled(setting, model, request, given, summary)
 
 
 def _skipped() -> dict[str, Any]:
@@ -336,12 +334,12 @@ def needs_route(
     from skill2app.runtime.app.model import routing_table
     from skill2app.runtime.app.skill_md import read_skill_md
     from skill2app.runtime.routing.extraction import offline_extract
-    from skill2app.runtime.routing.router import _declared
+    from skill2app.runtime.routing.schema import row_declaration
 
     rows = {row["name"]: row for row in routing_table(app)}
     candidates = []
     for item in summary["candidates"]:
-        declared = _declared(rows.get(item["pipeline"], {}))
+        declared, _ = row_declaration(rows.get(item["pipeline"], {}).get("input"))
         inputs = {k: v for k, v in given.items() if k in declared}
         found = _quietly(offline_extract, request, declared)
         inputs |= {k: v for k, v in found.items() if k not in inputs}

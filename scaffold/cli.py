@@ -24,10 +24,12 @@ from typing import Annotated
 import typer
 
 from skill2app.runtime import __version__
+from skill2app.runtime.app import is_app_dir
 from skill2app.scaffold import app as app_core
 from skill2app.scaffold import lifecycle, pipeline, specs, step
 from skill2app.scaffold.errors import ScaffoldError, UsageError
 from skill2app.scaffold.files import Change
+from skill2app.scaffold.layout import pipeline_names
 
 EXIT_INTERNAL = 70
 EPILOG = (
@@ -40,7 +42,6 @@ cli = typer.Typer(
     help="Start an APP (Agent Pipeline Protocol v0.4) or grow one, from templates.",
     epilog=EPILOG,
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -53,7 +54,11 @@ AsJson = Annotated[bool, typer.Option("--json", help="Print the changes as JSON 
 Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks of errors.")]
 AppDir = Annotated[
     Path | None,
-    typer.Argument(metavar="APP_DIR", help="The APP folder (holds SKILL.md).", show_default=False),
+    typer.Argument(
+        metavar="APP_DIR",
+        help="The APP folder (holds SKILL.md). Default: the current folder, if it is an APP.",
+        show_default=False,
+    ),
 ]
 
 
@@ -88,9 +93,12 @@ def app_command(
     name: Annotated[
         str | None, typer.Argument(metavar="NAME", help="APP name, e.g. code-review.")
     ] = None,
-    parent: Annotated[Path, typer.Option("--dir", help="Folder to create it in.")] = Path("."),
+    parent: Annotated[
+        Path, typer.Option("--dir", metavar="PARENT", help="Folder to create it in.")
+    ] = Path("."),
     description: Annotated[
-        str | None, typer.Option(help="What it does and when to use it (SKILL.md).")
+        str | None,
+        typer.Option(metavar="TEXT", help="What it does and when to use it (SKILL.md)."),
     ] = None,
     with_lifecycle: Annotated[
         bool, typer.Option("--with-lifecycle", help="Add _constructor and _destructor.")
@@ -124,17 +132,31 @@ def pipeline_command(
         str | None, typer.Argument(metavar="NAME", help="Pipeline name, e.g. review-pr.")
     ] = None,
     description: Annotated[
-        str | None, typer.Option(help="What it does (used to route requests).")
+        str | None, typer.Option(metavar="TEXT", help="What it does (used to route requests).")
     ] = None,
     trigger: Annotated[
-        list[str] | None, typer.Option(help="An example request that should route here.")
+        list[str] | None,
+        typer.Option(
+            metavar="TEXT", help="An example request that should route here (repeatable)."
+        ),
     ] = None,
     input_: Annotated[
-        list[str] | None, typer.Option("--input", help="An input parameter, name[:type].")
+        list[str] | None,
+        typer.Option(
+            "--input",
+            metavar="NAME[:TYPE]",
+            help="An input parameter (repeatable); TYPE: string (default), integer, number, "
+            "boolean, array, object; a trailing ? makes it optional (limit:integer?).",
+        ),
     ] = None,
     step_: Annotated[
         list[str] | None,
-        typer.Option("--step", help="A step, name[:code[:python|bash|node]|:llm[:tier]]."),
+        typer.Option(
+            "--step",
+            metavar="NAME[:KIND[:LANG|TIER]]",
+            help="A step (repeatable): KIND code (default) with LANG python (default), bash or "
+            "node; or llm with TIER lite, standard (default) or reasoning.",
+        ),
     ] = None,
     force: Force = False,
     dry_run: DryRun = False,
@@ -144,8 +166,9 @@ def pipeline_command(
     """A new pipeline: pipeline.yaml, steps/, schemas/ and samples/ in APP_DIR/pipelines/NAME."""
 
     def work() -> list[Change]:
-        folder = Path(_ask(app_dir, "APP folder", "APP_DIR", default="."))
-        pipeline_name = _ask(name, "Pipeline name", "NAME")
+        where, (given,) = _inside_app(app_dir, name)
+        folder = Path(_ask(where, "APP folder", "APP_DIR", default="."))
+        pipeline_name = _ask(given, "Pipeline name", "NAME")
         text = _ask(description, "Description", "--description")
         triggers = _ask_list(trigger, "Example requests (comma-separated)")
         inputs = _ask_list(input_, "Inputs as name:type (comma-separated)")
@@ -171,15 +194,30 @@ def pipeline_command(
 def step_command(
     app_dir: AppDir = None,
     pipeline_name: Annotated[
-        str | None, typer.Argument(metavar="PIPELINE", help="The pipeline to add it to.")
+        str | None,
+        typer.Argument(
+            metavar="PIPELINE",
+            help="The pipeline to add it to.",
+            autocompletion=_pipeline_names,
+        ),
     ] = None,
     name: Annotated[
         str | None, typer.Argument(metavar="NAME", help="Step name, e.g. fetch_diff.")
     ] = None,
-    type_: Annotated[str | None, typer.Option("--type", help="code or llm.")] = None,
-    lang: Annotated[str | None, typer.Option(help="python, bash or node (code).")] = None,
-    after: Annotated[str | None, typer.Option(help="Insert after this step.")] = None,
-    tier: Annotated[str | None, typer.Option(help="lite, standard or reasoning (llm).")] = None,
+    type_: Annotated[
+        str | None, typer.Option("--type", metavar="code|llm", help="The kind of step.")
+    ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(metavar="LANG", help="A code step's language: python, bash or node."),
+    ] = None,
+    after: Annotated[
+        str | None, typer.Option(metavar="STEP", help="Insert after this step (default: last).")
+    ] = None,
+    tier: Annotated[
+        str | None,
+        typer.Option(metavar="TIER", help="An llm step's tier: lite, standard or reasoning."),
+    ] = None,
     force: Force = False,
     dry_run: DryRun = False,
     as_json: AsJson = False,
@@ -188,9 +226,10 @@ def step_command(
     """Add a step to a pipeline (keeps pipeline.yaml's comments) and write its files."""
 
     def work() -> list[Change]:
-        folder = Path(_ask(app_dir, "APP folder", "APP_DIR", default="."))
-        target = _ask(pipeline_name, "Pipeline", "PIPELINE")
-        step_name = _ask(name, "Step name", "NAME")
+        where, (given_pipeline, given_name) = _inside_app(app_dir, pipeline_name, name)
+        folder = Path(_ask(where, "APP folder", "APP_DIR", default="."))
+        target = _ask(given_pipeline, "Pipeline", "PIPELINE")
+        step_name = _ask(given_name, "Step name", "NAME")
         kind = _ask(type_, "Type (code or llm)", "--type", default="code")
         spec = specs.step(step_name, kind, lang=lang, tier=tier)
         return step.new_step(folder, target, spec, after=after, force=force, dry_run=dry_run)
@@ -224,10 +263,34 @@ def destructor_command(
 
 def _lifecycle(kind: str, app_dir: Path | None, flags: Flags) -> None:
     def work() -> list[Change]:
-        folder = Path(_ask(app_dir, "APP folder", "APP_DIR", default="."))
+        where, _ = _inside_app(app_dir)
+        folder = Path(_ask(where, "APP folder", "APP_DIR", default="."))
         return lifecycle.new_lifecycle(folder, kind, force=flags.force, dry_run=flags.dry_run)
 
     _run(work, flags)
+
+
+# --- APP_DIR: the current folder, inside an APP ---
+
+
+def _inside_app(app_dir: Path | None, *words: str | None) -> tuple[Path | None, list[str | None]]:
+    """APP_DIR and the words after it. Inside an APP (the current folder has SKILL.md or
+    pipelines/) APP_DIR may be left out: with one word too few, the words shift right
+    (``app-new pipeline count`` is ``app-new pipeline . count``), unless the first names an
+    APP folder."""
+    if not is_app_dir(Path(".")):
+        return app_dir, list(words)
+    if app_dir is None:
+        return Path("."), list(words)
+    if words and words[-1] is None and not is_app_dir(app_dir) and not app_dir.is_dir():
+        return Path("."), [str(app_dir), *words[:-1]]
+    return app_dir, list(words)
+
+
+def _pipeline_names(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Completion of PIPELINE: the pipelines of the APP_DIR given (or of the current folder)."""
+    folder = Path(ctx.params.get("app_dir") or ".")
+    return [name for name in pipeline_names(folder) if name.startswith(incomplete)]
 
 
 # --- prompting: only on a terminal ---

@@ -288,7 +288,7 @@ def test_out_refuses_a_non_empty_folder_and_a_folder_inside_the_skill(here: Path
 
 def test_plan_only_writes_the_plan_and_plan_renders_it_identically(here: Path) -> None:
     skill = EXAMPLES / "release-notes"
-    result = run(skill, "--plan-only", "-o", "plan.yaml")
+    result = run(skill, "--plan-only", "--out", "plan.yaml")
     assert result.exit_code == 0, result.stderr
     assert (here / "plan.yaml").read_text() == plan_to_yaml(analyze(build_inventory(skill)))
     assert not (here / "pipelines").exists()
@@ -299,26 +299,26 @@ def test_plan_only_writes_the_plan_and_plan_renders_it_identically(here: Path) -
     assert run(skill, "--plan", "plan.yaml", "--out", "a").exit_code == 0
     assert run(skill, "--out", "b").exit_code == 0
     assert snapshot(here / "a") == snapshot(here / "b")
-    again = run(skill, "--plan-only", "-o", "plan.yaml")
+    again = run(skill, "--plan-only", "--out", "plan.yaml")
     assert again.exit_code == 4
     assert "Error: the plan file exists (plan.yaml) — pass --force" in again.stderr
 
 
 def test_plan_only_to_dash_prints_the_plan_on_stdout_and_writes_no_file(here: Path) -> None:
-    """`-o -` wrote a file named `-` (QA); it is stdout, and a file named - is `-o $PWD/-`."""
+    """`--out -` is stdout, and a file named - is `--out $PWD/-`."""
     skill = EXAMPLES / "release-notes"
-    result = run(skill, "--plan-only", "-o", "-")
+    result = run(skill, "--plan-only", "--out", "-")
     assert result.exit_code == 0, result.stderr
     assert result.stdout == plan_to_yaml(analyze(build_inventory(skill)))
     assert f"Planned {skill} -> stdout (nothing rendered)" in result.stderr.splitlines()
     assert list(here.iterdir()) == []
-    assert run(skill, "--plan-only", "-o", here / "-").exit_code == 0
+    assert run(skill, "--plan-only", "--out", here / "-").exit_code == 0
     assert (here / "-").read_text() == result.stdout
 
 
 def test_a_hand_edited_plan_with_a_bad_flag_is_rejected_with_file_and_line(here: Path) -> None:
     skill = EXAMPLES / "csv-report"
-    assert run(skill, "--plan-only", "-o", "plan.yaml").exit_code == 0
+    assert run(skill, "--plan-only", "--out", "plan.yaml").exit_code == 0
     text = (here / "plan.yaml").read_text().replace("flag: --columns", "flag: --colums")
     (here / "plan.yaml").write_text(text)
     line = text.splitlines().index("          - flag: --colums") + 1
@@ -334,7 +334,7 @@ def test_a_hand_edited_plan_with_a_bad_flag_is_rejected_with_file_and_line(here:
 
 def test_a_plan_that_breaks_its_schema_names_the_line(here: Path) -> None:
     skill = EXAMPLES / "weekly-report"
-    assert run(skill, "--plan-only", "-o", "plan.yaml").exit_code == 0
+    assert run(skill, "--plan-only", "--out", "plan.yaml").exit_code == 0
     text = (here / "plan.yaml").read_text().replace("stdout: json", "stdout: yaml", 1)
     (here / "plan.yaml").write_text(text)
     line = text.splitlines().index("        stdout: yaml") + 1
@@ -356,13 +356,18 @@ def test_a_plan_that_breaks_its_schema_names_the_line(here: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        (["--plan-only"], 2, "Error: --plan-only needs -o FILE — see app-convert --help"),
-        (["-o", "x.yaml"], 2, "Error: -o FILE goes with --plan-only — see app-convert --help"),
-        (["--plan-only", "-o", "p.yaml", "--smoke"], 2, "Error: --plan-only runs nothing"),
         (
-            ["--plan-only", "-o", "-", "--json"],
+            ["--plan-only"],
             2,
-            "Error: -o - and --json both write stdout — drop --json, or name a plan file",
+            "Error: --plan-only needs --out FILE (- for stdout) — see app-convert --help",
+        ),
+        (["-o", "x.yaml"], 2, "Error: -o FILE goes with --plan-only — see app-convert --help"),
+        (["--out", "a", "-o", "b"], 2, "Error: --out and -o/--output both given — give --out"),
+        (["--plan-only", "--out", "p.yaml", "--smoke"], 2, "Error: --plan-only runs nothing"),
+        (
+            ["--plan-only", "--out", "-", "--json"],
+            2,
+            "Error: --out - and --json both write stdout — drop --json, or name a plan file",
         ),
         (["--plan", "p.yaml", "--analyzer", "heuristic"], 2, "Error: --plan replaces --analyzer"),
         (["--analyzer", "nope"], 2, "Error: unknown analyzer 'nope' — use one of: heuristic, llm"),
@@ -370,7 +375,7 @@ def test_a_plan_that_breaks_its_schema_names_the_line(here: Path) -> None:
             ["--plan", "missing.yaml"],
             3,
             "Error: cannot read the plan: No such file or directory (missing.yaml) — check the "
-            "--plan path; write a plan with --plan-only -o plan.yaml",
+            "--plan path; write a plan with --plan-only --out plan.yaml",
         ),
         (
             ["--out", "afile"],
@@ -441,26 +446,28 @@ def test_a_folder_named_skill_md_is_not_taken_for_a_missing_one(here: Path) -> N
             "afile/plan.yaml",
             False,
             "cannot write the plan: afile is a file, not a folder (afile/plan.yaml) — pick "
-            "another -o path",
+            "another --out path",
             id="parent-is-a-file",
         ),
         pytest.param(
             "adir",
             True,
-            "-o names a folder, not a file (adir) — name a file, e.g. -o adir/plan.yaml",
+            "--out names a folder, not the plan file --plan-only writes (adir) — name a file, "
+            "e.g. --out adir/plan.yaml",
             id="folder-with-force",
         ),
         pytest.param(
             "adir",
             False,
-            "-o names a folder, not a file (adir) — name a file, e.g. -o adir/plan.yaml",
+            "--out names a folder, not the plan file --plan-only writes (adir) — name a file, "
+            "e.g. --out adir/plan.yaml",
             id="folder",
         ),
         pytest.param(
             "/proc/x.yaml",
             False,
             "cannot write the plan: no file can be created in /proc: No such file or directory "
-            "(/proc/x.yaml) — pick a folder you can write to, e.g. -o ./plan.yaml",
+            "(/proc/x.yaml) — pick a folder you can write to, e.g. --out ./plan.yaml",
             id="unwritable",
         ),
     ],
@@ -472,7 +479,7 @@ def test_a_plan_file_that_cannot_be_written_is_one_line_and_exit_1(
         pytest.skip("needs Linux /proc")
     (here / "afile").write_text("x")
     (here / "adir").mkdir()
-    args = [EXAMPLES / "csv-report", "--plan-only", "-o", output, *(["--force"] * force)]
+    args = [EXAMPLES / "csv-report", "--plan-only", "--out", output, *(["--force"] * force)]
     result = run(*args)
     assert (result.exit_code, result.stderr.splitlines()[-1]) == (1, f"Error: {message}")
     assert "internal error" not in result.stderr
@@ -482,6 +489,62 @@ def test_a_plan_file_that_cannot_be_written_is_one_line_and_exit_1(
     as_json = json.loads(run(*args, "--json").stdout)["error"]
     assert (as_json["type"], as_json["exit_code"]) == ("WriteError", 1)
     assert (here / "afile").read_text() == "x" and not any((here / "adir").iterdir())
+
+
+def test_the_old_output_option_still_writes_the_plan_with_a_note(here: Path) -> None:
+    skill = EXAMPLES / "release-notes"
+    result = run(skill, "--plan-only", "-o", "plan.yaml")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith(
+        "Note: -o/--output is deprecated: use --out (the same meaning)\n"
+    )
+    assert (here / "plan.yaml").read_text() == plan_to_yaml(analyze(build_inventory(skill)))
+    assert "--output" not in run("convert", "--help").stdout  # hidden
+
+
+def test_convert_is_the_default_command(here: Path) -> None:
+    """`app-convert SKILL_DIR` is `app-convert convert SKILL_DIR`, so more commands fit."""
+    skill = EXAMPLES / "release-notes"
+    short = run(skill, "--plan-only", "--out", "-")
+    long = run("convert", skill, "--plan-only", "--out", "-")
+    assert (short.exit_code, long.exit_code) == (0, 0)
+    assert short.stdout == long.stdout and short.stdout.startswith("# Conversion plan for")
+    assert run("--json", skill, "--plan-only", "--out", "p.yaml").exit_code == 0  # options first
+    helped = run("--help")
+    assert "app-convert SKILL_DIR [OPTIONS] is short for app-convert convert" in " ".join(
+        helped.stdout.split()
+    )
+    assert "convert" in helped.stdout.split("Commands:")[1]
+    usage = run("convert", "--help").stdout
+    assert "--out PATH" in usage and "<" not in usage.split("Options:")[1]  # clean metavars
+
+
+def test_a_second_command_sits_beside_the_default_one() -> None:
+    """How `app-convert resume SESSION --answer FILE` is added: one more @cli.command."""
+    import typer
+
+    from skill2app.converter.cli import DEFAULT_COMMAND, DefaultCommand
+
+    app = typer.Typer(cls=DefaultCommand, no_args_is_help=True)
+    seen: list[tuple[str, ...]] = []
+
+    @app.command(DEFAULT_COMMAND)
+    def convert(skill_dir: str, out: str = "") -> None:
+        seen.append(("convert", skill_dir, out))
+
+    @app.command("resume")
+    def resume(session: str, answer: str = typer.Option(..., "--answer")) -> None:
+        seen.append(("resume", session, answer))
+
+    runner = CliRunner()
+    assert runner.invoke(app, ["skills/pdf", "--out", "x"]).exit_code == 0
+    assert runner.invoke(app, ["resume", "s-1", "--answer", "-"]).exit_code == 0
+    assert runner.invoke(app, ["./resume"]).exit_code == 0  # a skill folder named resume
+    assert seen == [
+        ("convert", "skills/pdf", "x"),
+        ("resume", "s-1", "-"),
+        ("convert", "./resume", ""),
+    ]
 
 
 def test_help_documents_every_exit_code() -> None:
@@ -518,7 +581,7 @@ def test_json_report_shape(here: Path) -> None:
     assert list(report) == [
         "report_version", "ok", "skill", "mode", "app", "plan", "analyzer", "pipelines",
         "lifecycle", "programs", "skill_mode", "warnings", "notes", "files", "copied",
-        "overwritten", "removed", "kept", "backup", "verification",
+        "overwritten", "removed", "kept", "backup", "verification", "attempts", "exhausted",
     ]  # fmt: skip
     assert report["backup"] == {"folder": "", "files": []}
     assert (report["ok"], report["mode"], report["app"]) == (True, "out", "app")
@@ -590,12 +653,17 @@ def test_smoke_runs_each_code_step_in_a_copy(here: Path) -> None:
     assert result.exit_code == 0, result.stderr
     smoke = json.loads(result.stdout)["verification"]["smoke"]
     assert smoke["ran"] is True
+    order = [p["name"] for p in json.loads(result.stdout)["pipelines"]]  # the plan's order
     assert [(s["pipeline"], s["step"], s["status"]) for s in smoke["steps"]] == [
-        ("csv-filter", "csv_filter", "passed"),
-        ("csv-inspect-columns", "columns", "passed"),
-        ("csv-inspect-sample", "sample", "passed"),
-        ("csv-stats", "csv_stats", "passed"),
+        (name, step, "passed")
+        for name, step in [
+            ("csv-stats", "csv_stats"),
+            ("csv-filter", "csv_filter"),
+            ("csv-inspect-columns", "columns"),
+            ("csv-inspect-sample", "sample"),
+        ]
     ]
+    assert [s["pipeline"] for s in smoke["steps"]] == order
     assert "Smoke test: 4 of 4 steps passed" in result.stderr
     assert not list((here / "app").rglob("__pycache__"))
 

@@ -60,7 +60,7 @@ def start(app: Path) -> dict:
 
 
 def answer(session: str, text: str) -> tuple[int, dict]:
-    result = invoke("resume", session, "--output", "-", "--json", input=text)
+    result = invoke("resume", session, "--answer", "-", "--json", input=text)
     return result.exit_code, json.loads(result.stdout) if result.stdout.strip() else {}
 
 
@@ -75,7 +75,7 @@ def test_pause_prints_prompt_schema_and_resume_command(
     )
     assert paused["schema"] == SCHEMA
     home = f"APP_RUN_HOME={app_run_home}"
-    assert paused["resume"] == f"{home} app-run resume {paused['session']} --output -"
+    assert paused["resume"] == f"{home} app-run resume {paused['session']} --answer -"
     assert paused["abandon"] == f"{home} app-run abandon {paused['session']}"
     assert (paused["attempt"], paused["max_attempts"]) == (1, 2)
     assert marker(runtime_env, "_constructor", "setup") is not None
@@ -94,7 +94,7 @@ def test_good_answer_finishes_the_run_and_destructor_runs_once(
     assert [e["event"] for e in events].count("run_end") == 1
     starts = [f"{e['pipeline']}/{e['step']}" for e in events if e["event"] == "step_start"]
     assert starts == ["_constructor/setup", "greet/greet", "greet/report", "_destructor/cleanup"]
-    again = invoke("resume", paused["session"], "--output", "-", input='{"score": 1}')
+    again = invoke("resume", paused["session"], "--answer", "-", input='{"score": 1}')
     assert again.exit_code == 2 and "already ended (succeeded)" in again.stderr
 
 
@@ -128,22 +128,30 @@ def test_retries_exhausted_fails_the_step_and_runs_destructor(app: Path, runtime
 
 
 def test_abandon_runs_destructor_and_ends_the_session(app: Path, runtime_env: Path) -> None:
+    """What was asked for, done: exit 0 and a plain line, not "Error: business failed"."""
     paused = start(app)
     result = invoke("abandon", paused["session"], "--json")
     done = json.loads(result.stdout)
-    assert result.exit_code == 1 and "abandoned" in done["error"]["message"]
+    assert result.exit_code == 0, result.stderr
+    assert done["status"] == "abandoned" and done["session"] == paused["session"]
+    assert "abandoned" in done["error"]["message"]
+    assert result.stderr.endswith(
+        f"abandoned {paused['session']}: pipeline 'greet' stopped; the destructor ran\n"
+    )
+    assert "Error" not in result.stderr
     assert marker(runtime_env, "_destructor", "cleanup")["env"]["APP_BUSINESS_STATUS"] == "failed"
     assert marker(runtime_env, "greet", "report") is None
-    listed = json.loads(invoke("sessions", "--json").stdout)
+    assert json.loads(invoke("sessions", "--json").stdout) == []  # paused ones only
+    listed = json.loads(invoke("sessions", "--all", "--json").stdout)
     assert [(s["session"], s["status"]) for s in listed] == [(paused["session"], "abandoned")]
 
 
 def test_unknown_and_corrupt_sessions_are_clear_errors(app_run_home: Path, app: Path) -> None:
-    result = invoke("resume", "nope", "--output", "-", input="{}")
+    result = invoke("resume", "nope", "--answer", "-", input="{}")
     assert result.exit_code == 2 and "no session 'nope'" in result.stderr
     paused = start(app)
     (app_run_home / "sessions" / f"{paused['session']}.json").write_text("{broken")
-    result = invoke("resume", paused["session"], "--output", "-", input="{}")
+    result = invoke("resume", paused["session"], "--answer", "-", input="{}")
     assert result.exit_code == 2 and "is corrupt" in result.stderr
 
 
@@ -183,7 +191,7 @@ def test_resumed_steps_share_the_run_folder_and_caller_dir_and_it_is_removed(
 def test_abandon_removes_the_run_folder(app: Path, runtime_env: Path) -> None:
     paused = start(app)
     work_dir = Path(marker(runtime_env, "greet", "greet")["env"]["APP_WORK_DIR"])
-    assert invoke("abandon", paused["session"]).exit_code == 1
+    assert invoke("abandon", paused["session"]).exit_code == 0
     assert not work_dir.exists()
 
 
@@ -205,11 +213,11 @@ def test_resume_refuses_a_pipeline_changed_since_the_pause(
     doc = yaml.safe_load(path.read_text())
     doc["steps"] = edit(doc["steps"])
     path.write_text(yaml.safe_dump(doc))
-    result = invoke("resume", paused["session"], "--output", "-", input='{"score": 7}')
+    result = invoke("resume", paused["session"], "--answer", "-", input='{"score": 7}')
     assert result.exit_code == 2, result.stderr
     assert "changed since the pause" in result.stderr and "app-run abandon" in result.stderr
     assert marker(runtime_env, "greet", "report") is None
-    assert invoke("abandon", paused["session"]).exit_code == 1  # still ends cleanly
+    assert invoke("abandon", paused["session"]).exit_code == 0  # still ends cleanly
     assert marker(runtime_env, "_destructor", "cleanup") is not None
 
 
@@ -219,14 +227,15 @@ def test_a_session_whose_app_is_gone_can_be_ended(
     first, second = start(app), start(app)
     work_dir = Path(marker(runtime_env, "greet", "greet")["env"]["APP_WORK_DIR"])
     shutil.rmtree(app)
-    resumed = invoke("resume", first["session"], "--output", "-", input='{"score": 7}')
+    resumed = invoke("resume", first["session"], "--answer", "-", input='{"score": 7}')
     assert resumed.exit_code == 3 and f"app-run abandon {first['session']}" in resumed.stderr
     result = invoke("abandon", second["session"])
     assert result.exit_code == 3, result.stderr
     assert "its destructor (if it has one) could not run" in result.stderr
     assert "Traceback" not in result.stderr
     assert not work_dir.exists()  # the second run's folder
-    listed = {s["session"]: s["status"] for s in json.loads(invoke("sessions", "--json").stdout)}
+    every = json.loads(invoke("sessions", "--all", "--json").stdout)
+    listed = {s["session"]: s["status"] for s in every}
     assert listed[second["session"]] == "abandoned"
     cleaned = invoke("sessions", "--clean", "--older-than", "0", "--json")
     assert cleaned.exit_code == 3  # as abandon: a destructor could not run
@@ -248,7 +257,7 @@ def test_a_hand_edited_session_is_corrupt_not_a_crash(
     path = app_run_home / "sessions" / f"{paused['session']}.json"
     data = json.loads(path.read_text())
     path.write_text(json.dumps({**data, key: value}))
-    result = invoke("resume", paused["session"], "--output", "-", input='{"score": 7}')
+    result = invoke("resume", paused["session"], "--answer", "-", input='{"score": 7}')
     assert result.exit_code == 2 and "is corrupt" in result.stderr, result.stderr
 
 
@@ -258,7 +267,7 @@ def test_a_session_pointing_past_the_steps_is_refused(app: Path, app_run_home: P
     data = json.loads(path.read_text())
     data["position"]["step"] = 99
     path.write_text(json.dumps(data))
-    result = invoke("resume", paused["session"], "--output", "-", input='{"score": 7}')
+    result = invoke("resume", paused["session"], "--answer", "-", input='{"score": 7}')
     assert result.exit_code == 2 and "changed since the pause" in result.stderr
 
 
@@ -277,16 +286,55 @@ def test_sessions_options_that_make_no_sense_are_refused(
     assert result.exit_code == 2 and expected in result.stderr
 
 
-def test_sessions_are_listed_one_line_each(app: Path, app_run_home: Path) -> None:
-    paused = start(app)
+def test_sessions_lists_paused_ones_under_a_header_all_lists_every_one(
+    app: Path, app_run_home: Path
+) -> None:
+    paused, ended = start(app), start(app)
+    assert invoke("abandon", ended["session"]).exit_code == 0
     (app_run_home / "sessions" / "broken.json").write_text("{")
-    lines = invoke("sessions").stdout.splitlines()
-    assert sorted(lines) == sorted(
-        [
-            "broken  corrupt  (cannot be read: `app-run sessions --clean` removes it)",
-            f"{paused['session']}  paused  greet  judge  0.0h",
-        ]
+    listed = invoke("sessions")
+    assert listed.exit_code == 0
+    width = len(paused["session"])
+    assert listed.stdout == (
+        f"{'SESSION':{width}}  STATUS  PIPELINE  STEP   AGE\n"
+        f"{paused['session']}  paused  greet     judge  0.0h\n"
     )
+    assert listed.stderr == "(2 ended or corrupt sessions not shown: --all lists them)\n"
+    every = invoke("sessions", "--all").stdout.splitlines()
+    assert every[0].split() == ["SESSION", "STATUS", "PIPELINE", "STEP", "AGE"]
+    assert sorted(line.split()[1] for line in every[1:]) == ["abandoned", "corrupt", "paused"]
+    assert any(
+        line.startswith("broken")
+        and "(cannot be read: `app-run sessions --clean` removes it)" in line
+        for line in every
+    )
+
+
+def test_resume_still_takes_the_old_output_option_with_a_note(app: Path) -> None:
+    paused = start(app)
+    result = invoke("resume", paused["session"], "-o", "-", input='{"score": 7}')
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith(
+        "Note: -o/--output is deprecated: use --answer (the same meaning)\n"
+    )
+    assert "--output" not in invoke("resume", "--help").stdout  # hidden
+    both = invoke("resume", paused["session"], "--answer", "-", "--output", "-", input="{}")
+    assert both.exit_code == 2 and "--answer and -o/--output are the same option" in both.stderr
+
+
+def test_abandon_with_a_failing_destructor_is_exit_5(app: Path) -> None:
+    paused = start(app)
+    cleanup = app / "pipelines" / "_destructor" / "pipeline.yaml"
+    cleanup.write_text(cleanup.read_text().replace("step.py ok", "step.py fail"))
+    result = invoke("abandon", paused["session"])
+    assert result.exit_code == 5 and "Error: destructor failed" in result.stderr
+
+
+def test_sessions_says_when_none_is_paused(app_run_home: Path) -> None:
+    listed = invoke("sessions")
+    assert (listed.exit_code, listed.stdout, listed.stderr) == (0, "", "no paused sessions\n")
+    result = invoke("sessions", "--clean", "--all")
+    assert result.exit_code == 2 and "--clean looks at every session already" in result.stderr
 
 
 def test_a_run_folder_made_under_another_tmpdir_is_still_the_runs(

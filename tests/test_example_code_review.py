@@ -30,7 +30,7 @@ README_COMMAND = [
     "examples/code-review",
     "code-review",
     "--input",
-    "diff_file=samples/sample.diff",
+    "diff_file=examples/code-review/samples/sample.diff",
     "--provider",
     "scripted",
     "--answers",
@@ -116,7 +116,9 @@ def test_readme_command_reviews_the_sample_diff(env: dict[str, str]) -> None:
         ["info", "tests/test_users.py"],
     ]
     report = output["report"]
-    assert report.startswith("# Code review: samples/sample.diff\n\n**Changes requested** — ")
+    # app-run made diff_file absolute; fetch_diff shows it from where app-run was started
+    title = "# Code review: examples/code-review/samples/sample.diff\n\n"
+    assert report.startswith(f"{title}**Changes requested** — ")
     for row in (
         "score 39/100 · 3 files · +42 −4 lines · 7 issues (1 critical, 3 major, 2 minor, 1 info)",
         "| `app/users.py` | modified | +21 −0 | 1 critical, 1 major, 1 minor |",
@@ -173,6 +175,7 @@ def test_check_passes_without_warnings(env: dict[str, str]) -> None:
 
 
 def test_missing_diff_fails_in_the_constructor(env: dict[str, str]) -> None:
+    """A relative --input diff_file is looked up from where app-run was started."""
     args = [a.replace("samples/sample.diff", "samples/missing.diff") for a in README_COMMAND]
     result = app_run(args, env)
     assert result.returncode == 4, result.stderr
@@ -194,7 +197,7 @@ def test_destructor_cleans_up_after_a_failed_review(env: dict[str, str], tmp_pat
     them until they run out — and the destructor still removes the work dir and logs it."""
     other = tmp_path / "other.diff"
     other.write_text("--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a = 1\n+a = 2\n")
-    args = [a.replace("samples/sample.diff", str(other)) for a in README_COMMAND]
+    args = [f"diff_file={other}" if a.startswith("diff_file=") else a for a in README_COMMAND]
     result = app_run(args, env)
     assert result.returncode == 1, result.stderr
     assert "'app/users.py' is not in the diff (changed files: x.py)" in result.stderr

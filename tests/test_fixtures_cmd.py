@@ -31,13 +31,56 @@ def results(result) -> dict[str, dict]:
 
 
 def test_runs_each_pipeline_on_its_samples(app: Path) -> None:
+    """Ran fine but nothing to compare with: "no expectation", never "passed"."""
     result = invoke("test", app, "--json")
     assert result.exit_code == 0, result.stderr
     got = results(result)
     assert {k: v["status"] for k, v in got.items()} == {
-        "greet": "passed",
-        "judged": "passed",
+        "greet": "no_expectation",
+        "judged": "no_expectation",
         "untested": "skipped",
+    }
+
+
+def test_update_says_what_it_recorded_and_the_summary_counts_each_kind(app: Path) -> None:
+    first = invoke("test", app)
+    assert first.exit_code == 0
+    assert first.stdout == (
+        "no expectation  greet     ran; no samples/expected.json (record it with --update)\n"
+        "no expectation  judged    ran; no samples/expected.json (record it with --update)\n"
+        "skipped         untested  no samples/input.json\n"
+        "0 passed, 0 failed, 2 no expectation, 0 placeholders, 1 skipped\n"
+    )
+    updated = invoke("test", app, "--update")
+    assert updated.exit_code == 0
+    assert updated.stdout.splitlines()[-1] == "recorded 2 expectations, 1 skipped"
+    assert updated.stdout.startswith(f"recorded  greet     {app}/pipelines/greet/samples/")
+    assert invoke("test", app).stdout.splitlines()[-1] == (
+        "2 passed, 0 failed, 0 no expectation, 0 placeholders, 1 skipped"
+    )
+
+
+def test_a_placeholder_sample_is_not_run_nor_counted_as_passed(app: Path) -> None:
+    placeholders = app / "pipelines/greet/samples/placeholders.json"
+    placeholders.write_text('{"inputs": {"who": "a real name: the skill shows none"}}')
+    (app / "pipelines/greet/samples/input.json").write_text('{"who": 1}')  # would fail
+    result = invoke("test", app, "greet", "judged")
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.splitlines() == [
+        "placeholder     greet   not run: placeholder sample input — who: a real name: the "
+        "skill shows none",
+        "no expectation  judged  ran; no samples/expected.json (record it with --update)",
+        "0 passed, 0 failed, 1 no expectation, 1 placeholder",
+    ]
+    updated = invoke("test", app, "greet", "--update")
+    assert updated.stdout.splitlines()[-1] == "recorded 0 expectations, 1 placeholder"
+    assert not (app / "pipelines/greet/samples/expected.json").exists()
+    placeholders.write_text("[not json")
+    assert results(invoke("test", app, "greet", "--json"))["greet"] == {
+        "pipeline": "greet",
+        "status": "placeholder",
+        "detail": "not run: placeholder sample input",
+        "run_id": "",
     }
 
 
@@ -52,7 +95,8 @@ def test_update_then_compare_then_detect_a_change(app: Path) -> None:
     expected = app / "pipelines/greet/samples/expected.json"
     assert json.loads(expected.read_text()) == {"step": "hello", "value": "hi"}
     ok = invoke("test", app, "greet")
-    assert ok.exit_code == 0 and ok.stdout.endswith("1 passed, 0 failed\n")
+    assert ok.exit_code == 0
+    assert ok.stdout.endswith("1 passed, 0 failed, 0 no expectation, 0 placeholders\n")
     expected.write_text('{"step": "hello", "value": "bye"}')
     changed = invoke("test", app, "greet")
     assert changed.exit_code == 1

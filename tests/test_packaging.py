@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -24,10 +25,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel of a clean copy of the checkout: a build/ folder left by an earlier build
+    would carry files the sources no longer have."""
+    source = tmp_path_factory.mktemp("src") / "skill2app"
+    skip = shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache"
+    )
+    shutil.copytree(ROOT, source, ignore=skip)
     dist = tmp_path_factory.mktemp("dist")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-         "-w", str(dist), str(ROOT)],
+         "-w", str(dist), str(source)],
         check=True,
     )  # fmt: skip
     return next(dist.glob("skill2app-*.whl"))

@@ -283,7 +283,7 @@ def test_hybrid_asks_the_llm_only_when_embedded_is_unsure(outcome: str) -> None:
         (["APPDIR", "do it"], ["ask", "APPDIR", "do it"]),
         (["--debug", "APPDIR", "do it"], ["--debug", "ask", "APPDIR", "do it"]),
         (["run", "APPDIR", "p"], ["run", "APPDIR", "p"]),
-        (["not-a-dir", "x"], ["not-a-dir", "x"]),
+        (["not-a-dir", "x"], ["ask", "not-a-dir", "x"]),  # load_app: "does not exist"
     ],
 )
 def test_shorthand(

@@ -107,7 +107,28 @@ def test_input_schema_says_types_descriptions_and_defaults() -> None:
             "type": "string",
             "description": "path of a file (absolute, or relative to where app-run is started)",
         },
-        "n": {"type": ["integer", "null"], "default": None},
+        "n": {"type": ["integer", "null"]},
     }
     assert schema["required"] == ["report", "logfile"]
-    assert input_schema({"a": "string", "b": "number"}, ["b"])["required"] == ["b"]
+    assert input_schema({"a": "string", "b": "number"}, names=["b"])["required"] == ["b"]
+
+
+def test_a_long_form_declaration_says_its_own_description_enum_and_default() -> None:
+    from skill2app.runtime.routing.schema import row_declaration
+
+    declared, info = row_declaration(
+        {
+            "report": {"type": "string", "description": "The bug report, as the user wrote it"},
+            "severity": {"type": "string", "enum": ["low", "high"], "default": "low"},
+            "path": "string",
+        }
+    )
+    schema = input_schema(declared, info)
+    assert schema["properties"]["report"]["description"] == "The bug report, as the user wrote it"
+    assert schema["properties"]["severity"] == {
+        "type": "string",
+        "enum": ["low", "high"],
+        "default": "low",
+    }
+    assert schema["properties"]["path"]["description"].startswith("path of a file")
+    assert schema["required"] == ["report", "path"]

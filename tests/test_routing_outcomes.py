@@ -81,7 +81,7 @@ def test_route_json_gives_each_candidate_its_description_and_input_schema(shop: 
     assert refund["description"].startswith("Refund an order")
     assert refund["input"] == {
         "type": "object",
-        "properties": {"order": {"type": ["string", "null"], "default": None}},
+        "properties": {"order": {"type": ["string", "null"]}},
         "required": [],
         "additionalProperties": False,
     }
@@ -126,7 +126,9 @@ def test_a_candidate_command_carries_the_inputs_read_from_the_request(shop: Path
     assert shlex.split(refund["command"])[-2:] == ["-i", "order=A-17"]
 
 
-def _shell(command: str, home: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def _shell(
+    command: str, home: Path, stdin: str = "", cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     """A printed command, pasted into a shell (app-run resolves to this one's console script)."""
     bindir = str(Path(sys.executable).parent)
     env = {
@@ -135,7 +137,7 @@ def _shell(command: str, home: Path, stdin: str = "") -> subprocess.CompletedPro
         "PATH": bindir + os.pathsep + os.environ["PATH"],
     }
     return subprocess.run(
-        ["sh", "-c", command], input=stdin, capture_output=True, text=True, env=env
+        ["sh", "-c", command], input=stdin, capture_output=True, text=True, env=env, cwd=cwd
     )
 
 
@@ -206,11 +208,13 @@ def test_the_needs_input_command_completes_the_run(
     data = json.loads(invoke("ask", shop, "compare these two csv files left=old.csv").stdout)
     words = shlex.split(data["command"])
     assert words[-2:] == ["--input-json", "-"] and "--request" in words
-    done = _shell(data["command"] + " --json", app_run_home, stdin='{"right_path": "new.csv"}')
+    answer = '{"right_path": "new.csv"}'
+    done = _shell(data["command"] + " --json", app_run_home, stdin=answer, cwd=shop.parent)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["output"]["value"] == "compared"
     stdin = json.loads(marker(runtime_env, "compare", "diff")["stdin"])
-    assert stdin["input"] == {"left": "old.csv", "right_path": "new.csv"}
+    # a path given is meant from where app-run was started
+    assert stdin["input"] == {"left": "old.csv", "right_path": str(shop.parent / "new.csv")}
 
 
 def test_run_with_a_request_fills_inputs_and_asks_for_the_rest(shop: Path) -> None:
@@ -250,6 +254,7 @@ def test_a_terminal_is_asked_for_the_missing_input(
         stdout=subprocess.PIPE,
         stderr=secondary,
         env=env,
+        cwd=shop.parent,
     )
     os.close(secondary)
     seen = b""
@@ -263,4 +268,4 @@ def test_a_terminal_is_asked_for_the_missing_input(
     assert proc.returncode == 0, seen
     assert json.loads(out)["value"] == "compared"
     stdin = json.loads(marker(runtime_env, "compare", "diff")["stdin"])
-    assert stdin["input"]["right_path"] == "new.csv"
+    assert stdin["input"]["right_path"] == str(shop.parent / "new.csv")  # from the caller's folder

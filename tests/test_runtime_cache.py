@@ -287,3 +287,40 @@ def test_stale_entries_are_pruned_when_one_is_written(tmp_path: Path, app_run_ho
     run_ok(app_with_lifecycle(tmp_path / "app"))
     assert not old.exists() and recent.exists()
     assert len(cache_files(app_run_home)) == 2  # the other APP's and this one's
+
+
+def test_every_checker_file_exists() -> None:
+    """The fingerprint stats the checker's own files: one that moved would never change it."""
+    missing = [name for name in cache.CHECKER if not (cache.RUNTIME_DIR / name).is_file()]
+    assert missing == []
+
+
+def test_long_form_inputs_survive_the_cache(tmp_path: Path, app_run_home: Path) -> None:
+    from skill2app.runtime.app.model import load_app
+    from skill2app.runtime.run.runner import checked
+
+    app_dir = make_app(
+        tmp_path / "app",
+        {
+            "hello": {
+                "name": "hello",
+                "description": "Say hello",
+                "input": {
+                    "who": {"type": "string", "description": "Whom to greet"},
+                    "times": {"type": "integer", "default": 1, "enum": [1, 2, 3]},
+                },
+                "steps": [code("greet")],
+            }
+        },
+    )
+    fresh = checked(load_app(app_dir), "hello", app_run_home)
+    cached = checked(load_app(app_dir), "hello", app_run_home)
+    assert (
+        cached.input_info
+        == fresh.input_info
+        == {
+            "who": {"description": "Whom to greet"},
+            "times": {"enum": [1, 2, 3], "default": 1},
+        }
+    )
+    assert cached.inputs == {"who": "string", "times": "integer?"}

@@ -135,6 +135,11 @@ CORPUS = [
         0,
         f"warning: unknown key 'required_scope' is ignored (unknown_key/{P}:3)",
     ),
+    (  # a typo, not a vendor extra: the pipeline would silently have no inputs
+        "misspelt_key",
+        3,
+        f"error: unknown key 'inputs': did you mean 'input'? (misspelt_key/{P}:3)",
+    ),
     (
         "bad_tier",
         3,
@@ -233,6 +238,22 @@ CORPUS = [
         "input_not_a_mapping",
         3,
         f"error: input: ['text'] is not of type 'object', 'null' (input_not_a_mapping/{P}:3)",
+    ),
+    (
+        "input_default_wrong_type",
+        3,
+        f'error: input times: default "twice" is not integer (input_default_wrong_type/{P}:5)',
+    ),
+    (
+        "input_long_form_bad_type",
+        3,
+        'error: input.times.type: "int" is not one of string, integer, number, boolean, array, '
+        f"object (input_long_form_bad_type/{P}:5)",
+    ),
+    (
+        "input_enum_wrong_type",
+        3,
+        f'error: input times: enum value "two" is not integer (input_enum_wrong_type/{P}:5)',
     ),
     (
         "output_not_a_string",

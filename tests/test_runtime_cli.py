@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from helpers import code, invoke, make_app
 
-from skill2app.runtime.cli import COMMANDS, build_parser, main, records
+from skill2app.runtime.cli import build_parser, command_names, main, records
 
+COMMANDS = command_names(build_parser())
 HEAVY = ("typer", "click", "pydantic", "jsonschema", "jinja2", "anthropic", "rich")
 
 
@@ -33,14 +34,8 @@ def test_importing_the_cli_imports_nothing_heavy() -> None:
 def test_no_arguments_prints_the_help_on_stderr() -> None:
     result = invoke()
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.startswith("usage: app-run [-h] [--debug] [--version] COMMAND ...")
+    assert result.stderr.startswith("usage: app-run [-h] [--debug] [--version] [--install-compl")
     assert all(f"\n    {name} " in result.stderr for name in COMMANDS)
-
-
-def test_the_shorthand_knows_every_command() -> None:
-    actions = build_parser()._actions
-    commands = next(a for a in actions if isinstance(a, argparse._SubParsersAction))
-    assert sorted(commands.choices) == sorted(COMMANDS)
 
 
 @pytest.mark.parametrize("name", COMMANDS)
@@ -57,10 +52,13 @@ def test_every_command_has_help(name: str) -> None:
         (["run", "a", "p", "--bogus"], "unrecognized arguments: --bogus — see `app-run run"),
         (["ask", "a", "r", "--max-turns", "x"], "argument --max-turns: invalid int value: 'x'"),
         (["sessions", "--older-than", "soon"], "argument --older-than: invalid float value"),
-        (["resume", "abc"], "the following arguments are required: -o/--output"),
-        (["frob"], "argument COMMAND: invalid choice: 'frob' (choose from 'check', "),
+        (["run", "a", "p", "--jsn"], "unrecognized arguments: --jsn; did you mean '--json'? — see"),
         (["--debug"], "the following arguments are required: COMMAND — see `app-run --help`"),
-        (["list", "--jso", "a"], "unrecognized arguments: --jso — see `app-run list --help`"),
+        (["list", "--jso", "a"], "unrecognized arguments: --jso; did you mean '--json'? — see `a"),
+        (
+            ["list", "--verbose", "a"],
+            "unrecognized arguments: --verbose — see `app-run list --help`",
+        ),
     ],
 )
 def test_usage_errors_are_one_line(args: list[str], expected_error: str) -> None:
@@ -226,7 +224,88 @@ def test_a_lone_surrogate_in_a_step_output_is_printed_as_its_json_escape(
 def test_a_missing_app_folder_is_named_not_a_command_error(tmp_path: Path) -> None:
     result = invoke(tmp_path / "nowhere", "hello there")
     assert result.exit_code == 3
-    assert "nowhere is not a directory" in result.stderr and "invalid choice" not in result.stderr
+    assert f"the APP folder '{tmp_path / 'nowhere'}' does not exist" in result.stderr
+    assert "invalid choice" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "exit_code", "expected"),
+    [
+        (
+            ["textkt", "count the words"],
+            3,
+            "Error: the APP folder 'textkt' does not exist — did you mean 'textkit'?\n",
+        ),
+        (
+            ["check", "textkt"],
+            3,
+            "Error: the APP folder 'textkt' does not exist — did you mean 'textkit'?\n",
+        ),
+        (
+            ["zzz", "count the words"],
+            3,
+            "Error: the APP folder 'zzz' does not exist — pass the folder that holds SKILL.md "
+            "and pipelines/\n",
+        ),
+        (["chek", "textkit"], 2, "Error: unknown command 'chek' — did you mean 'check'?\n"),
+        (["sesions"], 2, "Error: unknown command 'sesions' — did you mean 'sessions'?\n"),
+        (
+            ["frob"],
+            2,
+            f"Error: unknown command 'frob' — commands: {', '.join(COMMANDS)}; "
+            'or app-run APP_DIR "request"\n',
+        ),
+        (
+            ["run", "textkit", "textkt"],
+            2,
+            "Error: no pipeline named 'textkt' in {cwd}/textkit — did you mean 'text-kt'? "
+            "pipelines here: text-kt (see `app-run list`)\n",
+        ),
+        (
+            ["resume", "abc"],
+            2,
+            "Error: resume needs --answer FILE|- — give the file holding the "
+            "answer, or - for stdin\n",
+        ),
+    ],
+)
+def test_did_you_mean(
+    args: list[str],
+    exit_code: int,
+    expected: str,
+    tmp_path: Path,
+    runtime_env: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A typo in a command, an APP folder or a pipeline gets the name it was close to."""
+    make_app(tmp_path / "textkit", {"text-kt": [code("a")]})
+    monkeypatch.chdir(tmp_path)
+    result = invoke(*args)
+    assert (result.exit_code, result.stdout) == (exit_code, "")
+    assert result.stderr == expected.format(cwd=tmp_path)
+
+
+def test_app_dir_defaults_to_the_current_folder_when_it_is_an_app(
+    tmp_path: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(tmp_path / "app", {"greet": [code("hi")], "other": [code("x")]})
+    (app / "pipelines/greet/samples").mkdir()
+    (app / "pipelines/greet/samples/input.json").write_text("{}")
+    monkeypatch.chdir(app)
+    check = invoke("check")
+    # the routing self-test's warnings: neither pipeline has a trigger
+    assert check.exit_code == 0 and check.stderr.endswith(".: ok (0 errors, 2 warnings)\n")
+    assert invoke("list").stdout == invoke("list", app).stdout
+    tested = invoke("test", "greet", "--json")  # inside an APP, a word is a pipeline
+    assert [r["pipeline"] for r in json.loads(tested.stdout)] == ["greet"]
+    assert "[APP_DIR]" in invoke("check", "--help").stdout
+    monkeypatch.chdir(tmp_path)
+    outside = invoke("check")
+    assert outside.exit_code == 2
+    assert outside.stderr == (
+        "Error: no APP_DIR given, and the current folder is not an APP (it has no pipelines/ nor "
+        "SKILL.md) — give the APP folder, or run this inside it\n"
+    )
 
 
 def test_an_input_given_twice_is_refused_and_a_bom_is_fine(

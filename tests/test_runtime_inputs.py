@@ -12,7 +12,15 @@ import pytest
 from helpers import assert_run, code, invoke, make_app, marker
 
 from skill2app.runtime.errors import InputError
-from skill2app.runtime.run.inputs import check_inputs, convert, parse_pairs
+from skill2app.runtime.run.inputs import (
+    caller_path,
+    check_inputs,
+    complete_inputs,
+    convert,
+    declaration,
+    input_schema,
+    parse_pairs,
+)
 
 pytestmark = pytest.mark.usefixtures("runtime_env")
 
@@ -135,7 +143,7 @@ def test_an_optional_input_may_be_left_out_and_reaches_the_steps_as_null(
     result = invoke("run", root, "typed", "--json", "-i", "path=a.csv")
     assert_run(result, status="succeeded", ran=["typed/use"])
     assert json.loads(marker(runtime_env, "typed", "use")["stdin"])["input"] == {
-        "path": "a.csv",
+        "path": str(Path.cwd() / "a.csv"),  # a path input: meant from where app-run started
         "limit": None,
     }
     assert invoke("run", root, "typed", "--json", "-i", "path=a", "-i", "limit=3").exit_code == 0
@@ -342,11 +350,11 @@ def test_a_long_quoted_text_in_a_request_is_the_text(words_app: Path, runtime_en
     assert json.loads(marker(runtime_env, "count", "count")["stdin"])["input"] == {"text": text}
 
 
-def test_a_file_the_request_names_is_absolute_an_explicit_input_is_as_given(
+def test_a_file_the_request_or_an_explicit_input_names_is_absolute(
     words_app: Path, runtime_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Steps run in their pipeline folder: a file named in the request (found from the
-    caller's folder) is passed on absolute, like a bare one; ``--input`` is taken literally."""
+    caller's folder) is passed on absolute, like a bare one, and so is ``--input``'s."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "app.log").write_text("x")
     for request in ("show the head of a log file app.log", "show the head of logfile=app.log"):
@@ -356,4 +364,103 @@ def test_a_file_the_request_names_is_absolute_an_explicit_input_is_as_given(
     explicit = ("-i", "logfile=app.log")
     assert invoke("ask", words_app, "show the head of a log file", *explicit).exit_code == 0
     seen = json.loads(marker(runtime_env, "head", "head")["stdin"])["input"]
-    assert seen == {"logfile": "app.log", "lines": None}
+    assert seen == {"logfile": str(tmp_path / "app.log"), "lines": None}
+
+
+# -- the long form (app-run extension) ---------------------------------------------------------
+
+LONG = {
+    "who": {"type": "string", "description": "Whom to greet"},
+    "times": {"type": "integer", "default": 2, "enum": [1, 2, 3]},
+    "mode": {"type": "string", "required": False},
+    "tags": "array?",
+}
+
+
+def test_declaration_reads_both_forms() -> None:
+    types, info = declaration(LONG)
+    assert types == {"who": "string", "times": "integer?", "mode": "string?", "tags": "array?"}
+    assert info == {
+        "who": {"description": "Whom to greet"},
+        "times": {"enum": [1, 2, 3], "default": 2},
+    }
+
+
+def test_an_absent_optional_input_takes_its_default() -> None:
+    types, info = declaration(LONG)
+    done = complete_inputs({"who": "Ada", "times": None}, types, "hello", info)
+    assert done == {"who": "Ada", "times": 2, "mode": None, "tags": None}
+
+
+def test_a_value_outside_enum_is_refused_with_its_values() -> None:
+    types, info = declaration(LONG)
+    with pytest.raises(InputError) as raised:
+        complete_inputs({"who": "Ada", "times": 5}, types, "hello", info)
+    assert "times must be one of 1, 2, 3, got 5" in raised.value.message
+    assert raised.value.hint.startswith("pass --input times=1")
+
+
+def test_input_schema_says_types_descriptions_enums_defaults_and_what_is_required() -> None:
+    types, info = declaration(LONG)
+    assert input_schema(types, info) == {
+        "type": "object",
+        "properties": {
+            "who": {"type": "string", "description": "Whom to greet"},
+            "times": {"type": "integer", "enum": [1, 2, 3], "default": 2},
+            "mode": {"type": ["string", "null"]},
+            "tags": {"type": ["array", "null"]},
+        },
+        "required": ["who"],
+        "additionalProperties": False,
+    }
+
+
+def test_a_string_enum_value_in_another_letter_case_is_taken_as_it() -> None:
+    types, info = declaration({"format": {"type": "string", "enum": ["json", "text"]}})
+    assert complete_inputs({"format": "JSON"}, types, "show", info) == {"format": "json"}
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "named_only", "expected"),
+    [
+        ("diff_file", "my.diff", False, "{cwd}/my.diff"),  # named like a file: there or not
+        ("diff_file", "my.diff", True, "{cwd}/my.diff"),  # --input-json too
+        ("out_dir", "build", True, "{cwd}/build"),
+        ("diff_file", "/abs/x.diff", False, "/abs/x.diff"),
+        ("diff_file", "-", False, "-"),
+        ("diff_file", "https://x.org/a.diff", False, "https://x.org/a.diff"),
+        ("text", "notes/a.txt", False, "{cwd}/notes/a.txt"),  # exists here, looks like a path
+        ("text", "notes/a.txt", True, "notes/a.txt"),  # --input-json: only path-named inputs
+        ("text", "notes/b.txt", False, "notes/b.txt"),  # not there: text
+        ("text", "notes", False, "notes"),  # a word, even if a folder of that name exists
+        ("profile", "x.cfg", False, "x.cfg"),  # not a file input, not there
+        ("path", "user.name", False, "user.name"),  # a key path, not a file
+        ("path", "notes", False, "{cwd}/notes"),  # there
+        ("out_file", "out/report", True, "{cwd}/out/report"),  # a path to write
+        ("count", 3, False, 3),
+    ],
+)
+def test_caller_path_makes_the_callers_relative_paths_absolute(
+    name: str,
+    value: object,
+    named_only: bool,
+    expected: object,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.txt").write_text("x")
+    if isinstance(expected, str):
+        expected = expected.format(cwd=tmp_path)
+    assert caller_path(name, value, named_only=named_only) == expected
+
+
+def test_input_json_paths_are_absolute_for_path_inputs(
+    words_app: Path, runtime_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in.json").write_text('{"logfile": "logs/app.log", "lines": 2}')
+    assert invoke("run", words_app, "head", "--input-json", "in.json").exit_code == 0
+    seen = json.loads(marker(runtime_env, "head", "head")["stdin"])["input"]
+    assert seen == {"logfile": str(tmp_path / "logs" / "app.log"), "lines": 2}

@@ -339,3 +339,38 @@ def test_a_step_added_last_becomes_the_output_that_named_the_last_step(demo: Pat
     assert yaml.safe_load(path.read_text())["output"] == "explain"
     assert run("step", "demo", "p", "early", "--type", "code", "--after", "a").exit_code == 0
     assert yaml.safe_load(path.read_text())["output"] == "explain"
+
+
+def test_inside_an_app_app_dir_is_the_current_folder(
+    demo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(demo)
+    result = run("pipeline", "count", "--description", "Count", "--step", "n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "created    pipelines/count/pipeline.yaml"
+    result = run("step", "count", "tally", "--type", "code")
+    assert result.exit_code == 0, result.output
+    assert (demo / "pipelines/count/steps/tally.py").is_file()
+    assert run("constructor").exit_code == 0
+    assert (demo / "pipelines/_constructor/pipeline.yaml").is_file()
+    assert run("step", ".", "count", "third", "--type", "llm").exit_code == 0  # as before
+
+
+def test_outside_an_app_app_dir_is_still_needed(here: Path) -> None:
+    result = run("constructor")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "Error: missing APP_DIR — give APP_DIR (see `app-new --help`)\n",
+    )
+
+
+def test_help_has_clean_metavars() -> None:
+    pipeline = run("pipeline", "--help").stdout
+    for option in ("--input NAME[:TYPE]", "--step NAME[:KIND[:LANG|TIER]]", "--trigger TEXT"):
+        assert option in pipeline
+    step = run("step", "--help").stdout
+    for option in ("--type code|llm", "--lang LANG", "--after STEP", "--tier TIER"):
+        assert option in step
+    for command in ("app", "pipeline", "step", "constructor"):
+        options = run(command, "--help").stdout.split("Options:")[1]
+        assert "<" not in options, command  # no <str>, <list[str]>, <path>

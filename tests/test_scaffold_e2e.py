@@ -209,7 +209,7 @@ def test_llm_steps_also_run_through_host_delegation(tmp_path: Path, runtime_env:
     assert "ticket: example ticket\n" in pause["prompt"]  # wired to {{input.ticket}}
     answer = tmp_path / "answer.json"
     answer.write_text('{"summary": "billing"}')
-    done = app_run("resume", pause["session"], "--output", answer, cwd=app)
+    done = app_run("resume", pause["session"], "--answer", answer, cwd=app)
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads(done.stdout)["previous"] == {"summary": "billing"}
 

@@ -1,7 +1,9 @@
 """Analyzers turn an inventory into a conversion plan.
 
 ``heuristic`` is deterministic and never touches the network; ``llm`` asks the reasoning tier
-for the plan and checks it (the default when an Anthropic key is configured).
+through an API (the default when an Anthropic key is configured); ``host`` hands the analysis
+to the agent that called app-convert (pause, answer, resume: ``host``).  Both LLM analysts get
+the same prompt (``brief``) and have their plans judged the same way (``loop``).
 
 Every analyzer is called as ``analyze(inventory) -> Plan``.  The llm analyzer also takes
 keyword arguments: ``analyze(inventory, *, provider=None, config=None, progress=None,
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ANALYZERS", "Analysis", "Progress", "default_analyzer", "get_analyzer", "run_analyzer"]
 
-ANALYZERS = ("heuristic", "llm")
+ANALYZERS = ("heuristic", "llm", "host")
 
 
 def default_analyzer(has_api_key: bool) -> str:
@@ -42,13 +44,20 @@ def get_analyzer(name: str) -> Callable[[Inventory], Plan]:
         from skill2app.converter.analyzers.llm import analyze as analyze_llm
 
         return analyze_llm
+    if name == "host":
+        raise UsageError(
+            "the host analyzer pauses for the calling agent: it has no analyze() call",
+            hint="run app-convert SKILL --analyzer host and follow the JSON it prints",
+        )
     raise UsageError(f"unknown analyzer {name!r}", hint=f"use one of: {', '.join(ANALYZERS)}")
 
 
-def run_analyzer(name: str, inventory: Inventory, progress: Progress | None = None) -> Analysis:
+def run_analyzer(
+    name: str, inventory: Inventory, progress: Progress | None = None, readme: str = "README.md"
+) -> Analysis:
     """Analyzer ``name`` on ``inventory``: the plan with its cost (for the report)."""
     if name == "llm":
         from skill2app.converter.analyzers.llm import analyze_with_usage
 
-        return analyze_with_usage(inventory, progress=progress)
+        return analyze_with_usage(inventory, progress=progress, readme=readme)
     return Analysis(get_analyzer(name)(inventory))

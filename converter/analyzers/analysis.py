@@ -8,15 +8,21 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from skill2app.converter.plan.model import Plan
+    from skill2app.converter.render.render import RenderedFile
+    from skill2app.converter.verify.verify import Verification
 
 Progress = Callable[[str], None]
 
 
 @dataclass
 class Analysis:
-    """A plan and what it cost: tokens summed over every attempt (zero offline)."""
+    """A plan and what it cost: tokens summed over every attempt (zero offline).  An LLM
+    analyst's plan comes with the files it renders to and their verification (in a temporary
+    copy), which passed: the caller writes those files."""
 
     plan: Plan
     usage: dict[str, int] = field(default_factory=lambda: {"input_tokens": 0, "output_tokens": 0})
     attempts: int = 1
     model: str = ""
+    files: list[RenderedFile] = field(default_factory=list)
+    verification: Verification | None = None

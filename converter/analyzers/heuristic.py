@@ -34,6 +34,7 @@ from skill2app.converter.analyzers.paths import (
     path_name,
     piped_reason,
 )
+from skill2app.converter.analyzers.snippets import snippet_pipelines
 from skill2app.converter.analyzers.text import (
     EXAMPLE_TITLES,
     GENERIC_TITLES,
@@ -92,6 +93,7 @@ def analyze(inventory: Inventory) -> Plan:
             continue
         claims += _program_pipelines(inventory, program, in_workflow | kept, covered, plan)
     _settle(claims)
+    plan.pipelines += snippet_pipelines(inventory, {p.name for p in plan.pipelines})
     if not inventory.programs:
         prose = _prose_pipeline(inventory, plan.app_name, covered)
         plan.pipelines.extend([prose] if prose else [])

@@ -1,27 +1,35 @@
-"""The llm analyzer: the reasoning tier proposes the plan; the plan's checks keep it honest.
+"""The llm analyzer: the reasoning tier, through an API, is the analyst; app-convert judges.
 
-One call per attempt, on the reasoning tier with extended thinking, asking for the plan in
-structured output (``ANSWER_SCHEMA``).  The prompt (``llm_prompt``) holds the conversion rules,
-what each part of the plan means, the inventory and the skill's documents, summarised when they
-are too large.  The answer is turned into a plan mapping, validated against the plan's JSON
-Schema and ``check_plan`` (programs, subcommands and flags exist, values fit choices, names are
-unique, references resolve); on problems the next attempt lists them with the previous answer.
-The answer's form and its way back to a plan are in ``llm_answer``.
+One call per attempt, on the reasoning tier with extended thinking, with the prompt the host
+analyst gets too (``brief``: the task, what a good APP is, the plan format, the inventory and
+documents, the heuristic draft) and the plan's JSON Schema in the system prompt.  The answer is
+judged by ``loop.evaluate`` (schema, the skill, a rendered and verified copy: check, smoke,
+...); on problems the next attempt lists them, up to ``max_attempts``.
 
-The provider is app-run's (``runtime.config``): Anthropic when ANTHROPIC_API_KEY is set, the
-models and max_tokens of the reasoning tier from its configuration.  The request is named
-``_convert/analyze``, so a scripted provider (APP_RUN_PROVIDER=scripted) replays answers kept
-under that key.
+The provider is app-run's (``runtime.config``): Anthropic when ANTHROPIC_API_KEY is set, or any
+provider it configures; the models and max_tokens of the reasoning tier from its configuration.
+The request is named ``_convert/analyze``, so a scripted provider (APP_RUN_PROVIDER=scripted)
+replays answers kept under that key.
 """
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.analyzers.analysis import Analysis, Progress
-from skill2app.converter.analyzers.llm_answer import ANSWER_SCHEMA, accept
-from skill2app.converter.analyzers.llm_prompt import BUDGET_TOKENS, SYSTEM, gather, user_prompt
-from skill2app.converter.errors import AnalyzerError
+from skill2app.converter.analyzers.brief import analyst_prompt, material_for
+from skill2app.converter.analyzers.host import draft_of
+from skill2app.converter.analyzers.llm_prompt import BUDGET_TOKENS
+from skill2app.converter.analyzers.loop import (
+    MAX_ATTEMPTS,
+    Verdict,
+    evaluate,
+    parse_answer,
+    shown,
+)
+from skill2app.converter.errors import AnalyzerError, EmptyAnswer
+from skill2app.converter.plan.file import plan_schema
 from skill2app.converter.plan.model import Plan
 
 if TYPE_CHECKING:
@@ -29,9 +37,17 @@ if TYPE_CHECKING:
     from skill2app.runtime.app.config import Config
     from skill2app.runtime.providers.base import LlmResponse, Provider
 
-MAX_ATTEMPTS = 3
 PIPELINE, STEP = "_convert", "analyze"  # how the request is named (scripted answers, records)
 SHOWN_ERRORS = 5  # problems per attempt named in the final error
+
+
+def system_prompt() -> str:
+    schema = json.dumps(plan_schema(), ensure_ascii=False, indent=1)
+    return (
+        "You are the analyst of app-convert: you turn an Agent Skill into an APP plan. "
+        "Answer with the plan only, as one JSON object that validates against this JSON "
+        f"Schema:\n```json\n{schema}\n```"
+    )
 
 
 def analyze(inventory: Inventory, **options: Any) -> Plan:
@@ -47,37 +63,62 @@ def analyze_with_usage(
     progress: Progress | None = None,
     max_attempts: int = MAX_ATTEMPTS,
     budget_tokens: int = BUDGET_TOKENS,
+    readme: str = "README.md",
 ) -> Analysis:
     """Ask the reasoning tier for a plan, up to ``max_attempts`` times until it passes its
-    checks.  ``provider`` and ``config`` default to app-run's configuration (an Anthropic key in
-    ANTHROPIC_API_KEY); ``progress`` gets one line before and one after each call."""
+    checks and its rendered APP passes verification.  ``provider`` and ``config`` default to
+    app-run's configuration; ``progress`` gets a line before and after each call."""
     config, provider = _setup(provider, config)
-    material = gather(inventory, budget_tokens)
+    draft = draft_of(inventory)
+    material = material_for(inventory, draft, budget_tokens)
     model = config.model_for("reasoning")
     usage = {"input_tokens": 0, "output_tokens": 0}
     failures: list[list[str]] = []
-    previous: Any = None
     for attempt in range(1, max_attempts + 1):
         _tell(progress, f"analysing {material.skill} with {model} (attempt {attempt})…")
-        prompt = user_prompt(
-            material, problems=failures[-1] if failures else None, previous=previous
+        prompt = analyst_prompt(
+            material,
+            draft,
+            problems=shown(failures[-1]) if failures else None,
+            attempt=attempt,
+            max_attempts=max_attempts,
         )
         response = _ask(provider, config, prompt, attempt)
         for key in usage:
             usage[key] += int(response.usage.get(key, 0))
-        answer = _answer(response)
-        plan, errors = accept(answer, inventory)
-        _tell(progress, _outcome(attempt, response.usage, errors))
-        if plan is not None and not errors:
+        verdict = _judge(response, inventory, readme, progress)
+        _tell(progress, _outcome(attempt, response.usage, verdict.problems))
+        if verdict.ok and verdict.plan is not None:
             if material.summarised:
-                plan.notes.append(material.note(budget_tokens))
-            return Analysis(plan, usage, attempt, response.model or model)
-        failures.append(errors)
-        previous = answer if answer is not None else response.text
+                verdict.plan.notes.append(material.note(budget_tokens))
+            return Analysis(
+                verdict.plan,
+                usage,
+                attempt,
+                response.model or model,
+                files=verdict.files,
+                verification=verdict.verification,
+            )
+        failures.append(verdict.problems)
     raise AnalyzerError(
         f"the model's plan failed its checks {len(failures)} times: {_listing(failures)}",
         hint="run again, or use --analyzer heuristic and edit its plan",
     )
+
+
+def _judge(
+    response: LlmResponse, inventory: Inventory, readme: str, progress: Progress | None
+) -> Verdict:
+    if response.data is not None:
+        answer, problem = response.data, ""
+    else:
+        try:
+            answer, problem = parse_answer(response.text or "")
+        except EmptyAnswer:
+            answer, problem = None, "the answer is empty: answer with the plan as one JSON object"
+    if problem:
+        return Verdict(None, [problem])
+    return evaluate(answer, inventory, analyzer="llm", readme=readme, progress=progress)
 
 
 def _setup(provider: Provider | None, config: Config | None) -> tuple[Config, Provider]:
@@ -112,10 +153,10 @@ def _ask(provider: Provider, config: Config, prompt: str, attempt: int) -> LlmRe
         prompt=prompt,
         tier="reasoning",
         model=config.model_for("reasoning"),
-        schema=ANSWER_SCHEMA,
+        schema=None,
         max_tokens=config.max_tokens.get("reasoning", 32_000),
         thinking=True,
-        system=SYSTEM,
+        system=system_prompt(),
         pipeline=PIPELINE,
         step=STEP,
         attempt=attempt,
@@ -128,14 +169,6 @@ def _ask(provider: Provider, config: Config, prompt: str, attempt: int) -> LlmRe
         raise AnalyzerError(
             f"asking the model failed: {exc.message}", where=exc.where, hint=exc.hint
         ) from exc
-
-
-def _answer(response: LlmResponse) -> Any:
-    if response.data is not None:
-        return response.data
-    from skill2app.runtime.providers.anthropic import parse_json_answer  # the SDK stays unimported
-
-    return parse_json_answer(response.text)
 
 
 def _tell(progress: Progress | None, message: str) -> None:

@@ -1,15 +1,10 @@
-"""The llm analyzer's answer: the schema the Messages API enforces, and the plan in it.
+"""An analyst's answer (host agent or API model), turned into a plan and checked.
 
-``ANSWER_SCHEMA`` is the plan schema (schemas/plan.schema.json) in the form the API can
-enforce with structured output: every field is required, with "", [] or null for "not set"
-(the API limits optional fields and union types), one step shape for both step types (the API
-has no if/then/else), and an llm step's ``schema`` as JSON text (the API cannot enforce a free
-JSON object).  It is its own ``transform_schema`` form, so the SDK sends it unchanged.
-
-``plan_data`` turns an answer back into a plan mapping: unset fields dropped, the fields of the
-other step type dropped, llm step schemas parsed.  It also takes a plan mapping as written in
-plan.yaml, so scripted answers may use either form.  ``accept`` validates the result against
-the plan schema and ``check_plan``.
+The answer is a plan document as plan.yaml holds it (schemas/plan.schema.json).  Models often
+write every field, with "", [] or null for "not set", the fields of the other step type too,
+and an llm step's schema as JSON text: ``plan_data`` takes those out, so such an answer reads
+as the plan it means.  ``accept`` validates the result against the plan schema and
+``check_plan``, and adds Skill mode's fallback entry when the answer has none.
 """
 
 from __future__ import annotations
@@ -39,12 +34,14 @@ FALLBACK_REASON = (
 # -- the answer --------------------------------------------------------------------------------
 
 
-def accept(answer: Any, inventory: Inventory) -> tuple[Plan | None, list[str]]:
+def accept(
+    answer: Any, inventory: Inventory, analyzer: str = "llm"
+) -> tuple[Plan | None, list[str]]:
     """The plan in ``answer`` and its problems (schema, then ``check_plan``)."""
     if not isinstance(answer, dict):
         shown = json.dumps(answer, ensure_ascii=False)[:200] if answer is not None else "no JSON"
         return None, [f"the answer is not a JSON object: {shown}"]
-    data, errors = plan_data(answer, inventory.language)
+    data, errors = plan_data(answer, inventory.language, analyzer)
     errors += [f"{format_path(p)}: {m}" for p, m in schema_errors(data)]
     if errors:
         return None, errors
@@ -55,16 +52,18 @@ def accept(answer: Any, inventory: Inventory) -> tuple[Plan | None, list[str]]:
     return plan, problems
 
 
-def plan_data(answer: dict[str, Any], language: str) -> tuple[dict[str, Any], list[str]]:
+def plan_data(
+    answer: dict[str, Any], language: str, analyzer: str = "llm"
+) -> tuple[dict[str, Any], list[str]]:
     """A plan mapping from an answer: unset fields dropped, llm step schemas parsed."""
     errors: list[str] = []
-    data: dict[str, Any] = {"plan_version": PLAN_VERSION}
+    data: dict[str, Any] = {"plan_version": answer.get("plan_version", PLAN_VERSION)}
     app = answer.get("app")
     if isinstance(app, dict):
         app = _prune(app, ("language",))
         app.setdefault("language", language)
     data |= {"app": app} if "app" in answer else {}
-    data["analyzer"] = "llm"
+    data["analyzer"] = analyzer
     for key in ("pipelines", "constructor", "destructor", "skill_mode"):
         if key in answer:
             data[key] = answer[key]
@@ -78,20 +77,31 @@ def plan_data(answer: dict[str, Any], language: str) -> tuple[dict[str, Any], li
     notes = answer.get("notes")
     if notes:
         data["notes"] = [n for n in notes if n] if isinstance(notes, list) else notes
+    for key in answer.keys() - {*data, "analyzer", "notes", "plan_version", "app"}:
+        data[key] = answer[key]  # not the plan's: the schema names it
     return {k: v for k, v in data.items() if v is not None}, errors
 
 
 _OPTIONAL = {
-    "pipeline": ("output", "source"),
+    "pipeline": ("output", "source", "sample"),
     "input": ("description", "enum"),  # and default, when null: [] is a real default
     "arg": ("flag", "value", "from", "as"),
-    "code": ("subcommand", "stdout"),
+    "code": ("subcommand", "stdout", "ok_exit_codes", "output", "write"),
     "llm": ("model", "schema", "rules"),
     "checks": ("why", "where"),
     "actions": ("paths", "where"),
 }
 _ONLY = {  # the fields of one step type, which the other type leaves unset
-    "code": ("program", "subcommand", "args", "stdin", "stdout"),
+    "code": (
+        "program",
+        "subcommand",
+        "args",
+        "stdin",
+        "stdout",
+        "write",
+        "ok_exit_codes",
+        "output",
+    ),
     "llm": ("model", "prompt", "schema", "rules", "retry"),
 }
 
@@ -120,6 +130,13 @@ def _step(step: Any, at: str, errors: list[str]) -> Any:
     kind = step["type"]
     other = _ONLY["llm" if kind == "code" else "code"]
     step = _prune({k: v for k, v in step.items() if k not in other}, _OPTIONAL[kind])
+    if kind == "code" and isinstance(step.get("write"), dict):  # a written step: no program
+        unset = ("program", "subcommand", "args", "stdin", "stdout", "ok_exit_codes")
+        step = _prune(step, unset)
+        step.pop("stdout", None)  # a written step prints the contract's JSON, always
+        if isinstance(step.get("stdin"), dict) and _unset(step["stdin"].get("from")):
+            del step["stdin"]
+        return {k: v for k, v in step.items() if v is not None}
     if kind == "code":
         step["args"] = _prune_each(step.get("args"), _OPTIONAL["arg"])
         stdin = step.get("stdin")
@@ -154,123 +171,3 @@ def _unset(value: Any) -> bool:
 def _each(items: Any, fn: Callable[[Any, int], Any]) -> Any:
     """``fn`` applied to each item of a list; anything else unchanged, for the schema to report."""
     return [fn(item, i) for i, item in enumerate(items)] if isinstance(items, list) else items
-
-
-# -- the answer's schema (what the Messages API enforces) --------------------------------------
-
-
-def _object(note: str = "", /, **properties: Any) -> dict[str, Any]:
-    """An object whose every property is required (``note`` is its description)."""
-    schema: dict[str, Any] = {
-        "type": "object",
-        "properties": properties,
-        "required": list(properties),
-        "additionalProperties": False,
-    }
-    return schema | ({"description": note} if note else {})
-
-
-def _text(description: str = "") -> dict[str, Any]:
-    return {"type": "string"} | ({"description": description} if description else {})
-
-
-def _list(items: dict[str, Any], description: str = "") -> dict[str, Any]:
-    return {"type": "array", "items": items} | ({"description": description} if description else {})
-
-
-def _enum(*values: str) -> dict[str, Any]:
-    return {"enum": list(values)}  # without "type": the form the SDK's transform_schema makes
-
-
-_SCALAR = {"$ref": "#/$defs/scalar"}
-_WHERE = _text('a file of the skill, or "file:line"; "" when unknown')
-
-ANSWER_SCHEMA: dict[str, Any] = _object(
-    'A conversion plan. Every field is present; "", [] or null means not set.',
-    app=_object(
-        name=_text("lowercase words joined by hyphens, at most 64 characters"),
-        description=_text(),
-        language=_text("language code of the skill's own text"),
-    ),
-    pipelines=_list(
-        _object(
-            name=_text("lowercase words joined by hyphens, unique"),
-            description=_text("one sentence; routing reads it"),
-            triggers=_list(_text(), "phrases a user would say, unique across pipelines"),
-            input=_list(
-                _object(
-                    name=_text("snake_case"),
-                    type=_enum("string", "integer", "number", "boolean", "array", "object"),
-                    required={"type": "boolean"},
-                    description=_text(),
-                    enum=_list(_SCALAR, "the allowed values, or []"),
-                    default={"anyOf": [_SCALAR, _list(_SCALAR), {"type": "null"}]},
-                )
-            ),
-            steps={"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/step"}},
-            output=_text("the step whose output is the pipeline's"),
-            source=_WHERE,
-        )
-    ),
-    constructor=_object(
-        needed={"type": "boolean"},
-        reason=_text(),
-        checks=_list(
-            _object(
-                kind=_enum("binary", "env", "python-package", "node-package", "file", "auth"),
-                name=_text(),
-                required={"type": "boolean", "description": "false: warn instead of failing"},
-                why=_text(),
-                where=_list(_WHERE),
-            )
-        ),
-    ),
-    destructor=_object(
-        needed={"type": "boolean"},
-        reason=_text(),
-        actions=_list(
-            _object(
-                kind=_enum("remove-files", "log", "release-lock", "custom"),
-                description=_text(),
-                paths=_list(_text()),
-                where=_WHERE,
-            )
-        ),
-    ),
-    skill_mode=_list(_object(topic=_text(), reason=_text(), where=_WHERE)),
-    notes=_list(_text(), "for the person who reviews the plan"),
-)
-ANSWER_SCHEMA["$defs"] = {
-    "scalar": {"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]},
-    "step": _object(
-        "code fields are ignored in an llm step and llm fields in a code step",
-        name=_text("snake_case, unique in the pipeline"),
-        type=_enum("code", "llm"),
-        program=_text("code: the program's path as in the inventory"),
-        subcommand=_text('code: "" when none'),
-        args=_list(
-            _object(
-                "one argument, in order: value or from, never both",
-                flag=_text('"--name", or "" for a positional'),
-                value={"anyOf": [_SCALAR, _list(_SCALAR), {"type": "null"}]},
-                **{
-                    "from": _text('input.<name> or <step>.output[.<field>], or ""'),
-                    "as": _enum("value", "file", "json"),
-                },
-            )
-        ),
-        stdin=_object(
-            "code: what the program reads on stdin",
-            **{
-                "from": _text('input.<name> or <step>.output[.<field>]; "" when nothing'),
-                "as": _enum("file", "text"),
-            },
-        ),
-        stdout=_enum("json", "text"),
-        prompt=_text("llm: the prompt template"),
-        model=_enum("lite", "standard", "reasoning"),
-        schema=_text('llm: the answer\'s JSON Schema as JSON text, or ""'),
-        rules=_list(_text(), "llm: content rules a checker verifies"),
-        retry={"type": "integer", "description": "llm: attempts after the first, 0-10"},
-    ),
-}

@@ -1,10 +1,7 @@
-"""What the llm analyzer shows the model: conversion rules, the plan format, the skill.
+"""The skill as an LLM analyst sees it (``brief`` frames it): the inventory and the documents.
 
-``SYSTEM`` holds the fixed instructions (APP spec §7 in brief, what each part of the plan
-means, how it is checked).  ``gather`` collects the skill as the model sees it: the inventory
-as JSON and the skill's Markdown documents with their line numbers (SKILL.md first, then the
-other ``.md`` files), and ``user_prompt`` renders it, with the problems of the previous attempt
-when there was one.
+``gather`` collects the inventory as JSON and the skill's Markdown documents with their line
+numbers (SKILL.md first, then the other ``.md`` files).
 
 Budget: tokens are estimated as one per 4 ASCII characters and one per other character.  When
 the inventory and documents exceed the budget they are summarised, never cut off blindly, in
@@ -36,81 +33,6 @@ if TYPE_CHECKING:
 
 BUDGET_TOKENS = 60_000  # inventory + documents, as estimated by ``estimate_tokens``
 FRAME_TOKENS = 1_000  # kept free for the prompt's own words around them
-
-SYSTEM = """\
-You convert an Agent Skill into an APP (Agent Pipeline Protocol v0.4). An APP keeps SKILL.md \
-and the skill's programs unchanged and adds pipelines: fixed, repeatable paths that a runner \
-executes step by step, so that a model is asked only for the parts that need judgement. A \
-request that no pipeline matches falls back to SKILL.md (Skill mode).
-
-How to convert (APP spec section 7):
-1. Read SKILL.md and the inventory: what the skill is for, which programs it has, how its \
-documents run them.
-2. Find the main paths: flows that are fixed and repeated, usually one per program action, \
-subcommand, or documented workflow. Each main path becomes one pipeline.
-3. Split each pipeline into ordered steps:
-   - code step: deterministic work one of the skill's programs already does. Use only programs \
-listed in the inventory, with subcommands and flags their command line declares or the \
-documents show, and literal values among a flag's choices.
-   - llm step: work that needs language understanding (summarise, classify, draft, choose). \
-Write a prompt template that names its data as {{input.<name>}}, {{<step>.output}} or \
-{{<step>.output.<field>}}; give the JSON Schema of its answer, the skill's content rules it must \
-follow, and a tier: lite (extraction, classification, formatting), standard (writing, \
-summarising, ordinary reasoning), reasoning (multi-step judgement, planning, risky decisions).
-4. Constructor: when the skill needs binaries, environment variables, packages, files or a \
-login (see the inventory's requirements), set needed to true with one check for each; optional \
-things get required: false.
-5. Destructor: only when the skill asks for cleanup after a run (temporary files, locks).
-6. Skill mode: judgement-heavy parts (open-ended advice, questions to ask the user, rules for \
-the model's own writing, situations no program covers) stay in Skill mode; list each with the \
-reason and where it is. Never invent a program, subcommand or flag to cover them.
-7. Triggers: short phrases a user would say, in the skill's own language, taken from section \
-titles, the description's "Use when ..." and the skill's wording; unique across pipelines.
-
-The plan (its format is enforced; every field is always present, and "", [] or null means \
-"not set"):
-- app: name (lowercase words joined by hyphens, usually the skill's name), description, \
-language (the skill's language code, as in the inventory).
-- pipelines: one per main path.
-  - name: lowercase words joined by hyphens, unique. description: one sentence; routing reads it.
-  - triggers: see above. source: where the path comes from, as "SKILL.md:22".
-  - input: what the user supplies. name (snake_case), type (string, integer, number, boolean, \
-array, object), required, description (what it is, e.g. an example value), enum (the allowed \
-values, or []), default (or null).
-  - steps, in order: name (snake_case, unique in the pipeline) and type (code or llm).
-    code: program (its path as in the inventory), subcommand ("" when none), args in order, \
-stdout (json when the program prints JSON, else text).
-    each arg: flag ("" for a positional), then value (a literal) or from (input.<name> or \
-<earlier step>.output[.<field>]), never both; a flag with neither is passed bare; a boolean \
-input passes the bare flag when true; an array input repeats the flag. as: value (the text), \
-file (written to a temporary file whose path is passed) or json (JSON text).
-    stdin: what the program reads on its standard input, when the documents feed it data \
-there (an invocation's stdin in the inventory: `cat FILE | program`, `program < FILE`, \
-`echo TEXT | program`, `a | program`): from (input.<name> or <earlier step>.output[.<field>]) \
-and as: file (the value names a file whose content is fed) or text (the value itself is fed). \
-from "" when the program reads nothing on stdin. A path whose data only comes from another \
-command's output that no step reproduces (`curl URL | program`) stays in Skill mode: run \
-without its data, the program would give a wrong answer.
-    llm: prompt, model (the tier), schema (the answer's JSON Schema written as JSON text, e.g. \
-"{\\"type\\": \\"object\\", ...}"), rules, retry (usually 2).
-    Fields that belong to the other step type are ignored; fill them with "", [], 0 or any \
-allowed value.
-  - output: the step whose output is the pipeline's (usually the last).
-- constructor: needed, reason, checks (kind: binary, env, python-package, node-package, file \
-or auth; name; required; why; where as ["SKILL.md:10"]).
-- destructor: needed, reason, actions (kind: remove-files, log, release-lock or custom; \
-description; paths; where).
-- skill_mode: topic, reason, where. ("Requests no pipeline matches" is added for you.)
-- notes: what a reviewer should check (guesses, ambiguities).
-
-The plan is checked before it is accepted: programs must be in the inventory; subcommands and \
-flags must be ones the program has; literal values and input enums must fit a flag's choices; \
-a program's required flags must be given; a program the documents always feed on stdin must \
-get stdin; references must name declared inputs or earlier steps; pipeline names, triggers \
-and step names must be unique. A plan that fails comes back with its problems.
-
-Documents are shown with their line numbers in the left column; use them in source and where.\
-"""
 
 
 @dataclass
@@ -261,32 +183,3 @@ def _command(command: Command) -> dict[str, Any]:
 
 def _first_line(text: str) -> str:
     return text.strip().split("\n", 1)[0].strip() if text else ""
-
-
-# -- the prompt --------------------------------------------------------------------------------
-
-
-def user_prompt(
-    material: Material, *, problems: list[str] | None = None, previous: Any = None
-) -> str:
-    """The request for one attempt: the skill, and the previous attempt's problems if any."""
-    parts = [f"Write the conversion plan for the skill {material.skill!r}."]
-    if material.summarised:
-        parts.append(
-            "The skill is too large to show in full, so parts are summarised: "
-            + "; ".join(material.summarised)
-            + ". Left-out lines are marked ⋮. Do not guess what they say: keep what depends "
-            "on them in Skill mode, or say so in the notes."
-        )
-    parts.append(f"<inventory>\n{inventory_json(material.inventory)}\n</inventory>")
-    parts.extend(doc.render() for doc in material.documents)
-    if problems:
-        listed = "\n".join(f"- {p}" for p in problems)
-        answer = previous if isinstance(previous, str) else json.dumps(previous, ensure_ascii=False)
-        parts.append(
-            f"Your previous answer was rejected because of these problems:\n{listed}\n"
-            f"<previous_answer>\n{answer}\n</previous_answer>\n"
-            "Answer again with the whole plan, corrected: fix every problem listed and keep "
-            "what was right."
-        )
-    return "\n\n".join(parts) + "\n"

@@ -3,29 +3,33 @@
 Each message names where in the plan it applies (``pipelines[0].steps[1]``) so that a person
 editing plan.yaml can find it.  Programs must exist, subcommands and flags must be ones the
 program has (declared in its source or shown in SKILL.md), literal values must be among a
-flag's choices, references (``input.x``, ``step.output``) must resolve to declared inputs and
-earlier steps, and names must be valid and unique.  A program that SKILL.md always feeds data
-on stdin must get it (``stdin``), or the step would run it on nothing.
+flag's choices, references (``input.x``, ``steps.x.output.field``) must resolve to declared
+inputs and to fields earlier steps declare (``flow``), and names must be valid and unique.  A
+program that SKILL.md always feeds data on stdin must get it (``stdin``), or the step would run
+it on nothing.  A written step's Python must compile; an llm step's rules and a pipeline's
+sample must fit (``flow``).
 """
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from skill2app.converter.inventory.programs.interface import AUTHORITATIVE, Command, parse_argv
 from skill2app.converter.plan.file import format_path, schema_errors
-from skill2app.converter.plan.model import CodeStep, Input, LlmStep, Pipeline, Plan
+from skill2app.converter.plan.flow import (
+    earlier_steps,
+    is_type,
+    prompt_references,
+    reference,
+    rule_problems,
+    sample_problems,
+    written_problems,
+)
+from skill2app.converter.plan.model import CodeStep, Input, LlmStep, Pipeline, Plan, Step
 
 if TYPE_CHECKING:
     from skill2app.converter.inventory.model import Inventory
     from skill2app.converter.inventory.programs.program import Program
-
-_TEMPLATE_REF = re.compile(r"\{\{\s*([^{}]+?)\s*\}\}")
-_PY_TYPES: dict[str, tuple[type, ...]] = {
-    "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,),
-    "array": (list,), "object": (dict,),
-}  # fmt: skip
 
 
 def check_plan(plan: Plan, inventory: Inventory) -> list[str]:
@@ -59,60 +63,51 @@ def _pipeline(pipeline: Pipeline, where: str, inventory: Inventory) -> list[str]
             errors.append(f"{where}.input[{i}]: input {item.name!r} is declared twice")
         inputs[item.name] = item
         errors.extend(_input(item, f"{where}.input[{i}]"))
-    earlier: list[str] = []
     for i, step in enumerate(pipeline.steps):
         at = f"{where}.steps[{i}]"
+        earlier = earlier_steps(pipeline, i)
         if step.name in earlier:
             errors.append(f"{at}: step name {step.name!r} is used twice")
         if isinstance(step, CodeStep):
             errors.extend(_code_step(step, at, inventory, inputs, earlier))
         elif isinstance(step, LlmStep):
             errors.extend(_llm_step(step, at, inputs, earlier))
-        earlier.append(step.name)
-    if pipeline.output and pipeline.output not in earlier:
+    if pipeline.output and pipeline.step(pipeline.output) is None:
         errors.append(f"{where}.output: no step named {pipeline.output!r}")
+    errors.extend(sample_problems(pipeline, where))
     return errors
 
 
 def _input(item: Input, at: str) -> list[str]:
     errors = []
-    kinds = _PY_TYPES.get(item.type, ())
     for value in item.enum or []:
-        if not _is_type(value, kinds):
+        if not is_type(value, item.type):
             errors.append(f"{at}.enum: {value!r} is not of type {item.type}")
-    if item.default is not None and not _is_type(item.default, kinds):
+    if item.default is not None and not is_type(item.default, item.type):
         errors.append(f"{at}.default: {item.default!r} is not of type {item.type}")
     if item.enum and item.default is not None and item.default not in item.enum:
         errors.append(f"{at}.default: {item.default!r} is not one of its enum")
+    if item.required and item.default is not None:
+        errors.append(f"{at}: a required input never uses its default: drop one of them")
     return errors
 
 
-def _is_type(value: Any, kinds: tuple[type, ...]) -> bool:
-    if isinstance(value, bool) and bool not in kinds:
-        return False
-    return isinstance(value, kinds)
-
-
-def _reference(ref: str, at: str, inputs: dict[str, Input], earlier: list[str]) -> list[str]:
-    head, _, rest = ref.partition(".")
-    if head == "input":
-        name = rest.split(".", 1)[0]
-        return [] if name in inputs else [f"{at}: {ref!r} names no declared input"]
-    if not rest.startswith("output"):
-        return [f"{at}: {ref!r} is neither input.<name> nor <step>.output"]
-    if head not in earlier:
-        return [f"{at}: {ref!r} names no earlier step"]
-    return []
-
-
 def _code_step(
-    step: CodeStep, at: str, inventory: Inventory, inputs: dict[str, Input], earlier: list[str]
+    step: CodeStep,
+    at: str,
+    inventory: Inventory,
+    inputs: dict[str, Input],
+    earlier: dict[str, Step],
 ) -> list[str]:
+    if step.write is not None:
+        return written_problems(step, at)
     errors: list[str] = []
     for j, arg in enumerate(step.args):
         if arg.ref:
-            errors.extend(_reference(arg.ref, f"{at}.args[{j}]", inputs, earlier))
+            errors.extend(reference(arg.ref, f"{at}.args[{j}]", inputs, earlier))
     errors.extend(_stdin(step, at, inputs, earlier))
+    if step.ok_exit_codes and 0 not in step.ok_exit_codes:
+        errors.append(f"{at}.ok_exit_codes: list 0 too (success is a result as well)")
     program = inventory.program(step.program)
     if program is None:
         known = ", ".join(p.path for p in inventory.programs) or "none"
@@ -141,11 +136,13 @@ def _code_step(
     return errors
 
 
-def _stdin(step: CodeStep, at: str, inputs: dict[str, Input], earlier: list[str]) -> list[str]:
+def _stdin(
+    step: CodeStep, at: str, inputs: dict[str, Input], earlier: dict[str, Step]
+) -> list[str]:
     feed = step.stdin
     if feed is None:
         return []
-    errors = _reference(feed.ref, f"{at}.stdin", inputs, earlier)
+    errors = reference(feed.ref, f"{at}.stdin", inputs, earlier)
     source = inputs.get(feed.ref.removeprefix("input.")) if feed.ref.startswith("input.") else None
     if feed.pass_as == "file" and source is not None and source.type != "string":
         errors.append(
@@ -227,10 +224,10 @@ def _required(step: CodeStep, at: str, command: Command) -> list[str]:
     return errors
 
 
-def _llm_step(step: LlmStep, at: str, inputs: dict[str, Input], earlier: list[str]) -> list[str]:
-    errors: list[str] = []
-    for match in _TEMPLATE_REF.finditer(step.prompt):
-        errors.extend(_reference(match.group(1), f"{at}.prompt", inputs, earlier))
+def _llm_step(
+    step: LlmStep, at: str, inputs: dict[str, Input], earlier: dict[str, Step]
+) -> list[str]:
+    errors = prompt_references(step, at, inputs, earlier)
     if step.schema is not None:
         import jsonschema
 
@@ -238,4 +235,6 @@ def _llm_step(step: LlmStep, at: str, inputs: dict[str, Input], earlier: list[st
             jsonschema.Draft202012Validator.check_schema(step.schema)
         except jsonschema.SchemaError as exc:
             errors.append(f"{at}.schema: not a valid JSON Schema: {exc.message}")
+            return errors
+    errors.extend(rule_problems(step, at, inputs, earlier))
     return errors

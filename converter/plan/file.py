@@ -37,8 +37,18 @@ def schema_errors(data: Any) -> list[tuple[list[str | int], str]]:
     import jsonschema
 
     validator = jsonschema.Draft202012Validator(plan_schema())
-    found = [(list(e.absolute_path), e.message) for e in validator.iter_errors(data)]
+    found = [(list(e.absolute_path), _message(e)) for e in validator.iter_errors(data)]
     return sorted(found, key=lambda item: ([str(p) for p in item[0]], item[1]))
+
+
+def _message(error: Any) -> str:
+    """jsonschema's message, said in the plan's terms where its own would show a regex."""
+    if error.validator == "pattern" and error.schema is plan_schema()["$defs"]["reference"]:
+        return (
+            f"{error.instance!r} is not input.<name> or steps.<step>.output[.<field>] "
+            "(lowercase names)"
+        )
+    return str(error.message)
 
 
 def format_path(path: list[str | int]) -> str:
@@ -93,7 +103,7 @@ def load_plan(path: Path) -> Plan:
         raise PlanError(
             f"cannot read the plan: {exc.strerror}",
             where=Where(shown),
-            hint="check the --plan path; write a plan with --plan-only -o plan.yaml",
+            hint="check the --plan path; write a plan with --plan-only --out plan.yaml",
         ) from exc
     if len(raw) > MAX_PLAN_BYTES:
         raise PlanError(f"the plan is larger than {MAX_PLAN_BYTES} bytes", where=Where(shown))

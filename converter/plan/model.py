@@ -29,18 +29,62 @@ against the skill's inventory.  A minimal plan::
 A code step whose program reads data on stdin (SKILL.md shows ``cat data.json | x.py`` or
 ``x.py < data.json``) says where that data comes from: ``stdin: {from: input.data, as: file}``
 feeds the content of the file the input names, ``as: text`` the value itself.
+
+Plan version 2 (version 1 plans are still read; they are version 2 plans that use none of
+this) adds what real skills need:
+
+- a **written step**: a code step whose program the analyst writes, ``write: {language:
+  python|bash|node, source: ...}`` instead of ``program`` — for what SKILL.md shows as a
+  snippet (pypdf's merge) or glue between programs; it follows the APP contract itself (JSON
+  on stdin, ``{"output": ...}`` on stdout);
+- **data flow**: ``from: steps.<step>.output.<field>`` (or ``<step>.output.<field>``) in args,
+  stdin and prompts, checked against the fields the earlier step declares: ``output:
+  {field: type}`` on a code step, its schema's properties on an llm step;
+- **exit codes with meaning**: ``ok_exit_codes: [0, 1]`` on a program step — an exit status
+  listed there is a result, surfaced as ``exit_code`` in the step's output;
+- **validate rules that check something**: an llm step's ``rules`` may be objects
+  (``{check: subset, field: values[].id, of: steps.extract.output.fields[].id}``, see
+  ``RULE_CHECKS``; ``{check: sentence, text: ..., field: ...}`` scopes a checkable sentence to
+  one field) besides sentences; a sentence no program can check stays in the prompt;
+- **samples**: ``sample: {input: {...}, answers: {<llm step>: answer}}`` per pipeline, so its
+  smoke run uses values that work (``input`` may name ``samples/<fixture>`` files the
+  converter creates).
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     pass
 
-PLAN_VERSION = 1
+PLAN_VERSION = 2
+READ_VERSIONS = (1, 2)
+LANGUAGES = {"python": ".py", "bash": ".sh", "node": ".mjs"}  # written steps: file suffix
+OUTPUT_TYPES = ("string", "integer", "number", "boolean", "array", "object")
+# Structured validate rules (llm steps): what each ``check`` takes besides ``field``.
+RULE_CHECKS = {
+    "required": ("fields",),  # these fields are present and not empty
+    "subset": ("of",),  # every value at field is among the values at `of`
+    "covers": ("of",),  # every value at `of` is among the values at field
+    "count": ("equals",),  # len(field) == len(value at `equals`) or that number
+    "equals": ("to",),  # the value at field equals the value at `to`
+    "pattern": ("pattern",),  # every string at field matches the regular expression
+    "enum": ("values",),  # every value at field is one of values
+    "max_length": ("limit",),  # every string at field is at most limit characters
+    "sentence": ("text",),  # one of the skill's sentences a program can check, at field only
+}
+
+
+_STEPS_IN_PROMPT = re.compile(r"\{\{\s*steps\.")  # {{steps.x.output}} is {{x.output}}
+
+
+def step_ref(ref: str) -> str:
+    """``steps.x.output.f`` -> ``x.output.f`` (the runtime's own spelling); others as given."""
+    return ref.removeprefix("steps.") if ref.startswith("steps.") else ref
 
 
 @dataclass
@@ -95,23 +139,62 @@ class Input:
 
 
 @dataclass
+class Written:
+    """The program of a written step: the analyst's own code, following the APP contract."""
+
+    language: str  # python | bash | node
+    source: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"language": self.language, "source": self.source}
+
+    @property
+    def suffix(self) -> str:
+        return LANGUAGES.get(self.language, ".txt")
+
+
+@dataclass
 class CodeStep:
     name: str
-    program: str
+    program: str  # "" for a written step
     args: list[Arg] = field(default_factory=list)
     subcommand: str = ""
     stdout: str = "text"  # json | text
     type: str = "code"
     stdin: StdinFeed | None = None  # None: the program reads nothing on stdin
+    write: Written | None = None  # a written step: its program, instead of the skill's
+    ok_exit_codes: list[int] = field(default_factory=list)  # besides 0: results, not failures
+    output: dict[str, str] = field(default_factory=dict)  # declared output fields -> type
+
+    @property
+    def written(self) -> bool:
+        return self.write is not None
+
+    def declared_output(self) -> dict[str, str] | None:
+        """The fields of this step's output (None: not declared, so unknown)."""
+        fields = dict(self.output)
+        if not self.written and self.stdout == "text":
+            fields.setdefault("stdout", "string")
+        if self.ok_exit_codes:
+            fields.setdefault("exit_code", "integer")
+        return fields if (fields or self.written) else None
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"name": self.name, "type": "code", "program": self.program}
-        if self.subcommand:
-            data["subcommand"] = self.subcommand
-        data["args"] = [a.to_dict() for a in self.args]
-        if self.stdin is not None:
-            data["stdin"] = self.stdin.to_dict()
-        data["stdout"] = self.stdout
+        data: dict[str, Any] = {"name": self.name, "type": "code"}
+        if self.write is not None:
+            data["write"] = self.write.to_dict()
+        else:
+            data["program"] = self.program
+            if self.subcommand:
+                data["subcommand"] = self.subcommand
+            data["args"] = [a.to_dict() for a in self.args]
+            if self.stdin is not None:
+                data["stdin"] = self.stdin.to_dict()
+            data["stdout"] = self.stdout
+            if self.ok_exit_codes:
+                data["ok_exit_codes"] = list(self.ok_exit_codes)
+        if self.output:
+            data["output"] = dict(self.output)
         return data
 
 
@@ -121,9 +204,13 @@ class LlmStep:
     prompt: str
     model: str = "standard"
     schema: dict[str, Any] | None = None
-    rules: list[str] = field(default_factory=list)
+    rules: list[Any] = field(default_factory=list)  # sentences, or {check: ..., ...} objects
     retry: int = 2
     type: str = "llm"
+
+    def declared_output(self) -> dict[str, Any] | None:
+        """The schema of this step's answer (None: any text)."""
+        return self.schema
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -135,12 +222,35 @@ class LlmStep:
         if self.schema is not None:
             data["schema"] = copy.deepcopy(self.schema)
         if self.rules:
-            data["rules"] = list(self.rules)
+            data["rules"] = copy.deepcopy(self.rules)
         data["retry"] = self.retry
         return data
 
 
 Step = CodeStep | LlmStep
+
+
+@dataclass
+class Sample:
+    """What a pipeline's smoke run and ``app-run test`` use: input values that work, and an
+    answer per llm step that the steps after it can use."""
+
+    input: dict[str, Any] | None = None  # None: derived from the inputs (samples.py)
+    answers: dict[str, Any] = field(default_factory=dict)
+    skip: str = ""  # why no sample can make it run here (a git repository, a login, ...)
+    files: dict[str, str] = field(default_factory=dict)  # small text files: samples/<name>
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if self.input is not None:
+            data["input"] = copy.deepcopy(self.input)
+        if self.answers:
+            data["answers"] = copy.deepcopy(self.answers)
+        if self.skip:
+            data["skip"] = self.skip
+        if self.files:
+            data["files"] = dict(self.files)
+        return data
 
 
 @dataclass
@@ -152,6 +262,10 @@ class Pipeline:
     steps: list[Step] = field(default_factory=list)
     output: str = ""
     source: str = ""
+    sample: Sample = field(default_factory=Sample)
+
+    def step(self, name: str) -> Step | None:
+        return next((s for s in self.steps if s.name == name), None)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -165,6 +279,9 @@ class Pipeline:
             data["output"] = self.output
         if self.source:
             data["source"] = self.source
+        sample = self.sample.to_dict()
+        if sample:
+            data["sample"] = sample
         return data
 
 
@@ -301,6 +418,7 @@ def plan_from_dict(data: dict[str, Any]) -> Plan:
 
 
 def _pipeline(data: dict[str, Any]) -> Pipeline:
+    sample = data.get("sample") or {}
     return Pipeline(
         name=data["name"],
         description=data["description"],
@@ -309,27 +427,42 @@ def _pipeline(data: dict[str, Any]) -> Pipeline:
         steps=[_step(s) for s in data["steps"]],
         output=data.get("output", ""),
         source=data.get("source", ""),
+        sample=Sample(
+            sample.get("input"),
+            dict(sample.get("answers") or {}),
+            str(sample.get("skip") or ""),
+            {str(k): str(v) for k, v in (sample.get("files") or {}).items()},
+        ),
     )
 
 
 def _step(data: dict[str, Any]) -> Step:
     if data["type"] == "code":
         args = [
-            Arg(a.get("flag", ""), a.get("value"), a.get("from", ""), a.get("as", "value"))
-            for a in data["args"]
+            Arg(
+                a.get("flag", ""),
+                a.get("value"),
+                step_ref(a.get("from", "")),
+                a.get("as", "value"),
+            )
+            for a in data.get("args", [])
         ]
         feed = data.get("stdin")
+        write = data.get("write")
         return CodeStep(
             data["name"],
-            data["program"],
+            data.get("program", ""),
             args,
             data.get("subcommand", ""),
-            data.get("stdout", "text"),
-            stdin=StdinFeed(feed["from"], feed["as"]) if feed else None,
+            data.get("stdout", "json" if write else "text"),
+            stdin=StdinFeed(step_ref(feed["from"]), feed["as"]) if feed else None,
+            write=Written(write["language"], write["source"]) if write else None,
+            ok_exit_codes=list(data.get("ok_exit_codes", [])),
+            output={str(k): str(v) for k, v in (data.get("output") or {}).items()},
         )
     return LlmStep(
         data["name"],
-        data["prompt"],
+        _STEPS_IN_PROMPT.sub("{{", data["prompt"]),
         data.get("model", "standard"),
         data.get("schema"),
         list(data.get("rules", [])),

@@ -7,6 +7,7 @@ Jinja environment, sandboxed because prompts, descriptions and rules come from t
     README.md (or APP.md)                   how to run the APP (never a skill file)
     pipelines/<pipeline>/pipeline.yaml      routing info, inputs, steps
     pipelines/<pipeline>/steps/<step>.py    code step: an adapter that runs the skill's program
+    pipelines/<pipeline>/steps/<step>.py|.sh|.mjs    written step: the analyst's own program
     pipelines/<pipeline>/schemas/<step>.json         llm step: JSON Schema of the answer
     pipelines/<pipeline>/steps/validate_<step>.py    llm step with rules: content checks
     pipelines/<pipeline>/samples/input.json, answers.yaml   run it offline at once
@@ -18,6 +19,8 @@ so the template stays one file per kind and the output passes ruff.
 
 from __future__ import annotations
 
+import json
+import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,10 +32,11 @@ from skill2app.converter.inventory.programs.interface import Param
 from skill2app.converter.inventory.programs.language import DEFAULT_INTERPRETER
 from skill2app.converter.inventory.programs.program import Program
 from skill2app.converter.marker import MARKER
-from skill2app.converter.plan.model import Arg, CodeStep, LlmStep, Pipeline, Plan
+from skill2app.converter.plan.fixtures import FIXTURES, with_fixtures
+from skill2app.converter.plan.model import Arg, CodeStep, Input, LlmStep, Pipeline, Plan, Written
+from skill2app.converter.plan.rules import check_for, checks_for
 from skill2app.converter.plan.samples import sample_answer, sample_inputs
 from skill2app.converter.render.literals import one_line, py_literal, yaml_block
-from skill2app.converter.render.rules import checks_for
 
 if TYPE_CHECKING:
     import jinja2
@@ -40,6 +44,13 @@ if TYPE_CHECKING:
     from skill2app.converter.inventory.model import Inventory
 
 README_NAMES = ("README.md", "APP.md")
+RUNS = {"python": "python3", "bash": "bash", "node": "node"}  # written steps: their command
+COMMENT = {"python": "# ", "bash": "# ", "node": "// "}
+SHEBANG = {
+    "python": "#!/usr/bin/env python3",
+    "bash": "#!/usr/bin/env bash",
+    "node": "#!/usr/bin/env node",
+}
 SCHEMA_DRAFT = "https://json-schema.org/draft/2020-12/schema"
 DATA_ROLES = ("context", "other")
 
@@ -47,8 +58,13 @@ DATA_ROLES = ("context", "other")
 @dataclass(frozen=True)
 class RenderedFile:
     path: str  # relative to the APP folder, POSIX
-    content: str
+    content: str | bytes  # bytes: a binary sample fixture (samples/one-page.pdf)
     executable: bool = False
+
+    @property
+    def text(self) -> str:
+        """The content of a text file ("" for a binary one)."""
+        return self.content if isinstance(self.content, str) else ""
 
 
 def render_app(
@@ -85,17 +101,14 @@ def pipeline_context(
     must take, where the program says so)."""
     choices = choices or {}
     steps = [_step_context(step) for step in pipeline.steps]
-    inputs = [
-        {
-            "name": i.name,
-            "type": i.type + ("" if i.required else "?"),  # `string?`: optional (app-run)
-            "required": i.required,
-            "default": i.default,
-            "description": one_line(i.description),
-            "enum": choices.get(i.name, []),
-        }
-        for i in pipeline.input
-    ]
+    inputs = [_input_context(i, choices.get(i.name, [])) for i in pipeline.input]
+    given = pipeline.sample.input
+    own = set(pipeline.sample.files)
+    sample, fixtures = with_fixtures(
+        dict(given) if given is not None else sample_inputs(pipeline, data_files),
+        pipeline.name,
+        own,
+    )
     return {
         "name": pipeline.name,
         "description": pipeline.description,
@@ -106,17 +119,68 @@ def pipeline_context(
         "output": pipeline.output or pipeline.steps[-1].name,
         "source": pipeline.source,
         "has_llm": any(s["type"] == "llm" for s in steps),
-        "sample": sample_inputs(pipeline, data_files),
+        "sample": sample,
+        "fixtures": fixtures,
     }
+
+
+def _input_context(item: Input, choices: list[str]) -> dict[str, Any]:
+    """One input as pipeline.yaml declares it: ``name: type`` (``type?`` when optional), or
+    the long form (app-run extension) when it has a description, allowed values or a default:
+    what agents see (MCP tools, needs_input) and what app-run checks before any step runs."""
+    enum = list(item.enum) if item.enum else list(choices)
+    long: dict[str, Any] = {"type": item.type}
+    if not item.required and item.default is None:
+        long["required"] = False
+    if item.default is not None:
+        long["default"] = item.default
+    if enum:
+        long["enum"] = enum
+    if item.description:
+        long["description"] = one_line(item.description)
+    return {
+        "name": item.name,
+        "type": item.type + ("" if item.required else "?"),  # `string?`: optional (app-run)
+        "required": item.required,
+        "default": item.default,
+        "description": one_line(item.description),
+        "enum": enum,
+        "long": (
+            [(key, _flow(value)) for key, value in long.items()]
+            if set(long) - {"type", "required"}
+            else None
+        ),
+    }
+
+
+def _json_file(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def _flow(value: Any) -> str:
+    """``value`` as one line of YAML (flow style) that reads back as the same value."""
+    from skill2app.templates import yaml_str
+
+    if isinstance(value, str):
+        return yaml_str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{yaml_str(k)}: {_flow(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value)
 
 
 def _step_context(step: CodeStep | LlmStep) -> dict[str, Any]:
     if isinstance(step, CodeStep):
+        command = f"python3 steps/{step.name}.py"
+        if step.write is not None:
+            command = f"{RUNS[step.write.language]} steps/{step.name}{step.write.suffix}"
         return {
             "name": step.name,
             "type": "code",
-            "command": f"python3 steps/{step.name}.py",
+            "command": command,
             "program": step.program,
+            "written": step.write is not None,
             "subcommand": step.subcommand,
             "stdin": step.stdin.to_dict() if step.stdin else None,
         }
@@ -130,7 +194,7 @@ def _step_context(step: CodeStep | LlmStep) -> dict[str, Any]:
         "chomp": chomp,
         "body": step.prompt.rstrip("\n"),
         "schema": f"schemas/{step.name}.json" if step.schema is not None else "",
-        "validate": f"steps/validate_{step.name}.py" if step.rules else "",
+        "validate": f"steps/validate_{step.name}.py" if rule_checks(step) else "",
         "retry": step.retry,
     }
 
@@ -143,7 +207,7 @@ def _pipeline_files(
     inventory: Inventory,
 ) -> list[RenderedFile]:
     base = f"pipelines/{pipeline.name}"
-    common = {"skill": plan.app_name, "pipeline": pipeline.name}
+    common = {"skill": plan.app_name, "pipeline": pipeline.name, "analyzer": plan.analyzer}
     text = env.get_template("convert/pipeline.yaml.j2").render(
         p=context, skill=plan.app_name, analyzer=plan.analyzer
     )
@@ -156,8 +220,18 @@ def _pipeline_files(
             env.get_template("convert/samples/input.json.j2").render(sample=sample),
         )
     )
+    for name in context["fixtures"]:  # real sample data of the right kind
+        files.append(RenderedFile(f"{base}/samples/{name}", FIXTURES[name]()))
+    for name, text in sorted(pipeline.sample.files.items()):  # the plan's own sample files
+        files.append(RenderedFile(f"{base}/samples/{name}", text))
+    if pipeline.sample.skip:  # app-run test and the smoke run report it, never run it
+        why = {"inputs": {}, "why": pipeline.sample.skip}
+        files.append(RenderedFile(f"{base}/samples/placeholders.json", _json_file(why)))
     answers = []
     for step in pipeline.steps:
+        if isinstance(step, CodeStep) and step.write is not None:
+            files.append(_written_file(env, step.write, step.name, base, common))
+            continue
         if isinstance(step, CodeStep):
             spec = adapter_spec(step, pipeline, inventory)
             content = env.get_template("convert/step/adapter.py.j2").render(
@@ -168,12 +242,14 @@ def _pipeline_files(
             )
             files.append(RenderedFile(f"{base}/steps/{step.name}.py", content, executable=True))
             continue
-        answers.append(
-            {
-                "key": f"{pipeline.name}/{step.name}",
-                "answer": sample_answer(step.schema, step.name, sample),
-            }
-        )
+        given = pipeline.sample.answers
+        answer = given[step.name] if step.name in given else None
+        if step.name not in given:
+            answer = sample_answer(step.schema, step.name, sample)
+        answer = with_fixtures({"answer": answer}, pipeline.name, set(pipeline.sample.files))[0][
+            "answer"
+        ]
+        answers.append({"key": f"{pipeline.name}/{step.name}", "answer": answer})
         files += _llm_files(env, step, base, common)
     if answers:
         template = env.get_template("convert/samples/answers.yaml.j2")
@@ -192,13 +268,53 @@ def _llm_files(
         schema.update({k: v for k, v in step.schema.items() if k != "$schema"})
         content = env.get_template("convert/step/schema.json.j2").render(schema=schema)
         files.append(RenderedFile(f"{base}/schemas/{step.name}.json", content))
-    if step.rules:
-        checks = py_literal(checks_for(step.rules), prefix="CHECKS = ")
+    checks_found = rule_checks(step)
+    if checks_found:
+        checks = py_literal(checks_found, prefix="CHECKS = ")
         content = env.get_template("convert/step/validate.py.j2").render(
             step=step.name, checks=checks, **common
         )
         files.append(RenderedFile(f"{base}/steps/validate_{step.name}.py", content, True))
     return files
+
+
+def rule_checks(step: LlmStep) -> list[dict[str, Any]]:
+    """What the step's validate script checks: its structured rules, and the sentences a
+    program can check; a sentence that stays prose (``manual``) is left to the prompt, never
+    rendered as a check that cannot fail."""
+    sentences = checks_for([r for r in step.rules if isinstance(r, str)])
+    structured = []
+    for rule in step.rules:
+        if isinstance(rule, dict) and rule.get("check") == "sentence":  # scoped to its field
+            scoped = check_for(str(rule["text"]))
+            structured.append({**scoped, **({"field": rule["field"]} if "field" in rule else {})})
+        elif isinstance(rule, dict):
+            structured.append(dict(rule))
+    return [c for c in sentences if c["kind"] != "manual"] + structured
+
+
+def _written_file(
+    env: jinja2.Environment, write: Written, step: str, base: str, common: dict[str, str]
+) -> RenderedFile:
+    """A written step's program: the analyst's source under a header saying what it is."""
+    source = write.source.rstrip("\n")
+    first, _, rest = source.partition("\n")
+    shebang, body = (first, rest.lstrip("\n")) if first.startswith("#!") else ("", source)
+    header = textwrap.fill(
+        f"Step `{step}` of pipeline `{common['pipeline']}` of the skill {common['skill']}: "
+        f"a written step ({MARKER}, analyzer: {common['analyzer']}). It follows the APP step "
+        'contract: {"input": {...}, "steps": {...}} as JSON on stdin, {"output": ...} as JSON '
+        "on stdout, a non-zero exit status with a message on stderr when it fails. Edit it "
+        "here, or in the plan and run app-convert again.",
+        width=92,
+    )
+    content = env.get_template("convert/step/written.j2").render(
+        shebang=shebang or SHEBANG[write.language],
+        header=header,
+        prefix=COMMENT[write.language],
+        body=body,
+    )
+    return RenderedFile(f"{base}/steps/{step}{write.suffix}", content, executable=True)
 
 
 def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> dict[str, Any]:
@@ -217,10 +333,10 @@ def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> di
             info: dict[str, Any] = {"required": declared[name].required}
             if declared[name].default is not None:
                 info["default"] = declared[name].default
-            if name in choices:  # pipeline.yaml cannot say it: the adapter checks it
+            if name in choices:  # the adapter checks it too (in any letter case)
                 info["enum"] = choices[name]
             inputs[name] = info
-    spec = {
+    spec: dict[str, Any] = {
         "program": step.program,
         "run_with": interpreter.split(),
         "subcommand": step.subcommand,
@@ -231,6 +347,8 @@ def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> di
     }
     if step.stdin is not None:  # only then: the adapter has the code that feeds it
         spec["stdin"] = step.stdin.to_dict()
+    if step.ok_exit_codes:
+        spec["ok_exit_codes"] = sorted(step.ok_exit_codes)
     return spec
 
 
@@ -243,10 +361,14 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
     program's interpreter is its need: ``scripts/x.js:1``), so a plan that lists only some
     spots does not lose a program."""
     users: dict[str, set[str]] = {}
+    written: dict[str, set[str]] = {}  # package key -> pipelines whose written steps import it
     for pipeline in plan.pipelines:
         for step in pipeline.steps:
-            if isinstance(step, CodeStep):
+            if isinstance(step, CodeStep) and step.write is None:
                 users.setdefault(step.program, set()).add(pipeline.name)
+            elif isinstance(step, CodeStep) and step.write is not None:
+                for module in python_imports(step.write):
+                    written.setdefault(package_key(module), set()).add(pipeline.name)
     known = {_key(r.kind, r.name): r.where for r in inventory.requirements}
     checks = []
     for check in plan.constructor.checks:
@@ -254,12 +376,35 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
         spots = [*check.where, *known.get(_key(check.kind, check.name), [])]
         files = {spot.rpartition(":")[0] or spot for spot in spots}
         programs = [f for f in files if f in users]  # SKILL.md's own mentions run no pipeline
-        if programs:
-            data["pipelines"] = sorted(set().union(*(users[f] for f in programs)))
+        scoped: set[str] = set().union(*(users[f] for f in programs)) if programs else set()
+        if check.kind == "python-package":
+            scoped |= written.get(package_key(check.name), set())
+        if scoped:
+            data["pipelines"] = sorted(scoped)
         if check.kind == "python-package" and check.name in PIP_NAMES:
             data["install"] = PIP_NAMES[check.name]
         checks.append(data)
     return checks
+
+
+def python_imports(write: Written) -> set[str]:
+    """The top-level modules a written Python step imports (nothing for other languages, or
+    for source that does not parse)."""
+    import ast
+
+    if write.language != "python":
+        return set()
+    try:
+        tree = ast.parse(write.source)
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return found
 
 
 def _key(kind: str, name: str) -> tuple[str, str]:
@@ -273,7 +418,7 @@ def strict_choices(pipeline: Pipeline, inventory: Inventory) -> dict[str, list[s
     in SKILL.md are examples, not a rule: they are not here."""
     found: dict[str, list[str]] = {}
     for step in pipeline.steps:
-        if not isinstance(step, CodeStep):
+        if not isinstance(step, CodeStep) or step.write is not None:
             continue
         program = inventory.program(step.program)
         for arg in step.args:
@@ -373,5 +518,5 @@ def _check_yaml(text: str, pipeline: Pipeline, path: str) -> None:
         raise RenderError(
             "rendered pipeline.yaml does not read back as the plan says",
             where=Where(path),
-            hint="report this bug with the plan (app-convert --plan-only -o plan.yaml)",
+            hint="report this bug with the plan (app-convert --plan-only --out plan.yaml)",
         )

@@ -145,11 +145,12 @@ def has_files(folder: Path) -> bool:
     return any(p.is_file() or p.is_symlink() for p in folder.rglob("*"))
 
 
-def differs(path: Path, content: str) -> bool:
+def differs(path: Path, content: str | bytes) -> bool:
     """Whether writing ``content`` to ``path`` replaces something else that is there."""
     if not path.exists() and not path.is_symlink():
         return False
+    data = content if isinstance(content, bytes) else content.encode("utf-8")
     try:
-        return path.is_symlink() or path.read_bytes() != content.encode("utf-8")
+        return path.is_symlink() or path.read_bytes() != data
     except OSError:
         return True

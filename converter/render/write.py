@@ -21,7 +21,7 @@ The rules, checked before anything is written:
 - ``pipelines/`` is built in a hidden staging folder beside it and swapped in with renames,
   so an interrupted run leaves the old one or the new one, not a mix; other files are
   written to a temporary file and ``os.replace``d.
-- ``--plan-only -o PATH`` writes the plan the same way; a PATH that is a folder, under a
+- ``--plan-only --out PATH`` writes the plan the same way; a PATH that is a folder, under a
   file, or somewhere nothing can be created is a ``WriteError`` that says so.
 """
 
@@ -127,6 +127,11 @@ def _check_paths(files: list[RenderedFile]) -> None:
                 "its README",
                 hint="report this bug",
             )
+
+
+def check_destination(skill_dir: Path, out: Path | None, *, force: bool) -> None:
+    """Raise what writing an APP there would raise, before an analysis that takes long."""
+    _check_target(skill_dir, out, [], force)
 
 
 def _check_target(
@@ -283,13 +288,14 @@ def _remove(path: Path) -> None:
 
 
 def check_plan_file(path: Path, *, force: bool) -> None:
-    """Refuse an ``-o PATH`` that --plan-only cannot use: a folder, or (without ``force``) an
-    existing file.  Checked before any analysis, and again before writing."""
+    """Refuse a plan file (``--plan-only --out PATH``) that cannot be used: a folder, or
+    (without ``force``) an existing file.  Checked before any analysis, and again before
+    writing."""
     if path.is_dir():
         raise WriteError(
-            "-o names a folder, not a file",
+            "--out names a folder, not the plan file --plan-only writes",
             where=Where(str(path)),
-            hint=f"name a file, e.g. -o {path / 'plan.yaml'}",
+            hint=f"name a file, e.g. --out {path / 'plan.yaml'}",
         )
     if path.exists() and not force:
         raise ExistsError("the plan file exists", where=Where(str(path)), hint="pass --force")
@@ -302,24 +308,26 @@ def write_plan_file(path: Path, text: str) -> None:
     except OSError as exc:
         blocker = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
         if blocker is not None:
-            why, hint = f"{blocker} is a file, not a folder", "pick another -o path"
+            why, hint = f"{blocker} is a file, not a folder", "pick another --out path"
         elif isinstance(exc, IsADirectoryError):
-            why, hint = "it is a folder", f"name a file, e.g. -o {path / 'plan.yaml'}"
+            why, hint = "it is a folder", f"name a file, e.g. --out {path / 'plan.yaml'}"
         else:
             why = f"no file can be created in {path.parent}: {exc.strerror or exc}"
-            hint = "pick a folder you can write to, e.g. -o ./plan.yaml"
+            hint = "pick a folder you can write to, e.g. --out ./plan.yaml"
         raise WriteError(
             f"cannot write the plan: {why}", where=Where(str(path)), hint=hint
         ) from exc
 
 
-def atomic_write(path: Path, text: str, *, executable: bool = False) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then ``os.replace`` it there."""
+def atomic_write(path: Path, text: str | bytes, *, executable: bool = False) -> None:
+    """Write ``text`` (bytes as they are: a sample fixture) to a temporary file beside
+    ``path``, then ``os.replace`` it there."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.chmod(tmp, (0o777 if executable else 0o666) & ~_umask())
         os.replace(tmp, path)
     except BaseException:

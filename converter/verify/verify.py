@@ -4,15 +4,21 @@
 2. Every generated Python file compiles.
 3. Every argument mapping of a generated adapter (its ``SPEC``, read back from the file as
    written) names a subcommand and flags its program has, per the skill's inventory.
-4. With ``smoke``: each code step (lifecycle steps included) runs on its pipeline's
-   ``samples/input.json`` in a temporary copy of the APP, earlier llm steps answered from
-   ``samples/answers.yaml``; off by default, since real programs may have side effects.
+4. With ``smoke``: each business pipeline runs on its ``samples/input.json`` in a temporary
+   copy of the APP, after its constructor (with the pipeline's own checks) and before its
+   destructor, code steps for real, llm steps answered from ``samples/answers.yaml``; off by
+   default, since real programs may have side effects.  A configuration variable the
+   constructor checks and that names a path (``*_FILE``, ``*_PATH``, ``*_DIR``, ``*_HOME``) and
+   is not set gets a scratch path.  A step that fails only because this machine lacks what the
+   skill needs (the constructor's checks fail, a module or program is not installed) is
+   ``skipped`` with what is missing — not a fault of the APP.
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -34,6 +40,12 @@ if TYPE_CHECKING:
 
 SMOKE_TIMEOUT = 60.0
 TAIL = 300
+PATH_LIKE = re.compile(r"(?:_FILE|_PATH|_DIR|_HOME|_DB)$")
+MISSING = re.compile(
+    r"ModuleNotFoundError: No module named '?([\w.]+)|No module named '?([\w.]+)"
+    r"|(\S+): command not found|(\S+) is not on PATH|Cannot find module '([^']+)'"
+    r"|check_environment: (.+)"
+)
 
 
 @dataclass(frozen=True)
@@ -88,20 +100,21 @@ def verify_app(
     smoke: bool = False,
     timeout: float = SMOKE_TIMEOUT,
     progress: Callable[[str], None] | None = None,
+    order: list[str] | None = None,
 ) -> Verification:
     result = Verification()
     result.check_errors, result.check_warnings = run_check(root)
     python = [f for f in files if f.path.endswith(".py")]
     result.compiled = len(python)
     result.compile_errors = [e for f in python for e in compile_errors(f)]
-    adapters = [f for f in python if "SPEC = " in f.content]
+    adapters = [f for f in python if "SPEC = " in f.text]
     for item in adapters:
         count, errors = mapping_errors(item, inventory)
         result.mappings += count
         result.mapping_errors += errors
     if smoke:
         result.smoke_ran = True
-        result.smoke = smoke_test(root, timeout, progress or (lambda _message: None))
+        result.smoke = smoke_test(root, timeout, progress or (lambda _message: None), order)
     return result
 
 
@@ -133,7 +146,7 @@ def _relative(path: Path, root: Path) -> str:
 
 def compile_errors(item: RenderedFile) -> list[str]:
     try:
-        compile(item.content, item.path, "exec", dont_inherit=True)
+        compile(item.text, item.path, "exec", dont_inherit=True)
     except SyntaxError as exc:
         return [f"{item.path}:{exc.lineno or 0}: does not compile: {exc.msg}"]
     except ValueError as exc:
@@ -143,19 +156,24 @@ def compile_errors(item: RenderedFile) -> list[str]:
 
 def read_spec(source: str) -> dict[str, Any] | None:
     """The ``SPEC = {...}`` literal of a generated adapter, as written."""
+    value = read_literal(source, "SPEC")
+    return value if isinstance(value, dict) else None
+
+
+def read_literal(source: str, name: str) -> Any:
+    """The literal a generated file assigns to ``name`` at its top level (None: none)."""
     for node in ast.parse(source).body:
         if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "SPEC" for t in node.targets
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
         ):
-            value = ast.literal_eval(node.value)
-            return value if isinstance(value, dict) else None
+            return ast.literal_eval(node.value)
     return None
 
 
 def mapping_errors(item: RenderedFile, inventory: Inventory) -> tuple[int, list[str]]:
     """(flags checked, problems) for one adapter: its program, subcommand and flags."""
     try:
-        spec = read_spec(item.content)
+        spec = read_spec(item.text)
     except (SyntaxError, ValueError):
         return 0, []  # reported by compile_errors
     if spec is None:
@@ -184,9 +202,17 @@ def mapping_errors(item: RenderedFile, inventory: Inventory) -> tuple[int, list[
 # -- smoke ---------------------------------------------------------------------------------
 
 
-def smoke_test(root: Path, timeout: float, progress: Callable[[str], None]) -> list[SmokeResult]:
-    """Run every code step on its samples in a temporary copy of the APP, the way app-run
-    runs it (same environment, working folder, stdin/stdout contract and timeout kill)."""
+def smoke_test(
+    root: Path,
+    timeout: float,
+    progress: Callable[[str], None],
+    order: list[str] | None = None,
+) -> list[SmokeResult]:
+    """Run every business pipeline on its samples in a temporary copy of the APP, inside its
+    lifecycle, the way app-run runs it (same environment, working folder, stdin/stdout
+    contract and timeout kill), in ``order`` (the plan's: what one pipeline makes, a later one
+    may use), then the rest by name.  A pipeline whose sample is a placeholder
+    (``samples/placeholders.json``) is skipped, with its reason."""
     results: list[SmokeResult] = []
     with tempfile.TemporaryDirectory(prefix="app-convert-smoke-") as tmp:
         copy = Path(tmp) / "app"
@@ -197,25 +223,121 @@ def smoke_test(root: Path, timeout: float, progress: Callable[[str], None]) -> l
             app = load_app(copy)
         except AppRunError as exc:  # app-run check has reported it already
             return [SmokeResult("", "", "failed", exc.one_line())]
-        names = [n for n in (CONSTRUCTOR,) if app.has(n)] + app.business_names()
-        names += [n for n in (DESTRUCTOR,) if app.has(n)]
-        for name in names:
-            try:
-                pipeline = app.pipeline(name)
-            except AppRunError as exc:
-                results.append(SmokeResult(name, "", "failed", exc.one_line()))
-                continue
-            results += _smoke_pipeline(app, pipeline, work, timeout, progress)
+        env = scratch_env(copy, work)
+        names = app.business_names()
+        ordered = [n for n in order or [] if n in names] + [
+            n for n in names if n not in (order or [])
+        ]
+        for name in ordered:
+            results += _smoke_business(app, name, work, env, timeout, progress)
     return results
 
 
-def _smoke_pipeline(
-    app: App, pipeline: Pipeline, work: Path, timeout: float, progress: Callable[[str], None]
+def scratch_env(app_root: Path, work: Path) -> dict[str, str]:
+    """Scratch paths for the constructor's path-like variables that are not set here."""
+    import os
+
+    checker = app_root / "pipelines" / CONSTRUCTOR / "steps" / "check_environment.py"
+    try:
+        checks = read_literal(checker.read_text(encoding="utf-8"), "CHECKS") or []
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    env: dict[str, str] = {}
+    for check in checks:
+        name = str(check.get("name", "")) if isinstance(check, dict) else ""
+        if check.get("kind") == "env" and PATH_LIKE.search(name) and name not in os.environ:
+            path = work / "env" / name.lower()
+            if name.endswith(("_DIR", "_HOME")):
+                path.mkdir(parents=True, exist_ok=True)
+            env[name] = str(path)
+    (work / "env").mkdir(exist_ok=True)
+    return env
+
+
+def _smoke_business(
+    app: App,
+    name: str,
+    work: Path,
+    env: dict[str, str],
+    timeout: float,
+    progress: Callable[[str], None],
 ) -> list[SmokeResult]:
-    samples = pipeline.dir / "samples"
-    sample_file = samples / "input.json"
-    inputs = json.loads(sample_file.read_text(encoding="utf-8")) if sample_file.is_file() else {}
-    answers = _answers(samples / "answers.yaml")
+    """One business pipeline with its lifecycle: its steps are skipped (with what is missing)
+    when its constructor's checks fail here."""
+    try:
+        pipeline = app.pipeline(name)
+    except AppRunError as exc:
+        return [SmokeResult(name, "", "failed", exc.one_line())]
+    placeholder = _placeholder(pipeline)
+    if placeholder:
+        return [SmokeResult(name, s.name, "skipped", placeholder) for s in pipeline.steps]
+    inputs = _sample_inputs(pipeline)
+    results: list[SmokeResult] = []
+    if app.has(CONSTRUCTOR):
+        before = _smoke_pipeline(
+            app, app.pipeline(CONSTRUCTOR), work, env, timeout, progress, inputs, name
+        )
+        failed = next((r for r in before if r.status != "passed"), None)
+        if failed is not None:
+            missing = needs_of(failed.detail)
+            if not missing:
+                return [replace(failed, pipeline=f"{name} ({CONSTRUCTOR})")]
+            return [SmokeResult(name, s.name, "skipped", missing) for s in pipeline.steps]
+    results += _smoke_pipeline(app, pipeline, work, env, timeout, progress, inputs, name)
+    if app.has(DESTRUCTOR):
+        after = _smoke_pipeline(
+            app, app.pipeline(DESTRUCTOR), work, env, timeout, progress, inputs, name
+        )
+        results += [
+            replace(r, pipeline=f"{name} ({DESTRUCTOR})") for r in after if r.status == "failed"
+        ]
+    return results
+
+
+def needs_of(detail: str) -> str:
+    """What a failure says this machine lacks ("needs pypdf, not installed here"), or ""."""
+    found = MISSING.search(detail)
+    if found is None:
+        return ""
+    what = next(g for g in found.groups() if g)
+    return f"needs {what.strip()}, not available here"
+
+
+def _placeholder(pipeline: Pipeline) -> str:
+    """Why the pipeline's sample is only a placeholder ("": it is real)."""
+    path = pipeline.dir / "samples" / "placeholders.json"
+    if not path.is_file():
+        return ""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "placeholder sample"
+    why = data.get("why") if isinstance(data, dict) else None
+    inputs = data.get("inputs") if isinstance(data, dict) else None
+    named = ", ".join(sorted(inputs)) if isinstance(inputs, dict) and inputs else ""
+    text = str(why) if why else f"placeholder values for {named}" if named else ""
+    return f"placeholder sample: {text}" if text else "placeholder sample"
+
+
+def _sample_inputs(pipeline: Pipeline) -> dict[str, Any]:
+    sample_file = pipeline.dir / "samples" / "input.json"
+    if not sample_file.is_file():
+        return {}
+    data = json.loads(sample_file.read_text(encoding="utf-8"))
+    return data if isinstance(data, dict) else {}
+
+
+def _smoke_pipeline(
+    app: App,
+    pipeline: Pipeline,
+    work: Path,
+    env: dict[str, str],
+    timeout: float,
+    progress: Callable[[str], None],
+    inputs: dict[str, Any],
+    business: str,
+) -> list[SmokeResult]:
+    answers = _answers(pipeline.dir / "samples" / "answers.yaml")
     context = StepContext(
         app=app,
         pipeline=pipeline,
@@ -223,9 +345,10 @@ def _smoke_pipeline(
         run_id="smoke",
         config=Config(),
         extra_env={
+            **env,
             "APP_WORK_DIR": str(work),
             "APP_CALLER_CWD": str(app.root),
-            "APP_BUSINESS_PIPELINE": pipeline.name,
+            "APP_BUSINESS_PIPELINE": business,
         },
     )
     results: list[SmokeResult] = []
@@ -235,17 +358,39 @@ def _smoke_pipeline(
             if not queue:
                 results.append(SmokeResult(pipeline.name, step.name, "skipped", "no sample answer"))
                 break
+            problems = _judge_sample(context, step, queue[0])
+            if problems:
+                detail = f"its sample answer fails its own checks: {'; '.join(problems[:3])}"
+                results.append(SmokeResult(pipeline.name, step.name, "failed", detail))
+                break
+            results.append(SmokeResult(pipeline.name, step.name, "passed", "sample answer"))
             context.outputs[step.name] = queue[0]
             continue
         progress(f"smoke: {pipeline.name}/{step.name}")
         try:
             outcome = run_code_step(context, replace(step, timeout=min(step.timeout, timeout)))
         except AppRunError as exc:
-            results.append(SmokeResult(pipeline.name, step.name, "failed", _reason(exc)))
+            reason = _reason(exc)
+            missing = needs_of(reason) if pipeline.name not in (CONSTRUCTOR, DESTRUCTOR) else ""
+            status = "skipped" if missing else "failed"
+            results.append(SmokeResult(pipeline.name, step.name, status, missing or reason))
             break
         results.append(SmokeResult(pipeline.name, step.name, "passed"))
         context.outputs[step.name] = outcome.output
     return results
+
+
+def _judge_sample(context: StepContext, step: Any, answer: Any) -> list[str]:
+    """The problems app-run's own check of an llm answer finds in ``answer`` (schema, then
+    the validate script): a sample answer stands for the model's, so it must pass them — and
+    running the validate script on it shows the script works."""
+    from skill2app.runtime.run.llm_step import judge, load_schema
+
+    try:
+        _output, errors = judge(context, step, answer, load_schema(context, step))
+    except AppRunError as exc:  # the validate script itself broke
+        return [_reason(exc)]
+    return errors
 
 
 def _reason(exc: AppRunError) -> str:

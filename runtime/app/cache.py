@@ -42,15 +42,17 @@ STALE_DAYS = 30
 SKIPPED = frozenset(
     {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", ".mypy_cache", ".ruff_cache"}
 )
-# What decides a check's verdict besides the APP: these files of app-run itself.
+# What decides a check's verdict besides the APP: these files of app-run itself, relative to
+# the runtime package (RUNTIME_DIR).
+RUNTIME_DIR = Path(__file__).resolve().parents[1]
 CHECKER = (
-    "app.py",
-    "cache.py",
-    "check.py",
-    "document.py",
-    "inputs.py",
-    "references.py",
-    "template.py",
+    "app/model.py",
+    "app/cache.py",
+    "app/check.py",
+    "app/document.py",
+    "app/references.py",
+    "run/inputs.py",
+    "run/template.py",
     "schemas/pipeline.schema.json",
 )
 
@@ -154,7 +156,7 @@ def cached_table(app: App, home: Path) -> list[dict[str, Any]]:
 def fingerprint(root: Path) -> tuple[str | None, bool]:
     """(hash of the APP and the checker as they are now, or None when too big to cache;
     whether no entry changed in the last SETTLE_SECONDS)."""
-    rows = [__version__, *_stat_rows(Path(__file__).parent, CHECKER)]
+    rows = [__version__, *_stat_rows(RUNTIME_DIR, CHECKER)]
     newest = 0
     count = 0
     stack = [root]
@@ -200,6 +202,7 @@ def _record(model: Pipeline) -> dict[str, Any]:
         "description": model.description,
         "triggers": list(model.triggers),
         "inputs": model.inputs,
+        "input_info": model.input_info,
         "steps": [asdict(step) for step in model.steps],
         "output": model.output,
     }
@@ -216,6 +219,7 @@ def _model(app: App, name: str, data: dict[str, Any]) -> Pipeline:
         output=str(data["output"]),
         dir=file.parent,
         file=file,
+        input_info=dict(data.get("input_info") or {}),
     )
 
 

@@ -5,6 +5,7 @@ This module checks the documents (YAML, schema, step names, `needs`, `output`);
 
 Each finding is a Diagnostic naming file:line and what to do.  Errors stop `run`; warnings
 (unknown keys such as ``required_scope``, a missing SKILL.md, a program not on PATH) never do.
+An unknown key close to a known one (``inputs`` for ``input``) is a typo, and an error.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from skill2app.runtime.app.model import LIFECYCLE, App
 from skill2app.runtime.app.references import check_command, check_file, check_prompt
 from skill2app.runtime.app.skill_md import read_skill_md
 from skill2app.runtime.errors import LoadError, Where
+from skill2app.runtime.spelling import closest
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")  # pipeline.schema.json's name, lifecycle aside
 
@@ -126,6 +128,46 @@ def check_document(app: App, dirname: str, doc: Document) -> list[Diagnostic]:
     steps = data.get("steps")
     if isinstance(steps, list):
         found.extend(check_steps(app, doc, steps, is_lifecycle=dirname in LIFECYCLE))
+    if isinstance(data.get("input"), dict):
+        found.extend(check_input_declaration(doc, data["input"]))
+    return found
+
+
+def check_input_declaration(doc: Document, declared: dict[Any, Any]) -> list[Diagnostic]:
+    """The long form's values must fit its type: every ``enum`` value, and the ``default``
+    (which must also be one of the ``enum``); a required input has no use for a default."""
+    from skill2app.runtime.run.inputs import matches
+
+    found: list[Diagnostic] = []
+    for name, spec in declared.items():
+        if not isinstance(spec, dict) or not isinstance(spec.get("type"), str):
+            continue
+        type_ = spec["type"]
+        for value in spec.get("enum") or []:
+            if not matches(value, type_):
+                found.append(
+                    Diagnostic(
+                        "error",
+                        f"input {name}: enum value {json.dumps(value)} is not {type_}",
+                        doc.where("input", name, "enum"),
+                        f"list {type_} values only",
+                    )
+                )
+        if "default" not in spec:
+            continue
+        default = spec["default"]
+        shown = json.dumps(default)
+        problem, fix = "", ""
+        if spec.get("required") is True:
+            problem, fix = "is required, so its default is never used", "drop default or required"
+        elif default is not None and not matches(default, type_):
+            problem, fix = f"default {shown} is not {type_}", f"give a value of type {type_}"
+        elif spec.get("enum") and default not in spec["enum"]:
+            problem, fix = f"default {shown} is not one of its enum", "add it to the enum"
+        if problem:
+            found.append(
+                Diagnostic("error", f"input {name}: {problem}", doc.where("input", name), fix)
+            )
     return found
 
 
@@ -137,19 +179,39 @@ def schema_diagnostics(doc: Document) -> list[Diagnostic]:
     for err in validator.iter_errors(plain(doc.data)):
         path = list(err.absolute_path)
         if err.validator == "additionalProperties":
-            extras = sorted(set(err.instance) - set(err.schema.get("properties", {})))
-            for key in extras:
-                found.append(
-                    Diagnostic(
-                        "warning",
-                        f"unknown key {key!r} is ignored",
-                        doc.where(*path, key),
-                        "check the spelling if app-run should use it",
-                    )
-                )
+            known = err.schema.get("properties", {})
+            for key in sorted(set(err.instance) - set(known)):
+                found.append(unknown_key(doc, [*path, key], known))
             continue
+        if err.validator == "anyOf" and path[:1] == ["input"] and err.context:
+            err = _input_error(err)
         found.append(Diagnostic("error", _schema_message(err), doc.where(*path), _schema_hint(err)))
     return found
+
+
+def _input_error(err: Any) -> Any:
+    """Of an input matching neither form, the error of the form it was written in."""
+    long_form = isinstance(err.instance, dict)
+    own = [e for e in err.context if (e.validator != "enum") == long_form or e.relative_path]
+    from jsonschema.exceptions import best_match
+
+    return best_match(own or err.context)
+
+
+def unknown_key(doc: Document, path: list[Any], known: dict[str, Any]) -> Diagnostic:
+    """A key the schema does not know: an error when it is a typo of a known key (``inputs``:
+    the pipeline would silently have no inputs), else a warning (vendor extras are tolerated)."""
+    key = str(path[-1])
+    near = closest(key, known)
+    if near is None:
+        hint = "check the spelling if app-run should use it"
+        return Diagnostic("warning", f"unknown key {key!r} is ignored", doc.where(*path), hint)
+    return Diagnostic(
+        "error",
+        f"unknown key {key!r}: did you mean {near!r}?",
+        doc.where(*path),
+        f"rename it to {near}",
+    )
 
 
 def _schema_message(err: Any) -> str:

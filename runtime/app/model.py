@@ -7,12 +7,16 @@ rest are business pipelines that make up the routing table.
 
 from __future__ import annotations
 
+import itertools
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from skill2app.runtime.app.document import Document, load_yaml, plain
 from skill2app.runtime.errors import LoadError, UsageError, Where
+from skill2app.runtime.run.inputs import declaration
+from skill2app.runtime.spelling import closest, did_you_mean
 
 CONSTRUCTOR = "_constructor"
 DESTRUCTOR = "_destructor"
@@ -43,11 +47,13 @@ class Pipeline:
     name: str
     description: str
     triggers: tuple[str, ...]
-    inputs: dict[str, str]  # name -> type
+    inputs: dict[str, str]  # name -> type (``string?``: optional)
     steps: tuple[Step, ...]
     output: str  # name of the step whose output is the pipeline's output
     dir: Path
     file: Path
+    # per input, what the long form adds: description, enum, default
+    input_info: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def is_lifecycle(self) -> bool:
@@ -97,10 +103,12 @@ class App:
 
     def document(self, name: str) -> Document:
         if name not in self.files:
-            known = ", ".join(self.business_names()) or "none"
+            names = self.business_names()
+            guess = did_you_mean(name, names)
             raise UsageError(
                 f"no pipeline named {name!r} in {self.root}",
-                hint=f"pipelines here: {known} (see `app-run list`)",
+                hint=f"{guess + ' ' if guess else ''}pipelines here: "
+                f"{', '.join(names) or 'none'} (see `app-run list`)",
             )
         source = self.source(name)
         if isinstance(source, LoadError):
@@ -121,9 +129,7 @@ class App:
 def load_app(root: Path) -> App:
     root = Path(root)
     if not root.is_dir():
-        raise LoadError(
-            f"{root} is not a directory", hint="pass the folder that holds SKILL.md and pipelines/"
-        )
+        raise missing_app(root)
     pipelines_dir = root / "pipelines"
     if not pipelines_dir.is_dir():
         raise LoadError(
@@ -148,16 +154,17 @@ def load_app(root: Path) -> App:
 def build_pipeline(doc: Document) -> Pipeline:
     data: Any = doc.data
     steps = tuple(_build_step(doc, i, raw) for i, raw in enumerate(data["steps"]))
-    inputs = plain(data.get("input") or {})
+    inputs, info = declaration(plain(data.get("input") or {}))
     return Pipeline(
         name=str(data["name"]),
         description=str(data.get("description", "")),
         triggers=tuple(str(t) for t in data.get("triggers") or ()),
-        inputs={str(k): str(v) for k, v in inputs.items()},
+        inputs=inputs,
         steps=steps,
         output=str(data.get("output") or steps[-1].name),
         dir=doc.path.parent,
         file=doc.path,
+        input_info=info,
     )
 
 
@@ -243,3 +250,28 @@ def _unroutable(doc: Document) -> LoadError | None:
         fix = 'write them as a list: triggers: ["an example request", ...]'
         return LoadError("triggers is not a list of texts", where=doc.where("triggers"), hint=fix)
     return None
+
+
+def missing_app(root: Path) -> LoadError:
+    """The error for an APP folder that is not there, with the sibling folder it may have
+    meant (``textkt`` -> ``did you mean 'textkit'?``)."""
+    if root.exists():
+        return LoadError(
+            f"{root} is not a directory", hint="pass the folder that holds SKILL.md and pipelines/"
+        )
+    parent = root.parent if str(root.parent) else Path(".")
+    siblings: list[str] = []
+    try:
+        with os.scandir(parent) as entries:
+            for entry in itertools.islice(entries, 2000):  # a huge folder is not searched whole
+                if entry.is_dir() and not entry.name.startswith("."):
+                    siblings.append(entry.name)
+    except OSError:
+        pass
+    near = closest(root.name, siblings)
+    return LoadError(
+        f"the APP folder {str(root)!r} does not exist",
+        hint=f"did you mean {str(root.with_name(near))!r}?"
+        if near
+        else "pass the folder that holds SKILL.md and pipelines/",
+    )

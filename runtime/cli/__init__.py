@@ -9,6 +9,7 @@ parsed arguments and returns its exit code; an error it raises is shown here, as
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import sys
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from skill2app.runtime import __version__
-from skill2app.runtime.cli import pipelines, records, routes, sessions
+from skill2app.runtime.cli import completion, pipelines, records, routes, sessions
 from skill2app.runtime.cli.output import (
     EXIT_INTERRUPTED,
     EXIT_IO,
@@ -29,7 +30,7 @@ from skill2app.runtime.cli.output import (
     say,
 )
 from skill2app.runtime.cli.parser import Handler, Parser, usage_error
-from skill2app.runtime.errors import AppRunError
+from skill2app.runtime.errors import AppRunError, UsageError
 
 
 def build_parser() -> Parser:
@@ -52,6 +53,7 @@ def build_parser() -> Parser:
     parser.add_argument(
         "--version", action="version", version=f"app-run {__version__}", help="Show version."
     )
+    completion.add_options(parser)
     commands = parser.add_subparsers(
         title="commands", metavar="COMMAND", dest="command", required=True
     )
@@ -60,38 +62,46 @@ def build_parser() -> Parser:
     return parser
 
 
-COMMANDS = (
-    "test",
-    "check",
-    "list",
-    "run",
-    "route",
-    "routes",
-    "ask",
-    "resume",
-    "abandon",
-    "sessions",
-    "log",
-    "schema",
-)
+def command_names(parser: Parser) -> list[str]:
+    """Every command's name, as registered."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
 
 
-def shorthand(argv: list[str]) -> list[str]:
-    """`app-run APP_DIR "request" ...` means `app-run ask APP_DIR "request" ...`."""
+def shorthand(argv: list[str], commands: Sequence[str] | None = None) -> list[str]:
+    """`app-run APP_DIR "request" ...` means `app-run ask APP_DIR "request" ...`.
+
+    A first word that is neither a command nor a folder: close to a command (``chek``), a
+    usage error naming it; followed by a request, a missing APP folder (its error suggests a
+    sibling folder); alone, an unknown command."""
     args = list(argv)
+    commands = command_names(build_parser()) if commands is None else commands
     index = next((i for i, a in enumerate(args) if not a.startswith("-")), None)
-    if index is None or args[index] in COMMANDS:
+    if index is None or args[index] in commands or (index and args[index - 1] in completion.FLAGS):
         return args
     word = args[index]
     if Path(word).is_dir() or word.startswith((".", "~", "/")) or os.sep in word:
         args.insert(index, "ask")  # a missing folder then gets "not a directory", not a usage
-    return args
+        return args
+    from skill2app.runtime.spelling import did_you_mean
+
+    guess = did_you_mean(word, commands)
+    request = any(not a.startswith("-") for a in args[index + 1 :])
+    if request and not guess:
+        args.insert(index, "ask")  # "the APP folder 'textkt' does not exist — did you mean …"
+        return args
+    raise UsageError(
+        f"unknown command {word!r}",
+        hint=guess or f'commands: {", ".join(commands)}; or app-run APP_DIR "request"',
+    )
 
 
 def app_run(argv: Sequence[str] | None = None) -> int:
     """`app-run ARGV` (default: ``sys.argv[1:]``) in-process; returns the exit code. No
     traceback escapes unless --debug was given."""
-    args = shorthand([str(a) for a in (sys.argv[1:] if argv is None else argv)])
+    args = [str(a) for a in (sys.argv[1:] if argv is None else argv)]
     debug = as_json = False
     Parser.json_errors = "--json" in args
     for arg in args:
@@ -102,6 +112,9 @@ def app_run(argv: Sequence[str] | None = None) -> int:
             return EXIT_USAGE
     try:
         parser = build_parser()
+        if argv is None:  # the shell asking for completions (never in-process)
+            completion.complete_if_asked(parser)
+        args = shorthand(args, command_names(parser))
         if not args:
             parser.print_help(sys.stderr)
             return EXIT_USAGE

@@ -8,7 +8,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from skill2app.runtime.app import is_app_dir
 from skill2app.runtime.cli.output import EXIT_USAGE, StdoutFailed, emit_json, say
+from skill2app.runtime.errors import UsageError
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -40,8 +42,20 @@ class Parser(argparse.ArgumentParser):
         finally:
             self.intermixed = True
         if extras:  # named here, so the message points at this command's --help
-            self.error(f"unrecognized arguments: {' '.join(extras)}")
+            self.error(f"unrecognized arguments: {' '.join(extras)}{self._guess(extras)}")
         return parsed, extras
+
+    def _guess(self, extras: list[str]) -> str:
+        """``; did you mean '--json'?`` for a mistyped option (``--jsn``)."""
+        from skill2app.runtime.spelling import did_you_mean
+
+        options = [o for o in self._option_string_actions if o.startswith("--")]
+        for extra in extras:
+            if extra.startswith("--"):
+                guess = did_you_mean(extra.partition("=")[0], options)
+                if guess:
+                    return f"; {guess}"
+        return ""
 
 
 def command(commands: argparse._SubParsersAction[Parser], handler: Handler, name: str) -> Parser:
@@ -60,12 +74,33 @@ def command(commands: argparse._SubParsersAction[Parser], handler: Handler, name
     return parser
 
 
-def app_dir_argument(parser: Parser) -> None:
-    parser.add_argument(
+def app_dir_argument(parser: Parser, *, optional: bool = False) -> argparse.Action:
+    """The APP_DIR positional; ``optional``: it defaults to the current folder when that is an
+    APP (``here_or``)."""
+    if not optional:
+        return parser.add_argument(
+            "app_dir", metavar="APP_DIR", type=Path, help="The APP folder (holds pipelines/)."
+        )
+    return parser.add_argument(
         "app_dir",
         metavar="APP_DIR",
         type=Path,
-        help="The APP folder (holds SKILL.md and pipelines/).",
+        nargs="?",
+        help="The APP folder (holds pipelines/). Default: the current folder, if it is an APP "
+        "(has pipelines/ or SKILL.md).",
+    )
+
+
+def here_or(app_dir: Path | None) -> Path:
+    """``app_dir``, or the current folder when none was given and it is an APP."""
+    if app_dir is not None:
+        return app_dir
+    if is_app_dir(Path(".")):
+        return Path(".")
+    raise UsageError(
+        "no APP_DIR given, and the current folder is not an APP (it has no pipelines/ nor "
+        "SKILL.md)",
+        hint="give the APP folder, or run this inside it",
     )
 
 

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from collections import Counter
+from pathlib import Path
 
+from skill2app.runtime.app import is_app_dir
+from skill2app.runtime.cli.completion import (
+    complete_folders,
+    complete_pipelines,
+)
 from skill2app.runtime.cli.output import emit_json, out, progress, read_stdin, report, say
 from skill2app.runtime.cli.parser import (
     Parser,
@@ -11,6 +18,7 @@ from skill2app.runtime.cli.parser import (
     command,
     delegate_flag,
     field_option,
+    here_or,
     input_options,
     json_flag,
     provider_options,
@@ -23,13 +31,15 @@ from skill2app.runtime.records.display import counted, decision_lines, warning_l
 def register(commands: argparse._SubParsersAction[Parser]) -> None:
     for name, handler in (("check", check), ("list", list_pipelines)):
         parser = command(commands, handler, name)
-        app_dir_argument(parser)
+        complete_folders(app_dir_argument(parser, optional=True))
         json_flag(parser)
         quiet_flag(parser)  # a common option: nothing here prints progress
 
     parser = command(commands, run, "run")
-    app_dir_argument(parser)
-    parser.add_argument("pipeline", metavar="PIPELINE", help="The business pipeline to run.")
+    complete_folders(app_dir_argument(parser))
+    complete_pipelines(
+        parser.add_argument("pipeline", metavar="PIPELINE", help="The business pipeline to run.")
+    )
     parser.add_argument(
         "--request",
         metavar="TEXT",
@@ -66,8 +76,12 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
     _output_options(parser)
 
     parser = command(commands, test_fixtures, "test")
-    app_dir_argument(parser)
-    parser.add_argument("pipelines", metavar="PIPELINE", nargs="*", help="Default: every one.")
+    complete_folders(app_dir_argument(parser, optional=True))
+    complete_pipelines(
+        parser.add_argument(
+            "pipelines", metavar="PIPELINE", nargs="*", help="Pipelines to test. Default: all."
+        )
+    )
     parser.add_argument(
         "--update", action="store_true", help="Accept the outputs: write samples/expected.json."
     )
@@ -90,7 +104,7 @@ def _output_options(parser: Parser) -> None:
 
 
 def _request_arguments(parser: Parser) -> None:
-    app_dir_argument(parser)
+    complete_folders(app_dir_argument(parser))
     parser.add_argument("request", metavar="REQUEST", help="The request, in plain words.")
 
 
@@ -103,6 +117,7 @@ def check(args: argparse.Namespace) -> int:
     from skill2app.runtime.app.check import check_app, errors_in
     from skill2app.runtime.app.model import load_app
 
+    args.app_dir = here_or(args.app_dir)
     diagnostics = check_app(load_app(args.app_dir), routes=True)
     errors = errors_in(diagnostics)
     if args.as_json:
@@ -121,7 +136,7 @@ def list_pipelines(args: argparse.Namespace) -> int:
     from skill2app.runtime.ask import listing
     from skill2app.runtime.errors import LoadError
 
-    table = listing(args.app_dir)
+    table = listing(here_or(args.app_dir))
     broken = [row for row in table if row.get("error")]
     if args.as_json:
         emit_json(table)
@@ -219,15 +234,21 @@ def ask_request(args: argparse.Namespace) -> int:
 
 
 def test_fixtures(args: argparse.Namespace) -> int:
-    """Run each pipeline on its samples/ (recorded answers, no LLM); compare with expected.json."""
+    """Run each pipeline on its samples/ (recorded answers, no LLM); compare with expected.json.
+
+    Each pipeline is passed, failed, no expectation (it ran, but has no samples/expected.json:
+    --update records it), placeholder (samples/placeholders.json marks its sample input as a
+    placeholder: not run) or skipped (no samples/input.json). Exit 1 only when one failed.
+    """
     from skill2app.runtime.app.config import load_config
     from skill2app.runtime.app.model import load_app
     from skill2app.runtime.records.fixtures import run_fixtures
 
-    app = load_app(args.app_dir)
+    app_dir, names = _test_target(args.app_dir, args.pipelines or [])
+    app = load_app(app_dir)
     results = run_fixtures(
         app,
-        args.pipelines or [],
+        names,
         config=load_config(app.root),
         update=args.update,
         listener=None if args.quiet else progress,
@@ -235,9 +256,41 @@ def test_fixtures(args: argparse.Namespace) -> int:
     if args.as_json:
         emit_json([r.to_dict() for r in results])
     else:
-        for r in results:
-            out(f"{r.status:8} {r.pipeline}  {r.detail}")
-        counts = {s: sum(r.status == s for r in results) for s in ("passed", "failed", "skipped")}
-        skipped = f", {counts['skipped']} skipped" if counts["skipped"] else ""
-        out(f"{counts['passed']} passed, {counts['failed']} failed{skipped}")
+        labels = [r.status.replace("_", " ") for r in results]
+        label_width = max(map(len, labels), default=0)
+        name_width = max((len(r.pipeline) for r in results), default=0)
+        for label, r in zip(labels, results, strict=True):
+            out(f"{label:{label_width}}  {r.pipeline:{name_width}}  {r.detail}")
+        out(_test_summary([r.status for r in results], args.update))
     return 1 if any(r.status == "failed" for r in results) else 0
+
+
+def _test_target(app_dir: Path | None, names: list[str]) -> tuple[Path, list[str]]:
+    """`test [APP_DIR] [PIPELINE]...`: inside an APP, a first word that is not an APP folder
+    (nor a path) is the first pipeline."""
+    if app_dir is None:
+        return here_or(None), names
+    word = str(app_dir)
+    if (
+        not is_app_dir(app_dir)
+        and "/" not in word
+        and not app_dir.exists()
+        and is_app_dir(Path("."))
+    ):
+        return Path("."), [word, *names]
+    return app_dir, names
+
+
+def _test_summary(statuses: list[str], update: bool) -> str:
+    """``2 passed, 1 failed, 1 no expectation, 0 placeholders``; with --update ``recorded 3
+    expectations`` and what was not recorded."""
+    n = Counter(statuses)
+    if update:
+        parts = [f"recorded {counted(n['recorded'], 'expectation')}"]
+        parts += [f"{n['failed']} failed"] if n["failed"] else []
+        parts += [counted(n["placeholder"], "placeholder")] if n["placeholder"] else []
+    else:
+        parts = [f"{n['passed']} passed", f"{n['failed']} failed"]
+        parts += [f"{n['no_expectation']} no expectation", counted(n["placeholder"], "placeholder")]
+    parts += [f"{n['skipped']} skipped"] if n["skipped"] else []
+    return ", ".join(parts)

@@ -218,7 +218,7 @@ def host_commands(session: str, home: Path | None) -> dict[str, str]:
         prefix = f"APP_RUN_HOME={shlex.quote(str(home.absolute()))} "
     program = _program()
     return {
-        "resume": prefix + shlex.join([program, "resume", session, "--output", "-"]),
+        "resume": prefix + shlex.join([program, "resume", session, "--answer", "-"]),
         "abandon": prefix + shlex.join([program, "abandon", session]),
     }
 

@@ -3,9 +3,15 @@ accepted one.
 
 A pipeline folder's ``samples/`` holds ``input.json`` (the inputs), optionally
 ``answers.yaml`` (recorded LLM answers: the scripted provider replays them) and
-``expected.json`` (the accepted output; ``--update`` writes it). A pipeline without
-``samples/input.json`` is skipped. No LLM is called and nothing pauses: an llm step without
-recorded answers fails the test.
+``expected.json`` (the accepted output; ``--update`` writes it). No LLM is called and nothing
+pauses: an llm step without recorded answers fails the test.
+
+Each pipeline gets one status (``STATUSES``): ``passed`` (its output equals expected.json),
+``failed`` (the run failed, or the output differs), ``no_expectation`` (it ran, but there is
+no expected.json to compare with: not a pass), ``placeholder`` (``samples/placeholders.json``
+says its sample input is only a placeholder, as app-convert writes when a skill shows no
+real value: not run, as its output would test nothing), ``recorded`` (``--update`` wrote
+expected.json) or ``skipped`` (no ``samples/input.json``).
 """
 
 from __future__ import annotations
@@ -25,11 +31,13 @@ from skill2app.runtime.records.result import Position, RunResult
 from skill2app.runtime.run.inputs import read_input_json
 from skill2app.runtime.run.runner import begin
 
+STATUSES = ("passed", "failed", "no_expectation", "placeholder", "recorded", "skipped")
+
 
 @dataclass
 class FixtureResult:
     pipeline: str
-    status: str  # passed | failed | updated | skipped
+    status: str  # one of STATUSES
     detail: str = ""
     run_id: str = ""
 
@@ -68,6 +76,11 @@ def run_fixture(
     samples = app.root / "pipelines" / name / "samples"
     if not (samples / "input.json").is_file():
         return FixtureResult(name, "skipped", "no samples/input.json")
+    placeholders = placeholder_inputs(samples / "placeholders.json")
+    if placeholders is not None:
+        return FixtureResult(
+            name, "placeholder", f"not run: placeholder sample input{placeholders}"
+        )
     try:
         inputs = read_input_json(str(samples / "input.json"))
         answers = samples / "answers.yaml"
@@ -81,6 +94,7 @@ def run_fixture(
             home=state_home(),
             listener=listener,
         )
+        run.caller_cwd = str(app.root)  # samples name files relative to the APP folder
         result = run.advance(Position())
     except AppRunError as exc:
         return FixtureResult(name, "failed", exc.one_line())
@@ -103,10 +117,13 @@ def failure_line(result: RunResult) -> str:
 def compare(expected: Path, output: Any, name: str, run_id: str, update: bool) -> FixtureResult:
     if update:
         write_json(expected, output, sort_keys=True)
-        return FixtureResult(name, "updated", str(expected), run_id)
+        return FixtureResult(name, "recorded", str(expected), run_id)
     if not expected.is_file():
         return FixtureResult(
-            name, "passed", "ran (no samples/expected.json to compare with)", run_id
+            name,
+            "no_expectation",
+            "ran; no samples/expected.json (record it with --update)",
+            run_id,
         )
     try:
         wanted = json.loads(expected.read_text(encoding="utf-8"))
@@ -115,6 +132,20 @@ def compare(expected: Path, output: Any, name: str, run_id: str, update: bool) -
     if wanted == output:
         return FixtureResult(name, "passed", "output equals samples/expected.json", run_id)
     return FixtureResult(name, "failed", first_difference(wanted, output), run_id)
+
+
+def placeholder_inputs(path: Path) -> str | None:
+    """What ``samples/placeholders.json`` (``{"inputs": {"<input>": "<why>"}}``) says about the
+    inputs, as `` — url: a real page to fetch`` (None: there is no such file; an empty string
+    when it says nothing readable: it still marks a placeholder)."""
+    if not path.is_file():
+        return None
+    try:
+        inputs = json.loads(path.read_text(encoding="utf-8"))["inputs"]
+        told = [f"{key}: {str(why)[:80]}" for key, why in inputs.items()]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return ""
+    return f" — {'; '.join(told)}" if told else ""
 
 
 def first_difference(wanted: Any, got: Any, path: str = "output") -> str:

@@ -1,6 +1,7 @@
 """Filling a routed pipeline's declared inputs from the request itself.
 
-Explicit ``--input``/``--input-json`` values always win and are passed on as given. For the
+Explicit ``--input``/``--input-json`` values always win (their relative paths already made
+absolute by ``run.inputs.caller_path``). For the
 rest, first what can be read offline and unambiguously, then — only if some are still missing
 and a provider is configured — one lite-tier call with the remaining declaration as a JSON
 Schema (null = not said). An ambiguous request fills nothing: a missing input is listed (or
@@ -55,11 +56,9 @@ from skill2app.runtime.providers.base import Provider
 from skill2app.runtime.routing.mentions import (
     DOMAIN,
     EMAIL,
-    FILE_SUFFIXES,
     NUMBER,
     URL,
     Span,
-    absolute,
     blank,
     clean_url,
     host_of,
@@ -76,9 +75,16 @@ from skill2app.runtime.routing.schema import (
     HOST_NAME,
     JSON_TYPES,
     URL_NAME,
-    kind,
 )
-from skill2app.runtime.run.inputs import base_type, convert, is_optional, matches
+from skill2app.runtime.run.inputs import (
+    FILE_SUFFIXES,
+    base_type,
+    caller_path,
+    convert,
+    is_optional,
+    matches,
+    path_kind,
+)
 from skill2app.runtime.run.llm_step import ask_lite
 
 
@@ -117,7 +123,7 @@ def offline_extract(request: str, missing: dict[str, str]) -> dict[str, Any]:
     if len(strings) == 1 and not _shaped_name(strings[0]):
         texts = [text for span, text in quoted if not inside(span[0], named)]
         texts += [u for start, u in urls if not inside(start, named + quoted_spans) and sure_url(u)]
-        values = _text_candidates(prose, texts, _kind(strings[0]))
+        values = _text_candidates(prose, texts, path_kind(strings[0]))
         if len(values) == 1 and values[0] not in found.values():  # one value fills one input
             found[strings[0]] = values[0]
     return found
@@ -138,8 +144,7 @@ def _named_values(
             hit = _named(request, variant, type_, quoted, hidden)
             if hit is not None:
                 value, span = hit
-                if isinstance(value, str) and _kind(name) != "any" and "://" not in value:
-                    value = absolute(value)  # a file or folder named: made or read here
+                value = caller_path(name, value, named_only=True)  # a file or folder named
                 found[name] = value
                 spans.append(span)
                 break
@@ -232,11 +237,6 @@ def _shaped_name(name: str) -> bool:
 
 
 # --- 4. the only text --------------------------------------------------------------------------
-
-
-def _kind(name: str) -> str:
-    """What an input's name says its value is: ``file``, ``dir`` or ``any`` (text)."""
-    return kind(name)
 
 
 def _text_candidates(prose: str, texts: list[str], kind: str) -> list[str]:

@@ -12,6 +12,8 @@ import os
 import re
 from urllib.parse import urlsplit
 
+from skill2app.runtime.run.inputs import absolute
+
 Span = tuple[int, int]
 
 CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"  # incl. CJK/fullwidth punctuation
@@ -32,10 +34,6 @@ DOMAIN = re.compile(  # "example.org." at a sentence's end too
     r"(?<![\w@/.:-])@?((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,})(?![\w/-]|\.[\w/-])",
     re.I,
 )
-FILE_SUFFIXES = (
-    "pdf json csv txt md py js ts yaml yml html htm xml png jpg jpeg gif svg docx xlsx pptx "
-    "zip tar gz log sh toml ini cfg"
-).split()
 PATH_LIKE = re.compile(r"[/\\]|\.[A-Za-z][A-Za-z0-9]{0,7}$")  # a folder or a file suffix
 BRACKETS = "()[]{}<>\"'（）【】「」《》“”‘’"
 SENTENCE_END = ".,;:!?。，；：！？、"
@@ -104,11 +102,6 @@ def path_value(text: str, kind: str, *, quoted: bool) -> str | None:
     if kind == "file" and not PATH_LIKE.search(text):
         return None  # "the column 'revenue' of sample.csv": a word, not a file
     return text if kind == "any" else absolute(text)  # 'out/report.csv', to be written
-
-
-def absolute(text: str) -> str:
-    """A path as the steps need it: they run in their pipeline's folder, not the caller's."""
-    return os.path.abspath(os.path.expanduser(text))
 
 
 def probe(text: str) -> str | None:

@@ -214,7 +214,7 @@ def _table(entries: list[RouteEntry]) -> str:
 def decision_dict(decision: RouteDecision, app: App | None = None) -> dict[str, Any]:
     """The decision as `route --json` prints it; with ``app``, each candidate's description and
     inputs (as JSON Schema) too, from the routing table."""
-    from skill2app.runtime.routing.schema import input_schema
+    from skill2app.runtime.routing.schema import input_schema, row_declaration
 
     rows = {row["name"]: row for row in (routing_table(app) if app is not None else [])}
     candidates = []
@@ -222,7 +222,7 @@ def decision_dict(decision: RouteDecision, app: App | None = None) -> dict[str, 
         item: dict[str, Any] = {"pipeline": c.pipeline, "score": round(c.score, 4), "why": c.why}
         if c.pipeline in rows:
             item["description"] = rows[c.pipeline]["description"]
-            item["input"] = input_schema(_declared(rows[c.pipeline]))
+            item["input"] = input_schema(*row_declaration(rows[c.pipeline].get("input")))
         candidates.append(item)
     return {
         "pipeline": decision.pipeline,
@@ -232,11 +232,3 @@ def decision_dict(decision: RouteDecision, app: App | None = None) -> dict[str, 
         "reason": decision.reason,
         "candidates": candidates,
     }
-
-
-def _declared(row: dict[str, Any]) -> dict[str, str]:
-    """A routing-table row's inputs as name -> type (a value that is not a type: string)."""
-    inputs = row.get("input")
-    if not isinstance(inputs, dict):
-        return {}
-    return {str(k): str(v) if isinstance(v, str) else "string" for k, v in inputs.items()}

@@ -5,12 +5,21 @@
 
 Every declared input is required, as in the spec, unless its type ends in ``?`` (``string?``;
 an app-run extension): an optional input that is not given reaches the steps as ``null``.
+An input may also be declared in the long form (app-run extension), ``name: {type, required,
+default, enum, description}``: ``declaration`` reads both forms into the types (``string?`` for
+an optional one) and the rest (``info``); an absent optional input then takes its default, a
+value outside ``enum`` is refused, and ``input_schema`` gives the JSON Schema agents see (MCP
+tools, ``needs_input``, route candidates).
+
+A path given on the command line is meant from where app-run was started, but steps run in
+their pipeline's folder: ``caller_path`` makes it absolute (``--input diff_file=my.diff``).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -19,8 +28,61 @@ from skill2app.runtime.errors import InputError
 
 TYPES = ("string", "integer", "number", "boolean", "array", "object")
 OPTIONAL = "?"  # suffix of an optional input's type: `columns: string?`
+FILE_SUFFIXES = (  # a word with one of these after its last dot names a file
+    "pdf json csv txt md py js ts yaml yml html htm xml png jpg jpeg gif svg docx xlsx pptx "
+    "zip tar gz log sh toml ini cfg diff patch jsonl tsv"
+).split()
+FILE_WORDS = {"path", "file", "filename", "filepath", "pathname", "fname"}
+DIR_WORDS = {"dir", "dirname", "dirpath", "directory", "folder", "workdir"}
 TRUE = {"true", "yes", "1", "on"}
 FALSE = {"false", "no", "0", "off"}
+
+
+INFO_KEYS = ("description", "enum", "default")
+
+
+def declaration(raw: Any) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+    """(name -> type, ``string?`` when optional; name -> {description, enum, default} as given)
+    of a checked ``input:`` mapping, short or long form."""
+    types: dict[str, str] = {}
+    info: dict[str, dict[str, Any]] = {}
+    for name, spec in (raw or {}).items():
+        if not isinstance(spec, dict):
+            types[str(name)] = str(spec)
+            continue
+        optional = not spec.get("required", "default" not in spec)
+        types[str(name)] = str(spec["type"]) + (OPTIONAL if optional else "")
+        extra = {k: spec[k] for k in INFO_KEYS if k in spec}
+        if extra:
+            info[str(name)] = extra
+    return types, info
+
+
+def input_schema(
+    declared: dict[str, str], info: dict[str, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The JSON Schema of a pipeline's inputs: one property per input (type, description,
+    enum, default; an optional one without a default also admits null), required ones listed."""
+    info = info or {}
+    properties: dict[str, Any] = {}
+    for name, type_ in declared.items():
+        prop: dict[str, Any] = {"type": base_type(type_)}
+        extra = info.get(name, {})
+        if "description" in extra:
+            prop["description"] = extra["description"]
+        if "enum" in extra:
+            prop["enum"] = list(extra["enum"])
+        if "default" in extra:
+            prop["default"] = extra["default"]
+        elif is_optional(type_):
+            prop["type"] = [prop["type"], "null"]
+        properties[name] = prop
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": required(declared),
+        "additionalProperties": False,
+    }
 
 
 def read_input_json(source: str, stdin_text: str | None = None) -> dict[str, Any]:
@@ -80,6 +142,49 @@ def parse_pairs(pairs: list[str], declared: dict[str, str]) -> dict[str, Any]:
     return values
 
 
+# --- paths: meant from where app-run was started ----------------------------------------------
+
+
+def path_kind(name: str) -> str:
+    """What an input's name says its value is: ``file``, ``dir`` or ``any`` (text):
+    ``diff_file``, ``logfile``, ``outPath`` are files (``profile`` is not); ``out_dir`` a folder."""
+    words = re.split(r"[_\-\s]+", re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower())
+    if any(w in DIR_WORDS for w in words):
+        return "dir"
+    if any(w in FILE_WORDS or (w.endswith(("file", "path")) and w != "profile") for w in words):
+        return "file"
+    return "any"
+
+
+def absolute(text: str) -> str:
+    """A path as the steps need it: they run in their pipeline's folder, not the caller's."""
+    return os.path.abspath(os.path.expanduser(text))
+
+
+def caller_path(name: str, value: Any, *, named_only: bool = False) -> Any:
+    """``value`` made absolute when it is a relative path the caller gave: for an input named
+    like a folder, always; named like a file, when it exists here or is shaped like a path —
+    a ``/`` or a file suffix (``diff_file=my.diff``, ``out_file=report.pdf`` to write; not
+    ``path=user.name``, a key path); for any other input — unless ``named_only``
+    (``--input-json`` values) — when it names something here and has a ``/`` or a dot
+    (``text=notes/a.txt``). URLs, ``-`` and other values as they are."""
+    if not isinstance(value, str) or not value or value == "-" or "://" in value:
+        return value
+    if os.path.isabs(value):
+        return value
+    there = os.path.exists(os.path.expanduser(value))
+    kind, slash = path_kind(name), "/" in value or os.sep in value
+    if kind == "dir" or (kind == "file" and (there or slash or _suffix(value) in FILE_SUFFIXES)):
+        return absolute(value)
+    if kind == "any" and not named_only and there and (slash or "." in value):
+        return absolute(value)
+    return value
+
+
+def _suffix(text: str) -> str:
+    return text.rsplit(".", 1)[-1].lower() if "." in text else ""
+
+
 def base_type(declared: str) -> str:
     """``string?`` -> ``string``."""
     return declared.removesuffix(OPTIONAL)
@@ -124,18 +229,32 @@ def convert(key: str, raw: str, type_: str) -> Any:
 
 
 def complete_inputs(
-    values: dict[str, Any], declared: dict[str, str], pipeline: str
+    values: dict[str, Any],
+    declared: dict[str, str],
+    pipeline: str,
+    info: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """``values`` checked (InputError listing every missing, unknown or mistyped input), with
-    ``null`` for each optional input not given, in declaration order."""
-    check_inputs(values, declared, pipeline)
-    return {k: values.get(k) for k in declared}
+    """``values`` checked (InputError listing every missing, unknown, mistyped or disallowed
+    input), with its default (else ``null``) for each optional input not given (or given as
+    null), in declaration order."""
+    info = info or {}
+    check_inputs(values, declared, pipeline, info)
+    return {
+        k: values[k] if values.get(k) is not None else info.get(k, {}).get("default")
+        for k in declared
+    }
 
 
-def check_inputs(values: dict[str, Any], declared: dict[str, str], pipeline: str) -> None:
-    """Raise InputError listing every missing, unknown or mistyped input (a whole float for an
-    integer input is made an int in ``values``)."""
+def check_inputs(
+    values: dict[str, Any],
+    declared: dict[str, str],
+    pipeline: str,
+    info: dict[str, dict[str, Any]] | None = None,
+) -> None:
+    """Raise InputError listing every missing, unknown, mistyped or disallowed input (a whole
+    float for an integer input is made an int in ``values``)."""
     problems: list[str] = []
+    disallowed: list[str] = []
     missing = [k for k in required(declared) if k not in values]
     if missing:
         problems.append("missing " + ", ".join(f"{k} ({declared[k]})" for k in missing))
@@ -149,12 +268,24 @@ def check_inputs(values: dict[str, Any], declared: dict[str, str], pipeline: str
             values[key] = int(value)  # JSON Schema's integer: 1.0 is 1; steps get 1
         if key in values and not matches(values[key], type_):
             problems.append(f"{key} must be {type_}, got {json.dumps(values[key])[:40]}")
+        allowed = (info or {}).get(key, {}).get("enum")
+        if allowed and isinstance(values.get(key), str) and values[key] not in allowed:
+            same = [
+                a for a in allowed if isinstance(a, str) and a.casefold() == values[key].casefold()
+            ]
+            if len(same) == 1:  # "JSON" for json: the one it can mean
+                values[key] = same[0]
+        if allowed and values.get(key) is not None and values[key] not in allowed:
+            shown = ", ".join(json.dumps(a, ensure_ascii=False) for a in allowed)
+            got = json.dumps(values[key], ensure_ascii=False)[:40]
+            problems.append(f"{key} must be one of {shown}, got {got}")
+            disallowed.append(key)
     if problems:
         mistyped = [k for k, t in declared.items() if k in values and not matches(values[k], t)]
-        first = (missing or mistyped or [next(iter(declared), "name")])[0]
+        first = (missing or mistyped or disallowed or [next(iter(declared), "name")])[0]
         raise InputError(
             f"inputs for {pipeline!r}: " + "; ".join(problems),
-            hint=_example(first, declared.get(first, "string")),
+            hint=_example(first, declared.get(first, "string"), (info or {}).get(first, {})),
         )
 
 
@@ -178,7 +309,10 @@ def matches(value: Any, type_: str) -> bool:
     return False
 
 
-def _example(key: str, type_: str) -> str:
+def _example(key: str, type_: str, info: dict[str, Any] | None = None) -> str:
+    allowed = (info or {}).get("enum")
+    if allowed:
+        return f"pass --input {key}={allowed[0]} (or another of its values) or --input-json FILE"
     type_ = base_type(type_)
     sample = {
         "string": "text",

@@ -56,7 +56,7 @@ def prepare(
     """Check everything a run needs before anything runs: the APP files, then the inputs
     (returned complete: ``null`` for each optional one not given)."""
     pipeline = checked(app, name, home)
-    return pipeline, complete_inputs(inputs, pipeline.inputs, name)
+    return pipeline, complete_inputs(inputs, pipeline.inputs, name, pipeline.input_info)
 
 
 def checked(app: App, name: str, home: Path | None = None) -> Pipeline:

@@ -1,8 +1,8 @@
 """Constructor step 2: the diff to review exists, is readable and is a unified diff.
 
-``input.diff_file`` is resolved against the APP folder (``APP_ROOT``) when it is relative, so
-the run does not depend on the directory app-run was started from; give an absolute path for
-a diff that lives elsewhere.
+app-run hands over an ``--input diff_file`` made absolute from where it was started; one that
+is still relative (``samples/input.json``, read by ``app-run test``) is resolved against the
+APP folder (``APP_ROOT``).
 
 stdin: ``{"input": {"diff_file": ...}, "steps": {...}}``
 stdout: ``{"output": {"diff_file": "<absolute path>", "files": N, "bytes": N}}``
@@ -36,8 +36,7 @@ def main() -> None:
     if not path.is_file():
         fail(
             f"diff_file {raw!r} not found: looked for {path} "
-            f"(a relative path is resolved against the APP folder {root}; "
-            "pass an absolute path for a diff elsewhere)"
+            f"(a relative path that reaches the step is resolved against the APP folder {root})"
         )
     try:
         text = path.read_text(encoding="utf-8", errors="replace")

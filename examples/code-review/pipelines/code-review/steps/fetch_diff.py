@@ -20,6 +20,15 @@ from diffparse import DiffError, outline, parse_diff, totals  # noqa: E402
 from workdir import work_dir  # noqa: E402
 
 
+def shown(path: str) -> str:
+    """The diff's path as the caller would write it: relative to where app-run was started
+    (app-run made it absolute there), when it lies below that folder."""
+    caller = os.environ.get("APP_CALLER_CWD", "")
+    if caller and os.path.isabs(path) and path.startswith(caller.rstrip(os.sep) + os.sep):
+        return os.path.relpath(path, caller)
+    return path
+
+
 def main() -> int:
     payload = json.load(sys.stdin)
     staged = work_dir() / "input.diff"
@@ -33,7 +42,7 @@ def main() -> int:
         print(f"{payload['input']['diff_file']}: {exc}", file=sys.stderr)
         return 1
     output = {
-        "source": payload["input"]["diff_file"],
+        "source": shown(payload["input"]["diff_file"]),
         "files": files,
         "totals": totals(files),
         "outline": outline(files),

@@ -17,6 +17,9 @@ argv    built from SPEC["args"], in order. Each arg is a literal (`value`), a pi
 stdout  {"output": ...}: what the program printed, parsed as JSON when SPEC["stdout"] is
         "json", else {"stdout": "<text>"}.  Printed output that is only an error (text
         starting "Error:", or JSON {"error": ...} alone) fails the step even on exit status 0.
+        An exit status listed in SPEC["ok_exit_codes"] is a result, not a failure: the output
+        then says it as "exit_code" (the program's JSON object gets the key; other output is
+        {"result": ..., "exit_code": N}).
 The program runs in the folder app-run was started from (APP_CALLER_CWD), so relative paths
 in the inputs mean what the user meant (one found only in the APP folder, like the samples'
 data files, is passed as its absolute path); SPEC["cwd"] = "app" runs it in the APP folder
@@ -202,11 +205,13 @@ def main() -> int:
             print(f"{SPEC['program']}: cannot run it: {exc}", file=sys.stderr)
             return 127
     stdout = done.stdout.decode("utf-8", errors="replace")
-    if done.returncode != 0:  # what it printed, then its own last words on stderr
+    ok_codes = SPEC.get("ok_exit_codes") or [0]
+    failed = done.returncode not in ok_codes
+    if failed:  # what it printed, then its own last words on stderr
         sys.stderr.write(stdout)
     stderr = done.stderr.decode("utf-8", errors="replace")
     sys.stderr.write(stderr)
-    if done.returncode != 0:
+    if failed:
         status = done.returncode if done.returncode > 0 else 128 - done.returncode
         note = ""
         if "EOFError" in stderr:  # input() with no terminal: it wanted an answer typed in
@@ -215,9 +220,14 @@ def main() -> int:
         return status
     output = parse(stdout)
     said = error_said(output)
-    if said:  # exit status 0, yet all it printed is an error
+    if said and done.returncode == 0:  # exit status 0, yet all it printed is an error
         print(f"{SPEC['program']} reported an error (exit status 0): {said}", file=sys.stderr)
         return 1
+    if SPEC.get("ok_exit_codes"):  # the status is part of the result
+        if isinstance(output, dict):
+            output = {**output, "exit_code": done.returncode}
+        else:
+            output = {"result": output, "exit_code": done.returncode}
     json.dump({"output": output}, sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0

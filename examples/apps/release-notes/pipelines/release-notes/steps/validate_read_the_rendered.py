@@ -6,9 +6,11 @@ after the answer matched its schema. stdin: {"output": ..., "input": {...}, "ste
 stdout: {"valid": true}, or {"valid": false, "errors": [...]} with exit status 1, and the
 runner asks the model again with the errors (up to `retry` times).
 
-CHECKS below come one per rule and apply to every string in the answer. A "manual" rule
-is not checked here (no program can): the prompt still asks for it; check it when you
-review answers.
+CHECKS below come one per rule. A rule taken from the skill's sentences applies to every
+string in the answer (rules no program can check are not here: the prompt asks for them).
+A rule with a "field" checks that part of the answer; paths are dotted fields, with [] for
+every item of a list ("fields[].id"), and "of"/"equals"/"to" may name the answer's own fields,
+an input (input.x) or an earlier step's output (steps.x.output.y).
 """
 
 import json
@@ -22,7 +24,6 @@ CHECKS = [
         "rule": "Never mention internal ticket numbers such as OPS-123.",
     },
     {"kind": "max_line_length", "limit": 99, "rule": "Keep every line under 100 characters."},
-    {"kind": "manual", "rule": "Credit external contributors by name."},
 ]
 CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 MAX_ERRORS = 10
@@ -39,12 +40,83 @@ def strings(value: object, path: str = "output") -> list[tuple[str, str]]:
     return []
 
 
+def values_at(path: str, payload: dict) -> list:
+    """Every value ``path`` names: in the answer, an input or an earlier step's output."""
+    parts = [p for p in path.split(".") if p]
+    if parts[:1] == ["input"]:
+        found, rest = [payload.get("input") or {}], parts[1:]
+    else:
+        named = parts[1:] if parts[:1] == ["steps"] else parts
+        if len(named) >= 2 and named[1].removesuffix("[]") == "output":
+            step = (payload.get("steps") or {}).get(named[0]) or {}
+            found, rest = [step.get("output")], named[2:]
+            if named[1].endswith("[]"):
+                found = [v for value in found if isinstance(value, list) for v in value]
+        else:
+            found, rest = [payload.get("output")], parts
+    for part in rest:
+        key, each = part.removesuffix("[]"), part.endswith("[]")
+        found = [value.get(key) for value in found if isinstance(value, dict) and key in value]
+        if each:
+            found = [v for value in found if isinstance(value, list) for v in value]
+    return found
+
+
+def field_problems(check: dict, payload: dict) -> list[str]:
+    """What a check of one field (``check["field"]``) finds wrong; [] when it holds."""
+    kind, path = check["kind"], check.get("field", "")
+    found = values_at(path, payload) if path else []
+    shown = f"output.{path}"
+    if kind == "required":
+        return [
+            f"output.{name} is missing or empty"
+            for name in check["fields"]
+            if not [v for v in values_at(name, payload) if v not in (None, "", [], {})]
+        ]
+    if kind in ("subset", "covers"):
+        allowed = [json.dumps(v, sort_keys=True) for v in _flat(values_at(check["of"], payload))]
+        mine = [json.dumps(v, sort_keys=True) for v in _flat(found)]
+        extra = (
+            [v for v in mine if v not in allowed]
+            if kind == "subset"
+            else [v for v in allowed if v not in mine]
+        )
+        say = "is not among" if kind == "subset" else "is missing; it is in"
+        return [f"{shown}: {value} {say} {check['of']}" for value in extra[:5]]
+    if kind == "count":
+        target = check["equals"]
+        want = target if isinstance(target, int) else len(_flat(values_at(target, payload)))
+        have = len(_flat(found))
+        return [] if have == want else [f"{shown} has {have} items; {want} are expected"]
+    if kind == "equals":
+        other = values_at(check["to"], payload)
+        return [] if found == other else [f"{shown} is {found!r}, not {check['to']} ({other!r})"]
+    if kind == "pattern":
+        bad = [v for v in found if not isinstance(v, str) or not re.search(check["pattern"], v)]
+        return [f"{shown}: {v!r} does not match {check['pattern']}" for v in bad[:5]]
+    if kind == "enum":
+        bad = [v for v in found if v not in check["values"]]
+        return [f"{shown}: {v!r} is not one of {check['values']}" for v in bad[:5]]
+    if kind == "max_length":
+        bad = [v for v in found if isinstance(v, str) and len(v) > check["limit"]]
+        return [f"{shown}: {len(v)} characters, over {check['limit']}" for v in bad[:5]]
+    return []
+
+
+def _flat(values: list) -> list:
+    """A list path's values: the items of the one list it names, or the values found."""
+    if len(values) == 1 and isinstance(values[0], list):
+        return values[0]
+    return values
+
+
 def sentences(value: str, unit: str) -> list[str]:
     marks = r"(?<=[.!?])\s+|[。！？；\n]" if unit == "words" else r"[。！？；!?;\n]"
     return [s.strip() for s in re.split(marks, value) if s.strip()]
 
 
 def problems(check: dict, path: str, value: str) -> list[str]:
+    """What a check taken from one of the skill's sentences finds in one string."""
     kind, rule = check["kind"], check["rule"]
     found = []
     if kind == "max_line_length":
@@ -72,9 +144,18 @@ def problems(check: dict, path: str, value: str) -> list[str]:
 def main() -> int:
     payload = json.load(sys.stdin)
     errors = []
-    for path, value in strings(payload.get("output")):
-        for check in CHECKS:
-            errors += problems(check, path, value)
+    for check in CHECKS:
+        if "check" in check:  # a structured rule of the plan
+            found = field_problems({**check, "kind": check["check"]}, payload)
+            if found and check.get("message"):
+                found = [f"{check['message']} ({'; '.join(found)})"]
+            errors += found
+            continue
+        scope = check.get("field")  # a sentence rule of one field only, else every string
+        where = [(f"output.{scope}", v) for v in values_at(scope, payload)] if scope else None
+        for root, value in where if where is not None else [("output", payload.get("output"))]:
+            for path, text in strings(value, root):
+                errors += problems(check, path, text)
     if errors:
         json.dump({"valid": False, "errors": errors[:MAX_ERRORS]}, sys.stdout, ensure_ascii=False)
     else:

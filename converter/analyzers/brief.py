@@ -1,0 +1,191 @@
+"""What the analyst (an LLM: the calling agent, or the reasoning tier through an API) is told.
+
+One text for both: the task, what makes a good APP, the plan format (version 2), the facts of
+the inventory and the skill's documents (``llm_prompt.gather``: numbered lines, summarised to
+fit), the heuristic draft plan to improve, and — from the second attempt on — the exact
+problems app-convert found in the previous answer.  The answer is one plan document (JSON, or
+YAML), checked against ``schemas/plan.schema.json`` (handed to the analyst with the prompt),
+the skill, and by rendering and verifying the APP it describes.
+"""
+
+from __future__ import annotations
+
+from skill2app.converter.analyzers.llm_prompt import (
+    BUDGET_TOKENS,
+    Material,
+    estimate_tokens,
+    gather,
+    inventory_json,
+)
+from skill2app.converter.inventory.model import Inventory
+
+GUIDE = """\
+# Convert an Agent Skill into an APP
+
+You are the analyst of app-convert. An Agent Skill is a folder with SKILL.md (instructions for \
+a model) and programs that a model orchestrates anew on every request. An APP (Agent Pipeline \
+Protocol v0.4) keeps SKILL.md and the programs unchanged and adds pipelines: fixed, repeatable \
+paths that a runner (app-run) executes step by step, asking a model only where judgement is \
+needed. A request no pipeline fits falls back to SKILL.md (Skill mode).
+
+Your answer is a conversion plan: ONE JSON object (YAML is accepted too), nothing else, that \
+follows the plan JSON Schema given with this prompt. app-convert checks it against the skill, \
+renders the APP into a temporary copy, and verifies it: app-run check, every program compiles, \
+every pipeline runs on its sample (code steps for real, llm steps answered by the sample \
+answers), and every description and trigger routes to its own pipeline. When anything fails \
+you get the exact problems and answer again with the whole corrected plan.
+
+## What a good APP is (what its author would accept)
+
+1. Pipelines are the skill's main user tasks — what users come to the skill for — not one per \
+script. A task SKILL.md shows as a code snippet (no script) is a pipeline too, built from a \
+written step. Several programs the documents run in sequence for one task are one pipeline.
+2. A description says what the user gets ("Merge several PDF files into one PDF, in the \
+order given"), never "Run scripts/x.py".
+3. Triggers: 5 to 10 per pipeline, phrased the way users ask, including indirect requests \
+("my scanner saved every page as its own PDF, I need one document"), in every language the \
+skill is written in. Never a section heading, never a negative condition ("Do NOT use \
+when…"), never the same trigger on two pipelines. Pipelines must be told apart by their \
+triggers.
+4. Deterministic work is a code step: a program of the skill (only ones in the inventory, \
+with flags and subcommands its command line declares), or a written step (your own short \
+program) for what SKILL.md shows as a snippet or for glue between programs. Work that needs \
+judgement is an llm step with a JSON Schema of exactly the fields the next step needs, and a \
+tier by difficulty: lite (extraction, classification, formatting), standard (writing, \
+summarising, mapping data to fields), reasoning (multi-step judgement, risky decisions).
+5. Data flows: a step takes what it needs from the inputs or an earlier step's declared \
+output (from: steps.<step>.output.<field>), never by guessing file names.
+6. Validate rules check something: required fields, cross-checks against earlier outputs \
+(every field_id the answer uses is one the extract step found), a pattern or enum in the \
+schema. A rule that only exists as prose belongs in the prompt, not in rules.
+7. Inputs have names that say what they are (pdf_file, output_path; never path_2), a \
+description, and optional ones a default where the program has one.
+8. A program whose non-zero exit status is a result (exit 1 = "found some" / "checks \
+failed") gets ok_exit_codes.
+9. What needs open-ended judgement or conversation, and situations no program covers, stay \
+in Skill mode: list each under skill_mode with the reason and where it is.
+
+## The plan, version 2 (the JSON Schema is authoritative)
+
+- plan_version: 2; app: {name, description, language}; analyzer: "host" or "llm".
+- pipelines[]: name (lowercase-hyphenated), description, triggers, input[] ({name, type: \
+string|integer|number|boolean|array|object, required, description, enum?, default?}), \
+steps[], output (the step whose output is the pipeline's, default the last), source \
+("SKILL.md:22"), sample.
+- A code step running a program of the skill: {name, type: code, program: "scripts/x.py", \
+subcommand?, args: [...], stdin?, stdout: json|text, ok_exit_codes?, output?}. Each arg, in \
+order: flag ("" or absent for a positional) and value (a literal) or from (input.<name> or \
+steps.<step>.output[.<field>]); as: value|file|json. A boolean source passes the bare flag \
+when true; an array repeats the flag. stdin: {from, as: file|text} when the documents pipe \
+data into the program. output: {field: type} — the fields of the JSON it prints, which later \
+steps may use (a program printing text has output field stdout; one with ok_exit_codes also \
+exit_code).
+- A written step: {name, type: code, write: {language: python|bash|node, source}, output: \
+{field: type}}. The source is a complete program following the APP step contract (below).
+- An llm step: {name, type: llm, model: lite|standard|reasoning, prompt, schema, rules, \
+retry}. The prompt names its data as {{input.<name>}}, {{steps.<step>.output}} or \
+{{steps.<step>.output.<field>}}. rules[]: objects {check: required (fields) | subset (field, \
+of) | covers (field, of) | count (field, equals) | equals (field, to) | pattern (field, \
+pattern) | enum (field, values) | max_length (field, limit) | sentence (text, field?): one \
+of the skill's sentences a program can check — line or sentence length, forbidden words, CJK \
+spacing, full-width punctuation — on one field of the answer; message?}; paths are dotted \
+fields of the answer with [] for every item of a list (field_values[].field_id); of/to/equals \
+may be input.<name> or steps.<step>.output.<field>.
+- sample: {input: {...}, answers: {<llm step>: <answer>}} — input values that make the \
+pipeline run: real files of the skill when it has some, else sample files app-convert \
+creates when a value names them: samples/one-page.pdf, samples/form.pdf (a fillable form: \
+text fields name and email, checkbox agree whose checked value is /Yes), samples/table.csv \
+(region,product,units,price), samples/table.xlsx (sheet Sales: region, units, price), \
+samples/document.docx, samples/image.png, samples/text.txt (meeting notes), \
+samples/data.json; or a small text file you write in sample.files ({"worklog.txt": \
+"..."}) and name as samples/worklog.txt; and one answer per llm step that the \
+steps after it can use (it must pass the step's schema and rules). Pipelines run in the \
+plan's order on one scratch state, so a later sample may use what an earlier pipeline made \
+(the event it created). Only when no sample can make a pipeline run here (it needs a git \
+repository with commits, a login, a device), say why in skip instead: it is reported, not \
+run.
+- constructor: {needed, reason, checks[]: {kind: binary|env|python-package|node-package|file\
+|auth, name, required, why, where: ["SKILL.md:10"]}} — what must be present; optional things \
+required: false. A written step's imports count too.
+- destructor: {needed, reason, actions[]} — only when the skill asks for cleanup.
+- skill_mode[]: {topic, reason, where}. notes[]: what a reviewer should check.
+
+## The APP step contract (written steps)
+
+A step reads one JSON object on stdin: {"input": {<input>: value, ...}, "steps": {<earlier \
+step>: {"output": ...}, ...}}, and prints one JSON object on stdout: {"output": ...}. It runs \
+in its pipeline's folder; paths in the inputs are as the user gave them (relative to \
+APP_CALLER_CWD, the folder app-run was started from); APP_WORK_DIR is a private scratch \
+folder. On failure it exits non-zero with a one-line message on stderr. Example (Python):
+
+    import json, os, sys
+    from pypdf import PdfReader, PdfWriter
+
+    payload = json.load(sys.stdin)
+    args = payload["input"]
+    base = os.environ.get("APP_CALLER_CWD", ".")
+    writer = PdfWriter()
+    for name in args["pdf_files"]:
+        for page in PdfReader(os.path.join(base, name)).pages:
+            writer.add_page(page)
+    out = os.path.join(base, args.get("output_path") or "merged.pdf")
+    with open(out, "wb") as fh:
+        writer.write(fh)
+    print(json.dumps({"output": {"path": out, "pages": len(writer.pages)}}))
+"""
+
+ANSWER = """\
+## Your answer
+
+Reply with the complete plan (plan_version 2) as one JSON object — the whole plan, not a \
+diff — and nothing else."""
+
+
+def material_for(inventory: Inventory, draft_yaml: str, budget: int = BUDGET_TOKENS) -> Material:
+    """The skill's facts and documents, summarised so that the whole prompt — guide and draft
+    included — fits ``budget`` tokens."""
+    frame = estimate_tokens(GUIDE) + estimate_tokens(ANSWER) + estimate_tokens(draft_yaml)
+    return gather(inventory, max(budget - frame, 4_000))
+
+
+def analyst_prompt(
+    material: Material,
+    draft_yaml: str,
+    *,
+    problems: list[str] | None = None,
+    attempt: int = 1,
+    max_attempts: int = 1,
+) -> str:
+    """The whole prompt of one attempt: guide, the skill's facts and documents, the draft,
+    and the previous attempt's problems (first, so they are not missed)."""
+    parts = [GUIDE]
+    if problems:
+        listed = "\n".join(f"- {p}" for p in problems)
+        parts.append(
+            f"## Attempt {attempt} of {max_attempts}: your previous plan was not accepted\n\n"
+            f"Fix every problem below and answer with the whole corrected plan (keep what was "
+            f"right):\n\n{listed}"
+        )
+    parts.append(f"## The skill {material.skill!r}: facts app-convert found")
+    if material.summarised:
+        parts.append(
+            "The skill is too large to show in full, so parts are summarised: "
+            + "; ".join(material.summarised)
+            + ". Left-out lines are marked ⋮. Do not guess what they say: keep what depends "
+            "on them in Skill mode, or say so in the notes."
+        )
+    parts.append(
+        "The inventory (programs with their real command lines — flags, types, choices, "
+        "positionals, subcommands —, where the documents run them, requirements, files):\n"
+        f"<inventory>\n{inventory_json(material.inventory)}\n</inventory>"
+    )
+    parts.append("The skill's documents, with line numbers:")
+    parts.extend(doc.render() for doc in material.documents)
+    parts.append(
+        "## The heuristic draft plan (offline, by rules): improve it\n\n"
+        "It runs, but it is usually one pipeline per program with weak triggers; rebuild it "
+        "around the main user tasks.\n\n"
+        f"```yaml\n{draft_yaml.rstrip()}\n```"
+    )
+    parts.append(ANSWER)
+    return "\n\n".join(parts) + "\n"

@@ -1,0 +1,331 @@
+"""Host-delegated analysis: the agent that called app-convert is the analyst, no API key needed.
+
+``start`` saves a session and returns the pause: the prompt (``brief``), the plan's JSON
+Schema and the exact command that carries on.  The agent answers with a plan and runs
+``app-convert resume SESSION --answer FILE|-``; ``resume`` judges the answer (``loop.evaluate``:
+schema, the skill, a rendered and verified copy) and either pauses again with the problems
+and the attempt count, or ends the session: accepted (the caller writes the APP) or, after
+``max_attempts``, exhausted (nothing is written).  An empty answer is refused without using up
+an attempt; the skill changing under a session ends nothing but is refused (start again).
+
+Sessions are ``<APP_RUN_HOME>/convert-sessions/<id>.json``, written atomically, mode 0600,
+locked while one app-convert acts on them (as app-run's sessions are).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+import shlex
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skill2app.converter.analyzers.brief import analyst_prompt, material_for
+from skill2app.converter.analyzers.loop import MAX_ATTEMPTS, Verdict, evaluate, parse_answer, shown
+from skill2app.converter.errors import UsageError
+from skill2app.converter.inventory.model import Inventory, build_inventory
+from skill2app.converter.plan.file import plan_schema, plan_to_yaml
+from skill2app.runtime.jsonfile import lock, write_json
+
+VERSION = 1
+FOLDER = "convert-sessions"
+SKIPPED = {".git", "node_modules", "__pycache__", ".venv", "pipelines", ".app-convert-backup"}
+MAX_FILES = 20_000
+ANSWER_FORMAT = (
+    "the plan as one JSON object (or YAML) that validates against `schema`; send it on stdin "
+    "to the `resume` command (or save it and add --answer FILE)"
+)
+
+
+@dataclass
+class HostPause:
+    """The conversion waits for the analyst's answer (printed as ``needs_llm``, exit 6)."""
+
+    session: str
+    attempt: int
+    max_attempts: int
+    prompt: str
+    problems: list[str]
+    resume: str
+    abandon: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": "needs_llm",
+            "session": self.session,
+            "step": "analyze",
+            "attempt": self.attempt,
+            "max_attempts": self.max_attempts,
+            "errors": self.problems,
+            "prompt": self.prompt,
+            "schema": plan_schema(),
+            "answer_format": ANSWER_FORMAT,
+            "resume": self.resume,
+            "abandon": self.abandon,
+        }
+
+
+@dataclass
+class Outcome:
+    """What a resume came to: a pause (asked again), or the end: ``verdict`` accepted, or the
+    last attempt's problems (exhausted)."""
+
+    session: dict[str, Any]
+    pause: HostPause | None = None
+    verdict: Verdict | None = None
+    inventory: Inventory | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+def sessions_dir(home: Path) -> Path:
+    return home / FOLDER
+
+
+def start(
+    home: Path,
+    inventory: Inventory,
+    options: dict[str, Any],
+    *,
+    draft_yaml: str,
+    max_attempts: int = MAX_ATTEMPTS,
+) -> HostPause:
+    """Save a new session for ``inventory``'s skill and return its first pause."""
+    skill = inventory.root.resolve()
+    session = f"{time.strftime('%Y%m%dT%H%M%S')}-{_slug(skill.name)}-{secrets.token_hex(3)}"
+    data = {
+        "version": VERSION,
+        "session": session,
+        "status": "paused",
+        "skill": str(skill),
+        "fingerprint": fingerprint(skill),
+        "options": options,
+        "attempt": 1,
+        "max_attempts": max_attempts,
+        "problems": [],
+        "draft": draft_yaml,
+        "created": time.time(),
+        "updated": time.time(),
+    }
+    _write(home, data)
+    return _pause(home, data, inventory)
+
+
+def resume(
+    home: Path,
+    session: str,
+    answer_text: str,
+    *,
+    progress: Callable[[str], None] | None = None,
+) -> Outcome:
+    """Judge the answer to ``session``'s pause: pause again, or end it (accepted/exhausted)."""
+    with held(home, session) as data:
+        if data["status"] != "paused":
+            raise UsageError(
+                f"session {session} has ended ({data['status']})",
+                hint="start a new conversion with app-convert SKILL --analyzer host",
+            )
+        skill = Path(data["skill"])
+        if not skill.is_dir() or fingerprint(skill) != data["fingerprint"]:
+            raise UsageError(
+                f"the skill {skill} changed since session {session} started",
+                hint=f"abandon it (app-convert abandon {session}) and start again",
+            )
+        answer, problem = parse_answer(answer_text)  # EmptyAnswer: refused, no attempt used
+        inventory = build_inventory(skill, probe=bool(data["options"].get("probe")))
+        verdict = (
+            Verdict(None, [problem])
+            if problem
+            else evaluate(
+                answer,
+                inventory,
+                analyzer="host",
+                readme=data["options"].get("readme", "README.md"),
+                progress=progress,
+            )
+        )
+        data["updated"] = time.time()
+        if verdict.ok:
+            data["status"] = "accepted"
+            _write(home, data)
+            return Outcome(data, verdict=verdict, inventory=inventory)
+        if data["attempt"] >= data["max_attempts"]:
+            data |= {"status": "exhausted", "problems": verdict.problems}
+            _write(home, data)
+            return Outcome(data, inventory=inventory, problems=verdict.problems)
+        data |= {"attempt": data["attempt"] + 1, "problems": shown(verdict.problems)}
+        _write(home, data)
+        return Outcome(data, pause=_pause(home, data, inventory), inventory=inventory)
+
+
+def abandon(home: Path, session: str) -> dict[str, Any]:
+    with held(home, session) as data:
+        data |= {"status": "abandoned", "updated": time.time()}
+        _write(home, data)
+        return data
+
+
+def _pause(home: Path, data: dict[str, Any], inventory: Inventory) -> HostPause:
+    material = material_for(inventory, data["draft"])
+    prompt = analyst_prompt(
+        material,
+        data["draft"],
+        problems=data["problems"],
+        attempt=data["attempt"],
+        max_attempts=data["max_attempts"],
+    )
+    resume_cmd, abandon_cmd = commands(data["session"], home)
+    return HostPause(
+        data["session"],
+        data["attempt"],
+        data["max_attempts"],
+        prompt,
+        list(data["problems"]),
+        resume_cmd,
+        abandon_cmd,
+    )
+
+
+def commands(session: str, home: Path) -> tuple[str, str]:
+    """The pasteable commands that carry a session on (APP_RUN_HOME said when it is set)."""
+    prefix = ""
+    if os.environ.get("APP_RUN_HOME"):
+        prefix = f"APP_RUN_HOME={shlex.quote(str(home))} "
+    program = "app-convert"
+    argv0 = Path(sys.argv[0]).name if sys.argv else ""
+    if argv0 != "app-convert":  # run another way (python -m, a test): name this interpreter
+        program = f"{shlex.quote(sys.executable)} -m skill2app.converter.cli"
+    return (
+        f"{prefix}{program} resume {session} --answer -",
+        f"{prefix}{program} abandon {session}",
+    )
+
+
+# -- session files ---------------------------------------------------------------------------
+
+
+def _path(home: Path, session: str) -> Path:
+    if not session or "/" in session or session.startswith("."):
+        raise UsageError(f"no conversion session {session!r}", hint="see app-convert sessions")
+    return sessions_dir(home) / f"{session}.json"
+
+
+def _write(home: Path, data: dict[str, Any]) -> None:
+    write_json(_path(home, data["session"]), data, mode=0o600)
+
+
+def load(home: Path, session: str) -> dict[str, Any]:
+    path = _path(home, session)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(
+            f"no conversion session {session!r}", hint="see app-convert sessions"
+        ) from None
+    except (OSError, ValueError, RecursionError) as exc:
+        raise UsageError(
+            f"conversion session {session} cannot be read ({type(exc).__name__})",
+            hint=f"remove {path} and start again",
+        ) from None
+    if not _valid(data, session):
+        raise UsageError(
+            f"conversion session {session} is not one app-convert wrote",
+            hint=f"remove {path} and start again",
+        )
+    return data
+
+
+def _valid(data: Any, session: str) -> bool:
+    shapes = {"session": str, "status": str, "skill": str, "fingerprint": str,
+              "options": dict, "attempt": int, "max_attempts": int, "problems": list,
+              "draft": str}  # fmt: skip
+    return (
+        isinstance(data, dict)
+        and data.get("version") == VERSION
+        and all(isinstance(data.get(k), t) for k, t in shapes.items())
+        and data["session"] == session
+    )
+
+
+@contextlib.contextmanager
+def held(home: Path, session: str) -> Iterator[dict[str, Any]]:
+    """The session's data while this process alone acts on it."""
+    path = _path(home, session)
+    if not path.is_file():
+        raise UsageError(f"no conversion session {session!r}", hint="see app-convert sessions")
+    with lock(path.with_suffix(".lock")) as mine:
+        if not mine:
+            raise UsageError(
+                f"conversion session {session} is in use by another app-convert",
+                hint="wait for it to finish",
+            )
+        yield load(home, session)
+
+
+def list_sessions(home: Path) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for path in sorted(sessions_dir(home).glob("*.json")):
+        try:
+            data = load(home, path.stem)
+        except UsageError:
+            rows.append({"session": path.stem, "status": "corrupt"})
+            continue
+        keys = ("session", "status", "skill", "attempt", "max_attempts", "updated")
+        rows.append({k: data.get(k) for k in keys})
+    return rows
+
+
+def clean(home: Path, older_than_hours: float = 24.0) -> list[str]:
+    """Remove ended and corrupt sessions, and paused ones older than ``older_than_hours``."""
+    removed = []
+    now = time.time()
+    for row in list_sessions(home):
+        stale = row["status"] == "paused" and now - (row.get("updated") or 0) > (
+            older_than_hours * 3600
+        )
+        if row["status"] == "paused" and not stale:
+            continue
+        path = _path(home, row["session"])
+        with lock(path.with_suffix(".lock")) as mine:
+            if mine:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                    removed.append(row["session"])
+    return removed
+
+
+def fingerprint(skill: Path) -> str:
+    """A hash of the skill's files as they are (paths, sizes, modification times), without
+    what conversions add (pipelines/, backups) or tools keep (.git, node_modules)."""
+    digest = hashlib.sha256()
+    count = 0
+    for folder, dirs, files in os.walk(skill):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED)
+        for name in sorted(files):
+            path = Path(folder) / name
+            with contextlib.suppress(OSError):
+                stat = path.lstat()
+                rel = path.relative_to(skill).as_posix()
+                digest.update(f"{rel}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+            count += 1
+            if count > MAX_FILES:
+                return digest.hexdigest() + "+"
+    return digest.hexdigest()
+
+
+def _slug(name: str) -> str:
+    text = "".join(c if c.isalnum() else "-" for c in name.lower()).strip("-")
+    return text[:32] or "skill"
+
+
+def draft_of(inventory: Inventory) -> str:
+    """The heuristic analyzer's plan, as the draft the analyst improves."""
+    from skill2app.converter.analyzers.heuristic import analyze
+
+    return plan_to_yaml(analyze(inventory))

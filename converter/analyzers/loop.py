@@ -1,0 +1,113 @@
+"""The analyst loop's judge: one answer in, its problems (or a verified APP) out.
+
+Both LLM analysts — the calling agent (``host``: pause, answer, resume) and the reasoning tier
+through an API (``llm``) — answer the same prompt (``brief``) with a plan.  ``evaluate`` reads
+the answer (``parse_answer``: JSON or YAML, fenced or not), checks it against the plan schema
+and the skill (``accept``), renders the APP it describes into a temporary copy of the skill and
+verifies it there: app-run check, compiling, argument mappings, a smoke run of every pipeline
+on its sample (a step that fails only because a dependency is not installed here is skipped,
+not held against the plan).  Nothing reaches the user's destination until an answer passes;
+the caller writes the files of an accepted ``Verdict``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from skill2app.converter.analyzers.llm_answer import accept
+from skill2app.converter.errors import EmptyAnswer
+from skill2app.converter.plan.model import Plan
+from skill2app.converter.render.render import RenderedFile, render_app
+from skill2app.converter.render.write import write_app
+from skill2app.converter.verify.verify import SMOKE_TIMEOUT, Verification, verify_app
+
+if TYPE_CHECKING:
+    from skill2app.converter.inventory.model import Inventory
+
+MAX_ATTEMPTS = 3
+MAX_ANSWER_BYTES = 2_000_000
+SHOWN_PROBLEMS = 25  # problems handed back per attempt (the rest are counted)
+_FENCE = re.compile(r"```(?:json|yaml|yml)?[ \t]*\n(.*?)\n```", re.S)
+
+
+@dataclass
+class Verdict:
+    plan: Plan | None
+    problems: list[str]
+    files: list[RenderedFile] = field(default_factory=list)
+    verification: Verification | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.plan is not None and not self.problems
+
+
+def parse_answer(text: str) -> tuple[Any, str]:
+    """(the document in ``text``, "") or (None, what is wrong with it).  A fenced block is
+    taken when there is one; JSON first, then YAML (safe, no tags)."""
+    import yaml
+
+    text = text.lstrip("\ufeff").strip()
+    if not text:
+        raise EmptyAnswer("the answer is empty", hint="send the plan as one JSON object")
+    if len(text.encode("utf-8")) > MAX_ANSWER_BYTES:
+        return None, f"the answer is larger than {MAX_ANSWER_BYTES} bytes"
+    fenced = _FENCE.search(text)
+    body = fenced.group(1) if fenced and not text.startswith(("{", "[")) else text
+    try:
+        return json.loads(body), ""
+    except (ValueError, RecursionError) as exc:
+        problem = f"not JSON ({exc})" if isinstance(exc, ValueError) else "not JSON (too deep)"
+    try:
+        data = yaml.safe_load(body)
+    except yaml.YAMLError as exc:
+        return None, f"the answer is {problem}, nor YAML ({str(exc).splitlines()[0]})"
+    except RecursionError:
+        return None, f"the answer is {problem}, nor YAML (nested too deep)"
+    if not isinstance(data, dict):
+        return None, f"the answer is {problem}, nor a YAML mapping"
+    return data, ""
+
+
+def evaluate(
+    answer: Any,
+    inventory: Inventory,
+    *,
+    analyzer: str,
+    readme: str = "README.md",
+    smoke_timeout: float = SMOKE_TIMEOUT,
+    progress: Callable[[str], None] | None = None,
+) -> Verdict:
+    """The problems of one answer, or the plan with its rendered and verified files."""
+    say = progress or (lambda _message: None)
+    plan, problems = accept(answer, inventory, analyzer=analyzer)
+    if plan is None or problems:
+        return Verdict(plan, problems)
+    files = render_app(plan, inventory, readme=readme)
+    say(f"verifying the plan's {len(plan.pipelines)} pipelines in a temporary copy")
+    with tempfile.TemporaryDirectory(prefix="app-convert-verify-") as tmp:
+        written = write_app(inventory.root, files, out=Path(tmp) / "app", force=False)
+        verification = verify_app(
+            written.root,
+            files,
+            inventory,
+            smoke=True,
+            timeout=smoke_timeout,
+            progress=say,
+            order=[p.name for p in plan.pipelines],
+        )
+    return Verdict(plan, verification.errors, files, verification)
+
+
+def shown(problems: list[str]) -> list[str]:
+    """The problems as handed back: the first SHOWN_PROBLEMS, and how many more there are."""
+    if len(problems) <= SHOWN_PROBLEMS:
+        return list(problems)
+    rest = len(problems) - SHOWN_PROBLEMS
+    return [*problems[:SHOWN_PROBLEMS], f"... and {rest} more problems of the same kinds"]

@@ -1,0 +1,321 @@
+"""Tasks SKILL.md shows as Python snippets, made pipelines by the heuristic analyzer.
+
+A skill often shows its main tasks as code rather than scripts (pdf: "Merge PDFs" is a pypdf
+snippet).  A Python block of SKILL.md that reads at least one file named by a literal
+(``PdfReader("input.pdf")``, ``["doc1.pdf", "doc2.pdf"]``) becomes a pipeline of one written
+step: those literals become inputs (a list of files an array), a file it writes becomes an
+optional ``output`` input defaulting to the literal, imports the block lacks are taken from
+the other blocks (the split example uses the merge example's imports), and the snippet runs as
+written, in the folder app-run was started from, its printed text and the files it wrote
+becoming the step's output.  A block that cannot run alone (names no block defines), that
+reads nothing, or that handles secrets (a password written into the code) is left out.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from skill2app.converter.analyzers.text import keys, overlap, slug, snake, unique, use_when_phrases
+from skill2app.converter.plan.model import CodeStep, Input, Pipeline, Sample, Written
+
+if TYPE_CHECKING:
+    from skill2app.converter.inventory.markdown import CodeBlock
+    from skill2app.converter.inventory.model import Inventory
+
+PATH = re.compile(
+    r"^[\w./-]*[\w-]\.(pdf|csv|tsv|xlsx|xls|docx|pptx|txt|md|json|png|jpe?g|gif|html|xml)$", re.I
+)
+WRITES = {"save", "to_excel", "to_csv", "to_json", "write", "savefig", "Canvas",
+          "SimpleDocTemplate", "dump"}  # fmt: skip
+SECRET = re.compile(r"password|passwd|secret|token|api_?key", re.I)
+GENERIC = re.compile(  # sections that show the library, not a task of the user's
+    r"^(quick ?start|getting started|overview|introduction|usage|basics?|examples?|setup|"
+    r"installation|install|requirements|prerequisites|tl;?dr)\b",
+    re.I,
+)
+FIXTURE = {"pdf": "one-page.pdf", "csv": "table.csv", "xlsx": "table.xlsx", "xls": "table.xlsx",
+           "docx": "document.docx", "png": "image.png", "jpg": "image.png",
+           "jpeg": "image.png", "txt": "text.txt", "json": "data.json"}  # fmt: skip
+SECOND = {"pdf": "form.pdf"}
+KIND = {"txt": "text", "md": "markdown", "xlsx": "excel", "xls": "excel", "docx": "word",
+        "pptx": "slides", "png": "image", "jpg": "image", "jpeg": "image",
+        "gif": "image"}  # fmt: skip
+KNOWN = set(dir(builtins)) | {"__name__", "__file__"}
+
+
+@dataclass
+class Found:
+    """A file literal of a snippet and what it becomes."""
+
+    node: ast.AST
+    name: str  # the input it becomes
+    value: str | list[str]
+    writes: bool
+
+
+@dataclass
+class Snippet:
+    block: CodeBlock
+    tree: ast.Module
+    files: list[Found] = field(default_factory=list)
+    imports: list[str] = field(default_factory=list)  # import lines taken from other blocks
+
+
+def snippet_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline]:
+    """One pipeline per runnable SKILL.md Python snippet that reads a file."""
+    doc = inventory.skill
+    blocks = [b for b in doc.code_blocks if b.language in ("python", "py", "python3")]
+    known = _imports(blocks)
+    found: list[Pipeline] = []
+    for block in blocks:
+        snippet = _snippet(block, known)
+        if snippet is None or block.section < 0:
+            continue
+        title = doc.sections[block.section].title
+        if GENERIC.match(title.strip()):
+            continue
+        name = slug(title, 5)
+        if not name or name in taken:
+            continue
+        taken.add(name)
+        found.append(_pipeline(inventory, snippet, name, title))
+    return found
+
+
+def _imports(blocks: list[CodeBlock]) -> dict[str, str]:
+    """Every name an import line of the blocks binds -> that import line."""
+    bound: dict[str, str] = {}
+    for block in blocks:
+        try:
+            tree = ast.parse(block.text)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                for alias in node.names:
+                    name = (alias.asname or alias.name).split(".")[0]
+                    bound.setdefault(name, ast.unparse(node))
+    return bound
+
+
+def _snippet(block: CodeBlock, known: dict[str, str]) -> Snippet | None:
+    if SECRET.search(block.text):
+        return None
+    try:
+        tree = ast.parse(block.text)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    snippet = Snippet(block, tree)
+    snippet.files = _files(tree)
+    if not any(not f.writes for f in snippet.files):
+        return None  # it reads no file the user names: nothing to run it on
+    missing = _undefined(tree)
+    if any(name not in known for name in missing):
+        return None  # it needs code SKILL.md does not show
+    snippet.imports = unique([known[name] for name in sorted(missing)])
+    return snippet
+
+
+def _files(tree: ast.Module) -> list[Found]:
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    found: list[Found] = []
+    names: list[str] = []
+    for node in ast.walk(tree):
+        value = _file_value(node)
+        if value is None or isinstance(parents.get(node), ast.List):
+            continue
+        writes = _writes(node, parents)
+        name = _input_name(node, value, parents, writes, names)
+        names.append(name)
+        found.append(Found(node, name, value, writes))
+    return found
+
+
+def _file_value(node: ast.AST) -> str | list[str] | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and PATH.match(node.value):
+        return node.value
+    if isinstance(node, ast.List) and node.elts:
+        values = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+        if len(values) == len(node.elts) and all(isinstance(v, str) and PATH.match(v)
+                                                 for v in values):  # fmt: skip
+            return [str(v) for v in values]
+    return None
+
+
+def _writes(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    call = parents.get(node)
+    if not isinstance(call, ast.Call):
+        return False
+    callee = (
+        call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+    )
+    if callee == "open":
+        modes = [a.value for a in call.args[1:2] if isinstance(a, ast.Constant)]
+        modes += [k.value.value for k in call.keywords
+                  if k.arg == "mode" and isinstance(k.value, ast.Constant)]  # fmt: skip
+        return any(isinstance(m, str) and set(m) & set("wax") for m in modes)
+    return callee in WRITES
+
+
+def _input_name(
+    node: ast.AST, value: str | list[str], parents: dict[ast.AST, ast.AST], writes: bool,
+    taken: list[str],
+) -> str:  # fmt: skip
+    parent = parents.get(node)
+    if isinstance(parent, ast.Assign) and isinstance(parent.targets[0], ast.Name):
+        base = parent.targets[0].id
+    elif isinstance(parent, ast.For) and isinstance(parent.target, ast.Name):
+        base = parent.target.id + "s"  # for pdf_file in [...]: pdf_files
+    elif writes:
+        base = "output_path"
+    else:
+        first = value[0] if isinstance(value, list) else value
+        suffix = first.rsplit(".", 1)[1].lower()
+        kind = KIND.get(suffix, suffix)
+        base = f"{kind}_files" if isinstance(value, list) else f"{kind}_file"
+    name = snake(base, 4) or "input_file"
+    if name in taken:  # two files of one kind: named by their example names
+        first = value[0] if isinstance(value, list) else value
+        name = snake(first.rsplit("/", 1)[-1].rsplit(".", 1)[0] + "_file", 4)
+    return name if name not in taken else f"{name}_{len(taken) + 1}"
+
+
+def _undefined(tree: ast.Module) -> set[str]:
+    """Names the snippet reads but neither binds nor imports (nor are builtins)."""
+    bound: set[str] = set()
+    loaded: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound.add(node.name)
+            bound |= (
+                {a.arg for a in node.args.args} if not isinstance(node, ast.ClassDef) else set()
+            )
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return loaded - bound - KNOWN
+
+
+class _Replace(ast.NodeTransformer):
+    def __init__(self, files: list[Found]) -> None:
+        self.names = {id(f.node): f.name for f in files}
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        name = self.names.get(id(node))
+        if name is not None:
+            return ast.copy_location(ast.Name(id=name, ctx=ast.Load()), node)
+        return super().visit(node)
+
+
+def program_source(snippet: Snippet) -> str:
+    """The written step: the snippet as it is, on the inputs, in the caller's folder."""
+    body = _Replace(snippet.files).visit(snippet.tree)
+    ast.fix_missing_locations(body)
+    code = ast.unparse(body)
+    inputs = []
+    for item in snippet.files:
+        default = f" or {item.value!r}" if item.writes else ""
+        inputs.append(f"{item.name} = INPUT.get({item.name!r}){default}")
+    written = [f.name for f in snippet.files if f.writes]
+    lines = [
+        "import contextlib",
+        "import io",
+        "import json",
+        "import os",
+        "import sys",
+        "",
+        *snippet.imports,
+        "",
+        'INPUT = json.load(sys.stdin)["input"]',
+        'os.chdir(os.environ.get("APP_CALLER_CWD") or ".")  # paths mean what the user meant',
+        *inputs,
+        "printed = io.StringIO()",
+        "with contextlib.redirect_stdout(printed):",
+        *("    " + line if line else "" for line in code.splitlines()),
+        f"written = [p for p in [{', '.join(written)}] if os.path.exists(p)]",
+        'output = {"printed": printed.getvalue(), "written": written}',
+        'print(json.dumps({"output": output}, ensure_ascii=False))',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _pipeline(inventory: Inventory, snippet: Snippet, name: str, title: str) -> Pipeline:
+    block = snippet.block
+    library = _library(snippet.tree)
+    description = f"{title} with {library}" if library else title
+    inputs = [_input(item) for item in snippet.files]
+    step = CodeStep(
+        snake(name, 4) or "run",
+        "",
+        write=Written("python", program_source(snippet)),
+        output={"printed": "string", "written": "array"},
+    )
+    sample = {item.name: _sample(item) for item in snippet.files if not item.writes}
+    return Pipeline(
+        name=name,
+        description=description,
+        triggers=_triggers(inventory, title, snippet),
+        input=inputs,
+        steps=[step],
+        source=f"{inventory.skill.path}:{block.line}",
+        sample=Sample(input=sample),
+    )
+
+
+def _input(item: Found) -> Input:
+    shown = ", ".join(item.value) if isinstance(item.value, list) else item.value
+    if item.writes:
+        return Input(item.name, "string", False, f"File to write (e.g. {shown})", None, item.value)
+    kind = "array" if isinstance(item.value, list) else "string"
+    what = "Files to read, in order" if kind == "array" else "File to read"
+    return Input(item.name, kind, True, f"{what} (e.g. {shown})")
+
+
+def _sample(item: Found) -> str | list[str]:
+    values = item.value if isinstance(item.value, list) else [item.value]
+    picked = []
+    for index, value in enumerate(values):
+        suffix = value.rsplit(".", 1)[1].lower()
+        name = (SECOND.get(suffix) if index % 2 else None) or FIXTURE.get(suffix)
+        picked.append(f"samples/{name}" if name else value)
+    return picked if isinstance(item.value, list) else picked[0]
+
+
+def _library(tree: ast.Module) -> str:
+    stdlib = set(getattr(sys, "stdlib_module_names", ()))
+    for node in tree.body:
+        module = ""
+        if isinstance(node, ast.Import):
+            module = node.names[0].name
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            module = node.module
+        top = module.split(".")[0]
+        if top and top not in stdlib:
+            return top
+    return ""
+
+
+def _triggers(inventory: Inventory, title: str, snippet: Snippet) -> list[str]:
+    """The section title as people say it, with the files the example names, and the
+    description's "use when" situations about the same thing."""
+    lowered = title[:1].lower() + title[1:]
+    examples = [f for f in snippet.files if not f.writes]
+    named = examples[0].value if examples else ""
+    shown = " and ".join(named) if isinstance(named, list) else named
+    topic = keys(title)
+    situations = [
+        p for p in use_when_phrases(inventory.skill.frontmatter.description)
+        if overlap(p, topic) > 0
+    ]  # fmt: skip
+    phrases = [lowered, f"{lowered} {shown}".strip(), f"how do I {lowered}", *situations]
+    return unique([p for p in phrases if p], limit=8)

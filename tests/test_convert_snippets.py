@@ -1,0 +1,102 @@
+"""The heuristic analyzer makes pipelines of the tasks SKILL.md shows as Python snippets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import invoke, write_tree
+
+from skill2app.converter.analyzers.heuristic import analyze
+from skill2app.converter.convert import Options, convert
+from skill2app.converter.inventory.model import build_inventory
+
+pytestmark = pytest.mark.usefixtures("runtime_env")
+
+SKILL_MD = """\
+---
+name: texts
+description: Count and join text files. Use when joining notes or counting their lines.
+---
+
+# Texts
+
+## Quick Start
+
+```python
+data = open("notes.txt").read()
+```
+
+## Join text files
+
+```python
+import pathlib
+
+parts = []
+for name in ["monday.txt", "tuesday.txt"]:
+    parts.append(pathlib.Path(name).read_text())
+with open("week.txt", "w") as out:
+    out.write("\\n".join(parts))
+```
+
+## Count lines
+
+```python
+lines = pathlib.Path("report.txt").read_text().splitlines()
+print(f"{len(lines)} lines")
+```
+
+## Log in
+
+```python
+session = login("me", password="hunter2", url="config.json")
+```
+
+## Undefined helper
+
+```python
+print(summarise("report.txt"))
+```
+"""
+
+
+@pytest.fixture
+def skill(tmp_path: Path) -> Path:
+    return write_tree(tmp_path / "texts", {"SKILL.md": SKILL_MD})
+
+
+def test_runnable_snippets_that_read_files_become_pipelines(skill: Path) -> None:
+    plan = analyze(build_inventory(skill))
+    snippets = {p.name: p for p in plan.pipelines if p.steps and p.steps[0].to_dict().get("write")}
+    # not: Quick Start (generic), Log in (a password in the code), Undefined helper (summarise)
+    assert sorted(snippets) == ["count-lines", "join-text-files"]
+    join = snippets["join-text-files"]
+    assert [i.to_dict() for i in join.input] == [
+        {"name": "names", "type": "array", "required": True,
+         "description": "Files to read, in order (e.g. monday.txt, tuesday.txt)"},
+        {"name": "output_path", "type": "string", "required": False,
+         "description": "File to write (e.g. week.txt)", "default": "week.txt"},
+    ]  # fmt: skip
+    assert join.sample.input == {"names": ["samples/text.txt", "samples/text.txt"]}
+    count = snippets["count-lines"]
+    source = count.steps[0].to_dict()["write"]["source"]
+    assert "import pathlib" in source  # taken from the join example's imports
+    assert count.description == "Count lines"
+
+
+def test_the_snippet_pipelines_run_and_pass_their_smoke_run(skill: Path, tmp_path: Path) -> None:
+    report = convert(Options(skill_dir=skill, out=tmp_path / "app", smoke=True))
+    assert report.ok, report.human_lines()
+    app = tmp_path / "app"
+    (tmp_path / "a.txt").write_text("one\ntwo\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("three\n", encoding="utf-8")
+    done = invoke("run", app, "count-lines", "-i", f"text_file={tmp_path / 'a.txt'}", "-q")
+    assert done.exit_code == 0, done.stderr
+    assert json.loads(done.stdout) == {"printed": "2 lines\n", "written": []}
+    names = json.dumps([str(tmp_path / "a.txt"), str(tmp_path / "b.txt")])
+    out = tmp_path / "both.txt"
+    done = invoke("run", app, "join-text-files", "-i", f"names={names}", "-i",
+                  f"output_path={out}", "-q")  # fmt: skip
+    assert done.exit_code == 0, done.stderr
+    assert out.read_text(encoding="utf-8") == "one\ntwo\n\nthree\n"
