@@ -72,6 +72,8 @@ def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
     for name, prop in declared.items():
         type_ = prop["type"] if isinstance(prop["type"], str) else prop["type"][0]
         about = f" — {prop['description']}" if prop.get("description") else ""
+        if prop.get("enum"):
+            about += f" (one of: {', '.join(map(str, prop['enum']))})"
         for _ in range(TRIES):
             sys.stderr.write(f"{name} ({type_}){about}: ")
             sys.stderr.flush()
