@@ -14,7 +14,8 @@ skill folder named like a command is given as ``./NAME``.
 Exit codes:
   0   converted and verified (or, with --plan-only, the plan written: --out - prints it)
   1   the analyzer, rendering or writing failed
-  2   bad command line (unknown analyzer, conflicting options)
+  2   bad command line (unknown analyzer, conflicting options); --probe or --smoke where
+      no sandbox (bubblewrap) is available, without --unsafe-no-sandbox
   3   the skill or the plan is invalid (no SKILL.md, broken frontmatter, a plan that fails
       its schema or does not fit the skill: unknown program, flag or reference)
   4   output exists: pipelines/, a generated README, a non-empty --out folder or the
@@ -140,6 +141,13 @@ Smoke = Annotated[
 Probe = Annotated[
     bool, typer.Option("--probe", help="Run the programs with --help to learn their flags.")
 ]
+Unsafe = Annotated[
+    bool,
+    typer.Option(
+        "--unsafe-no-sandbox",
+        help="Run the skill's programs (--probe, --smoke) even without the bubblewrap sandbox.",
+    ),
+]
 AsJson = Annotated[bool, typer.Option("--json", help="The report as JSON on stdout.")]
 Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks of errors.")]
 
@@ -178,6 +186,7 @@ def convert_command(
     force: Force = False,
     smoke: Smoke = False,
     probe: Probe = False,
+    unsafe_no_sandbox: Unsafe = False,
     as_json: AsJson = False,
     debug: Debug = False,
     max_attempts: MaxAttempts = 3,
@@ -201,6 +210,7 @@ def convert_command(
             force=force,
             smoke=smoke,
             probe=probe,
+            unsafe_no_sandbox=unsafe_no_sandbox,
             has_api_key=bool(os.environ.get("ANTHROPIC_API_KEY")),
             max_attempts=max_attempts,
         )
@@ -226,17 +236,29 @@ def resume_command(
             help="The plan (JSON or YAML): a FILE, or - to read it from stdin.",
         ),
     ] = "-",
-    as_json: AsJson = False,
+    more: Annotated[
+        int | None,
+        typer.Option(
+            "--max-attempts",
+            metavar="N",
+            help="Raise the session's bound on attempts to N (also reopens a session whose "
+            "attempts were used up).",
+        ),
+    ] = None,
     debug: Debug = False,
 ) -> None:
     """Give the host agent's plan to a paused conversion (--analyzer host).
 
     The plan is checked, rendered into a temporary copy and verified; problems come back as
     needs_llm again (exit 6) with the attempt count, until the plan passes (the APP is
-    written, exit 0) or the attempts are used up (nothing written, exit 5).
+    written, exit 0) or the attempts are used up (nothing written, exit 5). Every outcome is
+    one JSON object on stdout (the pause, or the report), for the agent that resumes.
     """
-    text = _guarded(lambda: _read_answer(answer), as_json, debug)
-    _show(_guarded(lambda: resume(session, text, progress=_progress), as_json, debug), as_json)
+    text = _guarded(lambda: _read_answer(answer), True, debug)
+    report = _guarded(
+        lambda: resume(session, text, progress=_progress, max_attempts=more), True, debug
+    )
+    _show(report, True)
 
 
 @cli.command("abandon")

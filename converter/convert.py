@@ -59,6 +59,7 @@ class Options:
     force: bool = False
     smoke: bool = False
     probe: bool = False
+    unsafe_no_sandbox: bool = False  # run the skill's programs (--probe, --smoke) unconfined
     has_api_key: bool = False
     smoke_timeout: float = SMOKE_TIMEOUT
     max_attempts: int = 3
@@ -73,7 +74,9 @@ def convert(options: Options, progress: Progress | None = None) -> Report:
     if not options.plan_only:
         check_destination(options.skill_dir, options.out, force=options.force)
     say(f"reading the skill in {options.skill_dir}")
-    inventory = build_inventory(options.skill_dir, probe=options.probe)
+    inventory = build_inventory(
+        options.skill_dir, probe=options.probe, unsafe=options.unsafe_no_sandbox
+    )
     name = analyzer_name(options)
     if name == "host" and options.plan is None:
         return start_host(options, inventory, say)
@@ -123,17 +126,21 @@ def session_options(options: Options) -> dict[str, Any]:
         "force": options.force,
         "probe": options.probe,
         "smoke": options.smoke,
+        "unsafe_no_sandbox": options.unsafe_no_sandbox,
         "readme": readme,
     }
 
 
-def resume(session: str, answer: str, progress: Progress | None = None) -> Report:
-    """Judge the host agent's answer: the next pause, the finished conversion, or exhausted."""
+def resume(
+    session: str, answer: str, progress: Progress | None = None, max_attempts: int | None = None
+) -> Report:
+    """Judge the host agent's answer: the next pause, the finished conversion, or exhausted.
+    ``max_attempts`` raises the session's bound (and reopens one whose attempts ran out)."""
     from skill2app.converter.analyzers import host
     from skill2app.runtime.app.config import state_home
 
     say: Progress = progress or (lambda _message: None)
-    outcome = host.resume(state_home(), session, answer, progress=say)
+    outcome = host.resume(state_home(), session, answer, progress=say, max_attempts=max_attempts)
     saved = outcome.session["options"]
     options = Options(
         skill_dir=Path(outcome.session["skill"]),
@@ -144,6 +151,7 @@ def resume(session: str, answer: str, progress: Progress | None = None) -> Repor
         force=bool(saved.get("force")),
         smoke=bool(saved.get("smoke")),
         probe=bool(saved.get("probe")),
+        unsafe_no_sandbox=bool(saved.get("unsafe_no_sandbox")),
     )
     if outcome.pause is not None:
         report = Report(skill=str(options.skill_dir), mode=_mode(options), analyzer="host")
@@ -230,6 +238,7 @@ def _write_and_verify(
         files,
         inventory,
         smoke=smoke,
+        sandboxed=not options.unsafe_no_sandbox,
         timeout=options.smoke_timeout,
         progress=say,
         order=order,
@@ -280,6 +289,22 @@ def check_options(options: Options) -> None:
     for bad, message in conflicts:
         if bad:
             raise UsageError(message, hint="see app-convert --help")
+    check_sandbox(options)
+
+
+def check_sandbox(options: Options) -> None:
+    """--probe and --smoke run the skill's own programs: only in the sandbox, unless the user
+    explicitly accepts running them unconfined (--unsafe-no-sandbox)."""
+    from skill2app.runtime.run import sandbox
+
+    flags = [f for f, on in (("--probe", options.probe), ("--smoke", options.smoke)) if on]
+    if not flags or options.unsafe_no_sandbox or sandbox.available():
+        return
+    raise UsageError(
+        f"{' and '.join(flags)} run the skill's programs, and there is no sandbox here "
+        "(bubblewrap's bwrap is not installed, or cannot create namespaces)",
+        hint=f"{sandbox.INSTALL_HINT}; or pass --unsafe-no-sandbox to run them unconfined",
+    )
 
 
 def make_plan(

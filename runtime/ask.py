@@ -201,7 +201,8 @@ def _learn(setting: Setting, request: str, pipeline: str, source: str) -> None:
     if setting.config.learn:
         from skill2app.runtime.routing.memory import Memory
 
-        Memory(state_home(), setting.app.root).learn(request, pipeline, source=source)
+        memory = Memory(state_home(), setting.app.root)
+        memory.learn(request, pipeline, source=source, secrets=setting.config.secrets)
 
 
 def listing(app_dir: Path) -> list[dict[str, Any]]:

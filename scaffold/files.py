@@ -66,7 +66,18 @@ def read_text(path: Path) -> str:
 
 
 def check(changes: Iterable[Change], *, force: bool) -> None:
-    """Raise ``Conflict`` naming the first file that would be overwritten without ``force``."""
+    """Raise ``Conflict`` naming the first file that would be overwritten without ``force``,
+    or written through a symbolic link (a ``pipelines/`` that leads out of the APP)."""
+    changes = list(changes)
+    for change in changes:
+        link = _link_on_the_way(change.path)
+        if link is not None:
+            raise Conflict(
+                f"{link.name} is a symbolic link (to {os.readlink(link)}): app-new writes only "
+                "inside the APP folder, never through a link",
+                where=Where(link),
+                hint="replace the link with a real folder, or work in the folder it leads to",
+            )
     clashes = [change for change in changes if change.action == OVERWRITE]
     if clashes and not force:
         more = f", as do {len(clashes) - 1} more" if len(clashes) > 1 else ""
@@ -97,6 +108,19 @@ def apply(changes: list[Change], *, force: bool = False, dry_run: bool = False) 
                 hint="check the folder's permissions and free space, then run again",
             ) from exc
     return changes
+
+
+def _link_on_the_way(path: Path) -> Path | None:
+    """The first symbolic link among the folders from the APP (the nearest folder up with a
+    SKILL.md) down to ``path``; None if there is none (or no APP yet)."""
+    folders = list(Path(os.path.abspath(path)).parents)
+    root = next((f for f in folders if (f / "SKILL.md").is_file()), None)
+    if root is None:
+        return None
+    for folder in reversed(folders[: folders.index(root)]):
+        if folder.is_symlink():
+            return folder
+    return None
 
 
 def _write(change: Change, created: list[Path]) -> None:

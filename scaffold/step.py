@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from skill2app.scaffold import files, layout, names, render, roundtrip, specs
-from skill2app.scaffold.errors import BadFile, Where
+from skill2app.scaffold.errors import BadFile, UsageError, Where
 from skill2app.scaffold.specs import InputSpec, StepSpec
 
 ANSWERS = "samples/answers.yaml"
@@ -64,6 +64,11 @@ def plan_step(
     after: str | None = None,
 ) -> list[files.Change]:
     """Add ``step`` to ``pipeline`` of ``app_dir``: edit pipeline.yaml, write the step's files."""
+    if after is not None and not names.EXISTING_NAME.fullmatch(after):
+        raise UsageError(  # the user's argument, not pipeline.yaml, is wrong
+            f"--after {after!r} is not a step name",
+            hint="name an existing step of the pipeline (see its pipeline.yaml)",
+        )
     path = layout.pipeline_file(app_dir, pipeline)
     doc = roundtrip.load(path, list_key="steps", kind="pipeline.yaml")
     step_names = roundtrip.step_names(doc)

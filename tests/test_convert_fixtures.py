@@ -67,3 +67,18 @@ def test_sample_values_naming_fixtures_point_into_the_pipeline() -> None:
         "other": "samples/unknown.pdf",
         "n": 3,
     }
+
+
+def test_the_plans_own_files_and_folders_are_pointed_to_in_the_app() -> None:
+    own = {"worklog.txt", "demo-skill/SKILL.md", "demo-skill/scripts/run.py"}
+    sample = {"log": "samples/worklog.txt", "skill": "samples/demo-skill", "all": "samples/.",
+              "deep": "samples/demo-skill/scripts/", "nope": "samples/other"}  # fmt: skip
+    got, names = with_fixtures(sample, "review", own)
+    assert names == []
+    assert got == {
+        "log": "pipelines/review/samples/worklog.txt",
+        "skill": "pipelines/review/samples/demo-skill",
+        "all": "pipelines/review/samples",
+        "deep": "pipelines/review/samples/demo-skill/scripts",
+        "nope": "samples/other",
+    }

@@ -148,7 +148,8 @@ def test_a_good_answer_writes_the_verified_app(skill: Path, tmp_path: Path) -> N
     jsonschema.validate(good_plan(), pause["schema"])  # what an agent can check itself
     code, out, err = paste(pause["resume"], json.dumps(good_plan()), tmp_path)
     assert code == 0, err
-    assert out == ""
+    report = json.loads(out)  # every outcome of resume is one JSON object on stdout
+    assert (report["ok"], report["attempts"], report["app"]) == (True, 1, str(tmp_path / "app"))
     assert "Converted" in err and "Smoke test: 1 of 1 steps passed" in err
     app = tmp_path / "app"
     done = subprocess.run(
@@ -187,6 +188,7 @@ def test_problems_come_back_with_the_attempt_count_then_a_fix_passes(
 
 
 def test_attempts_used_up_write_nothing_and_say_what_fails(skill: Path, tmp_path: Path) -> None:
+    """... and --max-attempts on resume reopens the session for one more try."""
     code, out, err = app_convert(
         skill, "--out", "app", "--analyzer", "host", "--max-attempts", "2", cwd=tmp_path
     )
@@ -200,8 +202,15 @@ def test_attempts_used_up_write_nothing_and_say_what_fails(skill: Path, tmp_path
     assert "Not converted: the analyst's plan still failed after 2 attempts" in err
     assert "the skill has no program 'scripts/nope.py'" in err
     assert not (tmp_path / "app").exists()
+    assert json.loads(out)["exhausted"] == [
+        "pipelines[0].steps[0].program: the skill has no program 'scripts/nope.py' "
+        "(programs: scripts/count.py)"
+    ]
     code, _out, err = paste(pause["resume"], json.dumps(good_plan()), tmp_path)
-    assert code == 2 and "has ended (exhausted)" in err
+    assert code == 2 and "has ended (exhausted)" in err and "--max-attempts" in err
+    code, out, err = paste(pause["resume"] + " --max-attempts 3", json.dumps(good_plan()), tmp_path)
+    assert code == 0, err
+    assert json.loads(out)["attempts"] == 3
 
 
 def test_an_empty_answer_uses_no_attempt(skill: Path, tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from skill2app.converter.inventory.programs.scripts import (
     usage_positionals,
 )
 from skill2app.converter.inventory.skill import parse_skill_md
+from skill2app.runtime.run import sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "skills"
@@ -977,15 +978,16 @@ def test_nothing_runs_without_probe(tmp_path: Path) -> None:
         tmp_path / "skill",
         {
             "SKILL.md": OK + "```bash\npython3 tools/t.py --x 1\n```\n",
-            "tools/t.py": f"import pathlib\npathlib.Path({str(marker)!r}).write_text('x')\n"
+            "tools/t.py": f"import pathlib\ntry:\n    pathlib.Path({str(marker)!r}).write_text('x')"
+            "\nexcept OSError:\n    pass\n"
             "if __name__ == '__main__':\n    print('usage: t.py')\n",
         },
     )
     inventory = build_inventory(tmp_path / "skill")
     assert not marker.exists()
     assert inventory.programs[0].probe is None
-    probed = build_inventory(tmp_path / "skill", probe=True)
-    assert marker.exists()
+    probed = build_inventory(tmp_path / "skill", probe=True, unsafe=not sandbox.available())
+    assert marker.exists() is not sandbox.available()  # the sandbox keeps its writes away
     assert probed.programs[0].probe == {
         "command": "python3 tools/t.py --help",
         "exit_code": 0,

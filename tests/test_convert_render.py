@@ -680,17 +680,32 @@ def test_constructor_passes_when_everything_is_there(skill: Path) -> None:
     }
 
 
-def test_destructor_removes_only_inside_the_allowed_folders(skill: Path, tmp_path: Path) -> None:
-    render(skill, lifecycle_plan())
-    work = tmp_path / "caller"
+def test_destructor_removes_only_inside_the_allowed_folders(
+    skill: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Patterns are relative to the run's work folder; the caller's folder is never touched,
+    not even by "*" (it emptied the caller's cwd), nor the APP's SKILL.md and pipelines/."""
+    plan = lifecycle_plan()
+    plan.destructor.actions.append(Action("remove-files", "everything", ["*", "../*"]))
+    plan.destructor.actions.append(
+        Action("remove-files", "the APP", [str(skill / "SKILL.md"), str(skill / "pipelines")])
+    )
+    render(skill, plan)
+    caller, work = tmp_path / "caller", tmp_path / "work"
+    caller.mkdir()
     work.mkdir()
-    (work / "a.tmp").write_text("x")
-    done = run_step(skill, "pipelines/_destructor/steps/cleanup.py", work)
+    (caller / "a.tmp").write_text("x")
+    (caller / "precious.txt").write_text("x")
+    (work / "b.tmp").write_text("x")
+    monkeypatch.setenv("APP_WORK_DIR", str(work))
+    done = run_step(skill, "pipelines/_destructor/steps/cleanup.py", caller)
     assert done.returncode == 0, done.stderr
     output = json.loads(done.stdout)["output"]
-    assert output == {"removed": [str(work / "a.tmp")], "by_hand": ["tell the team"]}
-    assert not (work / "a.tmp").exists()
+    assert output == {"removed": [str(work / "b.tmp")], "by_hand": ["tell the team"]}
+    assert sorted(p.name for p in caller.iterdir()) == ["a.tmp", "precious.txt"]
+    assert (skill / "SKILL.md").is_file() and (skill / "pipelines").is_dir()
     assert "not removing /etc/passwd" in done.stderr
+    assert "not removing ../*: '..' leaves the allowed folders" in done.stderr
 
 
 # -- samples -------------------------------------------------------------------------------

@@ -64,7 +64,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from helpers import Outcome, code, group_members, invoke, make_app, wait_for
+from helpers import Outcome, alive, code, group_members, invoke, make_app, wait_for
 from test_provider_anthropic import Api, error, ok, text
 
 import skill2app.runtime.providers.anthropic as anthropic_provider
@@ -650,3 +650,279 @@ def test_every_fault_is_in_the_docstring_table() -> None:
     rows = [line for line in (__doc__ or "").splitlines() if line.startswith("| ")][1:]
     assert [row.split("|")[2].strip() for row in rows] == [f.id for f in FAULTS]
     assert len(FAULTS) >= 30
+
+
+# --- hostile sessions and runs (issue 17): each broke a promise before ------------------------
+
+COUNTED = """\
+import json, os, sys, time
+path = os.path.join(os.environ["APP_TEST_MARKERS"], os.environ["APP_STEP"] + ".count")
+with open(path, "a") as fh:
+    fh.write("x")
+if sys.argv[1:] == ["slow-once"] and os.path.getsize(path) == 1:
+    time.sleep(60)
+print(json.dumps({"output": os.path.getsize(path)}))
+"""
+TEXT_SCHEMA = {"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}}}
+
+
+def session_app(root: Path, destructor: str = "") -> Path:
+    judge = {"name": "judge", "type": "llm", "prompt": "Judge it", "schema": "schemas/j.json"}
+    tail = program(f"python3 steps/counted.py {destructor}".strip(), "tail")
+    return make_app(
+        root,
+        {
+            "_constructor": [program("python3 steps/counted.py", "setup")],
+            "flow": [judge, program("python3 steps/counted.py", "after")],
+            "_destructor": [tail],
+        },
+        {
+            "pipelines/flow/schemas/j.json": json.dumps(TEXT_SCHEMA),
+            **{f"pipelines/{p}/steps/counted.py": COUNTED for p in ("_constructor", "flow")},
+            "pipelines/_destructor/steps/counted.py": COUNTED,
+        },
+    )
+
+
+def paused_session(app: Path) -> str:
+    result = invoke("run", app, "flow", "--json")
+    assert result.exit_code == 6, result.stderr
+    return json.loads(result.stdout)["session"]
+
+
+def counts(markers: Path) -> dict[str, int]:
+    return {p.stem: p.stat().st_size for p in markers.glob("*.count")}
+
+
+def test_a_resume_killed_in_its_destructor_does_not_replay(
+    tmp_path: Path, runtime_env: Path, app_run_home: Path
+) -> None:
+    """SIGKILL while the destructor runs, then `resume` again: the steps after the llm step
+    ran once, and only the destructor (which never finished) runs again."""
+    app = session_app(tmp_path / "app", destructor="slow-once")
+    session = paused_session(app)
+    proc = subprocess.Popen(
+        [APP_RUN, "resume", session, "--output", "-"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert proc.stdin is not None
+    proc.stdin.write(b'{"text": "fine"}')
+    proc.stdin.close()
+    wait_for(lambda: counts(runtime_env).get("tail") == 1, "the destructor to start")
+    proc.kill()
+    proc.wait()
+    for pid_dir in Path("/proc").iterdir():  # the orphaned destructor step: end it
+        if pid_dir.name.isdigit() and "slow-once" in (pid_dir / "cmdline").read_bytes().decode(
+            errors="replace"
+        ):
+            os.kill(int(pid_dir.name), signal.SIGKILL)
+    again = invoke("resume", session, "--output", "-", "--json", input='{"text": "fine"}')
+    assert again.exit_code == 0, again.stderr
+    assert counts(runtime_env) == {"setup": 1, "after": 1, "tail": 2}
+    assert json.loads(again.stdout)["status"] == "succeeded"
+    third = invoke("resume", session, "--output", "-", input='{"text": "fine"}')
+    assert third.exit_code == 2 and "already ended" in third.stderr
+
+
+def test_a_work_folder_replaced_by_a_symlink_is_refused(
+    tmp_path: Path, runtime_env: Path, app_run_home: Path
+) -> None:
+    app = session_app(tmp_path / "app")
+    session = paused_session(app)
+    data = json.loads((app_run_home / "sessions" / f"{session}.json").read_text())
+    work = Path(data["work_dir"])
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    work.rmdir()
+    work.symlink_to(elsewhere)
+    result = invoke("resume", session, "--output", "-", input='{"text": "fine"}')
+    assert result.exit_code == 2, result.stderr
+    assert f"the run's work folder {work} is a symlink now: refused" in result.stderr
+    assert counts(runtime_env) == {"setup": 1} and list(elsewhere.iterdir()) == []
+
+
+def test_a_session_edited_to_name_another_app_is_refused(
+    tmp_path: Path, runtime_env: Path, app_run_home: Path
+) -> None:
+    app, other = session_app(tmp_path / "app"), session_app(tmp_path / "other")
+    session = paused_session(app)
+    path = app_run_home / "sessions" / f"{session}.json"
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "app": str(other)}))
+    result = invoke("resume", session, "--output", "-", input='{"text": "fine"}')
+    assert result.exit_code == 2, result.stderr
+    assert f"names an APP it was not started with ({other})" in result.stderr
+    ended = invoke("abandon", session)
+    assert ended.exit_code == 3 and "nothing" not in counts(runtime_env)
+    assert counts(runtime_env) == {"setup": 1}  # the other APP's steps never ran
+
+
+def test_a_deeply_nested_answer_is_a_rejected_answer(
+    tmp_path: Path, runtime_env: Path, app_run_home: Path
+) -> None:
+    app = session_app(tmp_path / "app")
+    session = paused_session(app)
+    deep = "[" * 100_000 + "]" * 100_000
+    result = invoke("resume", session, "--output", "-", "--json", input=deep)
+    assert result.exit_code == 6, result.stderr  # asked again: retries are left
+    assert json.loads(result.stdout)["errors"] == [
+        "the answer is JSON nested too deeply to read (flatten it)"
+    ]
+    done = invoke("resume", session, "--output", "-", input='{"text": "fine"}')
+    assert done.exit_code == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("deep", "--input-json {path} is JSON nested too deeply to read"),
+        ("/dev/zero", "/dev/zero holds more than 256,000,000 bytes"),
+    ],
+)
+def test_bounded_input_json(
+    source: str, expected: str, tmp_path: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import skill2app.runtime.run.inputs as inputs
+
+    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 256_000_000 if source == "deep" else 1000)
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    app = make_app(tmp_path / "app", {"hello": [code("a")]})
+    given = str(path) if source == "deep" else source
+    result = invoke("run", app, "hello", "--input-json", given)
+    assert result.exit_code == 2, result.stderr
+    assert expected.replace("{path}", str(path)).replace("256,000,000", "1,000") in result.stderr
+
+
+def test_a_step_printing_deeply_nested_json(tmp_path: Path, runtime_env: Path) -> None:
+    deep = "import sys\nsys.stdout.write('{\"output\": ' + '[' * 200000 + ']' * 200000 + '}')\n"
+    app = make_app(
+        tmp_path / "app", {"hello": [program("python3 steps/deep.py")]},
+        {"pipelines/hello/steps/deep.py": deep},
+    )  # fmt: skip
+    result = invoke("run", app, "hello")
+    assert result.exit_code == 1, result.stderr
+    assert business("first", "stdout JSON is nested too deeply to read") in result.stderr
+
+
+def test_background_children_die_with_a_successful_step(tmp_path: Path, runtime_env: Path) -> None:
+    starts = (
+        "import json, os, subprocess, sys\n"
+        "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'],"
+        " stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+        "open(os.path.join(os.environ['APP_TEST_MARKERS'], 'child.pid'), 'w').write(str(p.pid))\n"
+        "print(json.dumps({'output': 1}))\n"
+    )
+    app = make_app(
+        tmp_path / "app", {"hello": [program("python3 steps/bg.py")]},
+        {"pipelines/hello/steps/bg.py": starts},
+    )  # fmt: skip
+    assert invoke("run", app, "hello").exit_code == 0
+    child = int((runtime_env / "child.pid").read_text())
+    wait_for(lambda: not alive(child), "the step's background child to be gone", 5)
+
+
+# A real app-run whose run folder is made, then SIGTERM arrives: right after the record's
+# first line, before the lifecycle took over (the window 3 of 500 random timings hit).
+SIGNAL_AFTER_RUN_START = """
+import os, signal, sys
+import skill2app.runtime.run.runner as runner
+made = runner.new_work_dir
+def new_work_dir(run_id):
+    folder = made(run_id)
+    os.kill(os.getpid(), signal.SIGTERM)
+    return folder
+runner.new_work_dir = new_work_dir
+from skill2app.runtime.cli import main
+main()
+"""
+# SIGINT while the command line is still being imported (the first 20-40 ms)
+SIGINT_WHILE_LOADING = """
+import builtins, os, signal
+real = builtins.__import__
+def hook(name, *args, **kw):
+    if name == "skill2app.runtime.cli":
+        os.kill(os.getpid(), signal.SIGINT)
+    return real(name, *args, **kw)
+builtins.__import__ = hook
+from skill2app.runtime.entry import main
+main()
+"""
+
+
+def test_a_signal_right_after_the_record_starts(
+    tmp_path: Path, runtime_env: Path, app_run_home: Path
+) -> None:
+    app = fault_app(tmp_path / "app", [code("first")])
+    done = subprocess.run(
+        [sys.executable, "-c", SIGNAL_AFTER_RUN_START, "run", str(app), "hello"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 143, done.stderr
+    assert "Traceback" not in done.stderr
+    events = read_events(next((app_run_home / "runs").iterdir()))
+    assert (events[-1]["event"], events[-1]["status"]) == ("run_end", "interrupted")
+    assert not [e for e in events if e["event"] == "step_start"]  # nothing ran
+    assert list(Path(os.environ["TMPDIR"]).glob("app-run-*")) == []
+
+
+def test_sigint_while_loading_is_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", SIGINT_WHILE_LOADING, "list", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (130, "Error: interrupted\n")
+
+
+def test_escapes_never_reach_the_terminal(tmp_path: Path, runtime_env: Path) -> None:
+    """A folder name or a step's stderr holding a newline or terminal escapes is shown
+    escaped: no forged line, no colour, no retitled window."""
+    shout = (
+        "import sys\nsys.stderr.write('\\x1b]0;pwned\\x07\\x1b[2Jcleared\\nError: forged\\n')\n"
+        "sys.exit(1)\n"
+    )
+    app = make_app(
+        tmp_path / "app", {"hello": [program("python3 steps/shout.py")]},
+        {"pipelines/hello/steps/shout.py": shout},
+    )  # fmt: skip
+    result = invoke("run", app, "hello")
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stderr and "\\x1b]0;pwned\\x07\\x1b[2Jcleared" in result.stderr
+    odd = app / "pipelines" / "x\x1b[31m\nError: fake"
+    odd.mkdir()
+    checked = invoke("check", app)
+    assert "\x1b" not in checked.stderr
+    assert not [line for line in checked.stderr.splitlines() if line.startswith("Error: fake")]
+
+
+def test_a_signal_before_an_agent_run_takes_over(
+    tmp_path: Path, runtime_env: Path, app_run_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Skill mode's agent run: the same window, the same end (interrupted, its run_end, no
+    work folder left)."""
+    from skill2app.runtime.app.config import Config
+    from skill2app.runtime.app.model import load_app
+    from skill2app.runtime.host import skill_mode
+
+    made = skill_mode.new_work_dir
+    folders: list[Path] = []
+
+    def new_work_dir(run_id: str) -> Path:
+        folders.append(made(run_id))
+        os.kill(os.getpid(), signal.SIGTERM)
+        return folders[-1]
+
+    monkeypatch.setattr(skill_mode, "new_work_dir", new_work_dir)
+    app = load_app(fault_app(tmp_path / "app", [code("first")]))
+    out = skill_mode.run_with_agent(
+        app,
+        "hi",
+        config=Config(),
+        provider=object(),
+        home=app_run_home,  # type: ignore[arg-type]
+    )
+    assert (out["status"], out["exit_code"]) == ("interrupted", 143)
+    assert not folders[0].exists()
+    events = read_events(Path(out["record"]))
+    assert (events[-1]["event"], events[-1]["status"]) == ("run_end", "interrupted")
+    assert not (runtime_env / "destructor.runs").exists()

@@ -203,6 +203,9 @@ def test_the_store_is_bounded_and_skips_long_and_secret_requests(
     assert memory.learn("x" * (MAX_CHARS + 1), "refund") is None
     monkeypatch.setenv("SHOP_API_TOKEN", "s3cr3t-t0ken-value")
     assert memory.learn("refund with key s3cr3t-t0ken-value", "refund") is None
+    assert memory.learn("call it with Bearer abcdefghijklmnop123", "refund") is None
+    monkeypatch.setenv("CUSTOMER_NUMBER", "C-0042-7781")  # secret by the config's names only
+    assert memory.learn("refund C-0042-7781 now", "refund", secrets=("customer_number",)) is None
 
 
 def test_a_learned_example_counts_only_when_asked_again() -> None:

@@ -305,7 +305,52 @@ CORPUS = [
         "error: validate '/usr/local/bin/validate_greet.py' is outside the APP "
         f"(validate_absolute_path/{P}:7)",
     ),
-]
+    # hostile APPs (issue 17): each passed `check` and broke `run` before
+    *(
+        (f"timeout_{name}", 3, f"error: timeout {shown} is not a number of seconds from 0 to "
+         f"604,800 (timeout_{name}/{P}:7)")
+        for name, shown in (("nan", "nan"), ("inf", "inf"), ("huge", "1e+308"))
+    ),
+    (
+        "command_extensionless_outside",
+        3,
+        "error: command script '../../../../outside/evil' is outside the APP "
+        f"(command_extensionless_outside/{P}:6)",
+    ),
+    (
+        "command_argument_outside",
+        3,
+        "error: command path '../../../secrets.txt' is outside the APP "
+        f"(command_argument_outside/{P}:6)",
+    ),
+    (
+        "validate_command_outside",
+        3,
+        "error: validate script '../../../../x' is outside the APP "
+        f"(validate_command_outside/{P}:7)",
+    ),
+    *(
+        (f"schema_ref_{name}", 3, f"error: schema $ref {ref!r} {why} "
+         f"(schema_ref_{name}/pipelines/hello/schemas/greet.json)")
+        for name, ref, why in (
+            ("remote", "http://127.0.0.1:9/x.json", "is not a file inside the APP (never fetched)"),
+            ("file_url", "file:///etc/passwd", "is not a file inside the APP (never fetched)"),
+            ("outside", "../../../../outside.json", "is outside the APP"),
+        )
+    ),
+    (
+        "skill_md_alias_bomb",
+        0,
+        "warning: SKILL.md's frontmatter is not read: YAML expands to more than 10,000 values "
+        f"(an alias bomb?) ({MALFORMED}/skill_md_alias_bomb/SKILL.md:4)",
+    ),
+    (
+        "skill_md_deep",
+        0,
+        "warning: SKILL.md's frontmatter is not read: YAML is nested too deeply to read "
+        f"({MALFORMED}/skill_md_deep/SKILL.md:2)",
+    ),
+]  # fmt: skip
 
 
 def the_line(stderr: str, start: str) -> str:
@@ -472,6 +517,13 @@ def steps_dir_link(path: Path) -> None:
     (path.parent / "steps").symlink_to(outside)
 
 
+def pipeline_link(path: Path) -> None:
+    """pipeline.yaml itself is a symlink to a file beside the APP."""
+    outside = path.parents[3] / "elsewhere.yaml"
+    outside.write_text(CODE_STEP)
+    path.symlink_to(outside)
+
+
 GENERATED = [
     (
         "deeply_nested",
@@ -535,6 +587,12 @@ GENERATED = [
         "error: validate 'steps/validate_greet.py' is outside the APP: a symlink takes it to "
         f"{{tmp}}/validate_greet.py (app/{P}:7) — use a path relative to the pipeline "
         "directory, inside the APP",
+    ),
+    (
+        "pipeline_yaml_symlink_escape",
+        pipeline_link,
+        f"error: pipeline.yaml is outside the APP: a symlink takes it to {{tmp}}/elsewhere.yaml "
+        f"(app/{P}) — keep every pipeline's files inside the APP folder (copy it in)",
     ),
     (
         "command_symlink_escape",

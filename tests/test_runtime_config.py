@@ -182,7 +182,7 @@ def test_a_bad_config_file_is_a_usage_error_with_its_line(
     ("variable", "value", "expected_error"),
     [
         ("APP_RUN_ROUTING", "bogus", "Error: APP_RUN_ROUTING='bogus' is not a routing strategy"),
-        ("APP_RUN_PROVIDER", "openai", "Error: APP_RUN_PROVIDER='openai' is not a provider"),
+        ("APP_RUN_PROVIDER", "openia", "Error: APP_RUN_PROVIDER='openia' is not a provider"),
     ],
 )
 def test_a_bad_variable_is_named(
@@ -206,7 +206,7 @@ def test_a_bad_flag_is_named(tmp_path: Path) -> None:
 
 def test_config_errors_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ConfigError) as caught:
-        load_config(tmp_path, provider="openai")
+        load_config(tmp_path, provider="openia")
     assert caught.value.exit_code == 2
     monkeypatch.setenv("APP_RUN_CONFIG", str(tmp_path / "missing.yaml"))
     app = make_app(tmp_path / "app", {"hello": [{"name": "a", "type": "code", "command": "true"}]})

@@ -103,7 +103,7 @@ def test_command_line_values_are_converted_by_declared_type(
         (
             "array",
             '{"k": 1}',
-            """input x='{"k": 1}' is not a valid array — pass --input x='[1,2]'""",
+            """input x='{"k": 1}' is not a valid array — pass --input x='["a","b"]'""",
         ),
         ("array", "[1,", "input x='[1,' is not a valid array"),
         ("array", "[NaN]", "input x='[NaN]' is not a valid array"),

@@ -317,8 +317,8 @@ def test_an_llm_step_in_the_destructor_needs_a_provider_before_anything_runs(
         ),
         (
             ["--provider", "bogus"],
-            "Error: --provider 'bogus' is not a provider — use one of anthropic, local, scripted, "
-            "none\n",
+            "Error: --provider 'bogus' is not a provider — use one of anthropic, openai, local, "
+            "scripted, none\n",
         ),
     ],
 )

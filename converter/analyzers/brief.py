@@ -82,6 +82,8 @@ steps may use (a program printing text has output field stdout; one with ok_exit
 exit_code).
 - A written step: {name, type: code, write: {language: python|bash|node, source}, output: \
 {field: type}}. The source is a complete program following the APP step contract (below).
+- Declare in output only the fields a step always prints: a later step or prompt that \
+names a field the program sometimes leaves out fails at run time.
 - An llm step: {name, type: llm, model: lite|standard|reasoning, prompt, schema, rules, \
 retry}. The prompt names its data as {{input.<name>}}, {{steps.<step>.output}} or \
 {{steps.<step>.output.<field>}}. rules[]: objects {check: required (fields) | subset (field, \
@@ -97,8 +99,9 @@ creates when a value names them: samples/one-page.pdf, samples/form.pdf (a filla
 text fields name and email, checkbox agree whose checked value is /Yes), samples/table.csv \
 (region,product,units,price), samples/table.xlsx (sheet Sales: region, units, price), \
 samples/document.docx, samples/image.png, samples/text.txt (meeting notes), \
-samples/data.json; or a small text file you write in sample.files ({"worklog.txt": \
-"..."}) and name as samples/worklog.txt; and one answer per llm step that the \
+samples/data.json; or small text files you write in sample.files ({"worklog.txt": \
+"...", "demo-skill/SKILL.md": "..."}) and name as samples/worklog.txt or samples/demo-skill \
+(a folder); and one answer per llm step that the \
 steps after it can use (it must pass the step's schema and rules). Pipelines run in the \
 plan's order on one scratch state, so a later sample may use what an earlier pipeline made \
 (the event it created). Only when no sample can make a pipeline run here (it needs a git \

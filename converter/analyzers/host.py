@@ -123,13 +123,21 @@ def resume(
     answer_text: str,
     *,
     progress: Callable[[str], None] | None = None,
+    max_attempts: int | None = None,
 ) -> Outcome:
-    """Judge the answer to ``session``'s pause: pause again, or end it (accepted/exhausted)."""
+    """Judge the answer to ``session``'s pause: pause again, or end it (accepted/exhausted).
+    ``max_attempts`` above the attempts made so far raises the bound, and reopens a session
+    whose attempts were used up (the answer is then the next attempt)."""
     with held(home, session) as data:
+        if max_attempts is not None and max_attempts > data["attempt"]:
+            if data["status"] == "exhausted":
+                data |= {"status": "paused", "attempt": data["attempt"] + 1}
+            data["max_attempts"] = max_attempts
         if data["status"] != "paused":
+            more = " (or --max-attempts N to try again)" if data["status"] == "exhausted" else ""
             raise UsageError(
                 f"session {session} has ended ({data['status']})",
-                hint="start a new conversion with app-convert SKILL --analyzer host",
+                hint=f"start a new conversion with app-convert SKILL --analyzer host{more}",
             )
         skill = Path(data["skill"])
         if not skill.is_dir() or fingerprint(skill) != data["fingerprint"]:
@@ -138,7 +146,9 @@ def resume(
                 hint=f"abandon it (app-convert abandon {session}) and start again",
             )
         answer, problem = parse_answer(answer_text)  # EmptyAnswer: refused, no attempt used
-        inventory = build_inventory(skill, probe=bool(data["options"].get("probe")))
+        options = data["options"]
+        unsafe = bool(options.get("unsafe_no_sandbox"))
+        inventory = build_inventory(skill, probe=bool(options.get("probe")), unsafe=unsafe)
         verdict = (
             Verdict(None, [problem])
             if problem

@@ -93,11 +93,13 @@ def evaluate(
     say(f"verifying the plan's {len(plan.pipelines)} pipelines in a temporary copy")
     with tempfile.TemporaryDirectory(prefix="app-convert-verify-") as tmp:
         written = write_app(inventory.root, files, out=Path(tmp) / "app", force=False)
+        from skill2app.runtime.run.sandbox import available  # the skill's programs: sandboxed
+
         verification = verify_app(
             written.root,
             files,
             inventory,
-            smoke=True,
+            smoke=available(),  # no sandbox here: the plan is not smoke-tested (never unconfined)
             timeout=smoke_timeout,
             progress=say,
             order=[p.name for p in plan.pipelines],

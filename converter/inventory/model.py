@@ -98,8 +98,9 @@ class Inventory:
         }
 
 
-def build_inventory(skill_dir: Path, *, probe: bool = False) -> Inventory:
-    """Read the skill in ``skill_dir``; run programs (``--help``) only when ``probe``."""
+def build_inventory(skill_dir: Path, *, probe: bool = False, unsafe: bool = False) -> Inventory:
+    """Read the skill in ``skill_dir``; run programs (``--help``) only when ``probe``, in the
+    sandbox (``unsafe``: without it, as the user asked)."""
     if not skill_dir.is_dir():
         raise SkillError(
             "not a folder",
@@ -117,7 +118,7 @@ def build_inventory(skill_dir: Path, *, probe: bool = False) -> Inventory:
     docs += read_docs(skill_dir, paths, skill_md.name)
     invoked, commands = find_invocations(docs, [p for p in paths if p != skill_md.name])
     warnings.extend(missing_programs(docs, commands, paths))
-    programs, roles = _programs(skill_dir, paths, skill_md.name, invoked, probe)
+    programs, roles = _programs(skill_dir, paths, skill_md.name, invoked, (probe, unsafe))
     warnings.extend(w for p in programs if (w := direct_run_warning(skill_dir, p)))
     modules = [p for p in paths if roles.get(p) == "module"]
     requirements = _requirements(skill_dir, doc, commands, programs, paths, modules)
@@ -150,7 +151,9 @@ def list_files(skill_dir: Path) -> tuple[list[str], list[str]]:
     folders and symbolic links are left out."""
     found: list[str] = []
     warnings: list[str] = []
+    real = skill_dir.resolve()
     for root, dirs, names in os.walk(skill_dir, followlinks=False):
+        warnings += _links_out(Path(root), [*dirs, *names], skill_dir, real)
         dirs[:] = sorted(
             d
             for d in dirs
@@ -165,6 +168,27 @@ def list_files(skill_dir: Path) -> tuple[list[str], list[str]]:
                 warnings.append(f"more than {MAX_FILES} files; the rest were not read")
                 return sorted(found), warnings
     return sorted(found), warnings
+
+
+def _links_out(folder: Path, names: list[str], skill_dir: Path, real: Path) -> list[str]:
+    """A warning for each symbolic link here that leads out of the skill: never read, never
+    run, never copied (``tools`` -> /usr/bin would offer the system's programs)."""
+    found = []
+    for name in sorted(names):
+        path = folder / name
+        if not path.is_symlink():
+            continue
+        try:
+            inside = path.resolve().is_relative_to(real)
+        except (OSError, RuntimeError):
+            inside = False
+        if not inside:
+            rel = path.relative_to(skill_dir).as_posix()
+            found.append(
+                f"{rel} is a link to {os.readlink(path)}, outside the skill: not read, run or "
+                "copied"
+            )
+    return found
 
 
 @dataclass(frozen=True)
@@ -253,8 +277,9 @@ def _programs(
     paths: list[str],
     skill_md: str,
     invoked: dict[str, list[Invocation]],
-    probe: bool,
+    probing: tuple[bool, bool],
 ) -> tuple[list[Program], dict[str, str]]:
+    probe, unsafe = probing
     roles: dict[str, str] = {skill_md: "skill"}
     programs: list[Program] = []
     for rel in paths:
@@ -266,7 +291,8 @@ def _programs(
         head = read_source(skill_dir / rel)
         language = language_of(Path(rel), head)
         if is_candidate(rel, language, head, rel in invoked):
-            programs.append(describe(skill_dir, rel, language, invoked.get(rel, []), probe=probe))
+            found = invoked.get(rel, [])
+            programs.append(describe(skill_dir, rel, language, found, probe=probe, unsafe=unsafe))
             roles[rel] = "program"
         elif language:
             roles[rel] = "module"

@@ -263,7 +263,7 @@ def _python(
     """Env vars, third-party imports and programs run, read from the syntax tree."""
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # 200,000 deep, too
         return
     guarded = _guarded_imports(tree)
     for node in ast.walk(tree):

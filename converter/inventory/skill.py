@@ -21,6 +21,7 @@ from skill2app.converter.inventory.markdown import CodeBlock, InlineCode, Sectio
 
 MAX_SKILL_MD_BYTES = 1_000_000
 MAX_FRONTMATTER_NODES = 5_000
+MAX_FRONTMATTER_DEPTH = 50
 KNOWN_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
 SKILL_NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 FRONTMATTER_HINT = (
@@ -175,6 +176,12 @@ def _load_frontmatter(text: str, file: str) -> tuple[dict[str, Any], dict[str, i
             where=Where(file, 1),
             hint=_yaml_hint(str(exc)),
         ) from exc
+    except RecursionError:  # "[[[[..." thousands deep: PyYAML's composer recurses per level
+        raise FrontmatterError(
+            "the frontmatter is nested too deeply to read",
+            where=Where(file, 2),
+            hint="a frontmatter needs a few levels at most: flatten it",
+        ) from None
     finally:
         loader.dispose()
     if data is None:
@@ -221,9 +228,9 @@ def _check_size(node: yaml.Node | None, file: str) -> None:
         return
     tops = node.value if isinstance(node, yaml.MappingNode) else [(node, node)]
     for key, value in tops:
-        stack: list[yaml.Node] = [value] if value is not None else []
+        stack: list[tuple[yaml.Node, int]] = [(value, 1)] if value is not None else []
         while stack:
-            current = stack.pop()
+            current, depth = stack.pop()
             budget -= 1
             if budget < 0:
                 raise FrontmatterError(
@@ -231,11 +238,17 @@ def _check_size(node: yaml.Node | None, file: str) -> None:
                     where=Where(file, key.start_mark.line + 2),
                     hint="remove YAML anchors/aliases from the frontmatter",
                 )
+            if depth > MAX_FRONTMATTER_DEPTH:
+                raise FrontmatterError(
+                    f"the frontmatter is nested more than {MAX_FRONTMATTER_DEPTH} levels deep",
+                    where=Where(file, current.start_mark.line + 2),
+                    hint="a frontmatter needs a few levels at most: flatten it",
+                )
             if isinstance(current, yaml.SequenceNode):
-                stack.extend(current.value)
+                stack.extend((item, depth + 1) for item in current.value)
             elif isinstance(current, yaml.MappingNode):
                 for sub_key, sub_value in current.value:
-                    stack.extend((sub_key, sub_value))
+                    stack.extend(((sub_key, depth + 1), (sub_value, depth + 1)))
 
 
 def _frontmatter(

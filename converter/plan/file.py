@@ -17,6 +17,8 @@ import yaml
 
 from skill2app.converter.errors import PlanError, Where
 from skill2app.converter.plan.model import Plan, plan_from_dict
+from skill2app.runtime.app.document import safe_yaml
+from skill2app.runtime.errors import LoadError
 
 MAX_PLAN_BYTES = 2_000_000
 
@@ -94,6 +96,9 @@ def dump_plan(plan: Plan, path: Path) -> None:
     path.write_text(plan_to_yaml(plan), encoding="utf-8")
 
 
+MAX_PLAN_NODES = 200_000
+
+
 def load_plan(path: Path) -> Plan:
     """Read a plan file; PlanError names the file and line of the first problem."""
     shown = str(path)
@@ -108,16 +113,12 @@ def load_plan(path: Path) -> Plan:
     if len(raw) > MAX_PLAN_BYTES:
         raise PlanError(f"the plan is larger than {MAX_PLAN_BYTES} bytes", where=Where(shown))
     text = raw.decode("utf-8-sig", errors="replace")
-    try:
-        data = yaml.safe_load(text)
-        root = yaml.compose(text)
-    except yaml.MarkedYAMLError as exc:
-        line = exc.problem_mark.line + 1 if exc.problem_mark else 0
-        raise PlanError(
-            f"broken YAML: {exc.problem}", where=Where(shown, line), hint="fix the YAML syntax"
-        ) from exc
-    except yaml.YAMLError as exc:
-        raise PlanError(f"broken YAML: {exc}", where=Where(shown)) from exc
+    try:  # bounded: an alias bomb, or nesting thousands deep, is a clear error
+        data = safe_yaml(text, shown, max_nodes=MAX_PLAN_NODES)
+    except LoadError as exc:
+        message = exc.message.replace("invalid YAML", "broken YAML")
+        raise PlanError(message, where=exc.where, hint=exc.hint) from None
+    root = yaml.compose(text)  # only for lines: bounded by the load above
     errors = schema_errors(data)
     if errors:
         messages = [f"{format_path(p)}: {m}" for p, m in errors]

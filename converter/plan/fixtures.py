@@ -268,15 +268,18 @@ def with_fixtures(
     samples are read from the APP folder, by the smoke run and by ``app-run test``), and the
     fixtures it names, in order, once each (own files are not listed)."""
     names: list[str] = []
+    folders = {"/".join(n.split("/")[:i]) for n in own for i in range(1, n.count("/") + 1)}
 
     def walk(value: Any) -> Any:
         if isinstance(value, dict):
             return {k: walk(v) for k, v in value.items()}
         if isinstance(value, list):
             return [walk(v) for v in value]
+        if isinstance(value, str) and value.rstrip("/") in ("samples", "samples/."):
+            return f"pipelines/{pipeline}/samples"  # the samples folder itself
         name = value[len(PREFIX) :] if isinstance(value, str) and value.startswith(PREFIX) else ""
-        if name in own:
-            return f"pipelines/{pipeline}/{PREFIX}{name}"
+        if name and (name in own or name.rstrip("/") in folders):
+            return f"pipelines/{pipeline}/{PREFIX}{name.rstrip('/')}"
         if name in FIXTURES:
             if name not in names:
                 names.append(name)

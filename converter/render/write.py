@@ -98,6 +98,11 @@ def write_app(
             result.overwritten += [r for r in tree.files if not _same(skill_dir / r, out / r)]
             if tree.left_out:
                 result.warnings.append(f"not copied from the skill: {', '.join(tree.left_out)}")
+            if tree.links_out:
+                result.warnings.append(
+                    "not copied: links that lead out of the skill (a converted APP must not "
+                    f"reach outside itself): {', '.join(tree.links_out)}"
+                )
         result.overwritten += [f.path for f in others if differs(target / f.path, f.content)]
         result.backed_up = sorted({*survey.backup, *result.overwritten})
         result.backup = back_up(target, result.backed_up)  # before anything is replaced
@@ -186,14 +191,16 @@ class SkillTree:
     """What ``--out`` copies of a skill, as relative POSIX paths."""
 
     folders: list[str] = field(default_factory=list)
-    files: list[str] = field(default_factory=list)  # symbolic links too, copied as links
+    files: list[str] = field(default_factory=list)  # links inside the skill, copied as links
     left_out: list[str] = field(default_factory=list)  # an old pipelines/: it is regenerated
+    links_out: list[str] = field(default_factory=list)  # links leaving the skill: never copied
 
 
 def skill_tree(skill_dir: Path) -> SkillTree:
     """The folders and files of the skill that ``--out`` copies: VCS folders, caches, the
     backup folder, an old pipelines/ and a generated README are left out."""
     tree = SkillTree()
+    real_skill = skill_dir.resolve()
     for root, dirs, names in os.walk(skill_dir):
         here = Path(root)
         rel_dir = here.relative_to(skill_dir)
@@ -210,10 +217,20 @@ def skill_tree(skill_dir: Path) -> SkillTree:
         dirs[:] = keep
         for name in sorted(names):
             rel = (rel_dir / name).as_posix()
-            if name not in COPY_SKIP and not (rel in README_NAMES and is_generated(here / name)):
+            if (here / name).is_symlink() and not _stays_inside(here / name, real_skill):
+                tree.links_out.append(f"{rel} -> {os.readlink(here / name)}")
+            elif name not in COPY_SKIP and not (rel in README_NAMES and is_generated(here / name)):
                 tree.files.append(rel)
     tree.files.sort()
     return tree
+
+
+def _stays_inside(link: Path, root: Path) -> bool:
+    """Whether a symbolic link of the skill leads to something inside it (followed fully)."""
+    try:
+        return link.resolve().is_relative_to(root)
+    except (OSError, RuntimeError):  # a loop
+        return False
 
 
 def copy_skill(skill_dir: Path, out: Path, tree: SkillTree) -> None:

@@ -11,7 +11,10 @@
    constructor checks and that names a path (``*_FILE``, ``*_PATH``, ``*_DIR``, ``*_HOME``) and
    is not set gets a scratch path.  A step that fails only because this machine lacks what the
    skill needs (the constructor's checks fail, a module or program is not installed) is
-   ``skipped`` with what is missing — not a fault of the APP.
+   ``skipped`` with what is missing — not a fault of the APP.  The steps run through
+   app-run's own step runner inside the sandbox (``runtime.run.sandbox``: no network, nothing
+   writable but the temporary copy, no view of the user's home; the caller has made sure one
+   is available, or the user asked to go without: ``sandboxed``).
 """
 
 from __future__ import annotations
@@ -26,12 +29,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from skill2app.converter.inventory.programs.interface import Command
 from skill2app.runtime.app.config import Config
+from skill2app.runtime.app.document import read_bounded
 from skill2app.runtime.app.model import CONSTRUCTOR, DESTRUCTOR, App, Pipeline, load_app
 from skill2app.runtime.errors import AppRunError, SubprocessError
+from skill2app.runtime.run.sandbox import Sandbox
 from skill2app.runtime.run.steps import StepContext, run_code_step
 
 if TYPE_CHECKING:
@@ -98,6 +101,7 @@ def verify_app(
     inventory: Inventory,
     *,
     smoke: bool = False,
+    sandboxed: bool = True,
     timeout: float = SMOKE_TIMEOUT,
     progress: Callable[[str], None] | None = None,
     order: list[str] | None = None,
@@ -114,7 +118,8 @@ def verify_app(
         result.mapping_errors += errors
     if smoke:
         result.smoke_ran = True
-        result.smoke = smoke_test(root, timeout, progress or (lambda _message: None), order)
+        say = progress or (lambda _message: None)
+        result.smoke = smoke_test(root, timeout, say, order, sandboxed=sandboxed)
     return result
 
 
@@ -207,14 +212,18 @@ def smoke_test(
     timeout: float,
     progress: Callable[[str], None],
     order: list[str] | None = None,
+    *,
+    sandboxed: bool = True,
 ) -> list[SmokeResult]:
     """Run every business pipeline on its samples in a temporary copy of the APP, inside its
     lifecycle, the way app-run runs it (same environment, working folder, stdin/stdout
     contract and timeout kill), in ``order`` (the plan's: what one pipeline makes, a later one
-    may use), then the rest by name.  A pipeline whose sample is a placeholder
-    (``samples/placeholders.json``) is skipped, with its reason."""
+    may use), then the rest by name — in the sandbox unless not ``sandboxed``.  A pipeline
+    whose sample is a placeholder (``samples/placeholders.json``) is skipped, with its
+    reason."""
     results: list[SmokeResult] = []
     with tempfile.TemporaryDirectory(prefix="app-convert-smoke-") as tmp:
+        sandbox = Sandbox(writable=(Path(tmp).resolve(),)) if sandboxed else None
         copy = Path(tmp) / "app"
         shutil.copytree(root, copy, symlinks=True, ignore=shutil.ignore_patterns(".git"))
         work = Path(tmp) / "work"
@@ -229,7 +238,7 @@ def smoke_test(
             n for n in names if n not in (order or [])
         ]
         for name in ordered:
-            results += _smoke_business(app, name, work, env, timeout, progress)
+            results += _smoke_business(app, name, work, env, timeout, progress, sandbox)
     return results
 
 
@@ -261,6 +270,7 @@ def _smoke_business(
     env: dict[str, str],
     timeout: float,
     progress: Callable[[str], None],
+    sandbox: Sandbox | None = None,
 ) -> list[SmokeResult]:
     """One business pipeline with its lifecycle: its steps are skipped (with what is missing)
     when its constructor's checks fail here."""
@@ -271,23 +281,23 @@ def _smoke_business(
     placeholder = _placeholder(pipeline)
     if placeholder:
         return [SmokeResult(name, s.name, "skipped", placeholder) for s in pipeline.steps]
-    inputs = _sample_inputs(pipeline)
+    try:
+        inputs = _sample_inputs(pipeline)
+    except AppRunError as exc:  # bounded: a huge or bomb-like sample is said, not parsed
+        return [SmokeResult(name, "", "failed", exc.one_line())]
     results: list[SmokeResult] = []
+    run = (work, env, timeout, progress, inputs, name, sandbox)
     if app.has(CONSTRUCTOR):
-        before = _smoke_pipeline(
-            app, app.pipeline(CONSTRUCTOR), work, env, timeout, progress, inputs, name
-        )
+        before = _smoke_pipeline(app, app.pipeline(CONSTRUCTOR), *run)
         failed = next((r for r in before if r.status != "passed"), None)
         if failed is not None:
             missing = needs_of(failed.detail)
             if not missing:
                 return [replace(failed, pipeline=f"{name} ({CONSTRUCTOR})")]
             return [SmokeResult(name, s.name, "skipped", missing) for s in pipeline.steps]
-    results += _smoke_pipeline(app, pipeline, work, env, timeout, progress, inputs, name)
+    results += _smoke_pipeline(app, pipeline, *run)
     if app.has(DESTRUCTOR):
-        after = _smoke_pipeline(
-            app, app.pipeline(DESTRUCTOR), work, env, timeout, progress, inputs, name
-        )
+        after = _smoke_pipeline(app, app.pipeline(DESTRUCTOR), *run)
         results += [
             replace(r, pipeline=f"{name} ({DESTRUCTOR})") for r in after if r.status == "failed"
         ]
@@ -299,8 +309,10 @@ def needs_of(detail: str) -> str:
     found = MISSING.search(detail)
     if found is None:
         return ""
-    what = next(g for g in found.groups() if g)
-    return f"needs {what.strip()}, not available here"
+    what = next(g for g in found.groups() if g).strip()
+    if found.lastindex == len(found.groups()):  # a constructor check, said in its own words
+        return f"the constructor's check fails here: {what}"
+    return f"needs {what}, not available here"
 
 
 def _placeholder(pipeline: Pipeline) -> str:
@@ -315,15 +327,16 @@ def _placeholder(pipeline: Pipeline) -> str:
     why = data.get("why") if isinstance(data, dict) else None
     inputs = data.get("inputs") if isinstance(data, dict) else None
     named = ", ".join(sorted(inputs)) if isinstance(inputs, dict) and inputs else ""
-    text = str(why) if why else f"placeholder values for {named}" if named else ""
-    return f"placeholder sample: {text}" if text else "placeholder sample"
+    if why:
+        return f"not run, as the plan says: {why}"
+    return f"placeholder sample values for {named}" if named else "placeholder sample"
 
 
 def _sample_inputs(pipeline: Pipeline) -> dict[str, Any]:
     sample_file = pipeline.dir / "samples" / "input.json"
     if not sample_file.is_file():
         return {}
-    data = json.loads(sample_file.read_text(encoding="utf-8"))
+    data = read_bounded(sample_file, "json")
     return data if isinstance(data, dict) else {}
 
 
@@ -336,8 +349,12 @@ def _smoke_pipeline(
     progress: Callable[[str], None],
     inputs: dict[str, Any],
     business: str,
+    sandbox: Sandbox | None = None,
 ) -> list[SmokeResult]:
-    answers = _answers(pipeline.dir / "samples" / "answers.yaml")
+    try:
+        answers = _answers(pipeline.dir / "samples" / "answers.yaml")
+    except AppRunError as exc:  # bounded: an alias bomb in the answers is said, not expanded
+        return [SmokeResult(pipeline.name, "", "failed", exc.one_line())]
     context = StepContext(
         app=app,
         pipeline=pipeline,
@@ -350,6 +367,7 @@ def _smoke_pipeline(
             "APP_CALLER_CWD": str(app.root),
             "APP_BUSINESS_PIPELINE": business,
         },
+        sandbox=sandbox,
     )
     results: list[SmokeResult] = []
     for step in pipeline.steps:
@@ -403,6 +421,6 @@ def _reason(exc: AppRunError) -> str:
 def _answers(path: Path) -> dict[str, list[Any]]:
     if not path.is_file():
         return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = read_bounded(path, "yaml") or {}
     table = data.get("answers") if isinstance(data, dict) else None
     return table if isinstance(table, dict) else {}

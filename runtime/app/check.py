@@ -11,6 +11,7 @@ An unknown key close to a known one (``inputs`` for ``input``) is a typo, and an
 from __future__ import annotations
 
 import json
+import math
 import re
 from functools import cache
 from typing import Any
@@ -23,6 +24,7 @@ from skill2app.runtime.app.skill_md import read_skill_md
 from skill2app.runtime.errors import LoadError, Where
 from skill2app.runtime.spelling import closest
 
+MAX_TIMEOUT = 7 * 24 * 3600  # a week: more is a mistake (and past what a clock can add)
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")  # pipeline.schema.json's name, lifecycle aside
 
 
@@ -91,6 +93,16 @@ def errors_in(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 
 
 def check_document(app: App, dirname: str, doc: Document) -> list[Diagnostic]:
+    real = doc.path.resolve()
+    if not real.is_relative_to(app.root):  # pipeline.yaml, or its folder, is a link out
+        return [
+            Diagnostic(
+                "error",
+                f"pipeline.yaml is outside the APP: a symlink takes it to {real}",
+                Where(doc.path),
+                "keep every pipeline's files inside the APP folder (copy it in)",
+            )
+        ]
     if doc.data is None:
         return [
             Diagnostic(
@@ -256,6 +268,17 @@ def check_steps(app: App, doc: Document, steps: list, *, is_lifecycle: bool) -> 
         for key in ("schema", "validate"):
             if isinstance(step.get(key), str):
                 found.extend(check_file(app, doc, ("steps", index, key), step[key], key))
+        timeout = step.get("timeout")
+        if isinstance(timeout, int | float) and not isinstance(timeout, bool):
+            if not math.isfinite(timeout) or timeout > MAX_TIMEOUT:  # <= 0: the schema says
+                found.append(
+                    Diagnostic(
+                        "error",
+                        f"timeout {timeout!r} is not a number of seconds from 0 to {MAX_TIMEOUT:,}",
+                        doc.where("steps", index, "timeout"),
+                        "set timeout: to the seconds the step may take, e.g. 300",
+                    )
+                )
         if isinstance(step.get("needs"), list):
             found.extend(check_needs(doc, index, step["needs"], seen))
         if isinstance(step.get("prompt"), str) and step.get("type") == "llm":

@@ -7,7 +7,7 @@ Looked up in this order, each layer overriding the one before:
 3. the APP's file: ``<APP_DIR>/app-run.yaml``
 4. the file named by ``APP_RUN_CONFIG``
 5. environment: ``APP_RUN_PROVIDER``, ``APP_RUN_ANSWERS``, ``APP_RUN_ROUTING``,
-   ``APP_RUN_MODEL_LITE`` / ``_STANDARD`` / ``_REASONING``
+   ``APP_RUN_MODEL_LITE`` / ``_STANDARD`` / ``_REASONING``, ``APP_RUN_OPENAI_BASE_URL``
 6. command-line flags (``--provider``, ``--answers``, ``--strategy``)
 
 Run records and sessions live under ``APP_RUN_HOME`` (default ``$XDG_STATE_HOME/app-run``,
@@ -16,7 +16,9 @@ i.e. ``~/.local/state/app-run``).
 
 from __future__ import annotations
 
+import math
 import os
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -31,9 +33,21 @@ DEFAULT_MODELS = {
     "reasoning": "claude-opus-5-5",
 }
 DEFAULT_MAX_TOKENS = {"lite": 4096, "standard": 16000, "reasoning": 32000}
-PROVIDERS = ("anthropic", "local", "scripted", "none")
+PROVIDERS = ("anthropic", "openai", "local", "scripted", "none")
 STRATEGIES = ("embedded", "llm", "hybrid")  # how a request is routed (runtime/router.py)
-KEYS = ("provider", "answers", "model_mapping", "max_tokens", "routing", "learn")
+KEYS = (
+    "provider",
+    "answers",
+    "model_mapping",
+    "max_tokens",
+    "routing",
+    "secrets",
+    "openai",
+    "learn",
+)
+# How the openai provider asks for JSON (providers/openai.py): auto tries them in this order.
+OUTPUT_STYLES = ("auto", "json_schema", "json_object", "prompt")
+OPENAI_KEYS = ("base_url", "api_key_env", "structured_output")
 # APP_RUN_LEARN: whether confirmed requests are learned and used (routing/memory.py)
 _SWITCH = {"1": True, "true": True, "yes": True, "on": True}
 _SWITCH |= {"0": False, "false": False, "no": False, "off": False}
@@ -45,14 +59,26 @@ _CHOICES = {
 
 
 @dataclass(frozen=True)
+class OpenAISettings:
+    """Where the ``openai`` provider sends requests (any OpenAI-compatible server)."""
+
+    base_url: str | None = None  # None: OPENAI_BASE_URL, else https://api.openai.com/v1
+    api_key_env: str = "OPENAI_API_KEY"  # the variable holding the key (local servers need none)
+    structured_output: str = "auto"  # one of OUTPUT_STYLES
+
+
+@dataclass(frozen=True)
 class Config:
     provider: str = "none"
     answers: Path | None = None  # the scripted provider's answers file
     models: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_MODELS))
     max_tokens: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_MAX_TOKENS))
     routing: str = "embedded"  # embedded | llm | hybrid
+    openai: OpenAISettings = field(default_factory=OpenAISettings)
     learn: bool = True  # keep and use the requests confirmed for a pipeline (routing/memory.py)
     sources: tuple[str, ...] = ()  # the files that were read, for `app-run config`
+    # more input and variable names whose values are secret (besides secrets.SECRET_WORDS/PARTS)
+    secrets: tuple[str, ...] = ()
 
     def model_for(self, tier: str) -> str:
         return self.models.get(tier, self.models["standard"])
@@ -116,7 +142,7 @@ def _check_number(env: Any, name: str, meaning: str) -> None:
         number = float(value)
     except ValueError:
         number = -1.0
-    if not number >= 0:  # negative, not a number, or NaN
+    if not (math.isfinite(number) and number >= 0):  # negative, NaN, inf or not a number
         raise ConfigError(f"{name}={value!r} is not a number ≥ 0", hint=f"set it to the {meaning}")
 
 
@@ -155,6 +181,10 @@ def _from_env(env: Any) -> dict[str, Any]:
     }
     if models:
         layer["model_mapping"] = models
+    if env.get("APP_RUN_OPENAI_BASE_URL"):
+        url = env["APP_RUN_OPENAI_BASE_URL"]
+        _check_url(url, "APP_RUN_OPENAI_BASE_URL=")
+        layer["openai"] = {"base_url": url}
     return layer
 
 
@@ -201,6 +231,17 @@ def _check_file(data: dict[str, Any], doc: Document) -> None:
         raise ConfigError(
             f"learn: {data['learn']!r} is not true or false", where=doc.where("learn")
         )
+    secrets = data.get("secrets")
+    if "secrets" in data and not (
+        isinstance(secrets, list) and all(isinstance(n, str) and n.strip() for n in secrets)
+    ):
+        raise ConfigError(
+            "secrets must be a list of input or variable names",
+            where=doc.where("secrets"),
+            hint="e.g. secrets: [customer_number, STRIPE_ACCOUNT]",
+        )
+    if "openai" in data:
+        _check_openai(data["openai"], doc)
     for key, (fits, meaning, example) in _TIER_TABLES.items():
         if key not in data:
             continue
@@ -216,6 +257,43 @@ def _check_file(data: dict[str, Any], doc: Document) -> None:
                     where=doc.where(key, tier),
                     hint=f"e.g. {example}",
                 )
+
+
+def _check_openai(section: Any, doc: Document) -> None:
+    """The ``openai:`` section: known keys, each value usable (ConfigError at its line)."""
+    if not isinstance(section, dict):
+        raise ConfigError(
+            "openai must be a mapping",
+            where=doc.where("openai"),
+            hint="e.g. openai: {base_url: ...}",
+        )
+    for key, value in section.items():
+        where = doc.where("openai", key)
+        if key not in OPENAI_KEYS:
+            raise ConfigError(
+                f"unknown key openai.{key}", where=where, hint=f"use {', '.join(OPENAI_KEYS)}"
+            )
+        if key == "base_url":
+            _check_url(value, "openai.base_url: ", where)
+        elif key == "api_key_env" and not (
+            isinstance(value, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value)
+        ):
+            raise ConfigError(
+                f"openai.api_key_env: {value!r} is not the name of an environment variable",
+                where=where,
+                hint="name the variable that holds the key, e.g. OPENAI_API_KEY (not the key)",
+            )
+        elif key == "structured_output":
+            _check_choice(value, OUTPUT_STYLES, "structured output style", f"{key}: ", where)
+
+
+def _check_url(value: Any, source: str, where: Where | None = None) -> None:
+    if not (isinstance(value, str) and re.fullmatch(r"https?://[^\s/]+(/\S*)?", value)):
+        raise ConfigError(
+            f"{source}{value!r} is not an http(s) URL",
+            where=where,
+            hint="e.g. http://127.0.0.1:11434/v1 (the server's OpenAI-compatible API root)",
+        )
 
 
 def _merge(config: Config, layer: dict[str, Any], source: str) -> Config:
@@ -235,6 +313,12 @@ def _merge(config: Config, layer: dict[str, Any], source: str) -> Config:
             **config.models,
             **{k: str(v) for k, v in layer["model_mapping"].items()},
         }
+    if "secrets" in layer:
+        changes["secrets"] = (*config.secrets, *(str(n) for n in layer["secrets"]))
+    if "openai" in layer:
+        changes["openai"] = replace(
+            config.openai, **{k: str(v) for k, v in layer["openai"].items()}
+        )
     if "max_tokens" in layer:
         changes["max_tokens"] = {
             **config.max_tokens,

@@ -16,7 +16,7 @@ from skill2app.runtime.errors import LoadError, Where
 
 MAX_BYTES = 1_000_000
 MAX_NODES = 100_000
-MAX_DEPTH = 50  # a pipeline needs a handful of levels; deeper nesting only hurts the walkers
+MAX_DEPTH = 50  # a pipeline, frontmatter or plan needs a handful of levels
 
 
 @dataclass
@@ -110,6 +110,7 @@ def parse_yaml(text: str, path: Path) -> Any:
 
 
 _FLATTEN = "a pipeline needs only a few levels of nesting: flatten the data"
+_FLATTEN_ANY = "flatten the data: a few levels of nesting are all such a file needs"
 
 
 def _count_nodes(data: Any, path: Path) -> None:
@@ -155,3 +156,115 @@ def plain(node: Any) -> Any:
     if isinstance(node, float):
         return float(node)
     return node
+
+
+# --- plain YAML and JSON from users' files (no line keeping), bounded the same way ------------
+
+MAX_FILE_BYTES = 10_000_000  # samples, answers, plans, frontmatter: a bigger one is refused
+
+
+def safe_yaml(
+    text: str,
+    path: Path | str,
+    *,
+    first_line: int = 1,
+    max_nodes: int = MAX_NODES,
+    max_depth: int = MAX_DEPTH,
+) -> Any:
+    """``text`` parsed as plain YAML (PyYAML's safe loader), refused with a LoadError naming
+    ``path`` and the line (``first_line``: the file line of the text's first line) when it is
+    broken, nests deeper than ``max_depth`` or expands (aliases counted each time they are
+    used) to more than ``max_nodes`` values."""
+    import yaml
+
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_graph(node, path, first_line, max_nodes, max_depth)
+        return loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + first_line if mark is not None else first_line
+        problem = (exc.problem or exc.context or "invalid YAML").strip()
+        raise LoadError(
+            f"invalid YAML: {problem}", where=Where(path, line), hint="fix the YAML syntax"
+        ) from None
+    except yaml.YAMLError as exc:
+        raise LoadError(f"invalid YAML: {exc}", where=Where(path, first_line)) from None
+    except RecursionError:
+        raise LoadError(
+            "YAML is nested too deeply to read", where=Where(path, first_line), hint=_FLATTEN_ANY
+        ) from None
+    finally:
+        loader.dispose()
+
+
+def _check_graph(node: Any, path: Path | str, first: int, max_nodes: int, max_depth: int) -> None:
+    count = 0
+    stack = [(node, 0)]
+    while stack:
+        current, depth = stack.pop()
+        count += 1
+        line = current.start_mark.line + first
+        if count > max_nodes:
+            raise LoadError(
+                f"YAML expands to more than {max_nodes:,} values (an alias bomb?)",
+                where=Where(path, line),
+                hint="remove the repeated anchors/aliases (&name, *name)",
+            )
+        if depth > max_depth:
+            raise LoadError(
+                f"YAML is nested more than {max_depth} levels deep",
+                where=Where(path, line),
+                hint=_FLATTEN_ANY,
+            )
+        if isinstance(current.value, list):
+            for item in current.value:
+                pairs = item if isinstance(item, tuple) else (item,)
+                stack.extend((sub, depth + 1) for sub in pairs)
+
+
+def safe_json(text: str, path: Path | str) -> Any:
+    """``text`` parsed as JSON, or a LoadError naming ``path`` and the line."""
+    import json
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LoadError(
+            f"invalid JSON: {exc.msg}", where=Where(path, exc.lineno), hint="fix the JSON syntax"
+        ) from None
+    except RecursionError:
+        raise LoadError(
+            "JSON is nested too deeply to read", where=Where(path), hint=_FLATTEN_ANY
+        ) from None
+
+
+def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
+    """A user's text file, at most ``limit`` bytes (read no further), as UTF-8."""
+    try:
+        with path.open("rb") as fh:
+            raw = fh.read(limit + 1)
+    except OSError as exc:
+        raise LoadError(f"cannot read it: {exc.strerror or exc}", where=Where(path)) from None
+    if len(raw) > limit:
+        raise LoadError(
+            f"{path.name} is larger than {limit:,} bytes",
+            where=Where(path),
+            hint="keep such files small: put big data in a file a step reads",
+        )
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise LoadError(
+            "not UTF-8 text", where=Where(path, line), hint="save it as UTF-8"
+        ) from None
+
+
+def read_bounded(path: Path, kind: str, limit: int = MAX_FILE_BYTES) -> Any:
+    """A user's JSON (``kind="json"``) or YAML file, read within every bound above."""
+    text = read_text(path, limit)
+    return safe_json(text, path) if kind == "json" else safe_yaml(text, path)

@@ -1,14 +1,21 @@
 """What a pipeline's steps point at, checked without running anything: the program of a code
 step, a schema or validate script, and the references in an llm step's prompt.  Paths must stay
-inside the APP (symlinks followed); a program not on PATH is only a warning."""
+inside the APP (symlinks followed): a command's program and an interpreter's script (with or
+without an extension: ``python3 ../x``), any relative path argument, a ``validate`` command,
+and every ``$ref`` of a schema — which may name only files inside the APP, never a URL (app-run
+never fetches one, at check or at run time: ``local_registry``).  A program not on PATH is only
+a warning."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from skill2app.runtime.app.diagnostic import Diagnostic
 from skill2app.runtime.app.document import Document
@@ -17,6 +24,12 @@ from skill2app.runtime.errors import Where
 from skill2app.runtime.run.template import BadReference, line_of_offset, references
 
 SCRIPT_EXTENSIONS = (".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php")
+# Programs whose first argument (after their own flags) is a script they run.
+INTERPRETER = re.compile(
+    r"^(python[0-9.]*|pypy[0-9.]*|bash|sh|dash|zsh|ksh|node|nodejs|deno|bun|tsx|ts-node|"
+    r"ruby|perl|php|lua|Rscript)$"
+)
+NO_SCRIPT = {"-c", "-m", "-e", "--eval", "-p", "--print", "-E"}  # the code is inline: no script
 
 
 def _inside(app: App, path: Path) -> bool:
@@ -64,11 +77,11 @@ def check_file(app: App, doc: Document, keys: tuple, relpath: str, kind: str) ->
             )
         ]
     if kind == "schema":
-        return check_schema_file(path, where)
+        return check_schema_file(path, where, app.root)
     return []
 
 
-def check_schema_file(path: Path, where: Where) -> list[Diagnostic]:
+def check_schema_file(path: Path, where: Where, root: Path | None = None) -> list[Diagnostic]:
     from jsonschema import SchemaError, validators
 
     try:
@@ -94,6 +107,8 @@ def check_schema_file(path: Path, where: Where) -> list[Diagnostic]:
                 "fix the JSON syntax",
             )
         ]
+    except RecursionError:
+        return [Diagnostic("error", "schema is nested too deeply to read", Where(path))]
     try:
         validators.validator_for(schema).check_schema(schema)
     except SchemaError as exc:
@@ -105,7 +120,62 @@ def check_schema_file(path: Path, where: Where) -> list[Diagnostic]:
                 "see https://json-schema.org/understanding-json-schema/",
             )
         ]
-    return []
+    except RecursionError:
+        return [Diagnostic("error", "schema is nested too deeply to check", Where(path))]
+    return [
+        Diagnostic("error", problem, Where(path), "copy what it refers to into the APP and "
+                   "refer to it by a path relative to this schema (or #/$defs/...)")
+        for problem in ref_problems(schema, path, root or path.parent)
+    ]  # fmt: skip
+
+
+def _refs(node: Any, depth: int = 0) -> Iterator[str]:
+    if depth > 200:
+        return
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            yield ref
+        for value in node.values():
+            yield from _refs(value, depth + 1)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _refs(value, depth + 1)
+
+
+def ref_problems(schema: Any, path: Path, root: Path) -> list[str]:
+    """Why a schema's ``$ref``s leave the APP: a URL (no network, ever), an absolute file, or a
+    relative file outside the APP or missing."""
+    problems: list[str] = []
+    for ref in dict.fromkeys(_refs(schema)):
+        target = ref.split("#", 1)[0]
+        if not target:
+            continue  # "#/$defs/x": inside this schema
+        if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target) or target.startswith("/"):
+            problems.append(f"schema $ref {ref!r} is not a file inside the APP (never fetched)")
+            continue
+        file = path.parent / target
+        if not file.resolve().is_relative_to(root.resolve()):
+            problems.append(f"schema $ref {ref!r} is outside the APP{_via_link(file)}")
+        elif not file.is_file():
+            problems.append(f"schema $ref {ref!r}: file not found")
+    return problems
+
+
+def local_registry(schema_file: Path, root: Path) -> Any:
+    """A ``referencing`` registry that resolves a schema's relative ``$ref``s to JSON files
+    inside ``root`` and refuses everything else (URLs, files elsewhere): nothing is fetched."""
+    from referencing import Registry, Resource
+
+    def retrieve(uri: str) -> Resource:
+        if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", uri) or uri.startswith("/"):
+            raise LookupError(f"{uri!r} is not a file inside the APP: app-run fetches nothing")
+        file = (schema_file.parent / uri).resolve()
+        if not file.is_relative_to(root.resolve()) or not file.is_file():
+            raise LookupError(f"{uri!r} is not a file inside the APP")
+        return Resource.from_contents(json.loads(file.read_text(encoding="utf-8")))
+
+    return Registry(retrieve=retrieve)  # type: ignore[call-arg]
 
 
 def check_command(
@@ -137,32 +207,53 @@ def check_command(
                 "install it or use its full path",
             )
         )
+    script = _script_position(words)
     for pos, word in enumerate(words):
-        is_script = word.lower().endswith(SCRIPT_EXTENSIONS) or (pos == 0 and "/" in word)
-        # A word with spaces is an argument such as `bash -c "cd x && python3 y.py"`, not a path.
-        is_script = is_script and not any(c.isspace() for c in word)
-        if not is_script or word.startswith("-") or "://" in word or Path(word).is_absolute():
-            continue
-        path = doc.path.parent / word
-        if not _inside(app, path):
-            found.append(
-                Diagnostic(
-                    "error",
-                    f"{key} script {word!r} is outside the APP{_via_link(path)}",
-                    where,
-                    "keep step scripts inside the APP folder",
-                )
-            )
-        elif not path.is_file():
-            found.append(
-                Diagnostic(
-                    "error",
-                    f"{key} script {word!r} not found",
-                    where,
-                    f"create {path.resolve().relative_to(app.root)} or fix the path",
-                )
-            )
+        role = "program" if pos == 0 else "script" if pos == script else "argument"
+        problem = _path_problem(app, doc, word, role, key)
+        if problem is not None:
+            found.append(Diagnostic("error", problem[0], where, problem[1]))
     return found
+
+
+def _script_position(words: list[str]) -> int:
+    """Where the script an interpreter runs is among ``words`` (-1: not an interpreter, or
+    its code is inline: ``python3 -c ...``)."""
+    if not INTERPRETER.match(Path(words[0]).name):
+        return -1
+    for pos, word in enumerate(words[1:], 1):
+        if word in NO_SCRIPT:
+            return -1
+        if word == "run" and Path(words[0]).name in ("deno", "bun") and pos == 1:
+            continue
+        if not word.startswith("-"):
+            return pos
+    return -1
+
+
+def _path_problem(
+    app: App, doc: Document, word: str, role: str, key: str
+) -> tuple[str, str] | None:
+    """(what, fix) when ``word`` of a command names a path that leaves the APP or a script
+    that is not there.  ``role``: the ``program``, the ``script`` an interpreter runs (with
+    or without an extension), or another ``argument`` (checked when it is a relative path)."""
+    scriptish = word.lower().endswith(SCRIPT_EXTENSIONS)
+    relevant = role == "script" or "/" in word or scriptish
+    if not relevant or word.startswith("-") or "://" in word or any(c.isspace() for c in word):
+        return None  # a flag, a URL, or `bash -c "cd x && python3 y.py"`: not a path
+    if Path(word).is_absolute():
+        return None  # the system's own, named in full (/usr/bin/env, /opt/tools/x.py)
+    path = doc.path.parent / word
+    if not _inside(app, path):
+        what = "path" if role == "argument" and not scriptish else "script"
+        return (
+            f"{key} {what} {word!r} is outside the APP{_via_link(path)}",
+            "keep step scripts inside the APP folder",
+        )
+    if (role != "argument" or scriptish) and not path.is_file():
+        rel = path.resolve().relative_to(app.root)
+        return f"{key} script {word!r} not found", f"create {rel} or fix the path"
+    return None
 
 
 def check_prompt(

@@ -17,6 +17,7 @@ from skill2app.runtime.app.diagnostic import Diagnostic
 from skill2app.runtime.errors import Where
 
 FENCE = "---"
+MAX_BYTES = 1_000_000  # Skill mode reads no more of a SKILL.md than this
 
 
 @dataclass(frozen=True)
@@ -37,11 +38,20 @@ def read_skill_md(path: Path) -> SkillMd:
         return SkillMd(path, "", {})
     warnings: list[Diagnostic] = []
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
     except OSError as exc:
         why = exc.strerror or str(exc)
         warnings.append(_warn(f"SKILL.md cannot be read: {why}", path, 0, "check its permissions"))
         return SkillMd(path, "", {}, warnings)
+    if len(raw) > MAX_BYTES:
+        cut = MAX_BYTES
+        while cut > MAX_BYTES - 4 and raw[cut] & 0xC0 == 0x80:  # not inside a character
+            cut -= 1
+        raw = raw[:cut]
+        fix = "keep SKILL.md short: move long material into references/"
+        what = f"SKILL.md is over {MAX_BYTES:,} bytes: only its start is read"
+        warnings.append(_warn(what, path, 0, fix))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -58,7 +68,8 @@ def read_skill_md(path: Path) -> SkillMd:
 def _frontmatter(text: str) -> tuple[dict[str, Any], tuple[str, int, str] | None]:
     """The YAML mapping between a first line ``---`` and the next line ``---`` (none: ``{}``);
     and what is wrong with it (message, line, fix) if anything."""
-    import yaml
+    from skill2app.runtime.app.document import safe_yaml
+    from skill2app.runtime.errors import LoadError
 
     lines = text.splitlines()
     if not lines or lines[0].strip() != FENCE:
@@ -66,13 +77,18 @@ def _frontmatter(text: str) -> tuple[dict[str, Any], tuple[str, int, str] | None
     end = next((i for i, line in enumerate(lines[1:], 1) if line.strip() == FENCE), None)
     if end is None:
         return {}, ("SKILL.md's frontmatter has no closing ---", 1, "end it with a line ---")
-    try:
-        data = yaml.safe_load("\n".join(lines[1:end]))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else 2  # the frontmatter starts on line 2
-        problem = getattr(exc, "problem", None) or "cannot be parsed"
-        return {}, (f"SKILL.md's frontmatter is not valid YAML: {problem}", line, "fix the YAML")
+    try:  # bounded: an alias bomb or deep nesting is a warning, never a hang or a crash
+        data = safe_yaml("\n".join(lines[1:end]), "SKILL.md", first_line=2, max_nodes=10_000)
+    except LoadError as exc:
+        line = exc.where.line if exc.where else 2  # the frontmatter starts on line 2
+        if exc.message.startswith("invalid YAML: "):
+            problem = exc.message.removeprefix("invalid YAML: ")
+            return {}, (
+                f"SKILL.md's frontmatter is not valid YAML: {problem}",
+                line,
+                "fix the YAML",
+            )
+        return {}, (f"SKILL.md's frontmatter is not read: {exc.message}", line, exc.hint)
     if not isinstance(data, dict):
         fix = "write it as name: ... and description: ... lines"
         return {}, ("SKILL.md's frontmatter is not a mapping", 2, fix)

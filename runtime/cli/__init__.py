@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from skill2app.runtime import __version__
-from skill2app.runtime.cli import completion, pipelines, records, routes, sessions
+from skill2app.runtime.cli import completion, pipelines, records, routes, serve, sessions
 from skill2app.runtime.cli.output import (
     EXIT_INTERRUPTED,
     EXIT_IO,
@@ -57,7 +57,7 @@ def build_parser() -> Parser:
     commands = parser.add_subparsers(
         title="commands", metavar="COMMAND", dest="command", required=True
     )
-    for module in (pipelines, records, sessions, routes):
+    for module in (pipelines, records, sessions, serve, routes):
         module.register(commands)
     return parser
 

@@ -19,6 +19,7 @@ from skill2app.runtime.records.display import (
     pause_line,
     progress_lines,
     select_field,
+    terminal_safe,
 )
 
 EXIT_USAGE = 2
@@ -60,16 +61,23 @@ def read_stdin() -> str:
     """All of standard input as UTF-8 text; bytes that are not UTF-8 raise UnicodeDecodeError
     (exit 2) rather than turning into surrogates that fail later.  A closed standard input
     (``0<&-``) is a usage error."""
+    from skill2app.runtime.run.inputs import MAX_INPUT_BYTES  # bounded: `< /dev/zero` too
+
     if sys.stdin is None:
         raise UsageError("standard input is closed", hint="pipe the text in, or name a FILE")
     raw = getattr(sys.stdin, "buffer", None)
-    return raw.read().decode("utf-8-sig") if raw is not None else sys.stdin.read()
+    data = raw.read(MAX_INPUT_BYTES + 1) if raw is not None else sys.stdin.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise UsageError(
+            f"standard input holds more than {MAX_INPUT_BYTES:,} bytes", hint="send less"
+        )
+    return data.decode("utf-8-sig") if isinstance(data, bytes) else data
 
 
 def say(lines: list[str]) -> None:
     """Lines for people, on stderr."""
     for line in lines:
-        print(line, file=sys.stderr, flush=True)
+        print(terminal_safe(line), file=sys.stderr, flush=True)  # names, stderr: never obeyed
 
 
 def emit_json(data: Any) -> None:

@@ -131,7 +131,9 @@ def input_options(parser: Parser) -> None:
 
 def provider_options(parser: Parser) -> None:
     parser.add_argument(
-        "--provider", metavar="NAME", help="LLM provider: anthropic | local | scripted | none."
+        "--provider",
+        metavar="NAME",
+        help="LLM provider: anthropic | openai | local | scripted | none.",
     )
     parser.add_argument("--answers", metavar="FILE", help="Answers file for the scripted provider.")
 

@@ -97,8 +97,10 @@ def _read_stdin() -> str:
 
 
 def _read_answer(path: str) -> str:
+    from skill2app.runtime.run.inputs import read_limited  # bounded: /dev/zero too
+
     try:
-        return Path(path).read_text(encoding="utf-8-sig")  # a BOM, as on stdin, is not JSON
+        return read_limited(Path(path)).decode("utf-8-sig")  # a BOM, as on stdin, is not JSON
     except OSError as exc:
         raise UsageError(
             f"cannot read --answer {path}: {exc.strerror}",

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from skill2app.runtime.app.model import App
+from skill2app.runtime.app.secrets import Scrubber
 from skill2app.runtime.app.skill_md import read_skill_md
 from skill2app.runtime.errors import ProviderError, StepTimeout, SubprocessError
 from skill2app.runtime.providers.base import Provider
@@ -90,11 +91,13 @@ class AgentResult:
 
 
 def discover_tools(app: App) -> list[AgentTool]:
-    """Every program in ``tools/`` and ``scripts/`` (and one level of sub-folders), sorted."""
+    """Every program in ``tools/`` and ``scripts/`` (and one level of sub-folders), sorted:
+    regular files inside the APP only — a folder or file that is a link out of it (``tools``
+    -> /usr/bin) offers nothing."""
     tools: list[AgentTool] = []
     taken: set[str] = set()
     for folder in TOOL_FOLDERS:
-        for path in _candidates(app.root / folder):
+        for path in _candidates(app.root / folder, app.root):
             rel = path.relative_to(app.root)
             name = _unique_name("_".join((*rel.parent.parts, path.stem)), taken)
             taken.add(name)
@@ -102,16 +105,28 @@ def discover_tools(app: App) -> list[AgentTool]:
     return tools
 
 
-def _candidates(folder: Path) -> list[Path]:
-    if not folder.is_dir():
+def _candidates(folder: Path, root: Path) -> list[Path]:
+    if folder.is_symlink() or not folder.is_dir():
         return []
     found: list[Path] = []
     for entry in sorted(folder.iterdir()):
-        if entry.is_dir() and not _skipped(entry) and entry.name not in SKIP_DIRS:
-            found += [p for p in sorted(entry.iterdir()) if _is_program(p)]
+        if entry.is_symlink():
+            if _is_program(entry) and _inside(entry, root):
+                found.append(entry)  # a link to another program of the APP
+        elif entry.is_dir() and not _skipped(entry) and entry.name not in SKIP_DIRS:
+            found += [p for p in sorted(entry.iterdir()) if _is_program(p) and _inside(p, root)]
         elif _is_program(entry):
             found.append(entry)
     return found
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """A regular file whose real place is inside the APP."""
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):
+        return False
+    return real.is_relative_to(root.resolve()) and real.is_file()
 
 
 def _skipped(path: Path) -> bool:
@@ -276,6 +291,8 @@ def _call(
     """Run one tool_use; the tool_result block for it (``is_error`` when it did not succeed)."""
     name = str(use.get("name"))
     tool = by_name.get(name)
+    scrubber = getattr(emit, "scrubber", None)
+    scrubber = scrubber if isinstance(scrubber, Scrubber) else Scrubber.from_env()
     args, stdin, problem = _arguments(use.get("input"))
     if tool is None:
         known = ", ".join(by_name) or "none"
@@ -283,14 +300,15 @@ def _call(
     code: int | None = None
     seconds = 0.0
     if problem is None and tool is not None:
-        code, seconds, text = _execute(app, tool, args, stdin, timeout)
+        code, seconds, text = _execute(app, tool, args, stdin, timeout, scrubber)
     else:
         text = f"error: {problem}"
     is_error = code != 0
     call = ToolCall(name, args, code, round(seconds, 3), is_error)
     result.tool_calls.append(call)
     emit({"event": "agent_tool", **asdict(call)})
-    block = {"type": "tool_result", "tool_use_id": use.get("id"), "content": text}
+    # the model's context is an output too: no secret value goes back in a tool's result
+    block = {"type": "tool_result", "tool_use_id": use.get("id"), "content": scrubber.text(text)}
     return block | {"is_error": True} if is_error else block
 
 
@@ -309,14 +327,16 @@ def _arguments(raw: Any) -> tuple[list[str], str, str | None]:
 
 
 def _execute(
-    app: App, tool: AgentTool, args: list[str], stdin: str, timeout: float
+    app: App, tool: AgentTool, args: list[str], stdin: str, timeout: float, scrubber: Scrubber
 ) -> tuple[int | None, float, str]:
     """(exit code, seconds, tool_result text); the code is None when the program never ran."""
     env = dict(os.environ, APP_ROOT=str(app.root), APP_TOOLS_DIR=str(app.tools_dir))
     argv = tool.argv(args)
     started = time.monotonic()
     try:
-        done = run_program(argv, stdin=stdin, cwd=app.root, env=env, timeout=timeout)
+        done = run_program(
+            argv, stdin=stdin, cwd=app.root, env=env, timeout=timeout, scrubber=scrubber
+        )
     except StepTimeout as exc:
         text = f"error: {tool.relpath} timed out after {timeout:g}s and was killed"
         if exc.stderr_tail:
@@ -325,11 +345,12 @@ def _execute(
         return code, time.monotonic() - started, text
     except SubprocessError as exc:
         return None, 0.0, f"error: {exc.one_line()}"
-    return done.returncode, done.seconds, _result_text(done.returncode, done.stdout, done.stderr)
+    text = _result_text(done.returncode, done.stdout, done.stderr, scrubber)
+    return done.returncode, done.seconds, text
 
 
-def _result_text(code: int, stdout: str, stderr: str) -> str:
-    err = tail(stderr, STDERR_CHARS)
+def _result_text(code: int, stdout: str, stderr: str, scrubber: Scrubber) -> str:
+    err = scrubber.tail(stderr, STDERR_CHARS)
     room = RESULT_CHARS - len(err) - 60
     out = stdout if len(stdout) <= room else _clip(stdout, room)
     text = f"exit code: {code}\nstdout:\n{out}"

@@ -33,14 +33,17 @@ from skill2app.runtime.errors import (
     UsageError,
 )
 from skill2app.runtime.host.session import (
+    OPEN,
     VERSION,
     close,
     existing,
     held,
     host_commands,
+    is_bound,
     load,
     locked,
     parse,
+    refuse_unbound,
     row_of,
     session_files,
     session_path,
@@ -49,8 +52,13 @@ from skill2app.runtime.host.session import (
 )
 from skill2app.runtime.jsonfile import lock
 from skill2app.runtime.providers import make_provider
-from skill2app.runtime.records.record import Recorder, runs_dir
-from skill2app.runtime.records.result import Pause, Position, RunResult, error_dict
+from skill2app.runtime.records.result import (
+    Pause,
+    PhaseResult,
+    Position,
+    RunResult,
+    error_dict,
+)
 from skill2app.runtime.run.interrupts import interrupts
 from skill2app.runtime.run.llm_step import exhausted, judge, load_schema, pending_prompt
 from skill2app.runtime.run.phase import guarded
@@ -61,6 +69,7 @@ from skill2app.runtime.run.runner import (
     kept_work_dir,
     placeholder,
     prepare,
+    recorder,
 )
 from skill2app.runtime.run.steps import StepContext
 
@@ -120,6 +129,11 @@ def resume(home: Path, session: str, answer: str, *, listener: Listener = None) 
     with interrupts() as signals, locked(home, session):
         try:
             data = load(home, session)
+            refuse_unbound(home, data, _abandon_command(home, session))
+            if data["status"] == "running":  # a resume was killed after taking its answer
+                run = _run_for(home, data, listener)
+                signals.hold = True
+                return _carry_on(home, data, run)
             run, position, ctx, step = _pending(home, data, listener)
             run.emit({"event": "step_answer", "pipeline": ctx.pipeline.name, "step": step.name})
             output, errors, failure = _checked(ctx, step, answer)
@@ -139,22 +153,78 @@ def resume(home: Path, session: str, answer: str, *, listener: Listener = None) 
         if failure is not None:
             result = run.advance(position, failure=failure)
         else:
-            result = run.advance(Position(position.phase, position.step + 1, position.outputs))
+            after = Position(position.phase, position.step + 1, position.outputs)
+            assert run.checkpoint is not None
+            run.checkpoint(after, None)  # the answer is taken: never asked for again
+            result = run.advance(after)
         return _settle(home, data, run, result)
+
+
+def _run_for(home: Path, data: dict[str, Any], listener: Listener) -> Run:
+    """The run of a session, to carry on (its APP must still pass `check`)."""
+    try:
+        app = load_app(Path(data["app"]))
+        pipeline, inputs = prepare(app, data["pipeline"], data["inputs"], home)
+        return _run_of(home, data, app, pipeline, inputs, listener)
+    except AppRunError as exc:  # the APP was moved, deleted or broken since the pause
+        command = _abandon_command(home, data["session"])
+        exc.hint = f"fix it and resume, or end the session with `{command}`"
+        raise
+
+
+def _carry_on(home: Path, data: dict[str, Any], run: Run) -> RunResult:
+    """Go on from the last step a killed resume finished (the destructor, if that is all that
+    was left), never running a finished step or phase again."""
+    position = Position.from_dict(data["position"])
+    result = run.advance(position, business=_business_of(data, run))
+    return _settle(home, data, run, result)
+
+
+def _business_of(data: dict[str, Any], run: Run) -> PhaseResult | None:
+    """How the business pipeline ended, as a checkpoint before the destructor saved it."""
+    saved = data.get("business")
+    if not isinstance(saved, dict):
+        return None
+    error = saved.get("error")
+    failure = AppRunError(str(error)) if error else None
+    status = str(saved.get("status") or "failed")
+    return PhaseResult("business", run.pipeline.name, status, saved.get("output"), failure)
+
+
+def _checkpointer(
+    home: Path, data: dict[str, Any]
+) -> Callable[[Position, PhaseResult | None], None]:
+    """Saves, after each finished step and before the destructor, where the run stands: a
+    resume killed on the way is carried on from there by the next one."""
+    path = session_path(home, data["session"])
+
+    def save_position(position: Position, business: PhaseResult | None) -> None:
+        saved = {
+            **data,
+            "status": "running",
+            "position": position.to_dict(),
+            "updated": time.time(),
+        }
+        if business is not None:
+            saved["business"] = {
+                "status": business.status,
+                "output": business.output,
+                "error": business.error.one_line() if business.error else None,
+            }
+        try:
+            write(path, saved)
+        except OSError:
+            pass  # not kept: a resume killed now would run the tail again, nothing worse
+
+    return save_position
 
 
 def _pending(
     home: Path, data: dict[str, Any], listener: Listener
 ) -> tuple[Run, Position, StepContext, Step]:
     """The paused run, where it stands, and the llm step it waits on."""
-    session = data["session"]
-    try:
-        app = load_app(Path(data["app"]))
-        pipeline, inputs = prepare(app, data["pipeline"], data["inputs"], home)
-        run = _run_of(home, data, app, pipeline, inputs, listener)
-    except AppRunError as exc:  # the APP was moved, deleted or broken since the pause
-        exc.hint = f"fix it and resume, or end the session with `{_abandon_command(home, session)}`"
-        raise
+    run = _run_for(home, data, listener)
+    app = run.app
     position = Position.from_dict(data["position"])
     waited = run.pipeline if position.phase == "business" else None
     if waited is None and app.has(CONSTRUCTOR):
@@ -173,7 +243,7 @@ def _run_of(
     listener: Listener,
 ) -> Run:
     config = load_config(app.root)
-    emit = Recorder(runs_dir(home) / f"{data['session']}.jsonl", listener)
+    emit = recorder(home, data["session"], config, listener)
     emit.hide(inputs)
     work_dir = kept_work_dir(data["session"], data.get("work_dir"))
     if work_dir is not None:
@@ -189,6 +259,7 @@ def _run_of(
         delegate=True,
         work_dir=work_dir,
         caller_cwd=str(data.get("caller_cwd") or ""),
+        checkpoint=_checkpointer(home, data),
     )
 
 
@@ -325,15 +396,23 @@ def abandon(home: Path, session: str, *, listener: Listener = None) -> RunResult
 def _abandon(home: Path, data: dict[str, Any], listener: Listener) -> RunResult:
     session = data["session"]
     position = Position.from_dict(data["position"])
+    unbound = not is_bound(sessions_dir(home), data) and Path(data["app"]).exists()
+    if unbound:  # names an APP it was not started with: nothing of that APP runs
+        why = LoadError(f"it names an APP it was not started with ({data['app']})")
+        raise _ended_unrun(home, data, position, why)
     with interrupts() as signals:
         try:
             run = _ending_run(home, data, position, listener)
         except SignalReceived as stop:
             raise _still_paused(Interrupted(stop.signum), home, session) from None
         step = data["pause"]["step"]
-        reason = StepError(f"abandoned while waiting for an answer to {step!r}", step=step)
+        if data["status"] == "running":
+            reason = StepError("abandoned after a resume was cut off", step=step)
+        else:
+            reason = StepError(f"abandoned while waiting for an answer to {step!r}", step=step)
         signals.hold = True  # the destructor and the session's end are not cut short
-        result = run.advance(position, failure=reason)
+        run.checkpoint = None  # abandoning ends it whatever happens: nothing to go on from
+        result = run.advance(position, failure=reason, business=_business_of(data, run))
         close(session_path(home, session), {**data, "status": "abandoned"})
     return result
 
@@ -346,7 +425,7 @@ def _ending_run(home: Path, data: dict[str, Any], position: Position, listener: 
     except LoadError as exc:  # moved or deleted: its destructor with it
         raise _ended_unrun(home, data, position, exc) from None
     try:
-        if position.phase == "business":
+        if position.phase in ("business", "destructor"):
             checked_alone(app, DESTRUCTOR)
         try:
             pipeline = checked(app, data["pipeline"], home)
@@ -369,7 +448,7 @@ def _ended_unrun(
     close(path, {**data, "status": "abandoned", "destructor": "not run"})
     why = (
         "its destructor (if it has one) could not run"
-        if position.phase == "business"
+        if position.phase in ("business", "destructor")
         else "no destructor was due (its constructor had not finished)"
     )
     error = AppRunError(
@@ -408,11 +487,11 @@ def _clean_one(
 ) -> dict[str, Any] | None:
     with held(home, path.stem) as mine:
         row = row_of(path, time.time())
-        if row is None or (row["status"] == "paused" and row["age_hours"] < older_than_hours):
+        if row is None or (row["status"] in OPEN and row["age_hours"] < older_than_hours):
             return None
         if not mine:
             return {**row, "action": "skipped", "reason": "in use by another app-run"}
-        if row["status"] == "paused":
+        if row["status"] in OPEN:
             try:
                 result = _abandon(home, parse(path), listener)
                 row["destructor"] = result.destructor.status if result.destructor else None
@@ -420,7 +499,7 @@ def _clean_one(
                 raise
             except AppRunError as exc:
                 row["error"] = exc.message
-                if (row_of(path, time.time()) or {}).get("status") == "paused":
+                if (row_of(path, time.time()) or {}).get("status") in OPEN:
                     return {**row, "action": "kept"}  # not ended: `abandon` said why
         path.unlink(missing_ok=True)
         return {**row, "action": "removed"}

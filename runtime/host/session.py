@@ -9,6 +9,8 @@ app-run acting on the session. ``host_commands`` are the commands that carry it 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import json
 import math
 import os
@@ -24,7 +26,10 @@ from skill2app.runtime.errors import ConfigError, UsageError
 from skill2app.runtime.jsonfile import lock, write_json
 
 VERSION = 1
-PHASES = ("constructor", "business")
+PHASES = ("constructor", "business", "destructor")
+# paused: waits for an answer; running: an answer was taken and a resume is carrying the run
+# on (a resume killed then left it so: `resume` again goes on from its last finished step)
+OPEN = ("paused", "running")
 
 
 class Corrupt(ValueError):
@@ -40,7 +45,50 @@ def session_path(home: Path, session: str) -> Path:
 
 
 def write(path: Path, data: dict[str, Any]) -> None:
+    """Save a session, bound to its APP (``binding``)."""
+    data["binding"] = binding(path.parent, data)
     write_json(path, data, mode=0o600)  # a session holds the run's inputs
+
+
+def binding(folder: Path, data: dict[str, Any]) -> str:
+    """What ties a session to the APP it was started with: a keyed hash (the key is private to
+    this APP_RUN_HOME) of its id, pipeline and the APP folder's real path and identity (device,
+    inode).  A session edited to name another APP, or whose APP folder was replaced by another
+    at the same path, no longer matches."""
+    root = Path(str(data.get("app", "")))
+    try:
+        real = root.resolve()
+        st = real.stat()
+        identity = [str(real), st.st_dev, st.st_ino]
+    except OSError:
+        identity = [str(root), None, None]
+    message = json.dumps([data.get("session"), data.get("pipeline"), *identity])
+    return hmac.new(_key(folder), message.encode(), hashlib.sha256).hexdigest()
+
+
+def is_bound(folder: Path, data: dict[str, Any]) -> bool:
+    saved = data.get("binding")
+    try:
+        return isinstance(saved, str) and hmac.compare_digest(saved, binding(folder, data))
+    except OSError:  # the key cannot be read (or made): nothing can be vouched for
+        return False
+
+
+def _key(folder: Path) -> bytes:
+    """The key binding sessions: ``<APP_RUN_HOME>/session.key``, private, made on first use."""
+    path = folder.parent / "session.key"
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        folder.mkdir(parents=True, exist_ok=True)
+        key = os.urandom(32)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return path.read_bytes()
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(key)
+        return key
 
 
 def close(path: Path, data: dict[str, Any]) -> None:
@@ -93,7 +141,7 @@ def _shape_problem(data: Any, name: str) -> str | None:
     pause = data.get("pause")
     if not isinstance(pause, dict | None):
         return "'pause' is not an object"
-    if data["status"] == "paused" and not isinstance((pause or {}).get("step"), str):
+    if data["status"] in OPEN and not isinstance((pause or {}).get("step"), str):
         return "'pause' does not name the step waited on"
     return _position_problem(data.get("position"))
 
@@ -138,12 +186,23 @@ def load(home: Path, session: str) -> dict[str, Any]:
             hint=f"remove {path}, or all such with `app-run sessions --clean` (its destructor "
             "cannot be run safely)",
         ) from None
-    if data["status"] != "paused":
+    if data["status"] not in OPEN:
         raise UsageError(
             f"session {session!r} already ended ({data['status']})",
             hint="start a new run with `app-run run`",
         )
     return data
+
+
+def refuse_unbound(home: Path, data: dict[str, Any], command: str) -> None:
+    """UsageError unless the session is bound to the APP it names (see ``binding``)."""
+    if is_bound(sessions_dir(home), data) or not Path(data["app"]).exists():
+        return  # (an APP that is gone is said when loading it: nothing of it can run)
+    raise UsageError(
+        f"session {data['session']!r} names an APP it was not started with ({data['app']}): "
+        "edited by hand, or the APP folder was replaced",
+        hint=f"nothing was run; end it with `{command}`",
+    )
 
 
 @contextlib.contextmanager

@@ -17,7 +17,7 @@ from skill2app.runtime.app.model import CONSTRUCTOR, DESTRUCTOR, App
 from skill2app.runtime.app.skill_md import read_skill_md
 from skill2app.runtime.errors import AppRunError, Interrupted, SignalReceived
 from skill2app.runtime.providers.base import Provider
-from skill2app.runtime.records.record import Recorder, new_run_id, runs_dir
+from skill2app.runtime.records.record import new_run_id
 from skill2app.runtime.records.result import (
     EXIT_CONSTRUCTOR,
     EXIT_DESTRUCTOR,
@@ -25,9 +25,9 @@ from skill2app.runtime.records.result import (
     EXIT_OK,
     error_dict,
 )
-from skill2app.runtime.run.interrupts import interrupts
+from skill2app.runtime.run.interrupts import Held, interrupts
 from skill2app.runtime.run.phase import run_phase
-from skill2app.runtime.run.runner import new_work_dir
+from skill2app.runtime.run.runner import new_work_dir, recorder
 from skill2app.runtime.run.steps import StepContext
 
 EXIT_SKILL = 7
@@ -102,10 +102,27 @@ def run_with_agent(
     The lifecycle pipelines get ``{"request": ...}`` as their input and
     ``APP_BUSINESS_PIPELINE=_skill``.
     """
+    run_id = new_run_id("skill")
+    emit = recorder(home, run_id, config, listener)
+    held = Held()  # until the lifecycle below takes over: a signal leaves nothing behind
+    try:
+        return _run_with_agent(app, request, config, provider, emit, run_id, held, max_turns)
+    finally:
+        held.release()
+
+
+def _run_with_agent(
+    app: App,
+    request: str,
+    config: Config,
+    provider: Provider,
+    emit: Any,
+    run_id: str,
+    held: Held,
+    max_turns: int,
+) -> dict[str, Any]:
     from skill2app.runtime.host.agent import run_agent
 
-    run_id = new_run_id("skill")
-    emit = Recorder(runs_dir(home) / f"{run_id}.jsonl" if home is not None else None, listener)
     emit.first(
         {
             "event": "run_start",
@@ -133,6 +150,12 @@ def run_with_agent(
         return StepContext(app, app.pipeline(name), inputs, run_id, config, provider, emit, extra)
 
     with interrupts() as signals:
+        if held.pending is not None:  # before anything ran: nothing to undo
+            shutil.rmtree(work_dir, ignore_errors=True)
+            early = Interrupted(held.pending)
+            out.update(status="interrupted", exit_code=early.exit_code, error=error_dict(early))
+            emit({"event": "run_end", **{k: out[k] for k in ("status", "exit_code", "error")}})
+            return out
         if app.has(CONSTRUCTOR):
             constructor = run_phase("constructor", ctx(CONSTRUCTOR, env))
             out["constructor"] = constructor.to_dict()

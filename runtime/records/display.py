@@ -3,9 +3,22 @@ human summaries. Pure functions returning strings; ``cli`` decides where they go
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from skill2app.runtime.errors import AppRunError, UsageError, Where
+
+# What must not reach a terminal raw: control characters (a newline that forges a line, ESC
+# sequences that move the cursor or retitle the window), C1 controls, bidi overrides.
+_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(line: str) -> str:
+    """``line`` with every character a terminal would act on written as an escape (``\\x1b``,
+    ``\\n``): a folder name or a step's stderr is shown, never obeyed."""
+    if not _UNSAFE.search(line):
+        return line
+    return _UNSAFE.sub(lambda m: repr(m.group(0))[1:-1], line)
 
 
 def counted(n: int, noun: str) -> str:
@@ -33,6 +46,25 @@ def error_lines(error: AppRunError) -> list[str]:
     if stderr_tail:
         lines.append("  stderr:")
         lines += [f"  | {line}" for line in stderr_tail.splitlines()[-20:]]
+    return lines
+
+
+def run_error_lines(result: Any) -> list[str]:
+    """What went wrong in a run (a RunResult), as `run` prints it on stderr: each failed
+    phase's error, a signal let wait while the destructor ran, an incomplete run record."""
+    lines: list[str] = []
+    for phase in (result.constructor, result.business, result.destructor):
+        if phase is not None and phase.error is not None:
+            first, *rest = error_lines(phase.error)
+            lines += [f"Error: {phase.phase} failed — {first}", *rest]
+    if result.signal is not None:
+        import signal
+
+        name, code = signal.Signals(result.signal).name, 128 + result.signal
+        lines.append(f"Stopped by {name} while the destructor ran: it was let finish (exit {code})")
+    if result.record_error:
+        fix = "check the free space and permissions of APP_RUN_HOME; the run itself went on"
+        lines.append(f"Warning: {result.record_error} — {fix}")
     return lines
 
 

@@ -2,8 +2,15 @@
 
 Each line is an event: ``run_start``, ``phase_start``/``phase_end`` (constructor, business,
 destructor), ``step_start``, ``step_retry``, ``step_end`` (duration, retries, token usage,
-error) and ``run_end``.  Input values whose key looks like a secret are redacted; outputs and
-the environment are never recorded.
+error) and ``run_end``.  Input values whose key looks like a secret are redacted (at any
+depth); outputs and the environment are never recorded.  Every event is scrubbed of secret
+values (``secrets.Scrubber``) *before* it is written or handed to the listener (progress on
+stderr), so no printer sees what the record would not hold.
+
+Bounds: a text value longer than ``MAX_VALUE_CHARS`` is recorded as its head and how much was
+left out; a record stops growing at ``MAX_RECORD_BYTES`` (its ``run_end`` is still written);
+records are private (0600, in a 0700 folder); and when a run starts, the oldest records go
+so that at most ``KEEP_RUNS`` records and ``KEEP_MB`` megabytes remain.
 
 A record that cannot be written never stops a run once it has started (the destructor must
 still run): the first write error is kept in ``Recorder.failure`` and the record ends there.
@@ -11,9 +18,10 @@ still run): the first write error is kept in ``Recorder.failure`` and the record
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import re
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,11 +29,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from skill2app.runtime.app.secrets import Scrubber
+from skill2app.runtime.app.secrets import redact as redact
 from skill2app.runtime.errors import ConfigError, UsageError
 from skill2app.runtime.records.display import retries_text
 
-# "auth" as in auth_header, oauth_token — not author or authority.
-SECRET_KEY = re.compile(r"key|token|secret|passw|credential|auth(?!or)", re.IGNORECASE)
+MAX_VALUE_CHARS = 4000  # a longer text (an input, an error) is recorded as its head
+MAX_RECORD_BYTES = 10_000_000  # a record stops growing here (run_end is still written)
+KEEP_RUNS = 500  # records kept in runs/ (the oldest go first, when a run starts)
+KEEP_MB = 200  # ... and megabytes kept there
 
 
 def new_run_id(pipeline: str) -> str:
@@ -33,22 +45,22 @@ def new_run_id(pipeline: str) -> str:
     return f"{stamp}-{pipeline.strip('_')}-{os.urandom(3).hex()}"
 
 
-def redact(values: dict[str, Any]) -> dict[str, Any]:
-    return {k: ("***" if SECRET_KEY.search(k) else v) for k, v in values.items()}
-
-
-def scrub(text: str, hidden: set[str]) -> str:
-    """``text`` with every hidden value replaced by ``***``."""
-    for value in sorted(hidden, key=len, reverse=True):  # a secret holding another goes whole
-        text = text.replace(value, "***")
-    return text
-
-
-def secret_values(values: Any) -> set[str]:
-    """The string values of secret-looking keys, long enough not to blank out common words."""
-    return {
-        str(v) for k, v in values.items() if SECRET_KEY.search(str(k)) and len(str(v or "")) >= 8
-    }
+def bounded(value: Any, scrubber: Scrubber, depth: int = 0) -> Any:
+    """``value`` scrubbed, every text in it cut to ``MAX_VALUE_CHARS`` (saying so)."""
+    if isinstance(value, str):
+        if len(value) <= MAX_VALUE_CHARS:
+            return scrubber.text(value)
+        left = len(value) - MAX_VALUE_CHARS
+        return f"{scrubber.head(value, MAX_VALUE_CHARS)}… [{left} more characters not recorded]"
+    if depth > 32:
+        return "… [nested too deeply to record]"
+    if isinstance(value, dict):
+        return {str(k): bounded(v, scrubber, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [bounded(v, scrubber, depth + 1) for v in value]
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return bounded(str(value), scrubber, depth)
 
 
 @dataclass
@@ -58,27 +70,43 @@ class Recorder:
     path: Path | None
     listener: Callable[[dict[str, Any]], None] | None = None
     failure: str | None = None  # why the record stopped being written (and at which event)
-    # Values never written, wherever they turn up (a step's stderr, an error message): those of
-    # secret-looking environment variables, and of secret-looking inputs (``hide``).
-    hidden: set[str] = field(default_factory=lambda: secret_values(os.environ))
+    # Blanks, wherever they turn up (a step's stderr, an error message), the values of
+    # secret-looking environment variables and inputs (``hide``), and credential-like text.
+    scrubber: Scrubber = field(default_factory=Scrubber.from_env)
+    written: int = 0  # bytes written so far
+    cut: bool = False  # past MAX_RECORD_BYTES: only run_end is still written
+
+    @property
+    def hidden(self) -> set[str]:
+        return self.scrubber.hidden
 
     def hide(self, values: dict[str, Any]) -> None:
-        self.hidden |= secret_values(values)
+        self.scrubber.hide(values)
 
     def __call__(self, event: dict[str, Any]) -> None:
-        event = {"time": round(time.time(), 3), **event}
+        event = bounded({"time": round(time.time(), 3), **event}, self.scrubber)
         if self.path is not None and self.failure is None:
-            line = json.dumps(event, ensure_ascii=False, default=str)
-            escaped = {json.dumps(value, ensure_ascii=False)[1:-1] for value in self.hidden}
-            line = scrub(line, escaped)  # as the values appear inside JSON strings
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                with self.path.open("a", encoding="utf-8") as fh:
-                    fh.write(line + "\n")
-            except OSError as exc:
-                self.failure = f"{exc.strerror or exc} (writing {_what(event)})"
+            self._write(event)
         if self.listener is not None:
             self.listener(event)
+
+    def _write(self, event: dict[str, Any]) -> None:
+        assert self.path is not None
+        line = json.dumps(event, ensure_ascii=False, default=str) + "\n"
+        if self.cut and event.get("event") != "run_end":
+            return
+        if self.written + len(line) > MAX_RECORD_BYTES and event.get("event") != "run_end":
+            self.cut = True
+            note = {"time": event["time"], "event": "record_cut", "bytes": self.written}
+            line = json.dumps(note) + "\n"
+        try:
+            _private_folder(self.path.parent)
+            with self.path.open("a", encoding="utf-8") as fh:
+                _private_file(fh.fileno())
+                fh.write(line)
+            self.written += len(line)
+        except OSError as exc:
+            self.failure = f"{exc.strerror or exc} (writing {_what(event)})"
 
     def first(self, event: dict[str, Any]) -> None:
         """Write a run's first event; nothing has run yet, so a record that cannot be written
@@ -89,6 +117,36 @@ class Recorder:
                 f"cannot write the run record {self.path}: {self.failure}",
                 hint="make APP_RUN_HOME a writable folder with free space, or point it elsewhere",
             )
+        if self.path is not None:
+            rotate(self.path.parent, keep=self.path)
+
+
+def _private_folder(folder: Path) -> None:
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+def _private_file(fd: int) -> None:
+    """A record holds the run's inputs: only its owner may read it (a device stays as it is)."""
+    with contextlib.suppress(OSError):
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            os.fchmod(fd, 0o600)
+
+
+def rotate(folder: Path, keep: Path | None = None) -> list[Path]:
+    """Remove the oldest records beyond ``KEEP_RUNS`` records or ``KEEP_MB`` megabytes."""
+    try:
+        entries = [(e.stat().st_mtime, e.stat().st_size, Path(e.path)) for e in os.scandir(folder)]
+    except OSError:
+        return []
+    records = sorted((e for e in entries if e[2].suffix == ".jsonl"), reverse=True)
+    removed, total = [], 0
+    for count, (_, size, path) in enumerate(records, 1):
+        total += size
+        if path != keep and (count > KEEP_RUNS or total > KEEP_MB * 1_000_000):
+            with contextlib.suppress(OSError):
+                path.unlink()
+                removed.append(path)
+    return removed
 
 
 def _what(event: dict[str, Any]) -> str:

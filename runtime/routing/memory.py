@@ -13,8 +13,8 @@ one larger than ``MAX_BYTES``, or of another shape is ignored (and replaced on t
 write); an entry that is not a short text for a pipeline of this APP is dropped.  Bounded:
 ``MAX_CHARS`` a request (longer ones are not learned), ``MAX_PER_PIPELINE`` examples a pipeline
 and ``MAX_EXAMPLES`` an APP, the least recently confirmed going first.  A request holding the
-value of a secret-looking environment variable is not learned.  ``learn: false`` in the
-config (or ``APP_RUN_LEARN=0``) neither stores nor uses them.
+value of a secret-named environment variable, or a credential's shape, is not learned.
+``learn: false`` in the config (or ``APP_RUN_LEARN=0``) neither stores nor uses them.
 """
 
 from __future__ import annotations
@@ -78,12 +78,15 @@ class Memory:
             out.setdefault(example.pipeline, []).append(example.request)
         return {name: tuple(texts) for name, texts in out.items()}
 
-    def learn(self, request: str, pipeline: str, *, source: str = "run") -> Example | None:
+    def learn(
+        self, request: str, pipeline: str, *, source: str = "run", secrets: tuple[str, ...] = ()
+    ) -> Example | None:
         """Remember ``request`` for ``pipeline``; the same words kept for another pipeline are
         replaced.  None (nothing kept) for a request that is empty, too long or holds a
-        secret, or when the store cannot be written: learning never stops a run."""
+        secret (``secrets``: more secret names, the config's), or when the store cannot be
+        written: learning never stops a run."""
         request = " ".join(request.split())
-        if not request or len(request) > MAX_CHARS or _holds_secret(request):
+        if not request or len(request) > MAX_CHARS or _holds_secret(request, secrets):
             return None
         with contextlib.suppress(OSError), self._locked() as examples:
             if examples is None:
@@ -190,7 +193,9 @@ def _example(item: Any) -> Example | None:
     return Example(str(request), str(pipeline), count, last, str(source))
 
 
-def _holds_secret(request: str) -> bool:
-    from skill2app.runtime.records.record import secret_values
+def _holds_secret(request: str, names: tuple[str, ...]) -> bool:
+    """The value of a secret-named environment variable, or a credential's shape (a bearer
+    token, a password in a URL, an API key), is in ``request`` (``app.secrets``)."""
+    from skill2app.runtime.app.secrets import Scrubber
 
-    return any(secret in request for secret in secret_values(os.environ))
+    return Scrubber.from_env(names).text(request) != request

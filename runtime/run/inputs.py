@@ -38,6 +38,22 @@ TRUE = {"true", "yes", "1", "on"}
 FALSE = {"false", "no", "0", "off"}
 
 
+MAX_INPUT_BYTES = 256_000_000  # --input-json, stdin and `resume` answers: no more is read
+
+
+def read_limited(path: Path, limit: int | None = None) -> bytes:
+    """At most ``limit`` bytes of ``path`` (``/dev/zero`` included); InputError past them."""
+    limit = MAX_INPUT_BYTES if limit is None else limit
+    with path.open("rb") as fh:
+        raw = fh.read(limit + 1)
+    if len(raw) > limit:
+        raise InputError(
+            f"{path} holds more than {limit:,} bytes",
+            hint="pass big data as a file path input that a step reads",
+        )
+    return raw
+
+
 INFO_KEYS = ("description", "enum", "default")
 
 
@@ -93,7 +109,7 @@ def read_input_json(source: str, stdin_text: str | None = None) -> dict[str, Any
     else:
         path = Path(source)
         try:
-            text = path.read_text(encoding="utf-8-sig")  # an editor's byte-order mark is fine
+            text = read_limited(path).decode("utf-8-sig")  # an editor's byte-order mark is fine
         except OSError as exc:
             raise InputError(f"cannot read --input-json {source}: {exc.strerror}") from exc
         except UnicodeDecodeError as exc:
@@ -109,6 +125,11 @@ def read_input_json(source: str, stdin_text: str | None = None) -> dict[str, Any
             f"--input-json {label} is not JSON: {exc.msg} at line {exc.lineno}",
             hint='give an object such as {"repo": "owner/name"}',
         ) from exc
+    except RecursionError:
+        raise InputError(
+            f"--input-json {label} is JSON nested too deeply to read",
+            hint="inputs need a few levels of nesting at most: flatten the data",
+        ) from None
     if not isinstance(data, dict):
         raise InputError(f"--input-json {label} must be a JSON object, not {type(data).__name__}")
     return data
@@ -319,7 +340,7 @@ def _example(key: str, type_: str, info: dict[str, Any] | None = None) -> str:
         "integer": "42",
         "number": "1.5",
         "boolean": "true",
-        "array": "'[1,2]'",
+        "array": """'["a","b"]'""",
         "object": "'{\"k\":1}'",
     }.get(type_, "value")
     return f"pass --input {key}={sample} or --input-json FILE"

@@ -125,7 +125,16 @@ def load_schema(ctx: StepContext, step: Step) -> dict | None:
 
 
 def judge(ctx: StepContext, step: Step, answer: Any, schema: dict | None) -> tuple[Any, list[str]]:
-    """(output, errors): errors empty means the answer is accepted as the step's output."""
+    """(output, errors): errors empty means the answer is accepted as the step's output.
+    The errors are scrubbed of secrets: they go into the retry prompt, progress, records."""
+    try:
+        output, errors = _judge(ctx, step, answer, schema)
+    except RecursionError:
+        output, errors = None, ["the answer is nested too deeply to check (flatten it)"]
+    return output, [ctx.scrubber.text(e) for e in errors]
+
+
+def _judge(ctx: StepContext, step: Step, answer: Any, schema: dict | None) -> tuple[Any, list[str]]:
     if isinstance(answer, str) and not answer.strip():
         return None, ["the answer is empty"]
     output = answer
@@ -133,7 +142,8 @@ def judge(ctx: StepContext, step: Step, answer: Any, schema: dict | None) -> tup
         output, errors = parse_json(answer)
         if errors:
             return None, errors
-        errors = schema_errors(output, schema)
+        base = ctx.pipeline.dir / step.schema if step.schema else None
+        errors = schema_errors(output, schema, base, ctx.app.root, step.name)
         if errors:
             return None, errors
     if step.validate:
@@ -154,13 +164,34 @@ def parse_json(answer: Any) -> tuple[Any, list[str]]:
         return json.loads(text), []
     except json.JSONDecodeError as exc:
         return None, [f"the answer is not JSON ({exc.msg} at line {exc.lineno})"]
+    except RecursionError:
+        return None, ["the answer is JSON nested too deeply to read (flatten it)"]
 
 
-def schema_errors(value: Any, schema: dict) -> list[str]:
+def schema_errors(
+    value: Any, schema: dict, base: Path | None = None, root: Path | None = None, step: str = ""
+) -> list[str]:
+    """Why ``value`` does not match ``schema``.  A ``$ref`` resolves only to a file inside
+    ``root`` (the APP) next to ``base`` (the schema file); nothing is ever fetched."""
     from jsonschema import validators
+    from referencing.exceptions import Unresolvable
 
-    validator = validators.validator_for(schema)(schema)
-    errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
+    from skill2app.runtime.app.references import local_registry
+
+    cls = validators.validator_for(schema)
+    if base is not None and root is not None:
+        validator = cls(schema, registry=local_registry(base, root))
+    else:
+        validator = cls(schema)
+    try:
+        errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
+    except Unresolvable as exc:
+        raise StepError(
+            f"schema $ref cannot be resolved: {exc}",
+            step=step,
+            hint="refer only to files inside the APP, by a relative path; `app-run check` "
+            "checks every $ref",
+        ) from None
     return [
         f"{'/'.join(str(p) for p in e.absolute_path) or '(root)'}: {e.message}" for e in errors[:20]
     ]
@@ -189,17 +220,19 @@ def run_validate(ctx: StepContext, step: Step, output: Any) -> list[str]:
             env=ctx.env(step),
             timeout=step.timeout,
             step=step.name,
+            sandbox=ctx.sandbox,
+            scrubber=ctx.scrubber,
         )
     except SubprocessError as exc:  # say it was the validate script, not the step's call
         exc.message = f"validate script: {exc.message}"
         raise
     try:
         verdict = json.loads(completed.stdout.strip() or "null")
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         verdict = None
     if not isinstance(verdict, dict) or "valid" not in verdict:
         if completed.returncode != 0:
-            raise failure(completed, argv, step.name, "validate script")
+            raise failure(completed, argv, step.name, "validate script", ctx.scrubber)
         raise OutputError(
             'validate script did not print {"valid": true|false, "errors": [...]}',
             step=step.name,

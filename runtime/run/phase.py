@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from skill2app.runtime.app.model import Step
+from skill2app.runtime.app.secrets import Scrubber
 from skill2app.runtime.errors import AppRunError, Interrupted, SignalReceived, StepError
-from skill2app.runtime.records.record import scrub
 from skill2app.runtime.records.result import PhaseResult, error_dict
 from skill2app.runtime.run.steps import StepContext, StepOutcome, run_code_step
 
@@ -41,6 +41,8 @@ def run_phase(
             result.error = error
             break
         result.steps.append(step.name)
+        if ctx.checkpoint is not None:
+            ctx.checkpoint(index + 1, ctx.outputs)
     else:
         result.output = ctx.outputs.get(pipeline.output)
     emit_phase_end(ctx, result)
@@ -118,16 +120,21 @@ def guarded(
         error.__cause__ = exc
     error.where = error.where or ctx.pipeline.where(step)
     error.step = error.step or step.name
-    _hide_secrets(error, getattr(ctx.emit, "hidden", set()))
+    hide_secrets(error, ctx.scrubber)
     return None, error
 
 
-def _hide_secrets(error: AppRunError, hidden: set[str]) -> None:
-    """A step's error is printed, returned as JSON (to an agent's context) and recorded:
-    secret values it quotes (a token in a stderr line) are blanked once, here."""
-    error.message = scrub(error.message, hidden)
+def hide_secrets(error: AppRunError, scrubber: Scrubber) -> None:
+    """A step's error is printed, returned as JSON (to an agent's context), kept in a session
+    and recorded: secret values it quotes (a token in a stderr line, a validate script's
+    errors) are blanked once, here."""
+    error.message = scrubber.text(error.message)
+    error.hint = scrubber.text(error.hint)
     if getattr(error, "stderr_tail", ""):
-        error.stderr_tail = scrub(error.stderr_tail, hidden)  # type: ignore[attr-defined]
+        error.stderr_tail = scrubber.text(error.stderr_tail)  # type: ignore[attr-defined]
+    for attempt in getattr(error, "attempts", None) or []:
+        attempt.errors = [scrubber.text(e) for e in attempt.errors]
+        attempt.raw = scrubber.text(attempt.raw)
 
 
 def step_end(

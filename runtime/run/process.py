@@ -1,13 +1,16 @@
 """Running a step's program: argv without a shell, JSON on stdin, its own process group.
 
 Each program starts in a new session, so a timeout or an interrupt of app-run kills the whole
-group (the program and anything it started): SIGTERM first, SIGKILL after a grace period.
+group (the program and anything it started): SIGTERM first, SIGKILL after a grace period.  A run
+on a worker thread (``app-run mcp``) is interrupted by its ``Stop`` instead of a signal: the wait
+watches it too (Linux; elsewhere a program runs to its end or its timeout).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import math
 import os
 import selectors
 import shlex
@@ -17,20 +20,32 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from skill2app.runtime.errors import StepTimeout, SubprocessError
+from skill2app.runtime.app.secrets import Scrubber
+from skill2app.runtime.errors import ConfigError, SignalReceived, StepTimeout, SubprocessError
+from skill2app.runtime.run.interrupts import Stop, active_stop
+from skill2app.runtime.run.sandbox import Sandbox
 
 GRACE_SECONDS = 2.0
 TAIL_CHARS = 2000
 STDERR_KEEP = 64 * 1024  # only its tail is ever shown: a chatty step cannot fill app-run's memory
 DEFAULT_MAX_OUTPUT_MB = 256  # APP_RUN_MAX_OUTPUT_MB: the most a step may print on stdout
+AFTER_EXIT_SECONDS = 1.0  # how long the pipes are read once the program and its group are gone
+NO_SECRETS = Scrubber()
 
 
 def max_output_bytes() -> int:
+    """APP_RUN_MAX_OUTPUT_MB in bytes (0: no limit); ConfigError when it is not a number."""
+    raw = os.environ.get("APP_RUN_MAX_OUTPUT_MB", "").strip()
     try:
-        megabytes = float(os.environ.get("APP_RUN_MAX_OUTPUT_MB", DEFAULT_MAX_OUTPUT_MB))
+        megabytes = float(raw) if raw else DEFAULT_MAX_OUTPUT_MB
     except ValueError:
-        megabytes = DEFAULT_MAX_OUTPUT_MB
-    return int(megabytes * 1_000_000) if megabytes > 0 else 0  # 0: no limit
+        megabytes = math.nan
+    if not math.isfinite(megabytes) or megabytes < 0 or megabytes > 1_000_000:
+        raise ConfigError(
+            f"APP_RUN_MAX_OUTPUT_MB={raw!r} is not a number of megabytes",
+            hint="set a number from 0 (no limit) to 1000000, e.g. 256, or unset it",
+        )
+    return int(megabytes * 1_000_000)
 
 
 class OutputTooLarge(Exception):
@@ -65,17 +80,34 @@ def run_program(
     env: dict[str, str],
     timeout: float,
     step: str = "",
+    sandbox: Sandbox | None = None,
+    max_output: int | None = None,
+    scrubber: Scrubber = NO_SECRETS,
 ) -> Completed:
     """Run to completion; raise StepTimeout past ``timeout`` seconds (group killed).
 
-    Any exception while waiting (an interrupt of app-run included) kills the group first.
+    Any exception while waiting (an interrupt of app-run included) kills the group first; so
+    does the program's end (nothing it started in its group outlives it).  With ``sandbox``
+    the program runs inside it (see ``sandbox``).  ``max_output``: the most stdout may hold
+    (default APP_RUN_MAX_OUTPUT_MB).  Error texts (stderr tails) go through ``scrubber``.
     """
     started = time.monotonic()
+    if not math.isfinite(timeout) or timeout <= 0:
+        raise SubprocessError(
+            f"timeout {timeout!r} is not a number of seconds",
+            step=step,
+            command=shlex.join(argv),
+            hint="set timeout: to a positive number of seconds",
+        )
+    run_argv = sandbox.wrap(argv, cwd) if sandbox is not None else argv
+    stop = active_stop()
+    if stop is not None:
+        stop.check()  # told to stop: start nothing more
     try:
         proc = subprocess.Popen(
-            argv,
+            run_argv,
             cwd=cwd,
-            env=env,
+            env=sandbox.env(env) if sandbox is not None else env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -83,7 +115,8 @@ def run_program(
         )
     except OSError as exc:
         raise cannot_start(exc, argv, cwd, step) from None
-    exchange = Exchange(proc, stdin.encode("utf-8", "surrogateescape"))
+    limit = max_output_bytes() if max_output is None else max_output
+    exchange = Exchange(proc, stdin.encode("utf-8", "surrogateescape"), limit, stop)
     try:
         exchange.run(started + timeout)
     except OutputTooLarge:
@@ -92,7 +125,7 @@ def run_program(
             f"printed more than {exchange.limit / 1_000_000:g} MB on stdout: stopped",
             step=step,
             command=shlex.join(argv),
-            stderr_tail=tail(exchange.text(proc.stderr)),
+            stderr_tail=scrubber.tail(exchange.text(proc.stderr), TAIL_CHARS),
             hint="write big data to a file in $APP_WORK_DIR and output its path, "
             "or raise APP_RUN_MAX_OUTPUT_MB",
         ) from None
@@ -104,7 +137,7 @@ def run_program(
             step=step,
             command=shlex.join(argv),
             returncode=proc.returncode,
-            stderr_tail=tail(exchange.text(proc.stderr)),
+            stderr_tail=scrubber.tail(exchange.text(proc.stderr), TAIL_CHARS),
             hint="raise the step's timeout: or make the program faster",
         ) from None
     except BaseException:
@@ -132,16 +165,19 @@ class Exchange:
 
     CHUNK = 1 << 20
 
-    def __init__(self, proc: subprocess.Popen, data: bytes) -> None:
+    def __init__(
+        self, proc: subprocess.Popen, data: bytes, limit: int, stop: Stop | None = None
+    ) -> None:
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         self.proc = proc
         self.stdin, self.stdout, self.stderr = proc.stdin, proc.stdout, proc.stderr
         self.data = memoryview(data)
         self.chunks: dict[object, list[bytes]] = {self.stdout: [], self.stderr: []}
         self.sizes: dict[object, int] = {self.stdout: 0, self.stderr: 0}
-        self.limit = max_output_bytes()
+        self.limit = limit
         self.selector = selectors.DefaultSelector()
         self.pidfd = _pidfd(proc.pid)
+        self.stop = stop
 
     def run(self, deadline: float) -> None:
         """Until the program has exited and closed its outputs; TimeoutExpired at ``deadline``."""
@@ -152,18 +188,38 @@ class Exchange:
         for stream in (self.stdout, self.stderr):
             self.selector.register(stream, selectors.EVENT_READ)
         self.selector.register(self.pidfd, selectors.EVENT_READ)
+        if self.stop is not None:
+            self.selector.register(self.stop, selectors.EVENT_READ)
         if self.data:
             os.set_blocking(self.stdin.fileno(), False)
             self.selector.register(self.stdin, selectors.EVENT_WRITE)
         else:
             self.stdin.close()
-        self._pump(deadline)
+        self._pump(deadline, until_exit=True)
+        self._end_group()  # before the reaping: the group's id cannot be anyone else's yet
         self.proc.wait()  # it has ended: this only reaps it
+        self._stop_feeding()
+        # What its group left in the pipes; a process that left the group (setsid) and keeps
+        # them open must not hold app-run: read for a moment, then go on without it.
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._pump(min(deadline, time.monotonic() + AFTER_EXIT_SECONDS))
+
+    def _end_group(self) -> None:
+        """The program has exited: whatever it left running in its process group is killed."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+
+    def _stop_feeding(self) -> None:
+        with contextlib.suppress(KeyError, ValueError):
+            self.selector.unregister(self.stdin)
+        with contextlib.suppress(OSError):
+            self.stdin.close()
 
     def drain(self) -> None:
         """After a kill: what is left in the pipes, for a moment at most."""
         with contextlib.suppress(subprocess.TimeoutExpired, OSError, ValueError):
             if self.pidfd is not None:
+                self._stop_feeding()
                 self._pump(time.monotonic() + 0.5)
             else:  # communicate() kept what it read before the timeout
                 self._keep(*self.proc.communicate(timeout=0.5))
@@ -171,14 +227,21 @@ class Exchange:
     def _keep(self, out: bytes | None, err: bytes | None) -> None:
         self.chunks = {self.stdout: [out or b""], self.stderr: [err or b""]}
 
-    def _pump(self, deadline: float) -> None:
-        while self.selector.get_map():
+    def _pump(self, deadline: float, until_exit: bool = False) -> None:
+        """Feed and read until the pipes close (``until_exit``: until the program exits); the
+        run's Stop (app-run mcp: a cancelled call) firing raises SignalReceived."""
+        registered = self.selector.get_map()
+        while len(registered) > self._watching_stop():  # the Stop alone: done
+            if until_exit and not any(k.fileobj is self.pidfd for k in registered.values()):
+                return
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise subprocess.TimeoutExpired(self.proc.args, 0)
             for key, _ in self.selector.select(remaining):
                 if key.fileobj is self.pidfd:
                     self.selector.unregister(self.pidfd)
+                elif key.fileobj is self.stop:
+                    raise SignalReceived(self.stop.signum)
                 elif key.fileobj is self.stdin:
                     self._feed()
                 else:
@@ -187,6 +250,10 @@ class Exchange:
                         self._keep_chunk(key.fileobj, chunk)
                     else:
                         self.selector.unregister(key.fileobj)
+
+    def _watching_stop(self) -> int:
+        registered = self.selector.get_map().values()
+        return int(self.stop is not None and any(k.fileobj is self.stop for k in registered))
 
     def _keep_chunk(self, stream: object, chunk: bytes) -> None:
         chunks = self.chunks[stream]
@@ -284,7 +351,9 @@ def tail(text: str, limit: int = TAIL_CHARS) -> str:
     return text if len(text) <= limit else "…" + text[-limit:]
 
 
-def failure(completed: Completed, argv: list[str], step: str, what: str) -> SubprocessError:
+def failure(
+    completed: Completed, argv: list[str], step: str, what: str, scrubber: Scrubber = NO_SECRETS
+) -> SubprocessError:
     """The error for a program that exited non-zero or was killed by a signal."""
     code = completed.returncode
     if code < 0:
@@ -299,5 +368,5 @@ def failure(completed: Completed, argv: list[str], step: str, what: str) -> Subp
         step=step,
         command=shlex.join(argv),
         returncode=code,
-        stderr_tail=tail(completed.stderr),
+        stderr_tail=scrubber.tail(completed.stderr, TAIL_CHARS),
     )

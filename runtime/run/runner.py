@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from skill2app.runtime.app.cache import CheckCache
 from skill2app.runtime.app.cache import enabled as cache_enabled
 from skill2app.runtime.app.config import Config
 from skill2app.runtime.app.model import CONSTRUCTOR, DESTRUCTOR, LIFECYCLE, App, Pipeline
+from skill2app.runtime.app.secrets import Scrubber
 from skill2app.runtime.errors import (
     AppRunError,
     CheckFailed,
@@ -39,13 +41,14 @@ from skill2app.runtime.errors import (
     LoadError,
     ProviderNotConfigured,
     SignalReceived,
+    UsageError,
 )
 from skill2app.runtime.providers.base import Provider
 from skill2app.runtime.records.display import counted
 from skill2app.runtime.records.record import Recorder, new_run_id, redact, runs_dir
 from skill2app.runtime.records.result import Pause, PhaseResult, Position, RunResult, error_dict
 from skill2app.runtime.run.inputs import complete_inputs
-from skill2app.runtime.run.interrupts import interrupts
+from skill2app.runtime.run.interrupts import Held, interrupts
 from skill2app.runtime.run.phase import emit_phase_end, phase_end_event, run_phase
 from skill2app.runtime.run.steps import StepContext
 
@@ -127,18 +130,24 @@ def begin(
     if provider is None:
         _need_provider(app, pipeline, delegate)
     run_id = new_run_id(name)
-    emit = Recorder(runs_dir(home) / f"{run_id}.jsonl" if home is not None else None, listener)
+    emit = recorder(home, run_id, config, listener)
     emit.hide(inputs)
-    emit.first(
-        {
-            "event": "run_start",
-            "run_id": run_id,
-            "app": str(app.root),
-            "pipeline": name,
-            "inputs": redact(inputs),
-            "provider": config.provider,
-        }
-    )
+    held = Held()  # from the record's first line on, a signal waits for `advance`
+    try:
+        emit.first(
+            {
+                "event": "run_start",
+                "run_id": run_id,
+                "app": str(app.root),
+                "pipeline": name,
+                "inputs": redact(inputs, config.secrets),
+                "provider": config.provider,
+            }
+        )
+        work_dir = new_work_dir(run_id)
+    except BaseException:
+        held.release()
+        raise
     return Run(
         app,
         pipeline,
@@ -148,9 +157,21 @@ def begin(
         provider,
         emit,
         delegate,
-        work_dir=new_work_dir(run_id),
+        work_dir=work_dir,
         caller_cwd=os.getcwd(),
+        held=held,
     )
+
+
+def recorder(
+    home: Path | None,
+    run_id: str,
+    config: Config,
+    listener: Callable[[dict[str, Any]], None] | None,
+) -> Recorder:
+    """The run record of ``run_id`` (none without ``home``), blanking this config's secrets."""
+    path = runs_dir(home) / f"{run_id}.jsonl" if home is not None else None
+    return Recorder(path, listener, scrubber=Scrubber.from_env(config.secrets))
 
 
 def _need_provider(app: App, pipeline: Pipeline, delegate: bool) -> None:
@@ -185,18 +206,27 @@ def new_work_dir(run_id: str) -> Path:
 
 
 def kept_work_dir(run_id: str, saved: object) -> Path | None:
-    """The APP_WORK_DIR a paused run saved, if it is one app-run made for that run."""
+    """The APP_WORK_DIR a paused run saved, if it is one app-run made for that run.  One that
+    became a symlink, or is no longer this user's private folder, is refused (UsageError):
+    a step would write wherever it leads."""
     if not isinstance(saved, str):
         return None
     path = Path(saved)
     if not (path.is_absolute() and path.name.startswith(f"app-run-{run_id}-")):
         return None  # a hand-edited session never points app-run at other files
-    if path.parent == Path(tempfile.gettempdir()):
-        return path
-    try:  # made under another TMPDIR: still ours if this user owns it
-        return path if path.is_dir() and path.stat().st_uid == os.getuid() else None
+    try:
+        st = path.lstat()
+    except FileNotFoundError:  # gone (a reboot): steps get an empty one again
+        return path if path.parent == Path(tempfile.gettempdir()) else None
     except OSError:
         return None
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+        what = "a symlink" if stat.S_ISLNK(st.st_mode) else "not this user's folder"
+        raise UsageError(
+            f"the run's work folder {path} is {what} now: refused",
+            hint="a step would write where it leads; remove it, then resume or abandon again",
+        )
+    return path
 
 
 @dataclass
@@ -213,6 +243,37 @@ class Run:
     delegate: bool = False  # pause at llm steps when there is no provider
     work_dir: Path | None = None  # APP_WORK_DIR: made at start, removed at the real end
     caller_cwd: str = ""  # APP_CALLER_CWD: where app-run was started
+    # Told, durably, where the run stands after each finished step and before the destructor
+    # (a resumed session saves it: killed, it goes on from there rather than from the pause).
+    checkpoint: Callable[[Position, PhaseResult | None], None] | None = None
+    held: Held | None = None  # signals noted since `begin`, until `advance` takes over
+
+    def advance(
+        self,
+        position: Position,
+        failure: AppRunError | None = None,
+        business: PhaseResult | None = None,
+    ) -> RunResult:
+        """Run on from ``position``; ``failure`` fails the current phase without running it.
+        At the ``destructor`` position (``business``: how the business pipeline ended) only
+        the destructor is left to run.  A signal that came before (after ``begin``) ends the
+        run here, as interrupted, before anything runs."""
+        held, self.held = self.held, None
+        try:
+            if held is not None and held.pending is not None:
+                return self._interrupted_early(held.pending)
+            return self._advance(position, failure, business)
+        finally:
+            if held is not None:
+                held.release()
+
+    def _interrupted_early(self, signum: int) -> RunResult:
+        result = RunResult(
+            self.run_id, self.app.name, self.pipeline.name, "interrupted", record=self.emit.path
+        )
+        error = Interrupted(signum)
+        result.business = PhaseResult("business", self.pipeline.name, "interrupted", error=error)
+        return self._end(result)
 
     def shared_env(self) -> dict[str, str]:
         env = {"APP_BUSINESS_PIPELINE": self.pipeline.name, "APP_CALLER_CWD": self.caller_cwd}
@@ -235,11 +296,16 @@ class Run:
             dict(outputs),
         )
 
-    def advance(self, position: Position, failure: AppRunError | None = None) -> RunResult:
-        """Run on from ``position``; ``failure`` fails the current phase without running it."""
+    def _advance(
+        self, position: Position, failure: AppRunError | None, business: PhaseResult | None
+    ) -> RunResult:
         result = RunResult(
             self.run_id, self.app.name, self.pipeline.name, "failed", record=self.emit.path
         )
+        if position.phase == "destructor":
+            with interrupts() as signals:
+                result.business = business or PhaseResult("business", self.pipeline.name, "failed")
+                return self._finish(result, signals)
         with interrupts() as signals:
             # a failure at a constructor-phase pause fails the constructor even if it is gone
             constructing = self.app.has(CONSTRUCTOR) or failure is not None
@@ -247,10 +313,12 @@ class Run:
                 result.constructor = self._phase("constructor", CONSTRUCTOR, position, failure)
                 failure = None
                 if result.constructor.status == "paused":
+                    signals.hold = True
                     return self._paused(result, result.constructor)
                 if result.constructor.status != "succeeded":
                     interrupted = isinstance(result.constructor.error, Interrupted)
                     result.status = "interrupted" if interrupted else "constructor_failed"
+                    signals.hold = True  # the record's end is written whatever comes now
                     return self._end(result)
                 position = Position("business")
             elif self.app.has(CONSTRUCTOR):
@@ -259,15 +327,23 @@ class Run:
                 position = Position("business")
             result.business = self._phase("business", self.pipeline.name, position, failure)
             if result.business.status == "paused":
+                signals.hold = True
                 return self._paused(result, result.business)
-            result.output = result.business.output
-            signals.hold = True
-            if self.app.has(DESTRUCTOR):
-                env = _outcome_env(self.pipeline.name, result.business)
-                ctx = self.context(self.app.pipeline(DESTRUCTOR), {}, env)
-                result.destructor = run_phase("destructor", ctx)
-            result.status = _status(result.business, result.destructor)
-            result.signal = signals.pending  # app-run was told to stop: say so in its exit code
+            if self.checkpoint is not None:
+                self.checkpoint(Position("destructor"), result.business)
+            return self._finish(result, signals)
+
+    def _finish(self, result: RunResult, signals: Any) -> RunResult:
+        """The destructor (held off from signals), then the run's end."""
+        assert result.business is not None
+        result.output = result.business.output
+        signals.hold = True
+        if self.app.has(DESTRUCTOR):
+            env = _outcome_env(self.pipeline.name, result.business)
+            ctx = self.context(self.app.pipeline(DESTRUCTOR), {}, env)
+            result.destructor = run_phase("destructor", ctx)
+        result.status = _status(result.business, result.destructor)
+        result.signal = signals.pending  # app-run was told to stop: say so in its exit code
         return self._end(result)
 
     def _phase(
@@ -281,6 +357,11 @@ class Run:
         ctx = self.context(
             pipeline, position.outputs, {"APP_BUSINESS_PIPELINE": self.pipeline.name}
         )
+        if self.checkpoint is not None:
+            told = self.checkpoint
+            ctx.checkpoint = lambda index, outputs: told(
+                Position(phase, index, dict(outputs)), None
+            )
         try:
             return run_phase(phase, ctx, start=position.step, can_pause=self.delegate)
         except SignalReceived as stop:  # a signal between steps rather than inside one

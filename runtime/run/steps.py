@@ -23,9 +23,11 @@ from typing import Any
 
 from skill2app.runtime.app.config import Config
 from skill2app.runtime.app.model import App, Pipeline, Step
+from skill2app.runtime.app.secrets import Scrubber
 from skill2app.runtime.errors import OutputError
 from skill2app.runtime.providers.base import Provider
-from skill2app.runtime.run.process import failure, run_program, split_command, tail
+from skill2app.runtime.run.process import NO_SECRETS, failure, run_program, split_command
+from skill2app.runtime.run.sandbox import Sandbox
 
 Emit = Callable[[dict[str, Any]], None]
 
@@ -43,7 +45,16 @@ class StepContext:
     emit: Emit = lambda event: None
     extra_env: dict[str, str] = field(default_factory=dict)
     outputs: dict[str, Any] = field(default_factory=dict)
+    sandbox: Sandbox | None = None  # run the programs in it (app-convert's --smoke)
+    # told (next step index, outputs so far) after each finished step (a resumed session)
+    checkpoint: Callable[[int, dict[str, Any]], None] | None = None
     _env: dict[str, str] | None = field(default=None, init=False, repr=False)
+
+    @property
+    def scrubber(self) -> Scrubber:
+        """What blanks this run's secrets (the run record's, when there is one)."""
+        found = getattr(self.emit, "scrubber", None)
+        return found if isinstance(found, Scrubber) else NO_SECRETS
 
     def payload(self, step: Step | None = None) -> dict[str, Any]:
         """What a step's program reads on stdin: the inputs and the earlier outputs (only those
@@ -88,29 +99,37 @@ def run_code_step(ctx: StepContext, step: Step) -> StepOutcome:
         env=ctx.env(step),
         timeout=step.timeout,
         step=step.name,
+        sandbox=ctx.sandbox,
+        scrubber=ctx.scrubber,
     )
     if completed.returncode != 0:
-        raise failure(completed, argv, step.name, "step")
-    return StepOutcome(parse_output(completed.stdout, completed.stderr, step.name))
+        raise failure(completed, argv, step.name, "step", ctx.scrubber)
+    return StepOutcome(parse_output(completed.stdout, completed.stderr, step.name, ctx.scrubber))
 
 
-def parse_output(stdout: str, stderr: str, step: str) -> Any:
+def parse_output(stdout: str, stderr: str, step: str, scrubber: Scrubber = NO_SECRETS) -> Any:
     """The ``output`` value of a program's stdout, or OutputError saying what is wrong."""
     text = stdout.strip()
     if not text:
         raise OutputError(
             "printed nothing on stdout",
             step=step,
-            hint='print {"output": ...} as JSON' + _stderr_note(stderr),
+            hint='print {"output": ...} as JSON' + _stderr_note(stderr, scrubber),
         )
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise OutputError(
-            f"stdout is not JSON ({exc.msg}): {tail(text, 200)!r}",
+            f"stdout is not JSON ({exc.msg}): {scrubber.tail(text, 200)!r}",
             step=step,
             hint='print exactly one JSON object {"output": ...}; send logs to stderr'
-            + _stderr_note(stderr),
+            + _stderr_note(stderr, scrubber),
+        ) from None
+    except RecursionError:
+        raise OutputError(
+            "stdout JSON is nested too deeply to read",
+            step=step,
+            hint="print flatter JSON (a few hundred levels at most)",
         ) from None
     if not isinstance(data, dict) or "output" not in data:
         raise OutputError(
@@ -121,6 +140,6 @@ def parse_output(stdout: str, stderr: str, step: str) -> Any:
     return data["output"]
 
 
-def _stderr_note(stderr: str) -> str:
-    text = tail(stderr, 300)
+def _stderr_note(stderr: str, scrubber: Scrubber) -> str:
+    text = scrubber.tail(stderr, 300)
     return f" (stderr: {text})" if text else ""

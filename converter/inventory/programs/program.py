@@ -137,7 +137,13 @@ def is_candidate(rel: str, language: str, source: str, invoked: bool) -> bool:
 
 
 def describe(
-    skill_dir: Path, rel: str, language: str, invocations: list[Invocation], *, probe: bool
+    skill_dir: Path,
+    rel: str,
+    language: str,
+    invocations: list[Invocation],
+    *,
+    probe: bool,
+    unsafe: bool = False,
 ) -> Program:
     source = read_source(skill_dir / rel)
     lang = language or _language_from_invocations(invocations)
@@ -164,7 +170,9 @@ def describe(
     if probe:
         from skill2app.converter.inventory.programs.probe import probe_help  # only with --probe
 
-        program.probe = probe_help(skill_dir, rel, program.language, program.interpreter)
+        program.probe = probe_help(
+            skill_dir, rel, program.language, program.interpreter, unsafe=unsafe
+        )
     return program
 
 

@@ -15,7 +15,7 @@ def extract_python_cli(source: str) -> tuple[Command | None, str]:
     """(the program's command line or None, its module docstring)."""
     try:
         module = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # 200,000 deep, too
         return None, ""
     names = Names(module)
     imported = _imports(module)

