@@ -173,7 +173,7 @@ def pipeline_command(
         triggers = _ask_list(trigger, "Example requests (comma-separated)")
         inputs = _ask_list(input_, "Inputs as name:type (comma-separated)")
         steps = _ask_list(step_, "Steps as name:code|llm (comma-separated)", "process:code")
-        return pipeline.new_pipeline(
+        changes = pipeline.new_pipeline(
             folder,
             pipeline_name,
             text,
@@ -183,6 +183,9 @@ def pipeline_command(
             force=force,
             dry_run=dry_run,
         )
+        for line in [] if dry_run else pipeline.routing_warnings(folder, pipeline_name):
+            typer.echo(f"Warning: {line}", err=True)
+        return changes
 
     _run(work, Flags(force, dry_run, as_json, debug))
 

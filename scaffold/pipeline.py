@@ -94,3 +94,19 @@ def _trigger(text: str) -> str:
     if not text:
         raise UsageError("a --trigger is empty", hint="give an example request, or drop it")
     return text
+
+
+def routing_warnings(app_dir: Path, name: str) -> list[str]:
+    """What the routing self-test (``runtime.routing.selftest``) says about pipeline ``name``
+    in the APP as it is now: its phrases that route elsewhere, others' that route to it, too
+    few triggers.  One line each (``<what> (<file>:<line>) — <fix>``)."""
+    from skill2app.runtime.app.model import load_app
+    from skill2app.runtime.errors import AppRunError
+    from skill2app.runtime.routing.selftest import routing_selftest
+
+    try:
+        found = routing_selftest(load_app(app_dir))
+    except AppRunError as exc:
+        return [f"routing self-test skipped: {exc.one_line()}"]
+    mine = [d for d in found if Path(d.where.file).parent.name == name or f'"{name}"' in d.message]
+    return [f"{d.message} ({d.where}) — {d.hint}" if d.hint else str(d.message) for d in mine]

@@ -335,7 +335,8 @@ def test_skill_md_bombs_in_skill_mode(case: str, problem: str, runtime_env: Path
     once); `check` passed it.  Now both say the same warning, and Skill mode carries on."""
     from helpers import MALFORMED, invoke
 
-    result = invoke("ask", MALFORMED / case, "tell me a joke about penguins", "--json")
+    # clearly out of scope ("tell me a joke" is close enough to "Says hello" to be unsure)
+    result = invoke("ask", MALFORMED / case, "what is the capital of Peru", "--json")
     assert result.exit_code == 7, result.stderr
     warnings = json.loads(result.stdout)["warnings"]
     assert [w["message"] for w in warnings] == [f"SKILL.md's frontmatter is not read: {problem}"]

@@ -11,7 +11,6 @@ from helpers import code, invoke, make_app, marker
 
 from skill2app.runtime.cli import shorthand
 from skill2app.runtime.routing import RouteDecision
-from skill2app.runtime.routing.router import SURE_ABOVE, UNCERTAIN_BAND, _confident
 
 SKILL_MD = """---
 name: office-helper
@@ -70,7 +69,8 @@ def test_route_decides_or_says_no_match(app: Path, text: str, expected: str | No
     decision = route(app, text)
     assert decision["pipeline"] == expected
     assert decision["strategy"] == "embedded"
-    assert set(decision) == {"pipeline", "score", "strategy", "reason", "candidates"}
+    assert set(decision) == {"pipeline", "decision", "score", "strategy", "reason", "candidates"}
+    assert decision["decision"] == ("match" if expected else "no_match")
     assert decision["candidates"] and decision["reason"]
 
 
@@ -93,10 +93,15 @@ def test_ask_routes_extracts_inputs_and_runs(app: Path, runtime_env: Path) -> No
     assert any(line.startswith("  invoice/make: ok") for line in lines[1:])
 
 
-def test_ask_lists_missing_inputs_before_running(app: Path, runtime_env: Path) -> None:
+def test_ask_asks_for_missing_inputs_before_running(app: Path, runtime_env: Path) -> None:
     result = invoke("ask", app, "make an invoice please")
-    assert result.exit_code == 2
-    assert "missing customer (string), amount (number)" in result.stderr
+    assert result.exit_code == 9, result.stderr
+    data = json.loads(result.stdout)
+    assert data["status"] == "needs_input" and data["missing"]["required"] == [
+        "customer",
+        "amount",
+    ]
+    assert "Missing inputs for 'invoice': customer, amount" in result.stderr
     assert marker(runtime_env, "_constructor", "setup") is None
 
 
@@ -251,15 +256,25 @@ def test_hybrid_does_not_call_the_llm_when_embedded_is_sure(app: Path, tmp_path:
         assert decision["pipeline"] == expected and decision["strategy"] == "hybrid"
 
 
-def test_hybrid_band() -> None:
-    def no_match(score: float) -> RouteDecision:
-        return RouteDecision(None, score, "embedded", (), "")
+@pytest.mark.parametrize("outcome", ["match", "no_match"])
+def test_hybrid_asks_the_llm_only_when_embedded_is_unsure(outcome: str) -> None:
+    from skill2app.runtime.app.config import Config
+    from skill2app.runtime.routing import Candidate, RouteEntry
+    from skill2app.runtime.routing.router import decide
 
-    assert _confident(RouteDecision("a", 0.9, "embedded", (), ""), 0.5)
-    assert _confident(RouteDecision("a", 0.5 + SURE_ABOVE, "embedded", (), ""), 0.5)
-    assert not _confident(RouteDecision("a", 0.5 + SURE_ABOVE - 0.01, "embedded", (), ""), 0.5)
-    assert _confident(no_match(0.5 - UNCERTAIN_BAND - 0.01), 0.5)
-    assert not _confident(no_match(0.45), 0.5)
+    entries = [RouteEntry("a", "first", ()), RouteEntry("b", "second", ())]
+    ranked = (Candidate("a", 0.5, ""), Candidate("b", 0.3, ""))
+
+    class Sure:
+        def route(self, request: str) -> RouteDecision:
+            pipeline = "a" if outcome == "match" else None
+            return RouteDecision(pipeline, 0.5, "embedded", ranked, "", outcome)
+
+    provider = Recording({"pipeline": "b", "reason": "never asked"})
+    decision = decide(
+        entries, "x", strategy="hybrid", config=Config(), provider=provider, embedded=Sure()
+    )  # type: ignore[arg-type]
+    assert decision.decision == outcome and provider.asked == []
 
 
 @pytest.mark.parametrize(
@@ -331,11 +346,9 @@ def test_hybrid_lets_the_llm_choose_among_the_embedded_shortlist() -> None:
     entries = [RouteEntry(f"p{i}", f"pipeline number {i}", ()) for i in range(8)]
     close = tuple(Candidate(f"p{i}", round(0.4 - i / 100, 2), "") for i in (6, 2, 4))
 
-    class Unsure:  # an embedded router whose best score is just under its threshold
-        threshold = 0.45
-
+    class Unsure:  # an embedded router that hands over a short list
         def route(self, request: str) -> RouteDecision:
-            return RouteDecision(None, 0.4, "embedded", close, "no match: below the threshold")
+            return RouteDecision(None, 0.4, "embedded", close, "unsure", "unsure")
 
     provider = Recording({"pipeline": "p2", "reason": "fits"})
     decision = decide(
@@ -348,7 +361,8 @@ def test_hybrid_lets_the_llm_choose_among_the_embedded_shortlist() -> None:
         ("p6", 0.34),
         ("p4", 0.36),
     ]
-    assert decision.score == 0.38 and "the LLM chose it among embedded's 3 best" in decision.reason
+    assert decision.score == 0.38 and decision.decision == "match" and decision.confirmed
+    assert "the LLM chose it from embedded's short list of 3" in decision.reason
     (request,) = provider.asked
     assert request.schema is not None
     assert request.schema["properties"]["pipeline"]["enum"] == ["p6", "p2", "p4", None]
@@ -397,10 +411,8 @@ def test_hybrid_keeps_embedded_scores_when_the_llm_declines_or_fails(
     close = (Candidate("a", 0.41, ""), Candidate("b", 0.3, ""))
 
     class Unsure:
-        threshold = 0.45
-
         def route(self, request: str) -> RouteDecision:
-            return RouteDecision(None, 0.41, "embedded", close, "no match: below the threshold")
+            return RouteDecision(None, 0.41, "embedded", close, "unsure", "unsure")
 
     decision = decide(
         entries,
@@ -465,10 +477,8 @@ def test_hybrid_keeps_embedded_answer_when_the_provider_fails() -> None:
     close = (Candidate("a", 0.47, ""), Candidate("b", 0.3, ""))
 
     class Unsure:
-        threshold = 0.45
-
         def route(self, request: str) -> RouteDecision:
-            return RouteDecision("a", 0.47, "embedded", close, 'matched "a"')
+            return RouteDecision(None, 0.47, "embedded", close, "unsure: a or b", "unsure")
 
     class Down:
         name = "down"
@@ -479,5 +489,6 @@ def test_hybrid_keeps_embedded_answer_when_the_provider_fails() -> None:
     decision = decide(
         entries, "x", strategy="hybrid", config=Config(), provider=Down(), embedded=Unsure()
     )  # type: ignore[arg-type]
-    assert (decision.pipeline, decision.strategy, decision.candidates) == ("a", "hybrid", close)
+    assert (decision.pipeline, decision.strategy, decision.candidates) == (None, "hybrid", close)
+    assert decision.decision == "unsure"  # handed to the caller, as embedded would
     assert "the LLM failed: cannot reach the API: connection refused" in decision.reason

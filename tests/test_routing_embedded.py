@@ -1,4 +1,4 @@
-"""The embedded router: decisions, threshold and margin, CJK, lazy imports, package data."""
+"""The embedded router: its three outcomes, CJK, lazy imports, package data."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from skill2app.runtime.routing import EmbeddedRouter, RouteDecision, RouteEntry
+from skill2app.runtime.routing.decision import POLICY, Policy
 from skill2app.runtime.routing.models.encoder import MODEL_DIR, load_encoder
 
 TABLE = (
@@ -46,7 +47,7 @@ def router() -> EmbeddedRouter:
 @pytest.mark.parametrize(
     ("request_text", "expected"),
     [
-        ("please review my pull request", "code-review"),
+        ("review this PR please", "code-review"),
         ("deploy the billing service to production", "deploy-service"),
         ("the toaster arrived broken, I want a refund", "refund-request"),
         ("I need an invoice for order 5521", "invoice-request"),
@@ -66,7 +67,7 @@ def test_routes_to_the_matching_pipeline(
 def test_candidates_are_best_first_at_most_five_and_say_why() -> None:
     topics = ["invoice", "holiday", "printer", "contract", "laptop", "budget", "hotel", "salary"]
     entries = [RouteEntry(t, f"Handle {t} requests", (f"help with my {t}",)) for t in topics]
-    decision = EmbeddedRouter(entries, threshold=0.0, margin=0.0).route("help with my printer")
+    decision = EmbeddedRouter(entries, policy=Policy(match_at=0.0)).route("help with my printer")
     scores = [c.score for c in decision.candidates]
     assert len(decision.candidates) == 5
     assert scores == sorted(scores, reverse=True)
@@ -82,27 +83,45 @@ def test_candidates_are_best_first_at_most_five_and_say_why() -> None:
 )
 def test_out_of_scope_is_no_match(router: EmbeddedRouter, request_text: str) -> None:
     decision = router.route(request_text)
-    assert decision.pipeline is None
-    assert "below the threshold" in decision.reason
+    assert (decision.pipeline, decision.decision) == (None, "no_match")
+    assert f"below {POLICY.none_below:.2f}" in decision.reason
     assert decision.candidates  # still shows what came closest
 
 
-def test_threshold_decides_the_no_match(router: EmbeddedRouter) -> None:
-    request_text = "how do I bake sourdough bread"
-    best = router.route(request_text).score
-    assert EmbeddedRouter(TABLE, threshold=best - 0.01, margin=0.0).route(request_text).pipeline
-    assert EmbeddedRouter(TABLE, threshold=best + 0.01).route(request_text).pipeline is None
+def test_a_close_call_is_unsure_with_a_short_list(router: EmbeddedRouter) -> None:
+    """The sentence encoder finds "please review my pull request" nearly as close to "I want a
+    refund" as to "review this PR": not sure enough to run code-review, but it heads the
+    short list the caller picks from."""
+    decision = router.route("please review my pull request")
+    assert (decision.pipeline, decision.decision) == (None, "unsure")
+    assert decision.candidates[0].pipeline == "code-review"
+    assert 1 < len(decision.candidates) <= 5
+    assert decision.reason.startswith('unsure: best "code-review"')
 
 
-def test_margin_turns_a_near_tie_into_no_match() -> None:
+def test_the_policy_decides_the_outcome() -> None:
+    from skill2app.runtime.routing.decision import confidence
+
+    request_text = "please review my pull request"
+    ranked = EmbeddedRouter(TABLE).candidates(request_text)
+    sure = confidence(ranked)
+    lower = EmbeddedRouter(TABLE, policy=Policy(match_at=sure - 0.01)).route(request_text)
+    assert (lower.decision, lower.pipeline) == ("match", "code-review")
+    strict = EmbeddedRouter(TABLE, policy=Policy(none_below=ranked[0].score + 0.01))
+    assert strict.route(request_text).decision == "no_match"
+    short = EmbeddedRouter(TABLE, policy=Policy(short_within=0.0)).route(request_text)
+    assert [c.pipeline for c in short.candidates] == ["code-review"]
+
+
+def test_a_near_tie_is_unsure_whatever_the_scores() -> None:
     twins = [
         RouteEntry("weekly-report", "Write the weekly sales report", ("weekly sales report",)),
         RouteEntry("sales-summary", "Write the weekly sales summary", ("weekly sales summary",)),
     ]
-    ambiguous = EmbeddedRouter(twins, threshold=0.0, margin=0.5).route("weekly sales")
-    assert ambiguous.pipeline is None
-    assert "ambiguous" in ambiguous.reason and "within the margin 0.50" in ambiguous.reason
-    assert EmbeddedRouter(twins, threshold=0.0, margin=0.0).route("weekly sales").pipeline
+    ambiguous = EmbeddedRouter(twins, policy=Policy(lead_weight=0.0, match_at=2.0))
+    decision = ambiguous.route("weekly sales")
+    assert decision.decision == "unsure"
+    assert {c.pipeline for c in decision.candidates} == {"weekly-report", "sales-summary"}
 
 
 @pytest.mark.parametrize(
@@ -123,6 +142,7 @@ def test_chinese_request_matches_chinese_trigger(
 def test_empty_table_and_empty_request() -> None:
     empty = EmbeddedRouter([]).route("review my PR")
     assert empty == RouteDecision(None, 0.0, "embedded", (), "no match: the routing table is empty")
+    assert empty.decision == "no_match"
     assert EmbeddedRouter(TABLE).route("").pipeline is None
 
 

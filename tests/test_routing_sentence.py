@@ -65,7 +65,7 @@ def test_the_copy_is_private(copy_dir: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "damage", ["meta.json", "pieces.txt", "sorted.txt", "order.npy", "table.npy"]
+    "damage", ["meta.json", "pieces.txt", "sorted.txt", "weights.bin", "table.npy"]
 )
 def test_a_damaged_copy_is_rebuilt(package: SentenceEncoder, tmp_path: Path, damage: str) -> None:
     SentenceEncoder(tmp_path)

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from dataset import HERE, Request, load_requests  # noqa: E402
-from run import metrics  # noqa: E402
+from twoway import metrics  # noqa: E402
 
 from skill2app.runtime.app.model import load_app  # noqa: E402
 from skill2app.runtime.routing import EmbeddedRouter, RouteEntry  # noqa: E402

@@ -2,8 +2,9 @@
 
 ``apps/<app>.yaml`` holds one APP's routing table (what the Runner collects from its
 ``pipelines/*/pipeline.yaml``); ``requests.yaml`` maps app -> expected pipeline (``~`` for
-out-of-scope) -> ``[kind, text]``.  The split hashes the request text, so it is fixed and
-does not depend on file order: thresholds are tuned on DEV only and reported on TEST.
+out-of-scope) -> ``[kind, text]``; ``converted.yaml`` does the same for the APPs app-convert
+produced (``examples/apps/``, see converted.py).  The split hashes the request text, so it is
+fixed and does not depend on file order: thresholds are tuned on DEV only and reported on TEST.
 """
 
 from __future__ import annotations
@@ -62,3 +63,18 @@ def load_requests(
                     raise ValueError(f"{app}: {text!r} copies a trigger; write a paraphrase")
                 requests.append(Request(app, text, expected, kind))
     return requests
+
+
+def load_all() -> tuple[dict[str, list[RouteEntry]], list[Request]]:
+    """The whole set: the hand-written tables with requests.yaml, and the APPs app-convert
+    produced (examples/apps/, loaded as app-run loads them) with converted.yaml."""
+    from converted import converted_tables
+
+    tables = load_tables()
+    requests = load_requests(tables)
+    converted = converted_tables()
+    clash = set(tables) & set(converted)
+    if clash:
+        raise ValueError(f"two tables named {sorted(clash)}")
+    requests += load_requests(converted, name="converted.yaml")
+    return {**tables, **converted}, requests

@@ -27,7 +27,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from dataset import load_requests, load_tables  # noqa: E402
-from run import Ranked, calibrate, metrics  # noqa: E402
+from twoway import Ranked, calibrate, metrics  # noqa: E402
 
 from skill2app.runtime.routing import Candidate  # noqa: E402
 

@@ -40,8 +40,10 @@ def pipeline_schema() -> dict[str, Any]:
     return json.loads(text)
 
 
-def check_app(app: App, only: list[str] | None = None) -> list[Diagnostic]:
-    """Check every pipeline (or just ``only`` plus the lifecycle pipelines)."""
+def check_app(app: App, only: list[str] | None = None, *, routes: bool = False) -> list[Diagnostic]:
+    """Check every pipeline (or just ``only`` plus the lifecycle pipelines); with ``routes``,
+    an APP without errors also gets the routing self-test (`app-run check`: do the triggers
+    route where they are written?)."""
     # SKILL.md's own problems never stop a run: told by `check` of the whole APP only
     found: list[Diagnostic] = [] if only is not None else list(read_skill_md(app.skill_md).warnings)
     if not app.skill_md.is_file():
@@ -79,6 +81,10 @@ def check_app(app: App, only: list[str] | None = None) -> list[Diagnostic]:
             found.append(Diagnostic("error", source.message, where, source.hint))
         else:
             found.extend(check_document(app, name, source))
+    if routes and only is None and not errors_in(found):  # do its triggers route? (warnings)
+        from skill2app.runtime.routing.selftest import routing_selftest
+
+        found.extend(routing_selftest(app))
     return sorted(found, key=lambda d: (str(d.where.file), d.where.line, d.level))
 
 

@@ -35,10 +35,22 @@ DEFAULT_MODELS = {
 DEFAULT_MAX_TOKENS = {"lite": 4096, "standard": 16000, "reasoning": 32000}
 PROVIDERS = ("anthropic", "openai", "local", "scripted", "none")
 STRATEGIES = ("embedded", "llm", "hybrid")  # how a request is routed (runtime/router.py)
-KEYS = ("provider", "answers", "model_mapping", "max_tokens", "routing", "secrets", "openai")
+KEYS = (
+    "provider",
+    "answers",
+    "model_mapping",
+    "max_tokens",
+    "routing",
+    "secrets",
+    "openai",
+    "learn",
+)
 # How the openai provider asks for JSON (providers/openai.py): auto tries them in this order.
 OUTPUT_STYLES = ("auto", "json_schema", "json_object", "prompt")
 OPENAI_KEYS = ("base_url", "api_key_env", "structured_output")
+# APP_RUN_LEARN: whether confirmed requests are learned and used (routing/memory.py)
+_SWITCH = {"1": True, "true": True, "yes": True, "on": True}
+_SWITCH |= {"0": False, "false": False, "no": False, "off": False}
 # The keys with a fixed set of values: the values, what one is called, its variable and flag.
 _CHOICES = {
     "provider": (PROVIDERS, "provider", "APP_RUN_PROVIDER", "--provider"),
@@ -63,6 +75,7 @@ class Config:
     max_tokens: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_MAX_TOKENS))
     routing: str = "embedded"  # embedded | llm | hybrid
     openai: OpenAISettings = field(default_factory=OpenAISettings)
+    learn: bool = True  # keep and use the requests confirmed for a pipeline (routing/memory.py)
     sources: tuple[str, ...] = ()  # the files that were read, for `app-run config`
     # more input and variable names whose values are secret (besides secrets.SECRET_WORDS/PARTS)
     secrets: tuple[str, ...] = ()
@@ -156,6 +169,13 @@ def _from_env(env: Any) -> dict[str, Any]:
             _check_choice(layer[key], allowed, what, f"{variable}=")
     if env.get("APP_RUN_ANSWERS"):
         layer["answers"] = env["APP_RUN_ANSWERS"]
+    if env.get("APP_RUN_LEARN"):
+        switch = _SWITCH.get(env["APP_RUN_LEARN"].strip().lower())
+        if switch is None:
+            raise ConfigError(
+                f"APP_RUN_LEARN={env['APP_RUN_LEARN']!r} is not a switch", hint="set it to 0 or 1"
+            )
+        layer["learn"] = switch
     models = {
         t: env[f"APP_RUN_MODEL_{t.upper()}"] for t in TIERS if env.get(f"APP_RUN_MODEL_{t.upper()}")
     }
@@ -207,6 +227,10 @@ def _check_file(data: dict[str, Any], doc: Document) -> None:
     for key, (allowed, what, _, _) in _CHOICES.items():
         if key in data:
             _check_choice(data[key], allowed, what, f"{key}: ", doc.where(key))
+    if "learn" in data and not isinstance(data["learn"], bool):
+        raise ConfigError(
+            f"learn: {data['learn']!r} is not true or false", where=doc.where("learn")
+        )
     secrets = data.get("secrets")
     if "secrets" in data and not (
         isinstance(secrets, list) and all(isinstance(n, str) and n.strip() for n in secrets)
@@ -280,6 +304,8 @@ def _merge(config: Config, layer: dict[str, Any], source: str) -> Config:
         changes["provider"] = str(layer["provider"])
     if "routing" in layer:
         changes["routing"] = str(layer["routing"])
+    if "learn" in layer:
+        changes["learn"] = bool(layer["learn"])
     if "answers" in layer:
         changes["answers"] = Path(str(layer["answers"]))
     if "model_mapping" in layer:

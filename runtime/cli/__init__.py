@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from skill2app.runtime import __version__
-from skill2app.runtime.cli import completion, pipelines, records, serve, sessions
+from skill2app.runtime.cli import completion, pipelines, records, routes, serve, sessions
 from skill2app.runtime.cli.output import (
     EXIT_INTERRUPTED,
     EXIT_IO,
@@ -44,7 +44,8 @@ def build_parser() -> Parser:
             'app-run APP_DIR "request" is short for app-run ask APP_DIR "request".\n'
             "exit codes: 0 ok, 1 pipeline failed, 2 usage/input error, 3 APP invalid, "
             "4 constructor failed,\n5 destructor failed, 6 paused for the host agent (needs_llm), "
-            "7 no match (Skill mode),\n70 internal error, 130/143 interrupted, "
+            "7 no match (Skill mode),\n8 unsure: pick a pipeline (needs_route), 9 inputs missing "
+            "(needs_input),\n70 internal error, 130/143 interrupted, "
             "141 stdout closed early."
         ),
     )
@@ -56,7 +57,7 @@ def build_parser() -> Parser:
     commands = parser.add_subparsers(
         title="commands", metavar="COMMAND", dest="command", required=True
     )
-    for module in (pipelines, records, sessions, serve):
+    for module in (pipelines, records, sessions, serve, routes):
         module.register(commands)
     return parser
 

@@ -40,6 +40,12 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
     complete_pipelines(
         parser.add_argument("pipeline", metavar="PIPELINE", help="The business pipeline to run.")
     )
+    parser.add_argument(
+        "--request",
+        metavar="TEXT",
+        help="The user's words it runs for: inputs not given are read from them, missing ones "
+        "are asked for (exit 9), and the choice is learned.",
+    )
     input_options(parser)
     provider_options(parser)
     delegate_flag(parser)
@@ -63,6 +69,9 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
     )
     parser.add_argument(
         "--max-turns", type=int, default=12, metavar="N", help="--agent: turn limit. (default: 12)"
+    )
+    parser.add_argument(
+        "--skill-mode", action="store_true", help="Do not route: go straight to Skill mode."
     )
     _output_options(parser)
 
@@ -109,7 +118,7 @@ def check(args: argparse.Namespace) -> int:
     from skill2app.runtime.app.model import load_app
 
     args.app_dir = here_or(args.app_dir)
-    diagnostics = check_app(load_app(args.app_dir))
+    diagnostics = check_app(load_app(args.app_dir), routes=True)
     errors = errors_in(diagnostics)
     if args.as_json:
         emit_json({"ok": not errors, "diagnostics": [d.to_dict() for d in diagnostics]})
@@ -144,8 +153,9 @@ def list_pipelines(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     """Run one pipeline, with its _constructor before and _destructor after."""
     from skill2app.runtime.ask import execute
+    from skill2app.runtime.cli.handover import answered
 
-    result = execute(
+    answer = execute(
         args.app_dir,
         args.pipeline,
         pairs=args.input_pairs or [],
@@ -155,8 +165,10 @@ def run(args: argparse.Namespace) -> int:
         answers=args.answers,
         listener=None if args.quiet else progress,
         delegate=args.delegate,
+        request=args.request,
     )
-    return report(result, args.as_json, args.field)
+    code = answered(answer, args)
+    return report(answer.run, args.as_json, args.field) if code is None else code
 
 
 def route_request(args: argparse.Namespace) -> int:
@@ -179,11 +191,13 @@ def route_request(args: argparse.Namespace) -> int:
 
 
 def ask_request(args: argparse.Namespace) -> int:
-    """Route a request and run the matching pipeline; no match -> Skill mode (exit 7).
+    """Route a request and run the matching pipeline; unsure -> the candidates (exit 8); no
+    match -> Skill mode (exit 7); inputs missing -> what to give (exit 9).
 
     `app-run APP_DIR "request"` is short for `app-run ask APP_DIR "request"`.
     """
     from skill2app.runtime.ask import ask
+    from skill2app.runtime.cli.handover import answered
     from skill2app.runtime.host.skill_mode import EXIT_SKILL
 
     answer = ask(
@@ -199,7 +213,11 @@ def ask_request(args: argparse.Namespace) -> int:
         delegate=args.delegate,
         agent=args.agent,
         max_turns=args.max_turns,
+        skill_mode=args.skill_mode,
     )
+    code = answered(answer, args)
+    if code is not None:
+        return code
     if answer.agent is not None:
         emit_json(answer.agent)
         return int(answer.agent["exit_code"])

@@ -291,3 +291,12 @@ def _program() -> str:
     if found and Path(found).resolve() == argv0.resolve():
         return "app-run"
     return str(argv0.absolute())
+
+
+def pasteable(words: list[str], home: Path | None) -> str:
+    """`app-run WORDS...` as it works pasted, like ``host_commands``: this app-run, this
+    APP_RUN_HOME, every word shell-quoted."""
+    prefix = ""
+    if home is not None and os.environ.get("APP_RUN_HOME"):
+        prefix = f"APP_RUN_HOME={shlex.quote(str(home.absolute()))} "
+    return prefix + shlex.join([_program(), *words])

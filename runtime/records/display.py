@@ -73,6 +73,8 @@ def progress_lines(event: dict[str, Any]) -> list[str]:
     kind = event.get("event")
     if kind == "routed":
         return [f"→ {event['pipeline']} ({event['strategy']}, score {event['score']:.3f})"]
+    if kind == "free_text":
+        return [f"· input {event['input']!r} filled with {event['how']} (free text)"]
     if kind == "phase_start" and event["phase"] != "business":
         return [f"· {event['phase']} ({event['pipeline']})"]
     if kind == "step_retry":
@@ -97,7 +99,9 @@ def pause_line(pause: Any) -> str:
 
 
 def decision_lines(decision: dict[str, Any]) -> list[str]:
-    chosen = decision["pipeline"] or "no match (Skill mode)"
+    chosen = decision["pipeline"] or {
+        "unsure": "unsure (the caller chooses among the candidates)",
+    }.get(decision.get("decision", ""), "no match (Skill mode)")
     lines = [
         f"{chosen}  score {decision['score']:.3f}  [{decision['strategy']}]",
         f"  why: {decision['reason']}",

@@ -13,6 +13,8 @@ EXIT_FAILED = 1
 EXIT_CONSTRUCTOR = 4
 EXIT_DESTRUCTOR = 5
 EXIT_NEEDS_LLM = 6
+EXIT_NEEDS_ROUTE = 8  # unsure: the caller picks a pipeline from a short list (ask.py)
+EXIT_NEEDS_INPUT = 9  # routed, but required inputs are missing (ask.py)
 
 
 @dataclass
@@ -110,6 +112,7 @@ class RunResult:
     position: Position | None = None  # where to resume, when paused
     signal: int | None = None  # a SIGINT/SIGTERM held off while the destructor ran
     record_error: str | None = None  # why the run record is incomplete (e.g. the disk is full)
+    free_text: dict[str, str] = field(default_factory=dict)  # input -> how the request filled it
 
     @property
     def exit_code(self) -> int:
@@ -136,8 +139,9 @@ class RunResult:
         }.get(self.status, EXIT_FAILED)
 
     def to_dict(self) -> dict[str, Any]:
+        extra = {"free_text": self.free_text} if self.free_text else {}
         if self.pause is not None:
-            return {**self.pause.to_dict(), "run_id": self.run_id, "app": self.app}
+            return {**self.pause.to_dict(), "run_id": self.run_id, "app": self.app, **extra}
         phases = {"constructor": self.constructor, "destructor": self.destructor}
         data = {
             "status": self.status,
@@ -151,7 +155,7 @@ class RunResult:
         }
         if self.record_error:
             data["record_error"] = self.record_error
-        return data
+        return {**data, **extra}
 
 
 def error_dict(error: AppRunError | None) -> dict[str, Any] | None:

@@ -69,6 +69,13 @@ from skill2app.runtime.routing.mentions import (
     sure_url,
     trim,
 )
+from skill2app.runtime.routing.schema import (
+    EMAIL_NAME,
+    HANDLE_NAME,
+    HOST_NAME,
+    JSON_TYPES,
+    URL_NAME,
+)
 from skill2app.runtime.run.inputs import (
     FILE_SUFFIXES,
     base_type,
@@ -79,19 +86,6 @@ from skill2app.runtime.run.inputs import (
     path_kind,
 )
 from skill2app.runtime.run.llm_step import ask_lite
-
-URL_NAME = re.compile(r"url|link|href|endpoint", re.I)
-EMAIL_NAME = re.compile(r"e_?mail", re.I)
-HOST_NAME = re.compile(r"domain|host|site|fqdn", re.I)
-HANDLE_NAME = re.compile(r"handle", re.I)
-JSON_TYPES = {
-    "string": "string",
-    "integer": "integer",
-    "number": "number",
-    "boolean": "boolean",
-    "array": "array",
-    "object": "object",
-}
 
 
 def extract_inputs(

@@ -3,12 +3,15 @@
 Strategies:
 
 - ``embedded`` (default): offline multilingual sentence and static embeddings + a lexical
-  index, calibrated threshold and margin (``runtime.routing``); no LLM call, milliseconds.
+  index (``runtime.routing``); no LLM call, milliseconds.  It answers ``match``, ``no_match``
+  or ``unsure`` with a short list (``decision.py``), which the caller chooses from.
 - ``llm``: the spec's lite-tier classification — every description and trigger in one prompt,
   a structured answer checked against the real pipeline names.
-- ``hybrid``: embedded decides when it is confident (a match well above the threshold, or a
-  score well below it); the band in between goes to the LLM, which chooses among embedded's top
-  five candidates or none.
+- ``hybrid``: embedded's ``match`` and ``no_match`` stand; when it is ``unsure``, the LLM
+  chooses among its short list, or none.
+
+The requests confirmed for a pipeline before (``memory.py``) are part of the table embedded
+routes over, unless ``learn: false``.
 """
 
 from __future__ import annotations
@@ -27,17 +30,12 @@ from skill2app.runtime.errors import (
     Where,
 )
 from skill2app.runtime.providers.base import Provider
-from skill2app.runtime.routing import Candidate, RouteDecision, RouteEntry
+from skill2app.runtime.routing import MATCH, UNSURE, Candidate, RouteDecision, RouteEntry
 from skill2app.runtime.run.llm_step import ask_lite
 
 if TYPE_CHECKING:
     from skill2app.runtime.routing import EmbeddedRouter
 
-# hybrid: the LLM settles scores from UNCERTAIN_BAND below the threshold to SURE_ABOVE above
-# it (a match that close is checked, not taken).  Chosen on benchmarks/routing's DEV split with
-# an oracle for the LLM: it can reach 0.95 top-1 there, asking the LLM for 70 % of requests.
-UNCERTAIN_BAND = 0.2
-SURE_ABOVE = 0.08
 # The routing answer is a name and a short reason: a model that rambles on is cut off here
 # instead of writing up to the lite tier's max_tokens (minutes on a local model).
 REASON_CHARS = 200  # checked like the rest of the answer; the prompt asks for a short one
@@ -54,9 +52,12 @@ Choose the pipeline whose description fits the request. If none fits, choose nul
 pipeline is worse than none. Answer as JSON: {{"pipeline": <name or null>, "reason": "<short>"}}."""
 
 
-def routing_entries(app: App) -> list[RouteEntry]:
-    """The table routing reads; a pipeline that cannot be read stops it (it may be the one
-    the request is for, and a sibling would be run in its place)."""
+def routing_entries(
+    app: App, learned: dict[str, tuple[str, ...]] | None = None
+) -> list[RouteEntry]:
+    """The table routing reads (with each pipeline's ``learned`` requests); a pipeline that
+    cannot be read stops it (it may be the one the request is for, and a sibling would be run
+    in its place)."""
     table = routing_table(app)
     for row in table:
         if row.get("error"):
@@ -66,13 +67,31 @@ def routing_entries(app: App) -> list[RouteEntry]:
                 where=Where(row["file"], row["line"]) if row.get("file") else None,
                 hint=row.get("hint", ""),
             )
-    return [RouteEntry(row["name"], row["description"], tuple(row["triggers"])) for row in table]
+    learned = learned or {}
+    return [
+        RouteEntry(
+            row["name"],
+            row["description"],
+            tuple(row["triggers"]),
+            learned.get(row["name"], ()),
+        )
+        for row in table
+    ]
+
+
+def learned_examples(app: App, config: Config) -> dict[str, tuple[str, ...]]:
+    """The requests confirmed for each pipeline of ``app`` (none with ``learn: false``)."""
+    if not config.learn:
+        return {}
+    from skill2app.runtime.routing.memory import Memory
+
+    return Memory(state_home(), app.root).learned(app.business_names())
 
 
 def route(
     app: App, request: str, *, strategy: str, config: Config, provider: Provider | None
 ) -> RouteDecision:
-    entries = routing_entries(app)
+    entries = routing_entries(app, learned_examples(app, config))
     return decide(entries, request, strategy=strategy, config=config, provider=provider)
 
 
@@ -100,19 +119,19 @@ def decide(
         models = state_home() / "cache" / "models" if cache_enabled() else None
         embedded = EmbeddedRouter(entries, cache_dir=models)
     decision = embedded.route(request)
-    if strategy == "embedded" or _confident(decision, embedded.threshold):
+    if strategy == "embedded" or decision.decision != UNSURE:
         return _as(decision, strategy)
     if provider is None:
-        return _as(decision, "hybrid", note="uncertain, and no provider to settle it")
-    # The LLM settles it among the embedded router's best few (the right pipeline is among its
-    # top 5 for 93 % of benchmarks/routing's in-scope requests): a short prompt, and an answer
+        return _as(decision, "hybrid", note="no provider to settle it")
+    # The LLM settles it among the embedded router's short list (the right pipeline is on it for
+    # ~95 % of benchmarks/routing's unsure in-scope requests): a short prompt, and an answer
     # that cannot wander off to a pipeline nothing in the request resembles.
     by_name = {e.name: e for e in entries}
     shortlist = [by_name[c.pipeline] for c in decision.candidates if c.pipeline in by_name]
     try:
         settled = llm_route(shortlist or entries, request, config, provider)
     except ProviderError as exc:  # unreachable, out of credit, ...: embedded's answer stands
-        return _as(decision, "hybrid", note=f"uncertain, and the LLM failed: {exc.message}")
+        return _as(decision, "hybrid", note=f"the LLM failed: {exc.message}")
     return _settled(decision, settled)
 
 
@@ -121,31 +140,32 @@ def _settled(embedded: RouteDecision, llm: RouteDecision) -> RouteDecision:
     chosen one first); embedded's own decision when the LLM gave no valid answer."""
     if llm.reason.startswith(NO_VALID_ANSWER):
         return _as(embedded, "hybrid", note=llm.reason)
-    shortlist = f"embedded's {len(embedded.candidates)} best"
+    shortlist = f"embedded's short list of {len(embedded.candidates)}"
     if llm.pipeline is None:
         reason = f"no match: the LLM found none of {shortlist} fits ({llm.reason})"
         return RouteDecision(None, embedded.score, "hybrid", embedded.candidates, reason)
     chosen = [c for c in embedded.candidates if c.pipeline == llm.pipeline]
     others = [c for c in embedded.candidates if c.pipeline != llm.pipeline]
     score = chosen[0].score if chosen else embedded.score
-    reason = f'matched "{llm.pipeline}": the LLM chose it among {shortlist} ({llm.reason})'
-    return RouteDecision(llm.pipeline, score, "hybrid", (*chosen, *others), reason)
+    reason = f'matched "{llm.pipeline}": the LLM chose it from {shortlist} ({llm.reason})'
+    candidates = (*chosen, *others)
+    return RouteDecision(llm.pipeline, score, "hybrid", candidates, reason, MATCH, confirmed=True)
 
 
 NO_VALID_ANSWER = "the router model gave no valid answer"
 
 
-def _confident(decision: RouteDecision, threshold: float) -> bool:
-    """A match clearly above the threshold, or a score clearly below it; the LLM settles the
-    band in between."""
-    if decision.pipeline is not None:
-        return decision.score >= threshold + SURE_ABOVE
-    return decision.score < threshold - UNCERTAIN_BAND
-
-
 def _as(decision: RouteDecision, strategy: str, note: str = "") -> RouteDecision:
     reason = f"{decision.reason} ({note})" if note else decision.reason
-    return RouteDecision(decision.pipeline, decision.score, strategy, decision.candidates, reason)
+    return RouteDecision(
+        decision.pipeline,
+        decision.score,
+        strategy,
+        decision.candidates,
+        reason,
+        decision.decision,
+        decision.confirmed,
+    )
 
 
 def _need(provider: Provider | None, what: str) -> Provider:
@@ -191,14 +211,24 @@ def _table(entries: list[RouteEntry]) -> str:
     return "\n".join(lines)
 
 
-def decision_dict(decision: RouteDecision) -> dict[str, Any]:
+def decision_dict(decision: RouteDecision, app: App | None = None) -> dict[str, Any]:
+    """The decision as `route --json` prints it; with ``app``, each candidate's description and
+    inputs (as JSON Schema) too, from the routing table."""
+    from skill2app.runtime.routing.schema import input_schema, row_declaration
+
+    rows = {row["name"]: row for row in (routing_table(app) if app is not None else [])}
+    candidates = []
+    for c in decision.candidates:
+        item: dict[str, Any] = {"pipeline": c.pipeline, "score": round(c.score, 4), "why": c.why}
+        if c.pipeline in rows:
+            item["description"] = rows[c.pipeline]["description"]
+            item["input"] = input_schema(*row_declaration(rows[c.pipeline].get("input")))
+        candidates.append(item)
     return {
         "pipeline": decision.pipeline,
+        "decision": decision.decision,
         "score": round(decision.score, 4),
         "strategy": decision.strategy,
         "reason": decision.reason,
-        "candidates": [
-            {"pipeline": c.pipeline, "score": round(c.score, 4), "why": c.why}
-            for c in decision.candidates
-        ],
+        "candidates": candidates,
     }

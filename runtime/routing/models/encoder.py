@@ -3,8 +3,9 @@
 The model is a model2vec distillation of all-MiniLM-L6-v2 (see ``model/README.md`` and
 ``benchmarks/routing/distill_model.py``): one vector per WordPiece token, already weighted by
 token frequency (SIF), so a sentence vector is the mean of its token vectors, normalised.
-Doing that here takes ``tokenizers`` + ``numpy`` + ``safetensors`` and a dozen lines, instead
-of depending on model2vec itself (which adds joblib and its Hub-loading layer).
+Doing that here takes ``numpy``, the WordPiece steps in ``wordpiece.py`` and a memory map of
+the safetensors file, instead of depending on model2vec itself (which adds joblib and its
+Hub-loading layer) or loading the tokenizer with ``tokenizers`` (~20 ms of a cold start).
 
 MiniLM's vocabulary is English: it knows fewer than 500 CJK characters, so Chinese or
 Japanese text would come out as ``[UNK]`` plus a few unrelated characters.  The encoder
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     import numpy as np
-    from tokenizers import Tokenizer
 
 MODEL_DIR = Path(__file__).resolve().parent / "static"
 
@@ -50,29 +50,24 @@ class StaticEncoder:
     """Look up, weight and pool the token vectors of a static embedding model."""
 
     def __init__(self, model_dir: Path = MODEL_DIR) -> None:
-        from safetensors.numpy import load_file
-        from tokenizers import Tokenizer
+        from skill2app.runtime.routing.models.wordpiece import WordPiece
 
         self.model_dir = model_dir
         self.config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
-        self.embeddings: np.ndarray = load_file(str(model_dir / "model.safetensors"))["embeddings"]
-        tokenizer: Tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
-        tokenizer.no_padding()
-        tokenizer.no_truncation()
-        self._tokenizer = tokenizer
+        self.embeddings: np.ndarray = _embeddings(model_dir / "model.safetensors")
+        self._tokenizer = WordPiece(model_dir / "tokenizer.json")
         unk = self.config.get("unk_token", "[UNK]")
-        self._unk_id = tokenizer.token_to_id(unk)
+        self._unk_id = self._tokenizer.vocab[unk]
         self.dim = int(self.embeddings.shape[1])
 
     def encode(self, texts: Sequence[str]) -> list[TokenVectors]:
         """Token vectors of each text (CJK characters and unknown tokens left out)."""
         import numpy as np
 
-        stripped = [CJK_RE.sub(" ", text) for text in texts]
-        encodings = self._tokenizer.encode_batch(stripped, add_special_tokens=False)
         out: list[TokenVectors] = []
-        for encoding in encodings:
-            ids = np.asarray([i for i in encoding.ids if i != self._unk_id], dtype=np.int64)
+        for text in texts:
+            found = self._tokenizer.encode(CJK_RE.sub(" ", text))
+            ids = np.asarray([i for i in found if i != self._unk_id], dtype=np.int64)
             raw = self.embeddings[ids].astype(np.float32)
             norms = np.linalg.norm(raw, axis=1)
             keep = norms > 0  # int8 rounds the rarest-weighted tokens ("the") to zero
@@ -83,6 +78,26 @@ class StaticEncoder:
             unit = raw / norms[:, None]
             out.append(TokenVectors(unit, norms, sentence.astype(np.float32), ids))
         return out
+
+
+def _embeddings(path: Path) -> np.ndarray:
+    """The ``embeddings`` tensor of a safetensors file, memory-mapped (a request reads a few
+    rows of it): the file is an 8-byte header length, a JSON header, then the raw data."""
+    import numpy as np
+
+    dtypes = {"I8": np.int8, "F16": np.float16, "F32": np.float32}
+    with path.open("rb") as fh:
+        size = int.from_bytes(fh.read(8), "little")
+        if not 0 < size <= 1_000_000:
+            raise ValueError(f"{path}: not a safetensors file")
+        header = json.loads(fh.read(size))
+    tensor = header["embeddings"]
+    start, end = tensor["data_offsets"]
+    dtype = np.dtype(dtypes[tensor["dtype"]])
+    rows, dim = tensor["shape"]
+    if end - start != rows * dim * dtype.itemsize:
+        raise ValueError(f"{path}: the embeddings' size does not match their shape")
+    return np.memmap(path, dtype=dtype, mode="r", offset=8 + size + start, shape=(rows, dim))
 
 
 @cache

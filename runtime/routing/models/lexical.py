@@ -18,10 +18,15 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from skill2app.runtime.routing.models.encoder import CJK_RE
 
+if TYPE_CHECKING:
+    import numpy as np
+
 _WORD_RE = re.compile(r"[^\W_]+")
+_SEPARATOR = "\x00"  # between feature names when stored (no feature holds it)
 _TRIGRAM_WEIGHT = 0.3  # a shared trigram is weaker evidence than a shared word
 
 _STOP_WORDS = frozenset(
@@ -79,30 +84,88 @@ class LexicalIndex:
 
     One index covers one script family: ``cjk=False`` indexes Latin-script words and
     trigrams, ``cjk=True`` CJK characters and bigrams.  Their cosines live on different
-    scales, so the router weighs them separately.
+    scales, so the router weighs them separately.  The index is plain arrays (``arrays``,
+    ``from_arrays``), so a routing table's index can be kept on disk between runs.
     """
 
     def __init__(self, phrases: Sequence[str], *, cjk: bool) -> None:
+        import numpy as np
+
         self.cjk = cjk
         per_phrase = [_script_features(p, cjk) for p in phrases]
         doc_freq = Counter(f for feats in per_phrase for f in feats)
         n = len(phrases)
-        self._idf = {f: math.log((n + 1) / (df + 0.5)) for f, df in doc_freq.items()}
-        self._postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        self._row = {f: i for i, f in enumerate(doc_freq)}
+        self._idf = np.array([math.log((n + 1) / (df + 0.5)) for df in doc_freq.values()])
+        postings: list[list[tuple[int, float]]] = [[] for _ in doc_freq]
         for index, feats in enumerate(per_phrase):
-            for feature, weight in self._vector(feats).items():
-                self._postings[feature].append((index, weight))
+            for row, weight in self._vector(feats):
+                postings[row].append((index, weight))
+        lengths = np.array([len(p) for p in postings], dtype=np.int64)
+        self._offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+        flat = [item for p in postings for item in p]
+        self._phrases = np.array([i for i, _ in flat], dtype=np.int64)
+        self._weights = np.array([w for _, w in flat], dtype=np.float64)
         self._size = n
 
-    def _vector(self, feats: dict[str, float]) -> dict[str, float]:
-        vec = {f: c * self._idf[f] for f, c in feats.items() if f in self._idf}
-        norm = math.sqrt(sum(v * v for v in vec.values()))
-        return {f: v / norm for f, v in vec.items()} if norm > 0 else {}
+    def _vector(self, feats: dict[str, float]) -> list[tuple[int, float]]:
+        rows = [(self._row[f], c) for f, c in feats.items() if f in self._row]
+        vec = [(row, c * float(self._idf[row])) for row, c in rows]
+        norm = math.sqrt(sum(v * v for _, v in vec))
+        return [(row, v / norm) for row, v in vec] if norm > 0 else []
 
-    def scores(self, text: str) -> list[float]:
+    def scores(self, text: str) -> np.ndarray:
         """Cosine similarity between ``text`` and every phrase (0.0 when nothing is shared)."""
-        out = [0.0] * self._size
-        for feature, weight in self._vector(_script_features(text, self.cjk)).items():
-            for index, phrase_weight in self._postings[feature]:
-                out[index] += weight * phrase_weight
+        import numpy as np
+
+        out = np.zeros(self._size, dtype=np.float64)
+        for row, weight in self._vector(_script_features(text, self.cjk)):
+            start, end = self._offsets[row], self._offsets[row + 1]
+            out[self._phrases[start:end]] += weight * self._weights[start:end]
         return out
+
+    def matrix(self) -> np.ndarray:
+        """``scores`` of every phrase taken as the text, against every phrase: (n, n).  A
+        phrase's own vector is its postings, so this is the Gram matrix of the postings."""
+        import numpy as np
+
+        out = np.zeros((self._size, self._size), dtype=np.float64)
+        for row in range(len(self._idf)):
+            start, end = self._offsets[row], self._offsets[row + 1]
+            phrases, weights = self._phrases[start:end], self._weights[start:end]
+            out[np.ix_(phrases, phrases)] += np.outer(weights, weights)
+        return out
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        import numpy as np
+
+        names = _SEPARATOR.join(self._row).encode("utf-8", "surrogatepass")
+        return {
+            "names": np.frombuffer(names, dtype=np.uint8),
+            "idf": self._idf,
+            "offsets": self._offsets,
+            "phrases": self._phrases,
+            "weights": self._weights,
+            "size": np.array([self._size, int(self.cjk)], dtype=np.int64),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> LexicalIndex:
+        """The index ``arrays`` gave; ValueError when they do not fit together."""
+        index = cls.__new__(cls)
+        size, cjk = (int(v) for v in arrays["size"])
+        text = arrays["names"].tobytes().decode("utf-8", "surrogatepass")
+        names = text.split(_SEPARATOR) if text else []
+        index.cjk, index._size = bool(cjk), size
+        index._row = {name: i for i, name in enumerate(names)}
+        index._idf, index._offsets = arrays["idf"], arrays["offsets"]
+        index._phrases, index._weights = arrays["phrases"], arrays["weights"]
+        fits = (
+            len(index._row) == len(names) == len(index._idf) == len(index._offsets) - 1
+            and len(index._phrases) == len(index._weights) == int(index._offsets[-1])
+            and (len(index._phrases) == 0 or 0 <= int(index._phrases.min()))
+            and (len(index._phrases) == 0 or int(index._phrases.max()) < size)
+        )
+        if not fits:
+            raise ValueError("a lexical index whose arrays do not fit together")
+        return index

@@ -1,0 +1,149 @@
+"""The routing self-test: do an APP's own phrases route where they are written?
+
+Each pipeline's description and each trigger is routed, as a request, against the rest of the
+table (leave one out: it does not meet itself).  It must reach its own pipeline: a phrase
+that lands on another pipeline is a trigger that misleads the router — or two pipelines
+that overlap.  A pipeline with fewer than ``MIN_TRIGGERS`` triggers routes on too little.
+Each finding is a warning naming both pipelines and the file:line of the phrase.  An APP with
+one business pipeline has nothing to test: there is no other pipeline to tell it from.
+
+Used by `app-run check`, `app-new pipeline` and app-convert's verification.  It loads the
+embedded router's models and reuses its kept index (``models/index.py``), so a check of an
+unchanged 100-pipeline APP takes a few tenths of a second.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from skill2app.runtime.app.diagnostic import Diagnostic
+from skill2app.runtime.app.document import Document
+from skill2app.runtime.app.model import App, routing_table
+from skill2app.runtime.errors import AppRunError, Where
+from skill2app.runtime.routing.route import RouteEntry
+
+MIN_TRIGGERS = 3
+DEFAULT = Path("<state>")  # cache_dir: the one app-run uses (APP_RUN_HOME), unless turned off
+
+
+def routing_selftest(
+    source: App | Sequence[RouteEntry], *, cache_dir: Path | None = DEFAULT
+) -> list[Diagnostic]:
+    """Warnings for the phrases of ``source`` (a loaded APP, or its routing entries) that
+    route to another pipeline, and for pipelines with fewer than MIN_TRIGGERS triggers."""
+    entries, places = _table(source)
+    if len(entries) < 2:
+        return []  # nothing to tell it from: routing is match or Skill mode
+    if cache_dir == DEFAULT:
+        cache_dir = _default_cache()
+    found = [_few(e, places[e.name]) for e in entries if len(e.triggers) < MIN_TRIGGERS]
+    try:
+        found += _strays(entries, places, cache_dir)
+    except AppRunError as exc:  # the encoder package missing, say: the rest of check stands
+        where = places[entries[0].name].where()
+        message = f"routing self-test skipped: {exc.message}"
+        found.append(Diagnostic("warning", message, where, exc.hint))
+    return found
+
+
+class _Place:
+    """Where a pipeline's phrases are written (a file's lines, or just the pipeline's file)."""
+
+    def __init__(self, file: Path | str, doc: Document | None) -> None:
+        self.file, self.doc = file, doc
+
+    def where(self, *keys: str | int) -> Where:
+        return self.doc.where(*keys) if self.doc is not None else Where(self.file)
+
+
+def _table(source: App | Sequence[RouteEntry]) -> tuple[list[RouteEntry], dict[str, _Place]]:
+    if not isinstance(source, App):
+        entries = [RouteEntry(e.name, e.description, e.triggers) for e in source]
+        return entries, {e.name: _Place(f"pipelines/{e.name}/pipeline.yaml", None) for e in entries}
+    entries, places = [], {}
+    for row in routing_table(source):
+        if row.get("error"):
+            continue  # check reports it; it has no phrases to test
+        entries.append(RouteEntry(row["name"], row["description"], tuple(row["triggers"])))
+        doc = source.source(row["name"])
+        places[row["name"]] = _Place(
+            source.files[row["name"]], doc if isinstance(doc, Document) else None
+        )
+    return entries, places
+
+
+def _default_cache() -> Path | None:
+    from skill2app.runtime.app.cache import enabled
+    from skill2app.runtime.app.config import state_home
+
+    return state_home() / "cache" / "models" if enabled() else None
+
+
+def _few(entry: RouteEntry, place: _Place) -> Diagnostic:
+    count = len(entry.triggers)
+    where = place.where("triggers") if entry.triggers else place.where("description")
+    return Diagnostic(
+        "warning",
+        f'pipeline "{entry.name}" has {count} trigger{"" if count == 1 else "s"}: routing '
+        f"needs at least {MIN_TRIGGERS} to tell it from the others",
+        where,
+        "add requests a user would type for it under `triggers:`",
+    )
+
+
+def _strays(
+    entries: list[RouteEntry], places: dict[str, _Place], cache_dir: Path | None
+) -> list[Diagnostic]:
+    import numpy as np
+
+    from skill2app.runtime.routing.models.embedded import EmbeddedRouter
+
+    router = EmbeddedRouter(entries, cache_dir=cache_dir)
+    matrix = router.phrase_matrix()
+    np.fill_diagonal(matrix, -1.0)  # leave each phrase out of its own routing
+    by_pipeline = router.pipeline_scores(matrix)
+    phrases = router.index.phrases
+    counts = np.bincount([p.pipeline for p in phrases], minlength=len(entries))
+    found = []
+    for at, phrase in enumerate(phrases):
+        scores = by_pipeline[at]
+        best = int(np.argmax(scores))
+        if counts[phrase.pipeline] < 2 or best == phrase.pipeline:
+            continue  # nothing of its own left to reach, or it reaches it
+        if scores[best] <= scores[phrase.pipeline]:
+            continue  # a tie goes to its own
+        own, other = entries[phrase.pipeline].name, entries[best].name
+        keys = _keys(entries[phrase.pipeline], phrase.kind, phrase.text)
+        mine = float(scores[phrase.pipeline])
+        found.append(
+            _stray(phrase.kind, phrase.text, own, other, float(scores[best]), mine, places, keys)
+        )
+    return found
+
+
+def _keys(entry: RouteEntry, kind: str, text: str) -> tuple[str | int, ...]:
+    if kind == "description":
+        return ("description",)
+    return ("triggers", entry.triggers.index(text))
+
+
+def _stray(
+    kind: str,
+    text: str,
+    own: str,
+    other: str,
+    score: float,
+    mine: float,
+    places: dict[str, _Place],
+    keys: tuple[str | int, ...],
+) -> Diagnostic:
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    there = places[other].where("description")
+    return Diagnostic(
+        "warning",
+        f'{kind} "{shown}" of pipeline "{own}" routes to "{other}" ({score:.2f} against '
+        f"{mine:.2f} for {own})",
+        places[own].where(*keys),
+        f'reword it with what only "{own}" does, or see whether "{other}" ({there}) overlaps it',
+    )
