@@ -232,7 +232,7 @@ def _write_and_verify(
     report.warnings += written.warnings
     judged = analysis.verification if analysis is not None else None
     smoke = options.smoke and judged is None  # the analyst's plan was smoke-run already
-    say("verifying: app-run check, compiling, argument mappings" + (", smoke" * smoke))
+    say("verifying: app-run check, compiling, argument mappings, routing" + (", smoke" * smoke))
     verification = verify_app(
         written.root,
         files,

@@ -129,8 +129,10 @@ def path_candidates(
     if path.command is not program.cli:
         candidates.append(first_of(path.command.description))  # a subcommand's own help
     phrase = label_phrase(path.label) or (stem if not path.label else "")
-    shown = [w for parsed in path.parsed()[:1] for w in _values(parsed.positionals)]
-    candidates.append(usage_request(phrase, shown))
+    task = next((as_task(t) for t, _prose in documenting(inventory, path.invocations)), "")
+    for parsed in path.parsed()[:3]:  # each documented command, as the request it answers
+        candidates.append(usage_request(phrase, _values(parsed.positionals)))
+        candidates.append(usage_request(task, _values(parsed.positionals, files=True)))
     if not any(clean(c) for c in candidates):
         candidates.append(humanize(path_name(path)))  # nothing else: its name in words
     return [c for c in candidates if c]
@@ -166,16 +168,17 @@ def _label_of(path: MainPath, inv: Invocation) -> str:
     return parsed.subcommand or (parsed.positionals[0] if parsed.positionals else "")
 
 
-def _values(argv: list[str]) -> list[str]:
-    """The values of a documented command a user would name: no flags, placeholders, file
-    names (``doc.docx`` is in every command of a skill: it tells them apart from nothing),
-    folders or markup."""
+def _values(argv: list[str], *, files: bool = False) -> list[str]:
+    """The values of a documented command a user would name: no flags, placeholders,
+    folders or markup; file names only with ``files`` (``doc.docx`` is in every command of
+    a skill: alone, with the action's name, it tells them apart from nothing)."""
     return [
         w
         for w in argv
         if not w.startswith("-")
         and not is_placeholder(w)
-        and not re.search(r"[/\\&#;<>{}]|\.\w{1,5}$", w)
+        and not re.search(r"[/\\&#;<>{}]", w)
+        and (files or not re.search(r"\.\w{1,5}$", w))
         and 0 < len(w) <= 24
     ]
 
@@ -201,11 +204,16 @@ def lead_ins(inventory: Inventory, invocations: list[Invocation]) -> list[str]:
             text = lines[offset].split("`", 1)[0]
         else:
             text = _prose_before(lines, offset)
+        text = _PROGRAM_SPAN.sub("", text)  # "`tools/stats.py` prints ..." → "prints ..."
+        text = re.sub(r"`-{0,2}([\w-]+)`", r"\1", text)  # "every `--where`" → "every where"
         for clause in re.split(r"(?<=[.!?;:。；：])\s*|,\s+|，", strip_markdown(text)):
             clause = _LEADING.sub("", AGENT_WORDS.sub("", clause)).strip(" -:：.,")
             if clause and not INSTRUCTION.match(clause):
                 found.append(clause)
     return [c for c in found if not re.search(r"[/`<>{}]|\b(?:python|node|bash)\b", c)]
+
+
+_PROGRAM_SPAN = re.compile(r"`[^`\s]*\.(?:py|js|mjs|cjs|ts|sh|rb|pl)`\s*")
 
 
 def _prose_before(lines: list[str], offset: int) -> str:

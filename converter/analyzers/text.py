@@ -199,14 +199,30 @@ _STOP = frozenset(
 )
 
 
+# Short forms skills use in names and titles, by the word a request spells out.
+SHORT_FORMS = {
+    "stats": "statistics", "stat": "statistics", "info": "information", "config": "configuration",
+    "conf": "configuration", "doc": "document", "docs": "documents", "repo": "repository",
+    "repos": "repositories", "img": "image", "imgs": "images", "msg": "message",
+    "msgs": "messages", "auth": "authorization", "dir": "directory", "dirs": "directories",
+    "env": "environment", "eval": "evaluation", "evals": "evaluations", "pr": "pull request",
+    "prs": "pull requests", "ci": "continuous integration", "db": "database", "calc": "calculate",
+    "gen": "generate", "del": "delete", "rm": "remove", "ls": "list", "mv": "move",
+    "cp": "copy", "tmpl": "template", "pkg": "package", "lib": "library", "txt": "text",
+}  # fmt: skip
+
+
 def keys(text: str) -> set[str]:
-    """Comparison keys: 5-letter stems of English words (3+ letters), CJK bigrams."""
+    """Comparison keys: 5-letter stems of English words (3+ letters, short forms spelled
+    out: "stats" is "statistics"), CJK bigrams."""
     found: set[str] = set()
     for word in _WORD.findall(text.lower()):
         if has_cjk(word):
             found.update(word[i : i + 2] for i in range(max(1, len(word) - 1)))
-        elif len(word) >= 3 and word not in _STOP:
-            found.add(word[:5])
+            continue
+        for part in SHORT_FORMS.get(word, word).split():
+            if len(part) >= 3 and part not in _STOP:
+                found.add(part[:5])
     return found
 
 

@@ -212,6 +212,18 @@ def cost_text(usage: dict[str, Any]) -> str:
     return f"{', '.join(how)}; {text}" if how else text
 
 
+def routing_lines(verification: Verification) -> list[str]:
+    routing = verification.routing
+    if not routing.ran:
+        why = f" ({routing.skipped})" if routing.skipped else ""
+        return [f"Routing self-test: not run{why}"]
+    lines = [
+        f"Routing self-test: {routing.passed} of {routing.phrases} descriptions and triggers "
+        "reach their own pipeline"
+    ]
+    return lines + [f"  {e}" for e in [*routing.errors, *routing.warnings]]
+
+
 def verification_lines(verification: Verification) -> list[str]:
     v = verification
     lines = [
@@ -222,6 +234,7 @@ def verification_lines(verification: Verification) -> list[str]:
     ]
     lines += [f"  {e}" for e in [*v.check_errors, *v.check_warnings, *v.compile_errors]]
     lines += [f"  {e}" for e in v.mapping_errors]
+    lines += routing_lines(v)
     if not v.smoke_ran:
         lines.append("Smoke test: not run (--smoke runs each code step on its samples)")
         return lines

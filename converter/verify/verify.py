@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.inventory.programs.interface import Command
+from skill2app.converter.verify.routes import RoutingCheck, check_routes
 from skill2app.runtime.app.config import Config
 from skill2app.runtime.app.document import read_bounded
 from skill2app.runtime.app.model import CONSTRUCTOR, DESTRUCTOR, App, Pipeline, load_app
@@ -85,13 +86,15 @@ class Verification:
     mapping_errors: list[str] = field(default_factory=list)
     smoke_ran: bool = False
     smoke: list[SmokeResult] = field(default_factory=list)
+    routing: RoutingCheck = field(default_factory=RoutingCheck)
 
     @property
     def errors(self) -> list[str]:
         failed = [
             f"smoke {s.pipeline}/{s.step}: {s.detail}" for s in self.smoke if s.status == "failed"
         ]
-        return [*self.check_errors, *self.compile_errors, *self.mapping_errors, *failed]
+        routing = self.routing.errors
+        return [*self.check_errors, *self.compile_errors, *self.mapping_errors, *routing, *failed]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -100,6 +103,7 @@ class Verification:
             "compile": {"files": self.compiled, "errors": self.compile_errors},
             "arguments": {"mappings": self.mappings, "errors": self.mapping_errors},
             "smoke": {"ran": self.smoke_ran, "steps": [s.to_dict() for s in self.smoke]},
+            "routing": self.routing.to_dict(),
         }
 
 
@@ -115,7 +119,9 @@ def verify_app(
     order: list[str] | None = None,
 ) -> Verification:
     result = Verification()
-    result.check_errors, result.check_warnings = run_check(root)
+    app, result.check_errors, result.check_warnings = run_check(root)
+    if app is not None and not result.check_errors:  # do its phrases reach their pipelines?
+        result.routing = check_routes(app)
     python = [f for f in files if f.path.endswith(".py")]
     result.compiled = len(python)
     result.compile_errors = [e for f in python for e in compile_errors(f)]
@@ -131,8 +137,9 @@ def verify_app(
     return result
 
 
-def run_check(root: Path) -> tuple[list[str], list[str]]:
-    """(errors, warnings) of ``app-run check``, each ``file:line: message``."""
+def run_check(root: Path) -> tuple[App | None, list[str], list[str]]:
+    """(the APP, errors, warnings) of ``app-run check``, each ``file:line: message``; the
+    APP is None when it does not load."""
     from skill2app.runtime.app.check import check_app
     from skill2app.runtime.app.model import load_app
     from skill2app.runtime.errors import ToolError
@@ -140,14 +147,14 @@ def run_check(root: Path) -> tuple[list[str], list[str]]:
     try:
         app = load_app(root)
     except ToolError as exc:
-        return [exc.one_line()], []
+        return None, [exc.one_line()], []
     found: dict[str, list[str]] = {"error": [], "warning": []}
     for diagnostic in check_app(app):
         where = diagnostic.where
         shown = _relative(Path(where.file), app.root)
         line = f"{shown}:{where.line}" if where.line else shown
         found.setdefault(diagnostic.level, []).append(f"{line}: {diagnostic.message}")
-    return found["error"], found["warning"]
+    return app, found["error"], found["warning"]
 
 
 def _relative(path: Path, root: Path) -> str:

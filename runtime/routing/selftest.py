@@ -15,13 +15,15 @@ unchanged 100-pipeline APP takes a few tenths of a second.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from skill2app.runtime.app.diagnostic import Diagnostic
 from skill2app.runtime.app.document import Document
 from skill2app.runtime.app.model import App, routing_table
 from skill2app.runtime.errors import AppRunError, Where
-from skill2app.runtime.routing.route import RouteEntry
+from skill2app.runtime.routing.decision import outcome
+from skill2app.runtime.routing.route import Candidate, RouteEntry
 
 MIN_TRIGGERS = 3
 DEFAULT = Path("<state>")  # cache_dir: the one app-run uses (APP_RUN_HOME), unless turned off
@@ -92,9 +94,40 @@ def _few(entry: RouteEntry, place: _Place) -> Diagnostic:
     )
 
 
-def _strays(
-    entries: list[RouteEntry], places: dict[str, _Place], cache_dir: Path | None
-) -> list[Diagnostic]:
+@dataclass(frozen=True)
+class Stray:
+    """A phrase of pipeline ``own`` that routes to ``other`` (scores: ``score`` there,
+    ``mine`` for its own)."""
+
+    kind: str  # description | trigger
+    text: str
+    own: str
+    other: str
+    score: float
+    mine: float
+    decision: str = "match"  # what routing makes of it: a wrong match, or unsure (asks)
+
+
+@dataclass(frozen=True)
+class SelfTest:
+    """What the self-test found: how many phrases were routed, and those that went astray."""
+
+    phrases: int
+    strays: list[Stray]
+
+    @property
+    def passed(self) -> int:
+        return self.phrases - len(self.strays)
+
+
+def selftest(entries: Sequence[RouteEntry], *, cache_dir: Path | None = DEFAULT) -> SelfTest:
+    """Route each phrase of ``entries`` against the others (leave one out).  A phrase whose
+    pipeline has no other phrase counts as passed: there is nothing of its own to reach."""
+    entries = [RouteEntry(e.name, e.description, tuple(e.triggers)) for e in entries]
+    if len(entries) < 2:
+        return SelfTest(sum(1 + len(e.triggers) for e in entries), [])
+    if cache_dir == DEFAULT:
+        cache_dir = _default_cache()
     import numpy as np
 
     from skill2app.runtime.routing.models.embedded import EmbeddedRouter
@@ -114,12 +147,22 @@ def _strays(
         if scores[best] <= scores[phrase.pipeline]:
             continue  # a tie goes to its own
         own, other = entries[phrase.pipeline].name, entries[best].name
-        keys = _keys(entries[phrase.pipeline], phrase.kind, phrase.text)
-        mine = float(scores[phrase.pipeline])
-        found.append(
-            _stray(phrase.kind, phrase.text, own, other, float(scores[best]), mine, places, keys)
+        ranked = sorted(
+            (Candidate(e.name, float(scores[i]), "") for i, e in enumerate(entries)),
+            key=lambda c: -c.score,
         )
-    return found
+        decided = outcome(ranked, router.policy)
+        mine = float(scores[phrase.pipeline])
+        found.append(Stray(phrase.kind, phrase.text, own, other, ranked[0].score, mine, decided))
+    return SelfTest(len(phrases), found)
+
+
+def _strays(
+    entries: list[RouteEntry], places: dict[str, _Place], cache_dir: Path | None
+) -> list[Diagnostic]:
+    found = selftest(entries, cache_dir=cache_dir).strays
+    by_name = {e.name: e for e in entries}
+    return [_stray(s, places, _keys(by_name[s.own], s.kind, s.text)) for s in found]
 
 
 def _keys(entry: RouteEntry, kind: str, text: str) -> tuple[str | int, ...]:
@@ -128,22 +171,14 @@ def _keys(entry: RouteEntry, kind: str, text: str) -> tuple[str | int, ...]:
     return ("triggers", entry.triggers.index(text))
 
 
-def _stray(
-    kind: str,
-    text: str,
-    own: str,
-    other: str,
-    score: float,
-    mine: float,
-    places: dict[str, _Place],
-    keys: tuple[str | int, ...],
-) -> Diagnostic:
+def _stray(stray: Stray, places: dict[str, _Place], keys: tuple[str | int, ...]) -> Diagnostic:
+    text, own, other = stray.text, stray.own, stray.other
     shown = text if len(text) <= 60 else text[:57] + "..."
     there = places[other].where("description")
     return Diagnostic(
         "warning",
-        f'{kind} "{shown}" of pipeline "{own}" routes to "{other}" ({score:.2f} against '
-        f"{mine:.2f} for {own})",
+        f'{stray.kind} "{shown}" of pipeline "{own}" routes to "{other}" ({stray.score:.2f} '
+        f"against {stray.mine:.2f} for {own})",
         places[own].where(*keys),
         f'reword it with what only "{own}" does, or see whether "{other}" ({there}) overlaps it',
     )
