@@ -42,9 +42,10 @@ import typer
 from typer.core import TyperGroup
 
 from skill2app.converter.analyzers import ANALYZERS
-from skill2app.converter.convert import Options, convert, is_stdout, resume
+from skill2app.converter.collection.conversion import convert, resume
+from skill2app.converter.convert import Options, is_stdout
 from skill2app.converter.errors import ConvertError, PlanError, UsageError
-from skill2app.converter.verify.report import Report
+from skill2app.converter.verify.report import EachReport, Report
 from skill2app.runtime import __version__
 
 EXIT_UNVERIFIED = 5
@@ -89,7 +90,27 @@ cli = typer.Typer(
 
 
 SkillDir = Annotated[
-    Path, typer.Argument(metavar="SKILL_DIR", help="The skill folder (holds SKILL.md).")
+    Path,
+    typer.Argument(
+        metavar="SKILL_DIR",
+        help="The skill folder (holds SKILL.md), or a folder of skills (a collection: one APP "
+        "of them all, or one each with --each).",
+    ),
+]
+Each = Annotated[
+    bool,
+    typer.Option(
+        "--each",
+        help="A folder of skills: one APP per skill (with --out DIR: in DIR, each in its own "
+        "folder as in the collection, so the files one skill takes from another stay reachable).",
+    ),
+]
+AsOneSkill = Annotated[
+    bool,
+    typer.Option(
+        "--as-one-skill",
+        help="Treat SKILL_DIR as one skill even when folders below it hold skills of their own.",
+    ),
 ]
 Out = Annotated[
     Path | None,
@@ -190,15 +211,20 @@ def convert_command(
     as_json: AsJson = False,
     debug: Debug = False,
     max_attempts: MaxAttempts = 3,
+    each: Each = False,
+    as_one_skill: AsOneSkill = False,
 ) -> None:
     """Convert the Agent Skill in SKILL_DIR into an APP (Agent Pipeline Protocol v0.4).
 
     Adds pipelines/ and a README next to SKILL.md (or in a copy, with --out); SKILL.md and
     the skill's programs stay byte for byte as they were. The result is checked with
-    app-run check before app-convert reports success.
+    app-run check before app-convert reports success. A folder holding several skills (a
+    collection) becomes one APP: each skill analysed on its own, pipeline names prefixed
+    where two skills use one, one constructor, the folder's SKILL.md (or a generated one
+    listing the skills) as the fallback; --each makes one APP per skill instead.
     """
 
-    def run() -> Report:
+    def run() -> Report | EachReport:
         app_out, plan_out = _out_paths(out, output, plan_only=plan_only)
         options = Options(
             skill_dir=skill_dir,
@@ -213,7 +239,11 @@ def convert_command(
             unsafe_no_sandbox=unsafe_no_sandbox,
             has_api_key=bool(os.environ.get("ANTHROPIC_API_KEY")),
             max_attempts=max_attempts,
+            each=each,
+            as_one_skill=as_one_skill,
         )
+        if each and as_one_skill:
+            raise UsageError("--each and --as-one-skill exclude each other", hint="give one")
         if as_json and is_stdout(plan_out):
             raise UsageError(
                 "--out - and --json both write stdout", hint="drop --json, or name a plan file"
@@ -336,7 +366,7 @@ def _guarded(call: Callable[[], T], as_json: bool, debug: bool) -> T:
     raise AssertionError("unreachable")  # _fail always exits
 
 
-def _show(report: Report, as_json: bool) -> None:
+def _show(report: Report | EachReport, as_json: bool) -> None:
     """Print a report (or a pause) and end with its exit code."""
     if report.pause is not None:  # one JSON object on stdout, --json or not
         typer.echo(json.dumps(report.pause, ensure_ascii=False, indent=2))

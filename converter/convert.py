@@ -63,6 +63,11 @@ class Options:
     has_api_key: bool = False
     smoke_timeout: float = SMOKE_TIMEOUT
     max_attempts: int = 3
+    each: bool = False  # a collection: one APP per skill (collection/conversion.py)
+    as_one_skill: bool = False  # a folder holding other skills is still one skill
+    skip: frozenset[str] = frozenset()  # folders that are not this skill's (its members')
+    limit: Path | None = None  # how far up files outside the skill are looked for
+    defer_outside: bool = False  # --each: files outside the skill are checked once all exist
 
 
 def convert(options: Options, progress: Progress | None = None) -> Report:
@@ -74,14 +79,22 @@ def convert(options: Options, progress: Progress | None = None) -> Report:
     if not options.plan_only:
         check_destination(options.skill_dir, options.out, force=options.force)
     say(f"reading the skill in {options.skill_dir}")
-    inventory = build_inventory(
-        options.skill_dir, probe=options.probe, unsafe=options.unsafe_no_sandbox
-    )
+    inventory = read_skill(options)
     name = analyzer_name(options)
     if name == "host" and options.plan is None:
         return start_host(options, inventory, say)
     plan, analysis, warnings = make_plan(options, inventory, say)
     return finish(options, inventory, plan, analysis, warnings, say)
+
+
+def read_skill(options: Options) -> Inventory:
+    return build_inventory(
+        options.skill_dir,
+        probe=options.probe,
+        unsafe=options.unsafe_no_sandbox,
+        skip=options.skip,
+        limit=options.limit,
+    )
 
 
 def analyzer_name(options: Options) -> str:
@@ -91,8 +104,14 @@ def analyzer_name(options: Options) -> str:
     return name
 
 
-def start_host(options: Options, inventory: Inventory, say: Progress) -> Report:
-    """Save a host session; the report carries its first ``needs_llm`` pause."""
+def start_host(
+    options: Options,
+    inventory: Inventory,
+    say: Progress,
+    extra: dict[str, Any] | None = None,
+) -> Report:
+    """Save a host session; the report carries its first ``needs_llm`` pause.  ``extra``:
+    more to keep in the session's options (a collection's state)."""
     from skill2app.converter.analyzers import host
     from skill2app.runtime.app.config import state_home
 
@@ -100,7 +119,7 @@ def start_host(options: Options, inventory: Inventory, say: Progress) -> Report:
     pause = host.start(
         state_home(),
         inventory,
-        session_options(options),
+        session_options(options) | (extra or {}),
         draft_yaml=host.draft_of(inventory),
         max_attempts=options.max_attempts,
     )
@@ -128,6 +147,9 @@ def session_options(options: Options) -> dict[str, Any]:
         "smoke": options.smoke,
         "unsafe_no_sandbox": options.unsafe_no_sandbox,
         "readme": readme,
+        "skip": sorted(options.skip),
+        "defer_outside": options.defer_outside,
+        "limit": str(options.limit.resolve()) if options.limit is not None else None,
     }
 
 
@@ -136,10 +158,18 @@ def resume(
 ) -> Report:
     """Judge the host agent's answer: the next pause, the finished conversion, or exhausted.
     ``max_attempts`` raises the session's bound (and reopens one whose attempts ran out)."""
+    say: Progress = progress or (lambda _message: None)
+    options, outcome = judge_answer(session, answer, say, max_attempts)
+    return host_report(options, outcome, say)
+
+
+def judge_answer(
+    session: str, answer: str, say: Progress, max_attempts: int | None = None
+) -> tuple[Options, Any]:
+    """(the options the session was started with, ``host.resume``'s outcome)."""
     from skill2app.converter.analyzers import host
     from skill2app.runtime.app.config import state_home
 
-    say: Progress = progress or (lambda _message: None)
     outcome = host.resume(state_home(), session, answer, progress=say, max_attempts=max_attempts)
     saved = outcome.session["options"]
     options = Options(
@@ -152,7 +182,15 @@ def resume(
         smoke=bool(saved.get("smoke")),
         probe=bool(saved.get("probe")),
         unsafe_no_sandbox=bool(saved.get("unsafe_no_sandbox")),
+        skip=frozenset(saved.get("skip") or ()),
+        limit=Path(saved["limit"]) if saved.get("limit") else None,
+        defer_outside=bool(saved.get("defer_outside")),
     )
+    return options, outcome
+
+
+def host_report(options: Options, outcome: Any, say: Progress) -> Report:
+    """A resumed session's report: paused again, exhausted, or the conversion finished."""
     if outcome.pause is not None:
         report = Report(skill=str(options.skill_dir), mode=_mode(options), analyzer="host")
         report.pause = outcome.pause.to_dict()
@@ -182,8 +220,10 @@ def finish(
     analysis: Analysis | None,
     warnings: list[str],
     say: Progress,
+    extra: list[RenderedFile] | None = None,
 ) -> Report:
-    """Write what the plan makes (the plan file, or the APP) and verify it."""
+    """Write what the plan makes (the plan file, or the APP, with ``extra`` files: a
+    collection's generated SKILL.md) and verify it."""
     report = Report.from_plan(plan, inventory, skill=str(options.skill_dir), mode=_mode(options))
     if analysis is not None:
         report.usage = _usage(analysis)
@@ -205,6 +245,7 @@ def finish(
     if files is None:
         say(f"rendering {len(plan.pipelines)} pipelines")
         files = render_app(plan, inventory, readme=readme)
+    files = sorted([*files, *(extra or [])], key=lambda f: f.path)
     order = [p.name for p in plan.pipelines]
     _write_and_verify(options, inventory, files, analysis, report, say, order)
     return report
@@ -219,7 +260,9 @@ def _write_and_verify(
     say: Progress,
     order: list[str],
 ) -> None:
-    written = write_app(options.skill_dir, files, out=options.out, force=options.force)
+    written = write_app(
+        options.skill_dir, files, out=options.out, force=options.force, skip=options.skip
+    )
     report.app = str(written.root)
     report.files = written.written
     report.copied = len(written.copied)
@@ -244,6 +287,36 @@ def _write_and_verify(
         order=order,
     )
     report.verification = _with_smoke(verification, judged)
+    report.outside = {o.target: [] for o in inventory.outside}
+    for item in inventory.outside:
+        report.outside[item.target].append(item.where())
+    if not options.defer_outside:
+        missing, beside = outside_problems(report.outside, written.root, options.out is not None)
+        report.verification.outside_errors = missing
+        report.warnings += beside
+
+
+def outside_problems(
+    users: dict[str, list[str]], root: Path, copied: bool
+) -> tuple[list[str], list[str]]:
+    """(errors, warnings) about files outside the skill that its programs name (``users``:
+    target -> the file:line naming it): an error for each the written APP cannot reach (a
+    copy made with --out has no sibling folders), a warning for those it reaches only
+    because they sit beside it."""
+    errors, warnings = [], []
+    for target, wheres in users.items():
+        named = f"{target} (outside the skill) is needed by {', '.join(wheres[:3])}"
+        named += f" and {len(wheres) - 3} more" if len(wheres) > 3 else ""
+        if (root / target).exists():
+            warnings.append(f"{named}: keep it beside the APP")
+        elif copied:
+            errors.append(
+                f"{named}, and the APP lacks it: convert in place, or convert the folder "
+                "holding the skills with --each --out DIR (which keeps it)"
+            )
+        else:
+            errors.append(f"{named}, and it is missing")
+    return errors, warnings
 
 
 def _with_smoke(verification: Verification, judged: Verification | None) -> Verification:

@@ -98,6 +98,16 @@ def test_choices_and_defaults_in_text() -> None:
     zh = option_line("- `--timeout`：轮询等待秒数（默认 60）")
     assert zh is not None and (zh.name, zh.default, zh.type) == ("--timeout", "60", "integer")
     assert option_line("--format text).") is None  # prose that starts with a flag
+    # a usage comment whose values are aligned in a column takes a value (not a switch)
+    aligned = option_line(" *     --mode      <mode>          Update mode (required)")
+    assert aligned is not None and (aligned.value, aligned.type, aligned.optional) == (
+        "<mode>",
+        "string",
+        False,
+    )
+    assert aligned.help == "Update mode (required)"
+    switch = option_line("  --verbose      Say more")
+    assert switch is not None and switch.type == "boolean"
     assert default_in("Timeout in seconds (defaults to `30`)") == "30"
     assert default_in("默认值：json") == "json"
 

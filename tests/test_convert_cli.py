@@ -583,8 +583,9 @@ def test_json_report_shape(here: Path) -> None:
         "report_version", "ok", "skill", "mode", "app", "plan", "analyzer", "pipelines",
         "lifecycle", "programs", "skill_mode", "placeholders", "warnings", "notes", "files",
         "copied", "overwritten", "removed", "kept", "backup", "verification", "attempts",
-        "exhausted",
+        "exhausted", "outside", "collection",
     ]  # fmt: skip
+    assert (report["outside"], report["collection"]) == ({}, [])  # one skill, all inside
     assert report["backup"] == {"folder": "", "files": []}
     assert (report["ok"], report["mode"], report["app"]) == (True, "out", "app")
     assert report["analyzer"] == {

@@ -830,9 +830,12 @@ def test_py_literal_round_trips_and_fits(value: Any) -> None:
 
 
 def test_render_refuses_to_write_outside_pipelines(skill: Path) -> None:
-    bad = [RenderedFile("SKILL.md", "overwritten")]
     with pytest.raises(RenderError, match="writes only pipelines/"):
-        write_app(skill, bad, out=None, force=True)
+        write_app(skill, [RenderedFile("tools/show.py", "overwritten")], out=None, force=True)
+    # SKILL.md is written only for a collection without one (generated, marked): a skill's own
+    # is never replaced, --force or not
+    with pytest.raises(RenderError, match="SKILL.md belongs to the skill"):
+        write_app(skill, [RenderedFile("SKILL.md", "overwritten")], out=None, force=True)
     assert (skill / "SKILL.md").read_text() == SKILL_MD
 
 

@@ -55,9 +55,11 @@ class HostPause:
     problems: list[str]
     resume: str
     abandon: str
+    part: dict[str, Any] | None = None  # a collection: which skill of how many this plan is for
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        part = {"collection": self.part} if self.part else {}
+        return part | {
             "status": "needs_llm",
             "session": self.session,
             "step": "analyze",
@@ -191,6 +193,16 @@ def _pause(home: Path, data: dict[str, Any], inventory: Inventory) -> HostPause:
         max_attempts=data["max_attempts"],
     )
     resume_cmd, abandon_cmd = commands(data["session"], home)
+    state = data["options"].get("collection")
+    part = None
+    if isinstance(state, dict):
+        part = {
+            "folder": state.get("root"),
+            "skill": inventory.skill.frontmatter.name,
+            "index": int(state.get("index", 0)) + 1,
+            "of": len(state.get("members", [])),
+            "note": "one plan per skill, for this skill alone; the next skill's pause follows",
+        }
     return HostPause(
         data["session"],
         data["attempt"],
@@ -199,6 +211,7 @@ def _pause(home: Path, data: dict[str, Any], inventory: Inventory) -> HostPause:
         list(data["problems"]),
         resume_cmd,
         abandon_cmd,
+        part,
     )
 
 

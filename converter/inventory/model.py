@@ -31,6 +31,7 @@ from skill2app.converter.inventory.programs.program import (
 )
 from skill2app.converter.inventory.requirements import Requirement, where_key
 from skill2app.converter.inventory.shell import SHELL_LANGUAGES, SimpleCommand
+from skill2app.converter.inventory.siblings import Outside, outside_files
 from skill2app.converter.inventory.skill import SkillDoc, read_skill_md
 from skill2app.converter.marker import MARKER
 
@@ -59,6 +60,8 @@ class Inventory:
     warnings: list[str] = field(default_factory=list)
     # every Markdown file of the skill, SKILL.md first: its text, sections and code
     documents: list[Doc] = field(default_factory=list)
+    # files outside the skill folder that its programs name (a sibling skill's helper)
+    outside: list[Outside] = field(default_factory=list)
 
     def program(self, path: str) -> Program | None:
         return next((p for p in self.programs if p.path == path), None)
@@ -88,12 +91,26 @@ class Inventory:
             "files": [{"path": f.path, "role": f.role} for f in self.files],
             "requirements": [r.to_dict() for r in self.requirements],
             "warnings": list(self.warnings),
+            **(
+                {"outside": [{"where": o.where(), "target": o.target} for o in self.outside]}
+                if self.outside
+                else {}
+            ),
         }
 
 
-def build_inventory(skill_dir: Path, *, probe: bool = False, unsafe: bool = False) -> Inventory:
+def build_inventory(
+    skill_dir: Path,
+    *,
+    probe: bool = False,
+    unsafe: bool = False,
+    skip: frozenset[str] = frozenset(),
+    limit: Path | None = None,
+) -> Inventory:
     """Read the skill in ``skill_dir``; run programs (``--help``) only when ``probe``, in the
-    sandbox (``unsafe``: without it, as the user asked)."""
+    sandbox (``unsafe``: without it, as the user asked).  ``skip``: folders (relative) that
+    are not the skill's (the other skills of a collection whose root is a skill too);
+    ``limit``: how far up files outside the skill are looked for (default: its parent)."""
     if not skill_dir.is_dir():
         raise SkillError(
             "not a folder",
@@ -105,7 +122,7 @@ def build_inventory(skill_dir: Path, *, probe: bool = False, unsafe: bool = Fals
     warnings = list(doc.warnings)
     if skill_md.name != "SKILL.md":
         warnings.append(f"the skill file is named {skill_md.name}; Agent Skills expect SKILL.md")
-    paths, walk_warnings = list_files(skill_dir)
+    paths, walk_warnings = list_files(skill_dir, skip)
     warnings.extend(walk_warnings)
     docs = [Doc(doc.path, doc.code_blocks, doc.inline_code, doc.body, doc.sections, doc.body_line)]
     docs += read_docs(skill_dir, paths, skill_md.name)
@@ -128,7 +145,11 @@ def build_inventory(skill_dir: Path, *, probe: bool = False, unsafe: bool = Fals
     requirements = skill_needs(skill_dir, doc, commands, programs, paths, modules)
     files = [FileEntry(p, roles.get(p, "other")) for p in paths]
     language = detect_language(doc)
-    return Inventory(skill_dir, doc, language, programs, files, requirements, warnings, docs)
+    code = [p for p in paths if roles.get(p) in ("program", "module")]
+    outside = outside_files(skill_dir, code, limit)
+    return Inventory(
+        skill_dir, doc, language, programs, files, requirements, warnings, docs, outside
+    )
 
 
 def _find_skill_md(skill_dir: Path) -> Path:
@@ -151,9 +172,9 @@ def _find_skill_md(skill_dir: Path) -> Path:
     )
 
 
-def list_files(skill_dir: Path) -> tuple[list[str], list[str]]:
+def list_files(skill_dir: Path, skip: frozenset[str] = frozenset()) -> tuple[list[str], list[str]]:
     """Relative POSIX paths of the regular files, sorted; hidden, vendored and generated
-    folders and symbolic links are left out."""
+    folders, symbolic links and the folders in ``skip`` (relative) are left out."""
     found: list[str] = []
     warnings: list[str] = []
     real = skill_dir.resolve()
@@ -162,7 +183,10 @@ def list_files(skill_dir: Path) -> tuple[list[str], list[str]]:
         dirs[:] = sorted(
             d
             for d in dirs
-            if not d.startswith(".") and d not in SKIP_DIRS and not (Path(root) / d).is_symlink()
+            if not d.startswith(".")
+            and d not in SKIP_DIRS
+            and not (Path(root) / d).is_symlink()
+            and (Path(root) / d).relative_to(skill_dir).as_posix() not in skip
         )
         for name in sorted(names):
             full = Path(root) / name

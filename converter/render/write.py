@@ -75,9 +75,15 @@ def choose_readme(skill_dir: Path) -> tuple[str, str]:
 
 
 def write_app(
-    skill_dir: Path, files: list[RenderedFile], *, out: Path | None, force: bool
+    skill_dir: Path,
+    files: list[RenderedFile],
+    *,
+    out: Path | None,
+    force: bool,
+    skip: frozenset[str] = frozenset(),
 ) -> WriteResult:
-    """Write ``files`` into ``out`` (a copy of the skill) or into ``skill_dir`` itself."""
+    """Write ``files`` into ``out`` (a copy of the skill without the folders in ``skip``:
+    the other skills of a collection) or into ``skill_dir`` itself."""
     target = out if out is not None else skill_dir
     _check_paths(files)
     _check_target(skill_dir, out, files, force)
@@ -92,7 +98,7 @@ def write_app(
             survey.kept,
         )
         result.warnings += survey.warnings
-        tree = skill_tree(skill_dir) if out is not None else SkillTree()
+        tree = skill_tree(skill_dir, skip) if out is not None else SkillTree()
         if out is not None:
             result.copied = tree.files
             result.overwritten += [r for r in tree.files if not _same(skill_dir / r, out / r)]
@@ -126,7 +132,7 @@ def _check_paths(files: list[RenderedFile]) -> None:
     for item in files:
         parts = Path(item.path).parts
         inside = parts[:1] == (PIPELINES,) and len(parts) > 2 and ".." not in parts
-        if not inside and item.path not in README_NAMES:
+        if not inside and item.path not in (*README_NAMES, "SKILL.md"):
             raise RenderError(
                 f"refusing to write {item.path!r}: app-convert writes only pipelines/ and "
                 "its README",
@@ -171,6 +177,12 @@ def _check_target(
         )
     for item in files:
         path = target / item.path
+        if item.path == "SKILL.md" and path.exists() and not is_generated(path, lines=12):
+            raise RenderError(
+                "SKILL.md belongs to the skill",
+                where=Where(str(path)),
+                hint="report this bug (a collection's SKILL.md is generated only when it has none)",
+            )
         if item.path in README_NAMES and path.exists():
             if not is_generated(path):
                 raise RenderError(
@@ -196,9 +208,10 @@ class SkillTree:
     links_out: list[str] = field(default_factory=list)  # links leaving the skill: never copied
 
 
-def skill_tree(skill_dir: Path) -> SkillTree:
+def skill_tree(skill_dir: Path, skip: frozenset[str] = frozenset()) -> SkillTree:
     """The folders and files of the skill that ``--out`` copies: VCS folders, caches, the
-    backup folder, an old pipelines/ and a generated README are left out."""
+    backup folder, an old pipelines/, a generated README and the folders in ``skip`` are
+    left out."""
     tree = SkillTree()
     real_skill = skill_dir.resolve()
     for root, dirs, names in os.walk(skill_dir):
@@ -212,7 +225,7 @@ def skill_tree(skill_dir: Path) -> SkillTree:
                 tree.left_out.append(rel + "/")
             elif (here / name).is_symlink():
                 names.append(name)
-            elif name not in COPY_SKIP:
+            elif name not in COPY_SKIP and rel not in skip:
                 keep.append(name)
         dirs[:] = keep
         for name in sorted(names):

@@ -51,6 +51,10 @@ class Report:
     attempts: int = 0  # how many answers an LLM analyst gave (0: none asked)
     # pipeline -> input -> why its sample is a placeholder (samples/placeholders.json)
     placeholders: dict[str, dict[str, str]] = field(default_factory=dict)
+    # files outside the skill its programs name -> where (a sibling skill's helper)
+    outside: dict[str, list[str]] = field(default_factory=dict)
+    # a collection converted as one APP: each skill, its folder and its pipelines
+    collection: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -124,6 +128,8 @@ class Report:
             "verification": self.verification.to_dict() if self.verification else None,
             "attempts": self.attempts,
             "exhausted": self.exhausted,
+            "outside": self.outside,
+            "collection": self.collection,
         }
 
     def human_lines(self) -> list[str]:
@@ -141,6 +147,12 @@ class Report:
             lines += _section(title, self.backed_up)
         tries = f", {self.attempts} attempts" if self.attempts > 1 else ""
         lines.append(f"Analyzer: {self.analyzer} ({cost_text(self.usage)}{tries})")
+        if self.collection:
+            lines.append(f"Skills ({len(self.collection)}):")
+            lines += [
+                f"  {c['name']} ({c['folder']}): {', '.join(c['pipelines']) or 'Skill mode only'}"
+                for c in self.collection
+            ]
         lines.append(f"Pipelines ({len(self.pipelines)}):")
         width = max((len(p["name"]) for p in self.pipelines), default=0)
         for p in self.pipelines:
@@ -234,6 +246,9 @@ def verification_lines(verification: Verification) -> list[str]:
     ]
     lines += [f"  {e}" for e in [*v.check_errors, *v.check_warnings, *v.compile_errors]]
     lines += [f"  {e}" for e in v.mapping_errors]
+    if v.outside_errors:
+        lines.append(f"Files outside the skill that the APP lacks: {len(v.outside_errors)}")
+        lines += [f"  {e}" for e in v.outside_errors]
     lines += routing_lines(v)
     if not v.smoke_ran:
         lines.append("Smoke test: not run (--smoke runs each code step on its samples)")
@@ -254,3 +269,62 @@ def verification_lines(verification: Verification) -> list[str]:
         if s.status != "passed"
     ]
     return lines
+
+
+@dataclass
+class EachReport:
+    """``app-convert FOLDER --each``: one APP per skill of a collection.  ``reports``: those
+    converted by this command; ``earlier``: summaries of those a host agent's earlier
+    answers finished (``summary``)."""
+
+    root: str
+    reports: list[Report] = field(default_factory=list)
+    earlier: list[dict[str, Any]] = field(default_factory=list)
+    copied: list[str] = field(default_factory=list)  # sibling files copied beside the APPs
+    pause: dict[str, Any] | None = None
+    plan_text: str = ""
+    exhausted: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.reports) and all(e["ok"] for e in self.earlier)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "report_version": REPORT_VERSION,
+            "ok": self.ok,
+            "collection": self.root,
+            "skills": [*self.earlier, *(summary(r) for r in self.reports)],
+            "siblings_copied": self.copied,
+            "reports": [r.to_dict() for r in self.reports],
+        }
+
+    def human_lines(self) -> list[str]:
+        lines: list[str] = []
+        for report in self.reports:
+            lines += [f"== {report.skill}", *report.human_lines(), ""]
+        skills = [*self.earlier, *(summary(r) for r in self.reports)]
+        good = sum(1 for s in skills if s["ok"])
+        lines.append(
+            f"Collection {self.root}: {good} of {len(skills)} skills converted and verified"
+        )
+        for item in skills:
+            state = "ok" if item["ok"] else "NOT VERIFIED: " + "; ".join(item["errors"][:2])
+            lines.append(
+                f"  {item['skill']} -> {item['app']} ({item['pipelines']} pipelines): {state}"
+            )
+        lines += _section("Sibling files copied beside the APPs", self.copied)
+        return lines
+
+
+def summary(report: Report) -> dict[str, Any]:
+    """One skill of ``--each``, in a line: where its APP is and whether it passed."""
+    errors = report.verification.errors if report.verification else []
+    return {
+        "skill": report.skill,
+        "app": report.app,
+        "ok": report.ok,
+        "pipelines": len(report.pipelines),
+        "errors": [*report.exhausted, *errors],
+        "outside": report.outside,
+    }

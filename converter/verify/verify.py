@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
 import shutil
 import tempfile
@@ -87,6 +88,7 @@ class Verification:
     smoke_ran: bool = False
     smoke: list[SmokeResult] = field(default_factory=list)
     routing: RoutingCheck = field(default_factory=RoutingCheck)
+    outside_errors: list[str] = field(default_factory=list)  # files outside the skill it lacks
 
     @property
     def errors(self) -> list[str]:
@@ -94,7 +96,8 @@ class Verification:
             f"smoke {s.pipeline}/{s.step}: {s.detail}" for s in self.smoke if s.status == "failed"
         ]
         routing = self.routing.errors
-        return [*self.check_errors, *self.compile_errors, *self.mapping_errors, *routing, *failed]
+        mapped = [*self.compile_errors, *self.mapping_errors, *self.outside_errors]
+        return [*self.check_errors, *mapped, *routing, *failed]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -104,6 +107,7 @@ class Verification:
             "arguments": {"mappings": self.mappings, "errors": self.mapping_errors},
             "smoke": {"ran": self.smoke_ran, "steps": [s.to_dict() for s in self.smoke]},
             "routing": self.routing.to_dict(),
+            "outside": {"errors": self.outside_errors},
         }
 
 
@@ -133,7 +137,8 @@ def verify_app(
     if smoke:
         result.smoke_ran = True
         say = progress or (lambda _message: None)
-        result.smoke = smoke_test(root, timeout, say, order, sandboxed=sandboxed)
+        outside = {o.target: inventory.root / o.target for o in inventory.outside}
+        result.smoke = smoke_test(root, timeout, say, order, sandboxed=sandboxed, outside=outside)
     return result
 
 
@@ -229,18 +234,21 @@ def smoke_test(
     order: list[str] | None = None,
     *,
     sandboxed: bool = True,
+    outside: dict[str, Path] | None = None,
 ) -> list[SmokeResult]:
     """Run every business pipeline on its samples in a temporary copy of the APP, inside its
     lifecycle, the way app-run runs it (same environment, working folder, stdin/stdout
     contract and timeout kill), in ``order`` (the plan's: what one pipeline makes, a later one
     may use), then the rest by name — in the sandbox unless not ``sandboxed``.  A pipeline
     whose sample is a placeholder (``samples/placeholders.json``) is skipped, with its
-    reason."""
+    reason.  ``outside``: files outside the skill its programs name (target relative to the
+    APP -> the file), put where they are named from the copy."""
     results: list[SmokeResult] = []
     with tempfile.TemporaryDirectory(prefix="app-convert-smoke-") as tmp:
         sandbox = Sandbox(writable=(Path(tmp).resolve(),)) if sandboxed else None
-        copy = Path(tmp) / "app"
+        copy = deep_enough(Path(tmp), outside or {}) / "app"
         shutil.copytree(root, copy, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+        place_outside(copy, outside or {})
         work = Path(tmp) / "work"
         work.mkdir()
         try:
@@ -257,10 +265,23 @@ def smoke_test(
     return results
 
 
+def deep_enough(tmp: Path, outside: dict[str, Path]) -> Path:
+    """A folder under ``tmp`` deep enough that every ``../`` of ``outside`` stays in it."""
+    ups = max((t.split("/").count("..") for t in outside), default=0)
+    return tmp.joinpath(*["up"] * ups)
+
+
+def place_outside(app: Path, outside: dict[str, Path]) -> None:
+    """Copy each file outside the skill to where the APP's programs name it from ``app``."""
+    for target, source in outside.items():
+        dest = Path(os.path.normpath(app / target))
+        if source.is_file() and not dest.exists():
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest)
+
+
 def scratch_env(app_root: Path, work: Path) -> dict[str, str]:
     """Scratch paths for the constructor's path-like variables that are not set here."""
-    import os
-
     checker = app_root / "pipelines" / CONSTRUCTOR / "steps" / "check_environment.py"
     try:
         checks = read_literal(checker.read_text(encoding="utf-8"), "CHECKS") or []

@@ -206,7 +206,11 @@ def option_line(line: str) -> UsageArg | None:
     flags = re.findall(r"--?[A-Za-z0-9][\w-]*", match["flags"] or match["cflags"])
     longs = [f for f in flags if f.startswith("--")] or flags
     value = (match["value"] or match["cvalue"] or "").strip("[]").strip("\"'")
-    help_text = re.split(r"[，,;；]?\s*`--?[A-Za-z]", match["help"])[0].strip().strip("`").strip()
+    rest = match["help"]
+    aligned = re.match(r"(<[^<>\s]+>|\{[^{}\s]+\})(?:\s{2,}|\s*$)", rest)
+    if not value and aligned:  # "--mode      <mode>      Update mode": a column of values
+        value, rest = aligned.group(1), rest[aligned.end() :]
+    help_text = re.split(r"[，,;；]?\s*`--?[A-Za-z]", rest)[0].strip().strip("`").strip()
     arg = UsageArg(longs[0], "flag", value, aliases=[f for f in flags if f != longs[0]])
     arg.help = help_text
     arg.optional = not re.search(r"\brequired\b|必填|必需|必须", help_text, re.I)

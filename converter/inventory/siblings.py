@@ -1,0 +1,95 @@
+"""Files outside the skill that its programs need: ``require('../feishu-auth/token-utils.js')``.
+
+Skills of one collection share helpers by relative path (``path.join(__dirname,
+'../other-skill/x.js')``, ``import ... from '../other-skill/x.mjs'``, ``sys.path.insert(0,
+'../shared')``).  Converted in place, those files are still there; copied alone with ``--out``,
+the program fails with ``Cannot find module``.  ``outside_files`` finds them: a quoted relative
+path in a program or module of the skill that leads out of the skill folder to a file that
+exists (tried with the usual suffixes), never further up than ``limit`` (the collection's
+folder, or the skill's parent).  Nothing found here is read or run; the caller copies it or
+says it is missing.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from skill2app.converter.inventory.programs.program import read_source
+
+_RELATIVE = re.compile(r"""(["'`])(\.\.?/[^"'`\n$]{1,200})\1""")
+SUFFIXES = ("", ".js", ".mjs", ".cjs", ".ts", ".py", ".sh", "/index.js", "/__init__.py")
+MAX_FOLLOWED = 200  # files followed from one skill (a sibling's own relative imports too)
+
+
+@dataclass(frozen=True)
+class Outside:
+    """``file``:``line`` names ``target``, a file outside the skill (relative to the skill's
+    folder, POSIX: ``../feishu-auth/token-utils.js``)."""
+
+    file: str
+    line: int
+    target: str
+
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+def outside_files(
+    skill_dir: Path, code_files: list[str], limit: Path | None = None
+) -> list[Outside]:
+    """The files outside ``skill_dir`` that ``code_files`` (relative paths) name, and the
+    files those name in turn (a sibling's own helpers), inside ``limit`` (default: the skill's
+    parent folder).  Links are resolved before the containment check."""
+    root = skill_dir.resolve()
+    bound = (limit or skill_dir.parent).resolve()
+    found: list[Outside] = []
+    seen: set[str] = set()
+    todo = [(rel, rel) for rel in code_files]  # (file as the skill names it, its path)
+    while todo and len(seen) < MAX_FOLLOWED:
+        shown, rel = todo.pop(0)
+        source = read_source(root / rel) if not rel.startswith("../") else _read(root, rel, bound)
+        for line_no, line in enumerate(source.split("\n"), 1):
+            for _quote, literal in _RELATIVE.findall(line):
+                target = _resolve(root, posixpath.dirname(rel), literal, bound)
+                if target is None or not target.startswith("../"):
+                    continue
+                found.append(Outside(shown, line_no, target))
+                if target not in seen:
+                    seen.add(target)
+                    todo.append((target, target))
+    return _unique(found)
+
+
+def _resolve(root: Path, folder: str, literal: str, bound: Path) -> str | None:
+    """``literal`` (relative to ``folder`` of the skill) as a path relative to the skill, when
+    it names an existing file inside ``bound``; None otherwise."""
+    base = posixpath.normpath(posixpath.join(folder, literal.rstrip("/")))
+    for suffix in SUFFIXES:
+        candidate = base + suffix
+        path = root / candidate
+        try:
+            real = path.resolve()
+        except (OSError, RuntimeError):
+            continue
+        if real.is_relative_to(bound) and real.is_file():
+            return candidate
+    return None
+
+
+def _read(root: Path, rel: str, bound: Path) -> str:
+    path = (root / rel).resolve()
+    return read_source(path) if path.is_relative_to(bound) else ""
+
+
+def _unique(found: list[Outside]) -> list[Outside]:
+    seen: set[tuple[str, int, str]] = set()
+    out = []
+    for item in found:
+        key = (item.file, item.line, item.target)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out

@@ -1,0 +1,208 @@
+"""app-convert on a folder of skills (converter/collection/): one APP of them all, or one APP
+per skill with --each; files one skill takes from another stay reachable (or a conversion
+that loses them says so); the host analyst is asked for one skill after the other."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import write_tree
+
+from skill2app.converter.analyzers.host import draft_of
+from skill2app.converter.collection.conversion import convert, resume
+from skill2app.converter.collection.members import find_members
+from skill2app.converter.convert import Options
+from skill2app.converter.inventory.model import build_inventory
+from skill2app.converter.verify.report import EachReport, Report
+
+pytestmark = pytest.mark.usefixtures("runtime_env")
+
+
+def counter(what: str, loads: str, fn: str) -> str:
+    """A skill program counting ``what`` with a function it loads from a file outside its
+    skill (``loads``: relative to the program's folder)."""
+    return f'''"""Count the {what} of a text file."""
+import argparse
+import importlib.util
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("helper", os.path.join(HERE, "{loads}"))
+helper = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(helper)
+
+parser = argparse.ArgumentParser(description="Count the {what} of a text file.")
+parser.add_argument("path", help="the text file")
+args = parser.parse_args()
+print(json.dumps({{"{what}": helper.{fn}(open(args.path, encoding="utf-8").read())}}))
+'''
+
+
+def skill_md(name: str, what: str) -> str:
+    return (
+        f"---\nname: {name}\ndescription: Count the {what} of a text file. Use when the user "
+        f"wants to know how many {what} a text has.\n---\n# {name}\n\n## Run\n\n"
+        f"Count the {what} of a text file:\n\n```bash\npython3 scripts/run.py notes.txt\n```\n"
+    )
+
+
+COLLECTION = {
+    "alpha/SKILL.md": skill_md("alpha", "words"),
+    "alpha/scripts/run.py": counter("words", "../../shared/util.py", "words"),
+    "alpha/lib/helper.py": "def lines(text):\n    return len(text.splitlines())\n",
+    "beta/SKILL.md": skill_md("beta", "lines"),
+    "beta/scripts/run.py": counter("lines", "../../alpha/lib/helper.py", "lines"),
+    "shared/util.py": "def words(text):\n    return len(text.split())\n",  # no skill's own
+}
+
+
+@pytest.fixture
+def collection(tmp_path: Path) -> Path:
+    return write_tree(tmp_path / "skills", COLLECTION)
+
+
+def cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "skill2app.converter.cli", *map(str, args)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300)
+
+
+def app_run(*args: str | Path) -> dict[str, Any]:
+    command = [sys.executable, "-m", "skill2app.runtime.cli", *map(str, args)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_members_are_the_skill_folders_below_and_the_root_s_own_skill(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path / "repo",
+        {
+            "skills/.curated/one/SKILL.md": skill_md("one", "words"),  # hidden, 3 deep
+            "skills/two/SKILL.md": skill_md("two", "lines"),
+            "skills/two/templates/SKILL.md": "a template, inside a skill",
+            "node_modules/x/SKILL.md": "vendored",
+            "a/b/c/d/SKILL.md": "four deep",
+        },
+    )
+    assert [m.rel for m in find_members(tmp_path / "repo")] == ["skills/.curated/one", "skills/two"]
+    write_tree(
+        tmp_path / "pack",
+        {
+            "SKILL.md": skill_md("pack", "words"),
+            "examples/demo/SKILL.md": skill_md("demo", "lines"),  # a part of the root skill
+        },
+    )
+    assert find_members(tmp_path / "pack") == []  # one skill with an example
+    write_tree(tmp_path / "pack", {"inner/SKILL.md": skill_md("inner", "lines")})
+    members = find_members(tmp_path / "pack")
+    assert [(m.rel, m.name) for m in members] == [("", "pack"), ("inner", "inner")]
+
+
+def test_one_app_of_the_collection_runs_every_skill(collection: Path, tmp_path: Path) -> None:
+    out = tmp_path / "app"
+    done = cli(collection, "--out", out, "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [p["name"] for p in report["pipelines"]] == ["alpha-run", "beta-run"]  # both "run"
+    assert report["collection"] == [
+        {"name": "alpha", "folder": "alpha", "pipelines": ["alpha-run"]},
+        {"name": "beta", "folder": "beta", "pipelines": ["beta-run"]},
+    ]
+    assert any("pipeline run is alpha-run" in w for w in report["warnings"])
+    skill = (out / "SKILL.md").read_text(encoding="utf-8")  # the generated fallback
+    assert "Generated by app-convert" in skill and "[beta/SKILL.md](beta/SKILL.md)" in skill
+    notes = tmp_path / "notes.txt"
+    notes.write_text("one two\nthree\n", encoding="utf-8")
+    assert app_run("run", out, "alpha-run", "-i", f"path={notes}", "--json")["output"] == {
+        "words": 3
+    }
+    assert app_run("run", out, "beta-run", "-i", f"path={notes}", "--json")["output"] == {
+        "lines": 2
+    }
+    again = cli(collection, "--out", out, "--force", "--json")  # the generated SKILL.md is
+    assert again.returncode == 0, again.stderr  # regenerated, never taken for a skill
+    assert [p["name"] for p in json.loads(again.stdout)["pipelines"]] == ["alpha-run", "beta-run"]
+
+
+def test_each_skill_its_own_app_with_what_it_takes_from_the_others(
+    collection: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "apps"
+    done = cli(collection, "--each", "--out", out, "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [s["app"] for s in report["skills"]] == [str(out / "alpha"), str(out / "beta")]
+    assert report["siblings_copied"] == ["shared/util.py"]  # no skill's: copied beside them
+    notes = tmp_path / "notes.txt"
+    notes.write_text("a b c d\n", encoding="utf-8")
+    words = app_run("run", out / "alpha", "run", "-i", f"path={notes}", "--json")
+    assert words["output"] == {"words": 4}
+    lines = app_run("run", out / "beta", "run", "-i", f"path={notes}", "--json")
+    assert lines["output"] == {"lines": 1}  # its helper is in alpha's APP, beside it
+
+
+def test_one_skill_copied_alone_says_what_it_loses(collection: Path, tmp_path: Path) -> None:
+    done = cli(collection / "beta", "--out", tmp_path / "beta-app", "--json")
+    assert done.returncode == 5  # written, not verified
+    errors = json.loads(done.stdout)["verification"]["outside"]["errors"]
+    assert errors and errors[0].startswith(
+        "../alpha/lib/helper.py (outside the skill) is needed by scripts/run.py:8, and the APP "
+        "lacks it"
+    )
+    in_place = cli(collection / "beta", "--json")  # the file is still beside it
+    assert in_place.returncode == 0, in_place.stderr
+    warnings = json.loads(in_place.stdout)["warnings"]
+    assert any("../alpha/lib/helper.py" in w and "keep it beside" in w for w in warnings)
+
+
+def test_options_that_take_one_skill_are_refused_with_a_collection(
+    collection: Path, tmp_path: Path
+) -> None:
+    each_one = cli(collection / "alpha", "--each")
+    assert each_one.returncode == 2 and "holds one skill" in each_one.stderr
+    plan_only = cli(collection, "--each", "--plan-only", "--out", tmp_path / "p.yaml")
+    assert plan_only.returncode == 2 and "--plan-only and --plan take one skill" in plan_only.stderr
+    both = cli(collection, "--each", "--as-one-skill")
+    assert both.returncode == 2
+
+
+def test_the_host_analyst_is_asked_for_one_skill_after_the_other(
+    collection: Path, tmp_path: Path
+) -> None:
+    options = Options(skill_dir=collection, out=tmp_path / "app", analyzer="host")
+    first = convert(options)
+    assert isinstance(first, Report) and first.pause is not None
+    assert first.pause["collection"]["skill"] == "alpha"
+    assert (first.pause["collection"]["index"], first.pause["collection"]["of"]) == (1, 2)
+    answer = draft_of(build_inventory(collection / "alpha"))
+    second = resume(first.pause["session"], answer)
+    assert isinstance(second, Report) and second.pause is not None
+    assert second.pause["collection"]["index"] == 2 and not (tmp_path / "app").exists()
+    done = resume(second.pause["session"], draft_of(build_inventory(collection / "beta")))
+    assert isinstance(done, Report) and done.pause is None and done.ok, done.human_lines()
+    assert [p["name"] for p in done.pipelines] == ["alpha-run", "beta-run"]
+    assert (tmp_path / "app" / "pipelines" / "beta-run" / "pipeline.yaml").is_file()
+
+
+def test_the_host_analyst_with_each_writes_each_app_as_it_is_accepted(
+    collection: Path, tmp_path: Path
+) -> None:
+    options = Options(skill_dir=collection, out=tmp_path / "apps", analyzer="host", each=True)
+    first = convert(options)
+    assert isinstance(first, Report) and first.pause is not None
+    second = resume(first.pause["session"], draft_of(build_inventory(collection / "alpha")))
+    assert isinstance(second, Report) and second.pause is not None
+    assert (tmp_path / "apps" / "alpha" / "pipelines" / "run").is_dir()  # written already
+    done = resume(second.pause["session"], draft_of(build_inventory(collection / "beta")))
+    assert isinstance(done, EachReport) and done.ok, done.human_lines()
+    assert [s["app"] for s in done.earlier] == [
+        str(tmp_path / "apps" / "alpha"),
+        str(tmp_path / "apps" / "beta"),
+    ]
+    assert done.copied == ["shared/util.py"]
