@@ -280,6 +280,8 @@ def test_discovery_names_and_skips(app: App) -> None:
             "tools/lib/helper.py": "print(1)\n",
             "tools/lib/deeper/too_deep.py": "",
             "scripts/run-me": "#!/bin/sh\necho 'Usage: run-me NAME' >&2\n",
+            "calendar.js": "// List the calendar's events.\nconsole.log(1)\n",  # beside SKILL.md
+            "notes.md": "# not a program\n",
         },
     )
     (root / "scripts/run-me").chmod(0o755)
@@ -294,7 +296,9 @@ def test_discovery_names_and_skips(app: App) -> None:
         "tools_my_tool",
         "scripts_run-me",
         "scripts_slow",
+        "calendar",
     ]
+    assert tools["calendar"].relpath == "calendar.js"
     assert tools["tools_count_2"].relpath == "tools/count.sh"
     assert tools["tools_count_2"].description == "Count with wc."
     assert tools["tools_my_tool"].description == "Does a thing.\nSecond line."

@@ -360,3 +360,27 @@ def test_a_usage_error_with_json_is_an_object_on_stdout_too() -> None:
     assert "required: APP_DIR, PIPELINE" in shown["error"]["message"]
     bad = invoke("list", "caf\udce9", "--json")
     assert bad.exit_code == 2 and "not UTF-8" in json.loads(bad.stdout)["error"]["message"]
+
+
+def test_the_constructor_s_warnings_are_shown_when_it_passes(
+    tmp_path: Path, runtime_env: Path
+) -> None:
+    """A converted APP's check_environment passes with warnings (a program one pipeline
+    needs is missing): app-run shows them on stderr, the run goes on, stdout stays JSON."""
+    warned = {"output": {"checked": 2, "warnings": ["pdftoppm is not on PATH (needed by: pages)"]}}
+    root = make_app(
+        tmp_path / "app",
+        {
+            "hello": [code("greet", "ok", "hi")],
+            "_constructor": [{"name": "check", "type": "code", "command": "python3 steps/warn.py"}],
+        },  # fmt: skip
+        files={
+            "pipelines/_constructor/steps/warn.py": f"print({json.dumps(json.dumps(warned))})\n"
+        },
+    )
+    done = invoke("run", root, "hello", "--json")
+    assert done.exit_code == 0, done.stderr
+    assert json.loads(done.stdout)["status"] == "succeeded"
+    assert "Warning: constructor: pdftoppm is not on PATH (needed by: pages)" in done.stderr
+    quiet = make_app(tmp_path / "quiet", {"hello": [code("greet", "ok", "hi")]})
+    assert "Warning" not in invoke("run", quiet, "hello").stderr

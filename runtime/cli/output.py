@@ -15,6 +15,7 @@ from typing import Any
 
 from skill2app.runtime.errors import AppRunError, UsageError
 from skill2app.runtime.records.display import (
+    constructor_warnings,
     error_lines,
     pause_line,
     progress_lines,
@@ -104,7 +105,9 @@ def fail(error: BaseException, debug: bool = False) -> int:
 
 
 def report(result: Any, as_json: bool, field: str | None = None) -> int:
-    """Print a RunResult: the output on stdout, errors on stderr; its exit code."""
+    """Print a RunResult: the output on stdout, errors (and the constructor's warnings) on
+    stderr; its exit code."""
+    say([f"Warning: constructor: {text}" for text in constructor_warnings(result)])
     if as_json or result.pause is not None:
         emit_json(result.to_dict())
         if result.pause is not None and not as_json:

@@ -91,17 +91,23 @@ class AgentResult:
 
 
 def discover_tools(app: App) -> list[AgentTool]:
-    """Every program in ``tools/`` and ``scripts/`` (and one level of sub-folders), sorted:
-    regular files inside the APP only — a folder or file that is a link out of it (``tools``
-    -> /usr/bin) offers nothing."""
+    """Every program in ``tools/`` and ``scripts/`` (and one level of sub-folders), then the
+    scripts beside SKILL.md (``calendar.js``: many skills keep them there), sorted: regular
+    files inside the APP only — a folder or file that is a link out of it (``tools`` ->
+    /usr/bin) offers nothing."""
     tools: list[AgentTool] = []
     taken: set[str] = set()
-    for folder in TOOL_FOLDERS:
-        for path in _candidates(app.root / folder, app.root):
-            rel = path.relative_to(app.root)
-            name = _unique_name("_".join((*rel.parent.parts, path.stem)), taken)
-            taken.add(name)
-            tools.append(AgentTool(name, path, rel.as_posix(), describe(path, rel.as_posix())))
+    beside = [
+        p
+        for p in sorted(app.root.iterdir())
+        if p.suffix in INTERPRETERS and not p.is_symlink() and _is_program(p)
+    ]
+    found = [p for folder in TOOL_FOLDERS for p in _candidates(app.root / folder, app.root)]
+    for path in [*found, *beside]:
+        rel = path.relative_to(app.root)
+        name = _unique_name("_".join((*rel.parent.parts, path.stem)), taken)
+        taken.add(name)
+        tools.append(AgentTool(name, path, rel.as_posix(), describe(path, rel.as_posix())))
     return tools
 
 

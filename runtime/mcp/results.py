@@ -20,7 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skill2app.runtime.errors import AppRunError
-from skill2app.runtime.records.display import error_lines, run_error_lines
+from skill2app.runtime.records.display import (
+    constructor_warnings,
+    error_lines,
+    run_error_lines,
+)
 from skill2app.runtime.records.result import RunResult, error_dict
 
 META_KEY = "skill2app/run"
@@ -46,6 +50,7 @@ def answer_of_run(result: RunResult, reserved: dict[str, str]) -> ToolAnswer:
     if result.pause is not None:
         return ToolAnswer(pause_text(result, reserved), _pause_data(result, reserved), meta=meta)
     problems = run_error_lines(result)
+    problems += [f"Warning: constructor: {text}" for text in constructor_warnings(result)]
     business_ok = result.business is not None and result.business.status == "succeeded"
     if business_ok:
         output = result.output

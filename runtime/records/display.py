@@ -68,6 +68,17 @@ def run_error_lines(result: Any) -> list[str]:
     return lines
 
 
+def constructor_warnings(result: Any) -> list[str]:
+    """What the constructor warned about while it passed (a converted APP's check_environment:
+    ``{"warnings": [...]}``): a program a pipeline needs that is missing, a variable unset."""
+    phase = getattr(result, "constructor", None)
+    output = getattr(phase, "output", None)
+    found = output.get("warnings") if isinstance(output, dict) else None
+    if not isinstance(found, list):
+        return []
+    return [terminal_safe(str(item))[:300] for item in found[:20] if str(item).strip()]
+
+
 def progress_lines(event: dict[str, Any]) -> list[str]:
     """What a run-record event looks like as progress on stderr (most events print nothing)."""
     kind = event.get("event")
