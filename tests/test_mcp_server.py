@@ -542,17 +542,17 @@ def test_two_apps_get_prefixed_tool_names(app: Path, review: Path, tmp_path: Pat
     assert "demo__greet" in names and "llm-review__review" in names and "resume" in names
 
 
-def test_the_readmes_client_config_starts_a_working_server(app: Path) -> None:
-    """The JSON the README gives Claude Desktop and Cursor, with its paths filled in."""
+def test_the_docs_client_config_starts_a_working_server(app: Path) -> None:
+    """The JSON docs/mcp.md gives Claude Desktop and Cursor, with its paths filled in."""
     import re
 
     from mcp import StdioServerParameters
     from mcp_client import APP_RUN
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### MCP server (`app-run mcp`)", 1)[1]
+    docs = Path(__file__).resolve().parent.parent / "docs" / "mcp.md"
+    section = docs.read_text(encoding="utf-8").split("## Register it with a client", 1)[1]
     block = re.search(r"```json\n(.*?)\n```", section, re.S)
-    assert block, "the MCP section has no json block"
+    assert block, "the MCP page's client section has no json block"
     [server] = json.loads(block.group(1))["mcpServers"].values()
     assert server["command"].endswith("/bin/app-run")
     args = [a.replace("/abs/path/to/csv-report-app", str(app)) for a in server["args"]]

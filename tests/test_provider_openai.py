@@ -468,11 +468,11 @@ def test_a_bad_base_url_variable_is_named(tmp_path: Path, monkeypatch: pytest.Mo
     )
 
 
-def test_the_readmes_config_example_is_valid(tmp_path: Path) -> None:
+def test_the_docs_config_example_is_valid(tmp_path: Path) -> None:
     import re
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Configuration", 1)[1]
+    docs = Path(__file__).resolve().parent.parent / "docs" / "configuration.md"
+    section = docs.read_text(encoding="utf-8").split("## The config file", 1)[1]
     block = re.search(r"```yaml\n(.*?)\n```", section, re.S)
     assert block, "the configuration section has no yaml block"
     app = make_app(tmp_path / "app", {"hello": [{"name": "a", "type": "code", "command": "true"}]})

@@ -1,7 +1,7 @@
 """The static model's tokenizer in Python (models/wordpiece.py) gives the ids the `tokenizers`
 package gives for the shipped tokenizer.json: on every text of the routing benchmark and the
-README, on awkward ones, and on random strings of many scripts, controls and unassigned
-code points."""
+README and docs/, on awkward ones, and on random strings of many scripts, controls and
+unassigned code points."""
 
 from __future__ import annotations
 
@@ -44,7 +44,8 @@ def _texts() -> list[str]:
     texts = list(AWKWARD)
     for path in (ROOT / "benchmarks" / "routing").glob("**/*.yaml"):
         texts += path.read_text(encoding="utf-8").splitlines()
-    texts += (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        texts += path.read_text(encoding="utf-8").splitlines()
     ranges = [(1, 0x250), (0x370, 0x400), (0x2000, 0x2070), (0x3000, 0x3040), (0xFF00, 0xFF70)]
     alphabet = [chr(c) for low, high in ranges for c in range(low, high)]
     alphabet += [chr(c) for c in (0x1F600, 0x20000, 0xE000, 0xFEFF, 0x10FFFF)]
