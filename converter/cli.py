@@ -22,8 +22,8 @@ Exit codes:
       --plan-only --out file (--force replaces it, keeping pipelines it did not generate,
       and reports what it overwrote or removed; SKILL.md and the programs are never touched)
   5   not verified: the APP was written but verification failed (app-run check, compiling,
-      argument mappings or --smoke); or an LLM analyst's attempts were used up and nothing
-      was written; the report says what
+      argument mappings, the routing self-test, files outside the skill, or --smoke); or the
+      host analyst's attempts were used up and nothing was written; the report says what
   6   needs_llm: paused for the host agent's plan (--analyzer host; resume answers it)
   70  internal error (a bug: rerun with --debug and report it)
 """
@@ -54,8 +54,8 @@ EXIT_INTERNAL = 70
 EPILOG = (
     "Exit codes: 0 converted and verified (or plan written), 1 analyzer, render or write "
     "failed, 2 bad command line, 3 invalid skill or plan, 4 output exists (--force), "
-    "5 not verified (written but verification failed; or an LLM analyst's attempts used up, "
-    "nothing written), 6 paused for the host agent's plan (needs_llm), 70 internal error."
+    "5 not verified (written but verification failed; or the host analyst's attempts used "
+    "up, nothing written), 6 paused for the host agent's plan (needs_llm), 70 internal error."
 )
 
 DEFAULT_COMMAND = "convert"

@@ -45,8 +45,8 @@ def build_parser() -> Parser:
             "exit codes: 0 ok, 1 pipeline failed, 2 usage/input error, 3 APP invalid, "
             "4 constructor failed,\n5 destructor failed, 6 paused for the host agent (needs_llm), "
             "7 no match (Skill mode),\n8 unsure: pick a pipeline (needs_route), 9 inputs missing "
-            "(needs_input),\n70 internal error, 130/143 interrupted, "
-            "141 stdout closed early."
+            "(needs_input),\n70 internal error, 74 stdout could not be written, "
+            "130/143 interrupted, 141 stdout closed early."
         ),
     )
     parser.add_argument("--debug", action="store_true", help="Show tracebacks.")

@@ -100,7 +100,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         (
             "--install-completion",
             _Install,
-            "Install completion for SHELL: bash | zsh | fish (default: yours).",
+            "Install completion for SHELL (default: yours).",
         ),
         ("--show-completion", _Show, "Print the completion script for SHELL, to customise it."),
     ):

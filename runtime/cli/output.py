@@ -1,9 +1,12 @@
 """What app-run prints: results and errors, JSON on stdout, lines for people on stderr.
 
-Exit codes (also in README.md and docs/reference.md):
+Exit codes (also in docs/app-run.md):
   0 success · 1 pipeline failed · 2 usage or input error · 3 APP invalid (check errors)
   4 constructor failed · 5 destructor failed (business output still printed)
-  130 interrupted by SIGINT · 143 terminated by SIGTERM · 70 internal error
+  6 paused for the host agent (needs_llm) · 7 no match (Skill mode)
+  8 unsure: pick a pipeline (needs_route) · 9 inputs missing (needs_input)
+  70 internal error · 74 stdout could not be written (disk full, device error)
+  130 interrupted by SIGINT · 143 terminated by SIGTERM
   141 stdout closed by its reader before all was printed
 """
 

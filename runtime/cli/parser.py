@@ -111,7 +111,7 @@ def json_flag(parser: Parser) -> None:
 
 
 def quiet_flag(parser: Parser, default: bool = False) -> None:
-    more = " (default: %(default)s)" if default else ""
+    more = " (the default here: -v shows progress)" if default else ""
     parser.add_argument(
         "-q", "--quiet", action="store_true", default=default, help=f"No progress on stderr.{more}"
     )

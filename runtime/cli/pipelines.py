@@ -191,8 +191,10 @@ def route_request(args: argparse.Namespace) -> int:
 
 
 def ask_request(args: argparse.Namespace) -> int:
-    """Route a request and run the matching pipeline; unsure -> the candidates (exit 8); no
-    match -> Skill mode (exit 7); inputs missing -> what to give (exit 9).
+    """Route a request and run its pipeline (unsure: exit 8, no match: 7, inputs missing: 9).
+
+    Unsure -> the candidates to choose from (exit 8); no match -> Skill mode (exit 7); inputs
+    missing -> what to give (exit 9).
 
     `app-run APP_DIR "request"` is short for `app-run ask APP_DIR "request"`.
     """
