@@ -180,6 +180,7 @@ def _filled(
         provider=setting.provider,
         config=setting.config,
         phrases=(model.description, *model.triggers),
+        choices={k: list(v["enum"]) for k, v in model.input_info.items() if v.get("enum")},
     )
     if filled.missing:
         asked = NeedsInput(setting, model.name, request, model.inputs, model.input_info, filled)

@@ -100,6 +100,35 @@ def test_existing_file_token_fills_the_only_string(
     assert offline_extract("review missing.diff now", {"diff_file": "string"}) == {}
 
 
+def test_files_to_read_to_write_and_allowed_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host agents' trial: an output file was filled with the input's path (and would have
+    overwritten it), an enum input with a file name, a list of files not at all."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("a.pdf", "b.pdf", "scan.pdf"):
+        (tmp_path / name).write_bytes(b"%PDF-1.4\n")
+    merge = {"pdf_files": "array", "output_path": "string?"}
+    assert offline_extract("merge a.pdf and b.pdf into both.pdf", merge) == {
+        "pdf_files": [str(tmp_path / "a.pdf"), str(tmp_path / "b.pdf")],
+        "output_path": str(tmp_path / "both.pdf"),  # said to be written: taken
+    }
+    # an existing file is never guessed into an output: it would be overwritten
+    assert offline_extract("compress scan.pdf", {"output_file": "string?"}) == {}
+    rotate = {"pdf_file": "string", "degrees": "integer?", "out_path": "string?"}
+    assert offline_extract("rotate scan.pdf by 180", rotate, {"degrees": [90, 180, 270]}) == {
+        "degrees": 180,
+        "pdf_file": str(tmp_path / "scan.pdf"),
+    }
+    modes = {"mode": ["append", "overwrite"]}
+    assert offline_extract("put it in overwrite mode", {"mode": "string?"}, modes) == {
+        "mode": "overwrite"
+    }
+    # an input with allowed values takes only one of them: not the file, not two of them
+    assert offline_extract("use scan.pdf", {"mode": "string"}, modes) == {}
+    assert offline_extract("append or overwrite?", {"mode": "string"}, modes) == {}
+
+
 def test_explicit_inputs_win_and_are_not_reextracted() -> None:
     values = extract_inputs(
         "repo=other/x", {"repo": "string"}, {"repo": "acme/web"}, provider=None, config=Config()

@@ -64,6 +64,7 @@ from skill2app.runtime.routing.mentions import (
     host_of,
     inside,
     path_value,
+    probe,
     quoted_texts,
     suffix,
     sure_url,
@@ -107,26 +108,88 @@ def extract_inputs(
     return values
 
 
-def offline_extract(request: str, missing: dict[str, str]) -> dict[str, Any]:
+def offline_extract(
+    request: str, missing: dict[str, str], choices: dict[str, list[Any]] | None = None
+) -> dict[str, Any]:
+    """What the request says offline for the ``missing`` inputs (name -> type); ``choices``:
+    the values an input must take (its ``enum``): such an input takes the one allowed value
+    the request names, never a file name or a number meant for another."""
+    choices = choices or {}
     quoted = quoted_texts(request)
     urls = [(m.start(), clean_url(m.group())) for m in URL.finditer(request)]
     url_spans = [(start, start + len(url)) for start, url in urls]
     found, named = _named_values(request, missing, quoted, url_spans)
     quoted_spans = [span for span, _ in quoted]
     prose = blank(request, quoted_spans + url_spans + named)  # the request's own words
-    left = {k: t for k, t in missing.items() if k not in found}
+    found.update(
+        _chosen(
+            prose, {k: v for k, v in choices.items() if k in missing and k not in found}, missing
+        )
+    )
+    left = {k: t for k, t in missing.items() if k not in found and k not in choices}
     found.update(_lone_number(prose, left))
     left = {k: t for k, t in left.items() if k not in found}
     free_urls = [url for start, url in urls if not inside(start, named) and sure_url(url)]
     found.update(_shaped(left, blank(request, url_spans + named), free_urls))
-    strings = _candidates({k: t for k, t in left.items() if k not in found}, ("string",))
+    texts = [text for span, text in quoted if not inside(span[0], named)]
+    texts += [u for start, u in urls if not inside(start, named + quoted_spans) and sure_url(u)]
+    found.update(_file_list({k: t for k, t in left.items() if k not in found}, prose, texts))
+    taken = {v for value in found.values() for v in (value if isinstance(value, list) else [value])}
+    found.update(_written_to(prose, {k: t for k, t in left.items() if k not in found}))
+    reading = {k: t for k, t in left.items() if k not in found and not OUTPUT_NAME.search(k)}
+    strings = _candidates(reading, ("string",))  # a file to write is named, never guessed
     if len(strings) == 1 and not _shaped_name(strings[0]):
-        texts = [text for span, text in quoted if not inside(span[0], named)]
-        texts += [u for start, u in urls if not inside(start, named + quoted_spans) and sure_url(u)]
         values = _text_candidates(prose, texts, path_kind(strings[0]))
-        if len(values) == 1 and values[0] not in found.values():  # one value fills one input
+        if len(values) == 1 and values[0] not in taken:  # one value fills one input
             found[strings[0]] = values[0]
     return found
+
+
+# What a name says of an input the pipeline writes to: a file the request must name itself.
+OUTPUT_NAME = re.compile(
+    r"(?:^|[_-])(?:out|output|outfile|dest|destination|target|save|result)(?:s|_?(?:file|path|dir))?(?:[_-]|$)"
+    r"|^out(?=[A-Z_]|put)",
+    re.I,
+)
+
+
+def _chosen(prose: str, choices: dict[str, list[Any]], types: dict[str, str]) -> dict[str, Any]:
+    """An input with allowed values takes the one of them the request names as a word
+    ("update it in overwrite mode"); none when two of its values, or none, are named."""
+    found: dict[str, Any] = {}
+    words = {w.casefold() for w in re.findall(r"[\w.-]+", prose)}
+    for name, allowed in choices.items():
+        named = [v for v in allowed if str(v).casefold() in words]
+        if len(named) == 1 and name in types:
+            found[name] = named[0]
+    return found
+
+
+_WRITE_TO = re.compile(
+    r"\b(?:into|as|to|save(?:d)?(?:\s+(?:it|them|the result))?\s+(?:as|to|in))\s+"
+    r"([\w~./-]*\w\.[A-Za-z0-9]{1,5})(?![\w.])",
+    re.I,
+)
+
+
+def _written_to(prose: str, left: dict[str, str]) -> dict[str, str]:
+    """The one input named like an output file takes the file the request says to write
+    ("... into both.pdf", "save it as eu.csv"), made absolute against the caller's folder."""
+    outputs = [k for k, t in left.items() if base_type(t) == "string" and OUTPUT_NAME.search(k)]
+    targets = list(dict.fromkeys(_WRITE_TO.findall(prose)))
+    if len(outputs) != 1 or len(targets) != 1 or probe(targets[0]) == "dir":
+        return {}
+    return {outputs[0]: caller_path(outputs[0], targets[0])}
+
+
+def _file_list(left: dict[str, str], prose: str, texts: list[str]) -> dict[str, list[str]]:
+    """The one array input named like files (``pdf_files``, ``paths``) takes every existing
+    file the request names, in order ("merge a.pdf and b.pdf" -> both)."""
+    lists = [k for k, t in left.items() if base_type(t) == "array" and path_kind(k) == "file"]
+    if len(lists) != 1 or OUTPUT_NAME.search(lists[0]):
+        return {}
+    files = [v for v in _text_candidates(prose, texts, "file") if probe(v) == "file"]
+    return {lists[0]: files} if files else {}
 
 
 # --- 1. named values -------------------------------------------------------------------------

@@ -48,16 +48,20 @@ def fill_inputs(
     provider: Provider | None,
     config: Config,
     phrases: Sequence[str] = (),
+    choices: dict[str, list[Any]] | None = None,
 ) -> Filled:
     """Fill ``declared`` from ``given`` and the request; ``phrases`` are the pipeline's
-    description and triggers (free text leaves out the words they share with the request)."""
+    description and triggers (free text leaves out the words they share with the request);
+    ``choices``: each input's allowed values (its ``enum``)."""
     filled = Filled(dict(given), dict.fromkeys(given, GIVEN))
-    found = offline_extract(request, _missing(declared, filled.values, optional=True))
+    missing = _missing(declared, filled.values, optional=True)
+    found = offline_extract(request, missing, choices)
     _add(filled, found, REQUEST)
     missing = _missing(declared, filled.values, optional=True)
     if missing and provider is not None:
         _add(filled, llm_extract(request, missing, provider, config), LLM)
-    name = free_text_input(_missing(declared, filled.values, optional=False), declared)
+    free = _missing(declared, filled.values, optional=False)
+    name = free_text_input({k: t for k, t in free.items() if k not in (choices or {})}, declared)
     if name is not None:
         named = [k for k, source in filled.sources.items() if source == REQUEST]
         taken = free_text(_without_named(request, named), phrases)

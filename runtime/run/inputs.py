@@ -33,6 +33,7 @@ FILE_SUFFIXES = (  # a word with one of these after its last dot names a file
     "zip tar gz log sh toml ini cfg diff patch jsonl tsv"
 ).split()
 FILE_WORDS = {"path", "file", "filename", "filepath", "pathname", "fname"}
+FILE_ENDS = ("file", "path", "files", "paths", "filenames")  # pdf_files: a list of them
 DIR_WORDS = {"dir", "dirname", "dirpath", "directory", "folder", "workdir"}
 TRUE = {"true", "yes", "1", "on"}
 FALSE = {"false", "no", "0", "off"}
@@ -172,7 +173,7 @@ def path_kind(name: str) -> str:
     words = re.split(r"[_\-\s]+", re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower())
     if any(w in DIR_WORDS for w in words):
         return "dir"
-    if any(w in FILE_WORDS or (w.endswith(("file", "path")) and w != "profile") for w in words):
+    if any(w in FILE_WORDS or (w.endswith(FILE_ENDS) and w != "profile") for w in words):
         return "file"
     return "any"
 
