@@ -25,10 +25,15 @@ smoke run included, and scores each APP:
 
     python benchmarks/convert/run.py --set dev            # both analyzers, Markdown table
     python benchmarks/convert/run.py --set test --json results.json
+    python benchmarks/convert/run.py --set all --keep apps/   # keep the APPs (for a judge)
 
 Needs the corpus mirrors (corpus.py) and, for smoke runs that pass, the skills' own
-dependencies on PATH (python3 with pypdf, openpyxl, ...); without them steps are skipped.
-Not run in CI.
+dependencies: python3 on PATH with pypdf, pdfplumber, openpyxl, python-docx, python-pptx,
+pillow, reportlab; poppler-utils and qpdf; Node 20 with `npm install -g docx pptxgenjs pnpm
+adm-zip iconv-lite officeparser pdf-parse xlsx` and NODE_PATH=$(npm root -g). Without them
+steps fail or are skipped, and a recorded answer that passed where they were installed can be
+refused. Run one set at a time: two runs side by side slow the smoke runs into their time
+limits. Not run in CI.
 """
 
 from __future__ import annotations
@@ -79,12 +84,22 @@ def convert_with(skill: Skill, analyzer: str, work: Path) -> tuple[Any, str]:
             if report.pause is None:
                 break
         if report.pause is not None:
-            return None, f"still paused after {len(answers)} recorded answers"
+            problems = _problems(report.pause.get("prompt") or "")
+            return None, f"still paused after {len(answers)} recorded answers: {problems}"
         if report.exhausted:
             return None, f"attempts used up: {report.exhausted[0]}"
         return report, ""
     except ConvertError as exc:
         return None, exc.one_line()
+
+
+def _problems(prompt: str) -> str:
+    """The problems a pause's prompt lists for the previous attempt, on one line."""
+    start = prompt.find("Fix every problem below")
+    if start < 0:
+        return "(no problems listed)"
+    section = prompt[start:].split("\n## ", 1)[0]
+    return "; ".join(line[2:] for line in section.splitlines() if line.startswith("- "))
 
 
 def score(skill: Skill, report: Any, analyzer: str) -> dict[str, Any]:
@@ -281,14 +296,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", choices=("dev", "test", "all"), default="dev")
     parser.add_argument("--analyzer", choices=("heuristic", "host", "both"), default="both")
     parser.add_argument("--json", type=Path, help="write every row here as JSON")
+    parser.add_argument("--keep", type=Path, help="write the APPs here (ANALYZER/COLLECTION/SKILL)")
     args = parser.parse_args(argv)
     sets = ("dev", "test") if args.set == "all" else (args.set,)
     analyzers = ("heuristic", "host") if args.analyzer == "both" else (args.analyzer,)
     rows: list[dict[str, Any]] = []
     with corpus(sets) as skills, tempfile.TemporaryDirectory(prefix="convert-bench-") as tmp:
+        work = args.keep or Path(tmp)
         for skill in skills:
             for analyzer in analyzers:
-                report, why = convert_with(skill, analyzer, Path(tmp))
+                report, why = convert_with(skill, analyzer, work)
                 if report is None:
                     rows.append({"skill": skill.expectation.id, "analyzer": analyzer,
                                  "set": skill.expectation.set, "error": why})  # fmt: skip
