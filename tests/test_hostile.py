@@ -216,6 +216,48 @@ def test_the_home_folder_is_hidden(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert done.stdout.strip() == "[] mine", done.stderr
 
 
+@pytest.mark.usefixtures("need_sandbox")
+def test_version_manager_shims_and_linked_interpreters_work_in_the_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pyenv user's `python3` is ~/.pyenv/shims/python3, which runs ~/.pyenv/libexec/pyenv;
+    a virtual environment's bin/python3 links into ~/.pyenv/versions. Both work in the
+    sandbox, while the rest of the home stays hidden."""
+    home = tmp_path / "home"
+    (home / ".pyenv" / "shims").mkdir(parents=True)
+    (home / ".pyenv" / "libexec").mkdir()
+    (home / ".pyenv" / "versions" / "9.9" / "bin").mkdir(parents=True)
+    (home / "id_decoy").write_text(DECOY)
+    real = home / ".pyenv" / "versions" / "9.9" / "bin" / "python3"
+    real.write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n')
+    manager = home / ".pyenv" / "libexec" / "pyenv"
+    manager.write_text(f'#!/bin/sh\nshift\nexec "{real}" "$@"\n')
+    shim = home / ".pyenv" / "shims" / "shimmed"
+    shim.write_text(f'#!/bin/sh\nexec "{manager}" exec "$@"\n')
+    venv_bin = tmp_path / "elsewhere" / "venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    (venv_bin / "python3").symlink_to(real)
+    for program in (real, manager, shim):
+        program.chmod(0o755)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("PATH", f"{home / '.pyenv' / 'shims'}:{venv_bin}:{os.environ['PATH']}")
+    monkeypatch.setattr(sandbox, "HIDDEN", ("/run",))
+    box = sandbox.Sandbox(writable=(work,))
+    code = "import os, sys; print(os.path.exists(sys.argv[1]))"
+    for program in (str(shim), str(venv_bin / "python3")):
+        done = subprocess.run(
+            box.wrap([program, "-c", code, str(home / "id_decoy")], work),
+            env=box.env(os.environ),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, (program, done.stderr)
+        assert done.stdout.strip() == "False", program
+
+
 def test_without_a_sandbox_probe_is_refused(tmp_path: Path) -> None:
     skill = tmp_path / "skill"
     (skill / "tools").mkdir(parents=True)

@@ -125,11 +125,45 @@ def _under(path: str, folder: str) -> bool:
 
 def _runtime_paths() -> list[Path]:
     """What the program needs from the hidden places to start at all: this Python (a virtual
-    environment in the user's home), and PATH folders there (``~/.local/bin``)."""
+    environment in the user's home), PATH folders there (``~/.local/bin``), the version
+    manager behind a PATH folder of shims (``~/.pyenv``: a shim runs ``libexec/pyenv`` and
+    reads ``versions/``), and the interpreter an ``python3``/``node`` on PATH links to."""
     paths = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent.parent}
+    hidden = _hidden_places()
     for folder in os.environ.get("PATH", "").split(os.pathsep):
         if folder and os.path.isabs(folder):
             paths.add(Path(folder))
-    hidden = _hidden_places()
+            paths.update(_manager_root(folder, hidden))
+            paths.update(_interpreter_prefixes(Path(folder)))
     keep = [p for p in paths if any(_under(str(p), h) for h in hidden)]
     return sorted(keep, key=lambda p: len(p.parts))
+
+
+VERSION_MANAGERS = (".pyenv", ".rbenv", ".nodenv", ".goenv", ".jenv", ".asdf", ".nvm", ".volta")
+INTERPRETERS = ("python3", "python", "node")
+
+
+def _manager_root(folder: str, hidden: list[str]) -> list[Path]:
+    """``~/.pyenv`` for ``~/.pyenv/shims`` or ``~/.pyenv/plugins/x/shims`` (``/root/.pyenv``,
+    ``/home/<user>/.pyenv``). A version manager's own folder holds no secrets; ``~/.cargo``
+    is not listed: it keeps a registry token in credentials.toml."""
+    for place in hidden:
+        if _under(folder, place) and folder != place:
+            parts = Path(folder).relative_to(place).parts
+            for depth in (0, 1):  # <place>/.pyenv/... or <place>/<user>/.pyenv/...
+                if len(parts) > depth and parts[depth] in VERSION_MANAGERS:
+                    return [Path(place, *parts[: depth + 1])]
+    return []
+
+
+def _interpreter_prefixes(folder: Path) -> list[Path]:
+    """Where ``folder``'s python3/python/node really live, when they link elsewhere (a
+    virtual environment's ``bin/python3`` links to the Python it was made from)."""
+    found = []
+    for name in INTERPRETERS:
+        program = folder / name
+        if program.is_symlink():
+            target = program.resolve()
+            if target.is_file():
+                found.append(target.parent.parent)
+    return found
