@@ -58,6 +58,18 @@ session = login("me", password="hunter2", url="config.json")
 ```python
 print(summarise("report.txt"))
 ```
+
+## Editing a table
+
+```python
+import csv
+
+rows = list(csv.reader(open("existing.csv")))
+rows[0][0] = "New Value"
+table = {"total": 0}
+table["total"] = 42
+csv.writer(open("modified.csv", "w")).writerows(rows)
+```
 """
 
 
@@ -69,7 +81,8 @@ def skill(tmp_path: Path) -> Path:
 def test_runnable_snippets_that_read_files_become_pipelines(skill: Path) -> None:
     plan = analyze(build_inventory(skill))
     snippets = {p.name: p for p in plan.pipelines if p.steps and p.steps[0].to_dict().get("write")}
-    # not: Quick Start (generic), Log in (a password in the code), Undefined helper (summarise)
+    # not: Quick Start (generic), Log in (a password in the code), Undefined helper (summarise),
+    # Editing a table (it writes the example's "New Value" and 42 into the user's file)
     assert sorted(snippets) == ["count-lines", "join-text-files"]
     join = snippets["join-text-files"]
     assert [i.to_dict() for i in join.input] == [

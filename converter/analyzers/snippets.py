@@ -8,7 +8,8 @@ optional ``output`` input defaulting to the literal, imports the block lacks are
 the other blocks (the split example uses the merge example's imports), and the snippet runs as
 written, in the folder app-run was started from, its printed text and the files it wrote
 becoming the step's output.  A block that cannot run alone (names no block defines), that
-reads nothing, or that handles secrets (a password written into the code) is left out.
+reads nothing, that handles secrets (a password written into the code), or that stores the
+example's literal values into what it opened (``sheet["A1"] = "New Value"``) is left out.
 """
 
 from __future__ import annotations
@@ -110,6 +111,8 @@ def _snippet(block: CodeBlock, known: dict[str, str]) -> Snippet | None:
         tree = ast.parse(block.text)
     except (SyntaxError, ValueError, RecursionError):
         return None
+    if _example_edits(tree):
+        return None  # it writes the example's own values into the user's document
     snippet = Snippet(block, tree)
     snippet.files = _files(tree)
     if not any(not f.writes for f in snippet.files):
@@ -119,6 +122,19 @@ def _snippet(block: CodeBlock, known: dict[str, str]) -> Snippet | None:
         return None  # it needs code SKILL.md does not show
     snippet.imports = unique([known[name] for name in sorted(missing)])
     return snippet
+
+
+def _example_edits(tree: ast.Module) -> bool:
+    """Whether the block stores literal values into something it opened (``sheet["A1"] =
+    "New Value"``): an illustration of an API, which run on a user's file would write the
+    example's values into it. Computed values (``df["total"] = df.a + df.b``) are a task."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+            literal = node.value.value
+            if isinstance(literal, str | int | float) and not isinstance(literal, bool):
+                if any(isinstance(target, ast.Subscript) for target in node.targets):
+                    return True
+    return False
 
 
 def _files(tree: ast.Module) -> list[Found]:
