@@ -256,6 +256,14 @@ def test_version_manager_shims_and_linked_interpreters_work_in_the_home(
         )
         assert done.returncode == 0, (program, done.stderr)
         assert done.stdout.strip() == "False", program
+    # a python3 linking to ~/bin/python3 would make the home its "prefix": never bound whole
+    (home / "bin").mkdir()
+    (home / "bin" / "python3").write_text(real.read_text())
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "python3").symlink_to(home / "bin" / "python3")
+    monkeypatch.setenv("PATH", f"{linked}:{os.environ['PATH']}")
+    assert home not in sandbox._runtime_paths()
 
 
 def test_without_a_sandbox_probe_is_refused(tmp_path: Path) -> None:

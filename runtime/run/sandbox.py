@@ -135,7 +135,8 @@ def _runtime_paths() -> list[Path]:
             paths.add(Path(folder))
             paths.update(_manager_root(folder, hidden))
             paths.update(_interpreter_prefixes(Path(folder)))
-    keep = [p for p in paths if any(_under(str(p), h) for h in hidden)]
+    whole = {*hidden, os.path.realpath(os.path.expanduser("~"))}  # never bound back whole
+    keep = [p for p in paths if any(_under(str(p), h) for h in hidden) and str(p) not in whole]
     return sorted(keep, key=lambda p: len(p.parts))
 
 
