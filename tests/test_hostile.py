@@ -263,7 +263,7 @@ def test_version_manager_shims_and_linked_interpreters_work_in_the_home(
     linked.mkdir()
     (linked / "python3").symlink_to(home / "bin" / "python3")
     monkeypatch.setenv("PATH", f"{linked}:{os.environ['PATH']}")
-    assert home not in sandbox._runtime_paths()
+    assert home not in sandbox._runtime_paths(sandbox._hidden_places())
 
 
 def test_without_a_sandbox_probe_is_refused(tmp_path: Path) -> None:

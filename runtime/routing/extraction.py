@@ -122,9 +122,7 @@ def offline_extract(
     quoted_spans = [span for span, _ in quoted]
     prose = blank(request, quoted_spans + url_spans + named)  # the request's own words
     found.update(
-        _chosen(
-            prose, {k: v for k, v in choices.items() if k in missing and k not in found}, missing
-        )
+        _chosen(prose, {k: v for k, v in choices.items() if k in missing and k not in found})
     )
     left = {k: t for k, t in missing.items() if k not in found and k not in choices}
     found.update(_lone_number(prose, left))
@@ -153,14 +151,14 @@ OUTPUT_NAME = re.compile(
 )
 
 
-def _chosen(prose: str, choices: dict[str, list[Any]], types: dict[str, str]) -> dict[str, Any]:
+def _chosen(prose: str, choices: dict[str, list[Any]]) -> dict[str, Any]:
     """An input with allowed values takes the one of them the request names as a word
     ("update it in overwrite mode"); none when two of its values, or none, are named."""
     found: dict[str, Any] = {}
     words = {w.casefold() for w in re.findall(r"[\w.-]+", prose)}
     for name, allowed in choices.items():
         named = [v for v in allowed if str(v).casefold() in words]
-        if len(named) == 1 and name in types:
+        if len(named) == 1:
             found[name] = named[0]
     return found
 

@@ -88,9 +88,10 @@ class Sandbox:
     def wrap(self, argv: list[str], cwd: Path) -> list[str]:
         program = bwrap_path() or "bwrap"
         args = [program, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-        for place in _hidden_places():
+        hidden = _hidden_places()
+        for place in hidden:
             args += ["--size", str(TMPFS_BYTES), "--tmpfs", place]
-        for path in (*_runtime_paths(), *self.readable):
+        for path in (*_runtime_paths(hidden), *self.readable):
             if path.exists():
                 args += ["--ro-bind", str(path), str(path)]
         for path in self.writable:
@@ -123,13 +124,12 @@ def _under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
-def _runtime_paths() -> list[Path]:
+def _runtime_paths(hidden: list[str]) -> list[Path]:
     """What the program needs from the hidden places to start at all: this Python (a virtual
     environment in the user's home), PATH folders there (``~/.local/bin``), the version
     manager behind a PATH folder of shims (``~/.pyenv``: a shim runs ``libexec/pyenv`` and
     reads ``versions/``), and the interpreter an ``python3``/``node`` on PATH links to."""
     paths = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent.parent}
-    hidden = _hidden_places()
     for folder in os.environ.get("PATH", "").split(os.pathsep):
         if folder and os.path.isabs(folder):
             paths.add(Path(folder))
