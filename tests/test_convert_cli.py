@@ -581,7 +581,8 @@ def test_json_report_shape(here: Path) -> None:
     report = json.loads(result.stdout)
     assert list(report) == [
         "report_version", "ok", "skill", "mode", "app", "plan", "analyzer", "pipelines",
-        "lifecycle", "programs", "skill_mode", "placeholders", "warnings", "notes", "files",
+        "lifecycle", "programs", "skill_mode", "unaccounted", "placeholders", "warnings", "notes",
+        "files",
         "copied", "overwritten", "removed", "kept", "backup", "verification", "attempts",
         "exhausted", "outside", "collection",
     ]  # fmt: skip

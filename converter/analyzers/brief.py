@@ -2,7 +2,8 @@
 
 One text for both: the task, what makes a good APP, the plan format (version 2), the facts of
 the inventory and the skill's documents (``llm_prompt.gather``: numbered lines, summarised to
-fit), the heuristic draft plan to improve, and — from the second attempt on — the exact
+fit), the tasks SKILL.md shows (``coverage``: each must be a pipeline or left to Skill mode with
+a reason), the heuristic draft plan to improve, and — from the second attempt on — the exact
 problems app-convert found in the previous answer.  The answer is one plan document (JSON, or
 YAML), checked against ``schemas/plan.schema.json`` (handed to the analyst with the prompt),
 the skill, and by rendering and verifying the APP it describes.
@@ -10,6 +11,7 @@ the skill, and by rendering and verifying the APP it describes.
 
 from __future__ import annotations
 
+from skill2app.converter.analyzers.coverage import shown_tasks
 from skill2app.converter.analyzers.llm_prompt import (
     BUDGET_TOKENS,
     Material,
@@ -39,7 +41,10 @@ you get the exact problems and answer again with the whole corrected plan.
 
 1. Pipelines are the skill's main user tasks — what users come to the skill for — not one per \
 script. A task SKILL.md shows as a code snippet (no script) is a pipeline too, built from a \
-written step. Several programs the documents run in sequence for one task are one pipeline.
+written step. Several programs the documents run in sequence for one task are one pipeline. \
+Making something new from what the user describes (a PDF, a workbook, a document, a report) is \
+a pipeline as well: an llm step writes the content as JSON (the fields the renderer needs), \
+then a written step renders it with the library SKILL.md shows.
 2. A description says what the user gets ("Merge several PDF files into one PDF, in the \
 order given"), never "Run scripts/x.py".
 3. Triggers: 5 to 10 per pipeline, phrased the way users ask, including indirect requests \
@@ -153,8 +158,12 @@ run app-convert SKILL_DIR --plan PLAN_FILE --out SOME_NEW_FOLDER --smoke."""
 def material_for(inventory: Inventory, draft_yaml: str, budget: int = BUDGET_TOKENS) -> Material:
     """The skill's facts and documents, summarised so that the whole prompt — guide and draft
     included — fits ``budget`` tokens."""
+    tasks = [task.cite(inventory.skill.path) for task in shown_tasks(inventory)]
     frame = estimate_tokens(GUIDE) + estimate_tokens(ANSWER) + estimate_tokens(draft_yaml)
-    return gather(inventory, max(budget - frame, 4_000))
+    frame += estimate_tokens("\n".join(tasks))
+    material = gather(inventory, max(budget - frame, 4_000))
+    material.tasks = tasks
+    return material
 
 
 def analyst_prompt(
@@ -190,6 +199,16 @@ def analyst_prompt(
     )
     parts.append("The skill's documents, with line numbers:")
     parts.extend(doc.render() for doc in material.documents)
+    if material.tasks:
+        listed = "\n".join(f"- {task}" for task in material.tasks)
+        parts.append(
+            "## The tasks SKILL.md shows: account for every one\n\n"
+            "These sections show how to do something (code, or a command running a program). "
+            "Each must be a pipeline (or part of one: its source names a line of the section, "
+            "or the heading of a section around it), or a skill_mode entry whose where names "
+            "it, with the reason. A task left out of both is the commonest reason an author "
+            "rejects an APP; app-convert lists such tasks in its report.\n\n" + listed
+        )
     parts.append(
         "## The heuristic draft plan (offline, by rules): improve it\n\n"
         "It runs, but it is usually one pipeline per program with weak triggers; rebuild it "

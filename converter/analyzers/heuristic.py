@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from skill2app.converter.analyzers.coverage import unaccounted
 from skill2app.converter.analyzers.document import (
     Item,
     collect_rules,
@@ -83,6 +84,7 @@ from skill2app.converter.plan.model import CodeStep, Input, LlmStep, Pipeline, P
 from skill2app.converter.plan.model import SkillModeItem as Kept
 
 UNMENTIONED = "no document of the skill runs or names it: a helper of its programs, not a task"
+SHOWN_ONLY = "SKILL.md shows how (code or a command); no pipeline reproduces it, the model does"
 _VERB_MATCH = 10.0  # a clause naming a path's subcommand or action is about that path
 
 
@@ -124,6 +126,10 @@ def analyze(inventory: Inventory) -> Plan:
     plan.constructor = constructor(inventory, plan)
     plan.destructor = destructor(inventory)
     plan.skill_mode = _skill_mode(inventory, covered, plan) + plan.skill_mode
+    plan.skill_mode += [
+        Kept(task.title, SHOWN_ONLY, f"{inventory.skill.path}:{task.line}")
+        for task in unaccounted(plan, inventory)
+    ]
     plan.skill_mode.append(
         Kept(
             "Requests no pipeline matches",

@@ -45,6 +45,7 @@ class Material:
     full_tokens: int = 0
     tokens: int = 0
     summarised: list[str] = field(default_factory=list)
+    tasks: list[str] = field(default_factory=list)  # coverage.Task.cite() of SKILL.md's tasks
 
     def measure(self) -> int:
         return estimate_tokens(inventory_json(self.inventory)) + sum(

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from skill2app.converter.analyzers.coverage import unaccounted
 from skill2app.converter.plan.model import CodeStep
 from skill2app.converter.plan.samples import pipeline_samples
 
@@ -36,6 +37,8 @@ class Report:
     covered: list[str] = field(default_factory=list)
     not_covered: list[dict[str, str]] = field(default_factory=list)
     skill_mode: list[dict[str, str]] = field(default_factory=list)
+    # tasks SKILL.md shows that no pipeline covers and no skill_mode entry names
+    unaccounted: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
@@ -95,6 +98,7 @@ class Report:
             if p.path not in used
         ]
         report.skill_mode = [s.to_dict() for s in plan.skill_mode]
+        report.unaccounted = [t.cite(inventory.skill.path) for t in unaccounted(plan, inventory)]
         data = [f.path for f in inventory.files if f.role in ("context", "other")]
         for p in plan.pipelines:
             if found := pipeline_samples(p, data).placeholders:
@@ -116,6 +120,7 @@ class Report:
             "lifecycle": self.lifecycle,
             "programs": {"covered": self.covered, "not_covered": self.not_covered},
             "skill_mode": self.skill_mode,
+            "unaccounted": self.unaccounted,
             "placeholders": self.placeholders,
             "warnings": self.warnings,
             "notes": self.notes,
@@ -171,6 +176,8 @@ class Report:
         for item in self.skill_mode:
             where = f" ({item['where']})" if item.get("where") else ""
             lines.append(f"  {item['topic']}: {item['reason']}{where}")
+        title = "Tasks SKILL.md shows that no pipeline covers and Skill mode does not name"
+        lines += _section(title, self.unaccounted)
         samples = [
             f"{name}: {item} — {why}"
             for name, found in self.placeholders.items()
