@@ -198,7 +198,7 @@ def test_shell_dispatch_and_unshown_paths(tmp_path: Path) -> None:
     assert check_plan(plan, inventory) == []
     (pipeline,) = plan.pipelines
     assert pipeline.name == "notes-add"
-    assert pipeline.triggers == ["Add a note", "add notes"]
+    assert pipeline.triggers == ["Add a note", "add notes", "put a note", "put notes"]
     assert pipeline.steps[0].to_dict() == {
         "name": "add",
         "type": "code",

@@ -64,10 +64,12 @@ from skill2app.converter.analyzers.text import (
 )
 from skill2app.converter.analyzers.triggers import (
     MAX_TRIGGERS,
+    MIN_TRIGGERS,
     as_task,
     describing,
     pick,
     trigger_key,
+    variants,
 )
 from skill2app.converter.analyzers.workflow import (
     GENERIC_SCHEMA,
@@ -359,6 +361,10 @@ def _dedupe(plan: Plan) -> None:
             pipeline.name, n = f"{base}-{n}", n + 1
         names.add(pipeline.name)
         pipeline.triggers = pick(pipeline.triggers, triggers) or [humanize(fallback)]
+        if len(pipeline.triggers) < MIN_TRIGGERS:  # the same requests in other words
+            taken = triggers | {trigger_key(t) for t in pipeline.triggers}
+            more = pick(variants(pipeline.triggers), taken, MIN_TRIGGERS - len(pipeline.triggers))
+            pipeline.triggers += more
         triggers |= {trigger_key(t) for t in pipeline.triggers}
 
 

@@ -21,7 +21,16 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from skill2app.converter.analyzers.text import keys, overlap, slug, snake, unique, use_when_phrases
+from skill2app.converter.analyzers.text import (
+    humanize,
+    keys,
+    overlap,
+    slug,
+    snake,
+    unique,
+    use_when_phrases,
+)
+from skill2app.converter.analyzers.triggers import sentence_case
 from skill2app.converter.plan.model import CodeStep, Input, Pipeline, Sample, Written
 
 if TYPE_CHECKING:
@@ -324,14 +333,16 @@ def _library(tree: ast.Module) -> str:
 def _triggers(inventory: Inventory, title: str, snippet: Snippet) -> list[str]:
     """The section title as people say it, with the files the example names, and the
     description's "use when" situations about the same thing."""
-    lowered = title[:1].lower() + title[1:]
+    lowered = sentence_case(title[:1].lower() + title[1:])
     examples = [f for f in snippet.files if not f.writes]
     named = examples[0].value if examples else ""
     shown = " and ".join(named) if isinstance(named, list) else named
-    topic = keys(title)
+    # what every task of the skill shares ("PDF" in a PDF skill) tells none of them apart
+    name = humanize(inventory.skill.frontmatter.name)
+    topic = keys(title) - keys(name) - keys(re.sub(r"(\w)\b", r"\1s", name))
     situations = [
         p for p in use_when_phrases(inventory.skill.frontmatter.description)
         if overlap(p, topic) > 0
     ]  # fmt: skip
-    phrases = [lowered, f"{lowered} {shown}".strip(), f"how do I {lowered}", *situations]
+    phrases = [lowered, f"{lowered} {shown}".strip(), *situations]
     return unique([p for p in phrases if p], limit=8)

@@ -134,7 +134,16 @@ def clean(phrase: str) -> str:
         text = re.sub(r"\"|(?<!\w)'|'(?!\w)", "", text)  # a quote cut in half: "of 'Word doc"
     if not text or len(text) > MAX_LENGTH or is_negative(text) or not worth(text):
         return ""
+    if _JUNK.search(text):  # "scripts/x.py", "Edit XML 0", "manipulate Word documents ("
+        return ""
     return text
+
+
+# A path of the skill, a command-line value left over ("Edit XML 0"), an open bracket at the end.
+_JUNK = re.compile(
+    r"(?:^|\s)[\w.-]*/[\w./-]*\.(?:py|js|mjs|cjs|ts|sh|rb|go)\b|\s\d+\s+[A-Z][a-z]|\b(?:[A-Z]{2,}|[A-Z][a-z]+)\s\d+$|[(\[（]\s*$|"
+    r"^[^(]*\)|\+\s"
+)
 
 
 def quoted_requests(lines: list[str]) -> list[tuple[int, str]]:
@@ -295,3 +304,46 @@ def align_nouns(objects: list[str], nouns: list[str]) -> dict[str, str]:
         primary = max(distinct, key=lambda o: (objects.count(o), -distinct.index(o)))
         return {primary: nouns[0]}
     return dict(zip(distinct, nouns, strict=True)) if len(distinct) == len(nouns) else {}
+
+
+# -- the same request in other words ---------------------------------------------------------
+
+# How else people ask for a common action: "combine these PDFs" for "merge PDFs".
+VERB_SYNONYMS = {
+    "merge": ("combine", "join"), "combine": ("merge",), "split": ("separate", "break up"),
+    "extract": ("pull", "get"), "rotate": ("turn",), "convert": ("turn", "change"),
+    "create": ("make",), "make": ("create",), "generate": ("create", "make"),
+    "build": ("make", "create"), "add": ("put",), "fill": ("complete", "fill in"),
+    "remove": ("delete", "strip"), "delete": ("remove",), "check": ("verify",),
+    "validate": ("check", "verify"), "verify": ("check",), "list": ("show",),
+    "show": ("list",), "find": ("look up", "search for"), "search": ("find", "look up"),
+    "edit": ("change", "modify"), "update": ("change", "modify"), "modify": ("change",),
+    "read": ("open",), "download": ("fetch", "save"), "upload": ("send",),
+    "send": ("post",), "summarize": ("sum up",), "summarise": ("sum up",),
+    "analyze": ("look at",), "analyse": ("look at",), "fix": ("repair",),
+    "install": ("set up",), "package": ("bundle",), "recalculate": ("recompute",),
+    "schedule": ("book", "set up"), "cancel": ("call off",), "draft": ("write",),
+    "review": ("go over",), "test": ("check",), "inspect": ("look at",),
+    "encrypt": ("password-protect",), "decrypt": ("unlock",), "compress": ("shrink",),
+    "resize": ("scale",), "render": ("draw",), "export": ("save",), "import": ("load",),
+    "unpack": ("extract", "open up"), "pack": ("repack", "zip up"), "accept": ("approve",),
+}  # fmt: skip
+
+
+def sentence_case(phrase: str) -> str:
+    """A title's capitalised words as a person types them ("extract Tables" → "extract
+    tables"); acronyms and names with capitals inside (PDF, GitHub) stay."""
+    return re.sub(r"\b([A-Z])([a-z]+)\b", lambda m: m.group(1).lower() + m.group(2), phrase)
+
+
+def variants(triggers: list[str]) -> list[str]:
+    """The requests of ``triggers`` with their verb said another way: "merge PDFs" →
+    "combine PDFs", "join PDFs" (English phrases that start with a known action)."""
+    found: list[str] = []
+    for trigger in triggers:
+        words = trigger.split()
+        if has_cjk(trigger) or not words or re.search(r"\w\.\w{2,4}\b", trigger):
+            continue  # a request with the example's files is said once
+        for other in VERB_SYNONYMS.get(words[0].lower(), ()):
+            found.append(" ".join([other, *words[1:]]))
+    return found
