@@ -338,6 +338,18 @@ FILES = ["scripts/fill_form.py", "scripts/x.sh", "calendar.js", "tools/report.py
             "",
             [("scripts/fill_form.py", ["<input.pdf>", "<output pdf>"], "python", [])],
         ),
+        (  # placeholders joined by a slash, or in an optional group: words, not redirections
+            "python scripts/fill_form.py --repo <owner>/<repo> --path <dir> [<dir> ...]",
+            "",
+            [
+                (
+                    "scripts/fill_form.py",
+                    ["--repo", "<owner>/<repo>", "--path", "<dir>", "<dir>", "..."],
+                    "python",
+                    [],
+                )
+            ],
+        ),
         (
             "python scripts/fill_form <in.pdf>",
             "",

@@ -88,10 +88,10 @@ def logical_lines(
     return out
 
 
-# A placeholder word: `<file.pdf>`, `<output pdf>`, `<workspace>/iteration-N`, `<dir>/out.json`.
-_ANGLE = re.compile(
-    r"(?:(?<=\s)|^)<([A-Za-z_](?:[^<>|&;\n]*?[^<>|&;\s])?)>(?:[/.][^\s<>|&;]*)?(?=\s|$)"
-)
+# A placeholder word: `<file.pdf>`, `<output pdf>`, `<workspace>/iteration-N`, `<dir>/out.json`,
+# `<owner>/<repo>` and `[<path> ...]` too.
+_NAME = r"<[A-Za-z_](?:[^<>|&;\n]*?[^<>|&;\s])?>"
+_ANGLE = re.compile(rf"(?:(?<=[\s\[])|^){_NAME}(?:{_NAME}|[^\s<>|&;\]])*(?=[\s\]]|$)")
 
 
 def tokenize(line: str) -> list[str]:
