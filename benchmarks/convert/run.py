@@ -5,7 +5,10 @@ For every skill of the chosen set (dev: tuned on; test: held out) it converts th
 
 - with the heuristic analyzer (offline, no LLM), and
 - with the host analyzer, replaying the answers an agent gave (answers/<collection>/<skill>/
-  attempt-N.*, recorded by following the JSON app-convert printed),
+  attempt-N.*, recorded by following the JSON app-convert printed), and
+- ``--analyzer blind``: the same with answers-blind/, recorded by agents that saw nothing
+  but what app-convert printed and the skill (not the expectations, not the judgements, not
+  the other answers; the engineer who recorded answers/ had written the expectations),
 
 smoke run included, and scores each APP:
 
@@ -26,6 +29,7 @@ smoke run included, and scores each APP:
     python benchmarks/convert/run.py --set dev            # both analyzers, Markdown table
     python benchmarks/convert/run.py --set test --json results.json
     python benchmarks/convert/run.py --set all --keep apps/   # keep the APPs (for a judge)
+    python benchmarks/convert/run.py --set test --analyzer all   # heuristic, host and blind
 
 Needs the corpus mirrors (corpus.py) and, for smoke runs that pass, the skills' own
 dependencies: python3 on PATH with pypdf, pdfplumber, openpyxl, python-docx, python-pptx,
@@ -54,6 +58,9 @@ sys.path.insert(0, str(HERE))
 from corpus import Skill, corpus  # noqa: E402
 
 ANSWERS = HERE / "answers"
+# The host analyzer's recorded answers: by the project's engineer (who had written the
+# expectations: "host"), and by agents that saw only what app-convert printed ("blind").
+ANSWER_SETS = {"host": ANSWERS, "blind": HERE / "answers-blind"}
 JUDGEMENTS = HERE / "judgements"
 SAME = {"path": "file", "filename": "file", "folder": "dir", "directory": "dir", "out": "output",
         "outfile": "output", "destination": "output", "dest": "output", "pdf": "file",
@@ -72,7 +79,7 @@ def convert_with(skill: Skill, analyzer: str, work: Path) -> tuple[Any, str]:
             options = Options(skill_dir=skill.folder, out=out, analyzer="heuristic", smoke=True)
             return convert(options), ""
         answers = sorted(
-            (ANSWERS / skill.expectation.id).glob("attempt-*.*"),
+            (ANSWER_SETS[analyzer] / skill.expectation.id).glob("attempt-*.*"),
             key=lambda p: int(re.sub(r"\D", "", p.stem) or 0),
         )
         if not answers:
@@ -294,12 +301,15 @@ def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", choices=("dev", "test", "all"), default="dev")
-    parser.add_argument("--analyzer", choices=("heuristic", "host", "both"), default="both")
+    parser.add_argument(
+        "--analyzer", choices=("heuristic", "host", "blind", "both", "all"), default="both"
+    )
     parser.add_argument("--json", type=Path, help="write every row here as JSON")
     parser.add_argument("--keep", type=Path, help="write the APPs here (ANALYZER/COLLECTION/SKILL)")
     args = parser.parse_args(argv)
     sets = ("dev", "test") if args.set == "all" else (args.set,)
-    analyzers = ("heuristic", "host") if args.analyzer == "both" else (args.analyzer,)
+    groups = {"both": ("heuristic", "host"), "all": ("heuristic", "host", "blind")}
+    analyzers = groups.get(args.analyzer, (args.analyzer,))
     rows: list[dict[str, Any]] = []
     with corpus(sets) as skills, tempfile.TemporaryDirectory(prefix="convert-bench-") as tmp:
         work = args.keep or Path(tmp)
