@@ -33,6 +33,7 @@ from skill2app.converter.plan.model import (
     LlmStep,
     Pipeline,
     Plan,
+    Written,
     plan_from_dict,
 )
 from skill2app.converter.plan.samples import sample_inputs
@@ -634,6 +635,38 @@ def test_a_pip_install_and_the_import_it_gives_are_one_check(tmp_path: Path) -> 
     plan = analyze(inventory)  # an llm plan may name the distribution: scoped the same way
     plan.constructor.checks = [Check("python-package", "PyYAML", where=["SKILL.md:16"])]
     assert constructor_checks(plan, inventory)[0]["pipelines"] == ["sync"]
+
+
+def test_a_written_step_importing_a_module_of_the_skill_needs_what_the_module_needs(
+    tmp_path: Path,
+) -> None:
+    """slack-gif-creator: the written steps import core.gif_builder (imageio) or only
+    core.validators (Pillow); checking a GIF must not stop because imageio is missing."""
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": SKILL + "# Demo\nMake GIFs with `core/gif_builder.py`.\n",
+            "core/__init__.py": "",
+            "core/gif_builder.py": "import imageio\n",
+            "core/validators.py": "from PIL import Image\n",
+        },
+    )
+    inventory = build_inventory(tmp_path)
+
+    def written(name: str, module: str) -> Pipeline:
+        source = f"import json\nfrom {module} import x\nprint(json.dumps({{'output': 1}}))\n"
+        step = CodeStep("run", "", write=Written("python", source))
+        return Pipeline(name, name, steps=[step])
+
+    plan = Plan("demo", "demo", analyzer="host")
+    plan.pipelines = [written("make", "core.gif_builder"), written("check", "core.validators")]
+    plan.constructor.needed = True
+    plan.constructor.checks = [
+        Check("python-package", "imageio", where=["core/gif_builder.py:1"]),
+        Check("python-package", "PIL", where=["core/validators.py:1"]),
+    ]
+    scoped = {c["name"]: c.get("pipelines") for c in constructor_checks(plan, inventory)}
+    assert scoped == {"imageio": ["make"], "PIL": ["check"]}
 
 
 def test_analyzer_registry() -> None:

@@ -155,6 +155,10 @@ class Written:
     def imports(self) -> set[str]:
         """The top-level modules a written Python step imports (none for other languages, or
         for source that does not parse)."""
+        return {module.split(".")[0] for module in self.modules()}
+
+    def modules(self) -> set[str]:
+        """The modules a written Python step imports, dotted in full (``core.gif_builder``)."""
         import ast
 
         if self.language != "python":
@@ -166,9 +170,9 @@ class Written:
         found: set[str] = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
-                found |= {alias.name.split(".")[0] for alias in node.names}
+                found |= {alias.name for alias in node.names}
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                found.add(node.module.split(".")[0])
+                found.add(node.module)
         return found
 
     @property

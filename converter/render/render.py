@@ -362,7 +362,8 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
     published under another name says what to install.  Which programs need it comes from
     the check's ``where`` and from the inventory's own spots for the same requirement (a
     program's interpreter is its need: ``scripts/x.js:1``), so a plan that lists only some
-    spots does not lose a program."""
+    spots does not lose a program.  A written step importing one of the skill's own modules
+    (``from core.gif_builder import ...``) needs what that module needs."""
     users: dict[str, set[str]] = {}
     written: dict[str, set[str]] = {}  # package key -> pipelines whose written steps import it
     for pipeline in plan.pipelines:
@@ -372,6 +373,8 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
             elif isinstance(step, CodeStep) and step.write is not None:
                 for module in step.write.imports():
                     written.setdefault(package_key(module), set()).add(pipeline.name)
+                for file in _own_modules(step.write.modules(), inventory):
+                    users.setdefault(file, set()).add(pipeline.name)  # its needs are the step's
     known = {_key(r.kind, r.name): r.where for r in inventory.requirements}
     checks = []
     for check in plan.constructor.checks:
@@ -388,6 +391,16 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
             data["install"] = PIP_NAMES[check.name]
         checks.append(data)
     return checks
+
+
+def _own_modules(modules: set[str], inventory: Inventory) -> set[str]:
+    """The skill's own files among ``modules`` (``core.gif_builder`` → core/gif_builder.py)."""
+    files = {f.path for f in inventory.files}
+    found = set()
+    for module in modules:
+        base = module.replace(".", "/")
+        found |= {path for path in (f"{base}.py", f"{base}/__init__.py") if path in files}
+    return found
 
 
 def _key(kind: str, name: str) -> tuple[str, str]:
