@@ -249,8 +249,11 @@ def _selftest(table: list[dict[str, Any]]) -> float | None:
 
 
 def _judgement(skill: Skill, analyzer: str) -> float | None:
-    path = JUDGEMENTS / analyzer / f"{skill.expectation.id}.yaml"
-    if not path.is_file():
+    """The score of the newest round of judges that judged this APP (judgements/README.md)."""
+    rounds = [JUDGEMENTS / "round-2" / analyzer, JUDGEMENTS / analyzer]
+    path = next((r / f"{skill.expectation.id}.yaml" for r in rounds
+                 if (r / f"{skill.expectation.id}.yaml").is_file()), None)  # fmt: skip
+    if path is None:
         return None
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     value = data.get("score")
