@@ -1198,6 +1198,29 @@ def test_requirements_a_program_copes_without_are_only_warnings(tmp_path: Path) 
     }
 
 
+def test_what_a_program_installs_itself_is_its_output_not_a_requirement(tmp_path: Path) -> None:
+    """web-artifacts-builder: init.sh runs `pnpm install` of some 45 packages into the project
+    it creates, and patches tsconfig with a `node -e "..."` script over several lines.  The
+    packages blocked every pipeline (they are what the script makes), and the script's lines
+    (`const fs = ...`) became binaries."""
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + "```bash\nbash scripts/init.sh demo\n```\n",
+            "scripts/init.sh": (
+                '#!/bin/bash\nset -e\npnpm create vite "$1" --template react-ts\n'
+                "pnpm install -D tailwindcss@3.4.1 postcss\npnpm add zod @radix-ui/react-tabs\n"
+                "node -e \"\nconst fs = require('fs');\n"
+                "config.compilerOptions = config.compilerOptions || {};\n"
+                "fs.writeFileSync('tsconfig.json', JSON.stringify(config));\n\"\n"
+                "echo done\n"
+            ),
+        },
+    )
+    found = {(r.kind, r.name, r.required) for r in build_inventory(tmp_path).requirements}
+    assert found == {("binary", "pnpm", False), ("binary", "node", False)}
+
+
 def test_documentation_lines_in_shell_blocks_are_not_commands(tmp_path: Path) -> None:
     """Option lists, quoted prompts and JSON in a bash block name no binaries."""
     block = (

@@ -171,7 +171,7 @@ def _shell(path: str, source: str, out: Collector) -> None:
     arms = re.compile(r"^\s*[^\s()]+(\s*\|\s*[^\s()]+)*\s*\)")
     kept = "\n".join("" if arms.match(line) else line for line in lines)
     commands = [c for c in simple_commands(kept, 1, "bash") if c.argv[0] not in functions]
-    from_commands(commands, path, out)
+    from_commands(commands, path, out, program=True)
 
 
 def _check_needed(line: str, after: list[str]) -> bool:

@@ -123,14 +123,21 @@ class Collector:
 
 
 def from_commands(
-    commands: list[SimpleCommand], file: str, out: Collector, *, required: bool = True
+    commands: list[SimpleCommand],
+    file: str,
+    out: Collector,
+    *,
+    required: bool = True,
+    program: bool = False,
 ) -> None:
     """Binaries and packages from commands that do not run one of the skill's programs.
 
     Such a binary is only a warning: the agent uses it in Skill mode, but no pipeline runs it
     (the programs' own calls and interpreters are required, from ``from_program``).  Packages
     are required unless the block may be pseudo-code (``required=False``: an untagged block);
-    there, words in parentheses and plain English words are prose, not commands.
+    there, words in parentheses and plain English words are prose, not commands.  What a
+    program installs itself (``program``: ``pnpm install react`` in scripts/init.sh) is its
+    output, not a requirement: only its installer is named (a warning, like its other tools).
     """
     for command in commands:
         name = command.argv[0].rsplit("/", 1)[-1]
@@ -138,6 +145,10 @@ def from_commands(
         if not re.fullmatch(r"[a-z][\w.+-]*[\w+]", name) or name in COMMON_COMMANDS:
             continue
         if not required and (command.nested or name in PROSE_WORDS or _prose(command.argv)):
+            continue
+        installs = {"install", "add"} & set(command.argv[1:3])
+        if program and name in ("pip", "pip3", "uv", "npm", "pnpm", "yarn") and installs:
+            out.add("binary", name, where, required=False)
             continue
         if name in ("pip", "pip3", "uv", "npm", "pnpm", "yarn") and "install" in command.argv:
             kind = "node-package" if name in ("npm", "pnpm", "yarn") else "python-package"

@@ -60,7 +60,10 @@ def logical_lines(
     out: list[tuple[int, str, list[str]]] = []
     pending, start, heredoc, tabs = "", 0, "", False
     body: list[str] = []
+    joined_until = -1  # lines up to here belong to a quoted string opened above
     for offset, line in enumerate(raw):
+        if offset <= joined_until:
+            continue
         if heredoc:
             if line.strip() == heredoc:
                 heredoc = ""
@@ -79,6 +82,12 @@ def logical_lines(
             continue
         full = pending + line
         pending = ""
+        if _open_quote(full):  # `node -e "` ... `"`: one command over several lines
+            for end in range(offset + 1, min(offset + 1 + MAX_QUOTED_LINES, len(raw))):
+                if not _open_quote("\n".join([full, *raw[offset + 1 : end + 1]])):
+                    full = "\n".join([full, *raw[offset + 1 : end + 1]])
+                    joined_until = end
+                    break
         match = _HEREDOC.search(full)
         if match:
             heredoc, body, tabs = match.group(1), [], match.group(0).startswith("<<-")
@@ -86,6 +95,30 @@ def logical_lines(
     if pending:
         out.append((start, pending, []))
     return out
+
+
+MAX_QUOTED_LINES = 80
+
+
+def _open_quote(line: str) -> bool:
+    """Whether ``line`` ends inside a quoted string (comments and escapes aside)."""
+    quote = ""
+    escaped = False
+    for index, char in enumerate(line):
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char == "#" and (index == 0 or line[index - 1] in " \t\n;"):
+            nl = line.find("\n", index)  # a comment runs to the end of its line
+            if nl < 0:
+                return False
+            return _open_quote(line[nl + 1 :])
+    return bool(quote)
 
 
 # A placeholder word: `<file.pdf>`, `<output pdf>`, `<workspace>/iteration-N`, `<dir>/out.json`,
