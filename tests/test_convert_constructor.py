@@ -90,3 +90,69 @@ def test_a_step_missing_a_module_says_so_in_one_line(tmp_path: Path) -> None:
     assert done.stderr.strip().splitlines() == [
         "scripts/words.py needs the Python package not_installed_module_xyz"
     ]
+
+
+PLAN = """\
+plan_version: 2
+app: {name: demo, description: Makes and checks notes.}
+analyzer: host
+pipelines:
+  - name: make-notes
+    description: Make a notes file.
+    triggers: [make notes, write the notes file, create notes, new notes file, notes please]
+    input: [{name: out, type: string, required: true, description: where}]
+    steps:
+      - name: make
+        type: code
+        write:
+          language: python
+          source: |
+            import json, os, sys
+            import not_installed_module_xyz
+            args = json.load(sys.stdin)["input"]
+            open(os.path.join(os.environ["APP_CALLER_CWD"], args["out"]), "w").write("a b")
+            print(json.dumps({"output": {"path": args["out"]}}))
+        output: {path: string}
+    sample: {input: {out: made.txt}}
+  - name: count-words
+    description: Count the words of a notes file.
+    triggers: [count words, how many words, word count, count the notes, size of the notes]
+    input: [{name: file, type: string, required: true, description: the notes}]
+    steps:
+      - name: count
+        type: code
+        write:
+          language: python
+          source: |
+            import json, os, sys
+            args = json.load(sys.stdin)["input"]
+            path = os.path.join(os.environ["APP_CALLER_CWD"], args["file"])
+            print(json.dumps({"output": {"words": len(open(path).read().split())}}))
+        output: {words: integer}
+    sample: {input: {file: made.txt}}
+constructor:
+  needed: true
+  reason: the notes maker needs its module
+  checks:
+    - {kind: python-package, name: not_installed_module_xyz, required: true, why: it writes}
+destructor: {needed: false, reason: nothing to clean, actions: []}
+skill_mode: []
+"""
+
+
+def test_a_sample_made_by_a_pipeline_skipped_here_is_skipped_not_failed(tmp_path: Path) -> None:
+    """slack-gif: the check pipeline's sample is the GIF the make pipeline makes; when make
+    is skipped (imageio is not installed here), check has nothing to read: that is not a
+    failure of the plan, but a pipeline that cannot run here."""
+    write_tree(tmp_path / "skill", {"SKILL.md": HEAD + "Make notes, then count them.\n"})
+    (tmp_path / "plan.yaml").write_text(PLAN, encoding="utf-8")
+    report = convert(
+        Options(tmp_path / "skill", out=tmp_path / "app", plan=tmp_path / "plan.yaml", smoke=True)
+    )
+    assert report.verification is not None
+    smoke = {(s.pipeline, s.status): s.detail for s in report.verification.smoke}
+    if not report.verification.smoke_ran:
+        return  # no sandbox here: nothing is smoke-run
+    assert "not_installed_module_xyz" in smoke[("make-notes", "skipped")]
+    assert smoke[("count-words", "skipped")].startswith("its sample uses made.txt")
+    assert not report.verification.errors

@@ -260,9 +260,36 @@ def smoke_test(
         ordered = [n for n in order or [] if n in names] + [
             n for n in names if n not in (order or [])
         ]
+        missing: list[str] = []  # pipelines skipped for what this machine lacks
         for name in ordered:
-            results += _smoke_business(app, name, work, env, timeout, progress, sandbox)
+            done = _smoke_business(app, name, work, env, timeout, progress, sandbox, missing)
+            if any(r.status == "skipped" and _lacks(r.detail) for r in done):
+                missing.append(name)
+            results += done
     return results
+
+
+def _lacks(detail: str) -> bool:
+    return detail.startswith(("needs ", "the constructor's check fails here", "its sample uses"))
+
+
+def _made_by_skipped(app_root: Path, inputs: dict[str, Any], skipped: list[str]) -> str:
+    """Why a sample cannot run here when it names a file that is not there and an earlier
+    pipeline, which would have made it (samples share one scratch state), was skipped."""
+    if not skipped:
+        return ""
+    values = [
+        v for value in inputs.values() for v in (value if isinstance(value, list) else [value])
+    ]
+    for value in values:
+        if not isinstance(value, str) or not FILE_LIKE.fullmatch(value) or value.startswith("/"):
+            continue
+        if not (app_root / value).exists():
+            return (
+                f"its sample uses {value}, which is not there: an earlier pipeline "
+                f"({', '.join(skipped)}) that would make it was skipped here"
+            )
+    return ""
 
 
 def deep_enough(tmp: Path, outside: dict[str, Path]) -> Path:
@@ -307,9 +334,11 @@ def _smoke_business(
     timeout: float,
     progress: Callable[[str], None],
     sandbox: Sandbox | None = None,
+    skipped: list[str] | None = None,
 ) -> list[SmokeResult]:
     """One business pipeline with its lifecycle: its steps are skipped (with what is missing)
-    when its constructor's checks fail here."""
+    when its constructor's checks fail here, or when its sample names a file that an earlier
+    pipeline, ``skipped`` here for the same reason, would have made."""
     try:
         pipeline = app.pipeline(name)
     except AppRunError as exc:
@@ -321,6 +350,9 @@ def _smoke_business(
         inputs = _sample_inputs(pipeline)
     except AppRunError as exc:  # bounded: a huge or bomb-like sample is said, not parsed
         return [SmokeResult(name, "", "failed", exc.one_line())]
+    unmade = _made_by_skipped(app.root, inputs, skipped or [])
+    if unmade:
+        return [SmokeResult(name, s.name, "skipped", unmade) for s in pipeline.steps]
     results: list[SmokeResult] = []
     run = (work, env, timeout, progress, inputs, name, sandbox)
     if app.has(CONSTRUCTOR):
@@ -338,6 +370,9 @@ def _smoke_business(
             replace(r, pipeline=f"{name} ({DESTRUCTOR})") for r in after if r.status == "failed"
         ]
     return results
+
+
+FILE_LIKE = re.compile(r"[\w./-]*[\w-]\.[A-Za-z0-9]{1,5}")
 
 
 def needs_of(detail: str) -> str:
