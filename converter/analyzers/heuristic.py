@@ -361,7 +361,7 @@ def _dedupe(plan: Plan) -> None:
             pipeline.name, n = f"{base}-{n}", n + 1
         names.add(pipeline.name)
         pipeline.triggers = pick(pipeline.triggers, triggers) or [humanize(fallback)]
-        if len(pipeline.triggers) < MIN_TRIGGERS:  # the same requests in other words
+        if len(pipeline.triggers) < MIN_TRIGGERS and plan.language == "en":  # other words
             taken = triggers | {trigger_key(t) for t in pipeline.triggers}
             more = pick(variants(pipeline.triggers), taken, MIN_TRIGGERS - len(pipeline.triggers))
             pipeline.triggers += more

@@ -11,11 +11,14 @@ A pipeline's triggers are gathered from what the skill says about that task, bes
 5. its name as words ("create_task" → "create task", the program's "fill_fillable_fields.py"
    → "fill fillable fields");
 6. its documented command turned into a request: the task with the values SKILL.md shows
-   ("fill fillable fields in.pdf values.json").
+   ("fill fillable fields in.pdf values.json");
+7. in an English skill, while a pipeline has fewer than five, those requests with their verb
+   said another way ("merge PDFs" → "combine PDFs", ``variants``).
 
 Never a title that names no task ("Commands", "命令", "Quick start", "Output"), a negative
-condition ("Do NOT use when ...", "不要..."), a phrase with nothing to route on, or one
-another pipeline claims.  Every language the skill is written in is kept.
+condition ("Do NOT use when ...", "不要..."), a phrase with nothing to route on, a program's
+path or a value left over from a command ("Edit XML 0"), or one another pipeline claims.
+Every language the skill is written in is kept.
 """
 
 from __future__ import annotations
