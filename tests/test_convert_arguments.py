@@ -218,6 +218,40 @@ def test_optional_flags_after_a_label_or_in_a_table(tmp_path: Path) -> None:
     assert next(i for i in get.input if i.name == "lang").enum == ["zh", "en"]
 
 
+def test_a_flag_one_action_needs_is_optional_and_a_continued_usage_line_has_no_backslash(
+    tmp_path: Path,
+) -> None:
+    """feishu-search-user: "search 时必填" (needed by the search action) made --query required
+    for get_me too; feishu-im-message: a usage comment continued with `\\` gave a required
+    positional `arg` (the backslash) that every pipeline asked for."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nnode ./user.js --open-id ou_1 --query 张三\n"
+            "node ./user.js --open-id ou_1 --action get_me\n```\n\n"
+            "| 参数 | 必填 | 说明 |\n|---|---|---|\n"
+            "| `--open-id` | 是 | 当前用户 |\n"
+            "| `--action` | 否 | `search`（默认）/ `get_me` / `get` |\n"
+            "| `--query` | search 时必填 | 关键词 |\n"
+            "| `--user-id` | required for get | the user |\n",
+            "user.js": "/**\n * Usage:\n *   node user.js --open-id ou_xxx --action get \\\n"
+            " *     --user-id ou_yyy\n */\n"
+            + node_program(
+                {
+                    "--open-id": "r.openId = argv[++i]",
+                    "--action": "r.action = argv[++i]",
+                    "--query": "r.query = argv[++i]",
+                    "--user-id": "r.userId = argv[++i]",
+                }
+            ),
+        },
+    )
+    (program,) = build_inventory(tmp_path).programs
+    params = {p.name: p.required for p in program.cli.params}
+    assert params == {"--open-id": True, "--action": False, "--query": False, "--user-id": False}
+    assert usage_args("node x.js --a 1 \\") == usage_args("node x.js --a 1")
+
+
 def test_the_default_action_keeps_its_pipeline(tmp_path: Path) -> None:
     """A command shown without --action runs the program's default action: it was dropped."""
     plan = plan_of(

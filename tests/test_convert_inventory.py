@@ -1221,6 +1221,35 @@ def test_what_a_program_installs_itself_is_its_output_not_a_requirement(tmp_path
     assert found == {("binary", "pnpm", False), ("binary", "node", False)}
 
 
+def test_a_program_of_another_skill_the_documents_run_is_known_as_they_show_it(
+    tmp_path: Path,
+) -> None:
+    """feishu: every skill signs in with `node ../feishu-auth/auth.js --auth-and-poll ...` and
+    looks names up with the search-user skill's program, in a block or inline: their flags
+    were nowhere in the inventory, so an analyst could not call them right."""
+    make_tree(
+        tmp_path / "task",
+        {
+            "SKILL.md": OK + "```bash\nnode ./task.js --action list\n"
+            "node ../feishu-auth/auth.js --auth-and-poll --open-id ou_1 --timeout 60\n```\n\n"
+            "名字 → 先执行 `node ../search-user/search-user.js --query 张三 --page-size 20`\n",
+            "task.js": "const a = process.argv.indexOf('--action');\n",
+        },
+    )
+    make_tree(tmp_path / "feishu-auth", {"auth.js": "process.argv.indexOf('--not-shown')\n"})
+    inventory = build_inventory(tmp_path / "task")
+    assert [p.path for p in inventory.programs] == ["task.js"]
+    shown = {p.path: {x.name: x.type for x in p.cli.params} for p in inventory.elsewhere if p.cli}
+    assert shown == {
+        "../feishu-auth/auth.js": {
+            "--auth-and-poll": "boolean", "--open-id": "string", "--timeout": "integer",
+        },
+        "../search-user/search-user.js": {"--query": "string", "--page-size": "integer"},
+    }  # fmt: skip
+    listed = inventory.to_dict()["programs_elsewhere"]
+    assert [p["location"] for p in listed] == ["elsewhere", "elsewhere"]  # --not-shown: unread
+
+
 def test_documentation_lines_in_shell_blocks_are_not_commands(tmp_path: Path) -> None:
     """Option lists, quoted prompts and JSON in a bash block name no binaries."""
     block = (

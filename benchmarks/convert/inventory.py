@@ -108,7 +108,11 @@ def _type_ok(expected: dict[str, Any], actual: str) -> bool:
 
 
 def _params(inventory: Inventory, path: str) -> list[Param]:
-    program = inventory.program(path)
+    """The parameters the inventory knows for ``path``: a program of the skill, or one
+    outside it that its documents run (``../feishu-auth/auth.js``: as they show it)."""
+    program = inventory.program(path) or next(
+        (p for p in inventory.elsewhere if p.path == path), None
+    )
     if program is None or program.cli is None:
         return []
     commands = [program.cli, *program.cli.subcommands.values()]

@@ -166,6 +166,20 @@ def invocations_in(
     return found, others
 
 
+def elsewhere(command: SimpleCommand, doc: str) -> Invocation | None:
+    """The command as an invocation of a program outside the skill folder that the
+    documents run (``node ../feishu-auth/auth.js --auth-and-poll``), or None."""
+    interpreter, word, first_arg = program_of(command.argv)
+    clean = posixpath.normpath(word.strip()) if word else ""
+    if not clean.startswith("../") or not _PROGRAM_EXT.search(clean):
+        return None
+    argv, optional = optional_groups(command.argv[first_arg:])
+    return Invocation(
+        clean, command.line, argv, interpreter, "block", command.env, doc,
+        position=command.position, optional=optional,
+    )  # fmt: skip
+
+
 def optional_groups(argv: list[str]) -> tuple[list[str], list[str]]:
     """``argv`` without the brackets of its optional groups, and the flags inside them:
     ``--action list [--count 20] [--offset 0]`` gives ``--action list --count 20 --offset

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from skill2app.converter.errors import SkillError, Where
-from skill2app.converter.inventory.invocations import Invocation, invocations_in
+from skill2app.converter.inventory.invocations import Invocation, elsewhere, invocations_in
 from skill2app.converter.inventory.markdown import CodeBlock, InlineCode, Section, scan_markdown
 from skill2app.converter.inventory.needs import skill_needs
 from skill2app.converter.inventory.programs.doc_options import attach, doc_options
@@ -26,11 +26,12 @@ from skill2app.converter.inventory.programs.program import (
     Program,
     describe,
     direct_run_warning,
+    documented_only,
     is_candidate,
     read_source,
 )
 from skill2app.converter.inventory.requirements import Requirement, where_key
-from skill2app.converter.inventory.shell import SHELL_LANGUAGES, SimpleCommand
+from skill2app.converter.inventory.shell import SHELL_LANGUAGES, SimpleCommand, simple_commands
 from skill2app.converter.inventory.siblings import Outside, outside_files
 from skill2app.converter.inventory.skill import SkillDoc, read_skill_md
 from skill2app.converter.marker import MARKER
@@ -62,6 +63,8 @@ class Inventory:
     documents: list[Doc] = field(default_factory=list)
     # files outside the skill folder that its programs name (a sibling skill's helper)
     outside: list[Outside] = field(default_factory=list)
+    # programs outside the skill folder that its documents run, as the documents show them
+    elsewhere: list[Program] = field(default_factory=list)
 
     def program(self, path: str) -> Program | None:
         return next((p for p in self.programs if p.path == path), None)
@@ -90,6 +93,11 @@ class Inventory:
             "programs": [p.to_dict() for p in self.programs],
             "files": [{"path": f.path, "role": f.role} for f in self.files],
             "requirements": [r.to_dict() for r in self.requirements],
+            **(
+                {"programs_elsewhere": [p.to_dict() for p in self.elsewhere]}
+                if self.elsewhere
+                else {}
+            ),
             "warnings": list(self.warnings),
             **(
                 {"outside": [{"where": o.where(), "target": o.target} for o in self.outside]}
@@ -139,7 +147,8 @@ def build_inventory(
         for option in doc_options(d.path, d.text.split("\n"), d.first_line, d.sections)
     ]
     sources = {p.path: read_source(skill_dir / p.path) for p in programs}
-    attach(programs, options, sources)
+    shown_elsewhere = _elsewhere(docs, commands)
+    attach([*programs, *shown_elsewhere], options, sources | {p.path: "" for p in shown_elsewhere})
     warnings.extend(w for p in programs if (w := direct_run_warning(skill_dir, p)))
     modules = [p for p in paths if roles.get(p) == "module"]
     requirements = skill_needs(skill_dir, doc, commands, programs, paths, modules)
@@ -148,8 +157,25 @@ def build_inventory(
     code = [p for p in paths if roles.get(p) in ("program", "module")]
     outside = outside_files(skill_dir, code, limit)
     return Inventory(
-        skill_dir, doc, language, programs, files, requirements, warnings, docs, outside
-    )
+        skill_dir, doc, language, programs, files, requirements, warnings, docs, outside,
+        shown_elsewhere,
+    )  # fmt: skip
+
+
+def _elsewhere(docs: list[Doc], commands: list[tuple[str, SimpleCommand, bool]]) -> list[Program]:
+    """The programs outside the skill folder that its documents' commands run (in blocks,
+    and in inline code: "先执行 `node ../feishu-search-user/search-user.js --query 姓名`")."""
+    shown = [(doc_path, command) for doc_path, command, _tagged in commands]
+    for doc in docs:
+        for span in doc.inline_code:
+            if "../" in span.text and " " in span.text.strip():
+                shown += [(doc.path, c) for c in simple_commands(span.text, span.line)]
+    found: dict[str, list[Invocation]] = {}
+    for doc_path, command in shown:
+        inv = elsewhere(command, doc_path)
+        if inv is not None:
+            found.setdefault(inv.program, []).append(inv)
+    return [documented_only(path, invs) for path, invs in sorted(found.items())]
 
 
 def _find_skill_md(skill_dir: Path) -> Path:

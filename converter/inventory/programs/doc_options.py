@@ -34,6 +34,11 @@ from skill2app.converter.inventory.programs.usage import (
 _FLAG_CELL = re.compile(r"^`?(--?[A-Za-z][\w-]*)(?:[ =]([^`]+))?`?$")
 _OPTIONAL = re.compile(r"^(?:可选|optional|no|否|✗|×|-)$|可选(?!值)|\boptional\b", re.I)
 _REQUIRED = re.compile(r"^(?:必填|必须|必需|required|yes|是|✓|√)$|必填|\brequired\b", re.I)
+_CONDITIONAL = re.compile(
+    r"\S\s*时(?:必填|必须|必需|需要)|(?:必填|必须)\s*[（(][^）)]*时|"
+    r"\brequired\s+(?:when|for|if|with|by)\b|\bonly\s+(?:when|for|with)\b",
+    re.I,
+)
 _LABEL = re.compile(
     r"^\W*(?P<label>optional(?: flags| arguments| parameters)?|options|可选参数|可选|选项)"
     r"\W*[:：]",
@@ -128,6 +133,8 @@ def _cell(option: DocOption, title: str, cell: str) -> None:
         option.type = _TYPES.get(cell.lower(), "")
     elif re.search(r"desc|说明|描述|含义|用途|meaning|purpose", title):
         arg.help = cell
+    elif _CONDITIONAL.search(cell):  # "search 时必填": needed by one action, not always
+        option.optional = True
     elif _REQUIRED.search(cell) and len(cell) <= 12:
         option.optional = False
     elif _OPTIONAL.search(cell) and len(cell) <= 12:

@@ -60,7 +60,7 @@ class Program:
     path: str
     language: str
     interpreter: str
-    location: str  # tools | scripts | beside | invoked
+    location: str  # tools | scripts | beside | invoked | elsewhere (outside the skill)
     doc: str = ""
     cli: Command | None = None
     invocations: list[Invocation] = field(default_factory=list)
@@ -190,6 +190,22 @@ def describe(
         program.probe = probe_help(
             skill_dir, rel, program.language, program.interpreter, unsafe=unsafe
         )
+    return program
+
+
+def documented_only(rel: str, invocations: list[Invocation]) -> Program:
+    """A program outside the skill that its documents run (a sibling skill's helper): its
+    interface is what the documents show of it, its file is not read (it is not the skill's;
+    a conversion that needs it copies it, see ``siblings``)."""
+    language = _language_from_invocations(invocations)
+    program = Program(
+        path=rel,
+        language=language,
+        interpreter=_interpreter(language, "", invocations),
+        location="elsewhere",
+        invocations=sorted(invocations, key=lambda i: (*order_key(i), i.source, i.argv)),
+    )
+    _merge_invocations(program)
     return program
 
 

@@ -102,7 +102,7 @@ def usage_args(text: str) -> list[UsageArg]:
             depth = max(0, depth - 1)
         elif word == "--":
             rest = True
-        elif word in _ELLIPSIS or word == "|":
+        elif word in _ELLIPSIS or word in ("|", "\\"):  # a backslash: the line goes on
             if word in _ELLIPSIS and found:
                 found[-1].repeat = True
         elif word.startswith("-") and _FLAG.match(word.split("=", 1)[0]) and not rest:
