@@ -130,6 +130,22 @@ pipelines:
             print(json.dumps({"output": {"words": len(open(path).read().split())}}))
         output: {words: integer}
     sample: {input: {file: made.txt}}
+  - name: greet
+    description: Write a greeting file.
+    triggers: [write a greeting, greet me, hello file, say hello in a file, greeting please]
+    input: [{name: out, type: string, required: true, description: where}]
+    steps:
+      - name: greet
+        type: code
+        write:
+          language: python
+          source: |
+            import json, os, sys
+            args = json.load(sys.stdin)["input"]
+            open(os.path.join(os.environ["APP_CALLER_CWD"], args["out"]), "w").write("hi")
+            print(json.dumps({"output": {"path": args["out"]}}))
+        output: {path: string}
+    sample: {input: {out: hello.txt}}
 constructor:
   needed: true
   reason: the notes maker needs its module
@@ -155,4 +171,5 @@ def test_a_sample_made_by_a_pipeline_skipped_here_is_skipped_not_failed(tmp_path
         return  # no sandbox here: nothing is smoke-run
     assert "not_installed_module_xyz" in smoke[("make-notes", "skipped")]
     assert smoke[("count-words", "skipped")].startswith("its sample uses made.txt")
+    assert ("greet", "passed") in smoke  # hello.txt is not there either: it is what it makes
     assert not report.verification.errors

@@ -144,8 +144,9 @@ def clean(phrase: str) -> str:
 
 # A path of the skill, a command-line value left over ("Edit XML 0"), an open bracket at the end.
 _JUNK = re.compile(
-    r"(?:^|\s)[\w.-]*/[\w./-]*\.(?:py|js|mjs|cjs|ts|sh|rb|go)\b|\s\d+\s+[A-Z][a-z]|\b(?:[A-Z]{2,}|[A-Z][a-z]+)\s\d+$|[(\[（]\s*$|"
-    r"^[^(]*\)|\+\s"
+    r"(?:^|\s)[\w.-]*/[\w./-]*\.(?:py|js|mjs|cjs|ts|sh|rb|go)\b"  # scripts/x.py
+    r"|\s\d+\s+[A-Z][a-z]|\b(?:[A-Z]{2,}|[A-Z][a-z]+)\s\d+$"  # "comment 1 Reply", "Edit XML 0"
+    r"|[(\[（]\s*$|^[^(]*\)|\+\s"  # "documents (", "a plan + code"
 )
 
 

@@ -101,7 +101,8 @@ MAX_QUOTED_LINES = 80
 
 
 def _open_quote(line: str) -> bool:
-    """Whether ``line`` ends inside a quoted string (comments and escapes aside)."""
+    """Whether ``line`` ends inside a quoted string that opened at the start of a word
+    (comments and escapes aside)."""
     quote = ""
     escaped = False
     for index, char in enumerate(line):
@@ -111,8 +112,8 @@ def _open_quote(line: str) -> bool:
             escaped = True
         elif quote:
             quote = "" if char == quote else quote
-        elif char in "\"'":
-            quote = char
+        elif char in "\"'" and (index == 0 or line[index - 1] in " \t\n=(:$"):
+            quote = char  # at a word's start: "Don't" in a documented command opens nothing
         elif char == "#" and (index == 0 or line[index - 1] in " \t\n;"):
             nl = line.find("\n", index)  # a comment runs to the end of its line
             if nl < 0:

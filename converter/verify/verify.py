@@ -273,23 +273,34 @@ def _lacks(detail: str) -> bool:
     return detail.startswith(("needs ", "the constructor's check fails here", "its sample uses"))
 
 
-def _made_by_skipped(app_root: Path, inputs: dict[str, Any], skipped: list[str]) -> str:
-    """Why a sample cannot run here when it names a file that is not there and an earlier
-    pipeline, which would have made it (samples share one scratch state), was skipped."""
-    if not skipped:
-        return ""
-    values = [
-        v for value in inputs.values() for v in (value if isinstance(value, list) else [value])
-    ]
-    for value in values:
-        if not isinstance(value, str) or not FILE_LIKE.fullmatch(value) or value.startswith("/"):
-            continue
-        if not (app_root / value).exists():
-            return (
-                f"its sample uses {value}, which is not there: an earlier pipeline "
+def _made_by_skipped(
+    app_root: Path, inputs: dict[str, Any], skipped: list[str], results: list[SmokeResult]
+) -> list[SmokeResult]:
+    """``results`` with a failure that reads a sample file which is not there, made by an
+    earlier pipeline that was skipped here (samples share one scratch state), as skipped: the
+    pipeline cannot run here, its plan is not at fault.  Only a failure that names the file:
+    an output path in the sample is not there either, and a real failure stays one."""
+    values: list[Any] = []
+    for value in inputs.values():
+        values += value if isinstance(value, list) else [value]
+    absent = [
+        v for v in values
+        if isinstance(v, str) and FILE_LIKE.fullmatch(v) and not v.startswith("/")
+        and not (app_root / v).exists()
+    ]  # fmt: skip
+    if not skipped or not absent:
+        return results
+    kept = []
+    for result in results:
+        named = next((v for v in absent if Path(v).name in result.detail), None)
+        if result.status == "failed" and named:
+            why = (
+                f"its sample uses {named}, which is not there: an earlier pipeline "
                 f"({', '.join(skipped)}) that would make it was skipped here"
             )
-    return ""
+            result = replace(result, status="skipped", detail=why)
+        kept.append(result)
+    return kept
 
 
 def deep_enough(tmp: Path, outside: dict[str, Path]) -> Path:
@@ -337,7 +348,7 @@ def _smoke_business(
     skipped: list[str] | None = None,
 ) -> list[SmokeResult]:
     """One business pipeline with its lifecycle: its steps are skipped (with what is missing)
-    when its constructor's checks fail here, or when its sample names a file that an earlier
+    when its constructor's checks fail here, or when it fails on a sample file that an earlier
     pipeline, ``skipped`` here for the same reason, would have made."""
     try:
         pipeline = app.pipeline(name)
@@ -350,9 +361,6 @@ def _smoke_business(
         inputs = _sample_inputs(pipeline)
     except AppRunError as exc:  # bounded: a huge or bomb-like sample is said, not parsed
         return [SmokeResult(name, "", "failed", exc.one_line())]
-    unmade = _made_by_skipped(app.root, inputs, skipped or [])
-    if unmade:
-        return [SmokeResult(name, s.name, "skipped", unmade) for s in pipeline.steps]
     results: list[SmokeResult] = []
     run = (work, env, timeout, progress, inputs, name, sandbox)
     if app.has(CONSTRUCTOR):
@@ -363,7 +371,8 @@ def _smoke_business(
             if not missing:
                 return [replace(failed, pipeline=f"{name} ({CONSTRUCTOR})")]
             return [SmokeResult(name, s.name, "skipped", missing) for s in pipeline.steps]
-    results += _smoke_pipeline(app, pipeline, *run)
+    ran = _smoke_pipeline(app, pipeline, *run)
+    results += _made_by_skipped(app.root, inputs, skipped or [], ran)
     if app.has(DESTRUCTOR):
         after = _smoke_pipeline(app, app.pipeline(DESTRUCTOR), *run)
         results += [
