@@ -252,6 +252,34 @@ def test_a_flag_one_action_needs_is_optional_and_a_continued_usage_line_has_no_b
     assert usage_args("node x.js --a 1 \\") == usage_args("node x.js --a 1")
 
 
+def test_a_flag_the_code_reads_a_value_for_stays_a_value_whatever_its_default(
+    tmp_path: Path,
+) -> None:
+    """feishu-im-message: `--reply-in-thread true` (the code reads argv[++i]) documented as
+    "默认 false" became a boolean, passed bare: the program then took the next flag as its
+    value."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + "```bash\nnode ./msg.js --action reply --reply-in-thread true --quiet\n```\n\n"
+            "| 参数 | 必填 | 说明 |\n|---|---|---|\n"
+            "| `--reply-in-thread` | 可选 | `true`=话题回复，默认 false |\n"
+            "| `--quiet` | 可选 | 不输出日志 |\n",
+            "msg.js": node_program(
+                {
+                    "--action": "r.action = argv[++i]",
+                    "--reply-in-thread": "r.thread = argv[++i]",
+                    "--quiet": "r.quiet = true",
+                }
+            ),
+        },
+    )
+    (program,) = build_inventory(tmp_path).programs
+    types = {p.name: p.type for p in program.cli.params}
+    assert types == {"--action": "string", "--reply-in-thread": "string", "--quiet": "boolean"}
+
+
 def test_the_default_action_keeps_its_pipeline(tmp_path: Path) -> None:
     """A command shown without --action runs the program's default action: it was dropped."""
     plan = plan_of(
