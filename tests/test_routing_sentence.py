@@ -219,3 +219,15 @@ def test_only_the_newest_tables_are_kept(copy_dir: Path, monkeypatch: pytest.Mon
     for word in ("one", "two", "three"):
         encoder.encode_phrases([word])
     assert len(list((_copy(copy_dir) / "vectors").glob("*.npy"))) == 2
+
+
+def test_a_process_keeps_two_encoders_not_one_per_state_home(tmp_path: Path) -> None:
+    """Each encoder holds ~110 MB: the test suite, routing under a new APP_RUN_HOME per test,
+    grew past 11 GB when every cache folder kept its own for the life of the process."""
+    from skill2app.runtime.routing.models.sentence import load_sentence_encoder
+
+    load_sentence_encoder.cache_clear()
+    for name in ("a", "b", "c", "d"):
+        load_sentence_encoder(tmp_path / name)
+    assert load_sentence_encoder.cache_info().currsize == 2
+    assert load_sentence_encoder(tmp_path / "d") is load_sentence_encoder(tmp_path / "d")

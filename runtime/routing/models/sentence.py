@@ -35,7 +35,7 @@ import shutil
 import sys
 import tempfile
 from array import array
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -358,7 +358,9 @@ def _owned(folder: Path) -> bool:
     return not hasattr(os, "getuid") or (info.st_uid == os.getuid() and not info.st_mode & 0o022)
 
 
-@cache
+@lru_cache(maxsize=2)
 def load_sentence_encoder(cache_dir: Path | None = None) -> SentenceEncoder:
-    """The encoder, loaded once per process (from the plain copy in ``cache_dir`` if given)."""
+    """The encoder, loaded once per process (from the plain copy in ``cache_dir`` if given).
+    Each holds ~110 MB: a process routing under several state homes (a test run, a server)
+    keeps the last two, not one per folder it ever saw."""
     return SentenceEncoder(cache_dir)
