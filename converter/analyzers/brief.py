@@ -194,7 +194,10 @@ def analyst_prompt(
         )
     parts.append(
         "The inventory (programs with their real command lines — flags, types, choices, "
-        "positionals, subcommands —, where the documents run them, requirements, files):\n"
+        "positionals, subcommands —, where the documents run them, requirements, files; "
+        "programs_elsewhere: programs of other skills the documents run, as they show them — "
+        "no step may name one as its program, a written step may run it by its path from "
+        "APP_ROOT, with a constructor check of kind file for it):\n"
         f"<inventory>\n{inventory_json(material.inventory)}\n</inventory>"
     )
     parts.append("The skill's documents, with line numbers:")
