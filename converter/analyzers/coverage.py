@@ -20,11 +20,11 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from skill2app.converter.analyzers.document import own_range
 from skill2app.converter.analyzers.triggers import title_text
 from skill2app.converter.plan.model import CodeStep
 
 if TYPE_CHECKING:
-    from skill2app.converter.inventory.markdown import Section
     from skill2app.converter.inventory.model import Inventory
     from skill2app.converter.plan.model import Plan
 
@@ -74,7 +74,7 @@ def shown_tasks(inventory: Inventory) -> list[Task]:
         section = doc.sections[index]
         title = title_text(section.title)
         if title:
-            end = _own_end(doc.sections, index)
+            end = own_range(doc, index)[1]
             shown = "; ".join(dict.fromkeys(evidence[index]))
             tasks.append(Task(title, section.line, end, shown, frozenset(programs.get(index, ()))))
     return tasks
@@ -110,12 +110,3 @@ def _setup_only(code: str) -> bool:
     """Whether a block only prepares (installs, sets variables, changes folder): no task."""
     lines = [line.strip() for line in code.splitlines()]
     return all(_SETUP.match(line) for line in lines if line and not line.startswith("#"))
-
-
-def _own_end(sections: list[Section], index: int) -> int:
-    """The last line of a section's own text: before its first subsection, if any."""
-    section = sections[index]
-    after = sections[index + 1] if index + 1 < len(sections) else None
-    if after is not None and after.line <= section.end_line:
-        return after.line - 1
-    return section.end_line

@@ -166,7 +166,7 @@ def invocations_in(
     return found, others
 
 
-def elsewhere(command: SimpleCommand, doc: str) -> Invocation | None:
+def elsewhere(command: SimpleCommand, doc: str, source: str = "block") -> Invocation | None:
     """The command as an invocation of a program outside the skill folder that the
     documents run (``node ../feishu-auth/auth.js --auth-and-poll``), or None."""
     interpreter, word, first_arg = program_of(command.argv)
@@ -175,7 +175,7 @@ def elsewhere(command: SimpleCommand, doc: str) -> Invocation | None:
         return None
     argv, optional = optional_groups(command.argv[first_arg:])
     return Invocation(
-        clean, command.line, argv, interpreter, "block", command.env, doc,
+        clean, command.line, argv, interpreter, source, command.env, doc,
         position=command.position, optional=optional,
     )  # fmt: skip
 

@@ -31,7 +31,7 @@ from skill2app.converter.inventory.programs.program import (
     read_source,
 )
 from skill2app.converter.inventory.requirements import Requirement, where_key
-from skill2app.converter.inventory.shell import SHELL_LANGUAGES, SimpleCommand, simple_commands
+from skill2app.converter.inventory.shell import SHELL_LANGUAGES, SimpleCommand
 from skill2app.converter.inventory.siblings import Outside, outside_files
 from skill2app.converter.inventory.skill import SkillDoc, read_skill_md
 from skill2app.converter.marker import MARKER
@@ -134,7 +134,9 @@ def build_inventory(
     warnings.extend(walk_warnings)
     docs = [Doc(doc.path, doc.code_blocks, doc.inline_code, doc.body, doc.sections, doc.body_line)]
     docs += read_docs(skill_dir, paths, skill_md.name)
-    invoked, commands = find_invocations(docs, [p for p in paths if p != skill_md.name])
+    invoked, commands, outside_runs = find_invocations(
+        docs, [p for p in paths if p != skill_md.name]
+    )
     warnings.extend(missing_programs(docs, commands, paths))
     programs, roles = _programs(skill_dir, paths, skill_md.name, invoked, (probe, unsafe))
     for program in programs:
@@ -147,7 +149,7 @@ def build_inventory(
         for option in doc_options(d.path, d.text.split("\n"), d.first_line, d.sections)
     ]
     sources = {p.path: read_source(skill_dir / p.path) for p in programs}
-    shown_elsewhere = _elsewhere(docs, commands)
+    shown_elsewhere = [documented_only(p, invs) for p, invs in sorted(outside_runs.items())]
     attach([*programs, *shown_elsewhere], options, sources | {p.path: "" for p in shown_elsewhere})
     warnings.extend(w for p in programs if (w := direct_run_warning(skill_dir, p)))
     modules = [p for p in paths if roles.get(p) == "module"]
@@ -160,22 +162,6 @@ def build_inventory(
         skill_dir, doc, language, programs, files, requirements, warnings, docs, outside,
         shown_elsewhere,
     )  # fmt: skip
-
-
-def _elsewhere(docs: list[Doc], commands: list[tuple[str, SimpleCommand, bool]]) -> list[Program]:
-    """The programs outside the skill folder that its documents' commands run (in blocks,
-    and in inline code: "先执行 `node ../feishu-search-user/search-user.js --query 姓名`")."""
-    shown = [(doc_path, command) for doc_path, command, _tagged in commands]
-    for doc in docs:
-        for span in doc.inline_code:
-            if "../" in span.text and " " in span.text.strip():
-                shown += [(doc.path, c) for c in simple_commands(span.text, span.line)]
-    found: dict[str, list[Invocation]] = {}
-    for doc_path, command in shown:
-        inv = elsewhere(command, doc_path)
-        if inv is not None:
-            found.setdefault(inv.program, []).append(inv)
-    return [documented_only(path, invs) for path, invs in sorted(found.items())]
 
 
 def _find_skill_md(skill_dir: Path) -> Path:
@@ -275,11 +261,24 @@ def read_docs(skill_dir: Path, paths: list[str], skill_md: str) -> list[Doc]:
 
 def find_invocations(
     docs: list[Doc], files: list[str]
-) -> tuple[dict[str, list[Invocation]], list[tuple[str, SimpleCommand, bool]]]:
-    """Program path → its invocations, and the other shell commands (with their file and
-    whether their block is tagged as shell: an untagged block may be pseudo-code)."""
+) -> tuple[
+    dict[str, list[Invocation]],
+    list[tuple[str, SimpleCommand, bool]],
+    dict[str, list[Invocation]],
+]:
+    """Program path → its invocations; the other shell commands (with their file and
+    whether their block is tagged as shell: an untagged block may be pseudo-code); and the
+    programs outside the skill folder that those commands, or inline code, run (``node
+    ../feishu-auth/auth.js ...``) → their invocations."""
     by_program: dict[str, list[Invocation]] = {}
     others: list[tuple[str, SimpleCommand, bool]] = []
+    outside: dict[str, list[Invocation]] = {}
+
+    def run_elsewhere(doc: Doc, commands: list[SimpleCommand], source: str = "block") -> None:
+        for command in commands:
+            if (inv := elsewhere(command, doc.path, source)) is not None:
+                outside.setdefault(inv.program, []).append(inv)
+
     for doc in docs:
         for block in doc.code_blocks:
             if block.language not in SHELL_LANGUAGES:
@@ -288,15 +287,17 @@ def find_invocations(
                 block.text, block.line + 1, block.language, files, doc=doc.path
             )
             others.extend((doc.path, command, bool(block.language)) for command in rest)
+            run_elsewhere(doc, rest)
             for inv in found:
                 by_program.setdefault(inv.program, []).append(inv)
         for span in doc.inline_code:
             if " " not in span.text.strip():
                 continue
-            found, _rest = invocations_in(span.text, span.line, "", files, "inline", doc.path)
+            found, rest = invocations_in(span.text, span.line, "", files, "inline", doc.path)
+            run_elsewhere(doc, rest, "inline")  # "先执行 `node ../x/search-user.js --query 姓名`"
             for inv in found:
                 by_program.setdefault(inv.program, []).append(inv)
-    return by_program, others
+    return by_program, others, outside
 
 
 _INTERPRETER = re.compile(r"^(?:python[\d.]*|node|bash|sh|zsh|ruby|perl|deno|bun|tsx|ts-node)$")

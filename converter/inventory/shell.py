@@ -82,12 +82,14 @@ def logical_lines(
             continue
         full = pending + line
         pending = ""
-        if _open_quote(full):  # `node -e "` ... `"`: one command over several lines
-            for end in range(offset + 1, min(offset + 1 + MAX_QUOTED_LINES, len(raw))):
-                if not _open_quote("\n".join([full, *raw[offset + 1 : end + 1]])):
-                    full = "\n".join([full, *raw[offset + 1 : end + 1]])
-                    joined_until = end
-                    break
+        quote = _quote_after(full)  # `node -e "` ... `"`: one command over several lines
+        last = min(offset + MAX_QUOTED_LINES, len(raw) - 1) if quote else offset
+        for end in range(offset + 1, last + 1):
+            quote = _quote_after(raw[end], quote)  # each line read once, from where it stood
+            if not quote:
+                full = "\n".join([full, *raw[offset + 1 : end + 1]])
+                joined_until = end
+                break
         match = _HEREDOC.search(full)
         if match:
             heredoc, body, tabs = match.group(1), [], match.group(0).startswith("<<-")
@@ -100,26 +102,27 @@ def logical_lines(
 MAX_QUOTED_LINES = 80
 
 
-def _open_quote(line: str) -> bool:
-    """Whether ``line`` ends inside a quoted string that opened at the start of a word
-    (comments and escapes aside)."""
-    quote = ""
-    escaped = False
-    for index, char in enumerate(line):
-        if escaped:
+def _quote_after(text: str, quote: str = "") -> str:
+    """The quote still open at the end of ``text`` ("" for none), read from inside ``quote``;
+    a quote opens only at the start of a word ("Don't" in a documented command opens
+    nothing), and comments and escapes are skipped."""
+    escaped = comment = False
+    before = "\n"
+    for char in text:
+        if comment:
+            comment = char != "\n"
+        elif escaped:
             escaped = False
         elif char == "\\" and quote != "'":
             escaped = True
         elif quote:
             quote = "" if char == quote else quote
-        elif char in "\"'" and (index == 0 or line[index - 1] in " \t\n=(:$"):
-            quote = char  # at a word's start: "Don't" in a documented command opens nothing
-        elif char == "#" and (index == 0 or line[index - 1] in " \t\n;"):
-            nl = line.find("\n", index)  # a comment runs to the end of its line
-            if nl < 0:
-                return False
-            return _open_quote(line[nl + 1 :])
-    return bool(quote)
+        elif char in "\"'" and before in " \t\n=(:$":
+            quote = char
+        elif char == "#" and before in " \t\n;":
+            comment = True  # it runs to the end of its line
+        before = char
+    return quote
 
 
 # A placeholder word: `<file.pdf>`, `<output pdf>`, `<workspace>/iteration-N`, `<dir>/out.json`,

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from skill2app.converter.errors import RenderError, Where
+from skill2app.converter.inventory.imports import LocalFiles
 from skill2app.converter.inventory.packages import PIP_NAMES, package_key
 from skill2app.converter.inventory.programs.interface import Param
 from skill2app.converter.inventory.programs.language import DEFAULT_INTERPRETER
@@ -394,13 +395,10 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
 
 
 def _own_modules(modules: set[str], inventory: Inventory) -> set[str]:
-    """The skill's own files among ``modules`` (``core.gif_builder`` → core/gif_builder.py)."""
-    files = {f.path for f in inventory.files}
-    found = set()
-    for module in modules:
-        base = module.replace(".", "/")
-        found |= {path for path in (f"{base}.py", f"{base}/__init__.py") if path in files}
-    return found
+    """The skill's own files among ``modules`` (``core.gif_builder`` → core/gif_builder.py),
+    resolved from the skill folder, where a written step finds them."""
+    local = LocalFiles(f.path for f in inventory.files)
+    return {found for module in modules if (found := local.python_module(module, [""]))}
 
 
 def _key(kind: str, name: str) -> tuple[str, str]:
