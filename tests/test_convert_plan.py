@@ -199,7 +199,7 @@ def test_shell_dispatch_and_unshown_paths(tmp_path: Path) -> None:
     assert check_plan(plan, inventory) == []
     (pipeline,) = plan.pipelines
     assert pipeline.name == "notes-add"
-    assert pipeline.triggers == ["Add a note", "add notes", "put a note", "put notes"]
+    assert pipeline.triggers == ["add a note", "add notes", "insert a note", "insert notes"]
     assert pipeline.steps[0].to_dict() == {
         "name": "add",
         "type": "code",
@@ -1015,8 +1015,8 @@ def test_a_program_documented_in_its_own_section_and_in_a_workflow_keeps_its_tit
     )
     plan = analyze(build_inventory(skill))
     triggers = {p.name: p.triggers for p in plan.pipelines}
-    assert "backup.py — Snapshot & Revert" in triggers["backup"]
-    assert "check.py — Integrity Check" in triggers["check"]
+    assert "backup.py — snapshot & revert" in triggers["backup"]
+    assert "check.py — integrity check" in triggers["check"]
 
 
 # -- data a program reads on stdin ---------------------------------------------------------

@@ -34,9 +34,14 @@ def plan_of(root: Path, files: dict[str, Any]) -> Plan:
 @pytest.mark.parametrize(
     ("title", "task"),
     [
-        ("Step 2: Edit XML", "Edit XML"),
-        ("### B.1: Convert PDF to Images", "Convert PDF to Images"),
-        ("4. Validate Bounding Boxes", "Validate Bounding Boxes"),
+        ("Step 2: Edit XML", "edit XML"),
+        ("### B.1: Convert PDF to Images", "convert PDF to images"),
+        ("4. Validate Bounding Boxes", "validate bounding boxes"),
+        ("Accepting Tracked Changes", "accept tracked changes"),
+        ("Text Extraction with pdfplumber", "extract text with pdfplumber"),
+        ("Validation", "validate"),
+        ("Try Structure Extraction First", "try structure extraction first"),
+        ("HTTP", ""),
         ("获取表格信息（info）", "获取表格信息"),
         ("第二步：导出文件", "导出文件"),
         ("命令", ""),
@@ -145,7 +150,7 @@ def test_titles_and_negatives_never_become_triggers(tmp_path: Path) -> None:
         },
     )
     comment, pack = plan.pipelines
-    assert comment.triggers[0] == "Add comments"  # "Step 2:" dropped
+    assert comment.triggers[0] == "add comments"  # "Step 2:" dropped
     assert "add comments to a document" in comment.triggers
     assert "Add a comment to the unpacked document" in comment.triggers
     every = comment.triggers + pack.triggers

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from skill2app.converter.analyzers.paths import MainPath, describe_path, path_name, what_it_does
-from skill2app.converter.analyzers.text import humanize, keys, strip_markdown
+from skill2app.converter.analyzers.text import capital, humanize, keys, strip_markdown
 from skill2app.converter.analyzers.triggers import (
     AGENT_WORDS,
     INSTRUCTION,
@@ -236,21 +236,17 @@ def path_description(inventory: Inventory, path: MainPath) -> str:
     texts = documenting(inventory, path.invocations)
     tasks = [as_task(title) for title, _prose in texts if as_task(title)]
     if path.command is not path.program.cli and what_it_does(path.command.description):
-        return _capital(what_it_does(path.command.description))
+        return capital(what_it_does(path.command.description))
     if path.label:  # the action, and what the program is for: "Create an event — Team ..."
         about = what_it_does(path.program.cli.description if path.program.cli else "")
-        task = _capital(tasks[0] if tasks else humanize(path.label))
+        task = capital(tasks[0] if tasks else humanize(path.label))
         return f"{task} — {about}" if about else task
     described = describe_path(path)
     if described != f"Run {path.program.path}":
         return described
     sentence = next((s for _t, p in texts if (s := describing(p))), "")
     stem = humanize(path.program.path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
-    return _capital(sentence or (tasks[0] if tasks else stem))
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    return capital(sentence or (tasks[0] if tasks else stem))
 
 
 def _owner_of(text: str, topics: list[set[str]]) -> int | None:

@@ -52,6 +52,7 @@ from skill2app.converter.analyzers.text import (
     GENERIC_TITLES,
     RULE_TITLES,
     WHEN_TITLES,
+    capital,
     first_sentence,
     humanize,
     is_rule,
@@ -67,9 +68,9 @@ from skill2app.converter.analyzers.triggers import (
     MIN_TRIGGERS,
     as_task,
     describing,
+    more_requests,
     pick,
     trigger_key,
-    variants,
 )
 from skill2app.converter.analyzers.workflow import (
     GENERIC_SCHEMA,
@@ -291,7 +292,7 @@ def _workflow_pipeline(
     name = plan.app_name if generic else slug(task)
     description = first_sentence(doc.frontmatter.description)
     if not generic:
-        description = describing(section_prose(doc, index)) or task
+        description = describing(section_prose(doc, index)) or capital(task)
     builder = workflow_steps(inventory, items)
     topic = keys(" ".join([title, *(item.text for item in items)]))
     topic -= keys(humanize(doc.frontmatter.name))
@@ -361,10 +362,10 @@ def _dedupe(plan: Plan) -> None:
             pipeline.name, n = f"{base}-{n}", n + 1
         names.add(pipeline.name)
         pipeline.triggers = pick(pipeline.triggers, triggers) or [humanize(fallback)]
-        if len(pipeline.triggers) < MIN_TRIGGERS and plan.language == "en":  # other words
+        if len(pipeline.triggers) < MIN_TRIGGERS:  # the same requests in other words
             taken = triggers | {trigger_key(t) for t in pipeline.triggers}
-            more = pick(variants(pipeline.triggers), taken, MIN_TRIGGERS - len(pipeline.triggers))
-            pipeline.triggers += more
+            more = more_requests(pipeline.triggers, pipeline.description, plan.language)
+            pipeline.triggers += pick(more, taken, MIN_TRIGGERS - len(pipeline.triggers))
         triggers |= {trigger_key(t) for t in pipeline.triggers}
 
 

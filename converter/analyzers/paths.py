@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from skill2app.converter.analyzers.text import humanize, slug, snake
+from skill2app.converter.analyzers.text import capital, humanize, slug, snake
 from skill2app.converter.inventory.invocations import Invocation, is_placeholder, order_key
 from skill2app.converter.inventory.programs.interface import (
     AUTHORITATIVE,
@@ -395,7 +395,7 @@ def describe_path(path: MainPath) -> str:
         text = f"{humanize(path.action[1])}: {about}"
     else:
         text = about or what_it_does(program.doc) or f"Run {program.path}"
-    return text[:1].upper() + text[1:]
+    return capital(text)
 
 
 def what_it_does(text: str) -> str:

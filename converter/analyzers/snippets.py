@@ -30,7 +30,7 @@ from skill2app.converter.analyzers.text import (
     unique,
     use_when_phrases,
 )
-from skill2app.converter.analyzers.triggers import sentence_case
+from skill2app.converter.analyzers.verbs import imperative
 from skill2app.converter.plan.model import CodeStep, Input, Pipeline, Sample, Written
 
 if TYPE_CHECKING:
@@ -277,7 +277,8 @@ def program_source(snippet: Snippet) -> str:
 def _pipeline(inventory: Inventory, snippet: Snippet, name: str, title: str) -> Pipeline:
     block = snippet.block
     library = _library(snippet.tree)
-    description = f"{title} with {library}" if library else title
+    with_library = library and library.lower() not in title.lower()
+    description = f"{title} with {library}" if with_library else title
     inputs = [_input(item) for item in snippet.files]
     step = CodeStep(
         snake(name, 4) or "run",
@@ -333,7 +334,7 @@ def _library(tree: ast.Module) -> str:
 def _triggers(inventory: Inventory, title: str, snippet: Snippet) -> list[str]:
     """The section title as people say it, with the files the example names, and the
     description's "use when" situations about the same thing."""
-    lowered = sentence_case(title[:1].lower() + title[1:])
+    lowered = imperative(title)
     examples = [f for f in snippet.files if not f.writes]
     named = examples[0].value if examples else ""
     shown = " and ".join(named) if isinstance(named, list) else named

@@ -212,6 +212,11 @@ SHORT_FORMS = {
 }  # fmt: skip
 
 
+def capital(text: str) -> str:
+    """``text`` with its first letter upper case, as a description starts."""
+    return text[:1].upper() + text[1:]
+
+
 def keys(text: str) -> set[str]:
     """Comparison keys: 5-letter stems of English words (3+ letters, short forms spelled
     out: "stats" is "statistics"), CJK bigrams."""

@@ -12,8 +12,11 @@ A pipeline's triggers are gathered from what the skill says about that task, bes
    → "fill fillable fields");
 6. its documented command turned into a request: the task with the values SKILL.md shows
    ("fill fillable fields in.pdf values.json");
-7. in an English skill, while a pipeline has fewer than five, those requests with their verb
-   said another way ("merge PDFs" → "combine PDFs", ``variants``).
+7. while a pipeline has fewer than five, those requests with their verb said another way
+   ("merge PDFs" → "combine PDFs", "创建任务" → "新建任务": ``verbs.variants``).
+
+Titles are said as requests ("Accepting Tracked Changes" → "accept tracked changes":
+``verbs.imperative``).
 
 Never a title that names no task ("Commands", "命令", "Quick start", "Output"), a negative
 condition ("Do NOT use when ...", "不要..."), a phrase with nothing to route on, a program's
@@ -31,7 +34,15 @@ from skill2app.converter.analyzers.text import (
     has_cjk,
     humanize,
     is_rule,
+    keys,
     strip_markdown,
+)
+from skill2app.converter.analyzers.verbs import (
+    ZH_VERBS,
+    imperative,
+    request_of,
+    variants,
+    zh_verb_of,
 )
 
 MIN_TRIGGERS = 5
@@ -112,21 +123,22 @@ def title_text(title: str) -> str:
 
 
 def as_task(title: str) -> str:
-    """A section title as a task (``title_text``) when it has enough to route on."""
+    """A section title as a task a user asks for (``title_text``, then ``imperative``:
+    "Accepting Tracked Changes" → "accept tracked changes") when it has enough to route on."""
     text = title_text(title)
     if not text:
         return ""
-    one_word = re.fullmatch(r"[A-Za-z]{4,}", text)  # "Review", "Agenda": a task in one word
-    return text if worth(text) or one_word else ""
+    return imperative(text) if worth(text) else ""  # "Review" is a task; "HTTP" is not
 
 
 def worth(phrase: str) -> bool:
-    """Enough to route on: two words of three letters, or three CJK characters."""
+    """Enough to route on: two words of three letters, one word of four that is no acronym,
+    or three CJK characters."""
     if has_cjk(phrase):
         latin = len(re.findall(r"[A-Za-z]{2,}", phrase))
         return len(re.findall(f"[{CJK}]", phrase)) + 2 * latin >= 3
     words = re.findall(r"[A-Za-z]{3,}", phrase)
-    return len(words) >= 2 or bool(re.fullmatch(r"\s*[A-Za-z]{4,}\s*", phrase))
+    return len(words) >= 2 or bool(re.fullmatch(r"\s*[A-Za-z][a-z]{3,}\s*", phrase))
 
 
 def clean(phrase: str) -> str:
@@ -215,6 +227,18 @@ def trigger_key(text: str) -> str:
     return re.sub(r"[\s\W_]+", " ", text.casefold()).strip()
 
 
+def more_requests(triggers: list[str], description: str, language: str) -> list[str]:
+    """Candidates for a pipeline short of five, in the skill's language: its requests with
+    the verb said another way, and its description when it reads as one ("Accept all
+    tracked changes in a DOCX file"), both ways."""
+    mine = [t for t in triggers if has_cjk(t) == (language != "en")]
+    said = [request_of(description)] if language == "en" else []
+    known = keys(" ".join(t for t in triggers if not re.search(r"\w\.\w{2,4}\b", t)))
+    if not said or not said[0] or len(keys(said[0]) - known) < 2:
+        said = []  # no request, or the same one with a word more ("merge PDFs with pypdf")
+    return [*variants(mine), *said, *variants(said)]
+
+
 def first_of(text: str) -> str:
     """The first sentence of ``text`` when it is short enough to be a request."""
     sentence = first_sentence(text)
@@ -251,22 +275,6 @@ def describing(prose: str) -> str:
 
 # -- actions in Chinese --------------------------------------------------------------------
 
-# The verbs of common command actions, as a Chinese user asks for them.
-ZH_VERBS = {
-    "create": ("创建", "新建"), "new": ("新建",), "list": ("列出", "查看所有"),
-    "get": ("获取", "查看"), "show": ("查看",), "view": ("查看",), "read": ("读取", "查看"),
-    "fetch": ("获取",),
-    "update": ("更新", "修改"), "edit": ("编辑", "修改"), "modify": ("修改",), "set": ("设置",),
-    "delete": ("删除",), "remove": ("移除", "删除"), "rm": ("删除",), "add": ("添加",),
-    "insert": ("插入",), "append": ("追加",), "search": ("搜索", "查找"), "find": ("查找",),
-    "query": ("查询",), "send": ("发送",), "reply": ("回复",), "download": ("下载",),
-    "upload": ("上传",), "move": ("移动",), "copy": ("复制",), "export": ("导出",),
-    "import": ("导入",), "share": ("分享",), "cancel": ("取消",), "complete": ("完成",),
-    "rename": ("重命名",), "check": ("检查",), "validate": ("校验",), "convert": ("转换",),
-    "merge": ("合并",), "split": ("拆分",), "extract": ("提取",), "fill": ("填写",),
-    "analyze": ("分析",), "summarize": ("总结",), "translate": ("翻译",), "archive": ("归档",),
-    "sync": ("同步",), "invite": ("邀请",), "join": ("加入",), "schedule": ("安排",),
-}  # fmt: skip
 _NOUN_SUFFIX = re.compile(r"(?:操作|管理|相关|命令|功能|列表|接口)$")
 
 
@@ -292,8 +300,8 @@ def zh_action_phrases(label: str, nouns: dict[str, str]) -> list[str]:
     """The action in Chinese: its verb from ``ZH_VERBS``, its object as the skill names it
     (``nouns``: English object → the skill's Chinese noun): "创建任务", "新建任务"."""
     verb, obj = verb_and_object(label)
-    if verb not in ZH_VERBS or obj not in nouns:
-        return []
+    if verb not in ZH_VERBS or not obj or obj not in nouns or zh_verb_of(nouns[obj]):
+        return []  # "回复消息" is the action already, not the noun of one
     return [f"{zh}{nouns[obj]}" for zh in ZH_VERBS[verb]]
 
 
@@ -308,46 +316,3 @@ def align_nouns(objects: list[str], nouns: list[str]) -> dict[str, str]:
         primary = max(distinct, key=lambda o: (objects.count(o), -distinct.index(o)))
         return {primary: nouns[0]}
     return dict(zip(distinct, nouns, strict=True)) if len(distinct) == len(nouns) else {}
-
-
-# -- the same request in other words ---------------------------------------------------------
-
-# How else people ask for a common action: "combine these PDFs" for "merge PDFs".
-VERB_SYNONYMS = {
-    "merge": ("combine", "join"), "combine": ("merge",), "split": ("separate", "break up"),
-    "extract": ("pull", "get"), "rotate": ("turn",), "convert": ("turn", "change"),
-    "create": ("make",), "make": ("create",), "generate": ("create", "make"),
-    "build": ("make", "create"), "add": ("put",), "fill": ("complete", "fill in"),
-    "remove": ("delete", "strip"), "delete": ("remove",), "check": ("verify",),
-    "validate": ("check", "verify"), "verify": ("check",), "list": ("show",),
-    "show": ("list",), "find": ("look up", "search for"), "search": ("find", "look up"),
-    "edit": ("change", "modify"), "update": ("change", "modify"), "modify": ("change",),
-    "read": ("open",), "download": ("fetch", "save"), "upload": ("send",),
-    "send": ("post",), "summarize": ("sum up",), "summarise": ("sum up",),
-    "analyze": ("look at",), "analyse": ("look at",), "fix": ("repair",),
-    "install": ("set up",), "package": ("bundle",), "recalculate": ("recompute",),
-    "schedule": ("book", "set up"), "cancel": ("call off",), "draft": ("write",),
-    "review": ("go over",), "test": ("check",), "inspect": ("look at",),
-    "encrypt": ("password-protect",), "decrypt": ("unlock",), "compress": ("shrink",),
-    "resize": ("scale",), "render": ("draw",), "export": ("save",), "import": ("load",),
-    "unpack": ("extract", "open up"), "pack": ("repack", "zip up"), "accept": ("approve",),
-}  # fmt: skip
-
-
-def sentence_case(phrase: str) -> str:
-    """A title's capitalised words as a person types them ("extract Tables" → "extract
-    tables"); acronyms and names with capitals inside (PDF, GitHub) stay."""
-    return re.sub(r"\b([A-Z])([a-z]+)\b", lambda m: m.group(1).lower() + m.group(2), phrase)
-
-
-def variants(triggers: list[str]) -> list[str]:
-    """The requests of ``triggers`` with their verb said another way: "merge PDFs" →
-    "combine PDFs", "join PDFs" (English phrases that start with a known action)."""
-    found: list[str] = []
-    for trigger in triggers:
-        words = trigger.split()
-        if has_cjk(trigger) or not words or re.search(r"\w\.\w{2,4}\b", trigger):
-            continue  # a request with the example's files is said once
-        for other in VERB_SYNONYMS.get(words[0].lower(), ()):
-            found.append(" ".join([other, *words[1:]]))
-    return found

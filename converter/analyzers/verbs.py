@@ -1,0 +1,222 @@
+"""Verbs: the actions users ask for, in English and Chinese, and the forms titles give them.
+
+A section title names a task the way a document does ("Accepting Tracked Changes", "Text
+Extraction", "Validation"); a user asks with the verb ("accept tracked changes", "extract
+text", "validate").  ``imperative`` turns the one into the other for the verbs of ``VERBS``
+and leaves every other title as it is.  ``variants`` says a request with its verb another way
+("merge PDFs" → "combine PDFs", "创建任务" → "新建任务").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from skill2app.converter.analyzers.text import has_cjk
+
+# How else people ask for a common action: "combine these PDFs" for "merge PDFs".
+VERB_SYNONYMS = {
+    "merge": ("combine", "join"), "combine": ("merge",), "split": ("separate", "break up"),
+    "extract": ("pull", "get"), "rotate": ("turn",), "convert": ("turn", "change"),
+    "create": ("make",), "make": ("create",), "generate": ("create", "make"),
+    "build": ("make", "create"), "add": ("insert",), "fill": ("complete", "fill in"),
+    "remove": ("delete", "strip"), "delete": ("remove",), "check": ("verify",),
+    "validate": ("check", "verify"), "verify": ("check",), "list": ("show",),
+    "show": ("list",), "find": ("look up", "search for"), "search": ("find", "look up"),
+    "edit": ("change", "modify"), "update": ("change", "modify"), "modify": ("change",),
+    "read": ("open",), "download": ("fetch", "save"), "upload": ("send",),
+    "send": ("post",), "summarize": ("sum up",), "summarise": ("sum up",),
+    "analyze": ("look at",), "analyse": ("look at",), "fix": ("repair",),
+    "install": ("set up",), "package": ("bundle",), "recalculate": ("recompute",),
+    "schedule": ("book", "set up"), "cancel": ("call off",), "draft": ("write",),
+    "review": ("go over",), "test": ("check",), "inspect": ("look at",),
+    "encrypt": ("password-protect",), "decrypt": ("unlock",), "compress": ("shrink",),
+    "resize": ("scale",), "render": ("draw",), "export": ("save",), "import": ("load",),
+    "unpack": ("extract", "open up"), "pack": ("repack", "zip up"), "accept": ("approve",),
+    "evaluate": ("assess", "score"), "grade": ("score",), "aggregate": ("combine",),
+    "compare": ("diff",), "translate": ("convert",), "reply": ("respond",),
+    "copy": ("duplicate",), "move": ("relocate",), "rename": ("retitle",),
+}  # fmt: skip
+# The actions of tasks, beyond those with synonyms: what a title's gerund or noun may name.
+_MORE_VERBS = (
+    "annotate apply approve archive assign audit authenticate benchmark calculate chart clean "
+    "clone close collect comment commit compile complete configure connect count crop debug "
+    "deploy design detect display draw filter format gather highlight improve init initialize "
+    "insert launch lint load log measure migrate monitor open optimize organize parse patch "
+    "plan plot post prepare preview print process publish push rank record redact refactor "
+    "reject release remind replace reset restore run save scan score scrape serve share sign "
+    "sort start stop submit sync tag track transcribe transform trim unzip upgrade view "
+    "visualize watermark write zip invite join notify query get fetch"
+).split()
+VERBS = frozenset([*VERB_SYNONYMS, *_MORE_VERBS])
+# Nouns made from a verb that titles use ("Validation", "Data analysis").
+_NOUNS = {
+    "validation": "validate", "conversion": "convert", "extraction": "extract",
+    "creation": "create", "generation": "generate", "installation": "install",
+    "analysis": "analyze", "comparison": "compare", "translation": "translate",
+    "compression": "compress", "encryption": "encrypt", "decryption": "decrypt",
+    "rotation": "rotate", "deletion": "delete", "insertion": "insert", "removal": "remove",
+    "submission": "submit", "transcription": "transcribe", "summarization": "summarize",
+    "verification": "verify", "inspection": "inspect", "calculation": "calculate",
+    "recalculation": "recalculate", "configuration": "configure", "deployment": "deploy",
+    "migration": "migrate", "optimization": "optimize", "evaluation": "evaluate",
+    "aggregation": "aggregate", "visualization": "visualize", "detection": "detect",
+    "annotation": "annotate", "redaction": "redact", "publication": "publish",
+    "authentication": "authenticate",
+}  # fmt: skip
+# Words before a title's action that make it no plain "<object> <action>" ("Try Structure
+# Extraction First", "How Validation Works").
+_NOT_OBJECT = frozenset(
+    "a an the of to for with and or how why what when where try using use your my this that "
+    "is are be about after before during".split()
+)
+
+
+@cache
+def _forms() -> dict[str, str]:
+    """Every gerund and noun of ``VERBS`` → the verb: "splitting" and "creating" and
+    "validation" → "split", "create", "validate"."""
+    forms = dict(_NOUNS)
+    for verb in VERBS:
+        if " " in verb:
+            continue
+        if verb.endswith("ie"):
+            stems = [verb[:-2] + "y"]
+        elif verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):
+            stems = [verb[:-1]]
+        else:
+            stems = [verb, verb + verb[-1]]  # "splitting" and "editing" alike
+        for stem in stems:
+            forms.setdefault(stem + "ing", verb)
+    return forms
+
+
+def _verb(word: str) -> str:
+    """The verb a title word names: itself when it is one, its gerund's or noun's verb, ""."""
+    low = word.lower()
+    return low if low in VERBS else _forms().get(low, "")
+
+
+def sentence_case(phrase: str) -> str:
+    """A title's capitalised words as a person types them ("extract Tables" → "extract
+    tables"); acronyms and names with capitals inside (PDF, GitHub) stay."""
+    return re.sub(r"\b([A-Z])([a-z]+)\b", lambda m: m.group(1).lower() + m.group(2), phrase)
+
+
+def imperative(title: str) -> str:
+    """A task title as a user asks for it: "Accepting Tracked Changes" → "accept tracked
+    changes", "Text Extraction with pdfplumber" → "extract text with pdfplumber", "Validation"
+    → "validate"; a title with no action of ``VERBS`` in those places, in sentence case."""
+    if has_cjk(title):
+        return title
+    words = title.split()
+    if not words:
+        return ""
+    verb = _verb(words[0])
+    if verb:
+        rest = words[1:]
+        if rest and rest[0].lower() == "of" and words[0].lower() in _NOUNS:
+            rest = rest[1:]  # "Validation of forms" → "validate forms"
+        return sentence_case(" ".join([verb, *rest]))
+    for index, word in enumerate(words[1:4], start=1):
+        verb = _verb(word) if word.lower() not in VERBS else ""
+        before = words[:index]
+        if verb and not any(w.lower() in _NOT_OBJECT or _verb(w) for w in before):
+            return sentence_case(" ".join([verb, *before, *words[index + 1 :]]))
+    return sentence_case(title)
+
+
+def request_of(description: str) -> str:
+    """A description as the request it answers: its first part that opens with an action of
+    ``VERBS``, said by the user ("Skill Packager - Creates a distributable .skill file" →
+    "create a distributable .skill file"); "" when no short part without quotes does."""
+    for part in re.split(r"\s+[—–-]\s+|:\s+|\n", description):
+        words = part.strip().rstrip(".").split()
+        if not words or len(part) > 60 or re.search("[\"“”'`]", part):
+            continue  # a request is short, and quotes a format or a value only in an example
+        first = words[0].lower()
+        verb = first if first in VERBS else _third_person().get(first, "")
+        if verb:
+            return sentence_case(" ".join([verb, *words[1:]]))
+    return ""
+
+
+@cache
+def _third_person() -> dict[str, str]:
+    """ "creates", "fixes", "applies" → "create", "fix", "apply"."""
+    forms = {}
+    for verb in VERBS:
+        if re.search(r"[^aeiou]y$", verb):
+            forms[verb[:-1] + "ies"] = verb
+        elif re.search(r"(?:s|x|z|ch|sh)$", verb):
+            forms[verb + "es"] = verb
+        else:
+            forms[verb + "s"] = verb
+    return forms
+
+
+# -- Chinese ---------------------------------------------------------------------------------
+
+# The verbs of common command actions, as a Chinese user asks for them.
+ZH_VERBS = {
+    "create": ("创建", "新建"), "new": ("新建",), "list": ("列出", "查看所有"),
+    "get": ("获取", "查看"), "show": ("查看",), "view": ("查看",), "read": ("读取", "查看"),
+    "fetch": ("获取",),
+    "update": ("更新", "修改"), "edit": ("编辑", "修改"), "modify": ("修改",), "set": ("设置",),
+    "delete": ("删除",), "remove": ("移除", "删除"), "rm": ("删除",), "add": ("添加",),
+    "insert": ("插入",), "append": ("追加",), "search": ("搜索", "查找"), "find": ("查找",),
+    "query": ("查询",), "send": ("发送",), "reply": ("回复",), "download": ("下载",),
+    "upload": ("上传",), "move": ("移动",), "copy": ("复制",), "export": ("导出",),
+    "import": ("导入",), "share": ("分享",), "cancel": ("取消",), "complete": ("完成",),
+    "rename": ("重命名",), "check": ("检查",), "validate": ("校验",), "convert": ("转换",),
+    "merge": ("合并",), "split": ("拆分",), "extract": ("提取",), "fill": ("填写",),
+    "analyze": ("分析",), "summarize": ("总结",), "translate": ("翻译",), "archive": ("归档",),
+    "sync": ("同步",), "invite": ("邀请",), "join": ("加入",), "schedule": ("安排",),
+}  # fmt: skip
+# How else a Chinese user says a request's leading verb: "新建任务" for "创建任务".
+ZH_SYNONYMS = {
+    "创建": ("新建",), "新建": ("创建",), "获取": ("查看", "查询"), "查看": ("获取",),
+    "列出": ("查看所有",), "读取": ("查看", "获取"), "查询": ("查看", "查找"),
+    "搜索": ("查找", "搜"), "查找": ("搜索", "找"), "删除": ("移除",), "移除": ("删除",),
+    "更新": ("修改",), "修改": ("更新", "编辑"), "编辑": ("修改",), "发送": ("发",),
+    "回复": ("答复",), "追加": ("添加",), "添加": ("加",), "复制": ("拷贝",),
+    "移动": ("挪动",), "导出": ("下载",), "上传": ("传",), "写入": ("填入",),
+    "提取": ("抽取",), "转换": ("转成",), "合并": ("合成",), "拆分": ("分割",),
+}  # fmt: skip
+_ZH_LEADS = sorted({v for verbs in ZH_VERBS.values() for v in verbs} | set(ZH_SYNONYMS), key=len)
+
+
+def zh_verb_of(phrase: str) -> str:
+    """The Chinese verb ``phrase`` opens with ("创建任务" → "创建"), or ""."""
+    return next((v for v in reversed(_ZH_LEADS) if phrase.startswith(v)), "")
+
+
+# -- the same request in other words ---------------------------------------------------------
+
+
+def variants(triggers: list[str]) -> list[str]:
+    """The requests of ``triggers`` with their verb said another way: "merge PDFs" →
+    "combine PDFs", "join PDFs"; "创建任务" → "新建任务".  A request naming the example's
+    files is said once."""
+    found: list[str] = []
+    for trigger in triggers:
+        words = trigger.split()
+        if has_cjk(trigger):
+            lead = zh_verb_of(trigger)
+            rest = trigger[len(lead) :]
+            found += [_joined(other, rest) for other in ZH_SYNONYMS.get(lead, ()) if rest]
+            continue
+        if len(words) < 2 or re.search(r"\w\.\w{2,4}\b", trigger):
+            continue  # "check" alone asks for nothing
+        for other in VERB_SYNONYMS.get(words[0].lower(), ()):
+            found.append(" ".join([other, *words[1:]]))
+    return found
+
+
+def _joined(verb: str, rest: str) -> str:
+    """``verb`` before ``rest`` without saying their shared part twice ("查看所有" +
+    "所有知识空间" → "查看所有知识空间")."""
+    shared = next(
+        (k for k in range(min(len(verb), len(rest)), 0, -1) if verb.endswith(rest[:k])), 0
+    )
+    return verb + rest[shared:]

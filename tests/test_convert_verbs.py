@@ -1,0 +1,103 @@
+"""app-convert on real skills: triggers said as users ask, in English and Chinese.
+
+Defect classes reproduced here: section titles kept as a document names a task ("Accepting
+Tracked Changes", "Validation", "Text Extraction"), a Chinese action put before a title that
+is already one ("回复回复消息", "查看所有所有知识空间"), a verb swapped in a one-word request
+("check" for "validate"), a description repeated as a trigger with only its library added
+("merge PDFs with pypdf").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import write_tree
+
+from skill2app.converter.analyzers.heuristic import analyze
+from skill2app.converter.analyzers.triggers import more_requests
+from skill2app.converter.analyzers.verbs import imperative, request_of, variants
+from skill2app.converter.inventory.model import build_inventory
+
+
+@pytest.mark.parametrize(
+    ("title", "asked"),
+    [
+        ("Accepting Tracked Changes", "accept tracked changes"),
+        ("Splitting PDFs", "split PDFs"),
+        ("Creating a new document", "create a new document"),
+        ("Validation", "validate"),
+        ("Validation of forms", "validate forms"),
+        ("Text Extraction with pdfplumber", "extract text with pdfplumber"),
+        ("Data analysis with pandas", "analyze data with pandas"),
+        ("Form Filling", "fill form"),
+        ("Try Structure Extraction First", "try structure extraction first"),
+        ("Local STDIO Server", "local STDIO server"),
+        ("获取表格信息", "获取表格信息"),
+    ],
+)
+def test_a_title_is_said_with_its_verb(title: str, asked: str) -> None:
+    assert imperative(title) == asked
+
+
+def test_a_description_is_said_as_the_request_it_answers() -> None:
+    assert request_of("Skill Packager - Creates a distributable .skill file") == (
+        "create a distributable .skill file"
+    )
+    assert request_of("Excel Formula Recalculation Script\nRecalculates all formulas") == (
+        "recalculate all formulas"
+    )
+    assert request_of("Applies the fixes.") == "apply the fixes"
+    assert request_of("Helper for running LibreOffice in a sandbox") == ""
+    assert request_of('Check that every line reads "YYYY-MM-DD project 1.5h".') == ""
+
+
+def test_variants_say_the_verb_another_way_in_the_requests_language() -> None:
+    assert variants(["merge PDFs", "merge a.pdf b.pdf", "validate"]) == [
+        "combine PDFs",
+        "join PDFs",
+    ]
+    assert variants(["创建任务", "列出所有知识空间", "帮我看看"]) == [
+        "新建任务",
+        "查看所有知识空间",
+    ]
+
+
+def test_more_requests_keep_to_the_skills_language_and_add_words() -> None:
+    assert more_requests(["merge PDFs"], "Merge PDFs with pypdf", "en") == [
+        "combine PDFs",
+        "join PDFs",
+    ]
+    found = more_requests(["accept changes"], "Accept all tracked changes in a DOCX file", "en")
+    assert found == [
+        "approve changes",
+        "accept all tracked changes in a DOCX file",
+        "approve all tracked changes in a DOCX file",
+    ]
+    assert more_requests(["发送消息", "send message"], "Send a message", "zh") == ["发消息"]
+
+
+MESSAGES = {
+    "SKILL.md": "---\nname: im\ndescription: 以用户身份发送或回复消息。用户要求发消息时使用。\n"
+    "---\n# im\n\n## 发送消息\n\n```bash\n"
+    'node ./im.js --action send --chat-id oc_1 --text "你好"\n```\n\n## 回复消息\n\n```bash\n'
+    'node ./im.js --action reply --message-id om_1 --text "收到"\n```\n',
+    "im.js": (
+        "const a = process.argv.slice(2); const r = {};\n"
+        "for (let i = 0; i < a.length; i++) { switch (a[i]) {\n"
+        "  case '--action': r.action = a[++i]; break;\n"
+        "  case '--chat-id': r.chat = a[++i]; break;\n"
+        "  case '--message-id': r.message = a[++i]; break;\n"
+        "  case '--text': r.text = a[++i]; break;\n} }\n"
+        "switch (r.action) { case 'send': break; case 'reply': break; }\n"
+    ),
+}
+
+
+def test_a_chinese_title_that_is_an_action_gets_no_second_verb(tmp_path: Path) -> None:
+    plan = analyze(build_inventory(write_tree(tmp_path, MESSAGES)))
+    triggers = {p.name: p.triggers for p in plan.pipelines}
+    every = [t for ts in triggers.values() for t in ts]
+    assert not any(t.startswith(("回复回复", "发送发送")) for t in every), every
+    assert "回复消息" in triggers["im-reply"] and "答复消息" in triggers["im-reply"]
+    assert "发消息" in triggers["im-send"]
