@@ -43,7 +43,8 @@ from skill2app.converter.render.write import (
     write_plan_file,
 )
 from skill2app.converter.verify.report import Report
-from skill2app.converter.verify.verify import SMOKE_TIMEOUT, Verification, verify_app
+from skill2app.converter.verify.smoke import SMOKE_TIMEOUT
+from skill2app.converter.verify.verify import Verification, verify_app
 
 Progress = Callable[[str], None]
 

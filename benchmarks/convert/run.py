@@ -213,7 +213,7 @@ def _rich(pipeline: Any, step: Any) -> float:
 
 def _checks(pipelines: dict[str, Any]) -> int:
     """Checks the validate scripts run (their CHECKS entries)."""
-    from skill2app.converter.verify.verify import read_literal
+    from skill2app.converter.render.literals import read_literal
 
     total = 0
     for pipeline in pipelines.values():

@@ -25,7 +25,8 @@ from skill2app.converter.errors import EmptyAnswer
 from skill2app.converter.plan.model import Plan
 from skill2app.converter.render.render import RenderedFile, render_app
 from skill2app.converter.render.write import write_app
-from skill2app.converter.verify.verify import SMOKE_TIMEOUT, Verification, verify_app
+from skill2app.converter.verify.smoke import SMOKE_TIMEOUT
+from skill2app.converter.verify.verify import Verification, verify_app
 
 if TYPE_CHECKING:
     from skill2app.converter.inventory.model import Inventory

@@ -1,8 +1,10 @@
 """Text that generated files can hold safely: Python literals that fit the line width (or say
-``# noqa: E501``), YAML literal blocks only where they read back exactly, one-line strings."""
+``# noqa: E501``), YAML literal blocks only where they read back exactly, one-line strings;
+and the literals a generated file holds, read back as written (``read_literal``)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import unicodedata
@@ -75,3 +77,19 @@ def _flat(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_flat(v) for v in value) + "]"
     return repr(value)  # bool, None, int, float
+
+
+def read_spec(source: str) -> dict[str, Any] | None:
+    """The ``SPEC = {...}`` literal of a generated adapter, as written."""
+    value = read_literal(source, "SPEC")
+    return value if isinstance(value, dict) else None
+
+
+def read_literal(source: str, name: str) -> Any:
+    """The literal a generated file assigns to ``name`` at its top level (None: none)."""
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            return ast.literal_eval(node.value)
+    return None

@@ -1,0 +1,359 @@
+"""The smoke test: each business pipeline of a converted APP run on its samples.
+
+In a temporary copy of the APP, after its constructor (with the pipeline's own checks) and
+before its destructor: code steps for real, llm steps answered from ``samples/answers.yaml``.
+A configuration variable the constructor checks and that names a path (``*_FILE``, ``*_PATH``,
+``*_DIR``, ``*_HOME``) and is not set gets a scratch path.  A step that fails only because this
+machine lacks what the skill needs (the constructor's checks fail, a module or program is not
+installed) is ``skipped`` with what is missing — not a fault of the APP.  The steps run
+through app-run's own step runner inside the sandbox (``runtime.run.sandbox``: no network,
+nothing writable but the temporary copy, no view of the user's home; the caller has made sure
+one is available, or the user asked to go without: ``sandboxed``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from skill2app.converter.render.literals import read_literal
+from skill2app.runtime.app.config import Config
+from skill2app.runtime.app.document import read_bounded
+from skill2app.runtime.app.model import CONSTRUCTOR, DESTRUCTOR, App, Pipeline, load_app
+from skill2app.runtime.errors import AppRunError, SubprocessError
+from skill2app.runtime.run.sandbox import Sandbox
+from skill2app.runtime.run.steps import StepContext, run_code_step
+
+if TYPE_CHECKING:
+    pass
+
+SMOKE_TIMEOUT = 60.0
+TAIL = 600
+_NOISE = re.compile(  # stack frames, source excerpts, runtime trailers
+    r"^(?:at |File \"|Traceback \(most recent call last\)|Node\.js v\d|\^+$|~+\^*~*$)"
+)
+PATH_LIKE = re.compile(r"(?:_FILE|_PATH|_DIR|_HOME|_DB)$")
+# What a failure says the machine lacks: a module, a program (a name without a dot or a
+# slash: 'soffice', not 'notes.txt'), an npm package (not a relative path: a sibling file of
+# the skill is the APP's own problem), or a failed constructor check.
+MISSING = re.compile(
+    r"ModuleNotFoundError: No module named '?([\w.]+)|No module named '?([\w.]+)"
+    r"|(\S+): command not found|(\S+) is not on PATH|Cannot find module '([^'./][^']*)'"
+    r"|No such file or directory: '([\w+-]+)'|\b([\w.+-]+) is not installed"
+    r"|\S+ needs ((?:the |an? )?[^|\n]+?)\s*(?:\||$)"  # a generated adapter's own line
+    r"|check_environment: (.+)"
+)  # the last group is the constructor's check, said in its own words
+
+
+@dataclass(frozen=True)
+class SmokeResult:
+    pipeline: str
+    step: str
+    status: str  # passed | failed | skipped
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {
+            "pipeline": self.pipeline,
+            "step": self.step,
+            "status": self.status,
+            "detail": self.detail,
+        }
+
+
+def smoke_test(
+    root: Path,
+    timeout: float,
+    progress: Callable[[str], None],
+    order: list[str] | None = None,
+    *,
+    sandboxed: bool = True,
+    outside: dict[str, Path] | None = None,
+) -> list[SmokeResult]:
+    """Run every business pipeline on its samples in a temporary copy of the APP, inside its
+    lifecycle, the way app-run runs it (same environment, working folder, stdin/stdout
+    contract and timeout kill), in ``order`` (the plan's: what one pipeline makes, a later one
+    may use), then the rest by name — in the sandbox unless not ``sandboxed``.  A pipeline
+    whose sample is a placeholder (``samples/placeholders.json``) is skipped, with its
+    reason.  ``outside``: files outside the skill its programs name (target relative to the
+    APP -> the file), put where they are named from the copy."""
+    results: list[SmokeResult] = []
+    with tempfile.TemporaryDirectory(prefix="app-convert-smoke-") as tmp:
+        sandbox = Sandbox(writable=(Path(tmp).resolve(),)) if sandboxed else None
+        copy = deep_enough(Path(tmp), outside or {}) / "app"
+        shutil.copytree(root, copy, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+        place_outside(copy, outside or {})
+        work = Path(tmp) / "work"
+        work.mkdir()
+        try:
+            app = load_app(copy)
+        except AppRunError as exc:  # app-run check has reported it already
+            return [SmokeResult("", "", "failed", exc.one_line())]
+        env = scratch_env(copy, work)
+        names = app.business_names()
+        ordered = [n for n in order or [] if n in names] + [
+            n for n in names if n not in (order or [])
+        ]
+        missing: list[str] = []  # pipelines skipped for what this machine lacks
+        for name in ordered:
+            done = _smoke_business(app, name, work, env, timeout, progress, sandbox, missing)
+            if any(r.status == "skipped" and _lacks(r.detail) for r in done):
+                missing.append(name)
+            results += done
+    return results
+
+
+def _lacks(detail: str) -> bool:
+    return detail.startswith(("needs ", "the constructor's check fails here", "its sample uses"))
+
+
+def _made_by_skipped(
+    app_root: Path, inputs: dict[str, Any], skipped: list[str], results: list[SmokeResult]
+) -> list[SmokeResult]:
+    """``results`` with a failure that reads a sample file which is not there, made by an
+    earlier pipeline that was skipped here (samples share one scratch state), as skipped: the
+    pipeline cannot run here, its plan is not at fault.  Only a failure that names the file:
+    an output path in the sample is not there either, and a real failure stays one."""
+    values: list[Any] = []
+    for value in inputs.values():
+        values += value if isinstance(value, list) else [value]
+    absent = [
+        v for v in values
+        if isinstance(v, str) and FILE_LIKE.fullmatch(v) and not v.startswith("/")
+        and not (app_root / v).exists()
+    ]  # fmt: skip
+    if not skipped or not absent:
+        return results
+    kept = []
+    for result in results:
+        named = next((v for v in absent if Path(v).name in result.detail), None)
+        if result.status == "failed" and named:
+            why = (
+                f"its sample uses {named}, which is not there: an earlier pipeline "
+                f"({', '.join(skipped)}) that would make it was skipped here"
+            )
+            result = replace(result, status="skipped", detail=why)
+        kept.append(result)
+    return kept
+
+
+def deep_enough(tmp: Path, outside: dict[str, Path]) -> Path:
+    """A folder under ``tmp`` deep enough that every ``../`` of ``outside`` stays in it."""
+    ups = max((t.split("/").count("..") for t in outside), default=0)
+    return tmp.joinpath(*["up"] * ups)
+
+
+def place_outside(app: Path, outside: dict[str, Path]) -> None:
+    """Copy each file outside the skill to where the APP's programs name it from ``app``."""
+    for target, source in outside.items():
+        dest = Path(os.path.normpath(app / target))
+        if source.is_file() and not dest.exists():
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest)
+
+
+def scratch_env(app_root: Path, work: Path) -> dict[str, str]:
+    """Scratch paths for the constructor's path-like variables that are not set here."""
+    checker = app_root / "pipelines" / CONSTRUCTOR / "steps" / "check_environment.py"
+    try:
+        checks = read_literal(checker.read_text(encoding="utf-8"), "CHECKS") or []
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    env: dict[str, str] = {}
+    for check in checks:
+        name = str(check.get("name", "")) if isinstance(check, dict) else ""
+        if check.get("kind") == "env" and PATH_LIKE.search(name) and name not in os.environ:
+            path = work / "env" / name.lower()
+            if name.endswith(("_DIR", "_HOME")):
+                path.mkdir(parents=True, exist_ok=True)
+            env[name] = str(path)
+    (work / "env").mkdir(exist_ok=True)
+    return env
+
+
+def _smoke_business(
+    app: App,
+    name: str,
+    work: Path,
+    env: dict[str, str],
+    timeout: float,
+    progress: Callable[[str], None],
+    sandbox: Sandbox | None = None,
+    skipped: list[str] | None = None,
+) -> list[SmokeResult]:
+    """One business pipeline with its lifecycle: its steps are skipped (with what is missing)
+    when its constructor's checks fail here, or when it fails on a sample file that an earlier
+    pipeline, ``skipped`` here for the same reason, would have made."""
+    try:
+        pipeline = app.pipeline(name)
+    except AppRunError as exc:
+        return [SmokeResult(name, "", "failed", exc.one_line())]
+    placeholder = _placeholder(pipeline)
+    if placeholder:
+        return [SmokeResult(name, s.name, "skipped", placeholder) for s in pipeline.steps]
+    try:
+        inputs = _sample_inputs(pipeline)
+    except AppRunError as exc:  # bounded: a huge or bomb-like sample is said, not parsed
+        return [SmokeResult(name, "", "failed", exc.one_line())]
+    results: list[SmokeResult] = []
+    run = (work, env, timeout, progress, inputs, name, sandbox)
+    if app.has(CONSTRUCTOR):
+        before = _smoke_pipeline(app, app.pipeline(CONSTRUCTOR), *run)
+        failed = next((r for r in before if r.status != "passed"), None)
+        if failed is not None:
+            missing = needs_of(failed.detail)
+            if not missing:
+                return [replace(failed, pipeline=f"{name} ({CONSTRUCTOR})")]
+            return [SmokeResult(name, s.name, "skipped", missing) for s in pipeline.steps]
+    ran = _smoke_pipeline(app, pipeline, *run)
+    results += _made_by_skipped(app.root, inputs, skipped or [], ran)
+    if app.has(DESTRUCTOR):
+        after = _smoke_pipeline(app, app.pipeline(DESTRUCTOR), *run)
+        results += [
+            replace(r, pipeline=f"{name} ({DESTRUCTOR})") for r in after if r.status == "failed"
+        ]
+    return results
+
+
+FILE_LIKE = re.compile(r"[\w./-]*[\w-]\.[A-Za-z0-9]{1,5}")
+
+
+def needs_of(detail: str) -> str:
+    """What a failure says this machine lacks ("needs pypdf, not installed here"), or ""."""
+    found = MISSING.search(detail)
+    if found is None:
+        return ""
+    what = next(g for g in found.groups() if g).strip()
+    if found.lastindex == len(found.groups()):  # a constructor check, said in its own words
+        return f"the constructor's check fails here: {what}"
+    return f"needs {what}, not available here"
+
+
+def _placeholder(pipeline: Pipeline) -> str:
+    """Why the pipeline's sample is only a placeholder ("": it is real)."""
+    path = pipeline.dir / "samples" / "placeholders.json"
+    if not path.is_file():
+        return ""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "placeholder sample"
+    why = data.get("why") if isinstance(data, dict) else None
+    inputs = data.get("inputs") if isinstance(data, dict) else None
+    named = ", ".join(sorted(inputs)) if isinstance(inputs, dict) and inputs else ""
+    if why:
+        return f"not run, as the plan says: {why}"
+    return f"placeholder sample values for {named}" if named else "placeholder sample"
+
+
+def _sample_inputs(pipeline: Pipeline) -> dict[str, Any]:
+    sample_file = pipeline.dir / "samples" / "input.json"
+    if not sample_file.is_file():
+        return {}
+    data = read_bounded(sample_file, "json")
+    return data if isinstance(data, dict) else {}
+
+
+def _smoke_pipeline(
+    app: App,
+    pipeline: Pipeline,
+    work: Path,
+    env: dict[str, str],
+    timeout: float,
+    progress: Callable[[str], None],
+    inputs: dict[str, Any],
+    business: str,
+    sandbox: Sandbox | None = None,
+) -> list[SmokeResult]:
+    try:
+        answers = _answers(pipeline.dir / "samples" / "answers.yaml")
+    except AppRunError as exc:  # bounded: an alias bomb in the answers is said, not expanded
+        return [SmokeResult(pipeline.name, "", "failed", exc.one_line())]
+    context = StepContext(
+        app=app,
+        pipeline=pipeline,
+        inputs=inputs,
+        run_id="smoke",
+        config=Config(),
+        extra_env={
+            **env,
+            "APP_WORK_DIR": str(work),
+            "APP_CALLER_CWD": str(app.root),
+            "APP_BUSINESS_PIPELINE": business,
+        },
+        sandbox=sandbox,
+    )
+    results: list[SmokeResult] = []
+    for step in pipeline.steps:
+        if step.type == "llm":
+            queue = answers.get(f"{pipeline.name}/{step.name}") or answers.get(step.name)
+            if not queue:
+                results.append(SmokeResult(pipeline.name, step.name, "skipped", "no sample answer"))
+                break
+            problems = _judge_sample(context, step, queue[0])
+            if problems:
+                detail = f"its sample answer fails its own checks: {'; '.join(problems[:3])}"
+                results.append(SmokeResult(pipeline.name, step.name, "failed", detail))
+                break
+            results.append(SmokeResult(pipeline.name, step.name, "passed", "sample answer"))
+            context.outputs[step.name] = queue[0]
+            continue
+        progress(f"smoke: {pipeline.name}/{step.name}")
+        try:
+            outcome = run_code_step(context, replace(step, timeout=min(step.timeout, timeout)))
+        except AppRunError as exc:
+            reason = _reason(exc)
+            missing = needs_of(reason) if pipeline.name not in (CONSTRUCTOR, DESTRUCTOR) else ""
+            status = "skipped" if missing else "failed"
+            results.append(SmokeResult(pipeline.name, step.name, status, missing or reason))
+            break
+        results.append(SmokeResult(pipeline.name, step.name, "passed"))
+        context.outputs[step.name] = outcome.output
+    return results
+
+
+def _judge_sample(context: StepContext, step: Any, answer: Any) -> list[str]:
+    """The problems app-run's own check of an llm answer finds in ``answer`` (schema, then
+    the validate script): a sample answer stands for the model's, so it must pass them — and
+    running the validate script on it shows the script works."""
+    from skill2app.runtime.run.llm_step import judge, load_schema
+
+    try:
+        _output, errors = judge(context, step, answer, load_schema(context, step))
+    except AppRunError as exc:  # the validate script itself broke
+        return [_reason(exc)]
+    return errors
+
+
+def _reason(exc: AppRunError) -> str:
+    """What went wrong, ending with what the program itself said on stderr: its last line
+    once stack frames and runtime trailers are set aside (a node crash's reason is above its
+    frames and "Node.js v20" line; a Python traceback's is its last line), with the line
+    before it when that one is short."""
+    if not isinstance(exc, SubprocessError):
+        return exc.message
+    lines = [line.strip() for line in (exc.stderr_tail or "").splitlines() if line.strip()]
+    if len(lines) > 1 and "failed with exit status" in lines[-1]:
+        lines.pop()  # the adapter's own summary: the program's words are above it
+    said = [line for line in lines if not _NOISE.match(line)]
+    if not said:
+        return f"{exc.message}: (no stderr)"
+    kept = said[-1:]
+    if len(said) > 1 and len(said[-1]) < 40 and "Traceback" not in said[-2]:
+        kept.insert(0, said[-2])
+    return f"{exc.message}: {' | '.join(kept)[-TAIL:]}"
+
+
+def _answers(path: Path) -> dict[str, list[Any]]:
+    if not path.is_file():
+        return {}
+    data = read_bounded(path, "yaml") or {}
+    table = data.get("answers") if isinstance(data, dict) else None
+    return table if isinstance(table, dict) else {}
