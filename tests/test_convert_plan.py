@@ -37,7 +37,7 @@ from skill2app.converter.plan.model import (
     plan_from_dict,
 )
 from skill2app.converter.plan.samples import sample_inputs
-from skill2app.converter.render.render import constructor_checks
+from skill2app.converter.render.checks import constructor_checks
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "skills"

@@ -35,8 +35,9 @@ from skill2app.converter.plan.model import (
 )
 from skill2app.converter.plan.rules import check_for, shape_of
 from skill2app.converter.plan.samples import example_of, sample_answer, sample_inputs, sample_value
+from skill2app.converter.render.checks import constructor_checks
 from skill2app.converter.render.literals import py_literal, read_spec, width, yaml_block
-from skill2app.converter.render.render import RenderedFile, constructor_checks, render_app
+from skill2app.converter.render.render import RenderedFile, render_app
 from skill2app.converter.render.write import write_app
 from skill2app.runtime.errors import last_words
 

@@ -13,8 +13,9 @@ Jinja environment, sandboxed because prompts, descriptions and rules come from t
     pipelines/<pipeline>/samples/input.json, answers.yaml   run it offline at once
     pipelines/_constructor/..., pipelines/_destructor/...   when the plan asks for them
 
-Generated Python embeds its data (argv mapping, checks) as a Python literal (``py_literal``)
-so the template stays one file per kind and the output passes ruff.
+Generated Python embeds its data (argv mapping: ``adapter.py``; the constructor's checks:
+``checks.py``) as a Python literal (``py_literal``) so the template stays one file per kind
+and the output passes ruff.
 """
 
 from __future__ import annotations
@@ -27,16 +28,13 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from skill2app.converter.errors import RenderError, Where
-from skill2app.converter.inventory.imports import LocalFiles
-from skill2app.converter.inventory.packages import PIP_NAMES, package_key
-from skill2app.converter.inventory.programs.interface import Param
-from skill2app.converter.inventory.programs.language import DEFAULT_INTERPRETER
-from skill2app.converter.inventory.programs.program import Program
 from skill2app.converter.marker import MARKER
 from skill2app.converter.plan.fixtures import FIXTURES, with_fixtures
-from skill2app.converter.plan.model import Arg, CodeStep, Input, LlmStep, Pipeline, Plan, Written
+from skill2app.converter.plan.model import CodeStep, Input, LlmStep, Pipeline, Plan, Written
 from skill2app.converter.plan.rules import check_for, checks_for
 from skill2app.converter.plan.samples import Samples, pipeline_samples, sample_answer
+from skill2app.converter.render.adapter import adapter_spec, strict_choices
+from skill2app.converter.render.checks import constructor_checks
 from skill2app.converter.render.literals import one_line, py_literal, yaml_block
 
 if TYPE_CHECKING:
@@ -319,124 +317,6 @@ def _written_file(
         body=body,
     )
     return RenderedFile(f"{base}/steps/{step}{write.suffix}", content, executable=True)
-
-
-def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> dict[str, Any]:
-    """The argv mapping a generated adapter embeds as ``SPEC``."""
-    program = inventory.program(step.program)
-    interpreter = program.interpreter if program else ""
-    if program and not interpreter:
-        interpreter = DEFAULT_INTERPRETER.get(program.language, "")
-    declared = {item.name: item for item in pipeline.input}
-    choices = strict_choices(pipeline, inventory)
-    inputs: dict[str, dict[str, Any]] = {}
-    refs = [arg.ref for arg in step.args] + ([step.stdin.ref] if step.stdin else [])
-    for ref in refs:
-        name = ref.removeprefix("input.") if ref.startswith("input.") else ""
-        if name in declared and name not in inputs:
-            info: dict[str, Any] = {"required": declared[name].required}
-            if declared[name].default is not None:
-                info["default"] = declared[name].default
-            if name in choices:  # the adapter checks it too (in any letter case)
-                info["enum"] = choices[name]
-            inputs[name] = info
-    spec: dict[str, Any] = {
-        "program": step.program,
-        "run_with": interpreter.split(),
-        "subcommand": step.subcommand,
-        "args": [_arg_spec(arg, program, step.subcommand) for arg in step.args],
-        "inputs": inputs,
-        "stdout": step.stdout,
-        "cwd": "caller",
-    }
-    if step.stdin is not None:  # only then: the adapter has the code that feeds it
-        spec["stdin"] = step.stdin.to_dict()
-    if step.ok_exit_codes:
-        spec["ok_exit_codes"] = sorted(step.ok_exit_codes)
-    return spec
-
-
-def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]:
-    """The plan's checks as the constructor embeds them.  A check the skill's programs need is
-    scoped to the pipelines running those programs (``pipelines``: the constructor skips it
-    for the others; a mention in SKILL.md alone runs no pipeline), and a Python module
-    published under another name says what to install.  Which programs need it comes from
-    the check's ``where`` and from the inventory's own spots for the same requirement (a
-    program's interpreter is its need: ``scripts/x.js:1``), so a plan that lists only some
-    spots does not lose a program.  A written step importing one of the skill's own modules
-    (``from core.gif_builder import ...``) needs what that module needs."""
-    users: dict[str, set[str]] = {}
-    written: dict[str, set[str]] = {}  # package key -> pipelines whose written steps import it
-    for pipeline in plan.pipelines:
-        for step in pipeline.steps:
-            if isinstance(step, CodeStep) and step.write is None:
-                users.setdefault(step.program, set()).add(pipeline.name)
-            elif isinstance(step, CodeStep) and step.write is not None:
-                for module in step.write.imports():
-                    written.setdefault(package_key(module), set()).add(pipeline.name)
-                for file in _own_modules(step.write.modules(), inventory):
-                    users.setdefault(file, set()).add(pipeline.name)  # its needs are the step's
-    known = {_key(r.kind, r.name): r.where for r in inventory.requirements}
-    checks = []
-    for check in plan.constructor.checks:
-        data = check.to_dict()
-        spots = [*check.where, *known.get(_key(check.kind, check.name), [])]
-        files = {spot.rpartition(":")[0] or spot for spot in spots}
-        programs = [f for f in files if f in users]  # SKILL.md's own mentions run no pipeline
-        scoped: set[str] = set().union(*(users[f] for f in programs)) if programs else set()
-        if check.kind == "python-package":
-            scoped |= written.get(package_key(check.name), set())
-        if scoped:
-            data["pipelines"] = sorted(scoped)
-        if check.kind == "python-package" and check.name in PIP_NAMES:
-            data["install"] = PIP_NAMES[check.name]
-        checks.append(data)
-    return checks
-
-
-def _own_modules(modules: set[str], inventory: Inventory) -> set[str]:
-    """The skill's own files among ``modules`` (``core.gif_builder`` → core/gif_builder.py),
-    resolved from the skill folder, where a written step finds them."""
-    local = LocalFiles(f.path for f in inventory.files)
-    return {found for module in modules if (found := local.python_module(module, [""]))}
-
-
-def _key(kind: str, name: str) -> tuple[str, str]:
-    """A requirement's identity: a Python package as installed (PyYAML) or imported (yaml)."""
-    return (kind, package_key(name) if kind == "python-package" else name)
-
-
-def strict_choices(pipeline: Pipeline, inventory: Inventory) -> dict[str, list[str]]:
-    """Input name -> the values a program's flag accepts (argparse/click ``choices``, or the
-    values a script switches on), for the inputs passed to such a flag.  Values merely seen
-    in SKILL.md are examples, not a rule: they are not here."""
-    found: dict[str, list[str]] = {}
-    for step in pipeline.steps:
-        if not isinstance(step, CodeStep) or step.write is not None:
-            continue
-        program = inventory.program(step.program)
-        for arg in step.args:
-            param = _flag_param(program, step.subcommand, arg.flag)
-            if param is not None and param.choices and arg.ref.startswith("input."):
-                found.setdefault(arg.ref.removeprefix("input."), [str(c) for c in param.choices])
-    return found
-
-
-def _arg_spec(arg: Arg, program: Program | None, subcommand: str) -> dict[str, Any]:
-    """One arg of SPEC; an array flag the program reads as `--flag a b` gets ``spread``."""
-    data = arg.to_dict()
-    param = _flag_param(program, subcommand, arg.flag)
-    if param is not None and param.spread:  # the program says so, whatever the plan says
-        data["spread"] = True
-    return data
-
-
-def _flag_param(program: Program | None, subcommand: str, flag: str) -> Param | None:
-    """What the program's command line (its subcommand's, if any) says about ``flag``."""
-    command = program.cli if program and flag else None
-    if command is not None and subcommand:
-        command = command.subcommands.get(subcommand, command)
-    return command.flag(flag) if command is not None else None
 
 
 def _lifecycle_files(

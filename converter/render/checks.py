@@ -1,0 +1,64 @@
+"""The checks the constructor embeds: the plan's requirements, each scoped to the pipelines
+whose programs (or written steps) need it, with what to install for a module published under
+another name."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from skill2app.converter.inventory.imports import LocalFiles
+from skill2app.converter.inventory.packages import PIP_NAMES, package_key
+from skill2app.converter.plan.model import CodeStep, Plan
+
+if TYPE_CHECKING:
+    from skill2app.converter.inventory.model import Inventory
+
+
+def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]:
+    """The plan's checks as the constructor embeds them.  A check the skill's programs need is
+    scoped to the pipelines running those programs (``pipelines``: the constructor skips it
+    for the others; a mention in SKILL.md alone runs no pipeline), and a Python module
+    published under another name says what to install.  Which programs need it comes from
+    the check's ``where`` and from the inventory's own spots for the same requirement (a
+    program's interpreter is its need: ``scripts/x.js:1``), so a plan that lists only some
+    spots does not lose a program.  A written step importing one of the skill's own modules
+    (``from core.gif_builder import ...``) needs what that module needs."""
+    users: dict[str, set[str]] = {}
+    written: dict[str, set[str]] = {}  # package key -> pipelines whose written steps import it
+    for pipeline in plan.pipelines:
+        for step in pipeline.steps:
+            if isinstance(step, CodeStep) and step.write is None:
+                users.setdefault(step.program, set()).add(pipeline.name)
+            elif isinstance(step, CodeStep) and step.write is not None:
+                for module in step.write.imports():
+                    written.setdefault(package_key(module), set()).add(pipeline.name)
+                for file in _own_modules(step.write.modules(), inventory):
+                    users.setdefault(file, set()).add(pipeline.name)  # its needs are the step's
+    known = {_key(r.kind, r.name): r.where for r in inventory.requirements}
+    checks = []
+    for check in plan.constructor.checks:
+        data = check.to_dict()
+        spots = [*check.where, *known.get(_key(check.kind, check.name), [])]
+        files = {spot.rpartition(":")[0] or spot for spot in spots}
+        programs = [f for f in files if f in users]  # SKILL.md's own mentions run no pipeline
+        scoped: set[str] = set().union(*(users[f] for f in programs)) if programs else set()
+        if check.kind == "python-package":
+            scoped |= written.get(package_key(check.name), set())
+        if scoped:
+            data["pipelines"] = sorted(scoped)
+        if check.kind == "python-package" and check.name in PIP_NAMES:
+            data["install"] = PIP_NAMES[check.name]
+        checks.append(data)
+    return checks
+
+
+def _own_modules(modules: set[str], inventory: Inventory) -> set[str]:
+    """The skill's own files among ``modules`` (``core.gif_builder`` → core/gif_builder.py),
+    resolved from the skill folder, where a written step finds them."""
+    local = LocalFiles(f.path for f in inventory.files)
+    return {found for module in modules if (found := local.python_module(module, [""]))}
+
+
+def _key(kind: str, name: str) -> tuple[str, str]:
+    """A requirement's identity: a Python package as installed (PyYAML) or imported (yaml)."""
+    return (kind, package_key(name) if kind == "python-package" else name)
