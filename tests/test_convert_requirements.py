@@ -130,6 +130,37 @@ def test_words_of_prose_and_trees_are_no_programs(tmp_path: Path) -> None:
     assert binaries == {"ffmpeg"}
 
 
+def test_a_value_to_fill_in_is_no_variable(tmp_path: Path) -> None:
+    """feishu: `--chat-id "CHAT_ID"` and, below it, "`CHAT_ID` 不知道可省略" (may be left out
+    when unknown) name the value to put in the command; `$TOKEN_DIR` is a variable."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + '```bash\nnode ./auth.js --open-id "SENDER_OPEN_ID" --chat-id "CHAT_ID"\n'
+            'ls "$TOKEN_DIR"\n```\n\n- `CHAT_ID` 不知道可省略\n- `SENDER_OPEN_ID` 必填\n'
+            "- `API_BASE_URL` sets the server\n",
+            "auth.js": "const a = process.argv.slice(2);\nconsole.log(JSON.stringify(a));\n",
+        },
+    )
+    variables = {name for kind, name, _r in needs(tmp_path) if kind == "env"}
+    assert variables == {"TOKEN_DIR", "API_BASE_URL"}
+
+
+def test_a_login_is_one_entry_named_by_what_signs_in(tmp_path: Path) -> None:
+    """gh skills: "authenticated", "authentication", "log in", "login" were four checks."""
+    prose = (
+        "Make sure gh is authenticated. If authentication fails, log in again; the login "
+        "needs a token with the repo scope.\n"
+    )
+    write_tree(tmp_path / "a", {"SKILL.md": HEAD + prose + "Run `gh auth status` first.\n"})
+    write_tree(tmp_path / "b", {"SKILL.md": HEAD + prose})
+    assert {(k, n) for k, n, _r in needs(tmp_path / "a") if k == "auth"} == {
+        ("auth", "gh auth status")
+    }
+    assert {(k, n) for k, n, _r in needs(tmp_path / "b") if k == "auth"} == {("auth", "token")}
+
+
 def test_allowed_folders_and_files_others_make_are_no_file_checks(tmp_path: Path) -> None:
     write_tree(
         tmp_path,

@@ -12,6 +12,7 @@ import os
 import posixpath
 import re
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -153,7 +154,10 @@ def build_inventory(
     attach([*programs, *shown_elsewhere], options, sources | {p.path: "" for p in shown_elsewhere})
     warnings.extend(w for p in programs if (w := direct_run_warning(skill_dir, p)))
     modules = [p for p in paths if roles.get(p) == "module"]
-    requirements = skill_needs(skill_dir, doc, commands, programs, paths, modules)
+    runs = [*(i for p in programs for i in p.invocations), *chain(*outside_runs.values())]
+    values = {word for run in runs for word in run.argv}
+    values |= {word for _doc, command, _tagged in commands for word in command.argv[1:]}
+    requirements = skill_needs(skill_dir, doc, commands, programs, paths, modules, values)
     files = [FileEntry(p, roles.get(p, "other")) for p in paths]
     language = detect_language(doc)
     code = [p for p in paths if roles.get(p) in ("program", "module")]

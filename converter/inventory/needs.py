@@ -27,6 +27,7 @@ from skill2app.converter.inventory.requirements import (
     from_inline,
     from_prose,
     from_shell_text,
+    one_login,
     where_key,
 )
 from skill2app.converter.inventory.shell import SHELL_LANGUAGES, SimpleCommand
@@ -42,7 +43,10 @@ def skill_needs(
     programs: list[Program],
     paths: list[str],
     modules: list[str],
+    values: set[str],
 ) -> list[Requirement]:
+    """What the skill needs.  ``values``: the words its documented commands pass (`CHAT_ID`
+    in prose about `--chat-id "CHAT_ID"` is the value to put there, not a variable)."""
     out = Collector()
     file = doc.path
     for doc_path in sorted({d for d, _c, _tagged in commands}):
@@ -58,6 +62,8 @@ def skill_needs(
             from_js_example(block.text, block.line + 1, file, out)
     body_lines = doc.body.split("\n")
     for span in doc.inline_code:
+        if span.text in values:
+            continue
         from_inline(
             span.text, span.line, file, out, _context(body_lines, span.line - doc.body_line)
         )
@@ -77,7 +83,9 @@ def skill_needs(
             for where in [f"{inv.file}:{inv.line}" for inv in program.invocations] + [spot]:
                 out.add("binary", binary, where)
     _attribute(out, import_graph(sources, languages, local), {p.path for p in programs})
-    return out.result()
+    shown = [command.argv for _doc, command, _tagged in commands]
+    shown += [span.text.split() for span in doc.inline_code]  # "run `gh auth login` once"
+    return one_login(out.result(), shown)
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")

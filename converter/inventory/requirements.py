@@ -273,6 +273,33 @@ def sentence_of(part: str, text: str) -> str:
     return next((s for s in _SENTENCE_END.split(text) if part in s), "")
 
 
+# The words of a login, most telling first: what names the thing to have beats "login".
+_LOGIN_WORDS = (
+    "api key", "access token", "oauth", "credential", "bearer", "token", "secret", "密钥",
+    "令牌", "凭据", "log in", "login", "sign in", "登录", "授权", "认证",
+)  # fmt: skip
+_SIGN_IN = re.compile(r"\b(?:auth\s+(?:login|status)|login|signin|sign-in)\b")
+
+
+def one_login(requirements: list[Requirement], commands: list[list[str]]) -> list[Requirement]:
+    """A skill's mentions of a login ("token", "authentication", "log in", 授权) as one entry:
+    named by the command that signs in when the skill shows one (``gh auth login``), else by
+    its most telling word (the constructor only lists a login: no program can check one)."""
+    logins = [r for r in requirements if r.kind == "auth"]
+    if not logins:
+        return requirements
+    signing = next((c for c in commands if _SIGN_IN.search(" ".join(c[:3]))), None)
+    rank = {w: i for i, w in enumerate(_LOGIN_WORDS)}
+    named = min((r.name for r in logins), key=lambda n: (rank.get(n, len(rank)), n))
+    name = " ".join(signing[:3]) if signing else named
+    where = [spot for r in logins for spot in r.where]
+    merged = Requirement("auth", name, any(r.required for r in logins), where)
+    return sorted(
+        [*(r for r in requirements if r.kind != "auth"), merged],
+        key=lambda item: (KINDS.index(item.kind), item.name),
+    )
+
+
 def from_prose(lines: list[str], first_line: int, file: str, out: Collector) -> None:
     for offset, line in enumerate(lines):
         for match in _AUTH.finditer(line):
