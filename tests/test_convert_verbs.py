@@ -16,7 +16,7 @@ from helpers import write_tree
 
 from skill2app.converter.analyzers.heuristic import analyze
 from skill2app.converter.analyzers.triggers import more_requests
-from skill2app.converter.analyzers.verbs import imperative, request_of, variants
+from skill2app.converter.analyzers.verbs import imperative, on_document, request_of, variants
 from skill2app.converter.inventory.model import build_inventory
 
 
@@ -75,6 +75,16 @@ def test_more_requests_keep_to_the_skills_language_and_add_words() -> None:
         "approve all tracked changes in a DOCX file",
     ]
     assert more_requests(["发送消息", "send message"], "Send a message", "zh") == ["发消息"]
+
+
+def test_a_request_is_said_of_the_document_a_file_type_skill_works_on() -> None:
+    assert on_document("extract tables", "pdf") == "extract tables from a PDF"
+    assert on_document("add comments", "docx") == "add comments to a Word document"
+    assert on_document("rotate pages", "pdf") == "rotate pages in a PDF"
+    assert on_document("split PDFs", "pdf") == ""  # names it already
+    assert on_document("rotate pages input.pdf", "pdf") == ""  # names a file
+    assert on_document("merge reports", "pdf") == ""  # no object of this verb's
+    assert on_document("extract tables", "team-calendar") == ""  # no file type
 
 
 MESSAGES = {

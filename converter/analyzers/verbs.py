@@ -155,6 +155,38 @@ def _third_person() -> dict[str, str]:
     return forms
 
 
+# The thing a skill named for a file type works on, as a user names it.
+_DOCUMENTS = {
+    "pdf": "a PDF", "docx": "a Word document", "doc": "a Word document",
+    "xlsx": "a spreadsheet", "xls": "a spreadsheet", "pptx": "a slide deck",
+    "csv": "a CSV file", "gif": "a GIF", "svg": "an SVG", "epub": "an ebook",
+}  # fmt: skip
+# The word that puts that thing after a request's verb: "extract tables from a PDF".
+_PREPOSITIONS = {
+    **dict.fromkeys("extract pull get read remove delete strip".split(), "from"),
+    **dict.fromkeys("add insert put append".split(), "to"),
+    **dict.fromkeys(
+        "rotate fill complete find search replace edit change modify check verify validate "
+        "count highlight redact sign crop".split(),
+        "in",
+    ),
+}
+
+
+def on_document(request: str, skill: str) -> str:
+    """``request`` said of the document a file-type skill works on ("extract tables" →
+    "extract tables from a PDF" in the pdf skill); "" when the skill is named for no file
+    type, the verb takes no such object or the request names a file already."""
+    document = _DOCUMENTS.get(skill.lower(), "")
+    words = request.split()
+    preposition = _PREPOSITIONS.get(words[0].lower(), "") if len(words) >= 2 else ""
+    if not document or not preposition or has_cjk(request):
+        return ""
+    if re.search(rf"\b{re.escape(skill)}s?\b|\w\.\w{{2,4}}\b", request, re.I):
+        return ""  # "split PDF", "rotate pages input.pdf"
+    return f"{request} {preposition} {document}"
+
+
 # -- Chinese ---------------------------------------------------------------------------------
 
 # The verbs of common command actions, as a Chinese user asks for them.
