@@ -27,7 +27,7 @@ from skill2app.converter.analyzers.llm_answer import accept, plan_data
 from skill2app.converter.analyzers.llm_prompt import BUDGET_TOKENS, estimate_tokens, gather
 from skill2app.converter.errors import AnalyzerError
 from skill2app.converter.inventory.model import Inventory, build_inventory
-from skill2app.converter.plan.model import plan_from_dict
+from skill2app.converter.plan.file import plan_from_dict
 from skill2app.runtime.app.config import DEFAULT_MAX_TOKENS, DEFAULT_MODELS, Config
 from skill2app.runtime.providers.anthropic import AnthropicProvider
 from skill2app.runtime.providers.scripted import ScriptedProvider

@@ -24,6 +24,7 @@ from skill2app.converter.plan.file import (
     dump_plan,
     format_path,
     load_plan,
+    plan_from_dict,
     plan_to_yaml,
     schema_errors,
 )
@@ -34,7 +35,6 @@ from skill2app.converter.plan.model import (
     Pipeline,
     Plan,
     Written,
-    plan_from_dict,
 )
 from skill2app.converter.plan.samples import sample_inputs
 from skill2app.converter.render.checks import constructor_checks

@@ -13,8 +13,7 @@ from helpers import invoke, write_tree
 
 from skill2app.converter.inventory.model import build_inventory
 from skill2app.converter.plan.check import check_plan
-from skill2app.converter.plan.file import load_plan, plan_to_yaml
-from skill2app.converter.plan.model import plan_from_dict
+from skill2app.converter.plan.file import load_plan, plan_from_dict, plan_to_yaml
 from skill2app.converter.render.render import render_app
 from skill2app.converter.render.write import write_app
 

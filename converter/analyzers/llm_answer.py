@@ -14,13 +14,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.plan.check import check_plan
-from skill2app.converter.plan.file import format_path, schema_errors
-from skill2app.converter.plan.model import (
-    PLAN_VERSION,
-    Plan,
-    SkillModeItem,
-    plan_from_dict,
-)
+from skill2app.converter.plan.file import format_path, plan_from_dict, schema_errors
+from skill2app.converter.plan.model import PLAN_VERSION, Plan, SkillModeItem
 
 if TYPE_CHECKING:
     from skill2app.converter.inventory.model import Inventory

@@ -35,7 +35,8 @@ from skill2app.converter.convert import Options, Progress
 from skill2app.converter.errors import PlanError, UsageError
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.plan.check import check_plan
-from skill2app.converter.plan.model import Plan, plan_from_dict
+from skill2app.converter.plan.file import plan_from_dict
+from skill2app.converter.plan.model import Plan
 from skill2app.converter.render.render import RenderedFile
 from skill2app.converter.render.write import check_destination, choose_readme
 from skill2app.converter.verify.report import EachReport, Report, summary

@@ -1,4 +1,6 @@
-"""The plan as a file: its JSON Schema, the YAML app-convert writes, and reading it back.
+"""The plan as a file: its JSON Schema, the YAML app-convert writes, and reading it back
+(``plan_from_dict``: a plan from a mapping that passed the schema, as files and analysts'
+answers give it).
 
 ``plan_to_yaml`` / ``dump_plan`` write a ``Plan`` deterministically (block style, no anchors,
 no timestamps); ``load_plan`` reads one back, checks it against ``schemas/plan.schema.json``
@@ -8,6 +10,7 @@ and names the file and line of the first problem (``line_of``).
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -16,11 +19,29 @@ from typing import Any
 import yaml
 
 from skill2app.converter.errors import PlanError, Where
-from skill2app.converter.plan.model import Plan, plan_from_dict
+from skill2app.converter.plan.model import (
+    Action,
+    Arg,
+    Check,
+    CodeStep,
+    Constructor,
+    Destructor,
+    Input,
+    LlmStep,
+    Pipeline,
+    Plan,
+    Sample,
+    SkillModeItem,
+    StdinFeed,
+    Step,
+    Written,
+    step_ref,
+)
 from skill2app.runtime.app.document import safe_yaml
 from skill2app.runtime.errors import LoadError
 
 MAX_PLAN_BYTES = 2_000_000
+_STEPS_IN_PROMPT = re.compile(r"\{\{\s*steps\.")  # {{steps.x.output}} is {{x.output}}
 
 
 @cache
@@ -144,3 +165,81 @@ def line_of(node: yaml.Node | None, path: list[str | int]) -> int:
             break
         node, line = child, child.start_mark.line + 1
     return line
+
+
+# -- from a (schema-valid) mapping -------------------------------------------------------
+
+
+def plan_from_dict(data: dict[str, Any]) -> Plan:
+    """Build a Plan from a mapping that already passed ``schema_errors``."""
+    app = data["app"]
+    con, des = data["constructor"], data["destructor"]
+    return Plan(
+        app_name=app["name"],
+        app_description=app["description"],
+        language=app.get("language", "en"),
+        analyzer=data["analyzer"],
+        pipelines=[_pipeline(p) for p in data["pipelines"]],
+        constructor=Constructor(
+            con["needed"], con.get("reason", ""), [Check(**c) for c in con["checks"]]
+        ),
+        destructor=Destructor(
+            des["needed"], des.get("reason", ""), [Action(**a) for a in des["actions"]]
+        ),
+        skill_mode=[SkillModeItem(**s) for s in data["skill_mode"]],
+        notes=list(data.get("notes", [])),
+    )
+
+
+def _pipeline(data: dict[str, Any]) -> Pipeline:
+    sample = data.get("sample") or {}
+    return Pipeline(
+        name=data["name"],
+        description=data["description"],
+        triggers=list(data["triggers"]),
+        input=[Input(**i) for i in data["input"]],
+        steps=[_step(s) for s in data["steps"]],
+        output=data.get("output", ""),
+        source=data.get("source", ""),
+        sample=Sample(
+            sample.get("input"),
+            dict(sample.get("answers") or {}),
+            str(sample.get("skip") or ""),
+            {str(k): str(v) for k, v in (sample.get("files") or {}).items()},
+        ),
+    )
+
+
+def _step(data: dict[str, Any]) -> Step:
+    if data["type"] == "code":
+        args = [
+            Arg(
+                a.get("flag", ""),
+                a.get("value"),
+                step_ref(a.get("from", "")),
+                a.get("as", "value"),
+                bool(a.get("spread", False)),
+            )
+            for a in data.get("args", [])
+        ]
+        feed = data.get("stdin")
+        write = data.get("write")
+        return CodeStep(
+            data["name"],
+            data.get("program", ""),
+            args,
+            data.get("subcommand", ""),
+            data.get("stdout", "json" if write else "text"),
+            stdin=StdinFeed(step_ref(feed["from"]), feed["as"]) if feed else None,
+            write=Written(write["language"], write["source"]) if write else None,
+            ok_exit_codes=list(data.get("ok_exit_codes", [])),
+            output={str(k): str(v) for k, v in (data.get("output") or {}).items()},
+        )
+    return LlmStep(
+        data["name"],
+        _STEPS_IN_PROMPT.sub("{{", data["prompt"]),
+        data.get("model", "standard"),
+        data.get("schema"),
+        list(data.get("rules", [])),
+        data.get("retry", 2),
+    )

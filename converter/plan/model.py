@@ -56,10 +56,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    pass
+from typing import Any
 
 PLAN_VERSION = 2
 READ_VERSIONS = (1, 2)
@@ -78,9 +75,6 @@ RULE_CHECKS = {
     "max_length": ("limit",),  # every string at field is at most limit characters
     "sentence": ("text",),  # one of the skill's sentences a program can check, at field only
 }
-
-
-_STEPS_IN_PROMPT = re.compile(r"\{\{\s*steps\.")  # {{steps.x.output}} is {{x.output}}
 
 
 def step_ref(ref: str) -> str:
@@ -424,81 +418,3 @@ class Plan:
         if self.notes:
             data["notes"] = list(self.notes)
         return data
-
-
-# -- from a (schema-valid) mapping -------------------------------------------------------
-
-
-def plan_from_dict(data: dict[str, Any]) -> Plan:
-    """Build a Plan from a mapping that already passed ``schema_errors``."""
-    app = data["app"]
-    con, des = data["constructor"], data["destructor"]
-    return Plan(
-        app_name=app["name"],
-        app_description=app["description"],
-        language=app.get("language", "en"),
-        analyzer=data["analyzer"],
-        pipelines=[_pipeline(p) for p in data["pipelines"]],
-        constructor=Constructor(
-            con["needed"], con.get("reason", ""), [Check(**c) for c in con["checks"]]
-        ),
-        destructor=Destructor(
-            des["needed"], des.get("reason", ""), [Action(**a) for a in des["actions"]]
-        ),
-        skill_mode=[SkillModeItem(**s) for s in data["skill_mode"]],
-        notes=list(data.get("notes", [])),
-    )
-
-
-def _pipeline(data: dict[str, Any]) -> Pipeline:
-    sample = data.get("sample") or {}
-    return Pipeline(
-        name=data["name"],
-        description=data["description"],
-        triggers=list(data["triggers"]),
-        input=[Input(**i) for i in data["input"]],
-        steps=[_step(s) for s in data["steps"]],
-        output=data.get("output", ""),
-        source=data.get("source", ""),
-        sample=Sample(
-            sample.get("input"),
-            dict(sample.get("answers") or {}),
-            str(sample.get("skip") or ""),
-            {str(k): str(v) for k, v in (sample.get("files") or {}).items()},
-        ),
-    )
-
-
-def _step(data: dict[str, Any]) -> Step:
-    if data["type"] == "code":
-        args = [
-            Arg(
-                a.get("flag", ""),
-                a.get("value"),
-                step_ref(a.get("from", "")),
-                a.get("as", "value"),
-                bool(a.get("spread", False)),
-            )
-            for a in data.get("args", [])
-        ]
-        feed = data.get("stdin")
-        write = data.get("write")
-        return CodeStep(
-            data["name"],
-            data.get("program", ""),
-            args,
-            data.get("subcommand", ""),
-            data.get("stdout", "json" if write else "text"),
-            stdin=StdinFeed(step_ref(feed["from"]), feed["as"]) if feed else None,
-            write=Written(write["language"], write["source"]) if write else None,
-            ok_exit_codes=list(data.get("ok_exit_codes", [])),
-            output={str(k): str(v) for k, v in (data.get("output") or {}).items()},
-        )
-    return LlmStep(
-        data["name"],
-        _STEPS_IN_PROMPT.sub("{{", data["prompt"]),
-        data.get("model", "standard"),
-        data.get("schema"),
-        list(data.get("rules", [])),
-        data.get("retry", 2),
-    )
