@@ -454,3 +454,117 @@ def test_a_flag_main_stops_without_is_required() -> None:
         "--task-id": False,
         "--status": False,
     }
+
+
+GENERIC_ARGS = (
+    "const args = {};\nfor (let i = 2; i < process.argv.length; i++) {\n"
+    "    const a = process.argv[i];\n"
+    '    if (a === "--summary") { args.summary = true; continue; }\n'
+    '    if (a.startsWith("--")) args[a.slice(2)] = process.argv[++i];\n}\n'
+    "{checks}\nconsole.log(JSON.stringify(args));\n"
+)
+
+
+@pytest.mark.parametrize(
+    "checks",
+    [
+        'for (const r of ["base", "out"]) {\n'
+        "    if (!args[r]) { console.error(`error: --${r} is required`); process.exit(2); }\n}",
+        "for (const [k, v] of Object.entries({ base: args.base, out: args.out })) {\n"
+        "    if (!v) { console.error(`--${k} is required`); process.exit(2); }\n}",
+    ],
+)
+def test_flags_a_generic_reader_stops_without_are_required(tmp_path: Path, checks: str) -> None:
+    """uipath: every `--name value` is read generically, then a loop over the names it needs
+    exits without one; `if (a === "--summary") { args.summary = true; continue; }` is a
+    switch, though the next line reads a value."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nnode merge.mjs --base a.json --overrides b.json "
+            "--out c.json --summary\n```\n",
+            "merge.mjs": GENERIC_ARGS.replace("{checks}", checks),
+        },
+    )
+    program = build_inventory(tmp_path).program("merge.mjs")
+    assert program is not None and program.cli is not None
+    flags = {p.name: (p.type, p.required) for p in program.cli.params}
+    assert flags == {
+        "--summary": ("boolean", False),
+        "--base": ("string", True),
+        "--overrides": ("string", False),
+        "--out": ("string", True),
+    }
+
+
+def test_a_program_documented_by_the_name_it_is_linked_under(tmp_path: Path) -> None:
+    """cc-skills: SKILL.md links scripts/notify.sh to ~/.local/bin/notify and runs `notify`."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + '```bash\nln -sf "$HOME/skills/demo/scripts/notify.sh" '
+            "~/.local/bin/notify\n```\n\n```bash\nnotify --title Hi --priority 1\n```\n",
+            "scripts/notify.sh": 'while [ $# -gt 0 ]; do\n  case "$1" in\n'
+            '    --title) TITLE="$2"; shift 2 ;;\n    --priority) P="$2"; shift 2 ;;\n'
+            '    *) shift ;;\n  esac\ndone\necho "{}"\n',
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    program = inventory.program("scripts/notify.sh")
+    assert program is not None and [i.argv for i in program.invocations] == [
+        ["--title", "Hi", "--priority", "1"]
+    ]
+    assert "notify" not in {r.name for r in inventory.requirements if r.kind == "binary"}
+
+
+NOTIFY = """#!/usr/bin/env bash
+usage() {
+  cat <<EOF
+Usage: notify.sh --title <text> --message <text> [options]
+  --title <text>       Title
+  --message <text>     Body
+  --priority <-2..2>   Priority. Default -1=INFO
+  --ttl <seconds>      Expire after N seconds
+  --ratio <frac>       Share of the quota
+EOF
+}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --title) TITLE="$2"; shift 2 ;;
+    --message) MESSAGE="$2"; shift 2 ;;
+    --priority) PRIORITY="$2"; shift 2 ;;
+    --ttl) TTL="$2"; shift 2 ;;
+    --ratio) RATIO="$2"; shift 2 ;;
+    --service) SVC="$2"; [ -z "$SVC" ] && die "--service requires a name"; shift 2 ;;
+    *) shift ;;
+  esac
+done
+[ -z "$TITLE" ] && { usage >&2; die "missing --title" 1; }
+if [ -z "$MESSAGE" ]; then
+  exit 1
+fi
+echo '{}'
+"""
+
+
+def test_a_shell_script_says_what_it_needs_and_its_help_what_it_takes(tmp_path: Path) -> None:
+    """cc-skills: the flags a script stops without were optional, the help it prints from a
+    here-document was never read (`--ttl <seconds>`, `--priority <-2..2>` were strings)."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nbash notify.sh --title T --message M\n```\n",
+            "notify.sh": NOTIFY,
+        },
+    )
+    program = build_inventory(tmp_path).program("notify.sh")
+    assert program is not None and program.cli is not None
+    flags = {p.name: (p.type, p.required) for p in program.cli.params if p.kind == "flag"}
+    assert flags == {
+        "--title": ("string", True),
+        "--message": ("string", True),
+        "--priority": ("integer", False),
+        "--ttl": ("integer", False),
+        "--ratio": ("number", False),
+        "--service": ("string", False),  # the check in its arm is about the value given
+    }

@@ -17,6 +17,8 @@ from helpers import write_tree
 
 from skill2app.converter.analyzers.heuristic import analyze
 from skill2app.converter.inventory.model import build_inventory
+from skill2app.converter.plan.model import Check
+from skill2app.converter.render.checks import constructor_checks
 
 HEAD = "---\nname: demo\ndescription: Does things with documents.\n---\n# Demo\n\n"
 
@@ -159,6 +161,30 @@ def test_a_login_is_one_entry_named_by_what_signs_in(tmp_path: Path) -> None:
         ("auth", "gh auth status")
     }
     assert {(k, n) for k, n, _r in needs(tmp_path / "b") if k == "auth"} == {("auth", "token")}
+
+
+def test_a_file_named_in_passing_is_only_a_warning(tmp_path: Path) -> None:
+    """cc-skills: a log the program keeps, a legacy folder, a fallback it tries and a file
+    said to be not needed were constructor checks that stopped every pipeline."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + "- **Log location**: `~/.local/state/demo/audit.jsonl`, one file per day.\n"
+            "- Stale links from a legacy copy in `~/.claude/tools/demo/` masked the script.\n"
+            "- Try the service token first (`~/.secrets/demo-token`).\n"
+            "- Rotation in `~/.config/rotation.conf` is therefore not needed.\n"
+            "- Put your API key in `~/.config/demo/key.json`.\n",
+        },
+    )
+    files = {(n, r) for k, n, r in needs(tmp_path) if k == "file"}
+    assert files == {
+        ("~/.local/state/demo/audit.jsonl", False),
+        ("~/.claude/tools/demo/", False),
+        ("~/.secrets/demo-token", False),
+        ("~/.config/rotation.conf", False),
+        ("~/.config/demo/key.json", True),
+    }
 
 
 def test_allowed_folders_and_files_others_make_are_no_file_checks(tmp_path: Path) -> None:
@@ -330,3 +356,28 @@ def test_a_pipeline_that_does_not_fit_is_left_to_skill_mode(tmp_path: Path) -> N
     assert [p["name"] for p in report.pipelines] == ["count"]
     left = next(i for i in report.skill_mode if i["topic"] == "review")
     assert "could not be mapped" in left["reason"] and "--since" in left["reason"]
+
+
+def test_a_need_of_code_no_pipeline_runs_stops_no_pipeline(tmp_path: Path) -> None:
+    """spark-video: PIL, imported by lib modules no script imports, stopped every pipeline."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\npython scripts/run.py --name x\n```\n",
+            "scripts/run.py": "import argparse\nimport httpx\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--name')\nif __name__ == '__main__':\n    p.parse_args()\n",
+            "lib/__init__.py": "",
+            "lib/portraits.py": "from PIL import Image\n",
+            "lib/tool.py": "import numpy\nif __name__ == '__main__':\n    print(numpy)\n",
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    assert ("python-package", "PIL", False) in needs(tmp_path)  # a warning, in the inventory
+    plan = analyze(inventory)
+    plan.constructor.checks += [  # an analyst that requires them anyway
+        Check("python-package", "PIL", True, where=["lib/portraits.py:1"]),
+        Check("python-package", "numpy", True, where=["lib/tool.py:1"]),
+    ]
+    checks = {c["name"]: c.get("pipelines") for c in constructor_checks(plan, inventory)}
+    assert checks["PIL"] == [] and checks["numpy"] == []  # no pipeline runs that code
+    assert checks["httpx"] == [plan.pipelines[0].name]

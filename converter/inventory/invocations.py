@@ -131,6 +131,25 @@ def resolve(word: str, cwd: str, files: list[str]) -> str:
     return ""
 
 
+def linked_names(commands: list[SimpleCommand], files: list[str]) -> dict[str, str]:
+    """Names the documents install a program of the skill under (``ln -sf
+    ".../scripts/pushover-notify.sh" ~/.local/bin/pushover-notify``) → that program: a
+    command run by that name runs it."""
+    names: dict[str, str] = {}
+    for command in commands:
+        words = [w for w in command.argv[1:] if not w.startswith("-")]
+        is_link = command.argv[:1] == ["ln"] and any(
+            re.fullmatch(r"-\w*s\w*", w) for w in command.argv[1:]
+        )
+        if not is_link or len(words) != 2:
+            continue
+        program = resolve(words[0], command.cwd, files)
+        name = posixpath.basename(words[1].rstrip("/")) if not words[1].endswith("/") else ""
+        if program and _PROGRAM_EXT.search(program):
+            names[name or posixpath.basename(program)] = program
+    return names
+
+
 def invocations_in(
     text: str,
     first_line: int,
@@ -138,13 +157,17 @@ def invocations_in(
     files: list[str],
     source: str = "block",
     doc: str = "SKILL.md",
+    linked: dict[str, str] | None = None,
 ) -> tuple[list[Invocation], list[SimpleCommand]]:
-    """(invocations of skill files, the other commands) in one block or inline span."""
+    """(invocations of skill files, the other commands) in one block or inline span;
+    ``linked``: names the documents install programs under (``linked_names``)."""
     found: list[Invocation] = []
     others: list[SimpleCommand] = []
     for command in simple_commands(text, first_line, language):
         interpreter, word, first_arg = program_of(command.argv)
         program = resolve(word, command.cwd, files)
+        if not program and not interpreter and linked:
+            program = linked.get(word, "")  # `pushover-notify --title T`
         if program:
             argv, optional = optional_groups(command.argv[first_arg:])
             found.append(

@@ -17,7 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from skill2app.converter.errors import SkillError, Where
-from skill2app.converter.inventory.invocations import Invocation, elsewhere, invocations_in
+from skill2app.converter.inventory.invocations import (
+    Invocation,
+    elsewhere,
+    invocations_in,
+    linked_names,
+)
 from skill2app.converter.inventory.markdown import CodeBlock, InlineCode, Section, scan_markdown
 from skill2app.converter.inventory.needs import skill_needs
 from skill2app.converter.inventory.programs.doc_options import attach, doc_options
@@ -32,7 +37,7 @@ from skill2app.converter.inventory.programs.program import (
     read_source,
 )
 from skill2app.converter.inventory.requirements import Requirement, where_key
-from skill2app.converter.inventory.shell import SHELL_LANGUAGES, SimpleCommand
+from skill2app.converter.inventory.shell import SHELL_LANGUAGES, SimpleCommand, simple_commands
 from skill2app.converter.inventory.siblings import Outside, outside_files
 from skill2app.converter.inventory.skill import SkillDoc, read_skill_md
 from skill2app.converter.marker import MARKER
@@ -283,12 +288,16 @@ def find_invocations(
             if (inv := elsewhere(command, doc.path, source)) is not None:
                 outside.setdefault(inv.program, []).append(inv)
 
+    shell = [(doc, b) for doc in docs for b in doc.code_blocks if b.language in SHELL_LANGUAGES]
+    linked = linked_names(
+        [c for _d, b in shell for c in simple_commands(b.text, b.line + 1, b.language)], files
+    )
     for doc in docs:
         for block in doc.code_blocks:
             if block.language not in SHELL_LANGUAGES:
                 continue
             found, rest = invocations_in(
-                block.text, block.line + 1, block.language, files, doc=doc.path
+                block.text, block.line + 1, block.language, files, doc=doc.path, linked=linked
             )
             others.extend((doc.path, command, bool(block.language)) for command in rest)
             run_elsewhere(doc, rest)
@@ -297,7 +306,9 @@ def find_invocations(
         for span in doc.inline_code:
             if " " not in span.text.strip():
                 continue
-            found, rest = invocations_in(span.text, span.line, "", files, "inline", doc.path)
+            found, rest = invocations_in(
+                span.text, span.line, "", files, "inline", doc.path, linked
+            )
             run_elsewhere(doc, rest, "inline")  # "先执行 `node ../x/search-user.js --query 姓名`"
             for inv in found:
                 by_program.setdefault(inv.program, []).append(inv)

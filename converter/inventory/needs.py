@@ -121,9 +121,11 @@ def import_graph(
 def _attribute(out: Collector, graph: dict[str, set[str]], programs: set[str]) -> None:
     """A need seen in a module is also the need of every program importing it: the
     program's path joins the spots (the constructor then scopes the check to the pipelines
-    running that program)."""
+    running that program).  A need of modules no program imports is a warning."""
     users = importers(graph)
     for item in out.items.values():
         files = {where_key(w)[0] for w in item.where}
         via = {p for f in files for p in users.get(f, ()) if p in programs}
         item.where.extend(sorted(via - files))
+        if not via and all(f in graph and f not in programs for f in files):
+            item.required = False  # only modules no program imports need it: no run does

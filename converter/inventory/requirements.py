@@ -237,6 +237,28 @@ def _about(sentence: str, verb: re.Match[str], span: tuple[int, int]) -> bool:
     return len(between) <= _NEAR and not _CLAUSE_BREAK.search(between)
 
 
+_PROVIDE = re.compile(
+    r"(?:^|[-*+]\s|[.:]\s)[\W\d]*"  # a sentence or list item that opens with the verb
+    r"(?:put|create|save|store|write|add|place|copy|configure|set up|edit|fill in)\b"
+    r"|^[\W\d]*(?:在|把|将)?[^。；]{0,12}(?:放|写|保存|创建|配置)",
+    re.I,
+)
+_USES = re.compile(r"\b(?:reads?|loads?|opens?|uses?|parses?)\b|读取|加载", re.I)
+_NOT_NEEDED = re.compile(r"\bnot (?:\w+ )?(?:needed|required)\b|不需要|无需", re.I)
+
+
+def _user_provides(sentence: str) -> bool:
+    """Whether a sentence naming a file asks the user to provide it ("Put your API key in
+    `~/.config/x.json`", "`~/.x` must exist"), not just mentions it (a log the program keeps,
+    a legacy folder, a fallback it tries)."""
+    if _NOT_NEEDED.search(sentence):
+        return False
+    if _PROVIDE.search(sentence) or _NEEDED.search(sentence) or _USES.search(sentence):
+        return True
+    makings = list(_MADE_BY_PROGRAM.finditer(sentence))  # "never writes", "isn't created"
+    return bool(makings) and all(_NOT_MADE.search(sentence[: m.start()]) for m in makings)
+
+
 def from_inline(text: str, line: int, file: str, out: Collector, context: str = "") -> None:
     """An env var or a config file named in inline code; ``context`` is the text of its line,
     whose sentence tells a required file from one the program makes itself."""
@@ -247,7 +269,8 @@ def from_inline(text: str, line: int, file: str, out: Collector, context: str = 
     elif _CONFIG.match(text):
         sentence = sentence_of(text, context)
         if not made_by_program(sentence, text) and not _choices(sentence):
-            out.add("file", text, f"{file}:{line}")
+            # named in passing (a legacy folder, a log it keeps) it is only a warning
+            out.add("file", text, f"{file}:{line}", required=_user_provides(sentence))
 
 
 _FILE_WORD = re.compile(r"[\w.*~/-]*[\w*]\.\w+|[\w.~-]*/[\w./-]*")

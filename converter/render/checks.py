@@ -22,7 +22,9 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
     the check's ``where`` and from the inventory's own spots for the same requirement (a
     program's interpreter is its need: ``scripts/x.js:1``), so a plan that lists only some
     spots does not lose a program.  A written step importing one of the skill's own modules
-    (``from core.gif_builder import ...``) needs what that module needs."""
+    (``from core.gif_builder import ...``) needs what that module needs.  A need only of
+    code no pipeline runs (a module nothing imports, a program no step runs) is no
+    pipeline's (``pipelines: []``): the constructor checks it in Skill mode only."""
     users: dict[str, set[str]] = {}
     written: dict[str, set[str]] = {}  # package key -> pipelines whose written steps import it
     for pipeline in plan.pipelines:
@@ -35,6 +37,7 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
                 for file in _own_modules(step.write.modules(), inventory):
                     users.setdefault(file, set()).add(pipeline.name)  # its needs are the step's
     known = {_key(r.kind, r.name): r.where for r in inventory.requirements}
+    code = {f.path for f in inventory.files if f.role in ("program", "module")}
     checks = []
     for check in plan.constructor.checks:
         data = check.to_dict()
@@ -44,7 +47,7 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
         scoped: set[str] = set().union(*(users[f] for f in programs)) if programs else set()
         if check.kind == "python-package":
             scoped |= written.get(package_key(check.name), set())
-        if scoped:
+        if scoped or (files and files <= code):  # code no pipeline runs needs it: none
             data["pipelines"] = sorted(scoped)
         if check.kind == "python-package" and check.name in PIP_NAMES:
             data["install"] = PIP_NAMES[check.name]

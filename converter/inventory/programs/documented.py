@@ -46,8 +46,11 @@ def usage_of(doc: str, name: str = "") -> list[UsageArg]:
             continue
         found = usage_args(text)
         break
+    stem = name.rsplit(".", 1)[0]
     for line in lines:
         option = option_line(line)
+        if option is None and stem and line.strip().startswith(stem + " "):
+            option = option_line(line.strip()[len(stem) :])  # "pushover-prune --keep N  ..."
         if option is not None:
             merge_arg(found, option)
     return found
@@ -118,7 +121,9 @@ def _flag(command: Command, arg: UsageArg, complete: bool) -> None:
     param.aliases = sorted({*param.aliases, *arg.aliases} - {param.name})
     param.type = _stronger_type(param, arg)
     param.choices = param.choices or arg.choices
-    if arg.optional or arg.default is not None or param.default is not None:
+    if param.certain and param.required and param.source != "usage":
+        pass  # the program stops without it, whatever its help says
+    elif arg.optional or arg.default is not None or param.default is not None:
         param.required = False
     elif not param.certain:
         param.required = not arg.switch

@@ -80,6 +80,29 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
     return command, _node_dispatch(source)
 
 
+_NAMES_LOOP = re.compile(
+    r"for\s*\(\s*(?:const|let|var)\s+(?:\[\s*)?(\w+)[^)]*?\bof\s+"
+    r"(?:\[(?P<list>[^\]]*)\]|Object\.entries\(\s*\{(?P<object>[^}]*)\}\s*\))\s*\)"
+)
+_STOPS = re.compile(r"\b(?:die|fail|usage|process\.exit|exit|throw)\b")
+
+
+def insisted(source: str) -> set[str]:
+    """Flags (as the command line spells them, without dashes) a program that reads every
+    ``--name value`` generically stops without: ``for (const r of ["catalog", "out"]) { if
+    (!args[r]) ... process.exit(2) }``, or the same over ``Object.entries({base: ...})``."""
+    found: set[str] = set()
+    for match in _NAMES_LOOP.finditer(source):
+        body = source[match.end() : match.end() + 240]
+        if not re.match(r"\s*\{?\s*if\s*\(\s*!", body) or not _STOPS.search(body):
+            continue
+        if match.group("list") is not None:
+            found |= set(re.findall(r"[\"']([\w-]+)[\"']", match.group("list")))
+        else:
+            found |= set(re.findall(r"(?:^|,)\s*[\"']?([\w-]+)[\"']?\s*:", match.group("object")))
+    return found
+
+
 def _checked_at_start(source: str) -> set[str]:
     """Names of parsed arguments the program stops without before doing anything, in the
     function that parses the command line (``if (!args.openId) die(...)`` in ``main``); a
@@ -102,8 +125,9 @@ def _checked_at_start(source: str) -> set[str]:
 
 def _literal_flag(flag: str, after: str) -> Param:
     """A flag spelled as a literal; its type from what the code does right after it
-    (up to the next flag literal or ``case``)."""
-    context = re.split(r"\bcase\b|['\"]--[a-z]|\bbreak\b", after, maxsplit=1)[0]
+    (up to the next flag literal, ``case`` or the end of its block: ``if (a === "--summary")
+    { args.summary = true; continue; }`` sets a boolean, whatever the next line reads)."""
+    context = re.split(r"\bcase\b|['\"]--[a-z]|\bbreak\b|\}", after, maxsplit=1)[0]
     param = Param(flag, "flag", dest_of(flag), source="node")
     if _TAKES_VALUE.search(context):
         param.type = "number" if "parseFloat" in context else "string"

@@ -33,7 +33,7 @@ from skill2app.converter.inventory.programs.language import (
     shebang_command,
     shebang_program,
 )
-from skill2app.converter.inventory.programs.node import scan_node
+from skill2app.converter.inventory.programs.node import insisted, scan_node
 from skill2app.converter.inventory.programs.python import extract_python_cli
 from skill2app.converter.inventory.programs.scripts import (
     USAGE_PREFIX,
@@ -70,6 +70,7 @@ class Program:
     warnings: list[str] = field(default_factory=list)
     probe: dict[str, Any] | None = None
     mentioned: bool = True  # a document of the skill runs it or names it
+    insists: set[str] = field(default_factory=set)  # flags it stops without (``node.insisted``)
     # optional flags a document describes → (file, first line, last line) of each section
     # that describes them: the pipelines of the commands there offer them
     doc_options: dict[str, list[tuple[str, int, int]]] = field(default_factory=dict)
@@ -175,12 +176,14 @@ def describe(
         program.doc = leading_comment(source, "#")
     elif lang in ("node", "typescript"):
         program.cli, dispatch = scan_node(source)
+        program.insists = insisted(source)
         program.doc = leading_comment(source, "//")
     program.doc = (program.doc or _usage_line(source)).strip()[:2000]
     _apply_dispatch(program, dispatch)
     program.cli = program.cli or Command("none")
     literals = {*program.enumerations.get("<command>", []), *program.cli.subcommands}
-    usage = usage_of(f"{program.doc}\n{_usage_line(source)}", posixpath.basename(rel))
+    help_text = "\n".join([program.doc, _usage_line(source), *_heredocs(source)])
+    usage = usage_of(help_text, posixpath.basename(rel))
     apply_usage(program.cli, usage, literals)
     _argv_count(program.cli, source)
     _merge_invocations(program)
@@ -273,6 +276,19 @@ def _usage_line(source: str) -> str:
     return next((text for text in quoted if USAGE_PREFIX.match(text)), "")
 
 
+_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*$", re.S | re.M)
+
+
+def _heredocs(source: str) -> list[str]:
+    """The help a shell script prints from a here-document (``usage() { cat <<EOF ...``):
+    the texts of its here-documents that list flags."""
+    return [
+        m.group(2)
+        for m in _HEREDOC.finditer(source)
+        if re.search(r"^\s*\S*\s*--\w", m.group(2), re.M)
+    ]
+
+
 def read_source(path: Path) -> str:
     """A text file's content; "" when unreadable or larger than MAX_SOURCE_BYTES."""
     try:
@@ -349,9 +365,10 @@ def _note_flag(program: Program, command: Command, name: str, value: str | None)
     if command.framework not in ("none", "shell", "node"):
         program.warnings.append(f"SKILL.md passes {name}, which the program does not declare")
         return
-    add_param(
-        command, Param(name, "flag", dest_of(name), type=_type_of(value), source="invocation")
-    )
+    param = Param(name, "flag", dest_of(name), type=_type_of(value), source="invocation")
+    if name.lstrip("-") in program.insists:  # the program stops without it
+        param.required = param.certain = True
+    add_param(command, param)
 
 
 def _note_positionals(program: Program, command: Command, words: list[str]) -> None:

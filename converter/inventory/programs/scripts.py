@@ -54,8 +54,12 @@ def scan_shell(source: str) -> tuple[Command, dict[str, list[str]]]:
     dispatch: dict[str, list[str]] = {}
     lines = source.split("\n")
     case_var: list[str] = []  # stack of variables being matched
+    variables: dict[str, str] = {}  # variable a flag's value goes to → the flag
+    outside: list[str] = []  # the lines outside every `case`: where a script checks its flags
     for i, line in enumerate(lines):
         code = line.split(" #", 1)[0]
+        if not case_var and not _SH_CASE_START.search(code):
+            outside.append(line)
         start = _SH_CASE_START.search(code)
         if start:
             case_var.append(start.group(1))
@@ -65,37 +69,57 @@ def scan_shell(source: str) -> tuple[Command, dict[str, list[str]]]:
             continue
         arm = _SH_CASE_ARM.match(code) if case_var and ";;" not in code.split(")")[0] else None
         if arm:
-            _shell_arm(arm.group(1), "\n".join(lines[i : i + 4]), case_var[-1], command, dispatch)
+            context = "\n".join(lines[i : i + 4])
+            variables |= _shell_arm(arm.group(1), context, case_var[-1], command, dispatch)
             _shell_default(command, arm.group(2), lines[:i])
         getopts = _SH_GETOPTS.search(code)
         if getopts:
             _shell_getopts(getopts.group(1), command)
+    _shell_required("\n".join(outside), command, variables)
     return command, {k: sorted(set(v)) for k, v in dispatch.items() if v}
+
+
+_SH_EMPTY_STOPS = re.compile(  # `[ -z "$TITLE" ] && die ...`, `if [ -z "$TITLE" ]; then exit`
+    r"\[\[?\s*-z\s+\"?\$\{?(\w+)\}?\"?\s*\]\]?\s*(?:&&[^\n]*|;?\s*then\s*\n?[^\n]*)"
+    r"\b(?:die|exit|usage|fail|error)\b"
+)
+
+
+def _shell_required(source: str, command: Command, variables: dict[str, str]) -> None:
+    """A flag whose variable (``--title) TITLE="$2"``) the script stops without when it is
+    empty, after reading its arguments (``source``: its lines outside the ``case`` arms, where
+    ``[ -z "$SVC" ] && die`` is about a value the flag was given), is required."""
+    for variable in set(_SH_EMPTY_STOPS.findall(source)):
+        param = command.flag(variables.get(variable, ""))
+        if param is not None and param.type != "boolean":
+            param.required = param.certain = True
 
 
 def _shell_arm(
     pattern: str, context: str, var: str, command: Command, dispatch: dict[str, list[str]]
-) -> None:
+) -> dict[str, str]:
+    """Add the flag (or dispatch value) of one `case` arm; the variable that flag's value
+    goes to → the flag (``--title) TITLE="$2"``)."""
     words = [w.strip().strip("\"'") for w in pattern.split("|")]
     flags = [w.split("=")[0] for w in words if w.startswith("-") and len(w) > 1]
     if flags:
         longs = [f for f in flags if f.startswith("--")] or flags
         takes_value = any("=" in w for w in words) or bool(_SH_TAKES_VALUE.search(context))
-        add_param(
-            command,
-            Param(
-                longs[0],
-                "flag",
-                dest_of(longs[0]),
-                type="string" if takes_value else "boolean",
-                aliases=[f for f in flags if f != longs[0]],
-                source="shell",
-            ),
+        param = Param(
+            longs[0],
+            "flag",
+            dest_of(longs[0]),
+            type="string" if takes_value else "boolean",
+            aliases=[f for f in flags if f != longs[0]],
+            source="shell",
         )
-        return
+        add_param(command, param)
+        target = re.search(r"\b([A-Za-z_]\w*)=[\"']?\$\{?(?:2|OPTARG|1#)", context)
+        return {target.group(1): param.name} if target else {}
     values = [w for w in words if re.fullmatch(r"[A-Za-z0-9][\w.:-]*", w)]
     if values:
         dispatch.setdefault(var, []).extend(values)
+    return {}
 
 
 def _shell_default(command: Command, action: str, before: list[str]) -> None:

@@ -31,6 +31,10 @@ _DEFAULT = re.compile(
     re.I,
 )
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
+_RANGE = re.compile(r"^<?\s*-?\d+\s*(?:\.\.|–|-|to)\s*-?\d+\s*>?$")
+_FRACTION_NAME = re.compile(
+    r"(?:^|[\W_])(?:frac|fraction|ratio|float|decimal|percent|rate)(?:$|[\W_])", re.I
+)
 _COUNT_NAME = re.compile(
     r"(?:^|[\W_])(?:n|num|number|count|sec|secs|seconds|int|size|limit|port|timeout|max)"
     r"(?:$|[\W_])",
@@ -64,10 +68,14 @@ class UsageArg:
             return "boolean"
         if self.repeat or self.rest:
             return "array"
+        if _RANGE.match(self.value):  # `<-2..2>`, `<1-100>`, whatever its default says
+            return "integer"
         sample = self.default if self.default is not None else self.value
         if sample and _NUMBER.match(sample) and not _PLACEHOLDER.match(sample):
             return "number" if "." in sample else "integer"
         named = self.kind == "positional" or sample.upper() == sample or sample[:1] in "<["
+        if _FRACTION_NAME.search(sample) and named:
+            return "number"
         if _COUNT_NAME.search(sample) and named:
             return "integer"
         return "string"
