@@ -43,6 +43,7 @@ from skill2app.converter.inventory.model import Inventory, build_inventory  # no
 from skill2app.converter.inventory.packages import package_key  # noqa: E402
 from skill2app.converter.inventory.programs.interface import Param  # noqa: E402
 from skill2app.converter.plan.model import CodeStep, Plan  # noqa: E402
+from skill2app.converter.render.checks import constructor_checks  # noqa: E402
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 KIND_KEYS = {
@@ -62,7 +63,9 @@ def _norm(kind: str, name: str) -> str:
 
 
 def requirement_figures(checks: list[dict[str, Any]], expected: dict[str, Any]) -> dict[str, Any]:
-    """``checks``: the constructor's (kind, name, required); ``expected``: the expectation."""
+    """``checks``: the constructor's (kind, name, required, pipelines); ``expected``: the
+    expectation.  A check scoped to no pipeline (``pipelines: []``: only code no pipeline
+    runs needs it) blocks none: it counts as a warning."""
     wanted = expected.get("requirements") or {}
     real = {
         (kind, _norm(kind, str(name)))
@@ -80,9 +83,10 @@ def requirement_figures(checks: list[dict[str, Any]], expected: dict[str, Any]) 
             found.add((kind, key))
             continue
         is_false = name.lower() in false_names or key in {_norm(kind, n) for n in false_names}
+        blocking = check["required"] and check.get("pipelines") != []  # [] stops no pipeline
         if is_false:
-            (false_blocking if check["required"] else false_warning).append(f"{kind}:{name}")
-        elif check["required"] and kind != "auth":
+            (false_blocking if blocking else false_warning).append(f"{kind}:{name}")
+        elif blocking and kind != "auth":
             unexpected.append(f"{kind}:{name}")
     return {
         "false_blocking": false_blocking,
@@ -134,12 +138,15 @@ def flag_figures(inventory: Inventory, plan: Plan | None, expected: dict[str, An
                 continue
             counts["flags"] += 1
             name = flag["flag"]
-            param = next((p for p in params if name in (p.name, *p.aliases)), None)
-            good = (
-                param is not None
-                and _type_ok(flag, param.type)
-                and param.required == bool(flag.get("required"))
-            )
+            same = [p for p in params if name in (p.name, *p.aliases)]
+            # the expectations do not say which subcommand a flag is of: any may match
+            right = [
+                p
+                for p in same
+                if _type_ok(flag, p.type) and p.required == bool(flag.get("required"))
+            ]
+            param = (right or same or [None])[0]
+            good = bool(right)
             counts["inventory"] += good
             if not good:
                 rows["inventory_miss"].append(f"{path} {name} ({_shown(param)})")
@@ -279,8 +286,8 @@ def measure(skill: Skill, work: Path) -> dict[str, Any]:
         plan = analyze(inventory)
     except Exception as exc:  # the benchmark reports it; app-convert's own exit says more
         plan, error = None, error or f"analyze: {exc!r}"
-    checks = (
-        [c.to_dict() for c in plan.constructor.checks]
+    checks = (  # as the constructor embeds them: scoped to the pipelines that need them
+        constructor_checks(plan, inventory)
         if plan is not None
         else [r.to_dict() for r in inventory.requirements]
     )
