@@ -16,7 +16,13 @@ from helpers import write_tree
 
 from skill2app.converter.analyzers.heuristic import analyze
 from skill2app.converter.analyzers.triggers import more_requests
-from skill2app.converter.analyzers.verbs import imperative, on_document, request_of, variants
+from skill2app.converter.analyzers.verbs import (
+    imperative,
+    names_an_action,
+    on_document,
+    request_of,
+    variants,
+)
 from skill2app.converter.inventory.model import build_inventory
 
 
@@ -38,6 +44,14 @@ from skill2app.converter.inventory.model import build_inventory
 )
 def test_a_title_is_said_with_its_verb(title: str, asked: str) -> None:
     assert imperative(title) == asked
+
+
+def test_a_title_that_names_no_action_is_a_topic() -> None:
+    assert names_an_action("Identifying clauseIds from catalog data")
+    assert names_an_action("按关键词搜索用户") and names_an_action("Data analysis with pandas")
+    assert names_an_action("统计工时") and names_an_action("Agenda")
+    for topic in ("the state machine", "provider 兼容性", "Local STDIO Server", "the rubric"):
+        assert not names_an_action(topic), topic
 
 
 def test_a_description_is_said_as_the_request_it_answers() -> None:

@@ -40,6 +40,7 @@ from skill2app.converter.analyzers.text import (
 from skill2app.converter.analyzers.verbs import (
     ZH_VERBS,
     imperative,
+    names_an_action,
     on_document,
     request_of,
     variants,
@@ -125,11 +126,14 @@ def title_text(title: str) -> str:
 
 def as_task(title: str) -> str:
     """A section title as a task a user asks for (``title_text``, then ``imperative``:
-    "Accepting Tracked Changes" → "accept tracked changes") when it has enough to route on."""
+    "Accepting Tracked Changes" → "accept tracked changes") when it names an action and has
+    enough to route on; "" for a topic ("Local STDIO Server", "provider 兼容性")."""
     text = title_text(title)
     if not text:
         return ""
-    return imperative(text) if worth(text) else ""  # "Review" is a task; "HTTP" is not
+    if not worth(text) or not names_an_action(text):  # "HTTP", "the state machine"
+        return ""
+    return imperative(text)
 
 
 def worth(phrase: str) -> bool:

@@ -46,7 +46,14 @@ _MORE_VERBS = (
     "plan plot post prepare preview print process publish push rank record redact refactor "
     "reject release remind replace reset restore run save scan score scrape serve share sign "
     "sort start stop submit sync tag track transcribe transform trim unzip upgrade view "
-    "visualize watermark write zip invite join notify query get fetch"
+    "visualize watermark write zip invite join notify query get fetch identify synthesize "
+    "order select group rank match map link compute estimate stitch scaffold describe "
+    "explain generate transcode encode decode resolve lookup prune restore backup trace "
+    "profile alert ping pull push clone install uninstall configure authorize approve deny "
+    "classify categorize detect recognize translate answer respond reply mention tag "
+    "annotate split shrink compress expand list show hide enable disable handle manage "
+    "create summarise organise analyse optimise visualise categorise append prepend revert "
+    "snapshot rollback undo redo"
 ).split()
 VERBS = frozenset([*VERB_SYNONYMS, *_MORE_VERBS])
 # Nouns made from a verb that titles use ("Validation", "Data analysis").
@@ -216,6 +223,24 @@ ZH_SYNONYMS = {
     "提取": ("抽取",), "转换": ("转成",), "合并": ("合成",), "拆分": ("分割",),
 }  # fmt: skip
 _ZH_LEADS = sorted({v for verbs in ZH_VERBS.values() for v in verbs} | set(ZH_SYNONYMS), key=len)
+
+
+# Chinese actions titles name beyond those of ``ZH_VERBS``.
+_ZH_ACTIONS = (
+    "统计 汇总 生成 计算 整理 比较 制作 撰写 编写 写 查 看 找 订 预约 提醒 通知 审批 预览 打印 "
+    "转 发 建 改 删 读 存 分享 授权 登录 安装 部署 运行 执行 测试 识别 评估 审核 记录 规划"
+).split()
+
+
+def names_an_action(title: str) -> bool:
+    """Whether a title says what is done ("accept tracked changes", "Data analysis", "创建任务",
+    "按关键词搜索用户"), or is one word naming a task ("Agenda"), not only what it is about
+    ("the state machine", "provider 兼容性")."""
+    if has_cjk(title):
+        return any(verb in title for verb in (*_ZH_LEADS, *_ZH_ACTIONS))
+    words = title.split()
+    one_task = len(words) == 1 and re.fullmatch(r"[A-Z]?[a-z]{3,}", title)  # "Agenda"
+    return bool(one_task) or any(_verb(word.strip(",.:;()")) for word in words)
 
 
 def zh_verb_of(phrase: str) -> str:
