@@ -381,3 +381,23 @@ def test_a_need_of_code_no_pipeline_runs_stops_no_pipeline(tmp_path: Path) -> No
     checks = {c["name"]: c.get("pipelines") for c in constructor_checks(plan, inventory)}
     assert checks["PIL"] == [] and checks["numpy"] == []  # no pipeline runs that code
     assert checks["httpx"] == [plan.pipelines[0].name]
+
+
+def test_builtins_files_and_arithmetic_are_no_programs(tmp_path: Path) -> None:
+    """cc-skills: `mapfile`, `jobs`, `j++` in a script and the file names of an output tree
+    (`<src>/site/index.html  # gallery`) were binaries; `$SKILL_DIR/make-bundle.sh` (the
+    folder SKILL.md sets SKILL_DIR to) was no program of the skill."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + '```bash\nbash "$SKILL_DIR/make-bundle.sh" --src ~/pics\n```\n\n'
+            "```\n<src>/site/index.html   # gallery\n<src>/site/bundle.zip\n```\n",
+            "scripts/make-bundle.sh": 'mapfile -t FILES < <(ls "$SRC")\njobs -r\nj=0\n'
+            "(( j++ ))\nsips -s format jpeg a.heic\n",
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    binaries = {r.name for r in inventory.requirements if r.kind == "binary"}
+    assert binaries == {"sips"}
+    program = inventory.program("scripts/make-bundle.sh")
+    assert program is not None and [i.argv for i in program.invocations] == [["--src", "~/pics"]]

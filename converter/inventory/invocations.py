@@ -113,6 +113,12 @@ def resolve(word: str, cwd: str, files: list[str]) -> str:
         return ""
     clean = posixpath.normpath(word.strip()).removeprefix("./")
     known = set(files)
+    placeholder = re.match(r"(?:\$\{?\w+\}?|<\w+>)/(.+)$", clean)  # "$SKILL_DIR/x.sh"
+    if placeholder:
+        rest = placeholder.group(1)
+        found = resolve(rest, "", files)
+        same = [f for f in files if posixpath.basename(f) == posixpath.basename(rest)]
+        return found or (same[0] if len(same) == 1 and _PROGRAM_EXT.search(rest) else "")
     if cwd and posixpath.normpath(posixpath.join(cwd, clean)) in known:
         return posixpath.normpath(posixpath.join(cwd, clean))
     if clean in known:

@@ -26,7 +26,16 @@ COMMON_COMMANDS = frozenset(
     "ps which command type hash readlink realpath ln du df tar gzip gunzip zip unzip diff cmp seq "
     "expr yes nl od stat file id whoami uname hostname if then else elif fi for while until do "
     "done case esac function in select time break continue eval let printenv less more open "
-    "python python3 py bash sh zsh [ [[ ] ]] { } . :".split()
+    "python python3 py bash sh zsh [ [[ ] ]] { } . : mapfile readarray jobs bg fg disown pushd "
+    "popd dirs shopt ulimit umask getopts caller builtin compgen complete enable help history "
+    "times".split()
+)
+# A name with a data file's extension is a file the text shows, not a program
+# ("<src>/site/index.html  # gallery"); `j++` is arithmetic.
+_NOT_A_PROGRAM = re.compile(
+    r".*\.(?:html?|zip|jpe?g|png|gif|svg|webp|json|ya?ml|csv|tsv|txt|md|pdf|docx?|xlsx?|pptx?"
+    r"|mp[34]|wav|log|xml|toml|ini|cfg|conf|lock)$|[a-z]\w*\+\+$",
+    re.I,
 )
 # Words that start lines of prose in an untagged block ("optional: ...", "see below").
 PROSE_WORDS = frozenset(
@@ -143,6 +152,8 @@ def from_commands(
         name = command.argv[0].rsplit("/", 1)[-1]
         where = f"{file}:{command.line}"
         if not re.fullmatch(r"[a-z][\w.+-]*[\w+]", name) or name in COMMON_COMMANDS:
+            continue
+        if _NOT_A_PROGRAM.match(name) and name not in ("g++", "c++", "clang++"):
             continue
         if not required and (command.nested or name in PROSE_WORDS or _prose(command.argv)):
             continue
