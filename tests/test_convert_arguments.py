@@ -568,3 +568,23 @@ def test_a_shell_script_says_what_it_needs_and_its_help_what_it_takes(tmp_path: 
         "--ratio": ("number", False),
         "--service": ("string", False),  # the check in its arm is about the value given
     }
+
+
+def test_a_default_column_that_says_required(tmp_path: Path) -> None:
+    """cc-skills: `| --src DIR | (required) | ... |` in a Default column made "(required)" the
+    default, and the flag optional, though the script's help says it is required."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nbash tool.sh --src pics --out o\n```\n\n"
+            "| flag | default | meaning |\n|---|---|---|\n| `--src DIR` | (required) | source |\n"
+            "| `--out DIR` | `<src>/_bundle` | output |\n",
+            "tool.sh": "# Usage: tool.sh --src DIR [--out DIR]\n#   --src DIR   Source (required)\n"
+            'while [ $# -gt 0 ]; do\n  case "$1" in\n    --src) SRC="$2"; shift 2;;\n'
+            '    --out) OUT="$2"; shift 2;;\n    *) shift;;\n  esac\ndone\necho "{}"\n',
+        },
+    )
+    program = build_inventory(tmp_path).program("tool.sh")
+    assert program is not None and program.cli is not None
+    flags = {p.name: (p.required, p.default) for p in program.cli.params}
+    assert flags == {"--src": (True, None), "--out": (False, "<src>/_bundle")}

@@ -127,6 +127,8 @@ def _table(file: str, rows: list[tuple[int, list[str]]], sections: list[Section]
 def _cell(option: DocOption, title: str, cell: str) -> None:
     arg = option.arg
     if re.search(r"default|默认", title):
+        if _REQUIRED.fullmatch(cell.strip("()（）* ")):  # "(required)" is no default value
+            return
         if cell.lower() not in _EMPTY:
             arg.default = cell
     elif re.search(r"type|类型", title):
