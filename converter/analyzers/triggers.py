@@ -41,6 +41,7 @@ from skill2app.converter.analyzers.verbs import (
     ZH_VERBS,
     imperative,
     names_an_action,
+    names_file,
     on_document,
     request_of,
     variants,
@@ -241,7 +242,7 @@ def more_requests(
     skill works on ("extract tables from a PDF": ``verbs.on_document``)."""
     mine = [t for t in triggers if has_cjk(t) == (language != "en")]
     said = [request_of(description)] if language == "en" else []
-    known = keys(" ".join(t for t in triggers if not re.search(r"\w\.\w{2,4}\b", t)))
+    known = keys(" ".join(t for t in triggers if not names_file(t)))
     if not said or not said[0] or len(keys(said[0]) - known) < 2:
         said = []  # no request, or the same one with a word more ("merge PDFs with pypdf")
     of_document = [o for t in mine if language == "en" and (o := on_document(t, skill))]

@@ -104,6 +104,12 @@ def _verb(word: str) -> str:
     return low if low in VERBS else _forms().get(low, "")
 
 
+def names_file(request: str) -> bool:
+    """Whether a request names a file ("rotate pages input.pdf"): said once, as the skill
+    shows it, never in other words."""
+    return bool(re.search(r"\w\.\w{2,4}\b", request))
+
+
 def sentence_case(phrase: str) -> str:
     """A title's capitalised words as a person types them ("extract Tables" → "extract
     tables"); acronyms and names with capitals inside (PDF, GitHub) stay."""
@@ -189,7 +195,7 @@ def on_document(request: str, skill: str) -> str:
     preposition = _PREPOSITIONS.get(words[0].lower(), "") if len(words) >= 2 else ""
     if not document or not preposition or has_cjk(request):
         return ""
-    if re.search(rf"\b{re.escape(skill)}s?\b|\w\.\w{{2,4}}\b", request, re.I):
+    if names_file(request) or re.search(rf"\b{re.escape(skill)}s?\b", request, re.I):
         return ""  # "split PDF", "rotate pages input.pdf"
     return f"{request} {preposition} {document}"
 
@@ -263,7 +269,7 @@ def variants(triggers: list[str]) -> list[str]:
             rest = trigger[len(lead) :]
             found += [_joined(other, rest) for other in ZH_SYNONYMS.get(lead, ()) if rest]
             continue
-        if len(words) < 2 or re.search(r"\w\.\w{2,4}\b", trigger):
+        if len(words) < 2 or names_file(trigger):
             continue  # "check" alone asks for nothing
         for other in VERB_SYNONYMS.get(words[0].lower(), ()):
             found.append(" ".join([other, *words[1:]]))

@@ -37,6 +37,7 @@ from skill2app.converter.inventory.programs.node import insisted, scan_node
 from skill2app.converter.inventory.programs.python import extract_python_cli
 from skill2app.converter.inventory.programs.scripts import (
     USAGE_PREFIX,
+    heredoc_help,
     leading_comment,
     positional_name,
     scan_shell,
@@ -182,7 +183,7 @@ def describe(
     _apply_dispatch(program, dispatch)
     program.cli = program.cli or Command("none")
     literals = {*program.enumerations.get("<command>", []), *program.cli.subcommands}
-    help_text = "\n".join([program.doc, _usage_line(source), *_heredocs(source)])
+    help_text = "\n".join([program.doc, _usage_line(source), *heredoc_help(source)])
     usage = usage_of(help_text, posixpath.basename(rel))
     apply_usage(program.cli, usage, literals)
     _argv_count(program.cli, source)
@@ -274,19 +275,6 @@ def _usage_line(source: str) -> str:
     line), for programs without a docstring."""
     quoted = (m.group(1) for m in re.finditer(r"[\"'`]([^\"'`\n]*)", source))
     return next((text for text in quoted if USAGE_PREFIX.match(text)), "")
-
-
-_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*$", re.S | re.M)
-
-
-def _heredocs(source: str) -> list[str]:
-    """The help a shell script prints from a here-document (``usage() { cat <<EOF ...``):
-    the texts of its here-documents that list flags."""
-    return [
-        m.group(2)
-        for m in _HEREDOC.finditer(source)
-        if re.search(r"^\s*\S*\s*--\w", m.group(2), re.M)
-    ]
 
 
 def read_source(path: Path) -> str:

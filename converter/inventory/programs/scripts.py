@@ -261,3 +261,16 @@ def positional_name(word: str) -> str:
     if "/" in value or value in (".", "..") or value.startswith("~"):
         return "path"
     return "text"
+
+
+_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*$", re.S | re.M)
+
+
+def heredoc_help(source: str) -> list[str]:
+    """The help a shell script prints from a here-document (``usage() { cat <<EOF ...``):
+    the texts of its here-documents that list flags."""
+    return [
+        m.group(2)
+        for m in _HEREDOC.finditer(source)
+        if re.search(r"^\s*\S*\s*--\w", m.group(2), re.M)
+    ]
