@@ -18,6 +18,7 @@ from helpers import write_tree
 from skill2app.converter.analyzers.heuristic import analyze
 from skill2app.converter.inventory.model import build_inventory
 from skill2app.converter.inventory.programs.node import scan_node
+from skill2app.converter.inventory.programs.scripts import heredoc_help
 from skill2app.converter.inventory.programs.usage import default_in, option_line, usage_args
 from skill2app.converter.plan.model import CodeStep, Pipeline, Plan
 
@@ -588,3 +589,11 @@ def test_a_default_column_that_says_required(tmp_path: Path) -> None:
     assert program is not None and program.cli is not None
     flags = {p.name: (p.required, p.default) for p in program.cli.params}
     assert flags == {"--src": (True, None), "--out": (False, "<src>/_bundle")}
+
+
+def test_a_here_document_runs_to_its_delimiter_or_to_the_end() -> None:
+    source = (
+        'usage() {\n  cat <<EOF\n  --ttl <seconds>  TTL\nEOF\n}\ncat <<-"END"\nno flags\nEND\n'
+        "cat <<MORE\n  --keep N   days\n"  # never closed: the rest of the script is its body
+    )
+    assert heredoc_help(source) == ["  --ttl <seconds>  TTL", "  --keep N   days\n"]

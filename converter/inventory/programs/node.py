@@ -80,9 +80,10 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
     return command, _node_dispatch(source)
 
 
-_NAMES_LOOP = re.compile(
-    r"for\s*\(\s*(?:const|let|var)\s+(?:\[\s*)?(\w+)[^)]*?\bof\s+"
-    r"(?:\[(?P<list>[^\]]*)\]|Object\.entries\(\s*\{(?P<object>[^}]*)\}\s*\))\s*\)"
+_NAMES_LOOP = re.compile(  # every run bounded: linear on any source
+    r"for\s{0,4}\(\s{0,4}(?:const|let|var)\s{1,4}(?:\[\s{0,4})?(\w+)[^)]{0,80}?\bof\s{1,4}"
+    r"(?:\[(?P<list>[^\]]{0,400})\]|Object\.entries\(\s{0,4}\{(?P<object>[^}]{0,400})\}\s{0,4}\))"
+    r"\s{0,4}\)"
 )
 _STOPS = re.compile(r"\b(?:die|fail|usage|process\.exit|exit|throw)\b")
 

@@ -80,7 +80,8 @@ def scan_shell(source: str) -> tuple[Command, dict[str, list[str]]]:
 
 
 _SH_EMPTY_STOPS = re.compile(  # `[ -z "$TITLE" ] && die ...`, `if [ -z "$TITLE" ]; then exit`
-    r"\[\[?\s*-z\s+\"?\$\{?(\w+)\}?\"?\s*\]\]?\s*(?:&&[^\n]*|;?\s*then\s*\n?[^\n]*)"
+    r"\[\[?\s{0,4}-z\s{1,4}\"?\$\{?(\w+)\}?\"?\s{0,4}\]\]?\s{0,4}"
+    r"(?:&&[^\n]{0,160}?|;?\s{0,4}then\s{0,40}?[^\n]{0,160}?)"  # bounded: linear on any script
     r"\b(?:die|exit|usage|fail|error)\b"
 )
 
@@ -263,14 +264,27 @@ def positional_name(word: str) -> str:
     return "text"
 
 
-_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*$", re.S | re.M)
+_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?")
 
 
 def heredoc_help(source: str) -> list[str]:
     """The help a shell script prints from a here-document (``usage() { cat <<EOF ...``):
-    the texts of its here-documents that list flags."""
-    return [
-        m.group(2)
-        for m in _HEREDOC.finditer(source)
-        if re.search(r"^\s*\S*\s*--\w", m.group(2), re.M)
-    ]
+    the texts of its here-documents that list flags.  One pass over the lines, as the shell
+    reads them: a body runs to its delimiter's line, or to the end."""
+    texts: list[str] = []
+    body: list[str] | None = None
+    delimiter = ""
+    for line in source.split("\n"):
+        if body is not None:
+            if line.strip() == delimiter:
+                texts.append("\n".join(body))
+                body = None
+            else:
+                body.append(line)
+            continue
+        start = _HEREDOC.search(line.split(" #", 1)[0])
+        if start:
+            body, delimiter = [], start.group(1)
+    if body is not None:
+        texts.append("\n".join(body))
+    return [text for text in texts if re.search(r"^\s*\S*\s*--\w", text, re.M)]
