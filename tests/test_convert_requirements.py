@@ -17,6 +17,7 @@ from helpers import write_tree
 
 from skill2app.converter.analyzers.heuristic import analyze
 from skill2app.converter.inventory.model import build_inventory
+from skill2app.converter.inventory.requirements import sentence_of
 from skill2app.converter.plan.model import Check
 from skill2app.converter.render.checks import constructor_checks
 
@@ -401,3 +402,11 @@ def test_builtins_files_and_arithmetic_are_no_programs(tmp_path: Path) -> None:
     assert binaries == {"sips"}
     program = inventory.program("scripts/make-bundle.sh")
     assert program is not None and [i.argv for i in program.invocations] == [["--src", "~/pics"]]
+
+
+def test_the_sentence_about_a_span_is_bounded_on_a_long_line() -> None:
+    line = "x " * 5000 + "Put your key in `~/.k.json` now. " + "y " * 5000
+    sentence = sentence_of("~/.k.json", line)
+    assert "Put your key in" in sentence and len(sentence) <= 2 * 300 + len("~/.k.json")
+    assert sentence_of("`b`", "First one. Then `b` here. Last.") == "Then `b` here."
+    assert sentence_of("zz", "no such words") == ""
