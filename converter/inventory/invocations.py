@@ -167,9 +167,21 @@ def invocations_in(
 ) -> tuple[list[Invocation], list[SimpleCommand]]:
     """(invocations of skill files, the other commands) in one block or inline span;
     ``linked``: names the documents install programs under (``linked_names``)."""
+    commands = simple_commands(text, first_line, language)
+    return invocations_of(commands, files, source, doc, linked)
+
+
+def invocations_of(
+    commands: list[SimpleCommand],
+    files: list[str],
+    source: str = "block",
+    doc: str = "SKILL.md",
+    linked: dict[str, str] | None = None,
+) -> tuple[list[Invocation], list[SimpleCommand]]:
+    """``invocations_in`` for commands already read from their block."""
     found: list[Invocation] = []
     others: list[SimpleCommand] = []
-    for command in simple_commands(text, first_line, language):
+    for command in commands:
         interpreter, word, first_arg = program_of(command.argv)
         program = resolve(word, command.cwd, files)
         if not program and not interpreter and linked:

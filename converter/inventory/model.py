@@ -21,6 +21,7 @@ from skill2app.converter.inventory.invocations import (
     Invocation,
     elsewhere,
     invocations_in,
+    invocations_of,
     linked_names,
 )
 from skill2app.converter.inventory.markdown import CodeBlock, InlineCode, Section, scan_markdown
@@ -288,21 +289,20 @@ def find_invocations(
             if (inv := elsewhere(command, doc.path, source)) is not None:
                 outside.setdefault(inv.program, []).append(inv)
 
-    shell = [(doc, b) for doc in docs for b in doc.code_blocks if b.language in SHELL_LANGUAGES]
-    linked = linked_names(
-        [c for _d, b in shell for c in simple_commands(b.text, b.line + 1, b.language)], files
-    )
+    blocks = [  # each shell block read once: for the names it links programs under, then runs
+        (doc, block, simple_commands(block.text, block.line + 1, block.language))
+        for doc in docs
+        for block in doc.code_blocks
+        if block.language in SHELL_LANGUAGES
+    ]
+    linked = linked_names([c for _d, _b, commands in blocks for c in commands], files)
+    for doc, block, commands in blocks:
+        found, rest = invocations_of(commands, files, doc=doc.path, linked=linked)
+        others.extend((doc.path, command, bool(block.language)) for command in rest)
+        run_elsewhere(doc, rest)
+        for inv in found:
+            by_program.setdefault(inv.program, []).append(inv)
     for doc in docs:
-        for block in doc.code_blocks:
-            if block.language not in SHELL_LANGUAGES:
-                continue
-            found, rest = invocations_in(
-                block.text, block.line + 1, block.language, files, doc=doc.path, linked=linked
-            )
-            others.extend((doc.path, command, bool(block.language)) for command in rest)
-            run_elsewhere(doc, rest)
-            for inv in found:
-                by_program.setdefault(inv.program, []).append(inv)
         for span in doc.inline_code:
             if " " not in span.text.strip():
                 continue

@@ -58,9 +58,9 @@ def scan_shell(source: str) -> tuple[Command, dict[str, list[str]]]:
     outside: list[str] = []  # the lines outside every `case`: where a script checks its flags
     for i, line in enumerate(lines):
         code = line.split(" #", 1)[0]
-        if not case_var and not _SH_CASE_START.search(code):
-            outside.append(line)
         start = _SH_CASE_START.search(code)
+        if not case_var and not start:
+            outside.append(line)
         if start:
             case_var.append(start.group(1))
             continue
