@@ -20,7 +20,6 @@ from skill2app.converter.analyzers.verbs import (
     imperative,
     names_an_action,
     on_document,
-    request_of,
     variants,
 )
 from skill2app.converter.inventory.model import build_inventory
@@ -54,18 +53,6 @@ def test_a_title_that_names_no_action_is_a_topic() -> None:
         assert not names_an_action(topic), topic
 
 
-def test_a_description_is_said_as_the_request_it_answers() -> None:
-    assert request_of("Skill Packager - Creates a distributable .skill file") == (
-        "create a distributable .skill file"
-    )
-    assert request_of("Excel Formula Recalculation Script\nRecalculates all formulas") == (
-        "recalculate all formulas"
-    )
-    assert request_of("Applies the fixes.") == "apply the fixes"
-    assert request_of("Helper for running LibreOffice in a sandbox") == ""
-    assert request_of('Check that every line reads "YYYY-MM-DD project 1.5h".') == ""
-
-
 def test_variants_say_the_verb_another_way_in_the_requests_language() -> None:
     assert variants(["merge PDFs", "merge a.pdf b.pdf", "validate"]) == [
         "combine PDFs",
@@ -77,18 +64,15 @@ def test_variants_say_the_verb_another_way_in_the_requests_language() -> None:
     ]
 
 
-def test_more_requests_keep_to_the_skills_language_and_add_words() -> None:
-    assert more_requests(["merge PDFs"], "Merge PDFs with pypdf", "en") == [
-        "combine PDFs",
-        "join PDFs",
+def test_more_requests_keep_to_the_skills_language_and_never_repeat_the_description() -> None:
+    assert more_requests(["merge PDFs"], "en") == ["combine PDFs", "join PDFs"]
+    assert more_requests(["accept changes"], "en") == ["approve changes"]
+    assert more_requests(["extract tables"], "en", "pdf") == [
+        "pull tables",
+        "get tables",
+        "extract tables from a PDF",
     ]
-    found = more_requests(["accept changes"], "Accept all tracked changes in a DOCX file", "en")
-    assert found == [
-        "approve changes",
-        "accept all tracked changes in a DOCX file",
-        "approve all tracked changes in a DOCX file",
-    ]
-    assert more_requests(["发送消息", "send message"], "Send a message", "zh") == ["发消息"]
+    assert more_requests(["发送消息", "send message"], "zh") == ["发消息"]
 
 
 def test_a_request_is_said_of_the_document_a_file_type_skill_works_on() -> None:

@@ -364,9 +364,7 @@ def _dedupe(plan: Plan) -> None:
         pipeline.triggers = pick(pipeline.triggers, triggers) or [humanize(fallback)]
         if len(pipeline.triggers) < MIN_TRIGGERS:  # the same requests in other words
             taken = triggers | {trigger_key(t) for t in pipeline.triggers}
-            more = more_requests(
-                pipeline.triggers, pipeline.description, plan.language, plan.app_name
-            )
+            more = more_requests(pipeline.triggers, plan.language, plan.app_name)
             pipeline.triggers += pick(more, taken, MIN_TRIGGERS - len(pipeline.triggers))
         triggers |= {trigger_key(t) for t in pipeline.triggers}
 

@@ -34,16 +34,13 @@ from skill2app.converter.analyzers.text import (
     has_cjk,
     humanize,
     is_rule,
-    keys,
     strip_markdown,
 )
 from skill2app.converter.analyzers.verbs import (
     ZH_VERBS,
     imperative,
     names_an_action,
-    names_file,
     on_document,
-    request_of,
     variants,
     zh_verb_of,
 )
@@ -233,20 +230,16 @@ def trigger_key(text: str) -> str:
     return re.sub(r"[\s\W_]+", " ", text.casefold()).strip()
 
 
-def more_requests(
-    triggers: list[str], description: str, language: str, skill: str = ""
-) -> list[str]:
+def more_requests(triggers: list[str], language: str, skill: str = "") -> list[str]:
     """Candidates for a pipeline short of five, in the skill's language: its requests with
-    the verb said another way, its description when it reads as one ("Accept all tracked
-    changes in a DOCX file"), both ways, and its requests said of the document a file-type
-    skill works on ("extract tables from a PDF": ``verbs.on_document``)."""
+    the verb said another way, and said of the document a file-type skill works on ("extract
+    tables from a PDF": ``verbs.on_document``).  Never its description again: the router
+    scores the description already, and a copy as a trigger doubles its weight against the
+    siblings ("summarise the numeric columns of a CSV file" drew "what columns are in
+    orders.csv?" to csv-stats)."""
     mine = [t for t in triggers if has_cjk(t) == (language != "en")]
-    said = [request_of(description)] if language == "en" else []
-    known = keys(" ".join(t for t in triggers if not names_file(t)))
-    if not said or not said[0] or len(keys(said[0]) - known) < 2:
-        said = []  # no request, or the same one with a word more ("merge PDFs with pypdf")
     of_document = [o for t in mine if language == "en" and (o := on_document(t, skill))]
-    return [*variants(mine), *said, *variants(said), *of_document]
+    return [*variants(mine), *of_document]
 
 
 def first_of(text: str) -> str:

@@ -139,35 +139,6 @@ def imperative(title: str) -> str:
     return sentence_case(title)
 
 
-def request_of(description: str) -> str:
-    """A description as the request it answers: its first part that opens with an action of
-    ``VERBS``, said by the user ("Skill Packager - Creates a distributable .skill file" →
-    "create a distributable .skill file"); "" when no short part without quotes does."""
-    for part in re.split(r"\s+[—–-]\s+|:\s+|\n", description):
-        words = part.strip().rstrip(".").split()
-        if not words or len(part) > 60 or re.search("[\"“”'`]", part):
-            continue  # a request is short, and quotes a format or a value only in an example
-        first = words[0].lower()
-        verb = first if first in VERBS else _third_person().get(first, "")
-        if verb:
-            return sentence_case(" ".join([verb, *words[1:]]))
-    return ""
-
-
-@cache
-def _third_person() -> dict[str, str]:
-    """ "creates", "fixes", "applies" → "create", "fix", "apply"."""
-    forms = {}
-    for verb in VERBS:
-        if re.search(r"[^aeiou]y$", verb):
-            forms[verb[:-1] + "ies"] = verb
-        elif re.search(r"(?:s|x|z|ch|sh)$", verb):
-            forms[verb + "es"] = verb
-        else:
-            forms[verb + "s"] = verb
-    return forms
-
-
 # The thing a skill named for a file type works on, as a user names it.
 _DOCUMENTS = {
     "pdf": "a PDF", "docx": "a Word document", "doc": "a Word document",
