@@ -137,6 +137,14 @@ MaxAttempts = Annotated[
         help="How many plans an LLM analyst (host, llm) may give before app-convert gives up.",
     ),
 ]
+Review = Annotated[
+    bool,
+    typer.Option(
+        "--review/--no-review",
+        help="Show an LLM analyst (host, llm) its passing plan once more when requests the "
+        "skill quotes reach no pipeline, leave the router unsure or land elsewhere.",
+    ),
+]
 PlanOnly = Annotated[
     bool, typer.Option("--plan-only", help="Only write the plan (--out FILE) for review.")
 ]
@@ -211,6 +219,7 @@ def convert_command(
     as_json: AsJson = False,
     debug: Debug = False,
     max_attempts: MaxAttempts = 3,
+    review: Review = True,
     each: Each = False,
     as_one_skill: AsOneSkill = False,
 ) -> None:
@@ -239,6 +248,7 @@ def convert_command(
             unsafe_no_sandbox=unsafe_no_sandbox,
             has_api_key=bool(os.environ.get("ANTHROPIC_API_KEY")),
             max_attempts=max_attempts,
+            review=review,
             each=each,
             as_one_skill=as_one_skill,
         )
@@ -370,9 +380,13 @@ def _show(report: Report | EachReport, as_json: bool) -> None:
     """Print a report (or a pause) and end with its exit code."""
     if report.pause is not None:  # one JSON object on stdout, --json or not
         typer.echo(json.dumps(report.pause, ensure_ascii=False, indent=2))
+        waiting = (
+            "review of its plan (it passed; see where the skill's requests route)"
+            if report.pause.get("step") == "review"
+            else f"plan (attempt {report.pause['attempt']} of {report.pause['max_attempts']})"
+        )
         typer.echo(
-            f"app-convert: paused for the host agent's plan (attempt "
-            f"{report.pause['attempt']} of {report.pause['max_attempts']}): answer with "
+            f"app-convert: paused for the host agent's {waiting}: answer with "
             f"{report.pause['resume']}",
             err=True,
         )

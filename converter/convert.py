@@ -43,6 +43,7 @@ from skill2app.converter.render.write import (
     write_plan_file,
 )
 from skill2app.converter.verify.report import Report
+from skill2app.converter.verify.requests import route_requests
 from skill2app.converter.verify.smoke import SMOKE_TIMEOUT
 from skill2app.converter.verify.verify import Verification, verify_app
 
@@ -64,6 +65,7 @@ class Options:
     has_api_key: bool = False
     smoke_timeout: float = SMOKE_TIMEOUT
     max_attempts: int = 3
+    review: bool = True  # show an LLM analyst's passing plan back once (verify/requests.py)
     each: bool = False  # a collection: one APP per skill (collection/conversion.py)
     as_one_skill: bool = False  # a folder holding other skills is still one skill
     skip: frozenset[str] = frozenset()  # folders that are not this skill's (its members')
@@ -147,6 +149,7 @@ def session_options(options: Options) -> dict[str, Any]:
         "probe": options.probe,
         "smoke": options.smoke,
         "unsafe_no_sandbox": options.unsafe_no_sandbox,
+        "review": options.review,
         "readme": readme,
         "skip": sorted(options.skip),
         "defer_outside": options.defer_outside,
@@ -208,6 +211,7 @@ def host_report(options: Options, outcome: Any, say: Progress) -> Report:
         attempts=int(outcome.session["attempt"]),
         files=outcome.verdict.files,
         verification=outcome.verdict.verification,
+        notes=list(outcome.notes),
     )
     if not options.plan_only:
         check_destination(options.skill_dir, options.out, force=options.force)
@@ -229,6 +233,7 @@ def finish(
     if analysis is not None:
         report.usage = _usage(analysis)
         report.attempts = analysis.attempts
+        report.warnings += analysis.notes
     report.warnings += warnings
     report.plan_file = str(options.plan or options.output or "")
     if options.plan_only and is_stdout(options.output):  # `--out -`: the caller prints it
@@ -249,6 +254,7 @@ def finish(
     files = sorted([*files, *(extra or [])], key=lambda f: f.path)
     order = [p.name for p in plan.pipelines]
     _write_and_verify(options, inventory, files, analysis, report, say, order)
+    report.requests = route_requests(plan, inventory)
     return report
 
 
@@ -394,7 +400,14 @@ def make_plan(
         name = analyzer_name(options)
         say(f"analysing with the {name} analyzer")
         readme, _warning = choose_readme(options.skill_dir)
-        analysis = run_analyzer(name, inventory, progress=say, readme=readme)
+        analysis = run_analyzer(
+            name,
+            inventory,
+            progress=say,
+            readme=readme,
+            max_attempts=options.max_attempts,
+            review=options.review,
+        )
         plan = analysis.plan
     errors = check_plan(plan, inventory)
     if errors:

@@ -584,7 +584,7 @@ def test_json_report_shape(here: Path) -> None:
         "lifecycle", "programs", "skill_mode", "unaccounted", "placeholders", "warnings", "notes",
         "files",
         "copied", "overwritten", "removed", "kept", "backup", "verification", "attempts",
-        "exhausted", "outside", "collection",
+        "exhausted", "outside", "collection", "requests",
     ]  # fmt: skip
     assert (report["outside"], report["collection"]) == ({}, [])  # one skill, all inside
     assert report["backup"] == {"folder": "", "files": []}
@@ -621,6 +621,9 @@ def test_json_report_shape(here: Path) -> None:
     assert verification["compile"] == {"files": 5, "errors": []}
     assert verification["arguments"] == {"mappings": 15, "errors": []}
     assert verification["smoke"] == {"ran": False, "steps": []}
+    requests = report["requests"]  # the skill's own requests, routed through the APP
+    assert list(requests) == ["ran", "skipped", "requests", "matched", "findings", "routed"]
+    assert requests["requests"] == len(requests["routed"])
 
 
 def test_human_report_and_progress_on_stderr(here: Path) -> None:
@@ -655,6 +658,8 @@ def test_human_report_and_progress_on_stderr(here: Path) -> None:
         '"csv-inspect-columns" is matched to "csv-stats"',
         '  routing self-test: pipeline "csv-inspect-sample" has fewer than 3 triggers',
         "Smoke test: not run (--smoke runs each code step on its samples)",
+        "The skill's own requests: 1 of 1 reach a pipeline (quoted in its documents, or "
+        "situations its description names)",
     ]
 
 

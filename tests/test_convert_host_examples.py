@@ -2,10 +2,11 @@
 
 tests/golden/host/<skill>/answer.yaml is a plan an analyst (the calling agent) gave for
 examples/skills/<skill>; where a first answer was rejected it is kept as rejected.yaml and
-replayed first.  Each replay must end accepted (the APP verified in a temporary copy, smoke
-included), on the attempt expected, and render exactly the golden APP in
-tests/golden/host/<skill>/app/ (its README and pipelines/; the skill's own files are copies).
-Regenerate the goldens with UPDATE_GOLDEN=1.
+replayed first; where the passing plan came back for review (requests the skill quotes that
+land off a pipeline), the answer to the review is review.yaml.  Each replay must end
+accepted (the APP verified in a temporary copy, smoke included), on the attempt expected,
+and render exactly the golden APP in tests/golden/host/<skill>/app/ (its README and
+pipelines/; the skill's own files are copies).  Regenerate the goldens with UPDATE_GOLDEN=1.
 """
 
 from __future__ import annotations
@@ -49,6 +50,13 @@ def test_a_recorded_host_answer_renders_the_golden_app(skill: str, tmp_path: Pat
             assert report.pause["errors"], report.pause
             assert not (tmp_path / "app").exists()
             continue
+        if report.pause is not None and report.pause["step"] == "review":
+            # the plan passed; the skill's own requests that land off a pipeline are shown
+            # back once: the recorded review answer (review.yaml) changes the plan for them
+            assert report.pause["review"] and (HOST / skill / "review.yaml").is_file()
+            assert not (tmp_path / "app").exists()
+            report = resume(session, (HOST / skill / "review.yaml").read_text(encoding="utf-8"))
+            assert report.requests.findings == [], report.requests.lines()
         assert report.pause is None, report.pause["errors"] if report.pause else None
         assert report.ok and report.attempts == len(answers), report.human_lines()
     assert report.verification is not None and report.verification.smoke_ran

@@ -8,7 +8,8 @@ For every skill of the chosen set (dev: tuned on; test: held out) it converts th
   attempt-N.*, recorded by following the JSON app-convert printed), and
 - ``--analyzer blind``: the same with answers-blind/, recorded by agents that saw nothing
   but what app-convert printed and the skill (not the expectations, not the judgements, not
-  the other answers; the engineer who recorded answers/ had written the expectations),
+  the other answers; the engineer who recorded answers/ had written the expectations);
+  answers that end before app-convert's review pause keep the plan, as an agent may,
 
 smoke run included, and scores each APP:
 
@@ -21,6 +22,8 @@ smoke run included, and scores each APP:
   split      covered paths whose pipeline has an llm step exactly when the expected path has
   smoke      code steps passed / run (skipped: a dependency this machine lacks, a placeholder)
   selftest   descriptions and triggers routed to their own pipeline, leave-one-out
+  own_requests  requests the skill quotes and situations its description names that reach a
+             pipeline (a match), as app-convert's report routes them (verify/requests.py)
   schemas    llm steps whose schema has more than one field (not {result: string})
   rules      checks the validate scripts run, per llm step
   run-desc   pipelines described as "Run <script>"
@@ -90,6 +93,9 @@ def convert_with(skill: Skill, analyzer: str, work: Path) -> tuple[Any, str]:
             report = resume(report.pause["session"], answer.read_text(encoding="utf-8"))
             if report.pause is None:
                 break
+        if report.pause is not None and report.pause.get("step") == "review":
+            # the recorded answers end before the review: the agent keeps its plan
+            report = resume(report.pause["session"], answers[-1].read_text(encoding="utf-8"))
         if report.pause is not None:
             problems = _problems(report.pause.get("prompt") or "")
             return None, f"still paused after {len(answers)} recorded answers: {problems}"
@@ -134,6 +140,7 @@ def score(skill: Skill, report: Any, analyzer: str) -> dict[str, Any]:
         "smoke": _ratio(smoke),
         "smoke_skipped": sum(1 for s in smoke if s.status == "skipped"),
         "selftest": _selftest(table),
+        "own_requests": _own(report.requests),
         "schemas": _mean(
             [_rich(p, s) for p in pipelines.values() for s in p.steps if s.type == "llm"]
         ),  # fmt: skip
@@ -248,6 +255,12 @@ def _selftest(table: list[dict[str, Any]]) -> float | None:
     return hits / total if total else None
 
 
+def _own(requests: Any) -> float | None:
+    """The skill's own requests (quoted, or its description's situations) that reach a
+    pipeline, as the report routes them; None when it has none."""
+    return requests.matched / len(requests.routed) if requests.ran and requests.routed else None
+
+
 def _judgement(skill: Skill, analyzer: str) -> float | None:
     """The score of the newest round of judges that judged this APP (judgements/README.md)."""
     rounds = [JUDGEMENTS / "round-2" / analyzer, JUDGEMENTS / analyzer]
@@ -271,8 +284,8 @@ def _mean(values: list[float | None]) -> float | None:
 
 
 COLUMNS = ("skill", "analyzer", "pipelines", "paths", "input_recall", "input_precision",
-           "split", "smoke", "selftest", "schemas", "rules_per_llm", "run_descriptions",
-           "accept")  # fmt: skip
+           "split", "smoke", "selftest", "own_requests", "schemas", "rules_per_llm",
+           "run_descriptions", "accept")  # fmt: skip
 
 
 def table(rows: list[dict[str, Any]]) -> str:

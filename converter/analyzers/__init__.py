@@ -53,11 +53,19 @@ def get_analyzer(name: str) -> Callable[[Inventory], Plan]:
 
 
 def run_analyzer(
-    name: str, inventory: Inventory, progress: Progress | None = None, readme: str = "README.md"
+    name: str,
+    inventory: Inventory,
+    progress: Progress | None = None,
+    readme: str = "README.md",
+    *,
+    max_attempts: int = 3,
+    review: bool = True,
 ) -> Analysis:
     """Analyzer ``name`` on ``inventory``: the plan with its cost (for the report)."""
     if name == "llm":
         from skill2app.converter.analyzers.llm import analyze_with_usage
 
-        return analyze_with_usage(inventory, progress=progress, readme=readme)
+        return analyze_with_usage(
+            inventory, progress=progress, readme=readme, max_attempts=max_attempts, review=review
+        )
     return Analysis(get_analyzer(name)(inventory))

@@ -26,3 +26,4 @@ class Analysis:
     model: str = ""
     files: list[RenderedFile] = field(default_factory=list)
     verification: Verification | None = None
+    notes: list[str] = field(default_factory=list)  # for the report (a review that failed)

@@ -7,6 +7,9 @@ a reason), the heuristic draft plan to improve, and — from the second attempt 
 problems app-convert found in the previous answer.  The answer is one plan document (JSON, or
 YAML), checked against ``schemas/plan.schema.json`` (handed to the analyst with the prompt),
 the skill, and by rendering and verifying the APP it describes.
+
+A plan that passes is shown back once with the skill's own requests routed through it
+(``review_prompt``): the analyst keeps it or answers with a better one.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from skill2app.converter.analyzers.llm_prompt import (
     inventory_json,
 )
 from skill2app.converter.inventory.model import Inventory
+from skill2app.converter.verify.requests import RequestCheck
 
 GUIDE = """\
 # Convert an Agent Skill into an APP
@@ -220,3 +224,48 @@ def analyst_prompt(
     )
     parts.append(ANSWER)
     return "\n\n".join(parts) + "\n"
+
+
+REVIEW = """\
+# Review: your plan for the skill {skill!r} passed verification
+
+Before app-convert writes it, see where app-run's embedded router (no model) sends the requests \
+the skill itself quotes and the situations its description names. A row marked ⚠ reaches no \
+pipeline (Skill mode), leaves the router unsure (the user is asked to pick), or lands on another \
+pipeline than the one whose source section quotes it. Check the other rows too: a request \
+matched to the wrong pipeline runs the wrong thing.
+
+| request | from | routes to |
+|---|---|---|
+{rows}
+
+For each row that is wrong, change the plan:
+- it should reach a pipeline: give that pipeline triggers phrased like it (5 to 10 in all, in \
+the skill's languages), or a description that says it;
+- it lands on the wrong pipeline: make the triggers of the two pipelines say what only each does;
+- it is a task of the skill that no pipeline does: add the pipeline, or a skill_mode entry with \
+the reason;
+- it is rightly left to Skill mode (or is no request at all): nothing.
+
+Answer with the whole plan: the YAML below as it is to keep it, or changed (YAML or one JSON \
+object). A changed plan is verified again (this review is not asked twice); if it fails and no \
+attempt is left, the plan below is the one written.
+
+Your plan as verified:
+
+```yaml
+{plan}
+```
+"""
+
+
+def review_prompt(skill: str, plan_yaml: str, check: RequestCheck) -> str:
+    """The review of a plan that passed: where the skill's own requests route, and the plan."""
+    rows = []
+    for routed in check.routed:
+        mark = "⚠ " if routed.finding else ""
+        decided = {"match": routed.pipeline, "no_match": "Skill mode"}.get(routed.decision)
+        where = decided or "unsure: " + ", ".join(routed.candidates)
+        text = routed.request.text.replace("|", "/")
+        rows.append(f"| {mark}{text} | {routed.request.where} | {where} |")
+    return REVIEW.format(skill=skill, rows="\n".join(rows), plan=plan_yaml.rstrip())

@@ -8,6 +8,11 @@ and the attempt count, or ends the session: accepted (the caller writes the APP)
 ``max_attempts``, exhausted (nothing is written).  An empty answer is refused without using up
 an attempt; the skill changing under a session ends nothing but is refused (start again).
 
+A plan that passes pauses once more when the skill's own requests do not all land on a
+pipeline (``step: review``, ``verify/requests.py``): the agent answers with the plan, kept or
+changed.  A changed plan is verified like any answer; when it fails and no attempt is left,
+the plan verified before the review is the one written.
+
 Sessions are ``<APP_RUN_HOME>/convert-sessions/<id>.json``, written atomically, mode 0600,
 locked while one app-convert acts on them (as app-run's sessions are).
 """
@@ -27,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skill2app.converter.analyzers.brief import analyst_prompt, material_for
+from skill2app.converter.analyzers.brief import analyst_prompt, material_for, review_prompt
 from skill2app.converter.analyzers.loop import MAX_ATTEMPTS, Verdict, evaluate, parse_answer, shown
 from skill2app.converter.errors import UsageError
 from skill2app.converter.inventory.model import Inventory, build_inventory
@@ -56,22 +61,29 @@ class HostPause:
     resume: str
     abandon: str
     part: dict[str, Any] | None = None  # a collection: which skill of how many this plan is for
+    step: str = "analyze"  # or "review": the plan passed; where the skill's requests route
+    review: list[dict[str, Any]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         part = {"collection": self.part} if self.part else {}
-        return part | {
-            "status": "needs_llm",
-            "session": self.session,
-            "step": "analyze",
-            "attempt": self.attempt,
-            "max_attempts": self.max_attempts,
-            "errors": self.problems,
-            "prompt": self.prompt,
-            "schema": plan_schema(),
-            "answer_format": ANSWER_FORMAT,
-            "resume": self.resume,
-            "abandon": self.abandon,
-        }
+        review = {"review": self.review} if self.review is not None else {}
+        return (
+            part
+            | {
+                "status": "needs_llm",
+                "session": self.session,
+                "step": self.step,
+                "attempt": self.attempt,
+                "max_attempts": self.max_attempts,
+                "errors": self.problems,
+                "prompt": self.prompt,
+                "schema": plan_schema(),
+                "answer_format": ANSWER_FORMAT,
+                "resume": self.resume,
+                "abandon": self.abandon,
+            }
+            | review
+        )
 
 
 @dataclass
@@ -84,6 +96,7 @@ class Outcome:
     verdict: Verdict | None = None
     inventory: Inventory | None = None
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # for the report (a review that failed)
 
 
 def sessions_dir(home: Path) -> Path:
@@ -163,17 +176,69 @@ def resume(
             )
         )
         data["updated"] = time.time()
+        if verdict.ok and verdict.plan is not None and _reviews(data, verdict):
+            data |= {
+                "stage": "review",
+                "reviewed": True,
+                "problems": [],
+                "verified": json.dumps(answer),
+                "review": [r.to_dict() for r in verdict.requests.routed],
+                "review_prompt": review_prompt(
+                    inventory.skill.frontmatter.name or skill.name,
+                    plan_to_yaml(verdict.plan),
+                    verdict.requests,
+                ),
+            }
+            _write(home, data)
+            return Outcome(data, pause=_pause(home, data, inventory), inventory=inventory)
+        data["stage"] = "analyze"
         if verdict.ok:
             data["status"] = "accepted"
             _write(home, data)
             return Outcome(data, verdict=verdict, inventory=inventory)
         if data["attempt"] >= data["max_attempts"]:
-            data |= {"status": "exhausted", "problems": verdict.problems}
-            _write(home, data)
-            return Outcome(data, inventory=inventory, problems=verdict.problems)
+            return _last(home, data, inventory, verdict.problems, progress)
         data |= {"attempt": data["attempt"] + 1, "problems": shown(verdict.problems)}
         _write(home, data)
         return Outcome(data, pause=_pause(home, data, inventory), inventory=inventory)
+
+
+def _reviews(data: dict[str, Any], verdict: Verdict) -> bool:
+    """Whether a plan that passed is shown back once: requests of the skill's own land in
+    Skill mode, unsure or elsewhere, and the review was neither asked already nor turned off."""
+    wanted = data["options"].get("review", True)
+    return bool(wanted) and not data.get("reviewed") and bool(verdict.requests.findings)
+
+
+def _last(
+    home: Path,
+    data: dict[str, Any],
+    inventory: Inventory,
+    problems: list[str],
+    progress: Callable[[str], None] | None,
+) -> Outcome:
+    """The last attempt failed: the session is exhausted — unless a plan passed before the
+    review, which then stands (verified again, as the files are not kept)."""
+    if data.get("verified"):
+        readme = data["options"].get("readme", "README.md")
+        verdict = evaluate(
+            json.loads(data["verified"]),
+            inventory,
+            analyzer="host",
+            readme=readme,
+            progress=progress,
+        )
+        if verdict.ok:
+            data["status"] = "accepted"
+            _write(home, data)
+            note = (
+                "the plan changed after the review failed verification "
+                f"({shown(problems)[0]}); the plan verified before the review was written"
+            )
+            return Outcome(data, verdict=verdict, inventory=inventory, notes=[note])
+    data |= {"status": "exhausted", "problems": problems}
+    _write(home, data)
+    return Outcome(data, inventory=inventory, problems=problems)
 
 
 def abandon(home: Path, session: str) -> dict[str, Any]:
@@ -184,14 +249,17 @@ def abandon(home: Path, session: str) -> dict[str, Any]:
 
 
 def _pause(home: Path, data: dict[str, Any], inventory: Inventory) -> HostPause:
-    material = material_for(inventory, data["draft"])
-    prompt = analyst_prompt(
-        material,
-        data["draft"],
-        problems=data["problems"],
-        attempt=data["attempt"],
-        max_attempts=data["max_attempts"],
-    )
+    reviewing = data.get("stage") == "review"
+    if reviewing:
+        prompt = str(data["review_prompt"])
+    else:
+        prompt = analyst_prompt(
+            material_for(inventory, data["draft"]),
+            data["draft"],
+            problems=data["problems"],
+            attempt=data["attempt"],
+            max_attempts=data["max_attempts"],
+        )
     resume_cmd, abandon_cmd = commands(data["session"], home)
     state = data["options"].get("collection")
     part = None
@@ -212,6 +280,8 @@ def _pause(home: Path, data: dict[str, Any], inventory: Inventory) -> HostPause:
         resume_cmd,
         abandon_cmd,
         part,
+        step="review" if reviewing else "analyze",
+        review=list(data["review"]) if reviewing else None,
     )
 
 

@@ -4,7 +4,9 @@ One call per attempt, on the reasoning tier with extended thinking, with the pro
 analyst gets too (``brief``: the task, what a good APP is, the plan format, the inventory and
 documents, the heuristic draft) and the plan's JSON Schema in the system prompt.  The answer is
 judged by ``loop.evaluate`` (schema, the skill, a rendered and verified copy: check, smoke,
-...); on problems the next attempt lists them, up to ``max_attempts``.
+...); on problems the next attempt lists them, up to ``max_attempts``.  A plan that passes is
+shown back once when the skill's own requests do not all land on a pipeline (the review, as
+the host analyst gets it); a changed plan that then fails leaves the verified one standing.
 
 The provider is app-run's (``runtime.config``): Anthropic when ANTHROPIC_API_KEY is set, or any
 provider it configures; the models and max_tokens of the reasoning tier from its configuration.
@@ -18,7 +20,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.analyzers.analysis import Analysis, Progress
-from skill2app.converter.analyzers.brief import analyst_prompt, material_for
+from skill2app.converter.analyzers.brief import analyst_prompt, material_for, review_prompt
 from skill2app.converter.analyzers.host import draft_of
 from skill2app.converter.analyzers.llm_prompt import BUDGET_TOKENS
 from skill2app.converter.analyzers.loop import (
@@ -29,7 +31,7 @@ from skill2app.converter.analyzers.loop import (
     shown,
 )
 from skill2app.converter.errors import AnalyzerError, EmptyAnswer
-from skill2app.converter.plan.file import plan_schema
+from skill2app.converter.plan.file import plan_schema, plan_to_yaml
 from skill2app.converter.plan.model import Plan
 
 if TYPE_CHECKING:
@@ -64,6 +66,7 @@ def analyze_with_usage(
     max_attempts: int = MAX_ATTEMPTS,
     budget_tokens: int = BUDGET_TOKENS,
     readme: str = "README.md",
+    review: bool = True,
 ) -> Analysis:
     """Ask the reasoning tier for a plan, up to ``max_attempts`` times until it passes its
     checks and its rendered APP passes verification.  ``provider`` and ``config`` default to
@@ -89,6 +92,11 @@ def analyze_with_usage(
         verdict = _judge(response, inventory, readme, progress)
         _tell(progress, _outcome(attempt, response.usage, verdict.problems))
         if verdict.ok and verdict.plan is not None:
+            notes: list[str] = []
+            if review and verdict.requests.findings:
+                ask = _Asking(provider, config, inventory, readme, progress, usage, attempt + 1)
+                verdict, notes = ask.review(verdict, material.skill)
+            assert verdict.plan is not None
             if material.summarised:
                 verdict.plan.notes.append(material.note(budget_tokens))
             return Analysis(
@@ -98,12 +106,51 @@ def analyze_with_usage(
                 response.model or model,
                 files=verdict.files,
                 verification=verdict.verification,
+                notes=notes,
             )
         failures.append(verdict.problems)
     raise AnalyzerError(
         f"the model's plan failed its checks {len(failures)} times: {_listing(failures)}",
         hint="run again, or use --analyzer heuristic and edit its plan",
     )
+
+
+class _Asking:
+    """One more call after a plan passed: the review (``brief.review_prompt``)."""
+
+    def __init__(
+        self,
+        provider: Provider,
+        config: Config,
+        inventory: Inventory,
+        readme: str,
+        progress: Progress | None,
+        usage: dict[str, int],
+        attempt: int,
+    ) -> None:
+        self.provider, self.config, self.inventory = provider, config, inventory
+        self.readme, self.progress, self.usage, self.attempt = readme, progress, usage, attempt
+
+    def review(self, verdict: Verdict, skill: str) -> tuple[Verdict, list[str]]:
+        """The reviewed plan's verdict, or ``verdict`` with a note when the change failed."""
+        assert verdict.plan is not None
+        count = len(verdict.requests.findings)
+        _tell(self.progress, f"review: {count} of the skill's requests land off a pipeline")
+        prompt = review_prompt(skill, plan_to_yaml(verdict.plan), verdict.requests)
+        response = _ask(self.provider, self.config, prompt, self.attempt)
+        for key in self.usage:
+            self.usage[key] += int(response.usage.get(key, 0))
+        judged = _judge(response, self.inventory, self.readme, self.progress)
+        if judged.ok and judged.plan is not None:
+            _tell(self.progress, _outcome(self.attempt, response.usage, []))
+            return judged, []
+        first = shown(judged.problems)[0]
+        note = (
+            f"the plan changed after the review failed verification ({first}); the plan "
+            "verified before the review was written"
+        )
+        _tell(self.progress, note)
+        return verdict, [note]
 
 
 def _judge(

@@ -6,8 +6,10 @@ the answer (``parse_answer``: JSON or YAML, fenced or not), checks it against th
 and the skill (``accept``), renders the APP it describes into a temporary copy of the skill and
 verifies it there: app-run check, compiling, argument mappings, a smoke run of every pipeline
 on its sample (a step that fails only because a dependency is not installed here is skipped,
-not held against the plan).  Nothing reaches the user's destination until an answer passes;
-the caller writes the files of an accepted ``Verdict``.
+not held against the plan).  A plan that passes also has the skill's own requests routed
+through it (``verify/requests.py``): what lands in Skill mode, unsure or elsewhere is shown to
+the analyst once (the review) before the plan is final.  Nothing reaches the user's
+destination until an answer passes; the caller writes the files of an accepted ``Verdict``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from skill2app.converter.errors import EmptyAnswer
 from skill2app.converter.plan.model import Plan
 from skill2app.converter.render.render import RenderedFile, render_app
 from skill2app.converter.render.write import write_app
+from skill2app.converter.verify.requests import RequestCheck, route_requests
 from skill2app.converter.verify.smoke import SMOKE_TIMEOUT
 from skill2app.converter.verify.verify import Verification, verify_app
 
@@ -43,6 +46,7 @@ class Verdict:
     problems: list[str]
     files: list[RenderedFile] = field(default_factory=list)
     verification: Verification | None = None
+    requests: RequestCheck = field(default_factory=RequestCheck)  # of a plan that passed
 
     @property
     def ok(self) -> bool:
@@ -106,7 +110,9 @@ def evaluate(
             progress=say,
             order=[p.name for p in plan.pipelines],
         )
-    return Verdict(plan, verification.errors, files, verification)
+    if verification.errors:
+        return Verdict(plan, verification.errors, files, verification)
+    return Verdict(plan, [], files, verification, route_requests(plan, inventory))
 
 
 def shown(problems: list[str]) -> list[str]:

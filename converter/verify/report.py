@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from skill2app.converter.analyzers.coverage import unaccounted
 from skill2app.converter.plan.model import CodeStep
 from skill2app.converter.plan.samples import pipeline_samples
+from skill2app.converter.verify.requests import RequestCheck
 
 if TYPE_CHECKING:
     from skill2app.converter.inventory.model import Inventory
@@ -58,6 +59,8 @@ class Report:
     outside: dict[str, list[str]] = field(default_factory=dict)
     # a collection converted as one APP: each skill, its folder and its pipelines
     collection: list[dict[str, Any]] = field(default_factory=list)
+    # the skill's own requests routed through the APP (verify/requests.py)
+    requests: RequestCheck = field(default_factory=RequestCheck)
 
     @property
     def ok(self) -> bool:
@@ -135,6 +138,7 @@ class Report:
             "exhausted": self.exhausted,
             "outside": self.outside,
             "collection": self.collection,
+            "requests": self.requests.to_dict(),
         }
 
     def human_lines(self) -> list[str]:
@@ -187,7 +191,7 @@ class Report:
         lines += _section("Warnings", self.warnings) + _section("Notes", self.notes)
         if self.verification is not None:
             lines += verification_lines(self.verification)
-        return lines
+        return lines + request_lines(self.requests)
 
     def _headline(self) -> str:
         if self.mode == "plan-only":
@@ -241,6 +245,17 @@ def routing_lines(verification: Verification) -> list[str]:
         "reach their own pipeline"
     ]
     return lines + [f"  {e}" for e in [*routing.errors, *routing.warnings]]
+
+
+def request_lines(requests: RequestCheck) -> list[str]:
+    """Where the skill's own requests land, and those that land off a pipeline."""
+    if not requests.ran:
+        return []
+    head = (
+        f"The skill's own requests: {requests.matched} of {len(requests.routed)} reach a "
+        "pipeline (quoted in its documents, or situations its description names)"
+    )
+    return [head, *(f"  {line}" for line in requests.lines())]
 
 
 def verification_lines(verification: Verification) -> list[str]:

@@ -38,7 +38,7 @@ def routing_selftest(
     if len(entries) < 2:
         return []  # nothing to tell it from: routing is match or Skill mode
     if cache_dir == DEFAULT:
-        cache_dir = _default_cache()
+        cache_dir = model_cache()
     found = [_few(e, places[e.name]) for e in entries if len(e.triggers) < MIN_TRIGGERS]
     try:
         found += _strays(entries, places, cache_dir)
@@ -75,7 +75,8 @@ def _table(source: App | Sequence[RouteEntry]) -> tuple[list[RouteEntry], dict[s
     return entries, places
 
 
-def _default_cache() -> Path | None:
+def model_cache() -> Path | None:
+    """Where the embedded router keeps its encoder copy and table indexes: app-run's place."""
     from skill2app.runtime.app.cache import enabled
     from skill2app.runtime.app.config import state_home
 
@@ -127,7 +128,7 @@ def selftest(entries: Sequence[RouteEntry], *, cache_dir: Path | None = DEFAULT)
     if len(entries) < 2:
         return SelfTest(sum(1 + len(e.triggers) for e in entries), [])
     if cache_dir == DEFAULT:
-        cache_dir = _default_cache()
+        cache_dir = model_cache()
     import numpy as np
 
     from skill2app.runtime.routing.models.embedded import EmbeddedRouter

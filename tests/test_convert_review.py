@@ -1,0 +1,253 @@
+"""The review: the skill's own requests routed through a plan that passed, shown back once.
+
+``verify/requests.py`` routes the requests a skill's documents quote and the situations its
+description names through a plan's pipelines.  What lands in Skill mode, unsure, or on another
+pipeline than the one whose section quotes it is a finding: the host and API analysts see
+their passing plan again with them (once), and every report lists them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import write_tree
+
+from skill2app.converter.analyzers.llm import analyze_with_usage
+from skill2app.converter.convert import Options, convert, resume
+from skill2app.converter.inventory.model import build_inventory
+from skill2app.converter.plan.file import plan_from_dict
+from skill2app.converter.verify.requests import route_requests, skill_requests
+from skill2app.runtime.app.config import Config
+from skill2app.runtime.providers.scripted import ScriptedProvider
+
+pytestmark = pytest.mark.usefixtures("runtime_env")
+
+COUNT_PY = '''\
+"""Count the words of a text file: JSON {"words": N}."""
+import argparse
+import json
+
+parser = argparse.ArgumentParser()
+parser.add_argument("file")
+args = parser.parse_args()
+print(json.dumps({"words": len(open(args.file, encoding="utf-8").read().split())}))
+'''
+
+SKILL_MD = """\
+---
+name: wordcount
+description: Count the words of a text file. Use when someone wants to count the words in an essay.
+---
+
+# Word count
+
+Users say "how many words are in my essay"; users ask "count the words of the report".
+
+```bash
+python3 scripts/count.py notes.txt
+```
+
+## Ordering
+
+Users ask "order a pizza with extra cheese".
+"""
+
+
+@pytest.fixture
+def skill(tmp_path: Path) -> Path:
+    files = {"SKILL.md": SKILL_MD, "scripts/count.py": COUNT_PY, "notes.txt": "one two three\n"}
+    return write_tree(tmp_path / "wordcount", files)
+
+
+def plan(*extra_triggers: str) -> dict[str, Any]:
+    return {
+        "plan_version": 2,
+        "app": {"name": "wordcount", "description": "Count the words of a text file."},
+        "analyzer": "host",
+        "pipelines": [
+            {
+                "name": "count-words",
+                "description": "Count the words of a text file",
+                "source": "SKILL.md:8",
+                "triggers": ["how many words are in notes.txt", "count the words of my essay",
+                             "word count of this file", "how long is this document in words",
+                             "is my text too long", *extra_triggers],
+                "input": [{"name": "text_file", "type": "string", "required": True,
+                           "description": "The text file to count"}],
+                "steps": [{"name": "count", "type": "code", "program": "scripts/count.py",
+                           "args": [{"from": "input.text_file"}], "stdout": "json",
+                           "output": {"words": "integer"}}],
+                "sample": {"input": {"text_file": "notes.txt"}},
+            }
+        ],
+        "constructor": {"needed": False, "checks": []},
+        "destructor": {"needed": False, "actions": []},
+        "skill_mode": [],
+    }  # fmt: skip
+
+
+ELSEWHERE = "order a pizza with extra cheese"
+
+
+def test_the_requests_a_skill_quotes_and_its_situations(skill: Path) -> None:
+    inventory = build_inventory(skill)
+    found = skill_requests(inventory, plan_from_dict(plan()))
+    said = {(r.text, r.kind, r.where, r.expected) for r in found}
+    assert ("how many words are in my essay", "quoted", "SKILL.md:8", "count-words") in said
+    assert ("count the words of the report", "quoted", "SKILL.md:8", "count-words") in said
+    assert (ELSEWHERE, "quoted", "SKILL.md:16", "") in said  # its section has no pipeline
+    assert any(r.kind == "situation" and "count the words in an essay" in r.text for r in found)
+
+
+def test_a_request_no_pipeline_does_is_a_finding(skill: Path) -> None:
+    check = route_requests(plan_from_dict(plan()), build_inventory(skill))
+    assert check.ran
+    by_text = {r.request.text: r for r in check.routed}
+    assert by_text["how many words are in my essay"].decision == "match"
+    assert by_text["how many words are in my essay"].pipeline == "count-words"
+    assert not by_text["how many words are in my essay"].finding
+    assert by_text[ELSEWHERE].decision == "no_match"
+    assert [r.request.text for r in check.findings] == [ELSEWHERE]
+    assert check.lines() == [
+        f'"{ELSEWHERE}" (quoted at SKILL.md:16) reaches no pipeline (Skill mode)'
+    ]
+
+
+def test_a_request_matched_away_from_its_section_is_a_finding(skill: Path) -> None:
+    two = plan()
+    other = copy.deepcopy(two["pipelines"][0])
+    other |= {"name": "order-pizza", "description": "Order a pizza",
+              "source": "SKILL.md:16",
+              "triggers": ["order a pizza with extra cheese", "get me a margherita",
+                           "count the words of the report"]}  # fmt: skip
+    two["pipelines"].append(other)  # says a request the word count section quotes
+    check = route_requests(plan_from_dict(two), build_inventory(skill))
+    report = next(r for r in check.routed if r.request.text == "count the words of the report")
+    assert report.request.expected == "count-words"
+    assert (report.decision, report.pipeline) == ("match", "order-pizza")
+    assert report.finding == (
+        'is matched to "order-pizza", though the section quoting it is "count-words"\'s'
+    )
+    pizza = next(r for r in check.routed if r.request.text == ELSEWHERE)
+    assert pizza.request.expected == "order-pizza" and not pizza.finding
+
+
+def _start(skill: Path, tmp_path: Path, *flags: str, attempts: int = 3) -> dict[str, Any]:
+    review = "--no-review" not in flags
+    options = Options(
+        skill_dir=skill,
+        out=tmp_path / "app",
+        analyzer="host",
+        max_attempts=attempts,
+        review=review,
+    )
+    report = convert(options)
+    assert report.pause is not None
+    return report.pause
+
+
+def test_host_a_passing_plan_is_shown_back_once_and_kept(skill: Path, tmp_path: Path) -> None:
+    pause = _start(skill, tmp_path)
+    report = resume(pause["session"], json.dumps(plan()))
+
+    review = report.pause
+    assert review is not None and review["step"] == "review"
+    assert review["status"] == "needs_llm" and review["attempt"] == 1 and review["errors"] == []
+    rows = {row["request"]: row for row in review["review"]}
+    assert rows[ELSEWHERE]["routes_to"] == "Skill mode"
+    assert rows[ELSEWHERE]["finding"] == "reaches no pipeline (Skill mode)"
+    assert f"| ⚠ {ELSEWHERE} | SKILL.md:16 | Skill mode |" in review["prompt"]
+    assert "- name: count-words" in review["prompt"]  # the verified plan, to keep or change
+    assert not (tmp_path / "app").exists()  # nothing written before the review is answered
+
+    done = resume(review["session"], json.dumps(plan()))  # kept as it was
+    assert done.pause is None and done.ok
+    assert (tmp_path / "app" / "pipelines" / "count-words" / "pipeline.yaml").is_file()
+    assert [r.request.text for r in done.requests.findings] == [ELSEWHERE]
+    lines = "\n".join(done.human_lines())
+    assert "The skill's own requests: " in lines and ELSEWHERE in lines
+
+
+def test_host_a_changed_plan_after_the_review_is_verified_and_written(
+    skill: Path, tmp_path: Path
+) -> None:
+    pause = _start(skill, tmp_path)
+    review = resume(pause["session"], json.dumps(plan())).pause
+    assert review is not None and review["step"] == "review"
+
+    done = resume(review["session"], json.dumps(plan(ELSEWHERE)))
+    assert done.pause is None and done.ok
+    text = (tmp_path / "app" / "pipelines" / "count-words" / "pipeline.yaml").read_text()
+    assert ELSEWHERE in text
+    assert done.requests.findings == []  # the request now reaches the pipeline
+
+
+def test_host_a_broken_change_on_the_last_attempt_keeps_the_verified_plan(
+    skill: Path, tmp_path: Path
+) -> None:
+    pause = _start(skill, tmp_path, attempts=1)
+    review = resume(pause["session"], json.dumps(plan())).pause
+    assert review is not None and review["step"] == "review"
+
+    broken = plan(ELSEWHERE)
+    broken["pipelines"][0]["steps"][0]["program"] = "scripts/missing.py"
+    done = resume(review["session"], json.dumps(broken))
+    assert done.pause is None and not done.exhausted and done.ok
+    text = (tmp_path / "app" / "pipelines" / "count-words" / "pipeline.yaml").read_text()
+    assert ELSEWHERE not in text  # the plan verified before the review
+    assert any("the plan verified before the review was written" in w for w in done.warnings)
+
+
+def test_host_a_broken_change_with_attempts_left_is_asked_again(
+    skill: Path, tmp_path: Path
+) -> None:
+    pause = _start(skill, tmp_path)
+    review = resume(pause["session"], json.dumps(plan())).pause
+    assert review is not None
+    broken = plan()
+    broken["pipelines"][0]["steps"][0]["program"] = "scripts/missing.py"
+    again = resume(review["session"], json.dumps(broken)).pause
+    assert again is not None and again["step"] == "analyze" and again["attempt"] == 2
+    assert any("scripts/missing.py" in e for e in again["errors"])
+    done = resume(again["session"], json.dumps(plan()))  # passes: no second review
+    assert done.pause is None and done.ok
+
+
+def test_host_no_review(skill: Path, tmp_path: Path) -> None:
+    pause = _start(skill, tmp_path, "--no-review")
+    done = resume(pause["session"], json.dumps(plan()))
+    assert done.pause is None and done.ok
+    assert [r.request.text for r in done.requests.findings] == [ELSEWHERE]  # still reported
+
+
+def test_llm_the_review_is_one_more_call(skill: Path) -> None:
+    inventory = build_inventory(skill)
+    changed = plan(ELSEWHERE)
+    scripted = ScriptedProvider({"_convert/analyze": [plan(), changed]})
+    said: list[str] = []
+    result = analyze_with_usage(inventory, provider=scripted, config=Config(), progress=said.append)
+    assert ELSEWHERE in result.plan.pipelines[0].triggers
+    assert result.notes == []
+    assert any("review: 1 of the skill's requests land off a pipeline" in s for s in said), said
+
+
+def test_llm_a_broken_review_answer_keeps_the_verified_plan(skill: Path) -> None:
+    inventory = build_inventory(skill)
+    broken = plan(ELSEWHERE)
+    broken["pipelines"][0]["steps"][0]["program"] = "scripts/missing.py"
+    scripted = ScriptedProvider({"_convert/analyze": [plan(), broken]})
+    result = analyze_with_usage(inventory, provider=scripted, config=Config())
+    assert ELSEWHERE not in result.plan.pipelines[0].triggers
+    assert result.notes and "the plan verified before the review was written" in result.notes[0]
+    assert result.verification is not None and not result.verification.errors
+
+
+def test_llm_no_review_makes_one_call(skill: Path) -> None:
+    scripted = ScriptedProvider({"_convert/analyze": [plan()]})  # a second call would fail
+    result = analyze_with_usage(build_inventory(skill), provider=scripted, config=Config(),
+                                review=False)  # fmt: skip
+    assert result.attempts == 1 and result.notes == []
