@@ -123,6 +123,14 @@ def _params(inventory: Inventory, path: str) -> list[Param]:
     return [p for c in commands for p in c.params]
 
 
+def _program_level(inventory: Inventory, path: str) -> list[Param]:
+    """The parameters of ``path``'s own command, not of a subcommand."""
+    program = inventory.program(path) or next(
+        (p for p in inventory.elsewhere if p.path == path), None
+    )
+    return list(program.cli.params) if program is not None and program.cli is not None else []
+
+
 def _documented(program: dict[str, Any], item: dict[str, Any]) -> bool:
     return "program" not in (program.get("documented_in"), item.get("documented_in"))
 
@@ -139,11 +147,15 @@ def flag_figures(inventory: Inventory, plan: Plan | None, expected: dict[str, An
             counts["flags"] += 1
             name = flag["flag"]
             same = [p for p in params if name in (p.name, *p.aliases)]
-            # the expectations do not say which subcommand a flag is of: any may match
+            # the expectations do not say which subcommand a flag is of: any may match; and
+            # they mark a flag required in one subcommand only optional (for the program)
+            top = [id(p) for p in _program_level(inventory, path)]
+            want = bool(flag.get("required"))
             right = [
                 p
                 for p in same
-                if _type_ok(flag, p.type) and p.required == bool(flag.get("required"))
+                if _type_ok(flag, p.type)
+                and (p.required == want or (id(p) not in top and not want))
             ]
             param = (right or same or [None])[0]
             good = bool(right)
