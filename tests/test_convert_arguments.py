@@ -597,3 +597,73 @@ def test_a_here_document_runs_to_its_delimiter_or_to_the_end() -> None:
         "cat <<MORE\n  --keep N   days\n"  # never closed: the rest of the script is its body
     )
     assert heredoc_help(source) == ["  --ttl <seconds>  TTL", "  --keep N   days\n"]
+
+
+def test_integer_choices_are_integers_in_the_pipeline(tmp_path: Path) -> None:
+    """argparse ``type=int, choices=[0, 1, 2], default=0`` gave ``enum: ["0", "1", "2"]`` with
+    type integer: app-run check failed the APP (an enum value not of its type, a default not
+    one of its enum)."""
+    import yaml
+
+    from skill2app.converter.convert import Options, convert
+
+    skill = write_tree(
+        tmp_path / "route",
+        {
+            "SKILL.md": HEAD + "```bash\npython3 scripts/route.py --origin A --cartype 1\n```\n",
+            "scripts/route.py": (
+                "import argparse\np = argparse.ArgumentParser()\n"
+                "p.add_argument('--origin', required=True)\n"
+                "p.add_argument('--cartype', type=int, default=0, choices=[0, 1, 2])\n"
+                "p.parse_args()\n"
+            ),
+        },
+    )
+    report = convert(Options(skill_dir=skill, out=tmp_path / "app", analyzer="heuristic"))
+    assert report.ok, report.human_lines()
+    (pipeline,) = (tmp_path / "app" / "pipelines").glob("[!_]*/pipeline.yaml")
+    cartype = yaml.safe_load(pipeline.read_text())["input"]["cartype"]
+    assert (cartype["type"], cartype["enum"], cartype["default"]) == ("integer", [0, 1, 2], 0)
+
+
+def test_a_program_option_goes_before_its_subcommand(
+    tmp_path: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``mail.py --mailbox 163 send --to X``: argparse reads --mailbox before the subcommand
+    only.  It was a false "SKILL.md passes --mailbox, which the program does not declare",
+    no pipeline could set it, and one passed after ``send`` would be refused.  And a value
+    shown for a flag whose help holds it ("主题" in "邮件主题") was no example: a placeholder."""
+    import json
+
+    from helpers import invoke
+
+    from skill2app.converter.convert import Options, convert
+
+    skill = write_tree(
+        tmp_path / "mail",
+        {
+            "SKILL.md": HEAD + "```bash\npython3 scripts/mail.py --mailbox 163 send --to a@b.cn "
+            "--subject 主题\npython3 scripts/mail.py receive --limit 5\n```\n",
+            "scripts/mail.py": (
+                "import argparse, json, sys\np = argparse.ArgumentParser()\n"
+                "p.add_argument('--mailbox', choices=['qq', '163'], default='qq')\n"
+                "sub = p.add_subparsers(dest='command')\ns = sub.add_parser('send')\n"
+                "s.add_argument('--to', required=True)\n"
+                "s.add_argument('--subject', required=True, help='邮件主题')\n"
+                "r = sub.add_parser('receive')\nr.add_argument('--limit', type=int, default=10)\n"
+                "a = p.parse_args()\nprint(json.dumps({'argv': sys.argv[1:]}))\n"
+            ),
+        },
+    )
+    report = convert(Options(skill_dir=skill, out=tmp_path / "app", analyzer="heuristic"))
+    assert report.ok, report.human_lines()
+    assert not [n for n in report.notes + report.warnings if "does not declare" in n]
+    monkeypatch.chdir(tmp_path / "app")
+    send = [p["name"] for p in report.pipelines if "send" in p["name"]][0]
+    got = invoke("run", ".", send, "-i", "to=x@y.cn", "-i", "subject=hi", "-i", "mailbox=163")
+    assert got.exit_code == 0, got.stderr
+    argv = json.loads(got.stdout)["argv"]
+    assert argv == ["--mailbox", "163", "send", "--to", "x@y.cn", "--subject", "hi"]
+    # the value SKILL.md shows is the sample, though the help says it in passing ("邮件主题")
+    sample = json.loads((tmp_path / "app" / "pipelines" / send / "samples/input.json").read_text())
+    assert sample["subject"] == "主题"

@@ -22,6 +22,7 @@ from skill2app.converter.inventory.programs.interface import (
     Command,
     Param,
     ParsedArgs,
+    as_run,
     dest_of,
     parse_argv,
 )
@@ -29,7 +30,7 @@ from skill2app.converter.inventory.programs.program import Program
 from skill2app.converter.inventory.programs.scripts import without_usage
 from skill2app.converter.inventory.shell import Stdin
 from skill2app.converter.plan.model import Arg, CodeStep, Input, StdinFeed
-from skill2app.converter.plan.samples import with_example
+from skill2app.converter.plan.samples import example_of, with_example
 
 ACTION_FLAGS = {"action", "command", "cmd", "op", "operation", "task", "subcommand", "verb"}
 OUTPUT_FILE_FLAGS = {"output", "out", "output_file", "outfile", "output_path", "o", "dest"}
@@ -198,8 +199,11 @@ def json_switch(command: Command, program: Program) -> tuple[list[Arg], str]:
 
 
 def exposed_params(path: MainPath) -> list[Param]:
-    """Parameters that become inputs: positionals first, then flags."""
+    """Parameters that become inputs: positionals first, then flags (a subcommand's own,
+    then the program's options given before it)."""
     command = path.command
+    if path.subcommand and path.program.cli is not None:
+        command = as_run(path.program.cli, path.subcommand)
     fixed = {path.action[0]} if path.action else set()
     fixed |= {a.flag for a in json_switch(command, path.program)[0]}
     if command.framework in AUTHORITATIVE:
@@ -282,7 +286,7 @@ def input_for(path: MainPath, param: Param, name: str) -> Input:
             and kind not in ("boolean", "array")
         )
     help_text = param.help
-    if seen and kind != "boolean" and seen[0] not in help_text:
+    if seen and kind != "boolean" and example_of(help_text) is None:  # "邮件主题" shown "主题"
         help_text = with_example(help_text, seen[0])
     enum = param.choices or path.program.enumerations.get(param.name)
     return Input(

@@ -14,7 +14,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from skill2app.converter.inventory.programs.interface import AUTHORITATIVE, Command, parse_argv
+from skill2app.converter.inventory.programs.interface import (
+    AUTHORITATIVE,
+    Command,
+    as_run,
+    parse_argv,
+)
 from skill2app.converter.plan.file import format_path, schema_errors
 from skill2app.converter.plan.flow import (
     earlier_steps,
@@ -144,7 +149,8 @@ def _code_step(
                 *errors,
                 f"{at}.subcommand: {step.program} has no subcommand {step.subcommand!r}",
             ]
-        command = cli.subcommands.get(step.subcommand, Command("none"))
+        listed = step.subcommand in cli.subcommands
+        command = as_run(cli, step.subcommand) if listed else Command("none")
     elif cli.subcommands and cli.framework in AUTHORITATIVE:
         names = ", ".join(sorted(cli.subcommands))
         return [*errors, f"{at}.subcommand: {step.program} needs a subcommand ({names})"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from skill2app.converter.inventory.programs.interface import Param
+from skill2app.converter.inventory.programs.interface import Param, as_run, before
 from skill2app.converter.inventory.programs.language import DEFAULT_INTERPRETER
 from skill2app.converter.inventory.programs.program import Program
 from skill2app.converter.plan.model import Arg, CodeStep, Pipeline
@@ -67,11 +67,14 @@ def strict_choices(pipeline: Pipeline, inventory: Inventory) -> dict[str, list[s
 
 
 def _arg_spec(arg: Arg, program: Program | None, subcommand: str) -> dict[str, Any]:
-    """One arg of SPEC; an array flag the program reads as `--flag a b` gets ``spread``."""
+    """One arg of SPEC; an array flag the program reads as `--flag a b` gets ``spread``, a
+    program's option that goes before the subcommand ``before``."""
     data = arg.to_dict()
     param = _flag_param(program, subcommand, arg.flag)
     if param is not None and param.spread:  # the program says so, whatever the plan says
         data["spread"] = True
+    if param is not None and program and program.cli and param in before(program.cli, subcommand):
+        data["before"] = True
     return data
 
 
@@ -79,5 +82,5 @@ def _flag_param(program: Program | None, subcommand: str, flag: str) -> Param | 
     """What the program's command line (its subcommand's, if any) says about ``flag``."""
     command = program.cli if program and flag else None
     if command is not None and subcommand:
-        command = command.subcommands.get(subcommand, command)
+        command = as_run(command, subcommand)
     return command.flag(flag) if command is not None else None

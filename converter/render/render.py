@@ -125,11 +125,22 @@ def pipeline_context(
     }
 
 
+def typed(values: list[str], kind: str) -> list[Any]:
+    """A program's choices as an input of type ``kind`` holds them (argparse ``type=int,
+    choices=[0, 1, 2]``: the integers); as they are when one does not read as that type."""
+    if kind not in ("integer", "number"):
+        return list(values)
+    try:
+        return [int(v) if kind == "integer" else float(v) for v in values]
+    except ValueError:
+        return list(values)
+
+
 def _input_context(item: Input, choices: list[str]) -> dict[str, Any]:
     """One input as pipeline.yaml declares it: ``name: type`` (``type?`` when optional), or
     the long form (app-run extension) when it has a description, allowed values or a default:
     what agents see (MCP tools, needs_input) and what app-run checks before any step runs."""
-    enum = list(item.enum) if item.enum else list(choices)
+    enum = list(item.enum) if item.enum else typed(choices, item.type)
     long: dict[str, Any] = {"type": item.type}
     if not item.required and item.default is None:
         long["required"] = False

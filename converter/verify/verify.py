@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skill2app.converter.inventory.programs.interface import Command
+from skill2app.converter.inventory.programs.interface import Command, as_run
 from skill2app.converter.render.literals import read_spec
 from skill2app.converter.verify.routes import RoutingCheck, check_routes
 from skill2app.converter.verify.smoke import SMOKE_TIMEOUT, SmokeResult, smoke_test
@@ -147,7 +147,7 @@ def mapping_errors(item: RenderedFile, inventory: Inventory) -> tuple[int, list[
         known = [*cli.subcommands, *(program.enumerations.get("<command>") or [])]
         if subcommand not in known:
             return 0, [f"{item.path}: {program.path} has no subcommand {subcommand!r}"]
-        command = cli.subcommands.get(subcommand, Command("none"))
+        command = as_run(cli, subcommand) if subcommand in cli.subcommands else Command("none")
     authoritative = command.framework != "none" or bool(command.params)
     flags = [str(a["flag"]) for a in spec.get("args", []) if a.get("flag")]
     errors = [

@@ -98,6 +98,24 @@ class Command:
         return data
 
 
+def as_run(cli: Command, subcommand: str) -> Command:
+    """What a run of ``subcommand`` accepts: its own parameters, then the program's options
+    given before it (argparse ``mail.py --mailbox 163 send``) that it does not define itself
+    (``before``).  The program's own command when there is no such subcommand."""
+    own = cli.subcommands.get(subcommand) if subcommand else None
+    if own is None:
+        return cli
+    return Command(own.framework, own.description, [*own.params, *before(cli, subcommand)])
+
+
+def before(cli: Command, subcommand: str) -> list[Param]:
+    """The program's flags that go before ``subcommand`` on its command line."""
+    own = cli.subcommands.get(subcommand) if subcommand else None
+    if own is None:
+        return []
+    return [p for p in cli.params if p.kind == "flag" and own.flag(p.name) is None]
+
+
 def add_param(command: Command, param: Param) -> None:
     """Add ``param`` unless one with the same spelling is there already."""
     for existing in command.params:

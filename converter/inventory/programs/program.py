@@ -25,6 +25,7 @@ from skill2app.converter.inventory.programs.interface import (
     Command,
     Param,
     add_param,
+    as_run,
     dest_of,
     parse_argv,
 )
@@ -332,12 +333,14 @@ def _merge_invocations(program: Program) -> None:
     for inv in program.invocations:
         parsed = parse_argv(inv.argv, program.cli)
         target = program.command_for(parsed.subcommand) or program.cli
+        reads = as_run(program.cli, parsed.subcommand)  # its options before the subcommand too
         positionals = parsed.positionals
         if program.enumerations.get("<command>") and positionals:
             commands_seen.add(positionals[0])
             positionals = positionals[1:]
         for name, value in parsed.flags:
-            _note_flag(program, target, name, value)
+            if reads.flag(name) is None or reads is program.cli:
+                _note_flag(program, target, name, value)
             if value is not None and not is_placeholder(value):
                 seen.setdefault(name, set()).add(value)
         _note_positionals(program, target, positionals)

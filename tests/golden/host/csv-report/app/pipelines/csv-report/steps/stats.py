@@ -221,8 +221,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory(dir=work if os.path.isdir(work) else None) as scratch:
         try:
             argv = command()
+            at = len(argv) - bool(SPEC["subcommand"])  # where options before it go
             for index, arg in enumerate(SPEC["args"]):
-                argv += words(index, arg, payload, Path(scratch))
+                found = words(index, arg, payload, Path(scratch))
+                if arg.get("before"):  # the program reads it before its subcommand
+                    argv[at:at] = found
+                    at += len(found)
+                else:
+                    argv += found
             done = subprocess.run(
                 argv, cwd=working_dir(), stdin=subprocess.DEVNULL, capture_output=True
             )
