@@ -162,14 +162,14 @@ def flag_figures(inventory: Inventory, plan: Plan | None, expected: dict[str, An
             counts["inventory"] += good
             if not good:
                 rows["inventory_miss"].append(f"{path} {name} ({_shown(param)})")
-            if _in_plan(plan, path, flag):
+            if _in_plan(plan, path, flag, inventory):
                 counts["plan"] += 1
             else:
                 rows["plan_miss"].append(f"{path} {name}")
         if program.get("documented_in") != "program":
             for index, positional in enumerate(program.get("positionals") or []):
                 counts["positionals"] += 1
-                if _positional_in_plan(plan, path, index, positional):
+                if _positional_in_plan(plan, path, index, positional, inventory):
                     counts["positionals_plan"] += 1
                 else:
                     rows["plan_miss"].append(f"{path} <{positional['name']}>")
@@ -193,8 +193,12 @@ def _steps(plan: Plan | None, path: str) -> list[tuple[CodeStep, dict[str, Any]]
     ]
 
 
-def _in_plan(plan: Plan | None, path: str, flag: dict[str, Any]) -> bool:
+def _in_plan(plan: Plan | None, path: str, flag: dict[str, Any], inventory: Inventory) -> bool:
+    program = inventory.program(path)
     for step, inputs in _steps(plan, path):
+        own = program.cli.subcommands.get(step.subcommand) if program and program.cli else None
+        param = own.flag(flag["flag"]) if own is not None and step.subcommand else None
+        required_here = param is not None and param.required  # in this step's subcommand
         for arg in step.args:
             if arg.flag != flag["flag"]:
                 continue
@@ -204,11 +208,20 @@ def _in_plan(plan: Plan | None, path: str, flag: dict[str, Any]) -> bool:
                 )
             item = inputs.get(arg.ref.removeprefix("input."))
             if item is not None and _type_ok(flag, item.type):
-                return item.required == bool(flag.get("required"))
+                return item.required in (bool(flag.get("required")), required_here)
     return False
 
 
-def _positional_in_plan(plan: Plan | None, path: str, index: int, want: dict[str, Any]) -> bool:
+def _positional_in_plan(
+    plan: Plan | None, path: str, index: int, want: dict[str, Any], inventory: Inventory
+) -> bool:
+    """Whether a step passes the expected positional ``index``; of a program with
+    subcommands, the first (``command``) is the step's subcommand, and the rest shift."""
+    program = inventory.program(path)
+    if program is not None and program.cli is not None and program.cli.subcommands:
+        if index == 0:
+            return any(step.subcommand for step, _inputs in _steps(plan, path))
+        index -= 1
     for step, inputs in _steps(plan, path):
         positional = [a for a in step.args if not a.flag]
         if index >= len(positional):
