@@ -50,6 +50,8 @@ def plan_of(root: Path, files: dict[str, Any]) -> Plan:
         ("Complete Example Workflow", ""),
         ("单选 / 多选字段 必须传 --property", ""),
         ("Do not use for scanned forms", ""),
+        ("接收最新邮件", "接收最新邮件"),
+        ("检查新邮件（最近 N 天）", "检查新邮件"),
     ],
 )
 def test_a_title_is_a_task_or_nothing(title: str, task: str) -> None:
@@ -176,3 +178,29 @@ def test_a_quoted_request_goes_to_its_pipeline(tmp_path: Path) -> None:
     merge, split = plan.pipelines
     assert "combine report.pdf and annex.pdf into one" in merge.triggers
     assert "split the handbook into single pages" in split.triggers
+
+
+def test_the_comment_above_a_command_names_its_task(tmp_path: Path) -> None:
+    """One code block of commented commands ("# 发送带附件" above `mail.py send ...`): each
+    comment is the skill's own words for the command under it."""
+    mail = (
+        "import argparse\np = argparse.ArgumentParser()\nsub = p.add_subparsers(dest='c')\n"
+        "s = sub.add_parser('send', help='发送邮件')\ns.add_argument('--to', required=True)\n"
+        "s.add_argument('--attach', nargs='+')\n"
+        "r = sub.add_parser('receive', help='接收邮件')\nr.add_argument('--limit', type=int)\n"
+        "p.parse_args()\n"
+    )
+    block = (
+        "```bash\n# 发送带附件\npython3 scripts/mail.py send --to a@b.cn --attach r.pdf\n\n"
+        "# 接收最新邮件\npython3 scripts/mail.py receive --limit 5\n```\n"
+    )
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: mail\ndescription: 收发邮件。\n---\n# 邮件\n\n" + block,
+            "scripts/mail.py": mail,
+        },
+    )
+    triggers = {p.name: p.triggers for p in plan.pipelines}
+    assert "发送带附件" in triggers["mail-send"]
+    assert "接收最新邮件" in triggers["mail-receive"]

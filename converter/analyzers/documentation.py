@@ -119,6 +119,7 @@ def path_candidates(
     program = path.program
     stem = humanize(program.path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
     candidates = [as_task(title) for title, _prose in documenting(inventory, path.invocations)]
+    candidates += [as_task(comment) for comment in comments_above(inventory, path.invocations)]
     if inventory.language == "zh" and path.label:
         candidates += zh_action_phrases(path.label, _section_nouns(inventory, path))
     candidates += clauses
@@ -211,6 +212,22 @@ def lead_ins(inventory: Inventory, invocations: list[Invocation]) -> list[str]:
             if clause and not INSTRUCTION.match(clause):
                 found.append(clause)
     return [c for c in found if not re.search(r"[/`<>{}]|\b(?:python|node|bash)\b", c)]
+
+
+def comments_above(inventory: Inventory, invocations: list[Invocation]) -> list[str]:
+    """The comment right above each documented command in its code block ("# 发送带附件",
+    "# Merge two PDFs"): the skill's own words for what that command does."""
+    found: list[str] = []
+    for inv in invocations:
+        document = next((d for d in inventory.documents if d.path == inv.file), None)
+        if document is None or inv.source == "inline":
+            continue
+        lines = document.text.split("\n")
+        offset = inv.line - document.first_line
+        above = lines[offset - 1].strip() if 0 < offset <= len(lines) else ""
+        if re.match(r"(?:#|//)(?!!)", above):  # a shell, Python or JavaScript comment
+            found.append(above.lstrip("#/ ").strip())
+    return found
 
 
 _PROGRAM_SPAN = re.compile(r"`[^`\s]*\.(?:py|js|mjs|cjs|ts|sh|rb|pl)`\s*")

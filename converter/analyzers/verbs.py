@@ -205,7 +205,9 @@ _ZH_LEADS = sorted({v for verbs in ZH_VERBS.values() for v in verbs} | set(ZH_SY
 # Chinese actions titles name beyond those of ``ZH_VERBS``.
 _ZH_ACTIONS = (
     "统计 汇总 生成 计算 整理 比较 制作 撰写 编写 写 查 看 找 订 预约 提醒 通知 审批 预览 打印 "
-    "转 发 建 改 删 读 存 分享 授权 登录 安装 部署 运行 执行 测试 识别 评估 审核 记录 规划"
+    "转 发 建 改 删 读 存 分享 授权 登录 安装 部署 运行 执行 测试 识别 评估 审核 记录 规划 "
+    "接收 检查 获取 下载 上传 导出 导入 分析 翻译 画 取消 更新 添加 列出 设置 同步 转换 合并 "
+    "拆分 压缩 提取 搜索 总结 回复 播放 启用 禁用 暂停 恢复"
 ).split()
 
 
