@@ -325,14 +325,14 @@ def sessions_command(
     as_json: AsJson = False,
 ) -> None:
     """List the host analyst's conversion sessions (newest last)."""
-    from skill2app.converter.analyzers import host
+    from skill2app.converter.analyzers import sessions
     from skill2app.runtime.app.config import state_home
 
     home = state_home()
     if clean:
-        removed = host.clean(home)
+        removed = sessions.clean(home)
         typer.echo(f"removed {len(removed)} conversion sessions", err=True)
-    rows = host.list_sessions(home)
+    rows = sessions.list_sessions(home)
     if as_json:
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return

@@ -13,36 +13,30 @@ pipeline (``step: review``, ``verify/requests.py``): the agent answers with the 
 changed.  A changed plan is verified like any answer; when it fails and no attempt is left,
 the plan verified before the review is the one written.
 
-Sessions are ``<APP_RUN_HOME>/convert-sessions/<id>.json``, written atomically, mode 0600,
-locked while one app-convert acts on them (as app-run's sessions are).
+Sessions are ``<APP_RUN_HOME>/convert-sessions/<id>.json`` (``sessions.py``), written
+atomically, mode 0600, locked while one app-convert acts on them (as app-run's sessions are).
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
 import os
 import secrets
 import shlex
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from skill2app.converter.analyzers.brief import analyst_prompt, material_for, review_prompt
 from skill2app.converter.analyzers.loop import MAX_ATTEMPTS, Verdict, evaluate, parse_answer, shown
+from skill2app.converter.analyzers.sessions import VERSION, fingerprint, held, write
 from skill2app.converter.errors import UsageError
 from skill2app.converter.inventory.model import Inventory, build_inventory
 from skill2app.converter.plan.file import plan_schema, plan_to_yaml
-from skill2app.runtime.jsonfile import lock, write_json
 
-VERSION = 1
-FOLDER = "convert-sessions"
-SKIPPED = {".git", "node_modules", "__pycache__", ".venv", "pipelines", ".app-convert-backup"}
-MAX_FILES = 20_000
 ANSWER_FORMAT = (
     "the plan as one JSON object (or YAML) that validates against `schema`; send it on stdin "
     "to the `resume` command (or save it and add --answer FILE)"
@@ -99,10 +93,6 @@ class Outcome:
     notes: list[str] = field(default_factory=list)  # for the report (a review that failed)
 
 
-def sessions_dir(home: Path) -> Path:
-    return home / FOLDER
-
-
 def start(
     home: Path,
     inventory: Inventory,
@@ -128,7 +118,7 @@ def start(
         "created": time.time(),
         "updated": time.time(),
     }
-    _write(home, data)
+    write(home, data)
     return _pause(home, data, inventory)
 
 
@@ -189,17 +179,17 @@ def resume(
                     verdict.requests,
                 ),
             }
-            _write(home, data)
+            write(home, data)
             return Outcome(data, pause=_pause(home, data, inventory), inventory=inventory)
         data["stage"] = "analyze"
         if verdict.ok:
             data["status"] = "accepted"
-            _write(home, data)
+            write(home, data)
             return Outcome(data, verdict=verdict, inventory=inventory)
         if data["attempt"] >= data["max_attempts"]:
             return _last(home, data, inventory, verdict.problems, progress)
         data |= {"attempt": data["attempt"] + 1, "problems": shown(verdict.problems)}
-        _write(home, data)
+        write(home, data)
         return Outcome(data, pause=_pause(home, data, inventory), inventory=inventory)
 
 
@@ -230,21 +220,21 @@ def _last(
         )
         if verdict.ok:
             data["status"] = "accepted"
-            _write(home, data)
+            write(home, data)
             note = (
                 "the plan changed after the review failed verification "
                 f"({shown(problems)[0]}); the plan verified before the review was written"
             )
             return Outcome(data, verdict=verdict, inventory=inventory, notes=[note])
     data |= {"status": "exhausted", "problems": problems}
-    _write(home, data)
+    write(home, data)
     return Outcome(data, inventory=inventory, problems=problems)
 
 
 def abandon(home: Path, session: str) -> dict[str, Any]:
     with held(home, session) as data:
         data |= {"status": "abandoned", "updated": time.time()}
-        _write(home, data)
+        write(home, data)
         return data
 
 
@@ -298,118 +288,6 @@ def commands(session: str, home: Path) -> tuple[str, str]:
         f"{prefix}{program} resume {session} --answer -",
         f"{prefix}{program} abandon {session}",
     )
-
-
-# -- session files ---------------------------------------------------------------------------
-
-
-def _path(home: Path, session: str) -> Path:
-    if not session or "/" in session or session.startswith("."):
-        raise UsageError(f"no conversion session {session!r}", hint="see app-convert sessions")
-    return sessions_dir(home) / f"{session}.json"
-
-
-def _write(home: Path, data: dict[str, Any]) -> None:
-    write_json(_path(home, data["session"]), data, mode=0o600)
-
-
-def load(home: Path, session: str) -> dict[str, Any]:
-    path = _path(home, session)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UsageError(
-            f"no conversion session {session!r}", hint="see app-convert sessions"
-        ) from None
-    except (OSError, ValueError, RecursionError) as exc:
-        raise UsageError(
-            f"conversion session {session} cannot be read ({type(exc).__name__})",
-            hint=f"remove {path} and start again",
-        ) from None
-    if not _valid(data, session):
-        raise UsageError(
-            f"conversion session {session} is not one app-convert wrote",
-            hint=f"remove {path} and start again",
-        )
-    return data
-
-
-def _valid(data: Any, session: str) -> bool:
-    shapes = {"session": str, "status": str, "skill": str, "fingerprint": str,
-              "options": dict, "attempt": int, "max_attempts": int, "problems": list,
-              "draft": str}  # fmt: skip
-    return (
-        isinstance(data, dict)
-        and data.get("version") == VERSION
-        and all(isinstance(data.get(k), t) for k, t in shapes.items())
-        and data["session"] == session
-    )
-
-
-@contextlib.contextmanager
-def held(home: Path, session: str) -> Iterator[dict[str, Any]]:
-    """The session's data while this process alone acts on it."""
-    path = _path(home, session)
-    if not path.is_file():
-        raise UsageError(f"no conversion session {session!r}", hint="see app-convert sessions")
-    with lock(path.with_suffix(".lock")) as mine:
-        if not mine:
-            raise UsageError(
-                f"conversion session {session} is in use by another app-convert",
-                hint="wait for it to finish",
-            )
-        yield load(home, session)
-
-
-def list_sessions(home: Path) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    for path in sorted(sessions_dir(home).glob("*.json")):
-        try:
-            data = load(home, path.stem)
-        except UsageError:
-            rows.append({"session": path.stem, "status": "corrupt"})
-            continue
-        keys = ("session", "status", "skill", "attempt", "max_attempts", "updated")
-        rows.append({k: data.get(k) for k in keys})
-    return rows
-
-
-def clean(home: Path, older_than_hours: float = 24.0) -> list[str]:
-    """Remove ended and corrupt sessions, and paused ones older than ``older_than_hours``."""
-    removed = []
-    now = time.time()
-    for row in list_sessions(home):
-        stale = row["status"] == "paused" and now - (row.get("updated") or 0) > (
-            older_than_hours * 3600
-        )
-        if row["status"] == "paused" and not stale:
-            continue
-        path = _path(home, row["session"])
-        with lock(path.with_suffix(".lock")) as mine:
-            if mine:
-                with contextlib.suppress(OSError):
-                    path.unlink()
-                    removed.append(row["session"])
-    return removed
-
-
-def fingerprint(skill: Path) -> str:
-    """A hash of the skill's files as they are (paths, sizes, modification times), without
-    what conversions add (pipelines/, backups) or tools keep (.git, node_modules)."""
-    digest = hashlib.sha256()
-    count = 0
-    for folder, dirs, files in os.walk(skill):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED)
-        for name in sorted(files):
-            path = Path(folder) / name
-            with contextlib.suppress(OSError):
-                stat = path.lstat()
-                rel = path.relative_to(skill).as_posix()
-                digest.update(f"{rel}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-            count += 1
-            if count > MAX_FILES:
-                return digest.hexdigest() + "+"
-    return digest.hexdigest()
 
 
 def _slug(name: str) -> str:

@@ -1,0 +1,138 @@
+"""The files of app-convert's host sessions: one JSON file per session, written atomically
+(mode 0600), locked while one app-convert acts on it, bound to the skill's files by a
+fingerprint, listed and cleaned like app-run's sessions.
+
+    <APP_RUN_HOME>/convert-sessions/<id>.json
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from skill2app.converter.errors import UsageError
+from skill2app.runtime.jsonfile import lock, write_json
+
+VERSION = 1
+FOLDER = "convert-sessions"
+SKIPPED = {".git", "node_modules", "__pycache__", ".venv", "pipelines", ".app-convert-backup"}
+MAX_FILES = 20_000
+
+
+def sessions_dir(home: Path) -> Path:
+    return home / FOLDER
+
+
+def path_of(home: Path, session: str) -> Path:
+    if not session or "/" in session or session.startswith("."):
+        raise UsageError(f"no conversion session {session!r}", hint="see app-convert sessions")
+    return sessions_dir(home) / f"{session}.json"
+
+
+def write(home: Path, data: dict[str, Any]) -> None:
+    write_json(path_of(home, data["session"]), data, mode=0o600)
+
+
+def load(home: Path, session: str) -> dict[str, Any]:
+    path = path_of(home, session)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(
+            f"no conversion session {session!r}", hint="see app-convert sessions"
+        ) from None
+    except (OSError, ValueError, RecursionError) as exc:
+        raise UsageError(
+            f"conversion session {session} cannot be read ({type(exc).__name__})",
+            hint=f"remove {path} and start again",
+        ) from None
+    if not _valid(data, session):
+        raise UsageError(
+            f"conversion session {session} is not one app-convert wrote",
+            hint=f"remove {path} and start again",
+        )
+    return data
+
+
+def _valid(data: Any, session: str) -> bool:
+    shapes = {"session": str, "status": str, "skill": str, "fingerprint": str,
+              "options": dict, "attempt": int, "max_attempts": int, "problems": list,
+              "draft": str}  # fmt: skip
+    return (
+        isinstance(data, dict)
+        and data.get("version") == VERSION
+        and all(isinstance(data.get(k), t) for k, t in shapes.items())
+        and data["session"] == session
+    )
+
+
+@contextlib.contextmanager
+def held(home: Path, session: str) -> Iterator[dict[str, Any]]:
+    """The session's data while this process alone acts on it."""
+    path = path_of(home, session)
+    if not path.is_file():
+        raise UsageError(f"no conversion session {session!r}", hint="see app-convert sessions")
+    with lock(path.with_suffix(".lock")) as mine:
+        if not mine:
+            raise UsageError(
+                f"conversion session {session} is in use by another app-convert",
+                hint="wait for it to finish",
+            )
+        yield load(home, session)
+
+
+def list_sessions(home: Path) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for path in sorted(sessions_dir(home).glob("*.json")):
+        try:
+            data = load(home, path.stem)
+        except UsageError:
+            rows.append({"session": path.stem, "status": "corrupt"})
+            continue
+        keys = ("session", "status", "skill", "attempt", "max_attempts", "updated")
+        rows.append({k: data.get(k) for k in keys})
+    return rows
+
+
+def clean(home: Path, older_than_hours: float = 24.0) -> list[str]:
+    """Remove ended and corrupt sessions, and paused ones older than ``older_than_hours``."""
+    removed = []
+    now = time.time()
+    for row in list_sessions(home):
+        stale = row["status"] == "paused" and now - (row.get("updated") or 0) > (
+            older_than_hours * 3600
+        )
+        if row["status"] == "paused" and not stale:
+            continue
+        path = path_of(home, row["session"])
+        with lock(path.with_suffix(".lock")) as mine:
+            if mine:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                    removed.append(row["session"])
+    return removed
+
+
+def fingerprint(skill: Path) -> str:
+    """A hash of the skill's files as they are (paths, sizes, modification times), without
+    what conversions add (pipelines/, backups) or tools keep (.git, node_modules)."""
+    digest = hashlib.sha256()
+    count = 0
+    for folder, dirs, files in os.walk(skill):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED)
+        for name in sorted(files):
+            path = Path(folder) / name
+            with contextlib.suppress(OSError):
+                stat = path.lstat()
+                rel = path.relative_to(skill).as_posix()
+                digest.update(f"{rel}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+            count += 1
+            if count > MAX_FILES:
+                return digest.hexdigest() + "+"
+    return digest.hexdigest()
