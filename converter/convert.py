@@ -186,6 +186,7 @@ def judge_answer(
         smoke=bool(saved.get("smoke")),
         probe=bool(saved.get("probe")),
         unsafe_no_sandbox=bool(saved.get("unsafe_no_sandbox")),
+        review=bool(saved.get("review", True)),
         skip=frozenset(saved.get("skip") or ()),
         limit=Path(saved["limit"]) if saved.get("limit") else None,
         defer_outside=bool(saved.get("defer_outside")),

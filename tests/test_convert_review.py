@@ -251,3 +251,35 @@ def test_llm_no_review_makes_one_call(skill: Path) -> None:
     result = analyze_with_usage(build_inventory(skill), provider=scripted, config=Config(),
                                 review=False)  # fmt: skip
     assert result.attempts == 1 and result.notes == []
+
+
+def test_a_collection_reviews_each_skill_and_keeps_no_review(tmp_path: Path) -> None:
+    """Each skill of a collection is its own session: the review comes in its turn, with the
+    collection part said; --no-review holds for every skill, not only the first."""
+    files = {"SKILL.md": SKILL_MD, "scripts/count.py": COUNT_PY, "notes.txt": "one two\n"}
+    root = tmp_path / "collection"
+    for name in ("first", "second"):
+        write_tree(root / name, files | {"SKILL.md": SKILL_MD.replace("wordcount", name)})
+
+    def answer(name: str) -> str:
+        data = plan()
+        data["app"]["name"] = name
+        return json.dumps(data)
+
+    from skill2app.converter.collection import conversion
+
+    convert, resume = conversion.convert, conversion.resume  # a folder of skills
+    reviewed = convert(Options(skill_dir=root, out=tmp_path / "app", analyzer="host"))
+    assert reviewed.pause is not None
+    review = resume(reviewed.pause["session"], answer("first")).pause
+    assert review is not None and review["step"] == "review"
+    assert review["collection"]["skill"] == "first"
+
+    options = Options(skill_dir=root, out=tmp_path / "plain", analyzer="host", review=False)
+    started = convert(options)
+    assert started.pause is not None
+    second = resume(started.pause["session"], answer("first")).pause
+    assert second is not None and second["step"] == "analyze"
+    assert second["collection"]["skill"] == "second"
+    done = resume(second["session"], answer("second"))
+    assert done.pause is None and done.ok, done.human_lines()

@@ -327,5 +327,6 @@ def _base_options(state: dict[str, Any]) -> Options:
         smoke=bool(saved.get("smoke")),
         probe=bool(saved.get("probe")),
         unsafe_no_sandbox=bool(saved.get("unsafe_no_sandbox")),
+        review=bool(saved.get("review", True)),
         each=bool(state.get("each")),
     )
