@@ -172,6 +172,19 @@ def test_host_a_passing_plan_is_shown_back_once_and_kept(skill: Path, tmp_path: 
     assert "The skill's own requests: " in lines and ELSEWHERE in lines
 
 
+def test_host_keep_answers_a_review_with_the_plan_as_verified(skill: Path, tmp_path: Path) -> None:
+    pause = _start(skill, tmp_path)
+    review = resume(pause["session"], json.dumps(plan(ELSEWHERE))).pause  # passes...
+    assert review is None  # ...and routes its request: nothing to review
+    pause = _start(skill, tmp_path / "again")
+    review = resume(pause["session"], json.dumps(plan())).pause
+    assert review is not None and review["answer_format"].startswith('{"keep": true}')
+    assert '`{"keep": true}`' in review["prompt"]
+    done = resume(review["session"], '{"keep": true}')
+    assert done.pause is None and done.ok
+    assert [r.request.text for r in done.requests.findings] == [ELSEWHERE]
+
+
 def test_host_a_changed_plan_after_the_review_is_verified_and_written(
     skill: Path, tmp_path: Path
 ) -> None:
@@ -244,6 +257,16 @@ def test_llm_a_broken_review_answer_keeps_the_verified_plan(skill: Path) -> None
     assert ELSEWHERE not in result.plan.pipelines[0].triggers
     assert result.notes and "the plan verified before the review was written" in result.notes[0]
     assert result.verification is not None and not result.verification.errors
+
+
+def test_llm_a_review_kept_is_the_verified_plan(skill: Path) -> None:
+    scripted = ScriptedProvider({"_convert/analyze": [plan(), {"keep": True}]})
+    said: list[str] = []
+    result = analyze_with_usage(
+        build_inventory(skill), provider=scripted, config=Config(), progress=said.append
+    )
+    assert ELSEWHERE not in result.plan.pipelines[0].triggers and result.notes == []
+    assert "review: the model keeps its plan" in said
 
 
 def test_llm_no_review_makes_one_call(skill: Path) -> None:

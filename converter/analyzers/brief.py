@@ -247,9 +247,14 @@ the skill's languages), or a description that says it;
 the reason;
 - it is rightly left to Skill mode (or is no request at all): nothing.
 
-Answer with the whole plan: the YAML below as it is to keep it, or changed (YAML or one JSON \
-object). A changed plan is verified again (this review is not asked twice); if it fails and no \
-attempt is left, the plan below is the one written.
+Before you answer with a change, try it: `app-convert SKILL_DIR --plan PLAN_FILE --out \
+SOME_NEW_FOLDER --smoke` verifies it (its routing self-test line says whether new triggers now \
+pull the pipelines' own phrases elsewhere), and `app-run route SOME_NEW_FOLDER "a request" \
+--json` shows where a request goes. Triggers that make two sibling pipelines alike help no one.
+
+Answer with `{{"keep": true}}` to keep the plan as verified, or with the whole changed plan \
+(YAML or one JSON object). A changed plan is verified again (this review is not asked twice); \
+if it fails and no attempt is left, the plan below is the one written.
 
 Your plan as verified:
 

@@ -31,7 +31,14 @@ from pathlib import Path
 from typing import Any
 
 from skill2app.converter.analyzers.brief import analyst_prompt, material_for, review_prompt
-from skill2app.converter.analyzers.loop import MAX_ATTEMPTS, Verdict, evaluate, parse_answer, shown
+from skill2app.converter.analyzers.loop import (
+    MAX_ATTEMPTS,
+    Verdict,
+    evaluate,
+    is_keep,
+    parse_answer,
+    shown,
+)
 from skill2app.converter.analyzers.sessions import VERSION, fingerprint, held, write
 from skill2app.converter.errors import UsageError
 from skill2app.converter.inventory.model import Inventory, build_inventory
@@ -40,6 +47,11 @@ from skill2app.converter.plan.file import plan_schema, plan_to_yaml
 ANSWER_FORMAT = (
     "the plan as one JSON object (or YAML) that validates against `schema`; send it on stdin "
     "to the `resume` command (or save it and add --answer FILE)"
+)
+REVIEW_FORMAT = (
+    '{"keep": true} to keep the plan as verified, or the whole changed plan as one JSON object '
+    "(or YAML) that validates against `schema`; send it on stdin to the `resume` command (or "
+    "save it and add --answer FILE)"
 )
 
 
@@ -72,7 +84,7 @@ class HostPause:
                 "errors": self.problems,
                 "prompt": self.prompt,
                 "schema": plan_schema(),
-                "answer_format": ANSWER_FORMAT,
+                "answer_format": REVIEW_FORMAT if self.step == "review" else ANSWER_FORMAT,
                 "resume": self.resume,
                 "abandon": self.abandon,
             }
@@ -151,6 +163,8 @@ def resume(
                 hint=f"abandon it (app-convert abandon {session}) and start again",
             )
         answer, problem = parse_answer(answer_text)  # EmptyAnswer: refused, no attempt used
+        if data.get("stage") == "review" and is_keep(answer):  # the plan as verified
+            answer = json.loads(data["verified"])
         options = data["options"]
         unsafe = bool(options.get("unsafe_no_sandbox"))
         inventory = build_inventory(skill, probe=bool(options.get("probe")), unsafe=unsafe)

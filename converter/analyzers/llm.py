@@ -27,6 +27,7 @@ from skill2app.converter.analyzers.loop import (
     MAX_ATTEMPTS,
     Verdict,
     evaluate,
+    is_keep,
     parse_answer,
     shown,
 )
@@ -140,6 +141,9 @@ class _Asking:
         response = _ask(self.provider, self.config, prompt, self.attempt)
         for key in self.usage:
             self.usage[key] += int(response.usage.get(key, 0))
+        if is_keep(_answer(response)[0]):
+            _tell(self.progress, "review: the model keeps its plan")
+            return verdict, []
         judged = _judge(response, self.inventory, self.readme, self.progress)
         if judged.ok and judged.plan is not None:
             _tell(self.progress, _outcome(self.attempt, response.usage, []))
@@ -153,16 +157,20 @@ class _Asking:
         return verdict, [note]
 
 
+def _answer(response: LlmResponse) -> tuple[Any, str]:
+    """(the document the model answered, "") or (None, what is wrong with it)."""
+    if response.data is not None:
+        return response.data, ""
+    try:
+        return parse_answer(response.text or "")
+    except EmptyAnswer:
+        return None, "the answer is empty: answer with the plan as one JSON object"
+
+
 def _judge(
     response: LlmResponse, inventory: Inventory, readme: str, progress: Progress | None
 ) -> Verdict:
-    if response.data is not None:
-        answer, problem = response.data, ""
-    else:
-        try:
-            answer, problem = parse_answer(response.text or "")
-        except EmptyAnswer:
-            answer, problem = None, "the answer is empty: answer with the plan as one JSON object"
+    answer, problem = _answer(response)
     if problem:
         return Verdict(None, [problem])
     return evaluate(answer, inventory, analyzer="llm", readme=readme, progress=progress)

@@ -115,6 +115,13 @@ def evaluate(
     return Verdict(plan, [], files, verification, route_requests(plan, inventory))
 
 
+KEEP = {"keep": True}  # the answer to a review that keeps the plan as verified
+
+
+def is_keep(answer: Any) -> bool:
+    return isinstance(answer, dict) and answer == KEEP
+
+
 def shown(problems: list[str]) -> list[str]:
     """The problems as handed back: the first SHOWN_PROBLEMS, and how many more there are."""
     if len(problems) <= SHOWN_PROBLEMS:
