@@ -705,6 +705,28 @@ def test_a_failed_smoke_test_is_exit_5_with_the_reason(here: Path) -> None:
     assert (here / "app" / "pipelines" / "count" / "pipeline.yaml").is_file()
 
 
+def test_a_step_that_needs_the_network_is_skipped_not_failed(here: Path) -> None:
+    """The smoke run's sandbox shares no network: a program that calls its service fails for
+    a reason that is not the APP's (the countbot mail and map skills were exit 5 for it)."""
+    skill = here / "online"
+    (skill / "scripts").mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: online\ndescription: Fetches a page.\n---\n# Fetch\n\n"
+        "```bash\npython3 scripts/fetch.py --url https://example.org/\n```\n"
+    )
+    (skill / "scripts/fetch.py").write_text(
+        "import argparse, sys, urllib.request\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--url', required=True)\na = p.parse_args()\n"
+        "try:\n    urllib.request.urlopen('http://app-convert-smoke.invalid/', timeout=5)\n"
+        "except OSError as exc:\n    sys.exit(f'fetch failed: {exc}')\n"
+    )
+    result = run(skill, "--out", "app", "--smoke", "--json")
+    assert result.exit_code == 0, result.stderr
+    (step,) = json.loads(result.stdout)["verification"]["smoke"]["steps"]
+    assert step["status"] == "skipped", step
+    assert step["detail"] == "needs the network, which the smoke run does not have"
+
+
 # -- the llm analyzer through the command line (app-run's scripted provider) ---------------
 
 

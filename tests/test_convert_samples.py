@@ -119,3 +119,19 @@ def test_a_converted_pipeline_runs_on_its_fixture(tmp_path: Path, smoke: bool) -
     assert smoke_status["pages"] == "passed"
     lines = report.human_lines()
     assert "Placeholder samples (samples/placeholders.json) (1):" in lines
+
+
+def test_the_report_lists_no_placeholder_for_a_sample_the_plan_gives(tmp_path: Path) -> None:
+    """An analyst's own sample is written as it is (no placeholders.json): the report said its
+    inputs were placeholders all the same ("no example of city in the skill")."""
+    from skill2app.converter.inventory.model import build_inventory
+    from skill2app.converter.plan.model import Plan, Sample
+    from skill2app.converter.verify.report import Report
+
+    skill = write_tree(tmp_path / "demo", {"SKILL.md": HEAD})
+    derived = pipeline(Input("city", "string", True))
+    given = pipeline(Input("city", "string", True))
+    given.name, given.sample = "given", Sample(input={"city": "东莞"})
+    plan = Plan("demo", "Demo", pipelines=[derived, given])
+    report = Report.from_plan(plan, build_inventory(skill), skill=str(skill), mode="out")
+    assert list(report.placeholders) == ["read"]

@@ -103,8 +103,8 @@ class Report:
         report.skill_mode = [s.to_dict() for s in plan.skill_mode]
         report.unaccounted = [t.cite(inventory.skill.path) for t in unaccounted(plan, inventory)]
         data = [f.path for f in inventory.files if f.role in ("context", "other")]
-        for p in plan.pipelines:
-            if found := pipeline_samples(p, data).placeholders:
+        for p in plan.pipelines:  # the plan's own sample is what is written, as it is
+            if p.sample.input is None and (found := pipeline_samples(p, data).placeholders):
                 report.placeholders[p.name] = found
         report.warnings = list(inventory.warnings)
         report.notes = [n for n in plan.notes if n not in report.warnings]  # said once

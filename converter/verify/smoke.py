@@ -5,10 +5,11 @@ before its destructor: code steps for real, llm steps answered from ``samples/an
 A configuration variable the constructor checks and that names a path (``*_FILE``, ``*_PATH``,
 ``*_DIR``, ``*_HOME``) and is not set gets a scratch path.  A step that fails only because this
 machine lacks what the skill needs (the constructor's checks fail, a module or program is not
-installed) is ``skipped`` with what is missing — not a fault of the APP.  The steps run
-through app-run's own step runner inside the sandbox (``runtime.run.sandbox``: no network,
-nothing writable but the temporary copy, no view of the user's home; the caller has made sure
-one is available, or the user asked to go without: ``sandboxed``).
+installed, the network is out of reach) is ``skipped`` with what is missing — not a fault of
+the APP.  The steps run through app-run's own step runner inside the sandbox
+(``runtime.run.sandbox``: no network, nothing writable but the temporary copy, no view of the
+user's home; the caller has made sure one is available, or the user asked to go without:
+``sandboxed``).
 """
 
 from __future__ import annotations
@@ -50,6 +51,14 @@ MISSING = re.compile(
     r"|\S+ needs ((?:the |an? )?[^|\n]+?)\s*(?:\||$)"  # a generated adapter's own line
     r"|check_environment: (.+)"
 )  # the last group is the constructor's check, said in its own words
+
+
+# A program that reached for the network and found none (the sandbox shares none).
+NETWORK = re.compile(
+    r"Temporary failure in name resolution|Name or service not known|No address associated "
+    r"with hostname|nodename nor servname|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|Could not "
+    r"resolve host|Network is unreachable|ENETUNREACH|Failed to establish a new connection"
+)
 
 
 @dataclass(frozen=True)
@@ -226,7 +235,10 @@ FILE_LIKE = re.compile(r"[\w./-]*[\w-]\.[A-Za-z0-9]{1,5}")
 
 
 def needs_of(detail: str) -> str:
-    """What a failure says this machine lacks ("needs pypdf, not installed here"), or ""."""
+    """What a failure says this machine lacks ("needs pypdf, not installed here"; "needs the
+    network": the sandbox has none, and the skill's service is not the APP's fault), or ""."""
+    if NETWORK.search(detail):
+        return "needs the network, which the smoke run does not have"
     found = MISSING.search(detail)
     if found is None:
         return ""
