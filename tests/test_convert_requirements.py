@@ -410,3 +410,20 @@ def test_the_sentence_about_a_span_is_bounded_on_a_long_line() -> None:
     assert "Put your key in" in sentence and len(sentence) <= 2 * 300 + len("~/.k.json")
     assert sentence_of("`b`", "First one. Then `b` here. Last.") == "Then `b` here."
     assert sentence_of("zz", "no such words") == ""
+
+
+def test_a_call_in_a_code_block_is_no_program(tmp_path: Path) -> None:
+    """``send_media(file_paths=[...], message=...)`` in an unlabelled block is a host tool the
+    agent calls, and ``greet() { ... }`` a shell function: neither is a binary to install."""
+    inventory = build_inventory(
+        write_tree(
+            tmp_path / "media",
+            {
+                "SKILL.md": HEAD + '```\nsend_media(file_paths=["a.jpg"], message="hi")\n```\n'
+                "```bash\ngreet() { echo hi; }\ngreet\nconvert a.png b.jpg\n```\n",
+            },
+        )
+    )
+    binaries = {r.name for r in inventory.requirements if r.kind == "binary"}
+    assert "send_media" not in binaries and "greet" not in binaries
+    assert "convert" in binaries  # a real command of the same block still is one

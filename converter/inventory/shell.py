@@ -191,13 +191,24 @@ def _split(line: str) -> list[str]:
 
 
 # Lines of a shell block that document rather than run: an option list (`--name, -n  Name
-# (empty for root)`), a quoted prompt or output (`> Post about the weather`), JSON.
-_NOT_A_COMMAND = re.compile(r'-|>|[{}]|"[^"]*"\s*:')
+# (empty for root)`), a quoted prompt or output (`> Post about the weather`), JSON, a call
+# in a programming language's syntax (`send_media(file_paths=[...])`: a host tool).
+_NOT_A_COMMAND = re.compile(r'-|>|[{}]|"[^"]*"\s*:|[A-Za-z_][\w.]*\(')
 # Box drawing and arrows: a directory tree or a diagram, never a command.
 _DRAWING = re.compile(r"[\u2190-\u21ff\u2500-\u257f\u25a0-\u25ff\u27f0-\u27ff]")
 
 
 def simple_commands(text: str, first_line: int, language: str = "") -> list[SimpleCommand]:
+    """The commands a block runs, but not the shell functions it defines (`greet() {`)."""
+    commands = _commands(text, first_line, language)
+    defined = set(_FUNCTION.findall(text))
+    return [c for c in commands if c.argv[0] not in defined] if defined else commands
+
+
+_FUNCTION = re.compile(r"(?m)^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\s*\)")
+
+
+def _commands(text: str, first_line: int, language: str) -> list[SimpleCommand]:
     commands: list[SimpleCommand] = []
     cwd = ""
     for line, logical, bodies in logical_lines(text, first_line, language):
