@@ -306,3 +306,20 @@ def test_a_collection_reviews_each_skill_and_keeps_no_review(tmp_path: Path) -> 
     assert second["collection"]["skill"] == "second"
     done = resume(second["session"], answer("second"))
     assert done.pause is None and done.ok, done.human_lines()
+
+
+def test_a_session_whose_verified_plan_was_tampered_with_is_refused(
+    skill: Path, tmp_path: Path
+) -> None:
+    from skill2app.converter.errors import UsageError
+    from skill2app.runtime.app.config import state_home
+
+    pause = _start(skill, tmp_path)
+    review = resume(pause["session"], json.dumps(plan())).pause
+    assert review is not None
+    path = state_home() / "convert-sessions" / f"{review['session']}.json"
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps(data | {"verified": "{not json"}))
+    with pytest.raises(UsageError, match="is not one app-convert wrote"):
+        resume(review["session"], '{"keep": true}')
+    assert not (tmp_path / "app").exists()

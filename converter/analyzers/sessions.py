@@ -64,12 +64,26 @@ def _valid(data: Any, session: str) -> bool:
     shapes = {"session": str, "status": str, "skill": str, "fingerprint": str,
               "options": dict, "attempt": int, "max_attempts": int, "problems": list,
               "draft": str}  # fmt: skip
+    # a session paused for the review holds these too
+    review = {"stage": str, "reviewed": bool, "verified": str, "review": list,
+              "review_prompt": str}  # fmt: skip
     return (
         isinstance(data, dict)
         and data.get("version") == VERSION
         and all(isinstance(data.get(k), t) for k, t in shapes.items())
+        and all(k not in data or isinstance(data[k], t) for k, t in review.items())
         and data["session"] == session
+        and (data.get("stage") != "review" or _verified(data))
     )
+
+
+def _verified(data: dict[str, Any]) -> bool:
+    """Whether a session paused for the review holds the plan it verified, and its table."""
+    try:
+        plan = json.loads(str(data.get("verified")))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(plan, dict) and isinstance(data.get("review_prompt"), str)
 
 
 @contextlib.contextmanager
