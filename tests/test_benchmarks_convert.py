@@ -58,6 +58,8 @@ def test_a_set_is_listed_by_its_key_and_extracted_from_the_mirror(
     assert [(e.id, e.set, e.path) for e in dev] == [("c/demo", "dev", "skills/demo")]
     folder = corpus.extract(dev[0], tmp_path / "out", mirrors=tmp_path / "mirrors")
     assert (folder / "SKILL.md").read_text().startswith("---\nname: demo")
+    again = corpus.extract(dev[0], tmp_path / "out", mirrors=tmp_path / "mirrors")  # --keep
+    assert again == folder and not (folder / "demo").exists()  # replaced, never nested
     with pytest.raises(corpus.CorpusError, match="no mirror"):
         corpus.extract(dev[0], tmp_path / "out2", mirrors=tmp_path / "nowhere")
     write_tree(expectations, {"c/bad.yaml": "skill: bad\nset: dev\n"})

@@ -119,6 +119,7 @@ def extract(expectation: Expectation, into: Path, mirrors: Path | None = None) -
         raise CorpusError(f"{expectation.id}: git archive failed: {why[-1] if why else '?'}")
     subprocess.run(["tar", "-x", "-C", str(stage)], input=archive.stdout, check=True)
     target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(target, ignore_errors=True)  # a --keep folder used again: never nested
     shutil.move(str(stage / expectation.path), target)
     if not (target / "SKILL.md").is_file():
         raise CorpusError(f"{expectation.id}: {expectation.path} has no SKILL.md")
