@@ -667,3 +667,21 @@ def test_a_program_option_goes_before_its_subcommand(
     # the value SKILL.md shows is the sample, though the help says it in passing ("邮件主题")
     sample = json.loads((tmp_path / "app" / "pipelines" / send / "samples/input.json").read_text())
     assert sample["subject"] == "主题"
+
+
+def test_a_case_that_checks_a_range_gives_no_choices() -> None:
+    """``case "$T" in 0.[0-9]*|1.0|1) ;; *) die`` validates a fraction; it is no choice among
+    the words "1" and "1.0" (which became ``enum: [1.0, 1.0]`` and failed app-run check)."""
+    from skill2app.converter.inventory.programs.scripts import scan_shell
+    from skill2app.converter.render.render import typed
+
+    command, dispatch = scan_shell(
+        '#!/bin/bash\nwhile [ $# -gt 0 ]; do\n  case "$1" in\n'
+        '    --alert-threshold) T="$2"; shift 2 ;;\n  esac\ndone\n'
+        'case "$T" in\n  0.[0-9]*|1.0|1) ;;\n  *) die "bad" ;;\nesac\n'
+        'case "$MODE" in\n  fast) ;;\n  slow) ;;\nesac\n'
+    )
+    assert "T" not in dispatch and dispatch["MODE"] == ["fast", "slow"]
+    assert command.flag("--alert-threshold") is not None
+    assert typed(["1", "1.0", "0.5"], "number") == [1.0, 0.5]
+    assert typed(["a", "1"], "integer") == ["a", "1"]  # not all numbers: left as they are

@@ -727,6 +727,16 @@ def test_a_step_that_needs_the_network_is_skipped_not_failed(here: Path) -> None
     assert step["detail"] == "needs the network, which the smoke run does not have"
 
 
+def test_a_step_that_exits_127_lacks_a_program(here: Path) -> None:
+    """Exit 127 is the shell's "command not found": a wrapper whose tool is not installed
+    (`bl` of modelstudio's skill says how to install it and exits 127) is skipped."""
+    from skill2app.converter.verify.smoke import needs_of
+
+    said = needs_of("step exited with 127: npm install -g bailian-cli")
+    assert said == "needs a program not installed here (exit 127: npm install -g bailian-cli)"
+    assert needs_of("step exited with 1: Some checks failed") == ""
+
+
 # -- the llm analyzer through the command line (app-run's scripted provider) ---------------
 
 

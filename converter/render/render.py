@@ -131,9 +131,10 @@ def typed(values: list[str], kind: str) -> list[Any]:
     if kind not in ("integer", "number"):
         return list(values)
     try:
-        return [int(v) if kind == "integer" else float(v) for v in values]
+        numbers = [int(v) if kind == "integer" else float(v) for v in values]
     except ValueError:
         return list(values)
+    return list(dict.fromkeys(numbers))  # "1" and "1.0" are one number
 
 
 def _input_context(item: Input, choices: list[str]) -> dict[str, Any]:

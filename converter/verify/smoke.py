@@ -239,6 +239,9 @@ def needs_of(detail: str) -> str:
     network": the sandbox has none, and the skill's service is not the APP's fault), or ""."""
     if NETWORK.search(detail):
         return "needs the network, which the smoke run does not have"
+    if detail.startswith("step exited with 127"):  # the shell's "command not found"
+        said = detail.partition(": ")[2][:80]
+        return f"needs a program not installed here (exit 127{': ' + said if said else ''})"
     found = MISSING.search(detail)
     if found is None:
         return ""

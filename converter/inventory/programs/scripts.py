@@ -52,6 +52,7 @@ def scan_shell(source: str) -> tuple[Command, dict[str, list[str]]]:
     """(flags seen in the script, dispatch variable → the words its `case` matches)."""
     command = Command("shell", first_paragraph(leading_comment(source, "#")))
     dispatch: dict[str, list[str]] = {}
+    ranges: set[str] = set()  # variables a `case` checks against a pattern (`0.[0-9]*|1`)
     lines = source.split("\n")
     case_var: list[str] = []  # stack of variables being matched
     variables: dict[str, str] = {}  # variable a flag's value goes to → the flag
@@ -71,12 +72,15 @@ def scan_shell(source: str) -> tuple[Command, dict[str, list[str]]]:
         if arm:
             context = "\n".join(lines[i : i + 4])
             variables |= _shell_arm(arm.group(1), context, case_var[-1], command, dispatch)
+            if any(re.search(r"[*?[]", w) for w in arm.group(1).split("|") if w.strip() != "*"):
+                ranges.add(case_var[-1])
             _shell_default(command, arm.group(2), lines[:i])
         getopts = _SH_GETOPTS.search(code)
         if getopts:
             _shell_getopts(getopts.group(1), command)
     _shell_required("\n".join(outside), command, variables)
-    return command, {k: sorted(set(v)) for k, v in dispatch.items() if v}
+    # A `case` with a pattern checks a value (a range, a form), it does not choose among words.
+    return command, {k: sorted(set(v)) for k, v in dispatch.items() if v and k not in ranges}
 
 
 _SH_EMPTY_STOPS = re.compile(  # `[ -z "$TITLE" ] && die ...`, `if [ -z "$TITLE" ]; then exit`
