@@ -685,3 +685,37 @@ def test_a_case_that_checks_a_range_gives_no_choices() -> None:
     assert command.flag("--alert-threshold") is not None
     assert typed(["1", "1.0", "0.5"], "number") == [1.0, 0.5]
     assert typed(["a", "1"], "integer") == ["a", "1"]  # not all numbers: left as they are
+
+
+def test_a_case_in_a_function_of_its_own_arguments_is_no_dispatch() -> None:
+    """``level_priority() { case "$1" in ERROR) ...`` switches on the function's argument:
+    it made ERROR, INFO and WARN the script's subcommands.  A function handed the script's
+    own arguments (``main "$@"``) still dispatches on them."""
+    from skill2app.converter.inventory.programs.scripts import scan_shell
+
+    _command, dispatch = scan_shell(
+        '#!/bin/bash\nlevel_priority() {\n  case "$1" in\n    ERROR) echo 1 ;;\n'
+        "    INFO) echo -1 ;;\n  esac\n}\n"
+        'main() {\n  case "$1" in\n    start) run ;;\n    stop) halt ;;\n  esac\n}\n'
+        'main "$@"\nlevel_priority "$LEVEL"\n'
+    )
+    assert dispatch == {"1": ["start", "stop"]}
+
+
+def test_a_placeholder_is_no_command(tmp_path: Path) -> None:
+    """``NO_PUSHOVER=1 pushover-notify ...``: the dots stand for the arguments, they are no
+    subcommand (the pipeline ran ``pushover-notify ...`` and every send failed)."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nbash scripts/notify.sh send --title hi\n"
+            "bash scripts/notify.sh ...\n```\n",
+            "scripts/notify.sh": (
+                '#!/bin/bash\ncase "$1" in\n  send) shift ;;\n  *) exit 2 ;;\nesac\n'
+                'while [ $# -gt 0 ]; do\n  case "$1" in\n    --title) T="$2"; shift 2 ;;\n'
+                "  esac\ndone\n"
+            ),
+        },
+    )
+    subcommands = {s.subcommand for p in plan.pipelines for s in p.steps if isinstance(s, CodeStep)}
+    assert "..." not in subcommands

@@ -310,7 +310,12 @@ FILES = ["scripts/fill_form.py", "scripts/x.sh", "calendar.js", "tools/report.py
         (
             "uv run --with pypdf scripts/fill_form.py x.pdf",
             "",
-            [("scripts/fill_form.py", ["x.pdf"], "uv", [])],
+            [("scripts/fill_form.py", ["x.pdf"], "uv run --with pypdf", [])],
+        ),
+        (
+            "uv run scripts/fill_form.py compile",  # `uv` alone refuses the script
+            "",
+            [("scripts/fill_form.py", ["compile"], "uv run", [])],
         ),
         (
             "~/.claude/skills/demo/scripts/x.sh --flag=1 && echo ok",

@@ -93,7 +93,7 @@ def program_of(argv: list[str]) -> tuple[str, str, int]:
         word = argv[i]
         base = posixpath.basename(word)
         if base in _RUNNERS and i + 1 < len(argv) and argv[i + 1] in _RUNNERS[base]:
-            interpreter = interpreter or base
+            interpreter = interpreter or f"{base} {argv[i + 1]}"  # `uv run`: `uv` alone refuses
             i += 2
         elif base in INTERPRETERS or re.fullmatch(r"python3(\.\d+)?", base):
             interpreter = base
@@ -101,7 +101,10 @@ def program_of(argv: list[str]) -> tuple[str, str, int]:
         elif word.startswith("-") and interpreter:
             if word == "-m" and i + 1 < len(argv):
                 return interpreter, argv[i + 1].replace(".", "/") + ".py", i + 2
-            i += 1 + (word in ("--with", "-p", "--python", "-r", "--require"))
+            takes = word in ("--with", "-p", "--python", "-r", "--require")
+            if " " in interpreter:  # a runner's own options: `uv run --with pypdf` runs it so
+                interpreter = " ".join([interpreter, *argv[i : i + 1 + takes]])
+            i += 1 + takes
         else:
             return interpreter, word, i + 1
     return interpreter, "", len(argv)

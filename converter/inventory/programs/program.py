@@ -290,7 +290,8 @@ def read_source(path: Path) -> str:
 
 def _language_from_invocations(invocations: list[Invocation]) -> str:
     for inv in invocations:
-        base = re.sub(r"\d+(\.\d+)*$", "", posixpath.basename(inv.interpreter))
+        first = inv.interpreter.split()[0] if inv.interpreter else ""  # `uv run`: uv
+        base = re.sub(r"\d+(\.\d+)*$", "", posixpath.basename(first))
         if base in INTERPRETERS:
             return INTERPRETERS[base]
     return ""
@@ -336,7 +337,8 @@ def _merge_invocations(program: Program) -> None:
         reads = as_run(program.cli, parsed.subcommand)  # its options before the subcommand too
         positionals = parsed.positionals
         if program.enumerations.get("<command>") and positionals:
-            commands_seen.add(positionals[0])
+            if not is_placeholder(positionals[0]):  # `pushover-notify ...`: no command
+                commands_seen.add(positionals[0])
             positionals = positionals[1:]
         for name, value in parsed.flags:
             if reads.flag(name) is None or reads is program.cli:
@@ -344,7 +346,7 @@ def _merge_invocations(program: Program) -> None:
             if value is not None and not is_placeholder(value):
                 seen.setdefault(name, set()).add(value)
         _note_positionals(program, target, positionals)
-        if parsed.subcommand:
+        if parsed.subcommand and not is_placeholder(parsed.subcommand):
             commands_seen.add(parsed.subcommand)
     program.values_seen = {k: sorted(v) for k, v in seen.items()}
     _enumerations(program, commands_seen)

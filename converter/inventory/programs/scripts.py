@@ -54,16 +54,25 @@ def scan_shell(source: str) -> tuple[Command, dict[str, list[str]]]:
     dispatch: dict[str, list[str]] = {}
     ranges: set[str] = set()  # variables a `case` checks against a pattern (`0.[0-9]*|1`)
     lines = source.split("\n")
+    own = _own_argument_functions(source)
+    inside, depth = "", 0  # the function whose body this line is in, and its open braces
     case_var: list[str] = []  # stack of variables being matched
     variables: dict[str, str] = {}  # variable a flag's value goes to → the flag
     outside: list[str] = []  # the lines outside every `case`: where a script checks its flags
     for i, line in enumerate(lines):
         code = line.split(" #", 1)[0]
+        defined = _SH_FUNCTION.match(code)
+        if defined and not inside:
+            inside, depth = defined.group(1), 0
+        if inside:
+            depth += code.count("{") - code.count("}")
+            inside = inside if depth > 0 or defined else ""
         start = _SH_CASE_START.search(code)
         if not case_var and not start:
             outside.append(line)
-        if start:
-            case_var.append(start.group(1))
+        if start:  # `case "$1"` in a function of its own arguments: not the script's
+            local = inside in own and start.group(1) in ("1", "@", "*")
+            case_var.append("" if local else start.group(1))
             continue
         if re.search(r"\besac\b", code) and case_var:
             case_var.pop()
@@ -80,7 +89,19 @@ def scan_shell(source: str) -> tuple[Command, dict[str, list[str]]]:
             _shell_getopts(getopts.group(1), command)
     _shell_required("\n".join(outside), command, variables)
     # A `case` with a pattern checks a value (a range, a form), it does not choose among words.
-    return command, {k: sorted(set(v)) for k, v in dispatch.items() if v and k not in ranges}
+    found = {k: sorted(set(v)) for k, v in dispatch.items() if v and k and k not in ranges}
+    return command, found
+
+
+_SH_FUNCTION = re.compile(r"^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?")
+
+
+def _own_argument_functions(source: str) -> set[str]:
+    """The functions a script defines and never hands its own arguments (``"$@"``): a
+    ``case "$1"`` in one of them (``default_priority_for_level() { case "$1" in ERROR)``)
+    is about that function's argument."""
+    defined = set(re.findall(_SH_FUNCTION.pattern, source, re.M))
+    return {n for n in defined if not re.search(rf"\b{re.escape(n)}\s+\"?\$[@*]", source)}
 
 
 _SH_EMPTY_STOPS = re.compile(  # `[ -z "$TITLE" ] && die ...`, `if [ -z "$TITLE" ]; then exit`
