@@ -59,7 +59,9 @@ class Routed:
         if self.decision == "no_match":
             return "reaches no pipeline (Skill mode)"
         if self.decision == "unsure":
-            return "the router is unsure between " + " and ".join(f'"{c}"' for c in self.candidates)
+            named = " and ".join(f'"{c}"' for c in self.candidates)
+            between = "between" if len(self.candidates) > 1 else "about"
+            return f"the router is unsure {between} {named}"
         expected = self.request.expected
         if expected and self.pipeline != expected:
             return (
@@ -95,7 +97,7 @@ class RequestCheck:
         return sum(r.decision == "match" for r in self.routed)
 
     def lines(self) -> list[str]:
-        """One line per finding, as the report and the review prompt show them."""
+        """One line per finding, as the report shows them."""
         said = {"quoted": "quoted at", "situation": "a situation in"}
         return [
             f'"{_short(r.request.text)}" ({said.get(r.request.kind, r.request.kind)} '
