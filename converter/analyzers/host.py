@@ -37,6 +37,7 @@ from skill2app.converter.analyzers.loop import (
     evaluate,
     is_keep,
     parse_answer,
+    review_failed,
     shown,
 )
 from skill2app.converter.analyzers.sessions import VERSION, fingerprint, held, write
@@ -235,11 +236,8 @@ def _last(
         if verdict.ok:
             data["status"] = "accepted"
             write(home, data)
-            note = (
-                "the plan changed after the review failed verification "
-                f"({shown(problems)[0]}); the plan verified before the review was written"
-            )
-            return Outcome(data, verdict=verdict, inventory=inventory, notes=[note])
+            notes = [review_failed(problems)]
+            return Outcome(data, verdict=verdict, inventory=inventory, notes=notes)
     data |= {"status": "exhausted", "problems": problems}
     write(home, data)
     return Outcome(data, inventory=inventory, problems=problems)

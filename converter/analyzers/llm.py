@@ -29,6 +29,7 @@ from skill2app.converter.analyzers.loop import (
     evaluate,
     is_keep,
     parse_answer,
+    review_failed,
     shown,
 )
 from skill2app.converter.errors import AnalyzerError, EmptyAnswer
@@ -95,7 +96,7 @@ def analyze_with_usage(
         if verdict.ok and verdict.plan is not None:
             notes: list[str] = []
             if review and verdict.requests.findings:
-                ask = _Asking(provider, config, inventory, readme, progress, usage, attempt + 1)
+                ask = _Reviewer(provider, config, inventory, readme, progress, usage, attempt + 1)
                 verdict, notes = ask.review(verdict, material.skill)
             assert verdict.plan is not None
             if material.summarised:
@@ -116,7 +117,7 @@ def analyze_with_usage(
     )
 
 
-class _Asking:
+class _Reviewer:
     """One more call after a plan passed: the review (``brief.review_prompt``)."""
 
     def __init__(
@@ -148,11 +149,7 @@ class _Asking:
         if judged.ok and judged.plan is not None:
             _tell(self.progress, _outcome(self.attempt, response.usage, []))
             return judged, []
-        first = shown(judged.problems)[0]
-        note = (
-            f"the plan changed after the review failed verification ({first}); the plan "
-            "verified before the review was written"
-        )
+        note = review_failed(judged.problems)
         _tell(self.progress, note)
         return verdict, [note]
 

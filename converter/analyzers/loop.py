@@ -122,6 +122,14 @@ def is_keep(answer: Any) -> bool:
     return isinstance(answer, dict) and answer == KEEP
 
 
+def review_failed(problems: list[str]) -> str:
+    """The report's note when the plan changed at the review fails and the verified one stays."""
+    return (
+        f"the plan changed after the review failed verification ({shown(problems)[0]}); the "
+        "plan verified before the review was written"
+    )
+
+
 def shown(problems: list[str]) -> list[str]:
     """The problems as handed back: the first SHOWN_PROBLEMS, and how many more there are."""
     if len(problems) <= SHOWN_PROBLEMS:
