@@ -201,11 +201,11 @@ _DRAWING = re.compile(r"[\u2190-\u21ff\u2500-\u257f\u25a0-\u25ff\u27f0-\u27ff]")
 def simple_commands(text: str, first_line: int, language: str = "") -> list[SimpleCommand]:
     """The commands a block runs, but not the shell functions it defines (`greet() {`)."""
     commands = _commands(text, first_line, language)
-    defined = set(_FUNCTION.findall(text))
+    defined = set(FUNCTION.findall(text))
     return [c for c in commands if c.argv[0] not in defined] if defined else commands
 
 
-_FUNCTION = re.compile(r"(?m)^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\s*\)")
+FUNCTION = re.compile(r"(?m)^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\s*\)")  # `greet() {`
 
 
 def _commands(text: str, first_line: int, language: str) -> list[SimpleCommand]:

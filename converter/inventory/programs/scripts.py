@@ -20,6 +20,7 @@ from skill2app.converter.inventory.programs.interface import (
     dest_of,
     first_paragraph,
 )
+from skill2app.converter.inventory.shell import FUNCTION
 
 _SH_CASE_ARM = re.compile(r"^\s*\(?\s*([^()#]*?)\s*\)\s*(.*)$")
 _SH_CASE_START = re.compile(r"\bcase\s+\"?\$\{?(\w+)[^\s\"]*\"?\s+in\b")
@@ -61,7 +62,7 @@ def scan_shell(source: str) -> tuple[Command, dict[str, list[str]]]:
     outside: list[str] = []  # the lines outside every `case`: where a script checks its flags
     for i, line in enumerate(lines):
         code = line.split(" #", 1)[0]
-        defined = _SH_FUNCTION.match(code)
+        defined = FUNCTION.match(code)
         if defined and not inside:
             inside, depth = defined.group(1), 0
         if inside:
@@ -93,15 +94,12 @@ def scan_shell(source: str) -> tuple[Command, dict[str, list[str]]]:
     return command, found
 
 
-_SH_FUNCTION = re.compile(r"^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?")
-
-
 def _own_argument_functions(source: str) -> set[str]:
     """The functions a script defines and never hands its own arguments (``"$@"``): a
     ``case "$1"`` in one of them (``default_priority_for_level() { case "$1" in ERROR)``)
-    is about that function's argument."""
-    defined = set(re.findall(_SH_FUNCTION.pattern, source, re.M))
-    return {n for n in defined if not re.search(rf"\b{re.escape(n)}\s+\"?\$[@*]", source)}
+    is about that function's argument.  One pass each way: linear on any script."""
+    forwarded = set(re.findall(r"\b([A-Za-z_][\w-]*)\s+\"?\$[@*]", source))
+    return set(FUNCTION.findall(source)) - forwarded
 
 
 _SH_EMPTY_STOPS = re.compile(  # `[ -z "$TITLE" ] && die ...`, `if [ -z "$TITLE" ]; then exit`
