@@ -21,11 +21,36 @@ APP_RUN_VARIABLES = (
 )
 
 
+@pytest.fixture(scope="session")
+def encoder_copy(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    """One plain copy of the embedded router's sentence encoder for the whole run, which each
+    test's APP_RUN_HOME links to: every home that routed wrote its own (80 MB each, some 10 GB
+    a run).  None when the encoder package is not installed."""
+    from skill2app.runtime.errors import AppRunError
+    from skill2app.runtime.routing.models.sentence import SentenceEncoder, model_stamp
+
+    try:
+        stamp = model_stamp()
+    except AppRunError:
+        return None
+    shared = tmp_path_factory.mktemp("models")
+    SentenceEncoder(shared)  # writes shared/<stamp>, the copy app-run keeps in its cache
+    return shared / stamp if (shared / stamp).is_dir() else None
+
+
 @pytest.fixture(autouse=True)
-def app_run_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def app_run_home(
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    encoder_copy: Path | None,
+) -> Path:
     """APP_RUN_HOME (run records), XDG_CONFIG_HOME (user config) and TMPDIR in fresh temporary
-    dirs."""
+    dirs; the home's encoder copy is the run's shared one."""
     home = tmp_path_factory.mktemp("app-run-home")
+    if encoder_copy is not None:
+        models = home / "cache" / "models"
+        models.mkdir(parents=True, mode=0o700)
+        (models / encoder_copy.name).symlink_to(encoder_copy, target_is_directory=True)
     monkeypatch.setenv("APP_RUN_HOME", str(home))
     # run folders (APP_WORK_DIR) of runs a test leaves paused or kills go with the test's files
     scratch = str(tmp_path_factory.mktemp("tmp"))

@@ -178,7 +178,7 @@ def test_a_big_app_is_not_cached(
 
 def test_an_unwritable_cache_is_no_error(tmp_path: Path, checks: list, app_run_home: Path) -> None:
     app = app_with_lifecycle(tmp_path / "app")
-    (app_run_home / "cache").mkdir(parents=True)
+    (app_run_home / "cache").mkdir(parents=True, exist_ok=True)  # it holds models/ already
     (app_run_home / "cache" / "checked").write_text("a file where the folder should be")
     run_ok(app)
     run_ok(app)
