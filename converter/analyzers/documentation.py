@@ -11,6 +11,7 @@ most words with it.  ``triggers`` has the rules every phrase passes.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from skill2app.converter.analyzers.paths import MainPath, describe_path, path_name, what_it_does
 from skill2app.converter.analyzers.text import capital, humanize, keys, strip_markdown
@@ -33,7 +34,7 @@ from skill2app.converter.inventory.invocations import Invocation, is_placeholder
 from skill2app.converter.inventory.markdown import Section
 from skill2app.converter.inventory.model import Doc, Inventory
 from skill2app.converter.inventory.programs.interface import parse_argv
-from skill2app.converter.plan.model import Plan
+from skill2app.converter.plan.model import Pipeline, Plan
 
 
 def section_at(document: Doc, line: int) -> Section | None:
@@ -89,13 +90,26 @@ def distribute_quotes(plan: Plan, inventory: Inventory) -> None:
     if not pipelines:
         return
     topics = [keys(" ".join([p.name, p.description, *p.triggers])) for p in pipelines]
+    for document, line, text in quoted_in(inventory):
+        owner = section_owner(document, line, pipelines)
+        owner = owner if owner is not None else _owner_of(text, topics)
+        if owner is not None:
+            pipelines[owner].triggers.append(text)
+
+
+def quoted_in(inventory: Inventory) -> Iterator[tuple[Doc, int, str]]:
+    """(document, file line, text) of each request the skill's documents quote as what a user
+    says (``triggers.quoted_requests``)."""
     for document in inventory.documents:
         for index, text in quoted_requests(document.text.split("\n")):
-            line = document.first_line + index
-            here = [i for i, p in enumerate(pipelines) if _same_section(document, p.source, line)]
-            owner = here[0] if len(here) == 1 else _owner_of(text, topics)
-            if owner is not None:
-                pipelines[owner].triggers.append(text)
+            yield document, document.first_line + index, text
+
+
+def section_owner(document: Doc, line: int, pipelines: list[Pipeline]) -> int | None:
+    """The index of the one pipeline whose ``source`` is in the section of ``document`` that
+    holds ``line`` (None when none is, or several are)."""
+    here = [i for i, p in enumerate(pipelines) if _same_section(document, p.source, line)]
+    return here[0] if len(here) == 1 else None
 
 
 def _same_section(document: Doc, source: str, line: int) -> bool:

@@ -20,14 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from skill2app.converter.analyzers.documentation import section_at
+from skill2app.converter.analyzers.documentation import quoted_in, section_owner
 from skill2app.converter.analyzers.text import has_cjk, use_when_phrases
-from skill2app.converter.analyzers.triggers import clean, quoted_requests
+from skill2app.converter.analyzers.triggers import clean
 from skill2app.converter.analyzers.verbs import names_an_action
 from skill2app.runtime.errors import AppRunError
 
 if TYPE_CHECKING:
-    from skill2app.converter.inventory.model import Doc, Inventory
+    from skill2app.converter.inventory.model import Inventory
     from skill2app.converter.plan.model import Plan
 
 MAX_REQUESTS = 40  # routed per plan (a skill quoting more is rare; the first are kept)
@@ -128,10 +128,10 @@ def skill_requests(inventory: Inventory, plan: Plan) -> list[Request]:
             seen.add(key)
             found.append(request)
 
-    for document in inventory.documents:
-        for index, text in quoted_requests(document.text.split("\n")):
-            line = document.first_line + index
-            add(Request(text, "quoted", f"{document.path}:{line}", _expected(document, line, plan)))
+    for document, line, text in quoted_in(inventory):
+        owner = section_owner(document, line, plan.pipelines)
+        expected = plan.pipelines[owner].name if owner is not None else ""
+        add(Request(text, "quoted", f"{document.path}:{line}", expected))
     skill_md = inventory.documents[0].path if inventory.documents else "SKILL.md"
     for phrase in use_when_phrases(inventory.skill.frontmatter.description or ""):
         if _a_request(phrase):
@@ -164,20 +164,6 @@ def route_requests(plan: Plan, inventory: Inventory) -> RequestCheck:
         )
         routed.append(Routed(request, decided.decision, decided.pipeline or best, shown))
     return RequestCheck(ran=True, routed=routed)
-
-
-def _expected(document: Doc, line: int, plan: Plan) -> str:
-    """The one pipeline whose source is in the section of ``document`` that holds ``line``."""
-    here = section_at(document, line)
-    if here is None:
-        return ""
-    owners = []
-    for pipeline in plan.pipelines:
-        file, _, number = pipeline.source.rpartition(":")
-        if file == document.path and number.isdigit():
-            if section_at(document, int(number)) is here:
-                owners.append(pipeline.name)
-    return owners[0] if len(owners) == 1 else ""
 
 
 def _a_request(phrase: str) -> bool:
