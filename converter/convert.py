@@ -213,6 +213,7 @@ def host_report(options: Options, outcome: Any, say: Progress) -> Report:
         files=outcome.verdict.files,
         verification=outcome.verdict.verification,
         notes=list(outcome.notes),
+        requests=outcome.verdict.requests,
     )
     if not options.plan_only:
         check_destination(options.skill_dir, options.out, force=options.force)
@@ -255,7 +256,8 @@ def finish(
     files = sorted([*files, *(extra or [])], key=lambda f: f.path)
     order = [p.name for p in plan.pipelines]
     _write_and_verify(options, inventory, files, analysis, report, say, order)
-    report.requests = route_requests(plan, inventory)
+    judged = analysis.requests if analysis is not None else None  # routed when it was judged
+    report.requests = judged if judged is not None else route_requests(plan, inventory)
     return report
 
 

@@ -109,6 +109,7 @@ def analyze_with_usage(
                 files=verdict.files,
                 verification=verdict.verification,
                 notes=notes,
+                requests=verdict.requests,
             )
         failures.append(verdict.problems)
     raise AnalyzerError(
