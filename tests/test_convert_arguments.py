@@ -626,6 +626,44 @@ def test_integer_choices_are_integers_in_the_pipeline(tmp_path: Path) -> None:
     assert (cartype["type"], cartype["enum"], cartype["default"]) == ("integer", [0, 1, 2], 0)
 
 
+def test_a_list_flag_with_choices_allows_each_item(
+    tmp_path: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """argparse ``nargs="+", choices=[...], default=["all"]`` rendered the choices as the
+    array input's ``enum`` (whole values), so app-run check failed the APP: "enum value "all"
+    is not array" (cc-skills code-hardcode-audit, round 5).  The choices are the items'."""
+    import json
+
+    import yaml
+    from helpers import invoke
+
+    from skill2app.converter.convert import Options, convert
+
+    skill = write_tree(
+        tmp_path / "audit",
+        {
+            "SKILL.md": HEAD + "```bash\npython3 scripts/audit.py src/ --tools ruff semgrep\n```\n",
+            "scripts/audit.py": (
+                "import argparse, json\np = argparse.ArgumentParser()\n"
+                "p.add_argument('path')\n"
+                "p.add_argument('--tools', nargs='+', default=['all'],\n"
+                "               choices=['all', 'ruff', 'semgrep'])\n"
+                "print(json.dumps(vars(p.parse_args())))\n"
+            ),
+        },
+    )
+    report = convert(Options(skill_dir=skill, out=tmp_path / "app", analyzer="heuristic"))
+    assert report.ok, report.human_lines()
+    (pipeline,) = (tmp_path / "app" / "pipelines").glob("[!_]*/pipeline.yaml")
+    tools = yaml.safe_load(pipeline.read_text())["input"]["tools"]
+    assert "enum" not in tools and tools["default"] == ["all"]
+    assert "each one of: all, ruff, semgrep" in tools["description"]
+    monkeypatch.chdir(tmp_path / "app")
+    got = invoke("run", ".", pipeline.parent.name, "-i", "path=src", "-i", 'tools=["semgrep"]')
+    assert got.exit_code == 0, got.stderr
+    assert json.loads(got.stdout)["tools"] == ["semgrep"]
+
+
 def test_a_program_option_goes_before_its_subcommand(
     tmp_path: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1220,3 +1220,16 @@ def test_a_workflow_feeds_a_file_an_llm_step_saves_to_the_next_program(tmp_path:
     assert code.stdin.to_dict() == {"from": f"{llm.name}.output", "as": "text"}
     assert [i.name for i in pipeline.input] == ["request"]
     assert check_plan(plan, inventory) == []
+
+
+def test_an_array_inputs_enum_is_what_each_item_may_be() -> None:
+    """``nargs="+", choices=[...]``: the analyst's ``enum`` on an array input lists the values
+    of its items; a default or sample item outside it is an error, a scalar enum is not."""
+    inventory = build_inventory(EXAMPLES / "release-notes")
+    data = analyze(inventory).to_dict()
+    tools = {"name": "tools", "type": "array", "required": False, "enum": ["ruff", "semgrep"]}
+    data["pipelines"][0]["input"].append({**tools, "default": ["ruff"]})
+    assert not [e for e in check_plan(plan_from_dict(data), inventory) if "input[" in e]
+    data["pipelines"][0]["input"][-1]["default"] = ["ruff", "bandit"]
+    errors = check_plan(plan_from_dict(data), inventory)
+    assert any("default: ['ruff', 'bandit'] is not one of its enum" in e for e in errors), errors

@@ -104,11 +104,11 @@ def _modules(pipeline: Pipeline) -> set[str]:
 def _input(item: Input, at: str) -> list[str]:
     errors = []
     for value in item.enum or []:
-        if not is_type(value, item.type):
+        if item.type != "array" and not is_type(value, item.type):  # an array's: its items'
             errors.append(f"{at}.enum: {value!r} is not of type {item.type}")
     if item.default is not None and not is_type(item.default, item.type):
         errors.append(f"{at}.default: {item.default!r} is not of type {item.type}")
-    if item.enum and item.default is not None and item.default not in item.enum:
+    elif item.default is not None and not item.allows(item.default):
         errors.append(f"{at}.default: {item.default!r} is not one of its enum")
     if item.required and item.default is not None:
         errors.append(f"{at}: a required input never uses its default: drop one of them")

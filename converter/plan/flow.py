@@ -181,7 +181,7 @@ def sample_problems(pipeline: Pipeline, where: str) -> list[str]:
                 errors.append(f"{at}: {name!r} is not an input of the pipeline")
             elif value is not None and not is_type(value, item.type):
                 errors.append(f"{at}.{name}: {value!r} is not {item.type}")
-            elif item.enum and value not in item.enum:
+            elif not item.allows(value):
                 errors.append(f"{at}.{name}: {value!r} is not one of {item.enum}")
         for name, item in declared.items():
             if item.required and item.default is None and name not in given:

@@ -135,6 +135,15 @@ class Input:
             data["default"] = self.default
         return data
 
+    def allows(self, value: Any) -> bool:
+        """Whether ``value`` is one of the allowed values (``enum``); of an array input, the
+        enum is what each item may be (argparse ``nargs="+", choices=[...]``)."""
+        if not self.enum:
+            return True
+        if self.type == "array" and isinstance(value, list):
+            return all(v in self.enum for v in value)
+        return value in self.enum
+
 
 @dataclass
 class Written:

@@ -179,14 +179,14 @@ def fixture_types() -> list[str]:
 
 def sample_value(item: Input, files: list[str]) -> Any:
     example = _typed(example_of(item.description), item.type)
-    if example is not None and (not item.enum or example in item.enum):
+    if example is not None and item.allows(example):
         if isinstance(example, str) and not _WRITES.search(f"{item.name} {item.description}"):
             return _existing_file(example, files)
         return example  # what SKILL.md shows (--width 800), not the program's default
     if item.default is not None:
         return item.default
     if item.enum:
-        return item.enum[0]
+        return [item.enum[0]] if item.type == "array" else item.enum[0]
     return _PLACEHOLDER.get(item.type, [] if item.type == "array" else {})
 
 

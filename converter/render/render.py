@@ -142,22 +142,26 @@ def _input_context(item: Input, choices: list[str]) -> dict[str, Any]:
     the long form (app-run extension) when it has a description, allowed values or a default:
     what agents see (MCP tools, needs_input) and what app-run checks before any step runs."""
     enum = list(item.enum) if item.enum else typed(choices, item.type)
+    described = one_line(item.description)
     long: dict[str, Any] = {"type": item.type}
     if not item.required and item.default is None:
         long["required"] = False
     if item.default is not None:
         long["default"] = item.default
-    if enum:
+    if enum and item.type == "array":  # an input's enum holds whole values: say the items'
+        each = ", ".join(str(v) for v in enum)
+        described = f"{described} (each one of: {each})" if described else f"each one of: {each}"
+    elif enum:
         long["enum"] = enum
-    if item.description:
-        long["description"] = one_line(item.description)
+    if described:
+        long["description"] = described
     return {
         "name": item.name,
         "type": item.type + ("" if item.required else "?"),  # `string?`: optional (app-run)
         "required": item.required,
         "default": item.default,
-        "description": one_line(item.description),
-        "enum": enum,
+        "description": described,
+        "enum": [] if item.type == "array" else enum,
         "long": (
             [(key, _flow(value)) for key, value in long.items()]
             if set(long) - {"type", "required"}
