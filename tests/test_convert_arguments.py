@@ -757,3 +757,54 @@ def test_a_placeholder_is_no_command(tmp_path: Path) -> None:
     )
     subcommands = {s.subcommand for p in plan.pipelines for s in p.steps if isinstance(s, CodeStep)}
     assert "..." not in subcommands
+
+
+def test_values_shown_for_a_parsed_flag_are_examples_not_its_choices(tmp_path: Path) -> None:
+    """countbot weather (round 5): argparse ``--lang`` (``default="zh"``, no choices) shown
+    as ``--lang en`` and ``--lang ja`` became ``enum: [en, ja]``; its default was then not
+    one of its enum, and the whole program was left to Skill mode (0 pipelines)."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\npython3 scripts/weather.py London --lang en\n"
+            "python3 scripts/weather.py Tokyo --lang ja --units uscs\n```\n",
+            "scripts/weather.py": (
+                "import argparse\np = argparse.ArgumentParser()\np.add_argument('city')\n"
+                "p.add_argument('--lang', default='zh')\n"
+                "p.add_argument('--units', choices=['metric', 'uscs'])\np.parse_args()\n"
+            ),
+        },
+    )
+    (pipeline,) = plan.pipelines
+    inputs = {i.name: i for i in pipeline.input}
+    assert inputs["lang"].enum is None and inputs["lang"].default == "zh"
+    assert inputs["units"].enum == ["metric", "uscs"]
+
+
+def test_a_program_only_named_runs_as_its_own_header_shows(tmp_path: Path) -> None:
+    """cc-skills worktree-manager (round 5): SKILL.md names create-worktree.sh but never runs
+    it; its header shows ``Usage:`` and ``Examples:`` lines.  It was left to Skill mode
+    ("SKILL.md never shows how to run it"): the APP had no pipeline at all."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "Worktrees are made by `create-worktree.sh` with ADR names.\n",
+            "scripts/create-worktree.sh": (
+                "#!/usr/bin/env bash\n# Create a worktree\n#\n# Usage:\n"
+                "#   New:    create-worktree.sh --mode new --slug <slug> --base <base>\n#\n"
+                "# Examples:\n#   create-worktree.sh --mode new --slug sharpe-check --base main\n"
+                "\nwhile [[ $# -gt 0 ]]; do\n  case $1 in\n"
+                '    --mode) MODE="$2"; shift 2 ;;\n    --slug) SLUG="$2"; shift 2 ;;\n'
+                '    --base) BASE="$2"; shift 2 ;;\n    *) shift ;;\n  esac\ndone\n'
+                'echo "{\\"slug\\": \\"$SLUG\\"}"\n'
+            ),
+            "scripts/detect-stale.sh": "#!/usr/bin/env bash\n# Usage: detect-stale.sh --days 7\n",
+        },
+    )
+    (pipeline,) = plan.pipelines  # detect-stale.sh: named nowhere, a helper
+    (step,) = pipeline.steps
+    assert isinstance(step, CodeStep) and step.program == "scripts/create-worktree.sh"
+    assert {"mode", "slug", "base"} <= {i.name for i in pipeline.input}
+    from skill2app.converter.plan.samples import sample_inputs
+
+    assert sample_inputs(pipeline, [])["slug"] == "sharpe-check"

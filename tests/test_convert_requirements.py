@@ -188,6 +188,42 @@ def test_a_file_named_in_passing_is_only_a_warning(tmp_path: Path) -> None:
     }
 
 
+def test_a_file_the_skill_checks_for_is_never_required(tmp_path: Path) -> None:
+    """cc-skills worktree-manager (round 5): "loads shared credentials from `~/eon/.env`" made
+    the file required, though the next lines say "Script checks if `~/eon/.env` exists"; the
+    constructor then stopped every pipeline on a machine without it."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + "Worktrees get a `.envrc` that loads shared credentials from `~/eon/.env.af`.\n\n"
+            "1. Script checks if `~/eon/.env.af` exists\n"
+            "2. 如果 `~/.demo/cache.json` 存在则读取它\n"
+            "3. Put your API key in `~/.config/demo/key.json`.\n",
+        },
+    )
+    files = {(n, r) for k, n, r in needs(tmp_path) if k == "file"}
+    assert files == {
+        ("~/eon/.env.af", False),
+        ("~/.demo/cache.json", False),
+        ("~/.config/demo/key.json", True),
+    }
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "天气查询。无需 API Key，支持中文。",
+        "Free service: no API key needed.",
+        "API key: not required.",
+    ],
+)
+def test_a_login_the_skill_says_it_does_without_is_not_required(tmp_path: Path, prose: str) -> None:
+    """countbot weather (round 5): "无需 API Key" made a required "api key" login."""
+    write_tree(tmp_path, {"SKILL.md": HEAD + prose + "\n"})
+    assert [(k, r) for k, _n, r in needs(tmp_path) if k == "auth"] == [("auth", False)]
+
+
 def test_allowed_folders_and_files_others_make_are_no_file_checks(tmp_path: Path) -> None:
     write_tree(
         tmp_path,

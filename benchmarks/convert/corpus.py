@@ -1,9 +1,9 @@
 """The conversion corpus: public skills named by the expectation files, fetched, not vendored.
 
 Each file in ``expectations/<collection>/<skill>.yaml`` names its skill with ``source:
-<owner>/<repo>@<commit>:<path>`` and its set with ``set: dev | test``.  The skills themselves
-are never copied into this repository (their licences differ): ``extract`` writes them from
-local mirrors of the repositories (bare git repositories at
+<owner>/<repo>@<commit>:<path>`` and its set with ``set: dev | test | fresh``.  The skills
+themselves are never copied into this repository (their licences differ): ``extract`` writes
+them from local mirrors of the repositories (bare git repositories at
 ``$SKILL_CORPUS_MIRRORS/<owner>+<repo>/repo``, default ``/work/.mirror``) into a temporary
 folder with ``git archive``.
 
@@ -35,7 +35,7 @@ import yaml
 HERE = Path(__file__).resolve().parent
 EXPECTATIONS = HERE / "expectations"
 DEFAULT_MIRRORS = Path("/work/.mirror")
-SETS = ("dev", "test")
+SETS = ("dev", "test", "fresh")  # fresh: held out, converted by blind hosts in round 5
 _SOURCE = re.compile(r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<commit>[0-9a-f]{7,40}):(?P<path>\S+)$")
 _KEY = re.compile(r"^(set|source):\s*(\S+)\s*$", re.M)
 

@@ -17,7 +17,7 @@ heuristic plan in-process, and reports:
 - **placeholders**: pipelines whose sample input is still a placeholder
   (``samples/placeholders.json``).
 
-    python benchmarks/convert/inventory.py [--set dev|test|all] [--json] [--keep DIR]
+    python benchmarks/convert/inventory.py [--set dev|test|fresh|all] [--json] [--keep DIR]
     python benchmarks/convert/inventory.py --folder SKILL_DIR ...   # skills without expectations
 
 Tune on ``dev`` only; ``test`` is held out (this script reads its expectations, you do not).
@@ -36,7 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import Skill, corpus  # noqa: E402
+from corpus import SETS, Skill, corpus  # noqa: E402
 
 from skill2app.converter.analyzers.heuristic import analyze  # noqa: E402
 from skill2app.converter.inventory.model import Inventory, build_inventory  # noqa: E402
@@ -426,7 +426,7 @@ def report(rows: list[dict[str, Any]], label: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", choices=("dev", "test", "all"), default="dev")
+    parser.add_argument("--set", choices=(*SETS, "all"), default="dev")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--keep", type=Path, help="extract and convert into this folder")
     parser.add_argument(
@@ -438,7 +438,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.folder:
         return _folders(args.folder, args.json)
-    sets = ("dev", "test") if args.set == "all" else (args.set,)
+    sets = SETS if args.set == "all" else (args.set,)
     keep = args.keep.resolve() if args.keep else None
     with corpus(sets, keep=keep / "skills" if keep else None) as skills:
         with tempfile.TemporaryDirectory(prefix="inventory-bench-") as tmp:

@@ -58,7 +58,7 @@ import yaml
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from corpus import Skill, corpus  # noqa: E402
+from corpus import SETS, Skill, corpus  # noqa: E402
 
 ANSWERS = HERE / "answers"
 # The host analyzer's recorded answers: by the project's engineer (who had written the
@@ -316,14 +316,14 @@ def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", choices=("dev", "test", "all"), default="dev")
+    parser.add_argument("--set", choices=(*SETS, "all"), default="dev")
     parser.add_argument(
         "--analyzer", choices=("heuristic", "host", "blind", "both", "all"), default="both"
     )
     parser.add_argument("--json", type=Path, help="write every row here as JSON")
     parser.add_argument("--keep", type=Path, help="write the APPs here (ANALYZER/COLLECTION/SKILL)")
     args = parser.parse_args(argv)
-    sets = ("dev", "test") if args.set == "all" else (args.set,)
+    sets = SETS if args.set == "all" else (args.set,)
     groups = {"both": ("heuristic", "host"), "all": ("heuristic", "host", "blind")}
     analyzers = groups.get(args.analyzer, (args.analyzer,))
     rows: list[dict[str, Any]] = []

@@ -288,7 +288,7 @@ def input_for(path: MainPath, param: Param, name: str) -> Input:
     help_text = param.help
     if seen and kind != "boolean" and example_of(help_text) is None:  # "邮件主题" shown "主题"
         help_text = with_example(help_text, seen[0])
-    enum = param.choices or path.program.enumerations.get(param.name)
+    enum = param.choices or _values_seen(param, path.program.enumerations.get(param.name))
     return Input(
         name,
         kind,
@@ -408,3 +408,18 @@ def what_it_does(text: str) -> str:
     words after its arguments; "" when nothing is left."""
     paragraphs = [without_usage(p) for p in text.split("\n\n")]
     return next((p for p in paragraphs if p), "")
+
+
+_PARSERS = ("argparse", "click", "typer", "commander", "yargs")
+
+
+def _values_seen(param: Param, values: list[str] | None) -> list[str] | None:
+    """The values the documents pass to a flag, as its only values: never for a flag a parser
+    declares without choices (``--lang`` with ``default="zh"``, shown once as ``--lang en``,
+    takes any language), nor from one value (``--type feat``), nor when its default is not
+    among them."""
+    if not values or len(values) < 2 or param.source in _PARSERS:
+        return None
+    if param.default is not None and str(param.default) not in values:
+        return None
+    return values

@@ -31,6 +31,7 @@ from skill2app.converter.inventory.programs.language import language_of
 from skill2app.converter.inventory.programs.program import (
     CONTEXT_DIRS,
     Program,
+    add_own_examples,
     describe,
     direct_run_warning,
     documented_only,
@@ -150,6 +151,8 @@ def build_inventory(
         program.mentioned = bool(program.invocations) or any(
             posixpath.basename(program.path) in d.text for d in docs
         )
+        if program.mentioned:  # named, never run: the commands its own header shows
+            add_own_examples(program, read_source(skill_dir / program.path))
     options = [
         option
         for d in docs

@@ -105,11 +105,21 @@ class Collector:
     def __init__(self) -> None:
         self.items: dict[tuple[str, str], Requirement] = {}
         self.installed_only: set[tuple[str, str]] = set()  # named by `pip install` alone
+        self.checked: set[tuple[str, str]] = set()  # "checks if X exists": never required
 
     def add(
-        self, kind: str, name: str, where: str, *, required: bool = True, installed: bool = False
+        self,
+        kind: str,
+        name: str,
+        where: str,
+        *,
+        required: bool = True,
+        installed: bool = False,
+        checked: bool = False,
     ) -> None:
-        """``installed``: ``name`` is a distribution from ``pip install``, not an import."""
+        """``installed``: ``name`` is a distribution from ``pip install``, not an import;
+        ``checked``: a source says the skill copes without it ("checks if X exists"), which
+        no other source's "loads X" makes required."""
         key = (kind, package_key(name) if kind == "python-package" else name)
         shown = import_name(name) if installed else name
         if key not in self.items:
@@ -122,8 +132,12 @@ class Collector:
         item = self.items[key]
         item.required = item.required or required
         item.where.append(where)
+        if checked:
+            self.checked.add(key)
 
     def result(self) -> list[Requirement]:
+        for key in self.checked:
+            self.items[key].required = False
         items = self.items.values()
         return sorted(items, key=lambda item: (KINDS.index(item.kind), item.name))
 
@@ -258,6 +272,22 @@ _USES = re.compile(r"\b(?:reads?|loads?|opens?|uses?|parses?)\b|读取|加载", 
 _NOT_NEEDED = re.compile(r"\bnot (?:\w+ )?(?:needed|required)\b|不需要|无需", re.I)
 
 
+# "Script checks if `~/x` exists", "if present", "(optional)", "如果 ~/x 存在": what the skill
+# looks for and does without.
+_CHECKED = re.compile(
+    r"\b(?:if|whether|when)\b[^;]{0,60}?\b(?:exists?|is present|present|is found|available)\b|"
+    r"\boptional(?:ly)?\b|(?:如果|若|如)[^。；]{0,30}存在|可选",
+    re.I,
+)
+
+
+def _checked(context: str, part: str) -> bool:
+    """Whether a sentence of ``context`` naming ``part`` says the skill looks for it and
+    does without (a list item led by its list's introduction: either sentence)."""
+    sentences = _SENTENCE_END.split(context[:4000])
+    return any(part in sentence and _CHECKED.search(sentence) for sentence in sentences)
+
+
 def _user_provides(sentence: str) -> bool:
     """Whether a sentence naming a file asks the user to provide it ("Put your API key in
     `~/.config/x.json`", "`~/.x` must exist"), not just mentions it (a log the program keeps,
@@ -281,7 +311,9 @@ def from_inline(text: str, line: int, file: str, out: Collector, context: str = 
         sentence = sentence_of(text, context)
         if not made_by_program(sentence, text) and not _choices(sentence):
             # named in passing (a legacy folder, a log it keeps) it is only a warning
-            out.add("file", text, f"{file}:{line}", required=_user_provides(sentence))
+            required = _user_provides(sentence)
+            checked = _checked(context, text)
+            out.add("file", text, f"{file}:{line}", required=required, checked=checked)
 
 
 _FILE_WORD = re.compile(r"[\w.*~/-]*[\w*]\.\w+|[\w.~-]*/[\w./-]*")
@@ -351,9 +383,28 @@ def one_login(requirements: list[Requirement], commands: list[list[str]]) -> lis
     )
 
 
+# "无需 API Key", "no API key needed", "without a token", "API key: not required".
+_NO_AUTH_BEFORE = re.compile(
+    r"(?:无需|不需要|不用|免)\s*$|\b(?:no|without|(?:do|does|did)(?: not|n't) (?:need|require))"
+    r"\s+(?:an?\s+|any\s+)?$",
+    re.I,
+)
+_NO_AUTH_AFTER = re.compile(
+    r"^\s*[:：]?\s*(?:is |are )?(?:not (?:needed|required)|optional|unnecessary)"
+    r"|^\s*(?:不需要|可选)",
+    re.I,
+)
+
+
 def from_prose(lines: list[str], first_line: int, file: str, out: Collector) -> None:
+    """Logins the prose names; one it says is not needed ("无需 API Key") is never required,
+    whatever else names it."""
     for offset, line in enumerate(lines):
         for match in _AUTH.finditer(line):
             word = (match.group(1) or match.group(2)).lower()
             word = re.sub(r"[ _-]+", " ", word).rstrip("s") if match.group(1) else word
-            out.add("auth", word, f"{file}:{first_line + offset}")
+            waived = bool(
+                _NO_AUTH_BEFORE.search(line[: match.start()])
+                or _NO_AUTH_AFTER.match(line[match.end() :])
+            )
+            out.add("auth", word, f"{file}:{first_line + offset}", checked=waived)

@@ -198,6 +198,45 @@ def describe(
     return program
 
 
+# "New:    create-worktree.sh --mode new ..." or "  create-worktree.sh --mode remote ...":
+# a line of a program's own header that runs it, after an optional label.
+_OWN_LABEL = re.compile(r"^\s*(?:[\w ]{1,20}:\s+)?(?:\$\s+)?")
+
+
+def own_examples(program: Program, source: str) -> list[Invocation]:
+    """The commands a program's own header comment shows running it (``Usage:``/``Examples:``
+    lines: ``create-worktree.sh --mode new --slug <slug>``), as invocations written in the
+    program's file: what a skill whose documents only name the program still says of it."""
+    from skill2app.converter.inventory.invocations import invocations_in
+
+    name = posixpath.basename(program.path)
+    lines = source.replace("\r\n", "\n").split("\n")
+    found: list[Invocation] = []
+    for text in program.doc.split("\n"):
+        command = _OWN_LABEL.sub("", text.strip().lstrip("#/* ").rstrip())
+        command = USAGE_PREFIX.sub("", command)
+        words = command.split()
+        if not words or posixpath.basename(words[0]) != name or len(words) < 2:
+            continue
+        line = next((n for n, raw in enumerate(lines, 1) if text.strip() in raw), 0)
+        runs, _others = invocations_in(
+            f"{program.path} {' '.join(words[1:])}", line, "bash", [program.path],
+            "program", program.path,
+        )  # fmt: skip
+        found += [inv for inv in runs if inv.program == program.path]
+    return found
+
+
+def add_own_examples(program: Program, source: str) -> None:
+    """Give a program that no document runs the commands its own header shows (and learn
+    its flags and values from them, as from SKILL.md's)."""
+    if program.invocations or not program.doc:
+        return
+    program.invocations = own_examples(program, source)
+    if program.invocations:
+        _merge_invocations(program)
+
+
 def documented_only(rel: str, invocations: list[Invocation]) -> Program:
     """A program outside the skill that its documents run (a sibling skill's helper): its
     interface is what the documents show of it, its file is not read (it is not the skill's;
