@@ -541,3 +541,24 @@ def test_a_plan_that_runs_a_program_without_its_piped_data_is_sent_back(tmp_path
     assert "stdin" in GUIDE and "Skill mode" in GUIDE
     summarised = gather(inventory, budget=1).inventory["programs"][0]  # every stage applied
     assert summarised["stdin"] == [{"at": "SKILL.md:6", "kind": "file", "value": "data.json"}]
+
+
+@pytest.mark.parametrize(
+    ("topic", "reason", "added"),
+    [
+        ("没有任何管道匹配的请求", "由 Runner 回退到未改动的 SKILL.md（APP spec §1）", False),
+        ("Anything else", "the Runner falls back to SKILL.md", False),
+        ("Custom formats", "the model follows SKILL.md in Skill mode", True),
+    ],
+)
+def test_the_fallback_entry_is_added_once_in_any_language(
+    calendar: Inventory, topic: str, reason: str, added: bool
+) -> None:
+    """countbot news (round 5): the analyst's own Chinese "no pipeline matches → SKILL.md"
+    entry was followed by app-convert's English one, saying it twice."""
+    answer = calendar_answer()
+    answer["skill_mode"] = [{"topic": topic, "reason": reason, "where": ""}]
+    plan, problems = accept(answer, calendar)
+    assert plan is not None and not problems
+    topics = [item.topic for item in plan.skill_mode]
+    assert topics == [topic, "Requests no pipeline matches"] if added else [topic]

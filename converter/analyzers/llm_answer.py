@@ -10,6 +10,7 @@ as the plan it means.  ``accept`` validates the result against the plan schema a
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -42,9 +43,21 @@ def accept(
         return None, errors
     plan = plan_from_dict(data)
     problems = check_plan(plan, inventory)
-    if not any(item.topic == FALLBACK_TOPIC for item in plan.skill_mode):
+    if not any(_says_fallback(item) for item in plan.skill_mode):
         plan.skill_mode.append(SkillModeItem(FALLBACK_TOPIC, FALLBACK_REASON))
     return plan, problems
+
+
+# "the Runner falls back to SKILL.md", "由 Runner 回退到未改动的 SKILL.md"
+_FALLBACK = re.compile(r"fall(?:s|ing)?[ -]?back|回退|兜底|退回", re.I)
+
+
+def _says_fallback(item: SkillModeItem) -> bool:
+    """Whether the analyst's own entry already says that requests no pipeline matches go to
+    SKILL.md, in whatever language (then app-convert's English one would say it twice)."""
+    if item.topic == FALLBACK_TOPIC:
+        return True
+    return "SKILL.md" in item.reason and bool(_FALLBACK.search(f"{item.topic} {item.reason}"))
 
 
 def plan_data(
