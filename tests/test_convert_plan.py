@@ -669,6 +669,30 @@ def test_a_written_step_importing_a_module_of_the_skill_needs_what_the_module_ne
     assert scoped == {"imageio": ["make"], "PIL": ["check"]}
 
 
+def test_an_env_var_is_the_need_of_the_written_steps_reading_it(tmp_path: Path) -> None:
+    """notion-sdk (round 5): NOTION_TOKEN, read by the skill's check script and by the
+    analyst's written steps, was checked only before the pipeline running that script."""
+    make_tree(
+        tmp_path,
+        {
+            "SKILL.md": SKILL + "# Demo\n```bash\npython3 scripts/check.py\n```\n",
+            "scripts/check.py": "import os\nprint(os.environ['NOTION_TOKEN'])\n",
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    reads = "import os, json\nprint(json.dumps({'t': os.environ.get('NOTION_TOKEN')}))\n"
+    other = "import json\nprint(json.dumps({'t': 'MY_NOTION_TOKEN_X'}))\n"
+    plan = Plan("demo", "demo", analyzer="host")
+    plan.pipelines = [
+        Pipeline("check", "check", steps=[CodeStep("run", "scripts/check.py")]),
+        Pipeline("create", "create", steps=[CodeStep("run", "", write=Written("python", reads))]),
+        Pipeline("other", "other", steps=[CodeStep("run", "", write=Written("python", other))]),
+    ]
+    plan.constructor.needed = True
+    plan.constructor.checks = [Check("env", "NOTION_TOKEN", where=["SKILL.md:23"])]
+    assert constructor_checks(plan, inventory)[0]["pipelines"] == ["check", "create"]
+
+
 def test_analyzer_registry() -> None:
     assert get_analyzer("heuristic") is analyze
     assert default_analyzer(has_api_key=False) == "heuristic"

@@ -4,6 +4,7 @@ another name."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.inventory.imports import LocalFiles
@@ -24,7 +25,8 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
     spots does not lose a program.  A written step importing one of the skill's own modules
     (``from core.gif_builder import ...``) needs what that module needs.  A need only of
     code no pipeline runs (a module nothing imports, a program no step runs) is no
-    pipeline's (``pipelines: []``): the constructor checks it in Skill mode only."""
+    pipeline's (``pipelines: []``): the constructor checks it in Skill mode only.  An env
+    var is also the need of every pipeline whose written steps read it."""
     users: dict[str, set[str]] = {}
     written: dict[str, set[str]] = {}  # package key -> pipelines whose written steps import it
     for pipeline in plan.pipelines:
@@ -47,12 +49,25 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
         scoped: set[str] = set().union(*(users[f] for f in programs)) if programs else set()
         if check.kind == "python-package":
             scoped |= written.get(package_key(check.name), set())
+        if check.kind == "env":  # a written step reading it: os.environ["NOTION_TOKEN"]
+            scoped |= _reading(plan, check.name)
         if scoped or (files and files <= code):  # code no pipeline runs needs it: none
             data["pipelines"] = sorted(scoped)
         if check.kind == "python-package" and check.name in PIP_NAMES:
             data["install"] = PIP_NAMES[check.name]
         checks.append(data)
     return checks
+
+
+def _reading(plan: Plan, variable: str) -> set[str]:
+    """The pipelines whose written steps name the environment variable ``variable``."""
+    word = re.compile(rf"(?<![\w$]){re.escape(variable)}(?!\w)")
+    return {
+        pipeline.name
+        for pipeline in plan.pipelines
+        for step in pipeline.steps
+        if isinstance(step, CodeStep) and step.write and word.search(step.write.source)
+    }
 
 
 def _own_modules(modules: set[str], inventory: Inventory) -> set[str]:
