@@ -62,6 +62,23 @@ def test_the_skills_own_modules_are_no_packages(tmp_path: Path) -> None:
     assert {"openpyxl", "defusedxml", "lxml", "zod"} <= found
 
 
+def test_a_documents_python_example_importing_the_skills_scripts_needs_no_package(
+    tmp_path: Path,
+) -> None:
+    """notion-sdk (round 5): SKILL.md's ``from scripts.create_page import ...`` (the skill's
+    own scripts/ folder, no ``__init__.py``) was a package "scripts" to install."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```python\nfrom notion_client import Client\n"
+            "from scripts.create_page import create_database_page\n```\n",
+            "scripts/create_page.py": "from notion_client import Client\n",
+        },
+    )
+    found = names(tmp_path)
+    assert "scripts" not in found and "notion_client" in found
+
+
 def test_a_platform_branch_or_a_fallback_is_a_warning(tmp_path: Path) -> None:
     """gtimeout only on macOS and only if present; gcc only when a probe says a shim is
     needed; lsof tolerated when missing; LOCALAPPDATA only on Windows; `which gtimeout ||

@@ -53,11 +53,13 @@ def skill_needs(
         for tagged in (True, False):  # a binary from an untagged block only warns
             chosen = [c for d, c, t in commands if d == doc_path and t == tagged]
             from_commands(chosen, doc_path, out, required=tagged)
+    local = LocalFiles(paths)
+    local.read_aliases(lambda rel: read_source(skill_dir / rel))
     for block in doc.code_blocks:
         if block.language in SHELL_LANGUAGES:
             from_shell_text(block.text, block.line + 1, file, out)
         elif block.language in ("python", "py", "python3"):
-            from_python_example(block.text, block.line + 1, file, out)
+            from_python_example(block.text, block.line + 1, file, out, local)
         elif block.language in JS_LANGUAGES:
             from_js_example(block.text, block.line + 1, file, out)
     body_lines = doc.body.split("\n")
@@ -69,8 +71,6 @@ def skill_needs(
         )
     from_prose(body_lines, doc.body_line, file, out)
     from_prose([doc.frontmatter.description, doc.frontmatter.compatibility or ""], 1, file, out)
-    local = LocalFiles(paths)
-    local.read_aliases(lambda rel: read_source(skill_dir / rel))
     sources = {rel: read_source(skill_dir / rel) for rel in [*modules, *(p.path for p in programs)]}
     languages = {rel: language_of(Path(rel), sources[rel]) for rel in modules}
     languages |= {p.path: p.language for p in programs}

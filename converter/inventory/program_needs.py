@@ -59,10 +59,13 @@ def _python(
     PythonNeeds(tree, is_local, COMMON_COMMANDS).scan(add)
 
 
-def from_python_example(text: str, first_line: int, file: str, out: Collector) -> None:
+def from_python_example(
+    text: str, first_line: int, file: str, out: Collector, local: LocalFiles | None = None
+) -> None:
     """Packages a Python example in a document imports: what the model's own scripts need
-    (a warning: no pipeline runs the example)."""
-    _python(file, text, None, out, first_line - 1, required=False)
+    (a warning: no pipeline runs the example); never the skill's own modules (``local``:
+    ``from scripts.create_page import ...`` imports the skill's scripts/ folder)."""
+    _python(file, text, local, out, first_line - 1, required=False)
 
 
 def from_js_example(text: str, first_line: int, file: str, out: Collector) -> None:
