@@ -480,3 +480,21 @@ def test_a_call_in_a_code_block_is_no_program(tmp_path: Path) -> None:
     binaries = {r.name for r in inventory.requirements if r.kind == "binary"}
     assert "send_media" not in binaries and "greet" not in binaries
     assert "convert" in binaries  # a real command of the same block still is one
+
+
+def test_a_tool_installed_with_uv_tool_or_pipx_is_a_program_not_a_package(
+    tmp_path: Path,
+) -> None:
+    """code-hardcode-audit (round 5): a troubleshooting page's ``uv tool install ruff`` made a
+    required Python package "ruff" (no program imports it: they run the ruff command)."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "See [fixes](references/fix.md).\n",
+            "references/fix.md": "```bash\nuv tool install ruff\npipx install semgrep\n"
+            "pip install requests\n```\n",
+        },
+    )
+    found = needs(tmp_path)
+    assert ("binary", "ruff", False) in found and ("binary", "semgrep", False) in found
+    assert not {n for k, n, _r in found if k == "python-package"} - {"requests"}

@@ -175,6 +175,11 @@ def from_commands(
         if program and name in ("pip", "pip3", "uv", "npm", "pnpm", "yarn") and installs:
             out.add("binary", name, where, required=False)
             continue
+        if (name == "pipx" or command.argv[1:2] == ["tool"]) and "install" in command.argv:
+            for word in command.argv[command.argv.index("install") + 1 :]:  # a command-line tool
+                if re.fullmatch(r"[a-z][\w.-]*", word):  # `uv tool install ruff`: the binary ruff
+                    out.add("binary", word, where, required=False)
+            continue
         if name in ("pip", "pip3", "uv", "npm", "pnpm", "yarn") and "install" in command.argv:
             kind = "node-package" if name in ("npm", "pnpm", "yarn") else "python-package"
             for word in command.argv[command.argv.index("install") + 1 :]:
