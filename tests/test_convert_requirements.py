@@ -498,3 +498,15 @@ def test_a_tool_installed_with_uv_tool_or_pipx_is_a_program_not_a_package(
     found = needs(tmp_path)
     assert ("binary", "ruff", False) in found and ("binary", "semgrep", False) in found
     assert not {n for k, n, _r in found if k == "python-package"} - {"requests"}
+
+
+def test_bash_own_variables_are_no_environment(tmp_path: Path) -> None:
+    """worktree-manager (round 5): ``${BASH_REMATCH[1]}`` was an env var to set."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + '```bash\n[[ $b =~ ^(feat)/ ]] && echo "${BASH_REMATCH[1]}"\n'
+            'echo "$BASH_VERSION ${PIPESTATUS[0]} $DEMO_HOME"\n```\n',
+        },
+    )
+    assert {n for k, n, _r in needs(tmp_path) if k == "env"} == {"DEMO_HOME"}
