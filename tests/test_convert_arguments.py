@@ -793,6 +793,7 @@ def test_a_program_only_named_runs_as_its_own_header_shows(tmp_path: Path) -> No
                 "#!/usr/bin/env bash\n# Create a worktree\n#\n# Usage:\n"
                 "#   New:    create-worktree.sh --mode new --slug <slug> --base <base>\n#\n"
                 "# Examples:\n#   create-worktree.sh --mode new --slug sharpe-check --base main\n"
+                "#   create-worktree.sh --slug `touch /tmp/x` --base $(id -u)\n"
                 "\nwhile [[ $# -gt 0 ]]; do\n  case $1 in\n"
                 '    --mode) MODE="$2"; shift 2 ;;\n    --slug) SLUG="$2"; shift 2 ;;\n'
                 '    --base) BASE="$2"; shift 2 ;;\n    *) shift ;;\n  esac\ndone\n'
@@ -804,7 +805,7 @@ def test_a_program_only_named_runs_as_its_own_header_shows(tmp_path: Path) -> No
     (pipeline,) = plan.pipelines  # detect-stale.sh: named nowhere, a helper
     (step,) = pipeline.steps
     assert isinstance(step, CodeStep) and step.program == "scripts/create-worktree.sh"
-    assert {"mode", "slug", "base"} <= {i.name for i in pipeline.input}
+    assert {i.name for i in pipeline.input} == {"mode", "slug", "base"}  # no `touch` input
     from skill2app.converter.plan.samples import sample_inputs
 
     assert sample_inputs(pipeline, [])["slug"] == "sharpe-check"

@@ -218,6 +218,8 @@ def own_examples(program: Program, source: str) -> list[Invocation]:
         words = command.split()
         if not words or posixpath.basename(words[0]) != name or len(words) < 2:
             continue
+        if "`" in command or "$(" in command:  # a substitution is no value to show
+            continue
         line = next((n for n, raw in enumerate(lines, 1) if text.strip() in raw), 0)
         runs, _others = invocations_in(
             f"{program.path} {' '.join(words[1:])}", line, "bash", [program.path],
