@@ -177,7 +177,8 @@ def from_commands(
         if program and name in ("pip", "pip3", "uv", "npm", "pnpm", "yarn") and installs:
             out.add("binary", name, where, required=False)
             continue
-        if (name == "pipx" or command.argv[1:2] == ["tool"]) and "install" in command.argv:
+        tool = name == "pipx" or (name == "uv" and command.argv[1:2] == ["tool"])
+        if tool and "install" in command.argv:
             for word in command.argv[command.argv.index("install") + 1 :]:  # a command-line tool
                 if re.fullmatch(r"[a-z][\w.-]*", word):  # `uv tool install ruff`: the binary ruff
                     out.add("binary", word, where, required=False)
