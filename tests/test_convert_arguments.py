@@ -39,6 +39,17 @@ def plan_of(root: Path, files: dict[str, Any]) -> Plan:
     return analyze(build_inventory(write_tree(root, files)))
 
 
+def only_pipeline(skill: Path, out: Path) -> Path:
+    """The pipeline.yaml of the one business pipeline the heuristic conversion of ``skill``
+    into ``out`` writes (the conversion must pass its verification)."""
+    from skill2app.converter.convert import Options, convert
+
+    report = convert(Options(skill_dir=skill, out=out, analyzer="heuristic"))
+    assert report.ok, report.human_lines()
+    (pipeline,) = (out / "pipelines").glob("[!_]*/pipeline.yaml")
+    return pipeline
+
+
 def inputs(pipeline: Pipeline) -> dict[str, tuple[str, bool, Any]]:
     return {i.name: (i.type, i.required, i.default) for i in pipeline.input}
 
@@ -605,8 +616,6 @@ def test_integer_choices_are_integers_in_the_pipeline(tmp_path: Path) -> None:
     one of its enum)."""
     import yaml
 
-    from skill2app.converter.convert import Options, convert
-
     skill = write_tree(
         tmp_path / "route",
         {
@@ -619,9 +628,7 @@ def test_integer_choices_are_integers_in_the_pipeline(tmp_path: Path) -> None:
             ),
         },
     )
-    report = convert(Options(skill_dir=skill, out=tmp_path / "app", analyzer="heuristic"))
-    assert report.ok, report.human_lines()
-    (pipeline,) = (tmp_path / "app" / "pipelines").glob("[!_]*/pipeline.yaml")
+    pipeline = only_pipeline(skill, tmp_path / "app")
     cartype = yaml.safe_load(pipeline.read_text())["input"]["cartype"]
     assert (cartype["type"], cartype["enum"], cartype["default"]) == ("integer", [0, 1, 2], 0)
 
@@ -637,8 +644,6 @@ def test_a_list_flag_with_choices_allows_each_item(
     import yaml
     from helpers import invoke
 
-    from skill2app.converter.convert import Options, convert
-
     skill = write_tree(
         tmp_path / "audit",
         {
@@ -652,9 +657,7 @@ def test_a_list_flag_with_choices_allows_each_item(
             ),
         },
     )
-    report = convert(Options(skill_dir=skill, out=tmp_path / "app", analyzer="heuristic"))
-    assert report.ok, report.human_lines()
-    (pipeline,) = (tmp_path / "app" / "pipelines").glob("[!_]*/pipeline.yaml")
+    pipeline = only_pipeline(skill, tmp_path / "app")
     tools = yaml.safe_load(pipeline.read_text())["input"]["tools"]
     assert "enum" not in tools and tools["default"] == ["all"]
     assert "each one of: all, ruff, semgrep" in tools["description"]

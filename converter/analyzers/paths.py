@@ -410,15 +410,12 @@ def what_it_does(text: str) -> str:
     return next((p for p in paragraphs if p), "")
 
 
-_PARSERS = ("argparse", "click", "typer", "commander", "yargs")
-
-
 def _values_seen(param: Param, values: list[str] | None) -> list[str] | None:
     """The values the documents pass to a flag, as its only values: never for a flag a parser
     declares without choices (``--lang`` with ``default="zh"``, shown once as ``--lang en``,
     takes any language), nor from one value (``--type feat``), nor when its default is not
     among them."""
-    if not values or len(values) < 2 or param.source in _PARSERS:
+    if not values or len(values) < 2 or param.source in AUTHORITATIVE:
         return None
     if param.default is not None and str(param.default) not in values:
         return None

@@ -147,18 +147,18 @@ def build_inventory(
     )
     warnings.extend(missing_programs(docs, commands, paths))
     programs, roles = _programs(skill_dir, paths, skill_md.name, invoked, (probe, unsafe))
+    sources = {p.path: read_source(skill_dir / p.path) for p in programs}
     for program in programs:
         program.mentioned = bool(program.invocations) or any(
             posixpath.basename(program.path) in d.text for d in docs
         )
         if program.mentioned:  # named, never run: the commands its own header shows
-            add_own_examples(program, read_source(skill_dir / program.path))
+            add_own_examples(program, sources[program.path])
     options = [
         option
         for d in docs
         for option in doc_options(d.path, d.text.split("\n"), d.first_line, d.sections)
     ]
-    sources = {p.path: read_source(skill_dir / p.path) for p in programs}
     shown_elsewhere = [documented_only(p, invs) for p, invs in sorted(outside_runs.items())]
     attach([*programs, *shown_elsewhere], options, sources | {p.path: "" for p in shown_elsewhere})
     warnings.extend(w for p in programs if (w := direct_run_warning(skill_dir, p)))

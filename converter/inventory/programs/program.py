@@ -17,6 +17,7 @@ from typing import Any
 from skill2app.converter.inventory.invocations import (
     INTERPRETERS,
     Invocation,
+    invocations_in,
     is_placeholder,
     order_key,
 )
@@ -207,8 +208,6 @@ def own_examples(program: Program, source: str) -> list[Invocation]:
     """The commands a program's own header comment shows running it (``Usage:``/``Examples:``
     lines: ``create-worktree.sh --mode new --slug <slug>``), as invocations written in the
     program's file: what a skill whose documents only name the program still says of it."""
-    from skill2app.converter.inventory.invocations import invocations_in
-
     name = posixpath.basename(program.path)
     lines = source.replace("\r\n", "\n").split("\n")
     found: list[Invocation] = []
