@@ -812,3 +812,28 @@ def test_a_program_only_named_runs_as_its_own_header_shows(tmp_path: Path) -> No
     from skill2app.converter.plan.samples import sample_inputs
 
     assert sample_inputs(pipeline, [])["slug"] == "sharpe-check"
+
+
+def test_a_header_title_line_is_no_command_and_a_runner_line_is(tmp_path: Path) -> None:
+    """modelstudio spark-video (DEV): ``build_viewer.py — emit a self-contained viewer.html``,
+    the docstring's title, was taken for the program run with the arguments "—", "emit",
+    "a" ..., and the pipeline's trigger read "build viewer — emit a".  The command the
+    header shows is ``uv run scripts/build_viewer.py [--no-open]`` after environment
+    assignments: that one runs it."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "After stitching, `build_viewer.py` writes a viewer page.\n",
+            "scripts/build_viewer.py": (
+                '"""\nbuild_viewer.py — emit a self-contained viewer.html for one episode.\n\n'
+                "Run:\n    PROJECT=foo EPISODE=001 \\\\\n"
+                '        uv run scripts/build_viewer.py [--no-open]\n"""\n'
+                "import argparse\np = argparse.ArgumentParser()\n"
+                "p.add_argument('--no-open', action='store_true')\np.parse_args()\n"
+            ),
+        },
+    )
+    (pipeline,) = plan.pipelines
+    assert not any("emit a" in t or "—" in t for t in pipeline.triggers), pipeline.triggers
+    (no_open,) = pipeline.input
+    assert no_open.name == "no_open" and no_open.type == "boolean" and not no_open.required

@@ -1294,3 +1294,19 @@ def test_scripts_the_documentation_names_but_the_skill_lacks_are_warned_about(
         "scripts/fill.py",
     ], warnings
     assert warnings[0].startswith("SKILL.md:") and warnings[-1].startswith("forms.md:1 ")
+
+
+def test_a_bare_command_name_is_no_file_of_the_skill_found_elsewhere() -> None:
+    """modelstudio spark-video (DEV): the inline `cast count + (set ? 1 : 0)` (a formula)
+    was taken for running lib/cast.py, and `bl speech synthesize` (the real ``bl`` CLI) for
+    scripts/providers/bl.py: a bare name without extension is a command on the PATH.  The
+    path written without its extension still names the file."""
+    files = ["lib/cast.py", "scripts/providers/bl.py", "scripts/check_fields.py"]
+    found, _ = invocations_in("cast count + 1", 3, "bash", files, "inline")
+    assert found == []
+    found, _ = invocations_in("bl speech synthesize --text hi", 3, "bash", files, "inline")
+    assert found == []
+    found, _ = invocations_in("python scripts/check_fields in.pdf", 3, "bash", files)
+    assert [(i.program, i.argv) for i in found] == [("scripts/check_fields.py", ["in.pdf"])]
+    found, _ = invocations_in("cd scripts && python check_fields in.pdf", 3, "bash", files)
+    assert [i.program for i in found] == ["scripts/check_fields.py"]

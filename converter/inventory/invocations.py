@@ -127,9 +127,10 @@ def resolve(word: str, cwd: str, files: list[str]) -> str:
     if clean in known:
         return clean
     if not posixpath.splitext(clean)[1]:  # `python scripts/check_fields` for check_fields.py
-        for ext in (".py", ".sh", ".js"):
-            if resolve(clean + ext, cwd, files):
-                return resolve(clean + ext, cwd, files)
+        for ext in (".py", ".sh", ".js"):  # that very path: a bare `cast` is a command of
+            for path in (posixpath.normpath(posixpath.join(cwd, clean + ext)), clean + ext):
+                if path in known:  # the PATH, not lib/cast.py
+                    return path
     suffixes = [f for f in files if clean.endswith("/" + f)]
     if suffixes:
         return max(suffixes, key=len)

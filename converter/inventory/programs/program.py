@@ -202,6 +202,13 @@ def describe(
 # "New:    create-worktree.sh --mode new ..." or "  create-worktree.sh --mode remote ...":
 # a line of a program's own header that runs it, after an optional label.
 _OWN_LABEL = re.compile(r"^\s*(?:[\w ]{1,20}:\s+)?(?:\$\s+)?")
+# What runs it before its name: "FOO=1 uv run scripts/x.py", "python3 x.py".
+_OWN_RUNNER = re.compile(
+    r"^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:(?:uv|pipx|poetry)\s+run\s+|"
+    r"(?:python3?|node|bash|sh|npx|deno\s+run)\s+)?"
+)
+# What separates a program's name from what it does in its header's title line.
+_TITLE_DASHES = frozenset({"—", "–", "-", ":", "：", "--"})
 
 
 def own_examples(program: Program, source: str) -> list[Invocation]:
@@ -213,9 +220,11 @@ def own_examples(program: Program, source: str) -> list[Invocation]:
     found: list[Invocation] = []
     for text in program.doc.split("\n"):
         command = _OWN_LABEL.sub("", text.strip().lstrip("#/* ").rstrip())
-        command = USAGE_PREFIX.sub("", command)
+        command = _OWN_RUNNER.sub("", USAGE_PREFIX.sub("", command))
         words = command.split()
         if not words or posixpath.basename(words[0]) != name or len(words) < 2:
+            continue
+        if words[1] in _TITLE_DASHES:  # "build_viewer.py — emit a viewer": its title
             continue
         if "`" in command or "$(" in command:  # a substitution is no value to show
             continue
