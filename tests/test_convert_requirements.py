@@ -510,3 +510,59 @@ def test_bash_own_variables_are_no_environment(tmp_path: Path) -> None:
         },
     )
     assert {n for k, n, _r in needs(tmp_path) if k == "env"} == {"DEMO_HOME"}
+
+
+def test_a_command_substitution_inside_a_word_keeps_its_command_whole(tmp_path: Path) -> None:
+    """cc-skills verbatim-audit-notify (DEV): ``launchctl bootstrap gui/$(id -u)
+    ~/Library/LaunchAgents/com.terryli.pushover-quota.plist`` was read as three commands, the
+    last one the binary ``com.terryli.pushover-quota.plist``.  The substitution's own command
+    is still read (``id``), and one that runs a program of the skill still runs it."""
+    from skill2app.converter.inventory.shell import simple_commands
+
+    commands = simple_commands(
+        "launchctl bootstrap gui/$(id -u) ~/Library/LaunchAgents/com.x.plist\n"
+        "echo $(date +%F) $(python scripts/a.py --n $(nproc)) done\n",
+        1,
+        "bash",
+    )
+    assert [(c.argv, c.nested) for c in commands] == [
+        (["launchctl", "bootstrap", "gui/$(id -u)", "~/Library/LaunchAgents/com.x.plist"], False),
+        (["id", "-u"], True),
+        (["echo", "$(date +%F)", "$(python scripts/a.py --n $(nproc))", "done"], False),
+        (["date", "+%F"], True),
+        (["python", "scripts/a.py", "--n", "$(nproc)"], True),
+        (["nproc"], True),
+    ]
+    deep = "echo " + "$(a " * 300 + ")" * 300  # read to a bounded depth, never recursing on
+    assert len(simple_commands(deep, 1, "bash")) <= 1 + 4
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: d\ndescription: D.\n---\n```bash\n"
+            "launchctl bootstrap gui/$(id -u) ~/Library/LaunchAgents/com.x.plist\n```\n",
+        },
+    )
+    assert "com.x.plist" not in names(root)
+
+
+def test_a_command_named_like_the_skills_own_script_is_no_tool_to_install(tmp_path: Path) -> None:
+    """cc-skills verbatim-audit-notify (DEV): SKILL.md links scripts/pushover-notify.sh onto
+    the PATH as ``pushover-notify``; pushover-heartbeat.sh stops when ``command -v
+    pushover-notify`` fails.  That blocked the constructor as a binary to install; it is
+    the skill's own script: a warning."""
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: d\ndescription: D.\n---\n```bash\n"
+            "ln -sf scripts/pushover-notify.sh ~/.local/bin/pushover-notify\n"
+            "bash scripts/heartbeat.sh\npushover-notify --title T\n```\n",
+            "scripts/pushover-notify.sh": "#!/bin/bash\necho sent\n",
+            "scripts/heartbeat.sh": (
+                "#!/bin/bash\nif ! command -v pushover-notify >/dev/null; then\n  exit 1\nfi\n"
+                "command -v jq >/dev/null || exit 1\npushover-notify --title beat\n"
+            ),
+        },
+    )
+    found = needs(root)
+    assert ("binary", "pushover-notify", False) in found
+    assert ("binary", "jq", True) in found  # a tool of its own stays required

@@ -204,3 +204,41 @@ def test_the_comment_above_a_command_names_its_task(tmp_path: Path) -> None:
     triggers = {p.name: p.triggers for p in plan.pipelines}
     assert "发送带附件" in triggers["mail-send"]
     assert "接收最新邮件" in triggers["mail-receive"]
+
+
+def test_no_trigger_from_a_condition_comment_or_a_sentence_about_the_program(
+    tmp_path: Path,
+) -> None:
+    """modelstudio spark-video and cc-skills verbatim-audit-notify (DEV): the comment above
+    a command said when to run it ("# if ACCEPT — promote this version to winner", "# check
+    lore.md exists; if not") and the prose before another said what the program does
+    ("`pushover-prune` handles this"): all three became triggers.  A header that names its
+    file first ("render_shot.py — render one shot") gave "Render_shot.py — render one
+    shot" as the description."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": (
+                "---\nname: demo\ndescription: Makes videos.\n---\n# Demo\n\n## Review\n\n"
+                "```bash\n# if ACCEPT — promote this version to winner\n"
+                "python scripts/render_shot.py --shot S01\n```\n\n## Lore\n\n```bash\n"
+                "# check lore.md exists; if not\npython scripts/scaffold.py --kind lore\n```\n\n"
+                "## Retention\n\nOld days are pruned: pushover-prune handles this, "
+                "dry-run by default:\n\n```bash\nbash scripts/pushover-prune.sh --days 30\n```\n"
+            ),
+            "scripts/render_shot.py": (
+                '"""render_shot.py — render one shot with the configured provider."""\n'
+                "import argparse\np = argparse.ArgumentParser()\n"
+                "p.add_argument('--shot')\np.parse_args()\n"
+            ),
+            "scripts/scaffold.py": (
+                "import argparse\np = argparse.ArgumentParser()\n"
+                "p.add_argument('--kind')\np.parse_args()\n"
+            ),
+            "scripts/pushover-prune.sh": "#!/bin/bash\n# Prune old audit days.\necho '{}'\n",
+        },
+    )
+    triggers = [t for p in plan.pipelines for t in p.triggers]
+    assert not [t for t in triggers if "if " in t or "handles this" in t], triggers
+    render = next(p for p in plan.pipelines if p.steps[0].program == "scripts/render_shot.py")
+    assert render.description.startswith("Render one shot"), render.description

@@ -34,6 +34,7 @@ from skill2app.converter.inventory.invocations import Invocation, is_placeholder
 from skill2app.converter.inventory.markdown import Section
 from skill2app.converter.inventory.model import Doc, Inventory
 from skill2app.converter.inventory.programs.interface import parse_argv
+from skill2app.converter.inventory.programs.program import Program
 from skill2app.converter.plan.model import Pipeline, Plan
 
 
@@ -139,7 +140,11 @@ def path_candidates(
     candidates += clauses
     named = [stem, humanize(path.label), *(c for c in candidates if c)]
     verbs = keys(" ".join(w.split()[0] for w in named if w.split()))
-    candidates += [c for c in lead_ins(inventory, path.invocations) if keys(c.split()[0]) & verbs]
+    candidates += [  # "Convert the PDF to PNGs", never "pushover-prune handles this"
+        c
+        for c in lead_ins(inventory, path.invocations)
+        if keys(c.split()[0]) & verbs and c.split()[0].lower() not in _names(program)
+    ]
     candidates.append(label_phrase(path.label))
     if path.command is not program.cli:
         candidates.append(first_of(path.command.description))  # a subcommand's own help
@@ -151,6 +156,12 @@ def path_candidates(
     if not any(clean(c) for c in candidates):
         candidates.append(humanize(path_name(path)))  # nothing else: its name in words
     return [c for c in candidates if c]
+
+
+def _names(program: Program) -> set[str]:
+    """What prose calls a program: its file name with and without the extension."""
+    base = program.path.rsplit("/", 1)[-1].lower()
+    return {base, base.rsplit(".", 1)[0]}
 
 
 def _section_nouns(inventory: Inventory, path: MainPath) -> dict[str, str]:
@@ -239,9 +250,17 @@ def comments_above(inventory: Inventory, invocations: list[Invocation]) -> list[
         lines = document.text.split("\n")
         offset = inv.line - document.first_line
         above = lines[offset - 1].strip() if 0 < offset <= len(lines) else ""
-        if re.match(r"(?:#|//)(?!!)", above):  # a shell, Python or JavaScript comment
-            found.append(above.lstrip("#/ ").strip())
+        comment = above.lstrip("#/ ").strip()
+        if re.match(r"(?:#|//)(?!!)", above) and not _CONDITION.search(comment):
+            found.append(comment)  # a shell, Python or JavaScript comment
     return found
+
+
+# A comment that says when to run the command, not what it does: "if ACCEPT — promote this
+# version", "check lore.md exists; if not".
+_CONDITION = re.compile(
+    r"^(?:if|when|once|unless|after|before)\b|\bif not\b|[;,]\s*if\b|如果|若", re.I
+)
 
 
 _PROGRAM_SPAN = re.compile(r"`[^`\s]*\.(?:py|js|mjs|cjs|ts|sh|rb|pl)`\s*")

@@ -12,6 +12,7 @@ a path whose data only ever comes from another command's output stays in Skill m
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -406,8 +407,16 @@ def what_it_does(text: str) -> str:
     """The first paragraph of a docstring or help text that says what the program does: a
     leading usage line (``Usage: x.py [file]``, ``用法: x.sh FILE 输出字数``) leaves only the
     words after its arguments; "" when nothing is left."""
-    paragraphs = [without_usage(p) for p in text.split("\n\n")]
+    paragraphs = [_TITLE_NAME.sub("", without_usage(p)) for p in text.split("\n\n")]
     return next((p for p in paragraphs if p), "")
+
+
+# A header's title line names its file first: "build_viewer.py — emit a viewer", "Scripts/
+# doctor.sh - verify ...", "feishu-task: Feishu task management".
+_TITLE_NAME = re.compile(
+    r"^\s*(?:(?:[\w.-]*/)*[\w-]+\.(?:py|sh|js|mjs|cjs|ts|rb|pl)|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)"
+    r"\s*(?:[—–]|--?|:)\s+"
+)
 
 
 def _values_seen(param: Param, values: list[str] | None) -> list[str] | None:

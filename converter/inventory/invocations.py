@@ -131,6 +131,9 @@ def resolve(word: str, cwd: str, files: list[str]) -> str:
             for path in (posixpath.normpath(posixpath.join(cwd, clean + ext)), clean + ext):
                 if path in known:  # the PATH, not lib/cast.py
                     return path
+        if "/" not in clean:  # `pushover-notify`, a shell script the skill puts on the PATH
+            same = [f for f in files if posixpath.basename(f) == clean + ".sh"]
+            return same[0] if len(same) == 1 else ""
     suffixes = [f for f in files if clean.endswith("/" + f)]
     if suffixes:
         return max(suffixes, key=len)

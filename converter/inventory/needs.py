@@ -4,6 +4,7 @@ import; a need seen in a module is also the need of every program importing it."
 
 from __future__ import annotations
 
+import posixpath
 import re
 from pathlib import Path
 
@@ -85,7 +86,22 @@ def skill_needs(
     _attribute(out, import_graph(sources, languages, local), {p.path for p in programs})
     shown = [command.argv for _doc, command, _tagged in commands]
     shown += [span.text.split() for span in doc.inline_code]  # "run `gh auth login` once"
-    return one_login(out.result(), shown)
+    return _own_commands(one_login(out.result(), shown), programs)
+
+
+def _own_commands(requirements: list[Requirement], programs: list[Program]) -> list[Requirement]:
+    """A command named like one of the skill's own shell scripts (``pushover-notify``, which
+    SKILL.md links onto the PATH from scripts/pushover-notify.sh) is the skill's, not a tool
+    to install: a warning, never a blocking check."""
+    own = {
+        posixpath.basename(p.path).removesuffix(".sh")
+        for p in programs
+        if p.location != "elsewhere" and p.language in SHELL_LANGUAGES
+    }
+    for requirement in requirements:
+        if requirement.kind == "binary" and requirement.name in own:
+            requirement.required = False
+    return requirements
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")

@@ -14,7 +14,7 @@ import posixpath
 import re
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 SHELL_LANGUAGES = ("", "bash", "sh", "shell", "zsh", "console", "shell-session", "terminal")
 _WRAPPERS = ("sudo", "env", "time", "nohup", "exec", "command", "npx", "pnpx", "bunx")
@@ -208,17 +208,18 @@ def simple_commands(text: str, first_line: int, language: str = "") -> list[Simp
 FUNCTION = re.compile(r"(?m)^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\s*\)")  # `greet() {`
 
 
-def _commands(text: str, first_line: int, language: str) -> list[SimpleCommand]:
+def _commands(text: str, first_line: int, language: str, level: int = 0) -> list[SimpleCommand]:
     commands: list[SimpleCommand] = []
     cwd = ""
     for line, logical, bodies in logical_lines(text, first_line, language):
         if _NOT_A_COMMAND.match(logical.lstrip()) or _DRAWING.search(logical):
             continue
+        logical, inner = _lift_substitutions(logical)
         first = len(commands)  # the line's first command: position 0
         words: list[str] = []
         piped: Stdin | None = None  # what a `|` before the current command feeds it
         depth = 0  # parentheses open around the current command
-        for token in [*tokenize(logical), ";"]:
+        for token in [*(_restore(t, inner) for t in tokenize(logical)), ";"]:
             if token in _OPERATORS or token.startswith(("&&", "||", ";")):
                 count = len(commands)
                 at = (line, count - first, depth > 0)
@@ -230,7 +231,57 @@ def _commands(text: str, first_line: int, language: str) -> list[SimpleCommand]:
                 words = []
             else:
                 words.append(token)
+        for nested in inner:  # what the substitutions run, in their own right
+            readable = len(nested) < MAX_SUBSTITUTION and level < MAX_SUBSTITUTION_DEPTH
+            found = _commands(nested, line, "bash", level + 1) if readable else []
+            commands += [replace(c, line=line, nested=True) for c in found]
     return commands
+
+
+MAX_SUBSTITUTION = 2000  # characters of one `$( ... )` read for the commands inside
+MAX_SUBSTITUTION_DEPTH = 4
+_HOLE = re.compile(r"\x01(\d+)\x01")
+
+
+def _lift_substitutions(line: str) -> tuple[str, list[str]]:
+    """``line`` with each unquoted ``$( ... )`` held as one placeholder inside its word
+    (``launchctl bootstrap gui/$(id -u) FILE`` stays one command of three words), and the
+    commands inside, in order.  Inside double quotes the shell lexer keeps them whole."""
+    out: list[str] = []
+    inner: list[str] = []
+    quote, i = "", 0
+    while i < len(line):
+        char = line[i]
+        if char == "\\" and quote != "'":
+            out.append(line[i : i + 2])
+            i += 2
+            continue
+        if char in "'\"" and quote in ("", char):
+            quote = "" if quote else char
+        elif not quote and line.startswith("$(", i) and not line.startswith("$((", i):
+            end = _closing(line, i + 2)
+            if end != -1:
+                out.append(f"\x01{len(inner)}\x01")
+                inner.append(line[i + 2 : end])
+                i = end + 1
+                continue
+        out.append(char)
+        i += 1
+    return "".join(out), inner
+
+
+def _closing(line: str, start: int) -> int:
+    """The index of the parenthesis closing the one opened before ``start``, or -1."""
+    depth = 1
+    for index in range(start, len(line)):
+        depth += {"(": 1, ")": -1}.get(line[index], 0)
+        if depth == 0:
+            return index
+    return -1
+
+
+def _restore(token: str, inner: list[str]) -> str:
+    return _HOLE.sub(lambda m: f"$({inner[int(m.group(1))]})", token)
 
 
 _TEXT_COMMANDS = ("echo", "printf")
