@@ -192,7 +192,8 @@ def test_a_file_named_in_passing_is_only_a_warning(tmp_path: Path) -> None:
             "- Stale links from a legacy copy in `~/.claude/tools/demo/` masked the script.\n"
             "- Try the service token first (`~/.secrets/demo-token`).\n"
             "- Rotation in `~/.config/rotation.conf` is therefore not needed.\n"
-            "- Put your API key in `~/.config/demo/key.json`.\n",
+            "- Put your API key in `~/.config/demo/key.json`.\n"
+            "- Create `.env.local` (gitignored) for credentials:\n",
         },
     )
     files = {(n, r) for k, n, r in needs(tmp_path) if k == "file"}
@@ -202,6 +203,7 @@ def test_a_file_named_in_passing_is_only_a_warning(tmp_path: Path) -> None:
         ("~/.secrets/demo-token", False),
         ("~/.config/rotation.conf", False),
         ("~/.config/demo/key.json", True),
+        (".env.local", False),  # cc-skills mlflow-python: variables the environment may set
     }
 
 
@@ -566,3 +568,16 @@ def test_a_command_named_like_the_skills_own_script_is_no_tool_to_install(tmp_pa
     found = needs(root)
     assert ("binary", "pushover-notify", False) in found
     assert ("binary", "jq", True) in found  # a tool of its own stays required
+
+
+def test_a_global_npm_install_is_a_tool_no_program_imports(tmp_path: Path) -> None:
+    """uipath-governance (DEV): a reference guide's ```npm install -g @uipath/uipcli``` (the
+    ``uip`` command-line tool) became a blocking node package: no program imports it, and a
+    machine with ``uip`` installed otherwise was stopped."""
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nnpm install -g @uipath/uipcli\n```\n",
+        },
+    )
+    assert ("node-package", "@uipath/uipcli", False) in needs(root)

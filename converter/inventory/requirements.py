@@ -185,6 +185,8 @@ def from_commands(
             continue
         if name in ("pip", "pip3", "uv", "npm", "pnpm", "yarn") and "install" in command.argv:
             kind = "node-package" if name in ("npm", "pnpm", "yarn") else "python-package"
+            # `npm install -g @uipath/cli`: a command-line tool, which no program imports
+            required = required and not ({"-g", "--global"} & set(command.argv))
             for word in command.argv[command.argv.index("install") + 1 :]:
                 if word.startswith("-") or word.endswith((".txt", ".toml", ".cfg")):
                     continue
@@ -319,7 +321,8 @@ def from_inline(text: str, line: int, file: str, out: Collector, context: str = 
         sentence = sentence_of(text, context)
         if not made_by_program(sentence, text) and not _choices(sentence):
             # named in passing (a legacy folder, a log it keeps) it is only a warning
-            required = _user_provides(sentence)
+            # a `.env` sets variables the environment may give as well: never blocking
+            required = _user_provides(sentence) and not text.startswith(".env")
             checked = _checked(context, text)
             out.add("file", text, f"{file}:{line}", required=required, checked=checked)
 
