@@ -79,6 +79,7 @@ from skill2app.converter.analyzers.workflow import (
     unreproduced_pipe,
     workflow_steps,
 )
+from skill2app.converter.inventory.exits import ok_exit_codes
 from skill2app.converter.inventory.invocations import Invocation, order_key
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.programs.program import Program
@@ -210,6 +211,7 @@ def _path_pipeline(
     """The pipeline of one main path, and the "Use when" clauses it matched, by strength."""
     doc = inventory.skill
     step, inputs = code_step(path, set())
+    step.ok_exit_codes = ok_exit_codes(inventory, path.program, path.command, path.invocations)
     sections = {doc.section_of(inv.line) for inv in path.invocations if inv.file == doc.path}
     titles: list[str] = []
     source = path.program.path

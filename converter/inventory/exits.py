@@ -1,0 +1,120 @@
+"""Exit statuses a skill documents as results, not failures.
+
+A checker that exits 1 when it finds something ("Exit 0 = ready, 1 = something missing",
+"exits non-zero when failures remain", "# exit 2 if over budget", "Exit 3 = no
+contributions for this product → skip it") answers the question it was asked; a step that
+took that status for a crash would fail the pipeline exactly when the program did its job.
+This reads what the program's header, its help and the lines at its documented commands say
+of its statuses, and keeps those whose meaning is a finding, never an error ("1 = bad or
+missing flag", "3 = API failed").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from skill2app.converter.inventory.invocations import Invocation
+from skill2app.converter.inventory.model import Inventory
+from skill2app.converter.inventory.programs.interface import Command
+from skill2app.converter.inventory.programs.program import Program
+
+# Where a text starts speaking of statuses: "Exit codes:", "exits", "exit status", "退出码".
+_EXIT_WORD = re.compile(
+    r"\bexit(?:s|ing)?(?:\s+(?:codes?|status(?:es)?|with))?\b|\breturn\s+codes?\b|退出码|返回码",
+    re.I,
+)
+# One status and its meaning: "1 = something missing", "2 if over budget", "non-zero when
+# failures remain", "3 = no contributions ...".
+_STATUS = re.compile(
+    r"(?<![\w.-])(non-?zero|[0-9]{1,3})\s*(?:=|:|→|->|—|–|\bmeans\b|\bwhen\b|\bif\b|\bon\b|"
+    r"表示|时|则)\s*([^,;\n|]{1,80})",
+    re.I,
+)
+_RESULT = re.compile(
+    r"\b(?:found|finds?|findings?|fail(?:s|ed|ing|ures?)?|missing|issues?|violations?|"
+    r"differ(?:s|ences?)?|changes?|changed|drift|stale|not ready|over budget|exceed(?:s|ed)?|"
+    r"remain|unhealthy|outdated|dirty|warnings?|no contributions?|nothing to|skip|gaps?|"
+    r"polluters?|leaks?|secrets? found)\b|发现|存在问题|不一致|未通过",
+    re.I,
+)
+_ERROR = re.compile(
+    r"\b(?:errors?|invalid|usage|bad|unknown|arguments?|flags?|options?|credentials?|auth\w*|"
+    r"crash\w*|exceptions?|unable|cannot|can't|could not|not installed|timeouts?|timed out|"
+    r"api|write failed|failed to|not found|no such|permission|denied|interrupted)\b|"
+    r"错误|参数|异常|失败",
+    re.I,
+)
+MAX_TEXT = 20_000  # characters of one text read for statuses
+NEAR = 8  # lines after a documented command that may still speak of its statuses
+
+
+def result_statuses(texts: Iterable[str]) -> dict[int, str]:
+    """Non-zero exit statuses the texts give a finding as their meaning → that meaning;
+    "non-zero" counts as 1."""
+    found: dict[int, str] = {}
+    for text in texts:
+        for line in text[:MAX_TEXT].split("\n"):
+            start = _EXIT_WORD.search(line)
+            if start is None:
+                continue
+            for match in _STATUS.finditer(line, start.start()):
+                word, meaning = match.group(1).lower(), match.group(2).strip()
+                status = 1 if word.startswith("non") else int(word)
+                if 0 < status < 256 and _RESULT.search(meaning) and not _ERROR.search(meaning):
+                    found.setdefault(status, meaning)
+    return found
+
+
+def near_commands(
+    invocations: list[Invocation],
+    documents: dict[str, tuple[str, int]],
+    others: set[tuple[str, int]],
+) -> list[str]:
+    """The lines at, right after and right before each documented command, within its
+    section and up to the next command of another program or action (``others``: their
+    (file, line)): where "# exit 2 if over budget" or "Exit 3 = ..." speaks of it.
+    ``documents``: path → its text and the file line that text starts at."""
+    texts = []
+    for inv in invocations:
+        text, first = documents.get(inv.file, ("", 1))
+        lines = text.split("\n")
+        start = inv.line - first
+        if not 0 <= start < len(lines):
+            continue
+        end = start + 1
+        while end < min(start + NEAR, len(lines)) and (inv.file, end + first) not in others:
+            end += 1
+        begin = start  # and the prose before it, back to its section's title
+        while begin > max(start - NEAR, 0) and (inv.file, begin - 1 + first) not in others:
+            if lines[begin - 1].startswith("#"):
+                break
+            begin -= 1
+        texts.append("\n".join(lines[begin:end]))
+    return texts
+
+
+def ok_exit_codes(
+    inventory: Inventory, program: Program, command: Command | None, invocations: list[Invocation]
+) -> list[int]:
+    """The statuses a step running ``program`` (its ``command``: the subcommand, or the
+    program's own interface) as ``invocations`` show takes as results (with 0), or [] when
+    the skill documents none: from the program's header and help, and the lines at those
+    commands."""
+    documents = {d.path: (d.text, d.first_line) for d in inventory.documents}
+    shown = {(inv.file, inv.line) for inv in invocations}
+    others = {
+        (inv.file, inv.line) for p in inventory.programs for inv in p.invocations
+    } - shown  # another program's, or another action of this one
+    subcommands = program.cli.subcommands if program.cli else {}
+    mine = next((name for name, c in subcommands.items() if c is command), "")
+    doc = "\n".join(  # "  estimate   Print the cost. Exit 2 if over budget.": estimate's
+        line
+        for line in program.doc.split("\n")
+        if (line.split() or [""])[0] not in set(subcommands) - {mine}
+    )
+    helps = [doc, program.cli.description if program.cli else ""]
+    if command is not None and command is not program.cli:
+        helps.append(command.description)
+    statuses = result_statuses([*helps, *near_commands(invocations, documents, others)])
+    return sorted({0, *statuses}) if statuses else []

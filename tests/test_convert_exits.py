@@ -1,0 +1,97 @@
+"""Exit statuses a skill documents as results: the heuristic's steps take them as answers
+(``ok_exit_codes``), never an error status.  Built from the DEV skills that showed each
+form: spark-video's doctor and storyboard estimate, gh-fix-ci's inspector, uipath's
+synthesize-formdata, and verbatim-audit-notify's sender (whose statuses are all errors)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import write_tree
+
+from skill2app.converter.analyzers.heuristic import analyze
+from skill2app.converter.inventory.exits import result_statuses
+from skill2app.converter.inventory.model import build_inventory
+from skill2app.converter.plan.model import CodeStep
+
+
+@pytest.mark.parametrize(
+    ("text", "statuses"),
+    [
+        ("verify runtime dependencies. Exit 0 = ready, 1 = something missing.", {1}),
+        ("Exits non-zero when failures remain so it can be used in automation.", {1}),
+        ("uv run scripts/storyboard.py estimate    # exit 2 if over budget", {2}),
+        ("Exit 3 = no contributions for this product in these clauses → skip it.", {3}),
+        ("退出码 1 表示发现硬编码", {1}),
+        # errors, never results
+        ("Exit 1 = bad/missing flag or no credentials, 2 = JSONL write failed", set()),
+        ("Exit 3 = Pushover API failed (JSONL written)", set()),
+        ("exit 1 on invalid arguments; exit 2 when the file is not found", set()),
+        ("```\nexit 1\n```", set()),
+        ("Returns 1 finding per line; the exit status is 0.", set()),
+    ],
+)
+def test_statuses_with_a_finding_for_meaning(text: str, statuses: set[int]) -> None:
+    assert set(result_statuses([text])) == statuses
+
+
+SKILL = (
+    "---\nname: deps\ndescription: Checks a project's dependencies.\n---\n# Deps\n\n"
+    "## Check\n\nReports what is missing. Exit 0 = ready, 1 = something missing.\n\n"
+    "```bash\npython scripts/check.py --root .\n```\n\n"
+    "## Plan\n\n```bash\npython scripts/plan.py estimate --root .    # exit 2 if over budget\n"
+    "python scripts/plan.py compile --root .\n```\n"
+)
+CHECK = (
+    "import argparse, json, sys\np = argparse.ArgumentParser()\np.add_argument('--root')\n"
+    "a = p.parse_args()\nprint(json.dumps({'missing': ['jq']}))\nsys.exit(1)\n"
+)
+PLAN = (
+    '"""Plan.\n\ncommands:\n  estimate   Print the cost. Exit 2 if over budget.\n'
+    '  compile    Compile the plan.\n"""\nimport argparse, json\n'
+    "p = argparse.ArgumentParser()\ns = p.add_subparsers(dest='cmd')\n"
+    "e = s.add_parser('estimate')\ne.add_argument('--root')\n"
+    "c = s.add_parser('compile')\nc.add_argument('--root')\n"
+    "print(json.dumps({'ok': True}))\n"
+)
+
+
+def test_a_documented_result_status_is_taken_by_that_step_only(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "skill", {"SKILL.md": SKILL, "scripts/check.py": CHECK, "scripts/plan.py": PLAN}
+    )
+    plan = analyze(build_inventory(root))
+    codes = {
+        step.program + (f" {step.subcommand}" if step.subcommand else ""): step.ok_exit_codes
+        for pipeline in plan.pipelines
+        for step in pipeline.steps
+        if isinstance(step, CodeStep)
+    }
+    assert codes == {
+        "scripts/check.py": [0, 1],
+        "scripts/plan.py estimate": [0, 2],
+        "scripts/plan.py compile": [],  # the header's estimate line is estimate's alone
+    }
+
+
+def test_the_converted_checker_answers_with_its_status_instead_of_failing(tmp_path: Path) -> None:
+    """End to end: app-convert, then app-run of the checker, which exits 1 with what it found."""
+    root = write_tree(tmp_path / "skill", {"SKILL.md": SKILL, "scripts/check.py": CHECK})
+    out = tmp_path / "app"
+    convert = [sys.executable, "-c", "from skill2app.converter.cli import main; main()"]
+    done = subprocess.run(
+        [*convert, str(root), "--out", str(out), "--analyzer", "heuristic"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (pipeline,) = [p.parent.name for p in (out / "pipelines").glob("[!_]*/pipeline.yaml")]
+    run = [sys.executable, "-c", "from skill2app.runtime.cli import main; main()"]
+    ran = subprocess.run(
+        [*run, "run", str(out), pipeline, "--input", "root=.", "--json"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert '"exit_code": 1' in ran.stdout and "jq" in ran.stdout
