@@ -242,3 +242,37 @@ def test_no_trigger_from_a_condition_comment_or_a_sentence_about_the_program(
     assert not [t for t in triggers if "if " in t or "handles this" in t], triggers
     render = next(p for p in plan.pipelines if p.steps[0].program == "scripts/render_shot.py")
     assert render.description.startswith("Render one shot"), render.description
+
+
+def test_a_chinese_skill_asks_for_an_english_named_action_with_its_own_nouns(
+    tmp_path: Path,
+) -> None:
+    """feishu-task (DEV): ``add_followers`` got only the trigger "add followers" and the
+    description "Add followers — Feishu task management via user OAuth." (the program's
+    English header) in a skill written in Chinese, though SKILL.md says "`--followers` 为关注人
+    （follower）".  Its own pairings make it "添加关注人", and the description says it in
+    the skill's words."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": (
+                "---\nname: task\ndescription: 飞书任务管理。支持任务和关注人。\n---\n# 任务\n\n"
+                "## 任务\n\n```bash\nnode ./task.js --action create_task --summary 标题\n"
+                "node ./task.js --action add_followers --task-id ID --followers ou_y\n```\n\n"
+                "`--followers` 为关注人（follower），`--members` 为执行人（assignee）。\n"
+            ),
+            "task.js": (
+                "/**\n * task: Feishu task management via user OAuth.\n */\n"
+                "const argv = process.argv.slice(2); const r = {};\n"
+                "for (let i = 0; i < argv.length; i++) {\n  switch (argv[i]) {\n"
+                "    case '--action': r.action = argv[++i]; break;\n"
+                "    case '--summary': r.summary = argv[++i]; break;\n"
+                "    case '--task-id': r.taskId = argv[++i]; break;\n"
+                "    case '--followers': r.followers = argv[++i]; break;\n"
+                "  }\n}\nconsole.log(JSON.stringify(r));\n"
+            ),
+        },
+    )
+    followers = next(p for p in plan.pipelines if p.name.endswith("add-followers"))
+    assert "添加关注人" in followers.triggers
+    assert followers.description == "添加关注人 — 飞书任务管理"

@@ -13,8 +13,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from skill2app.converter.analyzers.glossary import glossary, noun_for
 from skill2app.converter.analyzers.paths import MainPath, describe_path, path_name, what_it_does
-from skill2app.converter.analyzers.text import capital, humanize, keys, strip_markdown
+from skill2app.converter.analyzers.text import (
+    capital,
+    first_sentence,
+    has_cjk,
+    humanize,
+    keys,
+    strip_markdown,
+)
 from skill2app.converter.analyzers.triggers import (
     AGENT_WORDS,
     INSTRUCTION,
@@ -136,7 +144,7 @@ def path_candidates(
     candidates = [as_task(title) for title, _prose in documenting(inventory, path.invocations)]
     candidates += [as_task(comment) for comment in comments_above(inventory, path.invocations)]
     if inventory.language == "zh" and path.label:
-        candidates += zh_action_phrases(path.label, _section_nouns(inventory, path))
+        candidates += zh_action_phrases(path.label, _zh_nouns(inventory, path))
     candidates += clauses
     named = [stem, humanize(path.label), *(c for c in candidates if c)]
     verbs = keys(" ".join(w.split()[0] for w in named if w.split()))
@@ -162,6 +170,18 @@ def _names(program: Program) -> set[str]:
     """What prose calls a program: its file name with and without the extension."""
     base = program.path.rsplit("/", 1)[-1].lower()
     return {base, base.rsplit(".", 1)[0]}
+
+
+def _zh_nouns(inventory: Inventory, path: MainPath) -> dict[str, str]:
+    """English objects → Chinese nouns for this path's action: its section title's, else
+    the skill's own pairings ("`--followers` 为关注人（follower）": ``glossary``)."""
+    nouns = _section_nouns(inventory, path)
+    obj = verb_and_object(path.label)[1]
+    if obj and obj not in nouns:
+        words = {**glossary("\n".join(d.text for d in inventory.documents)), **nouns}
+        noun = noun_for(obj, words)
+        nouns |= {obj: noun} if noun else {}
+    return nouns
 
 
 def _section_nouns(inventory: Inventory, path: MainPath) -> dict[str, str]:
@@ -290,6 +310,11 @@ def path_description(inventory: Inventory, path: MainPath) -> str:
     if path.label:  # the action, and what the program is for: "Create an event — Team ..."
         about = what_it_does(path.program.cli.description if path.program.cli else "")
         task = capital(tasks[0] if tasks else humanize(path.label))
+        if inventory.language == "zh":  # in the skill's language: "添加关注人 — 飞书任务管理"
+            said = zh_action_phrases(path.label, _zh_nouns(inventory, path))
+            skill = first_sentence(inventory.skill.frontmatter.description)
+            task = tasks[0] if tasks and has_cjk(tasks[0]) else (said[0] if said else task)
+            about = skill if has_cjk(skill) else about
         return f"{task} — {about}" if about else task
     described = describe_path(path)
     if described != f"Run {path.program.path}":
