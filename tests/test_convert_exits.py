@@ -31,6 +31,9 @@ from skill2app.converter.plan.model import CodeStep
         ("Exit 3 = Pushover API failed (JSONL written)", set()),
         ("exit 1 on invalid arguments; exit 2 when the file is not found", set()),
         ("```\nexit 1\n```", set()),
+        ("Exits non-zero on failure.", set()),
+        ("exit 1 if the input file is missing", set()),
+        ("Exit 1 when checks fail, 2 on usage errors", {1}),
         ("Returns 1 finding per line; the exit status is 0.", set()),
     ],
 )

@@ -32,7 +32,8 @@ _STATUS = re.compile(
     re.I,
 )
 _RESULT = re.compile(
-    r"\b(?:found|finds?|findings?|fail(?:s|ed|ing|ures?)?|missing|issues?|violations?|"
+    r"\b(?:found|finds?|findings?|failures? remain|fail(?:s|ed|ing)? checks?|"
+    r"(?:checks?|tests?) (?:fail\w*|remain)|missing|issues?|violations?|"
     r"differ(?:s|ences?)?|changes?|changed|drift|stale|not ready|over budget|exceed(?:s|ed)?|"
     r"remain|unhealthy|outdated|dirty|warnings?|no contributions?|nothing to|skip|gaps?|"
     r"polluters?|leaks?|secrets? found)\b|发现|存在问题|不一致|未通过",
@@ -41,7 +42,8 @@ _RESULT = re.compile(
 _ERROR = re.compile(
     r"\b(?:errors?|invalid|usage|bad|unknown|arguments?|flags?|options?|credentials?|auth\w*|"
     r"crash\w*|exceptions?|unable|cannot|can't|could not|not installed|timeouts?|timed out|"
-    r"api|write failed|failed to|not found|no such|permission|denied|interrupted)\b|"
+    r"api|write failed|failed to|not found|no such|permission|denied|interrupted|"
+    r"on failure|files?|inputs?|paths?|required|config\w*)\b|"
     r"错误|参数|异常|失败",
     re.I,
 )
