@@ -9,6 +9,7 @@ named in English be asked for in the skill's language: ``add_followers`` → "�
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from skill2app.converter.analyzers.text import CJK
 
@@ -22,9 +23,10 @@ _LEADS = re.compile(r"^(?:为|是|即|的)")
 MAX_TEXT = 200_000
 
 
+@lru_cache(maxsize=4)  # asked once per action for its triggers and once for its description
 def glossary(text: str) -> dict[str, str]:
     """English word (lower case, singular) → the Chinese noun ``text`` pairs it with; the
-    first pairing wins."""
+    first pairing wins.  The result is shared: read it, never change it."""
     found: dict[str, str] = {}
     text = text[:MAX_TEXT]
     for match in _FLAG_NOUN.finditer(text):

@@ -41,6 +41,7 @@ _RUNNERS = {
     "uv": ("run",),
     "poetry": ("run",),
     "pipenv": ("run",),
+    "pipx": ("run",),
     "deno": ("run",),
     "bun": ("run",),
     "npm": ("exec",),

@@ -20,6 +20,7 @@ from skill2app.converter.inventory.invocations import (
     invocations_in,
     is_placeholder,
     order_key,
+    program_of,
 )
 from skill2app.converter.inventory.programs.documented import apply_usage, usage_of
 from skill2app.converter.inventory.programs.interface import (
@@ -39,12 +40,14 @@ from skill2app.converter.inventory.programs.node import insisted, scan_node
 from skill2app.converter.inventory.programs.python import extract_python_cli
 from skill2app.converter.inventory.programs.scripts import (
     USAGE_PREFIX,
+    USAGE_SEPARATORS,
     heredoc_help,
     leading_comment,
     positional_name,
     scan_shell,
     usage_positionals,
 )
+from skill2app.converter.inventory.shell import simple_commands
 
 PROGRAM_DIRS = ("tools", "scripts")
 CONTEXT_DIRS = ("references", "assets")
@@ -202,35 +205,34 @@ def describe(
 # "New:    create-worktree.sh --mode new ..." or "  create-worktree.sh --mode remote ...":
 # a line of a program's own header that runs it, after an optional label.
 _OWN_LABEL = re.compile(r"^\s*(?:[\w ]{1,20}:\s+)?(?:\$\s+)?")
-# What runs it before its name: "FOO=1 uv run scripts/x.py", "python3 x.py".
-_OWN_RUNNER = re.compile(
-    r"^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:(?:uv|pipx|poetry)\s+run\s+|"
-    r"(?:python3?|node|bash|sh|npx|deno\s+run)\s+)?"
-)
-# What separates a program's name from what it does in its header's title line.
-_TITLE_DASHES = frozenset({"—", "–", "-", ":", "：", "--"})
+# What separates a program's name from what it does in its header's title line
+# ("build_viewer.py — emit a viewer"): a usage line's separators but a comment.
+_TITLE_DASHES = USAGE_SEPARATORS - {"#"}
 
 
 def own_examples(program: Program, source: str) -> list[Invocation]:
     """The commands a program's own header comment shows running it (``Usage:``/``Examples:``
-    lines: ``create-worktree.sh --mode new --slug <slug>``), as invocations written in the
-    program's file: what a skill whose documents only name the program still says of it."""
+    lines: ``create-worktree.sh --mode new --slug <slug>``, ``FOO=1 uv run scripts/x.py``),
+    as invocations written in the program's file: what a skill whose documents only name
+    the program still says of it."""
     name = posixpath.basename(program.path)
     lines = source.replace("\r\n", "\n").split("\n")
     found: list[Invocation] = []
     for text in program.doc.split("\n"):
-        command = _OWN_LABEL.sub("", text.strip().lstrip("#/* ").rstrip())
-        command = _OWN_RUNNER.sub("", USAGE_PREFIX.sub("", command))
-        words = command.split()
-        if not words or posixpath.basename(words[0]) != name or len(words) < 2:
-            continue
-        if words[1] in _TITLE_DASHES:  # "build_viewer.py — emit a viewer": its title
-            continue
+        command = USAGE_PREFIX.sub("", _OWN_LABEL.sub("", text.strip().lstrip("#/* ").rstrip()))
         if "`" in command or "$(" in command:  # a substitution is no value to show
+            continue
+        commands = simple_commands(command, 1, "bash")  # its runner and variables set aside
+        word = program_of(commands[0].argv)[1] if commands else ""
+        at = re.search(rf"(?<![^\s'\"]){re.escape(word)}['\"]?(?=\s|$)", command) if word else None
+        if at is None or posixpath.basename(word) != name:
+            continue
+        rest = command[at.end() :].split()  # as written: quotes and [optional] groups kept
+        if not rest or rest[0] in _TITLE_DASHES:  # no arguments, or the header's title
             continue
         line = next((n for n, raw in enumerate(lines, 1) if text.strip() in raw), 0)
         runs, _others = invocations_in(
-            f"{program.path} {' '.join(words[1:])}", line, "bash", [program.path],
+            f"{program.path} {' '.join(rest)}", line, "bash", [program.path],
             "program", program.path,
         )  # fmt: skip
         found += [inv for inv in runs if inv.program == program.path]

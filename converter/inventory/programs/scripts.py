@@ -183,7 +183,7 @@ _NOT_A_NAME = {"options", "option", "flags", "args", "arguments", "opts"}
 # "Usage:", "usage :", "用法：", "使用方法:" at the start of a line.
 USAGE_PREFIX = re.compile(r"^\s*(?:usage|用法|使用方法)\s*[:：]\s*", re.I)
 _USAGE_TOKEN = re.compile(r"(\s*)(\[[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*\]|<[^<>]*>|\{[^{}]*\}|\S+)")
-_USAGE_SEPARATORS = {"-", "--", "—", "–", ":", "：", "#"}
+USAGE_SEPARATORS = frozenset({"-", "--", "—", "–", ":", "：", "#"})
 _UPPER_NAME = re.compile(r"[A-Z][A-Z0-9_]+")  # FILE, LOG_DIR: a placeholder, not a literal
 _FILE_LIKE = re.compile(r"[\w.-]*\w\.[A-Za-z0-9]{1,8}|[\w.~-]*/[\w./-]*")
 
@@ -205,7 +205,7 @@ def split_usage(line: str) -> tuple[str, str] | None:
     begin = tokens[0].start(2) if tokens else len(rest)
     for token in tokens:
         space, word = token.group(1), token.group(2)
-        if word in _USAGE_SEPARATORS:
+        if word in USAGE_SEPARATORS:
             return rest[begin : token.start()].strip(), rest[token.end() :].strip()
         if len(space) >= 2 or not word.isascii() or _capitalised(word) or word[:1] == "(":
             return rest[begin : token.start(2)].strip(), rest[token.start(2) :].strip()
