@@ -837,3 +837,66 @@ def test_a_header_title_line_is_no_command_and_a_runner_line_is(tmp_path: Path) 
     assert not any("emit a" in t or "—" in t for t in pipeline.triggers), pipeline.triggers
     (no_open,) = pipeline.input
     assert no_open.name == "no_open" and no_open.type == "boolean" and not no_open.required
+
+
+def test_a_getter_helper_and_alternative_usage_lines_give_optional_value_flags(
+    tmp_path: Path,
+) -> None:
+    """feishu-docx-download: ``getArg('--file-token')`` (a helper returning ``args[i + 1]``)
+    reads a value, and the header's three usage lines run the program two ways.  The option
+    lines name the flags without a value: ``--file-token`` and ``--type`` became booleans,
+    ``--url`` (on the first usage line only) was required, and SKILL.md's
+    ``--file-token "FILE_TOKEN" --type "docx"`` then gave two stray positionals."""
+    source = (
+        "/**\n * Download a file.\n *\n * Usage:\n"
+        ' *   node ./dl.js --open-id "ou_x" --url "https://x.cn/file/T"\n'
+        ' *   node ./dl.js --open-id "ou_x" --file-token "TOKEN" --type "docx"\n *\n'
+        " * Options:\n *   --open-id      The user (required)\n"
+        " *   --url          A file URL\n *   --file-token   A file token\n"
+        " *   --type         File extension hint\n */\n"
+        "const args = process.argv.slice(2);\n"
+        "function getArg(name) {\n  const i = args.indexOf(name);\n"
+        "  return i !== -1 && args[i + 1] !== undefined ? args[i + 1] : null;\n}\n"
+        "const openId = getArg('--open-id');\nconst url = getArg('--url');\n"
+        "const token = getArg('--file-token');\nconst type = getArg('--type');\n"
+        "const quiet = args.includes('--quiet');\n"
+        "const has = (f) => args.includes(f);\nconst dry = has('--dry-run');\n"
+    )
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + '```bash\nnode ./dl.js --open-id "ou_x" --file-token "FILE_TOKEN" '
+            + '--type "docx"\n```\n',
+            "dl.js": source,
+        },
+    )
+    (program,) = build_inventory(tmp_path).programs
+    shown = {p.name: (p.kind, p.type, p.required) for p in program.cli.params}
+    assert shown == {
+        "--open-id": ("flag", "string", True),
+        "--url": ("flag", "string", False),
+        "--file-token": ("flag", "string", False),
+        "--type": ("flag", "string", False),
+        "--quiet": ("flag", "boolean", False),
+        "--dry-run": ("flag", "boolean", False),
+    }
+
+
+def test_a_one_line_case_arm_is_read_alone() -> None:
+    """make-bundle.sh: ``--full) FULL=1; shift;;`` sat above ``--zip-cap-mib) ZIP_CAP="$2"``;
+    the four lines read for its type took the next arm's ``$2``, so ``--full`` took a value."""
+    from skill2app.converter.inventory.programs.scripts import scan_shell
+
+    command, _dispatch = scan_shell(
+        '#!/bin/bash\nwhile [ $# -gt 0 ]; do\n  case "$1" in\n'
+        "    --full) FULL=1; shift;;\n"
+        '    --zip-cap-mib) ZIP_CAP="$2"; shift 2;;\n'
+        '    --out) OUT="$2"; shift 2;;\n  esac\ndone\n'
+    )
+    types = {p.name: (p.type, p.valued) for p in command.params}
+    assert types == {
+        "--full": ("boolean", False),
+        "--zip-cap-mib": ("string", True),
+        "--out": ("string", True),
+    }

@@ -233,8 +233,7 @@ def _apply(program: Program, option: DocOption) -> None:
             continue
         if not param.typed:
             kind = option.type or (arg.type if arg.value or arg.default else param.type)
-            reads_value = param.source in ("node", "shell") and param.type != "boolean"
-            if not (kind == "boolean" and reads_value):  # `--x true`: the code reads a value
+            if not (kind == "boolean" and param.valued):  # `--x true`: the code reads a value
                 param.type = kind
         param.choices = param.choices or arg.choices
         if option.optional or param.default is not None:

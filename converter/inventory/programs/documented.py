@@ -37,14 +37,15 @@ def usage_of(doc: str, name: str = "") -> list[UsageArg]:
         split = split_usage(line)
         if split is None:
             continue
-        text, command = split[0], line
+        text, command, after = split[0], line, index + 1
         if not text and index + 1 < len(lines):
-            command = lines[index + 1].strip()
+            command, after = lines[index + 1].strip(), index + 2
             following = split_usage("Usage: " + command)
             text = following[0] if following else ""
         if name and not _runs(command, name):
             continue
         found = usage_args(text)
+        _alternatives(found, lines[after:], name)
         break
     stem = name.rsplit(".", 1)[0]
     for line in lines:
@@ -54,6 +55,26 @@ def usage_of(doc: str, name: str = "") -> list[UsageArg]:
         if option is not None:
             merge_arg(found, option)
     return found
+
+
+def _alternatives(found: list[UsageArg], lines: list[str], name: str) -> None:
+    """Complete the flags of a usage line with the lines right under it that run the same
+    program another way (``x.js --url URL`` then ``x.js --file-token T --type docx``): a
+    flag that one of them leaves out is optional, and theirs are optional flags."""
+    for line in lines:
+        split = split_usage("Usage: " + line.strip())
+        if not line.strip() or split is None or not name or not _runs(line, name):
+            return
+        flags = [a for a in usage_args(split[0]) if a.kind == "flag"]
+        spelled = {s for a in flags for s in (a.name, *a.aliases)}
+        for arg in found:
+            if arg.kind == "flag" and not spelled & {arg.name, *arg.aliases}:
+                arg.optional = True
+        for arg in flags:
+            known = {s for a in found if a.kind == "flag" for s in (a.name, *a.aliases)}
+            if arg.name not in known:
+                arg.optional = True
+                found.append(arg)
 
 
 def _runs(command: str, name: str) -> bool:
@@ -132,7 +153,7 @@ def _flag(command: Command, arg: UsageArg, complete: bool) -> None:
 
 def _stronger_type(param: Param, arg: UsageArg) -> str:
     """What the documentation says the flag takes, unless the scan of the program knew
-    better (a switch it sets to true, a value it parses as a number)."""
-    if param.typed:
+    better (a switch it sets to true, a value it parses as a number, a value it reads)."""
+    if param.typed or (param.valued and arg.switch):
         return param.type
     return arg.type

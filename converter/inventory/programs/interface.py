@@ -41,6 +41,7 @@ class Param:
     rest: bool = False  # a positional taking every remaining word (REMAINDER, `-- cmd...`)
     certain: bool = False  # whether it is required is declared or documented, not guessed
     typed: bool = False  # its type comes from the program's code, not from a guess
+    valued: bool = False  # the program's code reads a value after it: never a switch
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -68,11 +68,20 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
         add_param(command, param)
     if not declared:
         checked = _checked_at_start(source)
+        getters = _getters(source)
         for match in _JS_FLAG_LITERAL.finditer(source):
             flag = match.group(1)
             if command.flag(flag) is None:
                 after = source[match.end() : match.end() + 160]
                 param = _literal_flag(flag, after)
+                called = re.search(
+                    r"\b([\w$]+)\s*\(\s*$", source[max(0, match.start() - 40) : match.start()]
+                )
+                helper = called.group(1) if called else ""
+                if getters.get(helper) == "value":  # `getArg('--url')`
+                    param.type, param.valued = "string", True
+                elif helper in ("includes", "has") or getters.get(helper) == "switch":
+                    param.type, param.typed = "boolean", True  # `args.includes('--quiet')`
                 target = re.match(r"[^=;]*?\.(\w+)\s*=[^=]", after.split(";", 1)[0])
                 if target and target.group(1) in checked and param.type != "boolean":
                     param.required = param.certain = True  # main() stops without it
@@ -124,6 +133,28 @@ def _checked_at_start(source: str) -> set[str]:
     }
 
 
+_FUNCTION = re.compile(
+    r"\bfunction\s+([\w$]+)\s*\([^)]{0,80}\)\s*\{"
+    r"|\b(?:const|let|var)\s+([\w$]+)\s*=\s*"
+    r"(?:function\s*\([^)]{0,80}\)|\(?[\w$\s,]{0,80}\)?\s*=>)\s*\{?"
+)
+_NEXT_WORD = re.compile(r"indexOf\([^()]{1,40}\)\s*\+\s*1\b")
+
+
+def _getters(source: str) -> dict[str, str]:
+    """The program's helpers that read one flag, by name: "value" for one returning the word
+    after it (``function getArg(name) { const i = args.indexOf(name); return args[i + 1]; }``),
+    "switch" for one saying whether it is there (``const has = (f) => args.includes(f)``)."""
+    found: dict[str, str] = {}
+    for match in _FUNCTION.finditer(source):
+        body = source[match.end() : match.end() + 300]  # a getter is short
+        if _TAKES_VALUE.search(body) or _NEXT_WORD.search(body):
+            found[match.group(1) or match.group(2)] = "value"
+        elif re.match(r"[^;{}]{0,40}?\.includes\(\s*\w+\s*\)\s*;?\s*\}?\s*$", body.split("\n")[0]):
+            found[match.group(1) or match.group(2)] = "switch"
+    return found
+
+
 def _literal_flag(flag: str, after: str) -> Param:
     """A flag spelled as a literal; its type from what the code does right after it
     (up to the next flag literal, ``case`` or the end of its block: ``if (a === "--summary")
@@ -131,6 +162,7 @@ def _literal_flag(flag: str, after: str) -> Param:
     context = re.split(r"\bcase\b|['\"]--[a-z]|\bbreak\b|\}", after, maxsplit=1)[0]
     param = Param(flag, "flag", dest_of(flag), source="node")
     if _TAKES_VALUE.search(context):
+        param.valued = True
         param.type = "number" if "parseFloat" in context else "string"
         if re.search(r"\bparseInt\s*\(", context):
             param.type = "integer"

@@ -80,7 +80,7 @@ def scan_shell(source: str) -> tuple[Command, dict[str, list[str]]]:
             continue
         arm = _SH_CASE_ARM.match(code) if case_var and ";;" not in code.split(")")[0] else None
         if arm:
-            context = "\n".join(lines[i : i + 4])
+            context = "\n".join(lines[i : i + 4]).split(";;", 1)[0]  # this arm's body only
             variables |= _shell_arm(arm.group(1), context, case_var[-1], command, dispatch)
             if any(re.search(r"[*?[]", w) for w in arm.group(1).split("|") if w.strip() != "*"):
                 ranges.add(case_var[-1])
@@ -136,6 +136,7 @@ def _shell_arm(
             type="string" if takes_value else "boolean",
             aliases=[f for f in flags if f != longs[0]],
             source="shell",
+            valued=takes_value,
         )
         add_param(command, param)
         target = re.search(r"\b([A-Za-z_]\w*)=[\"']?\$\{?(?:2|OPTARG|1#)", context)
