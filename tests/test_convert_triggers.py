@@ -52,6 +52,13 @@ def plan_of(root: Path, files: dict[str, Any]) -> Plan:
         ("Do not use for scanned forms", ""),
         ("接收最新邮件", "接收最新邮件"),
         ("检查新邮件（最近 N 天）", "检查新邮件"),
+        # feishu-docx-download: "## 步骤 1 — 下载文件" gave the trigger "步骤 1 — 下载文件"
+        ("步骤 1 — 下载文件", "下载文件"),
+        ("步骤 2 — 提取文本（必须执行）", "提取文本"),
+        ("下游：提取文本后写入新文档", "提取文本后写入新文档"),
+        ("Option A: Convert the file", "convert the file"),
+        ("Note: convert it first", ""),
+        ("覆盖写入（write）⚠️ 高危", "覆盖写入"),
     ],
 )
 def test_a_title_is_a_task_or_nothing(title: str, task: str) -> None:
@@ -95,6 +102,10 @@ def test_pick_dedupes_cleans_and_stops_at_ten() -> None:
     assert chosen[0] == "Merge PDFs"
     assert len(chosen) == MAX_TRIGGERS
     assert "merge pdfs" not in chosen and "merge batch number 0" not in chosen
+    # xlsx: "**Recalculate formulas (MANDATORY IF USING FORMULAS)**" is the task and a warning
+    assert pick(
+        ["Recalculate formulas (MANDATORY IF USING FORMULAS)", "recalculate formulas"], set()
+    ) == ["Recalculate formulas"]
 
 
 def test_nouns_of_a_chinese_title_align_with_the_actions_shown() -> None:

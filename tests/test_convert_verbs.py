@@ -62,6 +62,20 @@ def test_variants_say_the_verb_another_way_in_the_requests_language() -> None:
         "新建任务",
         "查看所有知识空间",
     ]
+    # a request naming its object first is also asked verb first (countbot map)
+    assert variants(["骑行路线规划", "景点搜索", "POI搜索"]) == [
+        "规划骑行路线",
+        "计划骑行路线",
+        "搜索景点",
+        "查找景点",
+        "搜景点",
+    ]
+    assert variants(["get metric history", "禁用任务"]) == [
+        "fetch metric history",
+        "retrieve metric history",
+        "停用任务",
+        "关闭任务",
+    ]
 
 
 def test_more_requests_keep_to_the_skills_language_and_never_repeat_the_description() -> None:

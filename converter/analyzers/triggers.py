@@ -13,7 +13,11 @@ A pipeline's triggers are gathered from what the skill says about that task, bes
 6. its documented command turned into a request: the task with the values SKILL.md shows
    ("fill fillable fields in.pdf values.json");
 7. while a pipeline has fewer than five, those requests with their verb said another way
-   ("merge PDFs" → "combine PDFs", "创建任务" → "新建任务": ``verbs.variants``).
+   ("merge PDFs" → "combine PDFs", "创建任务" → "新建任务") or first ("景点搜索" → "搜索景点":
+   ``verbs.variants``).
+
+Titles lose their numbering ("Step 2:", "步骤 1 —"), a short label ("下游：", "Option A:")
+and a warning ("（必须执行）", "高危", "(MANDATORY ...)"); a "Note:" title is no task.
 
 Titles are said as requests ("Accepting Tracked Changes" → "accept tracked changes":
 ``verbs.imperative``).
@@ -70,7 +74,8 @@ PART_WORDS = re.compile(
 _NUMBERING = re.compile(
     r"^\s*(?:(?:step|phase|part|stage)\s*\d+[a-z]?\s*[:.)\-–—]?|"
     r"(?:[A-Za-z][.-])?\d+(?:\.\d+)*[.):]?|"
-    r"[a-z][.)]|第[一二三四五六七八九十\d]+[步章节部分]\s*[:：、.]?)\s*",
+    r"[a-z][.)]|第[一二三四五六七八九十\d]+[步章节部分]\s*[:：、.]?|"
+    r"(?:步骤|阶段)\s*[一二三四五六七八九十\d]+\s*[:：、.)）\-–—]?)\s*",
     re.I,
 )
 _NEGATIVE = re.compile(
@@ -104,6 +109,16 @@ _CODE_LIKE = re.compile(
 )
 
 
+# A short label before the task in a title ("下游：", "方式一：", "Option A:", "Upstream:").
+_LABEL = re.compile(rf"^((?:[{CJK}]{{1,4}}|[A-Za-z]+(?: [A-Z0-9])?)\s*[:：])\s*(\S.{{3,}})$")
+_NOTE = re.compile(r"(?:notes?|tips?|warning|important|caution|nb|注意|提示|警告|重要|说明)$", re.I)
+# A warning said after the task ("高危", "(MANDATORY IF USING FORMULAS)", "(必须执行)").
+_WARNING = re.compile(
+    r"\s*[(（](?:[^()（）]*\b(?:MANDATORY|REQUIRED|IMPORTANT|CRITICAL)\b|必须|必需|高危|危险|重要)"
+    r"[^()（）]*[)）]|\s+(?:高危|危险操作|慎用)$"
+)
+
+
 def is_negative(text: str) -> bool:
     return bool(_NEGATIVE.search(text))
 
@@ -115,6 +130,11 @@ def title_text(title: str) -> str:
     text = re.sub(r"\s*[(（][^()（）]*[)）]\s*", " ", text).strip()
     text = _NUMBERING.sub("", text).strip(" :：-–—")
     text = re.sub(r"[#*`]+|[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?", "", text).strip()
+    text = _WARNING.sub("", text).strip()  # "覆盖写入 ⚠️ 高危": the task, not the warning
+    labelled = _LABEL.match(text)  # "下游：提取文本后写入新文档", "Option A: Convert ..."
+    if labelled and _NOTE.match(labelled.group(1).rstrip(" :：")):
+        return ""  # "Note: ...", "注意：...": a remark, not a task
+    text = labelled.group(2).strip() if labelled else text
     if not text or PART_TITLES.match(text) or PART_WORDS.search(text) or is_negative(text):
         return ""
     if "--" in text or is_rule(text):  # "单选字段必须传 --property": a rule about a flag
@@ -148,6 +168,7 @@ def clean(phrase: str) -> str:
     """A candidate as a trigger: Markdown and quotes off, one line, no final full stop;
     "" when it is too long, negative or has nothing to route on."""
     text = strip_markdown(phrase).strip(" \"'“”「」:：;；,，").rstrip(".。!！")
+    text = _WARNING.sub("", text).strip()
     if text.count('"') % 2 or len(re.findall(r"(?<!\w)'|'(?!\w)", text)) % 2:
         text = re.sub(r"\"|(?<!\w)'|'(?!\w)", "", text)  # a quote cut in half: "of 'Word doc"
     if not text or len(text) > MAX_LENGTH or is_negative(text) or not worth(text):

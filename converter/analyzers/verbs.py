@@ -36,6 +36,13 @@ VERB_SYNONYMS = {
     "evaluate": ("assess", "score"), "grade": ("score",), "aggregate": ("combine",),
     "compare": ("diff",), "translate": ("convert",), "reply": ("respond",),
     "copy": ("duplicate",), "move": ("relocate",), "rename": ("retitle",),
+    "get": ("fetch", "retrieve"), "fetch": ("get", "retrieve"), "query": ("search", "look up"),
+    "lookup": ("find", "look up"), "log": ("record",), "record": ("log",),
+    "notify": ("alert",), "prune": ("clean up", "trim"), "clean": ("clean up", "tidy"),
+    "estimate": ("calculate",), "calculate": ("work out",), "scan": ("check",),
+    "publish": ("post",), "share": ("send",), "enable": ("turn on",), "disable": ("turn off",),
+    "start": ("launch",), "stop": ("halt",), "plan": ("map out",),
+    "view": ("show",), "open": ("view",), "save": ("store",), "upgrade": ("update",),
 }  # fmt: skip
 # The actions of tasks, beyond those with synonyms: what a title's gerund or noun may name.
 _MORE_VERBS = (
@@ -198,6 +205,11 @@ ZH_SYNONYMS = {
     "回复": ("答复",), "追加": ("添加",), "添加": ("加",), "复制": ("拷贝",),
     "移动": ("挪动",), "导出": ("下载",), "上传": ("传",), "写入": ("填入",),
     "提取": ("抽取",), "转换": ("转成",), "合并": ("合成",), "拆分": ("分割",),
+    "生成": ("制作",), "启用": ("开启", "打开"), "禁用": ("停用", "关闭"), "清理": ("清除",),
+    "验证": ("校验",), "校验": ("验证",), "检查": ("核对",), "接收": ("收取", "查收"),
+    "执行": ("运行",), "运行": ("执行",), "设置": ("配置",), "取消": ("撤销",),
+    "规划": ("计划",), "分析": ("解析",), "下载": ("保存",), "重置": ("重设",),
+    "总结": ("概括",), "导入": ("载入",), "分享": ("共享",),
 }  # fmt: skip
 _ZH_LEADS = sorted({v for verbs in ZH_VERBS.values() for v in verbs} | set(ZH_SYNONYMS), key=len)
 
@@ -209,6 +221,10 @@ _ZH_ACTIONS = (
     "接收 检查 获取 下载 上传 导出 导入 分析 翻译 画 取消 更新 添加 列出 设置 同步 转换 合并 "
     "拆分 压缩 提取 搜索 总结 回复 播放 启用 禁用 暂停 恢复"
 ).split()
+
+
+# Two-character actions a Chinese request may end with ("骑行路线规划"), beyond ``_ZH_LEADS``.
+_ZH_ENDS = sorted({*_ZH_LEADS, *(a for a in _ZH_ACTIONS if len(a) == 2)}, key=len, reverse=True)
 
 
 def names_an_action(title: str) -> bool:
@@ -241,12 +257,23 @@ def variants(triggers: list[str]) -> list[str]:
             lead = zh_verb_of(trigger)
             rest = trigger[len(lead) :]
             found += [_joined(other, rest) for other in ZH_SYNONYMS.get(lead, ()) if rest]
+            found += _verb_first(trigger) if not lead else []
             continue
         if len(words) < 2 or names_file(trigger):
             continue  # "check" alone asks for nothing
         for other in VERB_SYNONYMS.get(words[0].lower(), ()):
             found.append(" ".join([other, *words[1:]]))
     return found
+
+
+def _verb_first(trigger: str) -> list[str]:
+    """A Chinese request that names its object first ("骑行路线规划", "景点搜索") said verb
+    first, as users also ask ("规划骑行路线", "搜索景点"), with that verb's synonyms."""
+    verb = next((v for v in _ZH_ENDS if trigger.endswith(v)), "")
+    head = trigger[: -len(verb)] if verb else ""
+    if len(verb) < 2 or not re.fullmatch(r"[\u4e00-\u9fff]{2,}", head):
+        return []
+    return [f"{verb}{head}", *(f"{other}{head}" for other in ZH_SYNONYMS.get(verb, ()))]
 
 
 def _joined(verb: str, rest: str) -> str:
