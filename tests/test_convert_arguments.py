@@ -122,6 +122,12 @@ def test_choices_and_defaults_in_text() -> None:
     assert switch is not None and switch.type == "boolean"
     assert default_in("Timeout in seconds (defaults to `30`)") == "30"
     assert default_in("默认值：json") == "json"
+    # feishu-docx-download: "--output-dir  Download directory (default: user workspace under
+    # EnClaws, ./downloads otherwise)" gave the default "user", and files went to ./user/
+    assert default_in("Download directory (default: user workspace under X, ./d otherwise)") is None
+    assert default_in("defaults to stdout if omitted") is None
+    assert default_in("Output format, default json.") == "json"
+    assert default_in("Wait time (default: 20 seconds)") == "20"
 
 
 def test_bracketed_flags_are_optional_inputs_not_positionals(tmp_path: Path) -> None:

@@ -26,7 +26,9 @@ smoke run included, and scores each APP:
              pipeline (a match), as app-convert's report routes them (verify/requests.py)
   schemas    llm steps whose schema has more than one field (not {result: string})
   rules      checks the validate scripts run, per llm step
-  run-desc   pipelines described as "Run <script>"
+  run-desc   pipelines described as "Run <script>" (a script's path or file name after
+             "Run": "Run scripts/x.py", "Run the fill.py script"; "Run the full audit of a
+             codebase ..." and a program's own "Run Bandit secret detection" are not)
   accept     the author-acceptance score (1-5) a judge gave the APP (judgements/), if any
 
     python benchmarks/convert/run.py --set dev            # both analyzers, Markdown table
@@ -145,9 +147,14 @@ def score(skill: Skill, report: Any, analyzer: str) -> dict[str, Any]:
             [_rich(p, s) for p in pipelines.values() for s in p.steps if s.type == "llm"]
         ),  # fmt: skip
         "rules_per_llm": (_checks(pipelines) / len(llm)) if llm else None,
-        "run_descriptions": sum(1 for r in table if r["description"].startswith("Run ")),
+        "run_descriptions": sum(1 for r in table if RUN_SCRIPT.match(r["description"])),
         "accept": _judgement(skill, analyzer),
     }
+
+
+RUN_SCRIPT = re.compile(
+    r"Run\s+(?:the\s+)?`?(?:[\w.-]+/)*[\w.-]+\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl)\b", re.I
+)
 
 
 def _coverage(table: list[dict[str, Any]], paths: list[dict[str, Any]]) -> list[tuple[Any, str]]:

@@ -235,4 +235,7 @@ def default_in(text: str) -> str | None:
     if match is None:
         return None
     value = match["value"].strip(".")
+    after = text[match.end() :]
+    if re.match(r"[a-z]+$", value) and re.match(r" +[a-z]{2,}\b(?! *[)）,;])", after):
+        return None  # "default: user workspace under X": a phrase, not the value passed
     return value or None
