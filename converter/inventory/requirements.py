@@ -108,6 +108,7 @@ class Collector:
         self.items: dict[tuple[str, str], Requirement] = {}
         self.installed_only: set[tuple[str, str]] = set()  # named by `pip install` alone
         self.checked: set[tuple[str, str]] = set()  # "checks if X exists": never required
+        self.no_login = False  # the skill says it needs none ("无需 API Key"): none is listed
 
     def add(
         self,
@@ -140,7 +141,7 @@ class Collector:
     def result(self) -> list[Requirement]:
         for key in self.checked:
             self.items[key].required = False
-        items = self.items.values()
+        items = [i for i in self.items.values() if not (self.no_login and i.kind == "auth")]
         return sorted(items, key=lambda item: (KINDS.index(item.kind), item.name))
 
 
@@ -408,14 +409,16 @@ _NO_AUTH_AFTER = re.compile(
 
 
 def from_prose(lines: list[str], first_line: int, file: str, out: Collector) -> None:
-    """Logins the prose names; one it says is not needed ("无需 API Key") is never required,
-    whatever else names it."""
+    """Logins the prose names.  A skill that says it needs none ("无需 API Key", "no API key
+    needed") lists none, whatever else its prose calls a token: a warning that a login may be
+    missing, for a skill its author says works without one, only misleads."""
     for offset, line in enumerate(lines):
         for match in _AUTH.finditer(line):
             word = (match.group(1) or match.group(2)).lower()
             word = re.sub(r"[ _-]+", " ", word).rstrip("s") if match.group(1) else word
-            waived = bool(
-                _NO_AUTH_BEFORE.search(line[: match.start()])
-                or _NO_AUTH_AFTER.match(line[match.end() :])
-            )
-            out.add("auth", word, f"{file}:{first_line + offset}", checked=waived)
+            if _NO_AUTH_BEFORE.search(line[: match.start()]) or _NO_AUTH_AFTER.match(
+                line[match.end() :]
+            ):
+                out.no_login = True
+                continue
+            out.add("auth", word, f"{file}:{first_line + offset}")
