@@ -582,3 +582,27 @@ def test_a_global_npm_install_is_a_tool_no_program_imports(tmp_path: Path) -> No
         },
     )
     assert ("node-package", "@uipath/uipcli", False) in needs(root)
+
+
+def test_a_conditional_expression_runs_no_commands(tmp_path: Path) -> None:
+    """cc-skills worktree-manager (FRESH, found by a judge in round 6): ``[[ "$B" =~
+    ^(feat|fix|refactor|chore)/(.+)$ ]]`` made the binaries ``feat`` and ``chore``: a regex's
+    ``(a|b)`` and a test's ``&&`` are part of the expression, not commands and pipes."""
+    from skill2app.converter.inventory.shell import simple_commands
+
+    commands = simple_commands(
+        'if [[ "$B" =~ ^(feat|fix|chore)/(.+)$ ]]; then echo ok; fi\n'
+        "[[ -f x && -d y ]] && rm -rf z || git status\n",
+        1,
+        "bash",
+    )
+    assert [c.argv[0] for c in commands] == ["[[", "echo", "fi", "[[", "rm", "git"]
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "Run `scripts/wt.sh`.\n",
+            "scripts/wt.sh": '#!/bin/bash\nif [[ "$1" =~ ^(feat|chore)/(.+)$ ]]; then\n'
+            '  git worktree add "$1"\nfi\n',
+        },
+    )
+    assert {name for kind, name, _r in needs(root) if kind == "binary"} == {"git"}

@@ -219,8 +219,13 @@ def _commands(text: str, first_line: int, language: str, level: int = 0) -> list
         words: list[str] = []
         piped: Stdin | None = None  # what a `|` before the current command feeds it
         depth = 0  # parentheses open around the current command
+        test = False  # inside `[[ ... ]]`: `(a|b)` and `&&` belong to its expression
         for token in [*(_restore(t, inner) for t in tokenize(logical)), ";"]:
-            if token in _OPERATORS or token.startswith(("&&", "||", ";")):
+            if token in ("[[", "]]"):
+                test = token == "[["
+            if test and token != ";":
+                words.append(token)  # `[[ "$B" =~ ^(feat|fix)/ ]]`: no commands feat, fix
+            elif token in _OPERATORS or token.startswith(("&&", "||", ";")):
                 count = len(commands)
                 at = (line, count - first, depth > 0)
                 cwd = _flush(words, at, cwd, commands, piped, bodies)
