@@ -231,10 +231,8 @@ def _apply(program: Program, option: DocOption) -> None:
             param.default = arg.default
         if complete:
             continue
-        if not param.typed:
-            kind = option.type or (arg.type if arg.value or arg.default else param.type)
-            if not (kind == "boolean" and param.valued):  # `--x true`: the code reads a value
-                param.type = kind
+        kind = option.type or (arg.type if arg.value or arg.default else param.type)
+        param.type = param.documented_type(kind)  # `--x true`: the code reads a value
         param.choices = param.choices or arg.choices
         if option.optional or param.default is not None:
             param.required, param.certain = False, True

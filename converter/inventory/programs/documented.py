@@ -67,14 +67,15 @@ def _alternatives(found: list[UsageArg], lines: list[str], name: str) -> None:
             return
         flags = [a for a in usage_args(split[0]) if a.kind == "flag"]
         spelled = {s for a in flags for s in (a.name, *a.aliases)}
+        known = {s for a in found if a.kind == "flag" for s in (a.name, *a.aliases)}
         for arg in found:
             if arg.kind == "flag" and not spelled & {arg.name, *arg.aliases}:
                 arg.optional = True
         for arg in flags:
-            known = {s for a in found if a.kind == "flag" for s in (a.name, *a.aliases)}
             if arg.name not in known:
                 arg.optional = True
                 found.append(arg)
+                known |= {arg.name, *arg.aliases}
 
 
 def _runs(command: str, name: str) -> bool:
@@ -140,7 +141,7 @@ def _flag(command: Command, arg: UsageArg, complete: bool) -> None:
     if complete:
         return
     param.aliases = sorted({*param.aliases, *arg.aliases} - {param.name})
-    param.type = _stronger_type(param, arg)
+    param.type = param.documented_type(arg.type)
     param.choices = param.choices or arg.choices
     if param.certain and param.required and param.source != "usage":
         pass  # the program stops without it, whatever its help says
@@ -149,11 +150,3 @@ def _flag(command: Command, arg: UsageArg, complete: bool) -> None:
     elif not param.certain:
         param.required = not arg.switch
     param.certain = True
-
-
-def _stronger_type(param: Param, arg: UsageArg) -> str:
-    """What the documentation says the flag takes, unless the scan of the program knew
-    better (a switch it sets to true, a value it parses as a number, a value it reads)."""
-    if param.typed or (param.valued and arg.switch):
-        return param.type
-    return arg.type

@@ -43,6 +43,11 @@ class Param:
     typed: bool = False  # its type comes from the program's code, not from a guess
     valued: bool = False  # the program's code reads a value after it: never a switch
 
+    def documented_type(self, kind: str) -> str:
+        """Its type once documentation says ``kind``: its own when the program's code knew
+        better (a switch it sets to true, a value it parses as a number, a value it reads)."""
+        return self.type if self.typed or (self.valued and kind == "boolean") else kind
+
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "name": self.name,
