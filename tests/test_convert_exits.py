@@ -35,6 +35,8 @@ from skill2app.converter.plan.model import CodeStep
         ("exit 1 if the input file is missing", set()),
         ("Exit 1 when checks fail, 2 on usage errors", {1}),
         ("Returns 1 finding per line; the exit status is 0.", set()),
+        # code-hardcode-audit (judge, round 6): "not an error" says it is no error
+        ("Bandit returns exit code 1 when findings exist — not an error", {1}),
     ],
 )
 def test_statuses_with_a_finding_for_meaning(text: str, statuses: set[int]) -> None:
@@ -98,3 +100,34 @@ def test_the_converted_checker_answers_with_its_status_instead_of_failing(tmp_pa
     )  # fmt: skip
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert '"exit_code": 1' in ran.stdout and "jq" in ran.stdout
+
+
+SCANNER = (  # code-hardcode-audit's run_bandit.py (judge, round 6), in short
+    "import argparse, json, subprocess, sys\n\n\ndef scan(path, fmt):\n"
+    "    done = subprocess.run(['true'])\n"
+    "    # Bandit returns exit code 1 when findings exist — not an error\n"
+    "    found = [{'line': 3}]\n"
+    "    print(json.dumps({'findings': found}) if fmt == 'json' else 'x.py:3 finding')\n"
+    "    return 1 if found else 0\n\n\ndef main():\n"
+    "    p = argparse.ArgumentParser(description='Run Bandit hardcoded secret detection')\n"
+    "    p.add_argument('path')\n"
+    "    p.add_argument('--output', choices=['json', 'text'], default='text')\n"
+    "    a = p.parse_args()\n    return scan(a.path, a.output)\n\n\n"
+    "if __name__ == '__main__':\n    sys.exit(main())\n"
+)
+
+
+def test_a_status_the_code_comments_on_and_its_json_output_are_taken(tmp_path: Path) -> None:
+    """code-hardcode-audit (judge, round 6): run_bandit.py exits 1 when it finds secrets (a
+    comment in its code says so: "not an error"), and prints JSON with ``--output json``, a
+    flag whose every choice is a format; the step failed on findings and returned text."""
+    skill = (
+        "---\nname: audit\ndescription: Finds hardcoded secrets.\n---\n# Audit\n\n"
+        "```bash\nuv run scripts/run_bandit.py src/\n```\n"
+    )
+    root = write_tree(tmp_path / "skill", {"SKILL.md": skill, "scripts/run_bandit.py": SCANNER})
+    plan = analyze(build_inventory(root))
+    (step,) = [s for p in plan.pipelines for s in p.steps if isinstance(s, CodeStep)]
+    assert step.ok_exit_codes == [0, 1]
+    assert step.stdout == "json"
+    assert [(a.flag, a.value) for a in step.args if a.flag] == [("--output", "json")]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from skill2app.converter.analyzers.glossary import glossary, noun_for
+from skill2app.converter.analyzers.glossary import common_nouns, glossary, noun_for
 from skill2app.converter.analyzers.paths import MainPath, describe_path, path_name, what_it_does
 from skill2app.converter.analyzers.text import (
     capital,
@@ -143,8 +143,9 @@ def path_candidates(
     stem = humanize(program.path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
     candidates = [as_task(title) for title, _prose in documenting(inventory, path.invocations)]
     candidates += [as_task(comment) for comment in comments_above(inventory, path.invocations)]
-    if inventory.language == "zh" and path.label:
-        candidates += zh_action_phrases(path.label, _zh_nouns(inventory, path))
+    if inventory.language == "zh":  # the action, else the program ("create-doc.js"), in Chinese
+        action = path.label or stem
+        candidates += zh_action_phrases(action, _zh_nouns(inventory, path, action))
     candidates += clauses
     named = [stem, humanize(path.label), *(c for c in candidates if c)]
     verbs = keys(" ".join(w.split()[0] for w in named if w.split()))
@@ -172,13 +173,16 @@ def _names(program: Program) -> set[str]:
     return {base, base.rsplit(".", 1)[0]}
 
 
-def _zh_nouns(inventory: Inventory, path: MainPath) -> dict[str, str]:
-    """English objects → Chinese nouns for this path's action: its section title's, else
-    the skill's own pairings ("`--followers` 为关注人（follower）": ``glossary``)."""
-    nouns = _section_nouns(inventory, path)
-    obj = verb_and_object(path.label)[1]
+def _zh_nouns(inventory: Inventory, path: MainPath, action: str) -> dict[str, str]:
+    """English objects → Chinese nouns for ``action`` (this path's, or its program's name):
+    for an action, its section title's; else the skill's own pairings ("`--followers` 为关注人
+    （follower）": ``glossary``); else the usual word the skill uses ("日程" for event:
+    ``common_nouns``)."""
+    nouns = _section_nouns(inventory, path) if path.label else {}
+    obj = verb_and_object(action)[1]
     if obj and obj not in nouns:
-        words = {**glossary("\n".join(d.text for d in inventory.documents)), **nouns}
+        text = "\n".join(d.text for d in inventory.documents)
+        words = {**common_nouns(text), **glossary(text), **nouns}
         noun = noun_for(obj, words)
         nouns |= {obj: noun} if noun else {}
     return nouns
@@ -311,7 +315,7 @@ def path_description(inventory: Inventory, path: MainPath) -> str:
         about = what_it_does(path.program.cli.description if path.program.cli else "")
         task = capital(tasks[0] if tasks else humanize(path.label))
         if inventory.language == "zh":  # in the skill's language: "添加关注人 — 飞书任务管理"
-            said = zh_action_phrases(path.label, _zh_nouns(inventory, path))
+            said = zh_action_phrases(path.label, _zh_nouns(inventory, path, path.label))
             skill = first_sentence(inventory.skill.frontmatter.description)
             task = tasks[0] if tasks and has_cjk(tasks[0]) else (said[0] if said else task)
             about = skill if has_cjk(skill) else about

@@ -36,6 +36,9 @@ from skill2app.converter.plan.samples import example_of, with_example
 ACTION_FLAGS = {"action", "command", "cmd", "op", "operation", "task", "subcommand", "verb"}
 OUTPUT_FILE_FLAGS = {"output", "out", "output_file", "outfile", "output_path", "o", "dest"}
 FORMAT_FLAGS = ("--format", "--output-format", "--fmt", "-f")
+_FORMATS = frozenset(
+    "json jsonl ndjson text txt plain table yaml yml csv tsv markdown md html xml human".split()
+)
 SKIP_FLAGS = {"--help", "-h", "--version", "-V"}
 STDIN_INPUTS = {  # kind of data fed on stdin -> (input name, its description)
     "file": ("input_file", "File whose content the program reads on stdin"),
@@ -187,16 +190,24 @@ def json_switch(command: Command, program: Program) -> tuple[list[Arg], str]:
         if param.kind != "flag":
             continue
         choices = [str(c) for c in (param.choices or program.values_seen.get(param.name, []))]
-        if param.name in FORMAT_FLAGS and "json" in choices:
+        if _format_flag(param.name, choices):
             return [Arg(param.name, "json")], "json"
         if param.name == "--json" and param.type == "boolean":
             return [Arg("--json")], "json"
     has_switch = any(
-        p.name == "--json" or p.name in FORMAT_FLAGS
+        p.name == "--json" or p.name in FORMAT_FLAGS or _format_flag(p.name, p.choices or [])
         for c in [program.cli or command, *(program.cli or command).subcommands.values()]
         for p in c.params
     )
     return [], "json" if program.emits_json and not has_switch else "text"
+
+
+def _format_flag(name: str, choices: list[str]) -> bool:
+    """Whether a flag picks the output's format as JSON: a format flag offering json
+    (``--format json``), or one whose every choice is a format (``--output {json,text}``,
+    which elsewhere names an output file)."""
+    offered = {str(c).lower() for c in choices}
+    return "json" in offered and (name in FORMAT_FLAGS or offered <= _FORMATS)
 
 
 def exposed_params(path: MainPath) -> list[Param]:

@@ -34,6 +34,7 @@ import re
 
 from skill2app.converter.analyzers.text import (
     CJK,
+    capital,
     first_sentence,
     has_cjk,
     humanize,
@@ -111,7 +112,13 @@ _CODE_LIKE = re.compile(
 
 # A short label before the task in a title ("下游：", "方式一：", "Option A:", "Upstream:").
 _LABEL = re.compile(rf"^((?:[{CJK}]{{1,4}}|[A-Za-z]+(?: [A-Z0-9])?)\s*[:：])\s*(\S.{{3,}})$")
-_NOTE = re.compile(r"(?:notes?|tips?|warning|important|caution|nb|注意|提示|警告|重要|说明)$", re.I)
+_NOTE = re.compile(
+    r"(?:notes?|tips?|warning|important|caution|nb|注意|提示|警告|重要|说明|"
+    r"correct|wrong|right|good|bad|正确|错误|推荐|不推荐)$",  # "✅ 正确：...": how to call it
+    re.I,
+)
+# A remark on how something turns out, not a request: "一次 API 调用即可完成", "默认自动创建会议群".
+_REMARK = re.compile(r"即可|就可以|就能|默认")
 # A warning said after the task ("高危", "(MANDATORY IF USING FORMULAS)", "(必须执行)").
 _WARNING = re.compile(
     r"\s*[(（](?:[^()（）]*\b(?:MANDATORY|REQUIRED|IMPORTANT|CRITICAL)\b|必须|必需|高危|危险|重要)"
@@ -173,7 +180,8 @@ def clean(phrase: str) -> str:
         text = re.sub(r"\"|(?<!\w)'|'(?!\w)", "", text)  # a quote cut in half: "of 'Word doc"
     if not text or len(text) > MAX_LENGTH or is_negative(text) or not worth(text):
         return ""
-    if _JUNK.search(text):  # "scripts/x.py", "Edit XML 0", "manipulate Word documents ("
+    # "scripts/x.py", "Edit XML 0", "manipulate Word documents (", "一次调用即可完成"
+    if _JUNK.search(text) or _REMARK.search(text):
         return ""
     return text
 
@@ -285,11 +293,17 @@ AGENT_WORDS = re.compile(
 )
 
 
+# A purpose clause introducing a command: "To bundle the React app into a single HTML file:".
+_PURPOSE = re.compile(r"^to\s+([a-z]+\s+[^:：]{3,}?)\s*[:：]", re.I)
+
+
 def describing(prose: str) -> str:
     """The first sentence of a section when it says what the task does ("Finds overlapping
     boxes before a form is filled"), not what the agent must do ("Tell the user: ...",
     "Once all runs are done") or how to run it (a command, a path)."""
     sentence = AGENT_WORDS.sub("", first_sentence(prose)).strip(" ,:;")
+    purpose = _PURPOSE.match(sentence)  # "To bundle the app into one HTML file: This ..."
+    sentence = capital(purpose.group(1)) if purpose else sentence
     if not sentence or len(sentence) > 120 or INSTRUCTION.match(sentence):
         return ""
     if re.search(r"[/`<>{}]|\b(?:python3?|node|bash)\s", sentence) or is_negative(sentence):
@@ -300,6 +314,7 @@ def describing(prose: str) -> str:
 # -- actions in Chinese --------------------------------------------------------------------
 
 _NOUN_SUFFIX = re.compile(r"(?:操作|管理|相关|命令|功能|列表|接口)$")
+_ACRONYM = re.compile(r"\b(?:CRUD|API|CLI|SDK)\b")
 
 
 def verb_and_object(label: str) -> tuple[str, str]:
@@ -314,7 +329,7 @@ def verb_and_object(label: str) -> tuple[str, str]:
 def zh_nouns(title: str) -> list[str]:
     """The Chinese nouns a section title names: "评论与子任务" → 评论, 子任务; "数据表操作" →
     数据表; none when the title is not Chinese."""
-    text = title_text(title)
+    text = _ACRONYM.sub("", title_text(title))  # "日程 CRUD" names 日程
     parts = [_NOUN_SUFFIX.sub("", p.strip()) for p in re.split(r"与|和|、|及|/|以及", text)]
     nouns = [p for p in parts if p and re.fullmatch(f"[{CJK}]+", p)]
     return nouns if len(nouns) == len(parts) else []

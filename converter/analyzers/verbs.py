@@ -227,12 +227,19 @@ _ZH_ACTIONS = (
 _ZH_ENDS = sorted({*_ZH_LEADS, *(a for a in _ZH_ACTIONS if len(a) == 2)}, key=len, reverse=True)
 
 
+_POLITE = re.compile(r"^(?:帮我|请|我想|我要|给我)")
+
+
 def names_an_action(title: str) -> bool:
     """Whether a title says what is done ("accept tracked changes", "Data analysis", "创建任务",
     "按关键词搜索用户"), or is one word naming a task ("Agenda"), not only what it is about
     ("the state machine", "provider 兼容性")."""
-    if has_cjk(title):
-        return any(verb in title for verb in (*_ZH_LEADS, *_ZH_ACTIONS))
+    if has_cjk(title):  # a one-character verb only leads ("查天气"; not 建 in "编排建议")
+        asked = _POLITE.sub("", title)
+        return any(
+            verb in title if len(verb) > 1 else asked.startswith(verb)
+            for verb in (*_ZH_LEADS, *_ZH_ACTIONS)
+        )
     words = title.split()
     one_task = len(words) == 1 and re.fullmatch(r"[A-Z]?[a-z]{3,}", title)  # "Agenda"
     return bool(one_task) or any(_verb(word.strip(",.:;()")) for word in words)

@@ -4,9 +4,9 @@ A checker that exits 1 when it finds something ("Exit 0 = ready, 1 = something m
 "exits non-zero when failures remain", "# exit 2 if over budget", "Exit 3 = no
 contributions for this product → skip it") answers the question it was asked; a step that
 took that status for a crash would fail the pipeline exactly when the program did its job.
-This reads what the program's header, its help and the lines at its documented commands say
-of its statuses, and keeps those whose meaning is a finding, never an error ("1 = bad or
-missing flag", "3 = API failed").
+This reads what the program's header, its help, its code's comments on exits and the lines
+at its documented commands say of its statuses, and keeps those whose meaning is a finding,
+never an error ("1 = bad or missing flag", "3 = API failed").
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ _ERROR = re.compile(
     r"错误|参数|异常|失败",
     re.I,
 )
+_NOT_ERROR = re.compile(r"\b(?:not|never|isn't|is not)\s+(?:an?\s+)?(?:errors?|failures?)\b", re.I)
 MAX_TEXT = 20_000  # characters of one text read for statuses
 NEAR = 8  # lines after a documented command that may still speak of its statuses
 
@@ -63,7 +64,8 @@ def result_statuses(texts: Iterable[str]) -> dict[int, str]:
             for match in _STATUS.finditer(line, start.start()):
                 word, meaning = match.group(1).lower(), match.group(2).strip()
                 status = 1 if word.startswith("non") else int(word)
-                if 0 < status < 256 and _RESULT.search(meaning) and not _ERROR.search(meaning):
+                said = _NOT_ERROR.sub("", meaning)  # "findings exist — not an error"
+                if 0 < status < 256 and _RESULT.search(said) and not _ERROR.search(said):
                     found.setdefault(status, meaning)
     return found
 
@@ -115,7 +117,7 @@ def ok_exit_codes(
         for line in program.doc.split("\n")
         if (line.split() or [""])[0] not in set(subcommands) - {mine}
     )
-    helps = [doc, program.cli.description if program.cli else ""]
+    helps = [doc, program.exit_notes, program.cli.description if program.cli else ""]
     if command is not None and command is not program.cli:
         helps.append(command.description)
     statuses = result_statuses([*helps, *near_commands(invocations, documents, others)])

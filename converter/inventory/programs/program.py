@@ -77,6 +77,7 @@ class Program:
     probe: dict[str, Any] | None = None
     mentioned: bool = True  # a document of the skill runs it or names it
     insists: set[str] = field(default_factory=set)  # flags it stops without (``node.insisted``)
+    exit_notes: str = ""  # its code's comments on exit statuses ("exit 1 when findings exist")
     # optional flags a document describes → (file, first line, last line) of each section
     # that describes them: the pipelines of the commands there offer them
     doc_options: dict[str, list[tuple[str, int, int]]] = field(default_factory=dict)
@@ -185,6 +186,7 @@ def describe(
         program.insists = insisted(source)
         program.doc = leading_comment(source, "//")
     program.doc = (program.doc or _usage_line(source)).strip()[:2000]
+    program.exit_notes = "\n".join(_EXIT_COMMENT.findall(source)[:MAX_EXIT_NOTES])
     _apply_dispatch(program, dispatch)
     program.cli = program.cli or Command("none")
     literals = {*program.enumerations.get("<command>", []), *program.cli.subcommands}
@@ -320,6 +322,12 @@ def _argv_count(command: Command, source: str) -> None:
     for index, param in enumerate(command.positionals()):
         if index < needed:
             param.required, param.certain = True, True
+
+
+# A comment of the code that speaks of exit statuses: "# Bandit returns exit code 1 when
+# findings exist — not an error" (``inventory.exits`` reads what they mean).
+_EXIT_COMMENT = re.compile(r"^[ \t]*(?:#|//)[ \t]*(.*\bexit.*)$", re.I | re.M)
+MAX_EXIT_NOTES = 20
 
 
 def _usage_line(source: str) -> str:

@@ -45,8 +45,21 @@ def leading_comment(source: str, marker: str) -> str:
         elif stripped or text:
             if stripped.startswith(("'use strict'", '"use strict"')):
                 continue
+            if marker == "#" and stripped.startswith("set -") and text:
+                text = _without_option_note(text)
             break
     return "\n".join(text).strip()
+
+
+# A comment on the shell's options: "Exit on error", "strict mode", "fail fast".
+_OPTION_NOTE = re.compile(r"\b(?:exit|errors?|fail\w*|strict|abort|stop)\b", re.I)
+
+
+def _without_option_note(lines: list[str]) -> list[str]:
+    """A comment block without its last line when that line, alone in its paragraph and
+    right above ``set -e``, says what the option does ("# Exit on error"): no header."""
+    alone = len(lines) == 1 or not lines[-2]
+    return lines[:-1] if alone and _OPTION_NOTE.search(lines[-1]) else lines
 
 
 def scan_shell(source: str) -> tuple[Command, dict[str, list[str]]]:
