@@ -206,3 +206,44 @@ def test_the_host_analyst_with_each_writes_each_app_as_it_is_accepted(
         str(tmp_path / "apps" / "beta"),
     ]
     assert done.copied == ["shared/util.py"]
+
+
+AUTH_JS = (
+    "/**\n * auth: log a Feishu user in.\n *\n * Usage:\n *   node auth.js --open-id <id>"
+    " [--timeout 60]\n */\nconst a = process.argv.slice(2); const r = {};\n"
+    "for (let i = 0; i < a.length; i++) { switch (a[i]) {\n"
+    "  case '--open-id': r.openId = a[++i]; break;\n"
+    "  case '--timeout': r.timeout = Number(a[++i]); break;\n"
+    "} }\nconsole.log(JSON.stringify(r));\n"
+)
+CALLER = {
+    "cal/SKILL.md": (
+        "---\nname: cal\ndescription: Calendar.\n---\n# cal\n\nLog in first:\n\n```bash\n"
+        "node ../auth/auth.js --open-id ou_x --timeout 60\n```\n"
+    ),
+}
+
+
+def test_a_sibling_program_the_skill_runs_is_read_when_its_collection_is_there(
+    tmp_path: Path,
+) -> None:
+    """feishu-calendar (TEST): SKILL.md runs ``../feishu-auth/auth.js --open-id ... --timeout
+    60``.  With the collection cloned, the sibling's own usage line says ``--open-id`` is
+    required and ``--timeout`` is not; without it (or through a link out of the folder holding
+    the skill), only what SKILL.md shows is known."""
+
+    def facts(skill: Path, limit: Path | None = None) -> tuple[str, bool]:
+        (program,) = build_inventory(skill, limit=limit).elsewhere
+        assert program.path == "../auth/auth.js" and program.location == "elsewhere"
+        flags = {p.name: p for p in program.cli.params}
+        assert flags["--timeout"].required is False
+        return program.doc.split("\n")[0], flags["--open-id"].required
+
+    together = write_tree(tmp_path / "repo", {**CALLER, "auth/auth.js": AUTH_JS})
+    assert facts(together / "cal") == ("auth: log a Feishu user in.", True)
+    alone = write_tree(tmp_path / "alone", CALLER)
+    assert facts(alone / "cal") == ("", False)
+    outside = write_tree(tmp_path / "outside", {"auth.js": AUTH_JS})
+    linked = write_tree(tmp_path / "linked", CALLER)
+    (linked / "auth").symlink_to(outside, target_is_directory=True)
+    assert facts(linked / "cal", limit=linked) == ("", False)

@@ -19,6 +19,7 @@ expectation through ``Expectation.data``.  The test set is held out: tune nothin
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -126,16 +127,59 @@ def extract(expectation: Expectation, into: Path, mirrors: Path | None = None) -
     return target
 
 
+def extract_with_siblings(
+    expectation: Expectation, into: Path, mirrors: Path | None = None
+) -> Path:
+    """The folder holding the skill, at its commit, under ``into/.collections`` (once per
+    repository, commit and folder), and the skill's folder inside it: the skill as a user
+    who cloned its collection has it, with the sibling skills its programs run
+    (``../feishu-auth/auth.js``).  A mirror that holds only the skill's folder gives that
+    alone."""
+    parent = posixpath.dirname(expectation.path.rstrip("/"))
+    name = re.sub(r"[^\w.-]+", "+", f"{expectation.repo}@{expectation.commit[:12]}:{parent}")
+    target = into / ".collections" / name
+    if not target.is_dir():
+        mirror = mirror_of(expectation.repo, mirrors)
+        stage = into / ".stage" / name
+        stage.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(mirror),
+                "archive",
+                expectation.commit,
+                *([parent] if parent else []),
+            ],
+            capture_output=True,
+            check=False,
+        )
+        if archive.returncode != 0:  # a mirror holding only the skill's own folder
+            return extract(expectation, into / ".alone", mirrors)
+        subprocess.run(["tar", "-x", "-C", str(stage)], input=archive.stdout, check=True)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(stage / parent) if parent else str(stage), target)
+    folder = target / posixpath.basename(expectation.path.rstrip("/"))
+    if not (folder / "SKILL.md").is_file():
+        raise CorpusError(f"{expectation.id}: {expectation.path} has no SKILL.md")
+    return folder
+
+
 @contextmanager
 def corpus(
-    sets: Sequence[str] = ("dev",), mirrors: Path | None = None, keep: Path | None = None
+    sets: Sequence[str] = ("dev",),
+    mirrors: Path | None = None,
+    keep: Path | None = None,
+    siblings: bool = False,
 ) -> Iterator[list[Skill]]:
     """The skills of ``sets``, extracted into a temporary folder (``keep``: into that folder
-    instead, left in place) for the time of the ``with`` block."""
+    instead, left in place) for the time of the ``with`` block; with ``siblings``, each in
+    the folder holding it in its repository (``extract_with_siblings``)."""
     root = keep or Path(tempfile.mkdtemp(prefix="skill-corpus-"))
+    take = extract_with_siblings if siblings else extract
     try:
         root.mkdir(parents=True, exist_ok=True)
-        skills = [Skill(e, extract(e, root, mirrors)) for e in expectations(sets)]
+        skills = [Skill(e, take(e, root, mirrors)) for e in expectations(sets)]
         shutil.rmtree(root / ".stage", ignore_errors=True)
         yield skills
     finally:

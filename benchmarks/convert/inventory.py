@@ -435,12 +435,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         help="measure this skill folder instead (no expectation: no requirement or flag figures)",
     )
+    parser.add_argument(
+        "--with-siblings",
+        action="store_true",
+        help="extract each skill inside the folder holding it in its repository (its sibling "
+        "skills present, as for a user who cloned the collection)",
+    )
     args = parser.parse_args(argv)
     if args.folder:
         return _folders(args.folder, args.json)
     sets = SETS if args.set == "all" else (args.set,)
     keep = args.keep.resolve() if args.keep else None
-    with corpus(sets, keep=keep / "skills" if keep else None) as skills:
+    folder = keep / "skills" if keep else None
+    with corpus(sets, keep=folder, siblings=args.with_siblings) as skills:
         with tempfile.TemporaryDirectory(prefix="inventory-bench-") as tmp:
             work = keep / "apps" if keep else Path(tmp)
             rows = [measure(skill, work) for skill in skills]

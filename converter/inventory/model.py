@@ -159,8 +159,12 @@ def build_inventory(
         for d in docs
         for option in doc_options(d.path, d.text.split("\n"), d.first_line, d.sections)
     ]
-    shown_elsewhere = [documented_only(p, invs) for p, invs in sorted(outside_runs.items())]
-    attach([*programs, *shown_elsewhere], options, sources | {p.path: "" for p in shown_elsewhere})
+    bound = (limit or skill_dir.parent).resolve()
+    shown_elsewhere = [
+        _elsewhere(skill_dir, rel, invs, bound) for rel, invs in sorted(outside_runs.items())
+    ]
+    sources |= {p.path: _read_inside(skill_dir, p.path, bound) for p in shown_elsewhere}
+    attach([*programs, *shown_elsewhere], options, sources)
     warnings.extend(w for p in programs if (w := direct_run_warning(skill_dir, p)))
     modules = [p for p in paths if roles.get(p) == "module"]
     runs = [*(i for p in programs for i in p.invocations), *chain(*outside_runs.values())]
@@ -175,6 +179,23 @@ def build_inventory(
         skill_dir, doc, language, programs, files, requirements, warnings, docs, outside,
         shown_elsewhere,
     )  # fmt: skip
+
+
+def _elsewhere(skill_dir: Path, rel: str, invocations: list[Invocation], bound: Path) -> Program:
+    """A program outside the skill that its documents run (``../feishu-auth/auth.js``): read
+    like the skill's own when it is there, inside ``bound`` (the skill's collection, cloned
+    with it), never run; else what the documents show of it."""
+    if not _read_inside(skill_dir, rel, bound):
+        return documented_only(rel, invocations)
+    program = describe(skill_dir, rel, "", invocations, probe=False)
+    program.location = "elsewhere"
+    return program
+
+
+def _read_inside(skill_dir: Path, rel: str, bound: Path) -> str:
+    """The text of ``rel`` (relative to the skill) when it resolves inside ``bound``."""
+    path = (skill_dir / rel).resolve()
+    return read_source(path) if path.is_relative_to(bound) and path.is_file() else ""
 
 
 def _find_skill_md(skill_dir: Path) -> Path:

@@ -252,9 +252,9 @@ def add_own_examples(program: Program, source: str) -> None:
 
 
 def documented_only(rel: str, invocations: list[Invocation]) -> Program:
-    """A program outside the skill that its documents run (a sibling skill's helper): its
-    interface is what the documents show of it, its file is not read (it is not the skill's;
-    a conversion that needs it copies it, see ``siblings``)."""
+    """A program outside the skill that its documents run (a sibling skill's helper) and that
+    is not there to read (the skill alone, without its collection): its interface is what
+    the documents show of it (a conversion that needs it copies it, see ``siblings``)."""
     language = _language_from_invocations(invocations)
     program = Program(
         path=rel,
