@@ -1246,13 +1246,14 @@ def test_a_program_of_another_skill_the_documents_run_is_known_as_they_show_it(
     assert [p.path for p in inventory.programs] == ["task.js"]
     shown = {p.path: {x.name: x.type for x in p.cli.params} for p in inventory.elsewhere if p.cli}
     assert shown == {
-        "../feishu-auth/auth.js": {
+        "../feishu-auth/auth.js": {  # there, so read too: its code has --not-shown
+            "--not-shown": "string",
             "--auth-and-poll": "boolean", "--open-id": "string", "--timeout": "integer",
         },
         "../search-user/search-user.js": {"--query": "string", "--page-size": "integer"},
     }  # fmt: skip
     listed = inventory.to_dict()["programs_elsewhere"]
-    assert [p["location"] for p in listed] == ["elsewhere", "elsewhere"]  # --not-shown: unread
+    assert [p["location"] for p in listed] == ["elsewhere", "elsewhere"]
 
 
 def test_documentation_lines_in_shell_blocks_are_not_commands(tmp_path: Path) -> None:
