@@ -18,6 +18,7 @@ heuristic plan in-process, and reports:
   (``samples/placeholders.json``).
 
     python benchmarks/convert/inventory.py [--set dev|test|fresh|all] [--json] [--keep DIR]
+        [--with-siblings]   # each skill inside the folder holding it (its collection cloned)
     python benchmarks/convert/inventory.py --folder SKILL_DIR ...   # skills without expectations
 
 Tune on ``dev`` only; ``test`` is held out (this script reads its expectations, you do not).
