@@ -349,6 +349,7 @@ def test_a_remark_on_how_it_turns_out_is_no_trigger() -> None:
     assert clean("一次 API 调用即可完成") == ""
     assert clean("重复会议 — 默认自动创建会议群") == ""
     assert clean("创建会议群") == "创建会议群"
+    assert clean("设置默认日历") == "设置默认日历"
 
 
 def test_a_purpose_clause_before_a_command_is_what_it_does() -> None:

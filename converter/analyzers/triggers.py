@@ -117,8 +117,9 @@ _NOTE = re.compile(
     r"correct|wrong|right|good|bad|正确|错误|推荐|不推荐)$",  # "✅ 正确：...": how to call it
     re.I,
 )
-# A remark on how something turns out, not a request: "一次 API 调用即可完成", "默认自动创建会议群".
-_REMARK = re.compile(r"即可|就可以|就能|默认")
+# A remark on how something turns out, not a request: "一次 API 调用即可完成", "默认自动创建会议群"
+# ("设置默认日历" is a request).
+_REMARK = re.compile(r"即可|就可以|就能|默认(?:自动|会|为|是|就)")
 # A warning said after the task ("高危", "(MANDATORY IF USING FORMULAS)", "(必须执行)").
 _WARNING = re.compile(
     r"\s*[(（](?:[^()（）]*\b(?:MANDATORY|REQUIRED|IMPORTANT|CRITICAL)\b|必须|必需|高危|危险|重要)"
