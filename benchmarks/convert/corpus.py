@@ -109,16 +109,9 @@ def extract(expectation: Expectation, into: Path, mirrors: Path | None = None) -
         )
     target = into / expectation.collection / expectation.file.stem
     stage = into / ".stage" / expectation.id
-    stage.mkdir(parents=True, exist_ok=True)
-    archive = subprocess.run(
-        ["git", "-C", str(mirror), "archive", expectation.commit, expectation.path],
-        capture_output=True,
-        check=False,
-    )
-    if archive.returncode != 0:
-        why = archive.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise CorpusError(f"{expectation.id}: git archive failed: {why[-1] if why else '?'}")
-    subprocess.run(["tar", "-x", "-C", str(stage)], input=archive.stdout, check=True)
+    why = _unpack(mirror, expectation.commit, expectation.path, stage)
+    if why:
+        raise CorpusError(f"{expectation.id}: git archive failed: {why}")
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.rmtree(target, ignore_errors=True)  # a --keep folder used again: never nested
     shutil.move(str(stage / expectation.path), target)
@@ -139,30 +132,31 @@ def extract_with_siblings(
     name = re.sub(r"[^\w.-]+", "+", f"{expectation.repo}@{expectation.commit[:12]}:{parent}")
     target = into / ".collections" / name
     if not target.is_dir():
-        mirror = mirror_of(expectation.repo, mirrors)
         stage = into / ".stage" / name
-        stage.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(
-            [
-                "git",
-                "-C",
-                str(mirror),
-                "archive",
-                expectation.commit,
-                *([parent] if parent else []),
-            ],
-            capture_output=True,
-            check=False,
-        )
-        if archive.returncode != 0:  # a mirror holding only the skill's own folder
-            return extract(expectation, into / ".alone", mirrors)
-        subprocess.run(["tar", "-x", "-C", str(stage)], input=archive.stdout, check=True)
+        if _unpack(mirror_of(expectation.repo, mirrors), expectation.commit, parent, stage):
+            return extract(expectation, into / ".alone", mirrors)  # a mirror of the skill only
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(stage / parent) if parent else str(stage), target)
     folder = target / posixpath.basename(expectation.path.rstrip("/"))
     if not (folder / "SKILL.md").is_file():
         raise CorpusError(f"{expectation.id}: {expectation.path} has no SKILL.md")
     return folder
+
+
+def _unpack(mirror: Path, commit: str, path: str, stage: Path) -> str:
+    """Write ``path`` of the repository (all of it when "") at ``commit`` under ``stage``;
+    "" when done, else why ``git archive`` failed."""
+    stage.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(
+        ["git", "-C", str(mirror), "archive", commit, *([path] if path else [])],
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode != 0:
+        why = archive.stderr.decode("utf-8", "replace").strip().splitlines()
+        return why[-1] if why else "?"
+    subprocess.run(["tar", "-x", "-C", str(stage)], input=archive.stdout, check=True)
+    return ""
 
 
 @contextmanager

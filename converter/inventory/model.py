@@ -40,7 +40,7 @@ from skill2app.converter.inventory.programs.program import (
 )
 from skill2app.converter.inventory.requirements import Requirement, where_key
 from skill2app.converter.inventory.shell import SHELL_LANGUAGES, SimpleCommand, simple_commands
-from skill2app.converter.inventory.siblings import Outside, outside_files
+from skill2app.converter.inventory.siblings import Outside, outside_files, read_inside
 from skill2app.converter.inventory.skill import SkillDoc, read_skill_md
 from skill2app.converter.marker import MARKER
 
@@ -160,11 +160,12 @@ def build_inventory(
         for option in doc_options(d.path, d.text.split("\n"), d.first_line, d.sections)
     ]
     bound = (limit or skill_dir.parent).resolve()
+    outside_sources = {rel: read_inside(skill_dir, rel, bound) for rel in outside_runs}
     shown_elsewhere = [
-        _elsewhere(skill_dir, rel, invs, bound) for rel, invs in sorted(outside_runs.items())
+        _elsewhere(skill_dir, rel, invs, bool(outside_sources[rel]))
+        for rel, invs in sorted(outside_runs.items())
     ]
-    sources |= {p.path: _read_inside(skill_dir, p.path, bound) for p in shown_elsewhere}
-    attach([*programs, *shown_elsewhere], options, sources)
+    attach([*programs, *shown_elsewhere], options, sources | outside_sources)
     warnings.extend(w for p in programs if (w := direct_run_warning(skill_dir, p)))
     modules = [p for p in paths if roles.get(p) == "module"]
     runs = [*(i for p in programs for i in p.invocations), *chain(*outside_runs.values())]
@@ -181,21 +182,15 @@ def build_inventory(
     )  # fmt: skip
 
 
-def _elsewhere(skill_dir: Path, rel: str, invocations: list[Invocation], bound: Path) -> Program:
+def _elsewhere(skill_dir: Path, rel: str, invocations: list[Invocation], there: bool) -> Program:
     """A program outside the skill that its documents run (``../feishu-auth/auth.js``): read
-    like the skill's own when it is there, inside ``bound`` (the skill's collection, cloned
-    with it), never run; else what the documents show of it."""
-    if not _read_inside(skill_dir, rel, bound):
+    like the skill's own when it is ``there`` (inside the folder holding the skill: its
+    collection, cloned with it), never run; else what the documents show of it."""
+    if not there:
         return documented_only(rel, invocations)
     program = describe(skill_dir, rel, "", invocations, probe=False)
     program.location = "elsewhere"
     return program
-
-
-def _read_inside(skill_dir: Path, rel: str, bound: Path) -> str:
-    """The text of ``rel`` (relative to the skill) when it resolves inside ``bound``."""
-    path = (skill_dir / rel).resolve()
-    return read_source(path) if path.is_relative_to(bound) and path.is_file() else ""
 
 
 def _find_skill_md(skill_dir: Path) -> Path:

@@ -50,7 +50,9 @@ def outside_files(
     todo = [(rel, rel) for rel in code_files]  # (file as the skill names it, its path)
     while todo and len(seen) < MAX_FOLLOWED:
         shown, rel = todo.pop(0)
-        source = read_source(root / rel) if not rel.startswith("../") else _read(root, rel, bound)
+        source = (
+            read_source(root / rel) if not rel.startswith("../") else read_inside(root, rel, bound)
+        )
         for line_no, line in enumerate(source.split("\n"), 1):
             for _quote, literal in _RELATIVE.findall(line):
                 target = _resolve(root, posixpath.dirname(rel), literal, bound)
@@ -79,7 +81,9 @@ def _resolve(root: Path, folder: str, literal: str, bound: Path) -> str | None:
     return None
 
 
-def _read(root: Path, rel: str, bound: Path) -> str:
+def read_inside(root: Path, rel: str, bound: Path) -> str:
+    """The text of ``rel`` (relative to ``root``) when, links resolved, it is inside
+    ``bound``; "" otherwise, or when it cannot be read."""
     path = (root / rel).resolve()
     return read_source(path) if path.is_relative_to(bound) else ""
 
