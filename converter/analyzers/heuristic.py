@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from skill2app.converter.analyzers.commands import command_pipelines
 from skill2app.converter.analyzers.coverage import unaccounted
 from skill2app.converter.analyzers.document import (
     Item,
@@ -121,6 +122,7 @@ def analyze(inventory: Inventory) -> Plan:
         claims += _program_pipelines(inventory, program, in_workflow | kept, covered, plan)
     _settle(claims)
     plan.pipelines += snippet_pipelines(inventory, {p.name for p in plan.pipelines})
+    plan.pipelines += command_pipelines(inventory, {p.name for p in plan.pipelines})
     if not inventory.programs:
         prose = _prose_pipeline(inventory, plan.app_name, covered)
         plan.pipelines.extend([prose] if prose else [])

@@ -338,12 +338,16 @@ def _triggers(inventory: Inventory, title: str, snippet: Snippet) -> list[str]:
     examples = [f for f in snippet.files if not f.writes]
     named = examples[0].value if examples else ""
     shown = " and ".join(named) if isinstance(named, list) else named
+    phrases = [lowered, f"{lowered} {shown}".strip(), *situations(inventory, title)]
+    return unique([p for p in phrases if p], limit=8)
+
+
+def situations(inventory: Inventory, title: str) -> list[str]:
+    """The description's "use when" situations about the task ``title`` says."""
     # what every task of the skill shares ("PDF" in a PDF skill) tells none of them apart
     name = humanize(inventory.skill.frontmatter.name)
     topic = keys(title) - keys(name) - keys(re.sub(r"(\w)\b", r"\1s", name))
-    situations = [
+    return [
         p for p in use_when_phrases(inventory.skill.frontmatter.description)
         if overlap(p, topic) > 0
     ]  # fmt: skip
-    phrases = [lowered, f"{lowered} {shown}".strip(), *situations]
-    return unique([p for p in phrases if p], limit=8)
