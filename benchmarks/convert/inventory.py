@@ -195,21 +195,30 @@ def _steps(plan: Plan | None, path: str) -> list[tuple[CodeStep, dict[str, Any]]
 
 
 def _in_plan(plan: Plan | None, path: str, flag: dict[str, Any], inventory: Inventory) -> bool:
+    """Whether a step running ``path`` passes the flag with the right type and optionality.
+    Any step may: a flag the expectations call optional (for the program) may be required
+    in a step of one subcommand or one mode (``--action create_event``) that needs it."""
     program = inventory.program(path)
+    want = bool(flag.get("required"))
     for step, inputs in _steps(plan, path):
         own = program.cli.subcommands.get(step.subcommand) if program and program.cli else None
         param = own.flag(flag["flag"]) if own is not None and step.subcommand else None
         required_here = param is not None and param.required  # in this step's subcommand
+        one_mode = bool(step.subcommand) or any(
+            a.flag and not a.ref and a.value is not None for a in step.args
+        )
         for arg in step.args:
             if arg.flag != flag["flag"]:
                 continue
             if not arg.ref:  # a literal it passes: the bare switch, or a fixed value
-                return (arg.value is None) == bool(
-                    flag.get("boolean") and flag["type"] == "boolean"
-                )
+                if (arg.value is None) == bool(flag.get("boolean") and flag["type"] == "boolean"):
+                    return True
+                continue
             item = inputs.get(arg.ref.removeprefix("input."))
-            if item is not None and _type_ok(flag, item.type):
-                return item.required in (bool(flag.get("required")), required_here)
+            if item is None or not _type_ok(flag, item.type):
+                continue
+            if item.required in (want, required_here) or (one_mode and not want):
+                return True
     return False
 
 
