@@ -367,3 +367,28 @@ def test_the_comment_on_set_e_is_no_header() -> None:
     assert leading_comment(header, "#") == "Create a worktree for a branch."
     both = "#!/bin/bash\n# Create a worktree.\n#\n# Fail fast\nset -e\n"
     assert leading_comment(both, "#") == "Create a worktree."
+
+
+def test_a_table_of_scripts_says_what_each_does(tmp_path: Path) -> None:
+    """pptx's editing.md: "| `pack.py` | Repack with validation |" is the skill's own words
+    for the task of pack.py; a list item ("- `clean.py` - Remove orphaned files") too."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: decks\ndescription: Edit slide decks.\n---\n# Decks\n\n"
+            "| Script | Purpose |\n|---|---|\n| `pack.py` | Repack with validation |\n"
+            "| `scripts/thumbnail.py` | Create visual grid of slides (needs Pillow) |\n"
+            "| `other.py` | Quota monitor: hits the API |\n\n"
+            "- `clean.py` - Remove orphaned files, then check\n\n"
+            "```bash\npython scripts/pack.py unpacked/ out.pptx\n"
+            "python scripts/thumbnail.py deck.pptx\npython scripts/clean.py unpacked/\n```\n",
+            "scripts/pack.py": "import sys\nprint(sys.argv)\n",
+            "scripts/thumbnail.py": "import sys\nprint(sys.argv)\n",
+            "scripts/clean.py": "import sys\nprint(sys.argv)\n",
+        },
+    )
+    triggers = {p.name: p.triggers for p in plan.pipelines}
+    assert "repack with validation" in triggers["pack"]
+    assert "create visual grid of slides" in triggers["thumbnail"]  # cut at its remark
+    assert "remove orphaned files" in triggers["clean"]  # cut at its first clause
+    assert not any("quota" in t.lower() for ts in triggers.values() for t in ts)

@@ -147,6 +147,8 @@ def path_candidates(
         action = path.label or stem
         candidates += zh_action_phrases(action, _zh_nouns(inventory, path, action))
     candidates += clauses
+    if not path.label:  # a program's one task: what a table of its scripts says it does
+        candidates += [as_task(said) for said in said_of(inventory, program)]
     named = [stem, humanize(path.label), *(c for c in candidates if c)]
     verbs = keys(" ".join(w.split()[0] for w in named if w.split()))
     candidates += [  # "Convert the PDF to PNGs", never "pushover-prune handles this"
@@ -165,6 +167,29 @@ def path_candidates(
     if not any(clean(c) for c in candidates):
         candidates.append(humanize(path_name(path)))  # nothing else: its name in words
     return [c for c in candidates if c]
+
+
+# "| `pack.py` | Repack with validation |", "- `scripts/with_server.py` - Manages servers"
+_ROW = re.compile(r"^\s*\|\s*`([^`|]+)`\s*\|\s*([^|]+?)\s*\|")
+_ITEM = re.compile(r"^\s*[-*+]\s+`([^`]+)`\s+[-–—:]\s+(.+?)\s*$")
+
+
+def said_of(inventory: Inventory, program: Program) -> list[str]:
+    """What the rows of a table of scripts, or the items of a list of them, in the skill's
+    documents say ``program`` does ("| `pack.py` | Repack with validation |"), each cut at
+    its first clause, a short label before it left out ("Sender: generates a UUID")."""
+    names = _names(program) | {program.path.lower()}
+    found = []
+    for document in inventory.documents:
+        for line in document.text.split("\n"):
+            match = _ROW.match(line) or _ITEM.match(line)
+            named = match.group(1).strip().lower() if match else ""
+            if not match or (named not in names and named.rsplit("/", 1)[-1] not in names):
+                continue
+            text = re.split(r"[,;(]| [-–—] ", match.group(2), maxsplit=1)[0]
+            label, colon, rest = text.partition(":")
+            found.append(rest if colon and len(label.split()) <= 3 else text)
+    return found
 
 
 def _names(program: Program) -> set[str]:

@@ -7,7 +7,8 @@ A pipeline's triggers are gathered from what the skill says about that task, bes
    closest to it;
 3. the title of the section that documents it, as a task ("Step 2: Edit XML" → "Edit XML"),
    and the first sentence of that section;
-4. what the program's own help says the command does;
+4. what the program's own help says the command does, and what a table or list of the
+   skill's scripts says a program does ("| `pack.py` | Repack with validation |");
 5. its name as words ("create_task" → "create task", the program's "fill_fillable_fields.py"
    → "fill fillable fields");
 6. its documented command turned into a request: the task with the values SKILL.md shows
