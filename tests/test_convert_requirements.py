@@ -606,3 +606,25 @@ def test_a_conditional_expression_runs_no_commands(tmp_path: Path) -> None:
         },
     )
     assert {name for kind, name, _r in needs(root) if kind == "binary"} == {"git"}
+
+
+def test_a_package_only_the_documents_install_blocks_no_step_that_lacks_it(
+    tmp_path: Path,
+) -> None:
+    """uipath-coded-apps: `npm install @uipath/uipath-typescript` sets up the project the
+    skill scaffolds; no step imports it, so it stopped every pipeline for nothing. A package
+    a written step imports (the snippet's pypdf) still blocks."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "## Scaffold\n\n```bash\nnpm install @acme/web-sdk\n"
+            "pip install pypdf\n```\n\n```bash\nnode scripts/check.js --name x\n```\n\n"
+            "## Merge PDFs\n\n```python\nfrom pypdf import PdfReader\n"
+            'reader = PdfReader("in.pdf")\nprint(len(reader.pages))\n```\n',
+            "scripts/check.js": "const name = process.argv[3];\nconsole.log(name);\n",
+        },
+    )
+    plan = analyze(build_inventory(tmp_path))
+    required = {(c.kind, c.name): c.required for c in plan.constructor.checks}
+    assert required[("node-package", "@acme/web-sdk")] is False  # listed, as a warning
+    assert required[("python-package", "pypdf")] is True  # the snippet's step imports it

@@ -36,6 +36,7 @@ def constructor(inventory: Inventory, plan: Plan | None = None) -> Constructor:
     a warning: the model may use it in Skill mode)."""
     checks = []
     used = _programs_run(plan) if plan is not None else None
+    written = _written_sources(plan) if plan is not None else ""
     code = {f.path for f in inventory.files if f.role in ("program", "module")}
     for req in inventory.requirements:
         files = sorted({where_key(w)[0] for w in req.where})
@@ -44,6 +45,10 @@ def constructor(inventory: Inventory, plan: Plan | None = None) -> Constructor:
             if all(f in code for f in files):
                 continue  # only programs no pipeline runs need it
             required = False
+        if used is not None and req.kind in _PACKAGES and not any(f in code for f in files):
+            # a package only the documents install (`npm install @x/sdk` into the project
+            # the skill scaffolds) blocks nothing no step imports: a warning
+            required = required and _imports(written, req.name, req.kind)
         checks.append(
             Check(req.kind, req.name, required, f"seen in {', '.join(files)}", _spots(req.where))
         )
@@ -57,6 +62,30 @@ def constructor(inventory: Inventory, plan: Plan | None = None) -> Constructor:
 
 def _programs_run(plan: Plan) -> set[str]:
     return {s.program for p in plan.pipelines for s in p.steps if isinstance(s, CodeStep)}
+
+
+_PACKAGES = ("python-package", "node-package")
+
+
+def _written_sources(plan: Plan) -> str:
+    """The source of every step the plan writes itself (snippets, glue), one text."""
+    return "\n".join(
+        s.write.source
+        for p in plan.pipelines
+        for s in p.steps
+        if isinstance(s, CodeStep) and s.write is not None
+    )
+
+
+def _imports(source: str, package: str, kind: str) -> bool:
+    """Whether ``source`` imports ``package`` (Python: its module, ``Pillow`` aside)."""
+    if kind == "node-package":
+        quoted = re.escape(package)
+        pattern = rf"""(?:require\(|from\s+|import\s+)['"]{quoted}(?:/|['"])"""
+        return bool(re.search(pattern, source))
+    module = re.escape(package.lower().replace("-", "_"))
+    pattern = rf"""^\s*(?:import|from)\s+{module}\b|find_spec\(['"]{module}['"]\)"""
+    return bool(re.search(pattern, source, re.M | re.I))
 
 
 def _spots(where: list[str], limit: int = 5) -> list[str]:
