@@ -618,8 +618,9 @@ def test_a_package_only_the_documents_install_blocks_no_step_that_lacks_it(
         tmp_path,
         {
             "SKILL.md": HEAD + "## Scaffold\n\n```bash\nnpm install @acme/web-sdk\n"
-            "pip install pypdf\n```\n\n```bash\nnode scripts/check.js --name x\n```\n\n"
-            "## Merge PDFs\n\n```python\nfrom pypdf import PdfReader\n"
+            "pip install pypdf\n```\n\n```bash\nnode scripts/check.js --name x\n"
+            "pip install Pillow\n```\n\n## Merge PDFs\n\n```python\nfrom pypdf import PdfReader\n"
+            "from PIL import Image\n"
             'reader = PdfReader("in.pdf")\nprint(len(reader.pages))\n```\n',
             "scripts/check.js": "const name = process.argv[3];\nconsole.log(name);\n",
         },
@@ -628,3 +629,4 @@ def test_a_package_only_the_documents_install_blocks_no_step_that_lacks_it(
     required = {(c.kind, c.name): c.required for c in plan.constructor.checks}
     assert required[("node-package", "@acme/web-sdk")] is False  # listed, as a warning
     assert required[("python-package", "pypdf")] is True  # the snippet's step imports it
+    assert required[("python-package", "PIL")] is True  # installed as Pillow, imported as PIL

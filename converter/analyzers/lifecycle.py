@@ -7,6 +7,7 @@ import re
 
 from skill2app.converter.analyzers.text import unique
 from skill2app.converter.inventory.model import Inventory
+from skill2app.converter.inventory.packages import package_key
 from skill2app.converter.inventory.requirements import where_key
 from skill2app.converter.plan.model import (
     Action,
@@ -78,12 +79,13 @@ def _written_sources(plan: Plan) -> str:
 
 
 def _imports(source: str, package: str, kind: str) -> bool:
-    """Whether ``source`` imports ``package`` (Python: its module, ``Pillow`` aside)."""
+    """Whether ``source`` imports ``package`` (Python: the module it gives, ``Pillow`` →
+    ``PIL``)."""
     if kind == "node-package":
         quoted = re.escape(package)
         pattern = rf"""(?:require\(|from\s+|import\s+)['"]{quoted}(?:/|['"])"""
         return bool(re.search(pattern, source))
-    module = re.escape(package.lower().replace("-", "_"))
+    module = re.escape(package_key(package))
     pattern = rf"""^\s*(?:import|from)\s+{module}\b|find_spec\(['"]{module}['"]\)"""
     return bool(re.search(pattern, source, re.M | re.I))
 
