@@ -31,10 +31,19 @@ import shlex
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from skill2app.converter.analyzers.snippets import FIXTURE, KIND, PATH, SECRET, situations
+from skill2app.converter.analyzers.snippets import (
+    KIND,
+    PATH,
+    SECRET,
+    answering,
+    file_input,
+    file_sample,
+    reading,
+    situations,
+)
 from skill2app.converter.analyzers.text import slug, snake, unique
 from skill2app.converter.analyzers.triggers import as_task
-from skill2app.converter.plan.model import CodeStep, Input, Pipeline, Sample, Written
+from skill2app.converter.plan.model import CodeStep, Pipeline, Sample, Written
 
 if TYPE_CHECKING:
     from skill2app.converter.inventory.markdown import CodeBlock
@@ -187,10 +196,6 @@ def _stem(value: str) -> str:
 def program_source(command: Command) -> str:
     """The written step: the command as written, on the inputs, in the caller's folder."""
     by_word = {f.at: f for f in command.files}
-    inputs = []
-    for item in command.files:
-        default = f" or {item.value!r}" if item.writes else ""
-        inputs.append(f"{item.name} = INPUT.get({item.name!r}){default}")
     argv = [f.name if (f := by_word.get(i)) else repr(w) for i, w in enumerate(command.words)]
     if command.module:
         argv[:3] = ["sys.executable", "'-m'", repr(command.tool)]
@@ -199,7 +204,6 @@ def program_source(command: Command) -> str:
     else:
         present = f"shutil.which({command.tool!r}) is not None"
         lack = f"the program {command.tool} on PATH"
-    written = [f.name for f in command.files if f.writes]
     lines = [
         "import importlib.util",
         "import json",
@@ -208,18 +212,14 @@ def program_source(command: Command) -> str:
         "import subprocess",
         "import sys",
         "",
-        'INPUT = json.load(sys.stdin)["input"]',
-        'os.chdir(os.environ.get("APP_CALLER_CWD") or ".")  # paths mean what the user meant',
-        *inputs,
+        *reading(command.files),
         f"if not {present}:",
         f"    sys.exit({f'{snake(command.title, 4)} needs {lack}'!r})",
         f"done = subprocess.run([{', '.join(argv)}], capture_output=True, text=True)",
         "sys.stderr.write(done.stderr)",
         "if done.returncode != 0:",
         "    sys.exit(done.returncode)",
-        f"written = [p for p in [{', '.join(written)}] if os.path.exists(p)]",
-        'output = {"printed": done.stdout, "written": written}',
-        'print(json.dumps({"output": output}, ensure_ascii=False))',
+        *answering(command.files, "done.stdout"),
     ]
     return "\n".join(lines) + "\n"
 
@@ -237,23 +237,11 @@ def _pipeline(inventory: Inventory, command: Command, name: str) -> Pipeline:
         name=name,
         description=description,
         triggers=_triggers(inventory, command),
-        input=[_input(item) for item in command.files],
+        input=[file_input(item) for item in command.files],
         steps=[step],
         source=f"{inventory.skill.path}:{command.line}",
-        sample=Sample(input={f.name: _sample(f.value) for f in command.files if not f.writes}),
+        sample=Sample(input={f.name: file_sample(f) for f in command.files if not f.writes}),
     )
-
-
-def _input(item: Literal) -> Input:
-    if item.writes:
-        return Input(item.name, "string", False, f"File to write (e.g. {item.value})", None,
-                     item.value)  # fmt: skip
-    return Input(item.name, "string", True, f"File to read (e.g. {item.value})")
-
-
-def _sample(value: str) -> str:
-    fixture = FIXTURE.get(value.rsplit(".", 1)[1].lower())
-    return f"samples/{fixture}" if fixture else value
 
 
 def _triggers(inventory: Inventory, command: Command) -> list[str]:

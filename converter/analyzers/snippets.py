@@ -18,8 +18,9 @@ import ast
 import builtins
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from skill2app.converter.analyzers.text import (
     humanize,
@@ -56,6 +57,19 @@ KIND = {"txt": "text", "md": "markdown", "xlsx": "excel", "xls": "excel", "docx"
         "pptx": "slides", "png": "image", "jpg": "image", "jpeg": "image",
         "gif": "image"}  # fmt: skip
 KNOWN = set(dir(builtins)) | {"__name__", "__file__"}
+
+
+class FileLiteral(Protocol):
+    """A file an example names (a snippet's ``Found``, a command's ``commands.Literal``)."""
+
+    @property
+    def name(self) -> str: ...  # the input it becomes
+
+    @property
+    def value(self) -> str | list[str]: ...
+
+    @property
+    def writes(self) -> bool: ...
 
 
 @dataclass
@@ -247,11 +261,6 @@ def program_source(snippet: Snippet) -> str:
     body = _Replace(snippet.files).visit(snippet.tree)
     ast.fix_missing_locations(body)
     code = ast.unparse(body)
-    inputs = []
-    for item in snippet.files:
-        default = f" or {item.value!r}" if item.writes else ""
-        inputs.append(f"{item.name} = INPUT.get({item.name!r}){default}")
-    written = [f.name for f in snippet.files if f.writes]
     lines = [
         "import contextlib",
         "import io",
@@ -261,17 +270,38 @@ def program_source(snippet: Snippet) -> str:
         "",
         *snippet.imports,
         "",
-        'INPUT = json.load(sys.stdin)["input"]',
-        'os.chdir(os.environ.get("APP_CALLER_CWD") or ".")  # paths mean what the user meant',
-        *inputs,
+        *reading(snippet.files),
         "printed = io.StringIO()",
         "with contextlib.redirect_stdout(printed):",
         *("    " + line if line else "" for line in code.splitlines()),
-        f"written = [p for p in [{', '.join(written)}] if os.path.exists(p)]",
-        'output = {"printed": printed.getvalue(), "written": written}',
-        'print(json.dumps({"output": output}, ensure_ascii=False))',
+        *answering(snippet.files, "printed.getvalue()"),
     ]
     return "\n".join(lines) + "\n"
+
+
+def reading(files: Sequence[FileLiteral]) -> list[str]:
+    """A written step's first lines: its input read, the caller's folder entered, each file
+    taken from the input (a file it writes defaulting to the example's name)."""
+    inputs = []
+    for item in files:
+        default = f" or {item.value!r}" if item.writes else ""
+        inputs.append(f"{item.name} = INPUT.get({item.name!r}){default}")
+    return [
+        'INPUT = json.load(sys.stdin)["input"]',
+        'os.chdir(os.environ.get("APP_CALLER_CWD") or ".")  # paths mean what the user meant',
+        *inputs,
+    ]
+
+
+def answering(files: Sequence[FileLiteral], printed: str) -> list[str]:
+    """A written step's last lines: what it printed (the expression ``printed``) and the
+    files it wrote, as its output."""
+    written = [f.name for f in files if f.writes]
+    return [
+        f"written = [p for p in [{', '.join(written)}] if os.path.exists(p)]",
+        f'output = {{"printed": {printed}, "written": written}}',
+        'print(json.dumps({"output": output}, ensure_ascii=False))',
+    ]
 
 
 def _pipeline(inventory: Inventory, snippet: Snippet, name: str, title: str) -> Pipeline:
@@ -279,14 +309,14 @@ def _pipeline(inventory: Inventory, snippet: Snippet, name: str, title: str) -> 
     library = _library(snippet.tree)
     with_library = library and library.lower() not in title.lower()
     description = f"{title} with {library}" if with_library else title
-    inputs = [_input(item) for item in snippet.files]
+    inputs = [file_input(item) for item in snippet.files]
     step = CodeStep(
         snake(name, 4) or "run",
         "",
         write=Written("python", program_source(snippet)),
         output={"printed": "string", "written": "array"},
     )
-    sample = {item.name: _sample(item) for item in snippet.files if not item.writes}
+    sample = {item.name: file_sample(item) for item in snippet.files if not item.writes}
     return Pipeline(
         name=name,
         description=description,
@@ -298,7 +328,8 @@ def _pipeline(inventory: Inventory, snippet: Snippet, name: str, title: str) -> 
     )
 
 
-def _input(item: Found) -> Input:
+def file_input(item: FileLiteral) -> Input:
+    """The pipeline input a file of the example becomes."""
     shown = ", ".join(item.value) if isinstance(item.value, list) else item.value
     if item.writes:
         return Input(item.name, "string", False, f"File to write (e.g. {shown})", None, item.value)
@@ -307,7 +338,8 @@ def _input(item: Found) -> Input:
     return Input(item.name, kind, True, f"{what} (e.g. {shown})")
 
 
-def _sample(item: Found) -> str | list[str]:
+def file_sample(item: FileLiteral) -> str | list[str]:
+    """Its sample: a fixture of its kind (``samples/one-page.pdf``), else the example's name."""
     values = item.value if isinstance(item.value, list) else [item.value]
     picked = []
     for index, value in enumerate(values):
