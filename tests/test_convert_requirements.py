@@ -584,6 +584,23 @@ def test_a_global_npm_install_is_a_tool_no_program_imports(tmp_path: Path) -> No
     assert ("node-package", "@uipath/uipcli", False) in needs(root)
 
 
+def test_a_package_npx_runs_is_no_binary_of_its_name(tmp_path: Path) -> None:
+    """editframe-cli (fresh2): ``npx @editframe/cli <command>`` gave the binary ``cli``, and
+    ``npx editframe render`` the binary ``editframe``; npx fetches the package it runs, so
+    npx is what must be on PATH."""
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + "```bash\nnpx @editframe/cli <command>\nnpx editframe render -o out.mp4\n"
+            "bunx cowsay hi\n```\n",
+        },
+    )
+    found = names(root)
+    assert {"npx", "bunx"} <= found
+    assert not {"cli", "editframe", "cowsay", "@editframe/cli"} & found
+
+
 def test_a_conditional_expression_runs_no_commands(tmp_path: Path) -> None:
     """cc-skills worktree-manager (FRESH, found by a judge in round 6): ``[[ "$B" =~
     ^(feat|fix|refactor|chore)/(.+)$ ]]`` made the binaries ``feat`` and ``chore``: a regex's

@@ -166,7 +166,9 @@ def from_commands(
     output, not a requirement: only its installer is named (a warning, like its other tools).
     """
     for command in commands:
-        name = command.argv[0].rsplit("/", 1)[-1]
+        # `npx @editframe/cli render`: npx fetches the package it runs, whose binary may be
+        # named otherwise (`cli` would be a false name): npx is what must be on PATH
+        name = command.runner or command.argv[0].rsplit("/", 1)[-1]
         where = f"{file}:{command.line}"
         if not re.fullmatch(r"[a-z][\w.+-]*[\w+]", name) or name in COMMON_COMMANDS:
             continue

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 
 SHELL_LANGUAGES = ("", "bash", "sh", "shell", "zsh", "console", "shell-session", "terminal")
 _WRAPPERS = ("sudo", "env", "time", "nohup", "exec", "command", "npx", "pnpx", "bunx")
+PACKAGE_RUNNERS = ("npx", "pnpx", "bunx")  # they fetch the package they run when it is missing
 _KEYWORDS = ("if", "then", "else", "elif", "while", "until", "do", "!", "{")
 _OPERATORS = {"&&", "||", ";", "|", "&", "(", ")", ";;", "|&"}
 _REDIRECT = re.compile(r"^(?:\d*>>?|<<?<?|>&|&>>?|<&|>\||\d+<)$")
@@ -46,6 +47,7 @@ class SimpleCommand:
     stdin: Stdin | None = None  # None: the command reads nothing the block gives it
     position: int = 0  # its place in its line: in `a | b | c`, a is 0, b 1 and c 2
     nested: bool = False  # inside `( ... )`: a subshell, or words in parentheses
+    runner: str = ""  # `npx` of `npx @scope/cli render`: argv[0] is a package it fetches
 
 
 def logical_lines(
@@ -338,8 +340,10 @@ def _flush(
         argv.pop(0)
     while argv and _ENV_ASSIGN.match(argv[0]):
         env.append(argv.pop(0).split("=", 1)[0])
+    runner = ""
     while argv and argv[0] in _WRAPPERS:
-        argv.pop(0)
+        wrapper = argv.pop(0)
+        runner = wrapper if wrapper in PACKAGE_RUNNERS else runner
         while argv and (argv[0].startswith("-") or _ENV_ASSIGN.match(argv[0])):
             if _ENV_ASSIGN.match(argv[0]):
                 env.append(argv[0].split("=", 1)[0])
@@ -349,7 +353,7 @@ def _flush(
     if argv[0] == "cd":
         target = argv[1] if len(argv) > 1 else ""
         return _cd(cwd, target)
-    out.append(SimpleCommand(at[0], argv, env, cwd, stdin, at[1], at[2]))
+    out.append(SimpleCommand(at[0], argv, env, cwd, stdin, at[1], at[2], runner))
     return cwd
 
 
