@@ -48,6 +48,7 @@ from skill2app.converter.analyzers.paths import (
     piped_reason,
 )
 from skill2app.converter.analyzers.snippets import snippet_pipelines
+from skill2app.converter.analyzers.subcommands import subcommand_pipelines
 from skill2app.converter.analyzers.text import (
     EXAMPLE_TITLES,
     GENERIC_TITLES,
@@ -123,7 +124,9 @@ def analyze(inventory: Inventory) -> Plan:
     _settle(claims)
     plan.pipelines += snippet_pipelines(inventory, {p.name for p in plan.pipelines})
     plan.pipelines += command_pipelines(inventory, {p.name for p in plan.pipelines})
-    if not inventory.programs:
+    tool = subcommand_pipelines(inventory, {p.name for p in plan.pipelines})
+    plan.pipelines += tool
+    if not inventory.programs and not tool:
         prose = _prose_pipeline(inventory, plan.app_name, covered)
         plan.pipelines.extend([prose] if prose else [])
     distribute_quotes(plan, inventory)

@@ -1,0 +1,557 @@
+"""Tasks a skill without programs does with one outside command-line tool, made pipelines.
+
+Many skills ship no program: they teach the agent an outside tool (editframe-cli: ``npx
+editframe render -o output.mp4``, ``npx editframe transcribe video.mp4``; bailian-cli: ``bl
+image generate --prompt "..."``).  Their tasks are the tool's subcommands.  When the skill's
+documents (SKILL.md and the files it links) show one tool in at least three command lines
+with at least two subcommands, each subcommand shown becomes a pipeline of one written step
+that runs the tool, at most eight, in the order SKILL.md (then the other documents) shows
+them:
+
+- its positionals are those of the first line of the subcommand (its usage line when the
+  documents give one: ``transcribe <input> [options]``): a placeholder (``<input>``,
+  ``[directory]``: optional) or a file literal becomes an input, another word stays as
+  written;
+- its flags are every flag the lines of the subcommand show: one without a value is a
+  boolean input, one given twice in a line an array, one whose values are all numbers a
+  number, one naming the file the tool writes (``-o``) an optional input defaulting to the
+  shown name; a flag in every line (or in the only one) is required, the others optional;
+  a short flag takes the name of the long one the documents pair it with (``-o,
+  --output``); one they pair with none is left out, and so are secrets (``--token``);
+- what it is for: the description of the document that shows it (its frontmatter, or the
+  SKILL.md line linking it), the comment above the command, the title of its section, or a
+  table row naming the command (``| Image from text | `bl image generate` |``);
+- setup (``auth``, ``login``, ``init``, ``config`` ...) and servers that keep running
+  (``preview``, ``serve``, ``dev``, ``watch``) stay in Skill mode.
+
+The step runs in the folder app-run was started from; the tool missing here fails it with one
+line naming it, and what it printed is the step's output.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from skill2app.converter.analyzers.commands import NOT_TOOLS, SHELLS
+from skill2app.converter.analyzers.snippets import FIXTURE, GENERIC, PATH, SECRET, situations
+from skill2app.converter.analyzers.text import capital, slug, snake, strip_markdown, unique
+from skill2app.converter.analyzers.triggers import (
+    MIN_TRIGGERS,
+    as_task,
+    describing,
+    more_requests,
+    pick,
+    trigger_key,
+    usage_request,
+)
+from skill2app.converter.analyzers.verbs import imperative, names_an_action
+from skill2app.converter.inventory.skill import SkillDoc
+from skill2app.converter.plan.model import CodeStep, Input, Pipeline, Sample, Written
+
+if TYPE_CHECKING:
+    from skill2app.converter.inventory.model import Doc, Inventory
+
+MAX_PIPELINES = 8
+RUNNERS = frozenset({"npx", "pnpx", "bunx"})
+SETUP = frozenset(
+    {"auth", "login", "logout", "init", "config", "configure", "setup", "install", "uninstall",
+     "help", "version", "completion", "upgrade", "update", "whoami", "doctor"}
+)  # fmt: skip
+SERVERS = frozenset({"preview", "serve", "server", "dev", "watch"})
+OUTPUT_FLAGS = frozenset({"-o", "--output", "--out", "--out-dir", "--output-dir", "--outdir"})
+_WORD = re.compile(r"^[a-z][a-z0-9-]*$")
+_TOOL = re.compile(r"^(?:@[a-z0-9][\w.-]*/)?[a-z][a-z0-9_.+-]*$")
+_PLACEHOLDER = re.compile(r"<([A-Za-z_][\w .-]{0,40})>")
+_OPTIONAL_ARG = re.compile(r"^\[([a-z][\w-]{0,40})\]$")
+_UNSAFE = re.compile(r"[|;&$`(){}\\]|(?<![\w\"'])[<>](?![\w\"'])")
+_FLAG = re.compile(r"^(--?[A-Za-z][\w-]*)(?:=(.*))?$")
+_PAIR = re.compile(r"(?<![\w-])(-[A-Za-z]),\s*(--[A-Za-z][\w-]*)")
+_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
+_LINKED = re.compile(r"\]\(([^)\s]+\.md)\)\s*[-—–:：]+\s*(.+)$")
+_SETUP_TITLE = re.compile(
+    r"(?:\b|_)(?:auth|authenticat\w*|authoriz\w*|log ?in|tokens?|install\w*|set ?up|"
+    r"config\w*|credentials?|environment variables?|api[ _-]?keys?)\b|"
+    r"认证|登录|安装|配置",
+    re.I,
+)
+_LABEL = re.compile(r"^(?:\*\*[^*]{1,30}\*\*|[A-Z][\w ]{0,20}:\s)")
+_DESCRIPTION = re.compile(r"^description:\s*[\"']?(.+?)[\"']?\s*$", re.M)
+
+
+@dataclass
+class Line:
+    """One command line of the tool in the documents."""
+
+    doc: Doc | SkillDoc
+    line: int
+    words: list[str]  # after the launcher and the subcommand
+    comment: str  # the comment right above it, as a task
+    section: str  # the title of its section
+    usage: bool  # it shows placeholders (a usage line), not values
+    after: str = ""  # the prose right after its block ("Builds the project, syncs ...")
+    before: str = ""  # the lead-in right before it ("**1. Inspect the contract** to ...:")
+
+
+@dataclass
+class Flag:
+    flag: str  # as the command line gives it
+    name: str  # the input
+    type: str = "string"
+    writes: bool = False  # names the file the tool writes
+    lines: int = 0  # in how many of the subcommand's lines it is
+    sample: Any = None
+    shown: str = ""  # the placeholder a usage line gives it (``<lang>``)
+
+
+@dataclass
+class Positional:
+    value: str  # the word as shown (a literal kept as written when ``name`` is "")
+    name: str = ""
+    required: bool = True
+    sample: str = ""
+
+
+@dataclass
+class Subcommand:
+    words: tuple[str, ...]
+    lines: list[Line] = field(default_factory=list)
+
+
+def subcommand_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline]:
+    """One pipeline per subcommand of the outside tool a skill without programs shows."""
+    if inventory.programs:
+        return []
+    docs: list[Doc | SkillDoc] = [inventory.skill, *inventory.documents]
+    by_tool: dict[tuple[str, ...], list[Line]] = {}
+    for doc in docs:
+        for block in doc.code_blocks:
+            if block.language not in SHELLS and block.language:
+                continue
+            section = doc.sections[block.section].title if block.section >= 0 else ""
+            after = _prose_after(doc, block.line)
+            before = _lead_in(doc, block.line)
+            for line, words, comment in _lines(block.text, block.line):
+                launcher, rest = _launcher(words)
+                if launcher:
+                    usage = any(_PLACEHOLDER.search(w) or _OPTIONAL_ARG.match(w) for w in rest)
+                    seen = Line(doc, line, rest, comment, section, usage, after, before)
+                    by_tool.setdefault(launcher, []).append(seen)
+    if not by_tool:
+        return []
+    launcher, shown = max(by_tool.items(), key=lambda item: len(item[1]))
+    subcommands = _subcommands(shown)
+    if len(shown) < 3 or len(subcommands) < 2:
+        return []
+    pairs = dict(p for doc in docs for p in _PAIR.findall(strip_markdown(_text(doc))))
+    kept = [sub for sub in subcommands if sub.words[0] not in SETUP | SERVERS]
+    said = {sub.words: _said(inventory, sub, _model(sub)) for sub in kept}
+    # a phrase said of two subcommands (the title of the section showing both) tells
+    # neither apart
+    counts = Counter(trigger_key(phrase) for phrases in said.values() for phrase in phrases)
+    claimed: set[str] = set()  # the triggers of the pipelines before: never on two
+    found = []
+    for sub in kept[:MAX_PIPELINES]:
+        name = slug(" ".join(sub.words), 4)
+        if not name or name in taken:
+            continue
+        taken.add(name)
+        own = [phrase for phrase in said[sub.words] if counts[trigger_key(phrase)] == 1]
+        found.append(_pipeline(inventory, launcher, sub, name, pairs, own, claimed))
+    return found
+
+
+def _model(sub: Subcommand) -> Line:
+    """The line whose positionals the pipeline takes: the usage line, else the first."""
+    return next((line for line in sub.lines if line.usage), sub.lines[0])
+
+
+def _lines(text: str, first: int) -> list[tuple[int, list[str], str]]:
+    """(file line, words, the comment above as a task) of each simple command of a block."""
+    found = []
+    comment = ""
+    for offset, raw in enumerate(text.splitlines()):
+        stripped = raw.strip().removeprefix("$ ").strip()
+        if stripped.startswith("#"):
+            comment = stripped.lstrip("#").strip()
+            continue
+        code = re.split(r"\s#\s", stripped, maxsplit=1)[0]
+        if code and not code.endswith("\\") and not _UNSAFE.search(code):
+            try:
+                words = shlex.split(code)
+            except ValueError:
+                words = []
+            if words:
+                found.append((first + 1 + offset, words, as_task(comment) if comment else ""))
+        comment = ""
+    return found
+
+
+def _launcher(words: list[str]) -> tuple[tuple[str, ...], list[str]]:
+    """The words that run the tool (``bl``; ``npx editframe``) and the words after them, or
+    ((), []) when the line runs no outside tool."""
+    if words[0] in RUNNERS:
+        at = next((i for i, w in enumerate(words[1:], 1) if not w.startswith("-")), 0)
+        if at and _TOOL.match(words[at]):
+            return (words[0], words[at]), words[at + 1 :]
+        return (), []
+    tool = words[0]
+    if tool in NOT_TOOLS or not _TOOL.match(tool) or "." in tool or tool.startswith("@"):
+        return (), []
+    return (tool,), words[1:]
+
+
+def _subcommands(shown: list[Line]) -> list[Subcommand]:
+    """The tool's subcommands in the order shown (SKILL.md first), each with its lines (their
+    words after it): a second word is part of it when the first is shown with two different
+    second words, or always with the same one."""
+    seconds: dict[str, list[str]] = {}
+    for line in shown:
+        rest = line.words
+        if rest and _WORD.match(rest[0]):
+            second = rest[1] if len(rest) > 1 and _WORD.match(rest[1]) else ""
+            seconds.setdefault(rest[0], []).append(second)
+    subs: dict[tuple[str, ...], Subcommand] = {}
+    for line in shown:
+        rest = line.words
+        if not rest or not _WORD.match(rest[0]):
+            continue
+        after = seconds[rest[0]]
+        nested = len(set(after) - {""}) >= 2 or (after[0] != "" and len(set(after)) == 1)
+        depth = 2 if nested and len(rest) > 1 and _WORD.match(rest[1]) else 1
+        key = tuple(rest[:depth])
+        entry = subs.setdefault(key, Subcommand(key))
+        entry.lines.append(replace(line, words=rest[depth:]))
+    return list(subs.values())
+
+
+def _prose_after(doc: Doc | SkillDoc, fence: int) -> str:
+    """The paragraph right after the code block opening at file line ``fence``."""
+    base = doc.body_line if isinstance(doc, SkillDoc) else doc.first_line
+    lines = _text(doc).split("\n")[fence - base + 1 :]
+    closing = next(
+        (i for i, raw in enumerate(lines) if raw.lstrip().startswith(("```", "~~~"))), -1
+    )
+    paragraph: list[str] = []
+    for raw in lines[closing + 1 : closing + 12] if closing >= 0 else []:
+        text = raw.strip()
+        if not text and paragraph:
+            break
+        if text.startswith(("#", "```", "~~~", "|")):
+            break
+        if text:
+            paragraph.append(text)
+    return " ".join(paragraph)
+
+
+def _pipeline(
+    inventory: Inventory,
+    launcher: tuple[str, ...],
+    sub: Subcommand,
+    name: str,
+    pairs: dict[str, str],
+    said: list[str],
+    claimed: set[str],
+) -> Pipeline:
+    examples = [line for line in sub.lines if not line.usage] or sub.lines
+    model = _model(sub)
+    positionals = _positionals(model, examples[0])
+    flags = _flags(sub.lines, pairs)
+    shown = len(sub.lines)
+    inputs = [
+        Input(p.name, "string", p.required, f"{p.name.replace('_', ' ')} (e.g. {p.sample})")
+        for p in positionals
+        if p.name
+    ]
+    for flag in flags:
+        required = flag.lines == shown and not flag.writes and flag.type != "boolean"
+        default = flag.sample if flag.writes else None
+        what = f"{flag.flag} of {' '.join(sub.words)}"
+        inputs.append(Input(flag.name, flag.type, required, what, None, default))
+    tool = launcher[0]
+    step = CodeStep(
+        snake(name, 4) or "run",
+        "",
+        write=Written("python", program_source(launcher, sub, positionals, flags)),
+        output={"printed": "string"},
+    )
+    sample: dict[str, Any] = {p.name: p.sample or p.value for p in positionals if p.name}
+    sample = {k: v for k, v in sample.items() if v and (v != "[" + k + "]")}
+    first = {f.name for f in _flags([examples[0]], pairs)}
+    for f in flags:
+        if f.sample is not None and not f.writes and (f.lines == shown or f.name in first):
+            sample[f.name] = f.sample
+    held = [i.name for i in inputs if i.required and (i.name not in sample)]
+    held += [p.name for p in positionals if p.name and p.required and not p.sample]
+    for f in flags:
+        if f.name in held:
+            sample[f.name] = f.shown or f"<{f.name}>"
+    for p in positionals:
+        if p.name in held:
+            sample[p.name] = p.value
+    skip = ""
+    if held:
+        named = ", ".join(unique(held))
+        skip = f"the documents show no real value of {named}: give one in samples/input.json"
+    title = said[0] if said else _asked(sub.words) or " ".join(sub.words)
+    description = (
+        f"{capital(title)} with {' '.join(launcher[1:] or launcher)} {' '.join(sub.words)}"
+    )
+    asked = _asked(sub.words)
+    given = {str(v) for v in sample.values()}
+    shown_values = [v for v in examples[0].words if v in given and not _PLACEHOLDER.search(v)]
+    candidates = [*said, asked, usage_request(asked or title, shown_values[:2])]
+    candidates += situations(inventory, title)
+    triggers = pick(candidates, claimed, 8)
+    if len(triggers) < MIN_TRIGGERS:
+        triggers += pick(more_requests(triggers, inventory.language), claimed | set(triggers), 8)
+    claimed.update(trigger_key(t) for t in triggers)
+    return Pipeline(
+        name=name,
+        description=description,
+        triggers=triggers[:8] or [f"{tool} {' '.join(sub.words)}"],
+        input=inputs,
+        steps=[step],
+        source=f"{model.doc.path}:{model.line}",
+        sample=Sample(input=sample, skip=skip),
+    )
+
+
+def _positionals(model: Line, example: Line) -> list[Positional]:
+    """The positionals of ``model`` (up to the first flag), with samples from ``example``."""
+    found: list[Positional] = []
+    values = _positional_words(example.words)
+    names: set[str] = set()
+    for index, word in enumerate(_positional_words(model.words)):
+        shown = values[index] if index < len(values) and values[index] != word else ""
+        placeholder = _PLACEHOLDER.fullmatch(word) or _OPTIONAL_ARG.match(word)
+        if placeholder:
+            name = snake(placeholder.group(1), 3) or f"argument_{index + 1}"
+            if word == "[options]" or name in ("options", "command"):
+                continue
+            required = word.startswith("<")
+        elif PATH.match(word):
+            suffix = word.rsplit(".", 1)[1].lower()
+            name, required, shown = f"{suffix}_file", True, word
+        else:
+            found.append(Positional(word))
+            continue
+        if name in names:
+            name = f"{name}_{index + 1}"
+        names.add(name)
+        found.append(Positional(word, name, required, _sample(shown) if shown else ""))
+    return found
+
+
+def _positional_words(words: list[str]) -> list[str]:
+    out = []
+    for word in words:
+        if word.startswith("-") and word != "-":
+            break
+        out.append(word)
+    return out
+
+
+def _sample(value: str) -> str:
+    """A file the converter makes for a known type (``samples/one-page.pdf``), else as shown."""
+    if PATH.match(value):
+        fixture = FIXTURE.get(value.rsplit(".", 1)[1].lower())
+        return f"samples/{fixture}" if fixture else value
+    return value
+
+
+def _flags(lines: list[Line], pairs: dict[str, str]) -> list[Flag]:
+    """Every flag the subcommand's lines show, in order of first appearance."""
+    flags: dict[str, Flag] = {}
+    for line in lines:
+        seen: dict[str, int] = {}
+        words = line.words
+        for index, word in enumerate(words):
+            match = _FLAG.match(word)
+            if not match or word == "-":
+                continue
+            flag, value = match.group(1), match.group(2)
+            if value is None and index + 1 < len(words) and not _FLAG.match(words[index + 1]):
+                value = words[index + 1]
+            if SECRET.search(flag) or flag in ("--help", "-h", "--version", "-V"):
+                continue
+            long = (
+                flag
+                if flag.startswith("--")
+                else pairs.get(flag, "--output" if flag == "-o" else "")
+            )
+            name = snake(long.lstrip("-"), 4)
+            if not name:
+                continue  # a short flag the documents name no long form of
+            entry = flags.setdefault(long, Flag(long, name, writes=long in OUTPUT_FLAGS))
+            seen[long] = seen.get(long, 0) + 1
+            _typed(entry, value, seen[long] > 1, line.usage)
+        for flag in seen:
+            flags[flag].lines += 1
+    names: set[str] = set()
+    out = []
+    for entry in flags.values():
+        if entry.name in names:
+            continue
+        names.add(entry.name)
+        out.append(entry)
+    return out
+
+
+def _typed(entry: Flag, value: str | None, repeated: bool, usage: bool) -> None:
+    """The flag's type and sample, from one more value shown for it."""
+    if value is None:
+        entry.type, entry.sample = "boolean", True
+        return
+    if _PLACEHOLDER.fullmatch(value) or usage:
+        entry.shown = entry.shown or value
+        return
+    if entry.writes and entry.sample is None and not re.search(r"[./]", value):
+        entry.writes = False  # `--output json`: a format, not the file it writes
+    if repeated and entry.sample is not None:
+        earlier = entry.sample if isinstance(entry.sample, list) else [entry.sample]
+        entry.type, entry.sample = "array", [*earlier, _sample(value)]
+    elif entry.sample is None:
+        entry.sample = value if entry.writes else _sample(value)
+        if _NUMBER.match(value) and entry.type == "string":
+            entry.type = "number" if "." in value else "integer"
+            entry.sample = float(value) if "." in value else int(value)
+    elif entry.type in ("integer", "number") and not _NUMBER.match(value):
+        entry.type, entry.sample = "string", str(entry.sample)
+
+
+def _said(inventory: Inventory, sub: Subcommand, model: Line) -> list[str]:
+    """What the subcommand is for, best first, as requests."""
+    said: list[str] = []
+    doc = model.doc
+    stem = doc.path.rsplit("/", 1)[-1].removesuffix(".md").lower()
+    if doc is not inventory.skill and stem in (sub.words[0], "-".join(sub.words)):
+        described = _DESCRIPTION.search(_text(doc).split("\n---", 2)[0])
+        said += [_task(described.group(1))] if described else []
+        for raw in inventory.skill.body.splitlines():
+            linked = _LINKED.search(raw)
+            if linked and linked.group(1).removeprefix("./") == doc.path:
+                said.append(_task(strip_markdown(linked.group(2))))
+    command = " ".join(sub.words)
+    for raw in inventory.skill.body.splitlines():
+        cells = [c.strip() for c in raw.strip().strip("|").split("|")] if "|" in raw else []
+        if len(cells) >= 2 and any(re.search(rf"`[^`]*\b{re.escape(command)}`", c) for c in cells):
+            said.append(strip_markdown(cells[0]))
+    said += [line.comment for line in sub.lines if line.comment]
+    said += [_task(line.before, lead_in=True) for line in sub.lines if line.before]
+    sections = [line.section for line in sub.lines if not GENERIC.match(line.section)]
+    said += [as_task(title) for title in sections if not _SETUP_TITLE.search(title)]
+    said += [_task(line.after) for line in sub.lines if _describes(line.after)]
+    return unique([s for s in said if s])
+
+
+def _asked(words: tuple[str, ...]) -> str:
+    """The subcommand as a request, its verb first: ``image generate`` → "generate image"."""
+    said = " ".join(reversed(words)) if len(words) == 2 else words[0]
+    phrase = said.replace("-", " ")
+    return phrase if len(phrase.split()) > 1 and names_an_action(phrase) else ""
+
+
+def _lead_in(doc: Doc | SkillDoc, fence: int) -> str:
+    """The paragraph right before the code block opening at file line ``fence`` when it
+    leads into it ("To render a project:", "**1. Inspect the contract** to get ...:")."""
+    base = doc.body_line if isinstance(doc, SkillDoc) else doc.first_line
+    lines = _text(doc).split("\n")[max(fence - base - 3, 0) : max(fence - base, 0)]
+    text = next((raw.strip() for raw in reversed(lines) if raw.strip()), "")
+    if not text.endswith((":", "：")) or text.startswith(("#", "|", "```", "-", "*  ")):
+        return ""
+    text = re.sub(r"^\d+[.)]\s*", "", strip_markdown(text).rstrip(":： "))
+    return "" if _SETUP_TITLE.search(text) else re.sub(r"^to\s+", "", text, flags=re.I)
+
+
+def _describes(paragraph: str) -> bool:
+    """Whether the paragraph after a command says what it does: not a label ("**Rule:**
+    ..."), nor the lead-in of the next block ("Verify your token:")."""
+    text = paragraph.strip()
+    return bool(text) and not text.endswith((":", "：")) and not _LABEL.match(text)
+
+
+def _task(text: str, *, lead_in: bool = False) -> str:
+    """A sentence saying what a command does as a request: "Generate word-level captions";
+    a lead-in ("Run the action with a JSON payload") is one already."""
+    sentence = text if lead_in else describing(text)
+    clause = re.split(r"(?<=[a-z])[.,;]\s|\s[—–-]\s", sentence.strip(), maxsplit=1)[0]
+    return imperative(clause) if clause else ""
+
+
+def _text(doc: Doc | SkillDoc) -> str:
+    return doc.body if isinstance(doc, SkillDoc) else doc.text
+
+
+def program_source(
+    launcher: tuple[str, ...], sub: Subcommand, positionals: list[Positional], flags: list[Flag]
+) -> str:
+    """The written step: the tool's command line built from the inputs, in the caller's
+    folder."""
+    tool = launcher[0]
+    missing = f"{snake(' '.join(sub.words), 4)} needs the program {tool} on PATH"
+    start = [*launcher, *sub.words]
+    table = [(f.flag, f.name, f.type) for f in flags]
+    lines = [
+        "import json",
+        "import os",
+        "import shutil",
+        "import subprocess",
+        "import sys",
+        "",
+        'INPUT = json.load(sys.stdin)["input"]',
+        'os.chdir(os.environ.get("APP_CALLER_CWD") or ".")  # paths mean what the user meant',
+        f"if shutil.which({tool!r}) is None:",
+        f"    sys.exit({missing!r})",
+        f"argv = {start!r}",
+    ]
+    for p in positionals:
+        if not p.name:
+            lines.append(f"argv.append({p.value!r})")
+        elif p.required:
+            lines.append(f"argv.append(str(INPUT[{p.name!r}]))")
+        else:
+            lines.append(f"if INPUT.get({p.name!r}) not in (None, ''):")
+            lines.append(f"    argv.append(str(INPUT[{p.name!r}]))")
+    lines += [
+        f"FLAGS = {table!r}",
+        "for flag, name, kind in FLAGS:",
+        "    value = INPUT.get(name)",
+        "    if value is None or value is False or value == '':",
+        "        continue",
+        "    if kind == 'boolean':",
+        "        argv.append(flag)",
+        "    elif kind == 'array':",
+        "        for item in value if isinstance(value, list) else [value]:",
+        "            argv += [flag, str(item)]",
+        "    else:",
+        "        text = value if isinstance(value, str) else json.dumps(value)",
+        "        argv += [flag, text]",
+        "env = dict(os.environ)",
+        *(
+            [
+                "# npx fetches a package it lacks: never wait on its prompt or on retries",
+                "env.setdefault('npm_config_yes', 'true')",
+                "env.setdefault('npm_config_fetch_retries', '1')",
+                "env.setdefault('npm_config_fetch_retry_mintimeout', '1000')",
+                "env.setdefault('npm_config_fetch_retry_maxtimeout', '3000')",
+            ]
+            if tool in RUNNERS
+            else []
+        ),
+        "done = subprocess.run(",
+        "    argv, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL",
+        ")",
+        "sys.stderr.write(done.stderr)",
+        "if done.returncode != 0:  # one line saying why: the tool's first error lines",
+        "    said = [line.strip() for line in done.stderr.splitlines() if line.strip()]",
+        "    errors = [line for line in said if 'error' in line.lower() and 'log' not in line]",
+        "    errors = errors[:4] or said[-1:]",
+        f"    sys.exit({f'{tool} failed (exit '!r} + str(done.returncode) + '): '"
+        " + ' | '.join(errors)[:400])",
+        'print(json.dumps({"output": {"printed": done.stdout}}, ensure_ascii=False))',
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,174 @@
+"""The heuristic analyzer makes pipelines of the subcommands of the outside tool a skill
+without programs teaches (editframe-cli, bailian-cli: fresh2 got no pipeline, or one catch-all
+llm step, from them)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from helpers import invoke, write_tree
+
+from skill2app.converter.analyzers.heuristic import analyze
+from skill2app.converter.analyzers.subcommands import subcommand_pipelines
+from skill2app.converter.convert import Options, convert
+from skill2app.converter.inventory.model import build_inventory
+
+pytestmark = pytest.mark.usefixtures("runtime_env")
+
+SKILL_MD = """\
+---
+name: vidkit-cli
+description: Command-line tools for vidkit video projects. Use when rendering a project.
+---
+
+# Vidkit CLI
+
+## Quick Start
+
+```bash
+# Render a composition to video
+npx vidkit render -o output.mp4
+
+# Render from a URL at half size
+npx vidkit render --url http://localhost:4321 --scale 0.5 -o output.mp4
+
+# Preview a project
+npx vidkit preview
+
+# Generate captions
+npx vidkit transcribe video.mp4 -o captions.json
+```
+
+## Setup
+
+```bash
+npx vidkit auth --token sk-123
+```
+
+## Commands
+
+- [references/transcribe.md](references/transcribe.md) — Generate captions from audio or video
+- [references/upload.md](references/upload.md) — Upload media files
+"""
+
+TRANSCRIBE_MD = """\
+---
+description: "Generate word-level captions from audio or video files, as JSON."
+---
+
+# Transcribe
+
+## Usage
+
+```bash
+npx vidkit transcribe <input> [options]
+```
+
+## Options
+
+| Option | Default | Description |
+|--------|---------|-------------|
+| `-o, --output <file>` | `captions.json` | Output file |
+| `-l, --language <lang>` | `en` | Language code |
+
+## Examples
+
+```bash
+npx vidkit transcribe interview.mp4 -o spanish.json -l es --words
+```
+"""
+
+UPLOAD_MD = """\
+# Upload
+
+```bash
+npx vidkit upload <file> --project <id>
+```
+"""
+
+FAKE_NPX = """\
+#!/bin/sh
+# prints the command line it was given, as JSON
+python3 -c 'import json, sys; print(json.dumps(sys.argv[1:]))' "$@"
+"""
+
+
+@pytest.fixture
+def skill(tmp_path: Path) -> Path:
+    files = {
+        "SKILL.md": SKILL_MD,
+        "references/transcribe.md": TRANSCRIBE_MD,
+        "references/upload.md": UPLOAD_MD,
+    }
+    return write_tree(tmp_path / "vidkit-cli", files)
+
+
+def _pipelines(skill: Path) -> dict:
+    return {p.name: p for p in analyze(build_inventory(skill)).pipelines}
+
+
+def test_each_subcommand_shown_is_a_pipeline(skill: Path) -> None:
+    found = _pipelines(skill)
+    # not: auth (setup), preview (a server that keeps running)
+    assert sorted(found) == ["render", "transcribe", "upload"]
+    render = found["render"]
+    assert render.description.startswith("Render a composition to video")
+    assert [(i.name, i.type, i.required, i.default) for i in render.input] == [
+        ("output", "string", False, "output.mp4"),  # the file it writes, as shown
+        ("url", "string", False, None),  # in one line of two: optional
+        ("scale", "number", False, None),
+    ]
+    transcribe = found["transcribe"]
+    # the usage line gives the positional, the examples its sample; -l is --language (the
+    # documents pair them); a flag without a value is a boolean
+    assert [(i.name, i.type, i.required) for i in transcribe.input] == [
+        ("input", "string", True),
+        ("output", "string", False),
+        ("language", "string", False),
+        ("words", "boolean", False),
+    ]
+    assert transcribe.sample.input == {"input": "video.mp4"}
+    assert transcribe.source == "references/transcribe.md:10"  # its usage line
+    assert "generate word-level captions from audio or video files" in transcribe.triggers
+    assert len(transcribe.triggers) >= 5
+    upload = found["upload"]  # no value shown: a placeholder, and the smoke run is skipped
+    assert upload.sample.input == {"file": "<file>", "project": "<id>"}
+    assert "no real value of" in upload.sample.skip
+    assert not {t for p in found.values() for t in p.triggers} & {"auth", "preview"}
+    # the token is never an input, and setup stays out of the pipelines
+    assert all("token" not in i.name for p in found.values() for i in p.input)
+
+
+def test_a_skill_with_programs_or_one_command_gets_none(tmp_path: Path) -> None:
+    one = write_tree(
+        tmp_path / "one",
+        {"SKILL.md": "---\nname: one\ndescription: d\n---\n# One\n\n```bash\nbl chat hi\n```\n"},
+    )
+    assert not [p for p in _pipelines(one) if p.startswith("chat")]
+    with_program = write_tree(
+        tmp_path / "prog",
+        {
+            "SKILL.md": SKILL_MD + "\n```bash\npython scripts/x.py\n```\n",
+            "scripts/x.py": "print(1)\n",
+        },
+    )
+    assert subcommand_pipelines(build_inventory(with_program), set()) == []
+
+
+def test_the_pipelines_run_the_tool_with_the_inputs(
+    skill: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = convert(Options(skill_dir=skill, out=tmp_path / "app", smoke=True))
+    assert report.ok, report.human_lines()
+    bin_dir = write_tree(tmp_path / "bin", {"npx": FAKE_NPX})
+    (bin_dir / "npx").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    done = invoke("run", tmp_path / "app", "transcribe", "-i", "input=talk.mp4", "-i",
+                  "language=de", "-i", "words=true", "-q")  # fmt: skip
+    assert done.exit_code == 0, done.stderr
+    argv = json.loads(json.loads(done.stdout)["printed"])
+    assert argv == ["vidkit", "transcribe", "talk.mp4", "--output", "captions.json",
+                    "--language", "de", "--words"]  # fmt: skip
