@@ -72,7 +72,13 @@ description, and optional ones a default where the program has one.
 8. A program whose non-zero exit status is a result (exit 1 = "found some" / "checks \
 failed") gets ok_exit_codes.
 9. What needs open-ended judgement or conversation, and situations no program covers, stay \
-in Skill mode: list each under skill_mode with the reason and where it is.
+in Skill mode: list each under skill_mode with the reason and where it is. A main task is \
+not one of them because it takes several steps, runs long or waits on the user: a design \
+task is an llm step (reasoning tier) with a schema and the code steps that write its result; \
+a server that keeps running (a preview, a dev server) is a written step that starts it in \
+the background and answers with its address; a step the user must approve first is a \
+pipeline that stops after the plan and one that carries it out. The tasks the skill's other \
+documents show (references/*.md, one per command or topic) count like those of SKILL.md.
 
 ## The plan, version 2 (the JSON Schema is authoritative)
 
