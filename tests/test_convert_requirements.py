@@ -647,3 +647,24 @@ def test_a_package_only_the_documents_install_blocks_no_step_that_lacks_it(
     assert required[("node-package", "@acme/web-sdk")] is False  # listed, as a warning
     assert required[("python-package", "pypdf")] is True  # the snippet's step imports it
     assert required[("python-package", "PIL")] is True  # installed as Pillow, imported as PIL
+
+
+def test_a_windows_twin_needs_its_interpreter_on_windows_only(tmp_path: Path) -> None:
+    """uipath-planner (fresh2): ``docx-extract.ps1`` beside ``docx-extract.sh`` made pwsh a
+    blocking requirement on every platform, and a second pipeline (docx-extract-2)."""
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + "```bash\nbash scripts/extract.sh in.docx\n```\n\nOn Windows:\n\n"
+            "```powershell\npwsh -File scripts/extract.ps1 in.docx\n```\n",
+            "scripts/extract.sh": "#!/bin/bash\necho \"$1\"\n",
+            "scripts/extract.ps1": "param($Path)\nWrite-Output $Path\n",
+        },
+    )
+    assert ("binary", "pwsh", False) in needs(root)
+    assert ("binary", "pwsh", True) not in needs(root)
+    plan = analyze(build_inventory(root))
+    programs = [s.program for p in plan.pipelines for s in p.steps if hasattr(s, "program")]
+    assert programs == ["scripts/extract.sh"]
+    assert any(k.topic == "scripts/extract.ps1" for k in plan.skill_mode)

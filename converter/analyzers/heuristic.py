@@ -84,6 +84,7 @@ from skill2app.converter.analyzers.workflow import (
 from skill2app.converter.inventory.exits import ok_exit_codes
 from skill2app.converter.inventory.invocations import Invocation, order_key
 from skill2app.converter.inventory.model import Inventory
+from skill2app.converter.inventory.programs.language import windows_twins
 from skill2app.converter.inventory.programs.program import Program
 from skill2app.converter.plan.check import check_plan
 from skill2app.converter.plan.model import CodeStep, Input, LlmStep, Pipeline, Plan
@@ -115,8 +116,15 @@ def analyze(inventory: Inventory) -> Plan:
         plan.pipelines.append(pipeline)
         claims.extend((pipeline, clause, strength) for clause, strength in found.items())
         in_workflow |= {_at(inv) for item in items for inv in item.invocations}
+    twins = windows_twins(
+        [p.path for p in inventory.programs], {p.path: p.language for p in inventory.programs}
+    )
     for program in sorted(inventory.programs, key=_first_use):
         invs = program.invocations
+        if program.path in twins:  # the pipeline runs the POSIX one
+            why = f"the Windows twin of {twins[program.path]}: the model runs it on Windows"
+            plan.skill_mode.append(Kept(program.path, why))
+            continue
         if invs and all(_at(inv) in in_workflow for inv in invs):
             plan.notes.append(f"{program.path} runs only inside a workflow pipeline")
             continue

@@ -19,7 +19,7 @@ from skill2app.converter.inventory.program_needs import (
     from_program,
     from_python_example,
 )
-from skill2app.converter.inventory.programs.language import language_of
+from skill2app.converter.inventory.programs.language import language_of, windows_twins
 from skill2app.converter.inventory.programs.program import Program, interpreter_need, read_source
 from skill2app.converter.inventory.requirements import (
     Collector,
@@ -77,12 +77,14 @@ def skill_needs(
     languages |= {p.path: p.language for p in programs}
     for rel, source in sources.items():
         from_program(rel, languages[rel], source, local, out)
+    twins = windows_twins([p.path for p in programs], languages)
     for program in programs:
-        # Its interpreter is the program's own need, wherever SKILL.md shows the command.
+        # Its interpreter is the program's own need, wherever SKILL.md shows the command;
+        # a Windows twin's (pwsh for extract.ps1 beside extract.sh) only warns
         binary, spot = interpreter_need(program, sources[program.path])
         if binary and not re.fullmatch(r"(python3?(\.\d+)?|py|bash|sh|uv)", binary):
             for where in [f"{inv.file}:{inv.line}" for inv in program.invocations] + [spot]:
-                out.add("binary", binary, where)
+                out.add("binary", binary, where, required=program.path not in twins)
     _attribute(out, import_graph(sources, languages, local), {p.path for p in programs})
     shown = [command.argv for _doc, command, _tagged in commands]
     shown += [span.text.split() for span in doc.inline_code]  # "run `gh auth login` once"

@@ -26,6 +26,24 @@ _SHEBANG_LANG = {
 }  # fmt: skip
 
 
+WINDOWS_ONLY = frozenset({"powershell"})  # a twin for Windows of a POSIX program
+
+
+def windows_twins(paths: list[str], languages: dict[str, str]) -> dict[str, str]:
+    """Each Windows-only program (``scripts/extract.ps1``) that has a POSIX twin beside it
+    (``scripts/extract.sh``, ``.py``): twin path → the POSIX one.  The skill's documents run
+    one or the other by platform, so the twin needs its interpreter on Windows only."""
+    stems: dict[str, str] = {}
+    for path in paths:
+        if languages.get(path) not in WINDOWS_ONLY:
+            stems.setdefault(posixpath.splitext(path)[0], path)
+    return {
+        path: stems[posixpath.splitext(path)[0]]
+        for path in paths
+        if languages.get(path) in WINDOWS_ONLY and posixpath.splitext(path)[0] in stems
+    }
+
+
 def language_of(path: Path, head: str) -> str:
     """Language by extension, else by shebang; "" when neither says."""
     lang = LANG_BY_EXT.get(path.suffix.lower(), "")
