@@ -361,6 +361,11 @@ FILES = ["scripts/fill_form.py", "scripts/x.sh", "calendar.js", "tools/report.py
             [("scripts/fill_form.py", ["<in.pdf>"], "python", [])],
         ),
         ("python other.py --x", "", []),
+        (  # burpsuite-project-parser (fresh3): the skill root as a `{baseDir}` placeholder
+            "{baseDir}/scripts/fill_form.py in.pdf auditItems | wc -cl",
+            "bash",
+            [("scripts/fill_form.py", ["in.pdf", "auditItems"], "", [])],
+        ),
     ],
 )
 def test_invocations(text: str, language: str, expected: list[tuple]) -> None:

@@ -195,7 +195,8 @@ def _split(line: str) -> list[str]:
 # Lines of a shell block that document rather than run: an option list (`--name, -n  Name
 # (empty for root)`), a quoted prompt or output (`> Post about the weather`), JSON, a call
 # in a programming language's syntax (`send_media(file_paths=[...])`: a host tool).
-_NOT_A_COMMAND = re.compile(r'-|>|[{}]|"[^"]*"\s*:|[A-Za-z_][\w.]*\(')
+# a line of JSON, a list or a diagram; but `{baseDir}/scripts/x.sh` runs the skill's program
+_NOT_A_COMMAND = re.compile(r'-|>|\{(?!\{?\w+\}\}?/)|\}|"[^"]*"\s*:|[A-Za-z_][\w.]*\(')
 # Box drawing and arrows: a directory tree or a diagram, never a command.
 _DRAWING = re.compile(r"[\u2190-\u21ff\u2500-\u257f\u25a0-\u25ff\u27f0-\u27ff]")
 
