@@ -668,3 +668,19 @@ def test_a_windows_twin_needs_its_interpreter_on_windows_only(tmp_path: Path) ->
     programs = [s.program for p in plan.pipelines for s in p.steps if hasattr(s, "program")]
     assert programs == ["scripts/extract.sh"]
     assert any(k.topic == "scripts/extract.ps1" for k in plan.skill_mode)
+
+
+def test_a_program_npx_runs_needs_npx_not_the_package(tmp_path: Path) -> None:
+    """baoyu-compress-image (fresh3): ``npx -y bun scripts/main.ts`` made ``bun`` a blocking
+    binary; npx fetches bun and runs the program with it."""
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nnpx -y bun scripts/main.ts image.png\n```\n",
+            "scripts/main.ts": "console.log(process.argv[2]);\n",
+        },
+    )
+    inventory = build_inventory(root)
+    assert inventory.programs[0].invocations[0].interpreter == "npx bun"
+    assert ("binary", "npx", True) in needs(root)
+    assert "bun" not in names(root)

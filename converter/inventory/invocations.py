@@ -192,6 +192,8 @@ def invocations_of(
     others: list[SimpleCommand] = []
     for command in commands:
         interpreter, word, first_arg = program_of(command.argv)
+        if command.runner and interpreter:  # `npx -y bun x.ts`: npx fetches bun, then runs it
+            interpreter = f"{command.runner} {interpreter}"
         program = resolve(word, command.cwd, files)
         if not program and not interpreter and linked:
             program = linked.get(word, "")  # `pushover-notify --title T`
