@@ -590,7 +590,7 @@ def test_a_program_run_directly_runs_with_what_its_shebang_names(tmp_path: Path)
     assert {p.path: p.interpreter for p in inventory.programs} == {
         "scripts/dn.ts": "deno run --allow-read",
         "scripts/plain.ts": "npx tsx",
-        "scripts/tx.ts": "tsx",
+        "scripts/tx.ts": "npx tsx",  # as SKILL.md runs it: npx fetches tsx
     }
     scoped = {
         c["name"]: (c["where"], c.get("pipelines"))
@@ -598,9 +598,9 @@ def test_a_program_run_directly_runs_with_what_its_shebang_names(tmp_path: Path)
     }
     assert scoped == {
         "deno": (["SKILL.md:8", "scripts/dn.ts:1"], ["dn"]),
-        "npx": (["SKILL.md:16", "scripts/plain.ts"], ["plain"]),
-        "tsx": (["SKILL.md:12", "scripts/tx.ts"], ["tx"]),
-    }
+        "npx": (["SKILL.md:12", "SKILL.md:16", "scripts/plain.ts", "scripts/tx.ts"],
+                ["plain", "tx"]),
+    }  # fmt: skip
 
 
 def test_a_pip_install_and_the_import_it_gives_are_one_check(tmp_path: Path) -> None:
