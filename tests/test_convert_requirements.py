@@ -655,10 +655,9 @@ def test_a_windows_twin_needs_its_interpreter_on_windows_only(tmp_path: Path) ->
     root = write_tree(
         tmp_path,
         {
-            "SKILL.md": HEAD
-            + "```bash\nbash scripts/extract.sh in.docx\n```\n\nOn Windows:\n\n"
+            "SKILL.md": HEAD + "```bash\nbash scripts/extract.sh in.docx\n```\n\nOn Windows:\n\n"
             "```powershell\npwsh -File scripts/extract.ps1 in.docx\n```\n",
-            "scripts/extract.sh": "#!/bin/bash\necho \"$1\"\n",
+            "scripts/extract.sh": '#!/bin/bash\necho "$1"\n',
             "scripts/extract.ps1": "param($Path)\nWrite-Output $Path\n",
         },
     )
@@ -684,3 +683,28 @@ def test_a_program_npx_runs_needs_npx_not_the_package(tmp_path: Path) -> None:
     assert inventory.programs[0].invocations[0].interpreter == "npx bun"
     assert ("binary", "npx", True) in needs(root)
     assert "bun" not in names(root)
+
+
+def test_a_module_a_program_imports_when_needed_is_a_warning(tmp_path: Path) -> None:
+    """baoyu-compress-image (fresh3): ``(await import("sharp")).default``, the fallback when
+    no cwebp or ImageMagick is installed, blocked every pipeline; a static import still
+    blocks."""
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nnode scripts/main.mjs image.png\n```\n",
+            "scripts/main.mjs": 'import yargs from "yargs";\n'
+            'async function viaSharp(p) {\n  const sharp = (await import("sharp")).default;\n'
+            "  return sharp(p);\n}\n",
+        },
+    )
+    found = needs(root)
+    assert ("node-package", "sharp", False) in found
+    assert ("node-package", "yargs", True) in found
+
+
+def test_a_distribution_giving_a_module_is_one_requirement_with_it() -> None:
+    """interpreting-culture-index (fresh3): ``opencv-python-headless`` installs ``cv2``."""
+    from skill2app.converter.inventory.packages import package_key
+
+    assert package_key("opencv-python-headless") == package_key("cv2") == "cv2"

@@ -39,6 +39,10 @@ PIP_NAMES = {
 }
 # `pip install` name (normalised) → the module it gives; attrs gives attr and attrs alike.
 _IMPORT_NAMES = {_normal(dist): module for module, dist in PIP_NAMES.items() if module != "attr"}
+_IMPORT_NAMES |= {  # other distributions giving the same module
+    "opencv-python-headless": "cv2", "opencv-contrib-python": "cv2",
+    "opencv-contrib-python-headless": "cv2", "pymupdf": "fitz",
+}  # fmt: skip
 
 
 def import_name(distribution: str) -> str:

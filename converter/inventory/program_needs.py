@@ -89,8 +89,18 @@ _NODE_RUN = re.compile(
 )
 
 
+_NODE_DYNAMIC = re.compile(r"\bimport\(\s*['\"]([^'\"]+)['\"]")
+
+
 def _node_modules(line: str) -> list[str]:
     return _NODE_IMPORT.findall(line)
+
+
+def _dynamic(line: str, module: str) -> bool:
+    """Whether ``line`` loads ``module`` with ``import("...")`` when it is needed: a fallback
+    (``const sharp = (await import("sharp")).default`` when no cwebp is installed), which the
+    program runs without on other paths."""
+    return module in _NODE_DYNAMIC.findall(line)
 
 
 def _node(path: str, source: str, local: LocalFiles, out: Collector) -> None:
@@ -102,7 +112,7 @@ def _node(path: str, source: str, local: LocalFiles, out: Collector) -> None:
             name = match.group(2) or match.group(3)
             out.add("env", name, where, required=not (fallback or platform))
         for module in _node_modules(line):
-            _node_package(module, local, where, out, not platform)
+            _node_package(module, local, where, out, not (platform or _dynamic(line, module)))
         call = _NODE_RUN.search(line)
         if call and call.group(1) not in COMMON_COMMANDS:
             out.add("binary", call.group(1), where, required=not platform)
