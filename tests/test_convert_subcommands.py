@@ -48,6 +48,16 @@ npx vidkit transcribe video.mp4 -o captions.json
 npx vidkit auth --token sk-123
 ```
 
+## Clips
+
+```bash
+# Bad — the clip goes to the wrong project
+npx vidkit upload clip.mp4 --project demo
+
+# Remove a clip
+npx vidkit rm CLIP_NAME -y
+```
+
 ## Commands
 
 - [references/transcribe.md](references/transcribe.md) — Generate captions from audio or video
@@ -113,7 +123,7 @@ def _pipelines(skill: Path) -> dict:
 def test_each_subcommand_shown_is_a_pipeline(skill: Path) -> None:
     found = _pipelines(skill)
     # not: auth (setup), preview (a server that keeps running)
-    assert sorted(found) == ["render", "transcribe", "upload"]
+    assert sorted(found) == ["render", "rm", "transcribe", "upload"]
     render = found["render"]
     assert render.description.startswith("Render a composition to video")
     assert [(i.name, i.type, i.required, i.default) for i in render.input] == [
@@ -134,8 +144,16 @@ def test_each_subcommand_shown_is_a_pipeline(skill: Path) -> None:
     assert transcribe.source == "references/transcribe.md:10"  # its usage line
     assert "generate word-level captions from audio or video files" in transcribe.triggers
     assert len(transcribe.triggers) >= 5
-    upload = found["upload"]  # no value shown: a placeholder, and the smoke run is skipped
+    # no value shown (the line under "# Bad" is a counter-example): a placeholder, and the
+    # smoke run is skipped
+    upload = found["upload"]
     assert upload.sample.input == {"file": "<file>", "project": "<id>"}
+    remove = found["rm"]  # CLIP_NAME is a value to fill in; -y is given in every line
+    assert remove.description == "Remove a clip (vidkit rm)"
+    assert [(i.name, i.required) for i in remove.input] == [("clip_name", True)]
+    source = remove.steps[0].to_dict()["write"]["source"]
+    assert "argv.append(str(INPUT['clip_name']))" in source
+    assert "argv += ['-y']" in source
     assert "no real value of" in upload.sample.skip
     assert not {t for p in found.values() for t in p.triggers} & {"auth", "preview"}
     # the token is never an input, and setup stays out of the pipelines

@@ -48,7 +48,7 @@ from skill2app.converter.analyzers.triggers import (
     trigger_key,
     usage_request,
 )
-from skill2app.converter.analyzers.verbs import imperative, names_an_action
+from skill2app.converter.analyzers.verbs import VERBS, imperative, names_an_action
 from skill2app.converter.inventory.skill import SkillDoc
 from skill2app.converter.plan.model import CodeStep, Input, Pipeline, Sample, Written
 
@@ -79,6 +79,13 @@ _SETUP_TITLE = re.compile(
     re.I,
 )
 _LABEL = re.compile(r"^(?:\*\*[^*]{1,30}\*\*|[A-Z][\w ]{0,20}:\s)")
+# A comment marking a counter-example: "# Bad — token visible", "# NEVER DO THIS", "# ❌".
+_COUNTER = re.compile(
+    r"^(?:bad|wrong|incorrect|avoid|don'?t|do not|never|not recommended|insecure|unsafe)\b|"
+    r"^(?:❌|✗|×)|错误|不要|禁止|避免",
+    re.I,
+)
+_CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # VAR_NAME: a value to fill in
 _DESCRIPTION = re.compile(r"^description:\s*[\"']?(.+?)[\"']?\s*$", re.M)
 
 
@@ -173,12 +180,16 @@ def _lines(text: str, first: int) -> list[tuple[int, list[str], str]]:
     """(file line, words, the comment above as a task) of each simple command of a block."""
     found = []
     comment = ""
+    wrong = False  # under a comment showing what not to do ("# Bad — token visible ...")
     for offset, raw in enumerate(text.splitlines()):
         stripped = raw.strip().removeprefix("$ ").strip()
         if stripped.startswith("#"):
             comment = stripped.lstrip("#").strip()
+            wrong = bool(_COUNTER.match(comment))
             continue
-        code = re.split(r"\s#\s", stripped, maxsplit=1)[0]
+        code, _, said = stripped.partition(" #")
+        if wrong or _COUNTER.match(said.strip()):
+            continue
         if code and not code.endswith("\\") and not _UNSAFE.search(code):
             try:
                 words = shlex.split(code)
@@ -266,7 +277,7 @@ def _pipeline(
         for p in positionals
         if p.name
     ]
-    for flag in flags:
+    for flag in [f for f in flags if f.name]:
         required = flag.lines == shown and not flag.writes and flag.type != "boolean"
         default = flag.sample if flag.writes else None
         what = f"{flag.flag} of {' '.join(sub.words)}"
@@ -282,7 +293,9 @@ def _pipeline(
     sample = {k: v for k, v in sample.items() if v and (v != "[" + k + "]")}
     first = {f.name for f in _flags([examples[0]], pairs)}
     for f in flags:
-        if f.sample is not None and not f.writes and (f.lines == shown or f.name in first):
+        if not f.name or f.sample is None or f.writes:
+            continue
+        if f.lines == shown or f.name in first:
             sample[f.name] = f.sample
     held = [i.name for i in inputs if i.required and (i.name not in sample)]
     held += [p.name for p in positionals if p.name and p.required and not p.sample]
@@ -296,14 +309,15 @@ def _pipeline(
     if held:
         named = ", ".join(unique(held))
         skip = f"the documents show no real value of {named}: give one in samples/input.json"
-    title = said[0] if said else _asked(sub.words) or " ".join(sub.words)
-    description = (
-        f"{capital(title)} with {' '.join(launcher[1:] or launcher)} {' '.join(sub.words)}"
-    )
-    asked = _asked(sub.words)
+    named = launcher[-1].rsplit("/", 1)[-1]  # `bl`; `editframe` of `npx editframe`
+    asked = _asked(sub.words, named)
+    verb_first = [p for p in said if p.split()[0].lower() in VERBS]
+    # what is done first ("List recent deployments", "deploy with vercel"), then the rest
+    title = [*verb_first, *([asked] if asked else []), *said, " ".join(sub.words)][0]
+    description = f"{capital(title)} ({named} {' '.join(sub.words)})"
     given = {str(v) for v in sample.values()}
     shown_values = [v for v in examples[0].words if v in given and not _PLACEHOLDER.search(v)]
-    candidates = [*said, asked, usage_request(asked or title, shown_values[:2])]
+    candidates = [*verb_first, asked, *said, usage_request(asked or title, shown_values[:2])]
     candidates += situations(inventory, title)
     triggers = pick(candidates, claimed, 8)
     if len(triggers) < MIN_TRIGGERS:
@@ -328,11 +342,12 @@ def _positionals(model: Line, example: Line) -> list[Positional]:
     for index, word in enumerate(_positional_words(model.words)):
         shown = values[index] if index < len(values) and values[index] != word else ""
         placeholder = _PLACEHOLDER.fullmatch(word) or _OPTIONAL_ARG.match(word)
-        if placeholder:
-            name = snake(placeholder.group(1), 3) or f"argument_{index + 1}"
+        if placeholder or _CONSTANT.match(word):
+            said = placeholder.group(1) if placeholder else word.lower()
+            name = snake(said, 3) or f"argument_{index + 1}"
             if word == "[options]" or name in ("options", "command"):
                 continue
-            required = word.startswith("<")
+            required = not word.startswith("[")
         elif PATH.match(word):
             suffix = word.rsplit(".", 1)[1].lower()
             name, required, shown = f"{suffix}_file", True, word
@@ -384,8 +399,9 @@ def _flags(lines: list[Line], pairs: dict[str, str]) -> list[Flag]:
                 else pairs.get(flag, "--output" if flag == "-o" else "")
             )
             name = snake(long.lstrip("-"), 4)
-            if not name:
-                continue  # a short flag the documents name no long form of
+            if not name and value is not None:
+                continue  # a short option the documents name no long form of
+            long = long or flag  # `-y`: kept as shown when every line gives it
             entry = flags.setdefault(long, Flag(long, name, writes=long in OUTPUT_FLAGS))
             seen[long] = seen.get(long, 0) + 1
             _typed(entry, value, seen[long] > 1, line.usage)
@@ -394,9 +410,10 @@ def _flags(lines: list[Line], pairs: dict[str, str]) -> list[Flag]:
     names: set[str] = set()
     out = []
     for entry in flags.values():
-        if entry.name in names:
+        if entry.name in names or (not entry.name and entry.lines < len(lines)):
             continue
-        names.add(entry.name)
+        if entry.name:
+            names.add(entry.name)
         out.append(entry)
     return out
 
@@ -445,14 +462,20 @@ def _said(inventory: Inventory, sub: Subcommand, model: Line) -> list[str]:
     sections = [line.section for line in sub.lines if not GENERIC.match(line.section)]
     said += [as_task(title) for title in sections if not _SETUP_TITLE.search(title)]
     said += [_task(line.after) for line in sub.lines if _describes(line.after)]
-    return unique([s for s in said if s])
+    # a phrase that says what is done ("List recent deployments") before a circumstance
+    # ("With a team scope (either via VERCEL_ORG_ID ...)")
+    said = unique([s for s in said if s])
+    return sorted(said, key=lambda phrase: phrase.split()[0].lower() not in VERBS)
 
 
-def _asked(words: tuple[str, ...]) -> str:
-    """The subcommand as a request, its verb first: ``image generate`` → "generate image"."""
-    said = " ".join(reversed(words)) if len(words) == 2 else words[0]
-    phrase = said.replace("-", " ")
-    return phrase if len(phrase.split()) > 1 and names_an_action(phrase) else ""
+def _asked(words: tuple[str, ...], tool: str) -> str:
+    """The subcommand as a request, its verb first: ``image generate`` → "generate image",
+    ``deploy`` of vercel → "deploy with vercel"."""
+    if len(words) == 1:
+        verb = words[0].replace("-", " ")
+        return f"{verb} with {tool}" if verb.split()[0] in VERBS else ""
+    phrase = " ".join(reversed(words)).replace("-", " ")
+    return phrase if names_an_action(phrase) else ""
 
 
 def _lead_in(doc: Doc | SkillDoc, fence: int) -> str:
@@ -494,7 +517,8 @@ def program_source(
     tool = launcher[0]
     missing = f"{snake(' '.join(sub.words), 4)} needs the program {tool} on PATH"
     start = [*launcher, *sub.words]
-    table = [(f.flag, f.name, f.type) for f in flags]
+    table = [(f.flag, f.name, f.type) for f in flags if f.name]
+    constants = [f.flag for f in flags if not f.name]  # `-y`, given in every line
     lines = [
         "import json",
         "import os",
@@ -517,6 +541,7 @@ def program_source(
             lines.append(f"if INPUT.get({p.name!r}) not in (None, ''):")
             lines.append(f"    argv.append(str(INPUT[{p.name!r}]))")
     lines += [
+        *([f"argv += {constants!r}"] if constants else []),
         f"FLAGS = {table!r}",
         "for flag, name, kind in FLAGS:",
         "    value = INPUT.get(name)",
