@@ -708,3 +708,23 @@ def test_a_distribution_giving_a_module_is_one_requirement_with_it() -> None:
     from skill2app.converter.inventory.packages import package_key
 
     assert package_key("opencv-python-headless") == package_key("cv2") == "cv2"
+
+
+def test_an_operation_word_shown_alone_is_no_program(tmp_path: Path) -> None:
+    """burpsuite-project-parser (fresh3): "### Extract Audit Items" over a block holding only
+    ``auditItems`` (an operation ``burp-search.sh`` takes) gave the binaries auditItems,
+    proxyHistory and siteMap; a real command shown alone still counts."""
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nbash scripts/search.sh project.burp auditItems\n"
+            "bash scripts/search.sh project.burp siteMap.request.headers\n```\n\n"
+            "### Extract audit items\n```bash\nauditItems\n```\n\n"
+            "### Dump the site map\n```bash\nsiteMap\n```\n\n"
+            "### Check\n```bash\nshellcheck\n```\n",
+            "scripts/search.sh": '#!/bin/bash\necho "$@"\n',
+        },
+    )
+    found = names(root)
+    assert not {"auditItems", "siteMap"} & found
+    assert "shellcheck" in found

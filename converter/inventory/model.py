@@ -169,9 +169,12 @@ def build_inventory(
     warnings.extend(w for p in programs if (w := direct_run_warning(skill_dir, p)))
     modules = [p for p in paths if roles.get(p) == "module"]
     runs = [*(i for p in programs for i in p.invocations), *chain(*outside_runs.values())]
-    values = {word for run in runs for word in run.argv}
-    values |= {word for _doc, command, _tagged in commands for word in command.argv[1:]}
-    requirements = skill_needs(skill_dir, doc, commands, programs, paths, modules, values)
+    passed = {word for run in runs for word in run.argv}  # to the skill's own programs
+    values = passed | {word for _doc, command, _tagged in commands for word in command.argv[1:]}
+    # a block holding only words the skill's programs take (`auditItems`, an operation of
+    # burp-search.sh shown alone under its heading) runs no program of that name
+    run = [c for c in commands if not set(c[1].argv) <= passed]
+    requirements = skill_needs(skill_dir, doc, run, programs, paths, modules, values)
     files = [FileEntry(p, roles.get(p, "other")) for p in paths]
     language = detect_language(doc)
     code = [p for p in paths if roles.get(p) in ("program", "module")]

@@ -172,6 +172,8 @@ def from_commands(
         where = f"{file}:{command.line}"
         if not re.fullmatch(r"[a-z][\w.+-]*[\w+]", name) or name in COMMON_COMMANDS:
             continue
+        if len(command.argv) == 1 and re.search(r"[a-z][A-Z]", name):
+            continue  # `siteMap` alone in a block: a value to pass (an operation), no program
         if _NOT_A_PROGRAM.match(name) and name not in ("g++", "c++", "clang++"):
             continue
         if not required and (command.nested or name in PROSE_WORDS or _prose(command.argv)):
