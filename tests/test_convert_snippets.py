@@ -113,3 +113,22 @@ def test_the_snippet_pipelines_run_and_pass_their_smoke_run(skill: Path, tmp_pat
                   f"output_path={out}", "-q")  # fmt: skip
     assert done.exit_code == 0, done.stderr
     assert out.read_text(encoding="utf-8") == "one\ntwo\n\nthree\n"
+
+
+def test_a_snippet_under_a_negative_title_is_no_pipeline(tmp_path: Path) -> None:
+    """interpreting-culture-index (fresh3): a JSON-loading snippet sat under "## When NOT to
+    Use" (its own heading was an XML tag) and became a pipeline named when-not-to-use."""
+    skill = write_tree(
+        tmp_path / "ci",
+        {
+            "SKILL.md": "---\nname: ci\ndescription: Reads profiles.\n---\n# CI\n\n"
+            "## When NOT to Use\n\n- For clinical assessments\n\n<input_formats>\n\n"
+            '```python\nimport json\nwith open("profile.json") as f:\n'
+            "    data = json.load(f)\nprint(data)\n```\n\n"
+            "## Count lines\n\n"
+            '```python\nwith open("notes.txt") as f:\n    print(len(f.readlines()))\n```\n',
+        },
+    )
+    names = [p.name for p in analyze(build_inventory(skill)).pipelines]
+    assert "when-not-to-use" not in names
+    assert "count-lines" in names

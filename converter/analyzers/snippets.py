@@ -31,6 +31,7 @@ from skill2app.converter.analyzers.text import (
     unique,
     use_when_phrases,
 )
+from skill2app.converter.analyzers.triggers import is_negative
 from skill2app.converter.analyzers.verbs import imperative
 from skill2app.converter.plan.model import CodeStep, Input, Pipeline, Sample, Written
 
@@ -101,7 +102,7 @@ def snippet_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline]:
         if snippet is None or block.section < 0:
             continue
         title = doc.sections[block.section].title
-        if GENERIC.match(title.strip()):
+        if GENERIC.match(title.strip()) or is_negative(title):  # "When NOT to Use"
             continue
         name = slug(title, 5)
         if not name or name in taken:

@@ -82,7 +82,8 @@ _NUMBERING = re.compile(
 )
 _NEGATIVE = re.compile(
     r"\b(?:do not|don't|does not|doesn't|not for|never|unless|except|instead of|rather than|"
-    r"avoid|no need|not needed|out of scope|should not|shouldn't|must not|cannot|can't)\b|"
+    r"avoid|no need|not needed|out of scope|should not|shouldn't|must not|cannot|can't|"
+    r"when not to|not to use)\b|"
     r"不要|不能|禁止|不得|不适用|而不是|勿|无需|不需要|除非",
     re.I,
 )
