@@ -1316,3 +1316,18 @@ def test_a_bare_command_name_is_no_file_of_the_skill_found_elsewhere() -> None:
     assert [(i.program, i.argv) for i in found] == [("scripts/check_fields.py", ["in.pdf"])]
     found, _ = invocations_in("cd scripts && python check_fields in.pdf", 3, "bash", files)
     assert [i.program for i in found] == ["scripts/check_fields.py"]
+
+
+def test_one_launcher_said_two_ways_is_the_one_shown_most(tmp_path: Path) -> None:
+    """interpreting-culture-index (fresh3): ``uv run --no-project scripts/extract_pdf.py`` in
+    six places and ``uv run scripts/extract_pdf.py`` in one made the program run with plain
+    python3, without the dependencies its inline metadata declares."""
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "x.py").write_text("# /// script\n# ///\nprint(1)\n")
+    (tmp_path / "SKILL.md").write_text(
+        "---\nname: x\ndescription: d\n---\n# X\n\n```bash\n"
+        "uv run scripts/x.py a.pdf\nuv run --no-project scripts/x.py b.pdf\n"
+        "uv run --no-project scripts/x.py c.pdf\n```\n"
+    )
+    (program,) = build_inventory(tmp_path).programs
+    assert program.interpreter == "uv run --no-project"

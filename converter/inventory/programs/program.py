@@ -268,11 +268,17 @@ def documented_only(rel: str, invocations: list[Invocation]) -> Program:
 
 
 def _interpreter(language: str, source: str, invocations: list[Invocation]) -> str:
-    """What the APP runs a program with: the one interpreter SKILL.md runs it with; else, when
+    """What the APP runs a program with: the one interpreter SKILL.md runs it with (or the one
+    launcher, as it is most often shown: ``uv run --no-project``); else, when
     SKILL.md runs it directly (``./x.ts``), what its ``#!`` line names; else its language's."""
     interpreters = sorted({inv.interpreter for inv in invocations if inv.interpreter})
     if len(interpreters) == 1:
         return interpreters[0]
+    if interpreters and len({i.split()[0] for i in interpreters}) == 1:
+        # one launcher, said more or less fully (`uv run --no-project` five times, `uv run`
+        # once): the way the documents run it most, the first one shown on a tie
+        shown = [inv.interpreter for inv in invocations if inv.interpreter]
+        return max(interpreters, key=lambda i: (shown.count(i), -shown.index(i)))
     direct = any(not inv.interpreter for inv in invocations)
     if direct and not interpreters and shebang_command(source):
         return shebang_command(source)
