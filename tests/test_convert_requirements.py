@@ -728,3 +728,19 @@ def test_an_operation_word_shown_alone_is_no_program(tmp_path: Path) -> None:
     found = names(root)
     assert not {"auditItems", "siteMap"} & found
     assert "shellcheck" in found
+
+
+def test_a_comment_of_a_shell_program_checks_for_nothing(tmp_path: Path) -> None:
+    """tenzir-ship (fresh4): ``# Detect which files changed`` in a bash script made ``files``
+    a blocking binary, read as ``which files``."""
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nbash scripts/scope.sh\n```\n",
+            "scripts/scope.sh": "#!/usr/bin/env bash\n# Detect which files changed\n"
+            "command -v git >/dev/null || exit 1\ngit status\n",
+        },
+    )
+    found = needs(root)
+    assert "files" not in names(root)
+    assert ("binary", "git", True) in found

@@ -174,6 +174,7 @@ def _shell(path: str, source: str, out: Collector) -> None:
     platform = _shell_platform_lines(lines)
     for index, line in enumerate(lines):
         where = f"{path}:{index + 1}"
+        line = "" if line.lstrip().startswith("#") else line  # "# Detect which files ..."
         for match in re.finditer(r"\$\{([A-Z][A-Z0-9_]*)(:?[?-])", line):
             needed = match.group(2).endswith("?") and index not in platform
             out.add("env", match.group(1), where, required=needed)
