@@ -708,6 +708,7 @@ def test_a_distribution_giving_a_module_is_one_requirement_with_it() -> None:
     from skill2app.converter.inventory.packages import package_key
 
     assert package_key("opencv-python-headless") == package_key("cv2") == "cv2"
+    assert package_key("scikit-image") == package_key("skimage")  # reading-business-cards
 
 
 def test_an_operation_word_shown_alone_is_no_program(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ PIP_NAMES = {
     "yaml": "PyYAML",
     "cv2": "opencv-python",
     "sklearn": "scikit-learn",
+    "skimage": "scikit-image",
     "bs4": "beautifulsoup4",
     "dateutil": "python-dateutil",
     "dotenv": "python-dotenv",
