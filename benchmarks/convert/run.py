@@ -270,7 +270,7 @@ def _own(requests: Any) -> float | None:
 
 def _judgement(skill: Skill, analyzer: str) -> float | None:
     """The score of the newest round of judges that judged this APP (judgements/README.md)."""
-    rounds = [JUDGEMENTS / f"round-{n}" / analyzer for n in (8, 7, 6, 5, 4, 3, 2)]
+    rounds = [JUDGEMENTS / f"round-{n}" / analyzer for n in (9, 8, 7, 6, 5, 4, 3, 2)]
     rounds.append(JUDGEMENTS / analyzer)
     path = next((r / f"{skill.expectation.id}.yaml" for r in rounds
                  if (r / f"{skill.expectation.id}.yaml").is_file()), None)  # fmt: skip
