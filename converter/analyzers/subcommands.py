@@ -268,7 +268,7 @@ def _pipeline(
     step = CodeStep(
         snake(name, 4) or "run",
         "",
-        write=Written("python", program_source(launcher, sub, positionals, flags)),
+        write=Written("python", program_source(launcher, sub.words, positionals, flags)),
         output={"printed": "string"},
     )
     sample: dict[str, Any] = {p.name: p.sample or p.value for p in positionals if p.name}

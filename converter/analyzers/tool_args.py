@@ -11,14 +11,23 @@ the inputs (no shell: every word is a list item) and runs it in the caller's fol
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from skill2app.converter.analyzers.snippets import FIXTURE, PATH, SECRET
 from skill2app.converter.analyzers.text import snake
 
-if TYPE_CHECKING:
-    from skill2app.converter.analyzers.subcommands import Line, Subcommand
+
+class Shown(Protocol):
+    """A line of the subcommand as the documents show it (``subcommands.Line``)."""
+
+    @property
+    def words(self) -> list[str]: ...  # after the tool and the subcommand
+
+    @property
+    def usage(self) -> bool: ...  # it shows placeholders, not values
+
 
 RUNNERS = frozenset({"npx", "pnpx", "bunx"})
 OUTPUT_FLAGS = frozenset({"-o", "--output", "--out", "--out-dir", "--output-dir", "--outdir"})
@@ -48,7 +57,7 @@ class Positional:
     sample: str = ""
 
 
-def positionals_of(model: Line, example: Line) -> list[Positional]:
+def positionals_of(model: Shown, example: Shown) -> list[Positional]:
     """The positionals of ``model`` (up to the first flag), with samples from ``example``."""
     found: list[Positional] = []
     values = _positional_words(example.words)
@@ -92,7 +101,7 @@ def _sample(value: str) -> str:
     return value
 
 
-def flags_of(lines: list[Line], pairs: dict[str, str]) -> list[Flag]:
+def flags_of(lines: Sequence[Shown], pairs: dict[str, str]) -> list[Flag]:
     """Every flag the subcommand's lines show, in order of first appearance."""
     flags: dict[str, Flag] = {}
     for line in lines:
@@ -155,13 +164,16 @@ def _typed(entry: Flag, value: str | None, repeated: bool, usage: bool) -> None:
 
 
 def program_source(
-    launcher: tuple[str, ...], sub: Subcommand, positionals: list[Positional], flags: list[Flag]
+    launcher: tuple[str, ...],
+    subcommand: tuple[str, ...],
+    positionals: list[Positional],
+    flags: list[Flag],
 ) -> str:
     """The written step: the tool's command line built from the inputs, in the caller's
     folder."""
     tool = launcher[0]
-    missing = f"{snake(' '.join(sub.words), 4)} needs the program {tool} on PATH"
-    start = [*launcher, *sub.words]
+    missing = f"{snake(' '.join(subcommand), 4)} needs the program {tool} on PATH"
+    start = [*launcher, *subcommand]
     table = [(f.flag, f.name, f.type) for f in flags if f.name]
     constants = [f.flag for f in flags if not f.name]  # `-y`, given in every line
     lines = [
