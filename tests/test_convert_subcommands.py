@@ -166,6 +166,13 @@ def test_a_skill_with_programs_or_one_command_gets_none(tmp_path: Path) -> None:
         {"SKILL.md": "---\nname: one\ndescription: d\n---\n# One\n\n```bash\nbl chat hi\n```\n"},
     )
     assert not [p for p in _pipelines(one) if p.startswith("chat")]
+    # two lines are not three: SKILL.md is read once, not as itself and as a document too
+    two = write_tree(
+        tmp_path / "two",
+        {"SKILL.md": "---\nname: two\ndescription: d\n---\n# Two\n\n```bash\n"
+         "bl chat hello.txt\nbl draw cat.png\n```\n"},
+    )  # fmt: skip
+    assert subcommand_pipelines(build_inventory(two), set()) == []
     with_program = write_tree(
         tmp_path / "prog",
         {

@@ -278,7 +278,7 @@ def lead_ins(inventory: Inventory, invocations: list[Invocation]) -> list[str]:
         if inv.source == "inline" and 0 <= offset < len(lines):
             text = lines[offset].split("`", 1)[0]
         else:
-            text = _prose_before(lines, offset)
+            text = prose_before(lines, offset)
         text = _PROGRAM_SPAN.sub("", text)  # "`tools/stats.py` prints ..." → "prints ..."
         text = re.sub(r"`-{0,2}([\w-]+)`", r"\1", text)  # "every `--where`" → "every where"
         for clause in re.split(r"(?<=[.!?;:。；：])\s*|,\s+|，", strip_markdown(text)):
@@ -315,7 +315,7 @@ _CONDITION = re.compile(
 _PROGRAM_SPAN = re.compile(r"`[^`\s]*\.(?:py|js|mjs|cjs|ts|sh|rb|pl)`\s*")
 
 
-def _prose_before(lines: list[str], offset: int) -> str:
+def prose_before(lines: list[str], offset: int) -> str:
     """The line of prose that introduces the code block holding line ``offset``: above
     its opening fence, blank lines skipped; "" when a heading comes first."""
     index = offset - 1

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.analyzers.commands import NOT_TOOLS, SHELLS
+from skill2app.converter.analyzers.documentation import prose_before
 from skill2app.converter.analyzers.snippets import GENERIC, situations
 from skill2app.converter.analyzers.text import capital, slug, snake, strip_markdown, unique
 from skill2app.converter.analyzers.tool_args import (
@@ -57,7 +58,6 @@ from skill2app.converter.analyzers.triggers import (
     usage_request,
 )
 from skill2app.converter.analyzers.verbs import VERBS, imperative, names_an_action
-from skill2app.converter.inventory.skill import SkillDoc
 from skill2app.converter.plan.model import CodeStep, Input, Pipeline, Sample, Written
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ _DESCRIPTION = re.compile(r"^description:\s*[\"']?(.+?)[\"']?\s*$", re.M)
 class Line:
     """One command line of the tool in the documents."""
 
-    doc: Doc | SkillDoc
+    doc: Doc
     line: int
     words: list[str]  # after the launcher and the subcommand
     comment: str  # the comment right above it, as a task
@@ -114,15 +114,16 @@ def subcommand_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline
     """One pipeline per subcommand of the outside tool a skill without programs shows."""
     if inventory.programs:
         return []
-    docs: list[Doc | SkillDoc] = [inventory.skill, *inventory.documents]
+    docs = inventory.documents  # SKILL.md first (its body), then the files it links
     by_tool: dict[tuple[str, ...], list[Line]] = {}
     for doc in docs:
+        doc_lines = doc.text.split("\n")
         for block in doc.code_blocks:
             if block.language not in SHELLS and block.language:
                 continue
             section = doc.sections[block.section].title if block.section >= 0 else ""
-            after = _prose_after(doc, block.line)
-            before = _lead_in(doc, block.line)
+            fence = block.line - doc.first_line  # the opening fence, in ``doc_lines``
+            after, before = _prose_after(doc_lines, fence), _lead_in(doc_lines, fence)
             for line, words, comment in _lines(block.text, block.line):
                 launcher, rest = _launcher(words)
                 if launcher:
@@ -135,7 +136,7 @@ def subcommand_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline
     subcommands = _subcommands(shown)
     if len(shown) < 3 or len(subcommands) < 2:
         return []
-    pairs = dict(p for doc in docs for p in _PAIR.findall(strip_markdown(_text(doc))))
+    pairs = dict(p for doc in docs for p in _PAIR.findall(strip_markdown(doc.text)))
     kept = [sub for sub in subcommands if sub.words[0] not in SETUP | SERVERS]
     said = {sub.words: _said(inventory, sub, _model(sub)) for sub in kept}
     # a phrase said of two subcommands (the title of the section showing both) tells
@@ -221,10 +222,9 @@ def _subcommands(shown: list[Line]) -> list[Subcommand]:
     return list(subs.values())
 
 
-def _prose_after(doc: Doc | SkillDoc, fence: int) -> str:
-    """The paragraph right after the code block opening at file line ``fence``."""
-    base = doc.body_line if isinstance(doc, SkillDoc) else doc.first_line
-    lines = _text(doc).split("\n")[fence - base + 1 :]
+def _prose_after(doc_lines: list[str], fence: int) -> str:
+    """The paragraph right after the code block opening at ``doc_lines[fence]``."""
+    lines = doc_lines[fence + 1 :]
     closing = next(
         (i for i, raw in enumerate(lines) if raw.lstrip().startswith(("```", "~~~"))), -1
     )
@@ -321,8 +321,8 @@ def _said(inventory: Inventory, sub: Subcommand, model: Line) -> list[str]:
     said: list[str] = []
     doc = model.doc
     stem = doc.path.rsplit("/", 1)[-1].removesuffix(".md").lower()
-    if doc is not inventory.skill and stem in (sub.words[0], "-".join(sub.words)):
-        described = _DESCRIPTION.search(_text(doc).split("\n---", 2)[0])
+    if doc.path != inventory.skill.path and stem in (sub.words[0], "-".join(sub.words)):
+        described = _DESCRIPTION.search(doc.text.split("\n---", 2)[0])
         said += [_task(described.group(1))] if described else []
         for raw in inventory.skill.body.splitlines():
             linked = _LINKED.search(raw)
@@ -354,13 +354,11 @@ def _asked(words: tuple[str, ...], tool: str) -> str:
     return phrase if names_an_action(phrase) else ""
 
 
-def _lead_in(doc: Doc | SkillDoc, fence: int) -> str:
-    """The paragraph right before the code block opening at file line ``fence`` when it
-    leads into it ("To render a project:", "**1. Inspect the contract** to get ...:")."""
-    base = doc.body_line if isinstance(doc, SkillDoc) else doc.first_line
-    lines = _text(doc).split("\n")[max(fence - base - 3, 0) : max(fence - base, 0)]
-    text = next((raw.strip() for raw in reversed(lines) if raw.strip()), "")
-    if not text.endswith((":", "：")) or text.startswith(("#", "|", "```", "-", "*  ")):
+def _lead_in(doc_lines: list[str], fence: int) -> str:
+    """The prose right before the code block opening at ``doc_lines[fence]`` when it leads
+    into it ("To render a project:", "**1. Inspect the contract** to get ...:")."""
+    text = prose_before(doc_lines, fence + 1)
+    if not text.endswith((":", "：")) or text.startswith(("|", "-", "*  ")):
         return ""
     text = re.sub(r"^\d+[.)]\s*", "", strip_markdown(text).rstrip(":： "))
     return "" if _SETUP_TITLE.search(text) else re.sub(r"^to\s+", "", text, flags=re.I)
@@ -379,7 +377,3 @@ def _task(text: str, *, lead_in: bool = False) -> str:
     sentence = text if lead_in else describing(text)
     clause = re.split(r"(?<=[a-z])[.,;]\s|\s[—–-]\s", sentence.strip(), maxsplit=1)[0]
     return imperative(clause) if clause else ""
-
-
-def _text(doc: Doc | SkillDoc) -> str:
-    return doc.body if isinstance(doc, SkillDoc) else doc.text

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from skill2app.converter.analyzers.snippets import FIXTURE, PATH, SECRET
+from skill2app.converter.analyzers.snippets import FIXTURE, PATH, SECRET, reading
 from skill2app.converter.analyzers.text import snake
 
 
@@ -183,8 +183,7 @@ def program_source(
         "import subprocess",
         "import sys",
         "",
-        'INPUT = json.load(sys.stdin)["input"]',
-        'os.chdir(os.environ.get("APP_CALLER_CWD") or ".")  # paths mean what the user meant',
+        *reading([]),  # the input, in the caller's folder (the files are inputs like others)
         f"if shutil.which({tool!r}) is None:",
         f"    sys.exit({missing!r})",
         f"argv = {start!r}",
