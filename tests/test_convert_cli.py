@@ -650,7 +650,7 @@ def test_human_report_and_progress_on_stderr(here: Path) -> None:
         "unchanged (APP spec §1, §7 step 3)",
         "app-run check: 0 errors, 0 warnings",
         "Python files compiled: 4, 0 failed",
-        "Argument mappings checked against the programs: 7 flags, 0 unknown",
+        "Argument mappings checked against the programs: 8 flags, 0 unknown",
         "Routing self-test: 13 of 15 descriptions and triggers reach their own pipeline",
         '  routing self-test: description "Keep the rows of a CSV file that match every --where '
         'COLU..." of pipeline "csv-filter" is matched to "csv-stats"',

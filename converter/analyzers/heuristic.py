@@ -37,6 +37,7 @@ from skill2app.converter.analyzers.documentation import (
     distribute_quotes,
     path_candidates,
     path_description,
+    section_at,
 )
 from skill2app.converter.analyzers.lifecycle import constructor, destructor
 from skill2app.converter.analyzers.paths import (
@@ -47,6 +48,7 @@ from skill2app.converter.analyzers.paths import (
     path_name,
     piped_reason,
 )
+from skill2app.converter.analyzers.situations import situations
 from skill2app.converter.analyzers.snippets import snippet_pipelines
 from skill2app.converter.analyzers.subcommands import subcommand_pipelines
 from skill2app.converter.analyzers.text import (
@@ -63,7 +65,6 @@ from skill2app.converter.analyzers.text import (
     slug,
     tier_for,
     unique,
-    use_when_phrases,
 )
 from skill2app.converter.analyzers.triggers import (
     MAX_TRIGGERS,
@@ -171,7 +172,7 @@ def _program_pipelines(
     if not program.mentioned:
         plan.skill_mode.append(Kept(program.path, UNMENTIONED, program.path))
         return claims
-    paths, left = main_paths(program)
+    paths, left = main_paths(program, lambda inv: _title_at(inventory, inv))
     for path in paths:
         piped = fed_by_command(path.invocations)
         path.invocations = [inv for inv in path.invocations if inv not in piped]
@@ -184,7 +185,8 @@ def _program_pipelines(
             continue
         for inv in dropped:  # the uses the pipeline leaves out, each with its reason
             plan.skill_mode.append(_piped_use(inventory, inv, covered))
-        pipeline, found = _path_pipeline(inventory, path, covered)
+        alone = len(paths) == 1 and _is_the_skill(inventory, program)
+        pipeline, found = _path_pipeline(inventory, path, covered, alone)
         plan.pipelines.append(pipeline)
         claims.extend((pipeline, clause, strength) for clause, strength in found.items())
     for label in left:
@@ -198,6 +200,24 @@ def _program_pipelines(
     return claims
 
 
+# Names of a program that is a skill's entry point, whatever the skill is called.
+_ENTRY_POINTS = frozenset({"main", "cli", "index"})
+
+
+def _is_the_skill(inventory: Inventory, program: Program) -> bool:
+    """Whether ``program`` is what the skill is: its one program, named like the skill
+    (``bm25.py`` of bm25, ``make_bundle.sh`` of heic-to-jpeg-bundle) or as an entry point
+    (``main.ts``).  A helper the skill happens to ship alone (``with_server.py`` of
+    webapp-testing, a scope detector of a release skill) is not: what the skill is for is
+    not what it does."""
+    if any(p is not program and p.mentioned for p in inventory.programs):
+        return False
+    stem = program.path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
+    return stem in _ENTRY_POINTS or bool(
+        keys(humanize(stem)) & keys(inventory.skill.frontmatter.name.replace("-", " "))
+    )
+
+
 def _piped_use(inventory: Inventory, inv: Invocation, covered: set[int]) -> Kept:
     """The Skill-mode entry of one use of a program whose data another command pipes in,
     named by its section (which then needs no entry of its own)."""
@@ -207,6 +227,13 @@ def _piped_use(inventory: Inventory, inv: Invocation, covered: set[int]) -> Kept
     if index != -1:
         covered.add(index)
     return Kept(topic, piped_reason(inv), f"{inv.file}:{inv.line}")
+
+
+def _title_at(inventory: Inventory, inv: Invocation) -> str:
+    """The title of the section whose own text shows ``inv``; "" when none does."""
+    document = next((d for d in inventory.documents if d.path == inv.file), None)
+    section = section_at(document, inv.line) if document is not None else None
+    return section.title if section is not None else ""
 
 
 def _at(inv: Invocation) -> tuple[str, str, int]:
@@ -219,7 +246,7 @@ def _first_use(program: Program) -> tuple[bool, str, int, str]:
 
 
 def _path_pipeline(
-    inventory: Inventory, path: MainPath, covered: set[int]
+    inventory: Inventory, path: MainPath, covered: set[int], alone: bool = False
 ) -> tuple[Pipeline, dict[str, float]]:
     """The pipeline of one main path, and the "Use when" clauses it matched, by strength."""
     doc = inventory.skill
@@ -236,12 +263,15 @@ def _path_pipeline(
     if own:
         covered.add(own[0])
         titles.append(doc.sections[own[0]].title)
-    verb = keys(humanize(path.label).split()[0]) if path.label else set()
+    # a mode's verb is its siblings' too ("generate single/batch QR codes"): its title tells
+    verb = keys(humanize(path.label).split()[0]) if path.label and not path.mode else set()
     named = keys(" ".join([*titles, humanize(path.program.path.rsplit("/", 1)[-1])]))
     if path.label:  # siblings share nouns ("event"): match the verb, or the title closely
         named = keys(" ".join(titles))
     named -= keys(humanize(doc.frontmatter.name))  # the skill's own name says nothing here
-    found = _described(doc.frontmatter.description, verb, named, 1.5 if path.label else 1)
+    closeness = 1.5 if path.label and not path.mode else 1
+    closeness = 0 if alone else closeness  # the skill's one task: what it is for is this
+    found = _described(situations(doc), verb, named, closeness)
     description = path_description(inventory, path)
     pipeline = Pipeline(
         path_name(path),
@@ -268,15 +298,18 @@ def _specific(inventory: Inventory, path: MainPath, index: int) -> bool:
 
 
 def _described(
-    description: str, verb: set[str], named: set[str], closeness: float
+    clauses: list[str], verb: set[str], named: set[str], closeness: float
 ) -> dict[str, float]:
-    """The description's "Use when ..." situations about this path, with how strongly they
-    match it: naming the action's verb (strongest), or ``closeness`` words shared with its
-    program and section title (by how many)."""
+    """The skill's situations (``situations.situations``) about this path, with how strongly
+    they match it: naming the action's verb (strongest), or ``closeness`` words shared with
+    its program and section title (by how many)."""
     found: dict[str, float] = {}
-    for clause in use_when_phrases(description):
+    for clause in clauses:
         shared = overlap(clause, named)
-        if len(clause) <= 80 and (keys(clause) & verb or shared >= closeness):
+        # a long clause shares a word with anything: it takes two ("deploy a coded action app"
+        # is not about validate-action-schema)
+        enough = max(closeness, 2) if closeness and len(clause.split()) > 8 else closeness
+        if len(clause) <= 80 and (keys(clause) & verb or shared >= enough):
             found[clause] = shared + (_VERB_MATCH if keys(clause) & verb else 0)
     return found
 
@@ -314,7 +347,7 @@ def _workflow_pipeline(
     alone = {inv.program for item in items for inv in item.invocations} >= {
         p.path for p in inventory.programs
     }
-    found = _described(doc.frontmatter.description, set(), topic, 0 if alone else 2)
+    found = _described(situations(doc), set(), topic, 0 if alone else 2)
     triggers = [task, description, *found]
     pipeline = Pipeline(
         name,
@@ -351,9 +384,7 @@ def _prose_pipeline(inventory: Inventory, app: str, covered: set[int]) -> Pipeli
     step = LlmStep(
         "apply_guidance", prompt, tier_for(doc.frontmatter.description), GENERIC_SCHEMA, rule_texts
     )
-    triggers = use_when_phrases(doc.frontmatter.description) or [
-        first_sentence(doc.frontmatter.description)
-    ]
+    triggers = situations(doc) or [first_sentence(doc.frontmatter.description)]
     text_input = Input("text", "string", True, text["text"])
     return Pipeline(
         app,

@@ -1,4 +1,5 @@
-"""Main paths through one program: one per subcommand, per action value, or the program.
+"""Main paths through one program: one per subcommand, per action value, per mode (a task
+its documents show with flags of its own: ``modes.py``), or the program.
 
 A main path becomes a pipeline with one code step.  Its inputs are the program's parameters
 (every declared one for argparse/click/typer; for shell and Node scripts, the ones SKILL.md
@@ -16,6 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from skill2app.converter.analyzers.modes import Mode, find_modes
 from skill2app.converter.analyzers.text import capital, humanize, slug, snake
 from skill2app.converter.inventory.invocations import Invocation, is_placeholder, order_key
 from skill2app.converter.inventory.programs.interface import (
@@ -55,9 +57,12 @@ class MainPath:
     subcommand: str = ""
     action: tuple[str, str] | None = None  # (flag, value) fixed for this path
     invocations: list[Invocation] = field(default_factory=list)
+    mode: Mode | None = None  # the task, when the program's flags tell its tasks apart
 
     @property
     def label(self) -> str:
+        if self.mode is not None:
+            return self.mode.task
         return self.subcommand or (self.action[1] if self.action else "")
 
     def parsed(self) -> list[ParsedArgs]:
@@ -70,8 +75,11 @@ class MainPath:
         return parsed
 
 
-def main_paths(program: Program) -> tuple[list[MainPath], list[str]]:
-    """The program's main paths, and the labels of paths left out (nothing shows how)."""
+def main_paths(
+    program: Program, title_of: Callable[[Invocation], str] | None = None
+) -> tuple[list[MainPath], list[str]]:
+    """The program's main paths, and the labels of paths left out (nothing shows how);
+    ``title_of`` (the title of the section showing a command) lets its modes be found."""
     cli = program.cli or Command("none")
     authoritative = cli.framework in AUTHORITATIVE
     parsed = [(inv, parse_argv(inv.argv, cli)) for inv in program.invocations]
@@ -106,6 +114,9 @@ def main_paths(program: Program) -> tuple[list[MainPath], list[str]]:
             paths += [MainPath(program, cli, "", (flag, v)) for v in left]
             left = []
         return _default_action(program, cli, flag, parsed, paths), left
+    modes = find_modes(cli, parsed, title_of) if title_of is not None else []
+    if modes:
+        return [MainPath(program, cli, invocations=i, mode=m) for m, i in modes], []
     if program.invocations or (authoritative and cli.params):
         return [MainPath(program, cli, invocations=list(program.invocations))], []
     return [], [""]
@@ -181,6 +192,8 @@ def path_name(path: MainPath) -> str:
     label = slug(path.label)
     if not label:
         return stem
+    if path.mode is not None:  # the task alone: "generate-batch-qr-codes"
+        return label
     return label if stem and label.startswith(stem) else "-".join(x for x in (stem, label) if x)
 
 
@@ -218,6 +231,8 @@ def exposed_params(path: MainPath) -> list[Param]:
         command = as_run(path.program.cli, path.subcommand)
     fixed = {path.action[0]} if path.action else set()
     fixed |= {a.flag for a in json_switch(command, path.program)[0]}
+    if path.mode is not None:  # its switches are on; another mode's flags are not its own
+        fixed |= set(path.mode.switches) | path.mode.excluded
     if command.framework in AUTHORITATIVE:
         chosen = list(command.params)
     else:
@@ -230,13 +245,7 @@ def exposed_params(path: MainPath) -> list[Param]:
             for p in command.positionals()
             if p not in chosen and (command.positionals().index(p) < count or p.certain)
         ]
-    chosen = [
-        p
-        for p in chosen
-        if p.name not in SKIP_FLAGS
-        and p.name not in fixed
-        and not (p.kind == "flag" and is_output_file(p))
-    ]
+    chosen = [p for p in chosen if p.name not in SKIP_FLAGS and p.name not in fixed]
     order = command.positionals()
     positionals = sorted((p for p in chosen if p.kind == "positional"), key=order.index)
     flags = [p for p in chosen if p.kind == "flag"]
@@ -281,7 +290,9 @@ def input_for(path: MainPath, param: Param, name: str) -> Input:
     if not param.typed and kind == "string" and seen and all(_int(v) for v in seen):
         kind = "integer"
     shown_optional = any(param.name in inv.optional for inv in path.invocations)
-    if authoritative or param.certain:
+    if path.mode is not None and param.name == path.mode.key:
+        required = True  # what the mode works on: "--batch list.csv"
+    elif authoritative or param.certain:
         required = param.required
     elif shown_optional:
         required = False
@@ -301,13 +312,16 @@ def input_for(path: MainPath, param: Param, name: str) -> Input:
     if seen and kind != "boolean" and example_of(help_text) is None:  # "邮件主题" shown "主题"
         help_text = with_example(help_text, seen[0])
     enum = param.choices or _values_seen(param, path.program.enumerations.get(param.name))
+    # An optional output file is the user's to name; unnamed, the program does what it
+    # does without it (prints to stdout, or writes where it always does): no default here.
+    default = None if param.kind == "flag" and is_output_file(param) else param.default
     return Input(
         name,
         kind,
         required,
         help_text,
         list(enum) if enum and kind == "string" else None,
-        _coerce(param.default, kind),
+        _coerce(default, kind),
     )
 
 
@@ -338,6 +352,7 @@ def code_step(path: MainPath, taken: set[str]) -> tuple[CodeStep, list[Input]]:
     """The single code step of a main path, and the inputs it reads."""
     fixed, stdout = json_switch(path.command, path.program)
     args: list[Arg] = [Arg(path.action[0], path.action[1])] if path.action else []
+    args += [Arg(flag) for flag in (path.mode.switches if path.mode is not None else ())]
     rest: list[Arg] = []  # every remaining word: after the flags, as documented
     inputs: list[Input] = []
     for param in exposed_params(path):

@@ -16,7 +16,8 @@ _LIST_SPLIT = re.compile(r",\s*|;\s*|\s+or\s+|\s+and\s+|[，、；]|或者?|以�
 _USE_WHEN = re.compile(
     r"\b(?:use|invoke|trigger)s?\s+(?:this\s+)?(?:skill\s+)?(?:especially\s+)?"
     r"(?:when(?:ever)?|for|if|any ?time)\b\s*(?P<en>.+)$"
-    r"|\b(?:this includes|includes|including|supports|triggers include)\s*:?\s*(?P<list>.+)$"
+    r"|\b(?:this includes|includes|including|supports|triggers (?:include|on)|activates? on)"
+    r"\s*:?\s*(?P<list>.+)$"
     r"|(?:当|在)?(?:用户)?(?:要求|需要|想要|想|请求|让你)?(?P<zh>[^。；]+?)时(?:使用|调用)"
     r"|(?:支持|用于|适用于)(?P<zhlist>[^。；]+)",
     re.I,
@@ -180,7 +181,7 @@ def _shares_object(waiting: list[str], words: list[str]) -> bool:
 
 
 def _tidy(part: str) -> str:
-    part = re.sub(r"^(?:and|or|then|but)\s+", "", part.strip(), flags=re.I)
+    part = re.sub(r"^(?:(?:and|or|then|but|when)\s+)+", "", part.strip(), flags=re.I)
     part = re.sub(r"^(?:wants?|needs?|asks?(?:\s+for)?)\s+(?:to\s+)?", "", part, flags=re.I)
     return part.rstrip(".。").strip()
 

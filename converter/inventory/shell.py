@@ -202,7 +202,11 @@ _DRAWING = re.compile(r"[\u2190-\u21ff\u2500-\u257f\u25a0-\u25ff\u27f0-\u27ff]")
 
 
 def simple_commands(text: str, first_line: int, language: str = "") -> list[SimpleCommand]:
-    """The commands a block runs, but not the shell functions it defines (`greet() {`)."""
+    """The commands a block runs, but not the shell functions it defines (`greet() {`).  An
+    untagged block that draws (a tree of calls or files under its root: "bm25.py CLI" above
+    "├── resolve_corpus(spec)") runs nothing, its first line included."""
+    if not language and _DRAWING.search(text):
+        return []
     commands = _commands(text, first_line, language)
     defined = set(FUNCTION.findall(text))
     return [c for c in commands if c.argv[0] not in defined] if defined else commands
