@@ -160,3 +160,32 @@ def test_the_skills_own_program_takes_what_the_skill_is_for(tmp_path: Path) -> N
     plan = plan_of(tmp_path / "b", {"SKILL.md": helper, "scripts/with_server.py": program})
     (pipeline,) = plan.pipelines
     assert "ranking documents for a query" not in pipeline.triggers
+
+
+def test_a_program_run_through_a_variable_is_found_with_its_comments(tmp_path: Path) -> None:
+    """wix-design-system: `WDS="<this-skill-dir>/scripts/wds.cjs"`, then `node $WDS search
+    <keyword>   # Find components by keyword`: the commands were not read as runs of the
+    program (only its own usage header was), so the pipelines were "Search", "Icons"."""
+    md = (
+        "---\nname: lookup\ndescription: Look things up.\n---\n\n# Lookup\n\n```bash\n"
+        'LK="<this-skill-dir>/scripts/lk.cjs"\n\n'
+        "node $LK search <keyword>     # Find components by keyword\n"
+        "node $LK icons <query>        # Search for icons\n```\n\n"
+        "## Examples\n\n```bash\nnode ${LK} search modal dialog\n```\n"
+    )
+    program = (
+        "const [cmd, ...rest] = process.argv.slice(2);\n"
+        "switch (cmd) {\n  case 'search': console.log(rest); break;\n"
+        "  case 'icons': console.log(rest); break;\n}\n"
+    )
+    inventory = build_inventory(write_tree(tmp_path, {"SKILL.md": md, "scripts/lk.cjs": program}))
+    (found,) = inventory.programs
+    assert [(i.file, i.argv[0]) for i in found.invocations] == [
+        ("SKILL.md", "search"),
+        ("SKILL.md", "icons"),
+        ("SKILL.md", "search"),
+    ]
+    plan = analyze(inventory)
+    described = {p.name: p.description for p in plan.pipelines}
+    assert described["lk-search"].startswith("Find components by keyword")
+    assert described["lk-icons"].startswith("Search for icons")

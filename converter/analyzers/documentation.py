@@ -33,6 +33,7 @@ from skill2app.converter.analyzers.triggers import (
     first_of,
     label_phrase,
     quoted_requests,
+    title_text,
     usage_request,
     verb_and_object,
     zh_action_phrases,
@@ -142,7 +143,8 @@ def path_candidates(
     program = path.program
     stem = humanize(program.path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
     candidates = [as_task(title) for title, _prose in documenting(inventory, path.invocations)]
-    candidates += [as_task(comment) for comment in comments_above(inventory, path.invocations)]
+    comments = comments_above(inventory, path.invocations)  # one word is a label: "# Filters"
+    candidates += [as_task(c) for c in comments if len(c.split()) > 1 or has_cjk(c)]
     if inventory.language == "zh":  # the action, else the program ("create-doc.js"), in Chinese
         action = path.label or stem
         candidates += zh_action_phrases(action, _zh_nouns(inventory, path, action))
@@ -289,8 +291,9 @@ def lead_ins(inventory: Inventory, invocations: list[Invocation]) -> list[str]:
 
 
 def comments_above(inventory: Inventory, invocations: list[Invocation]) -> list[str]:
-    """The comment right above each documented command in its code block ("# 发送带附件",
-    "# Merge two PDFs"): the skill's own words for what that command does."""
+    """The comment beside or right above each documented command in its code block
+    ("node $WDS search <keyword>   # Find components by keyword", "# 发送带附件" above it):
+    the skill's own words for what that command does."""
     found: list[str] = []
     for inv in invocations:
         document = next((d for d in inventory.documents if d.path == inv.file), None)
@@ -298,11 +301,18 @@ def comments_above(inventory: Inventory, invocations: list[Invocation]) -> list[
             continue
         lines = document.text.split("\n")
         offset = inv.line - document.first_line
+        beside = _BESIDE.search(lines[offset]) if 0 <= offset < len(lines) else None
+        if beside and not _CONDITION.search(beside.group(1)):
+            found.append(beside.group(1).strip())
         above = lines[offset - 1].strip() if 0 < offset <= len(lines) else ""
         comment = above.lstrip("#/ ").strip()
         if re.match(r"(?:#|//)(?!!)", above) and not _CONDITION.search(comment):
             found.append(comment)  # a shell, Python or JavaScript comment
     return found
+
+
+# A comment after the command on its line, no quote in it (a quoted "#" is an argument).
+_BESIDE = re.compile(r"\s{2,}#\s+([^#'\"]{4,})$")
 
 
 # A comment that says when to run the command, not what it does: "if ACCEPT — promote this
@@ -338,7 +348,8 @@ def path_description(inventory: Inventory, path: MainPath) -> str:
         return capital(what_it_does(path.command.description))
     if path.label:  # the action, and what the program is for: "Create an event — Team ..."
         about = what_it_does(path.program.cli.description if path.program.cli else "")
-        task = capital(tasks[0] if tasks else humanize(path.label))
+        said = [t for c in comments_above(inventory, path.invocations) if (t := title_text(c))]
+        task = capital(tasks[0] if tasks else said[0] if said else humanize(path.label))
         if inventory.language == "zh":  # in the skill's language: "添加关注人 — 飞书任务管理"
             said = zh_action_phrases(path.label, _zh_nouns(inventory, path, path.label))
             skill = first_sentence(inventory.skill.frontmatter.description)

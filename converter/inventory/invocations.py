@@ -117,8 +117,8 @@ def resolve(word: str, cwd: str, files: list[str]) -> str:
         return ""
     clean = posixpath.normpath(word.strip()).removeprefix("./")
     known = set(files)
-    # "$SKILL_DIR/x.sh", "<skill_dir>/x.sh", "{baseDir}/scripts/x.sh"
-    placeholder = re.match(r"(?:\$\{?\w+\}?|<\w+>|\{\{?\w+\}\}?)/(.+)$", clean)
+    # "$SKILL_DIR/x.sh", "<this-skill-dir>/x.sh", "{baseDir}/scripts/x.sh"
+    placeholder = re.match(r"(?:\$\{?\w+\}?|<[\w-]+>|\{\{?[\w-]+\}\}?)/(.+)$", clean)
     if placeholder:
         rest = placeholder.group(1)
         found = resolve(rest, "", files)

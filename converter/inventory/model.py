@@ -311,8 +311,15 @@ def find_invocations(
             if (inv := elsewhere(command, doc.path, source)) is not None:
                 outside.setdefault(inv.program, []).append(inv)
 
+    paths: dict[str, dict[str, str]] = {}  # per document: NAME → the path it is set to
     blocks = [  # each shell block read once: for the names it links programs under, then runs
-        (doc, block, simple_commands(block.text, block.line + 1, block.language))
+        (
+            doc,
+            block,
+            simple_commands(
+                block.text, block.line + 1, block.language, paths.setdefault(doc.path, {})
+            ),
+        )
         for doc in docs
         for block in doc.code_blocks
         if block.language in SHELL_LANGUAGES

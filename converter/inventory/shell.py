@@ -201,13 +201,15 @@ _NOT_A_COMMAND = re.compile(r'-|>|\{(?!\{?\w+\}\}?/)|\}|"[^"]*"\s*:|[A-Za-z_][\w
 _DRAWING = re.compile(r"[\u2190-\u21ff\u2500-\u257f\u25a0-\u25ff\u27f0-\u27ff]")
 
 
-def simple_commands(text: str, first_line: int, language: str = "") -> list[SimpleCommand]:
+def simple_commands(
+    text: str, first_line: int, language: str = "", paths: dict[str, str] | None = None
+) -> list[SimpleCommand]:
     """The commands a block runs, but not the shell functions it defines (`greet() {`).  An
     untagged block that draws (a tree of calls or files under its root: "bm25.py CLI" above
     "├── resolve_corpus(spec)") runs nothing, its first line included."""
     if not language and _DRAWING.search(text):
         return []
-    commands = _commands(text, first_line, language)
+    commands = _commands(text, first_line, language, paths=paths)
     defined = set(FUNCTION.findall(text))
     return [c for c in commands if c.argv[0] not in defined] if defined else commands
 
@@ -215,12 +217,20 @@ def simple_commands(text: str, first_line: int, language: str = "") -> list[Simp
 FUNCTION = re.compile(r"(?m)^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\s*\)")  # `greet() {`
 
 
-def _commands(text: str, first_line: int, language: str, level: int = 0) -> list[SimpleCommand]:
+def _commands(
+    text: str,
+    first_line: int,
+    language: str,
+    level: int = 0,
+    paths: dict[str, str] | None = None,
+) -> list[SimpleCommand]:
     commands: list[SimpleCommand] = []
     cwd = ""
     for line, logical, bodies in logical_lines(text, first_line, language):
         if _NOT_A_COMMAND.match(logical.lstrip()) or _DRAWING.search(logical):
             continue
+        if paths is not None:
+            logical = with_paths(logical, paths)
         logical, inner = _lift_substitutions(logical)
         first = len(commands)  # the line's first command: position 0
         words: list[str] = []
@@ -360,6 +370,25 @@ def _flush(
         return _cd(cwd, target)
     out.append(SimpleCommand(at[0], argv, env, cwd, stdin, at[1], at[2], runner))
     return cwd
+
+
+# `WDS="<this-skill-dir>/scripts/wds.cjs"`, `export SCRIPT="$SKILL_DIR/scripts/x.py"`
+_PATH_ASSIGN = re.compile(
+    r"^\s*(?:export\s+)?([A-Za-z_]\w*)=([\"']?)([^\s\"';|&`]*/[^\s\"';|&`]+)\2\s*(?:#.*)?$"
+)
+
+
+def with_paths(line: str, paths: dict[str, str]) -> str:
+    """``line`` with each ``$NAME`` / ``${NAME}`` a document set to a path earlier replaced
+    by that path (``node $WDS search table`` runs ``<this-skill-dir>/scripts/wds.cjs``); a
+    line that sets one is remembered in ``paths``."""
+    assigned = _PATH_ASSIGN.match(line)
+    if assigned:
+        paths[assigned.group(1)] = assigned.group(3)
+        return line
+    if not paths or "$" not in line:
+        return line
+    return re.sub(r"\$\{?([A-Za-z_]\w*)\}?", lambda m: paths.get(m.group(1), m.group(0)), line)
 
 
 def _cd(cwd: str, target: str) -> str:
