@@ -121,7 +121,12 @@ def test_the_command_pipelines_run_and_a_missing_tool_is_said(skill: Path, tmp_p
     assert report.ok, report.human_lines()
     smoke = {(r.pipeline, r.status) for r in report.verification.smoke}
     assert ("format-a-json-file", "passed") in smoke
-    assert ("extract-text", "skipped") in smoke  # the tool is not installed here
+    # the tool is not installed here: its stand-in records the command line the step runs
+    (extract,) = [r for r in report.verification.smoke if r.pipeline == "extract-text"]
+    assert extract.status == "traced"
+    assert [c.line() for c in extract.calls] == [
+        "textgrab-not-installed-here pipelines/extract-text/samples/one-page.pdf out.txt"
+    ]
     app = tmp_path / "app"
     data = tmp_path / "in.json"
     data.write_text('{"b": 1, "a": [1, 2]}', encoding="utf-8")

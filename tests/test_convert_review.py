@@ -323,3 +323,34 @@ def test_a_session_whose_verified_plan_was_tampered_with_is_refused(
     with pytest.raises(UsageError, match="is not one app-convert wrote"):
         resume(review["session"], '{"keep": true}')
     assert not (tmp_path / "app").exists()
+
+
+def test_the_analysts_probes_are_routed_at_the_review(skill: Path, tmp_path: Path) -> None:
+    probed = plan(ELSEWHERE)  # the skill's own requests all land: only the probes are news
+    probed["pipelines"][0]["probes"] = [
+        "my essay is due tomorrow, is it under the 2000 limit?",  # indirect, lands home
+        "count the words of my essay",  # one of its triggers word for word
+        "book a table for two tonight",  # nothing here does that
+    ]
+    pause = _start(skill, tmp_path)
+    review = resume(pause["session"], json.dumps(probed)).pause
+    assert review is not None and review["step"] == "review"
+    rows = {row["request"]: row for row in review["review"] if row["kind"] == "probe"}
+    assert rows["my essay is due tomorrow, is it under the 2000 limit?"]["finding"] is None
+    assert rows["count the words of my essay"]["finding"] == (
+        'is a trigger of "count-words" word for word: a probe tests other words'
+    )
+    assert rows["book a table for two tonight"]["decision"] != "match"  # Skill mode, or unsure
+    assert rows["book a table for two tonight"]["finding"]
+    assert (
+        "| ⚠ book a table for two tonight | the plan's probes of count-words |" in review["prompt"]
+    )
+    done = resume(review["session"], '{"keep": true}')
+    assert done.ok and done.requests.own and all(not r.finding for r in done.requests.own)
+    assert done.requests.probes_home == 1
+    lines = "\n".join(done.human_lines())
+    assert "The analyst's probes: 1 of 3 reach their own pipeline" in lines
+    assert (
+        "probes"
+        not in (tmp_path / "app" / "pipelines" / "count-words" / "pipeline.yaml").read_text()
+    )

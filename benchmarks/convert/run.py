@@ -20,7 +20,8 @@ smoke run included, and scores each APP:
              pipeline's required inputs that are expected (precision), matched by name words
              (file/path, dir/folder, out/output count as the same) and type
   split      covered paths whose pipeline has an llm step exactly when the expected path has
-  smoke      code steps passed / run (skipped: a dependency this machine lacks, a placeholder)
+  smoke      code steps passed / run (skipped: a dependency this machine lacks, a placeholder;
+             traced: ran with a stand-in for a program not installed here, counted apart)
   selftest   descriptions and triggers routed to their own pipeline, leave-one-out
   own_requests  requests the skill quotes and situations its description names that reach a
              pipeline (a match), as app-convert's report routes them (verify/requests.py)
@@ -141,6 +142,7 @@ def score(skill: Skill, report: Any, analyzer: str) -> dict[str, Any]:
         "split": _mean(split),
         "smoke": _ratio(smoke),
         "smoke_skipped": sum(1 for s in smoke if s.status == "skipped"),
+        "smoke_traced": sum(1 for s in smoke if s.status == "traced"),
         "selftest": _selftest(table),
         "own_requests": _own(report.requests),
         "schemas": _mean(
@@ -265,7 +267,7 @@ def _selftest(table: list[dict[str, Any]]) -> float | None:
 def _own(requests: Any) -> float | None:
     """The skill's own requests (quoted, or its description's situations) that reach a
     pipeline, as the report routes them; None when it has none."""
-    return requests.matched / len(requests.routed) if requests.ran and requests.routed else None
+    return requests.matched / len(requests.own) if requests.ran and requests.own else None
 
 
 def _judgement(skill: Skill, analyzer: str) -> float | None:

@@ -24,6 +24,7 @@ from skill2app.converter.analyzers.llm_prompt import (
 )
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.verify.requests import RequestCheck
+from skill2app.converter.verify.verify import Verification
 
 GUIDE = """\
 # Convert an Agent Skill into an APP
@@ -55,7 +56,12 @@ order given"), never "Run scripts/x.py".
 ("my scanner saved every page as its own PDF, I need one document"), in every language the \
 skill is written in. Never a section heading, never a negative condition ("Do NOT use \
 when…"), never the same trigger on two pipelines. Pipelines must be told apart by their \
-triggers.
+triggers. Test them: give each pipeline 3 to 5 probes — requests a real user would make for \
+it, in other words than its triggers, at least one indirect (it names neither the tool nor \
+the file type: "the clip from yesterday's stream, I want it on my phone"), one close to a \
+sibling pipeline's task. app-convert routes them once the plan passes and shows you where \
+they land; a probe that lands on a sibling means the triggers do not yet say what only that \
+pipeline does.
 4. Deterministic work is a code step: a program of the skill (only ones in the inventory, \
 with flags and subcommands its command line declares), or a written step (your own short \
 program) for what SKILL.md shows as a snippet or for glue between programs. Work that needs \
@@ -83,7 +89,7 @@ documents show (references/*.md, one per command or topic) count like those of S
 ## The plan, version 2 (the JSON Schema is authoritative)
 
 - plan_version: 2; app: {name, description, language}; analyzer: "host" or "llm".
-- pipelines[]: name (lowercase-hyphenated), description, triggers, input[] ({name, type: \
+- pipelines[]: name (lowercase-hyphenated), description, triggers, probes, input[] ({name, type: \
 string|integer|number|boolean|array|object, required, description, enum?, default?}), \
 steps[], output (the step whose output is the pipeline's, default the last), source \
 ("SKILL.md:22"), sample.
@@ -236,10 +242,10 @@ REVIEW = """\
 # Review: your plan for the skill {skill!r} passed verification
 
 Before app-convert writes it, see where app-run's embedded router (no model) sends the requests \
-the skill itself quotes and the situations its description names. A row marked ⚠ reaches no \
-pipeline (Skill mode), leaves the router unsure (the user is asked to pick), or lands on another \
-pipeline than the one whose source section quotes it. Check the other rows too: a request \
-matched to the wrong pipeline runs the wrong thing.
+the skill itself quotes, the situations its description names, and your probes. A row marked ⚠ \
+reaches no pipeline (Skill mode), leaves the router unsure (the user is asked to pick), or lands \
+on another pipeline than the one whose source section quotes it (a probe: the one it probes). \
+Check the other rows too: a request matched to the wrong pipeline runs the wrong thing.
 
 | request | from | routes to |
 |---|---|---|
@@ -258,7 +264,7 @@ SOME_NEW_FOLDER --smoke` verifies it (its routing self-test line says whether ne
 pull the pipelines' own phrases elsewhere), and `app-run route SOME_NEW_FOLDER "a request" \
 --json` shows where a request goes. Triggers that make two sibling pipelines alike help no one.
 
-Answer with `{{"keep": true}}` to keep the plan as verified, or with the whole changed plan \
+{ran}Answer with `{{"keep": true}}` to keep the plan as verified, or with the whole changed plan \
 (YAML or one JSON object). A changed plan is verified again (this review is not asked twice); \
 if it fails and no attempt is left, the plan below is the one written.
 
@@ -270,8 +276,26 @@ Your plan as verified:
 """
 
 
-def review_prompt(skill: str, plan_yaml: str, check: RequestCheck) -> str:
-    """The review of a plan that passed: where the skill's own requests route, and the plan."""
+RAN = """\
+## What your steps ran, through stand-ins
+
+These programs are not installed where app-convert runs, so the smoke run gave each a \
+stand-in that records its command line, prints nothing and exits 0 (a step may have stopped \
+after it on the empty output: that is not held against the plan). Read each command line as \
+the real program would: the order of options and operands, every flag and its value, what \
+goes on stdin, the working folder (a step runs in its pipeline's folder unless it changes \
+to APP_CALLER_CWD).
+
+{calls}
+{notices}
+"""
+
+
+def review_prompt(
+    skill: str, plan_yaml: str, check: RequestCheck, verification: Verification | None = None
+) -> str:
+    """The review of a plan that passed: where the skill's own requests route, what its steps
+    ran through stand-ins and what the smoke run found (``verification``), and the plan."""
     rows = []
     for routed in check.routed:
         mark = "⚠ " if routed.finding else ""
@@ -279,4 +303,26 @@ def review_prompt(skill: str, plan_yaml: str, check: RequestCheck) -> str:
         where = decided or "unsure: " + ", ".join(routed.candidates)
         text = routed.request.text.replace("|", "/")
         rows.append(f"| {mark}{text} | {routed.request.where} | {where} |")
-    return REVIEW.format(skill=skill, rows="\n".join(rows), plan=plan_yaml.rstrip())
+    return REVIEW.format(
+        skill=skill, rows="\n".join(rows), ran=_ran(verification), plan=plan_yaml.rstrip()
+    )
+
+
+def _ran(verification: Verification | None) -> str:
+    """The review's section on the smoke run: command lines run through stand-ins and the
+    findings to check ("" when there are none)."""
+    if verification is None or not (verification.calls or verification.notices):
+        return ""
+    calls = [
+        f"- {where}: `{call.line()}`"
+        + (f" (in {call.cwd})" if call.cwd not in ("", ".") else "")
+        + (f", stdin: {call.stdin[:80]!r}" if call.stdin else "")
+        for where, call in verification.calls[:30]
+    ]
+    notices = [f"- ⚠ {n}" for n in verification.notices[:20]]
+    return RAN.format(
+        calls="\n".join(calls) or "(no program was stood in)",
+        notices=("Findings — fix the step, or keep it when it is right:\n" + "\n".join(notices))
+        if notices
+        else "",
+    )

@@ -192,6 +192,7 @@ def resume(
                     inventory.skill.frontmatter.name or skill.name,
                     plan_to_yaml(verdict.plan),
                     verdict.requests,
+                    verdict.verification,
                 ),
             }
             write(home, data)
@@ -209,10 +210,10 @@ def resume(
 
 
 def _reviews(data: dict[str, Any], verdict: Verdict) -> bool:
-    """Whether a plan that passed is shown back once: requests of the skill's own land in
-    Skill mode, unsure or elsewhere, and the review was neither asked already nor turned off."""
+    """Whether a plan that passed is shown back once: it has something to review
+    (``Verdict.to_review``), and the review was neither asked already nor turned off."""
     wanted = data["options"].get("review", True)
-    return bool(wanted) and not data.get("reviewed") and bool(verdict.requests.findings)
+    return bool(wanted) and not data.get("reviewed") and verdict.to_review
 
 
 def _last(

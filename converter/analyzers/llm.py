@@ -95,7 +95,7 @@ def analyze_with_usage(
         _tell(progress, _outcome(attempt, response.usage, verdict.problems))
         if verdict.ok and verdict.plan is not None:
             notes: list[str] = []
-            if review and verdict.requests.findings:
+            if review and verdict.to_review:
                 ask = _Reviewer(provider, config, inventory, readme, progress, usage, attempt + 1)
                 verdict, notes = ask.review(verdict, material.skill)
             assert verdict.plan is not None
@@ -138,8 +138,16 @@ class _Reviewer:
         """The reviewed plan's verdict, or ``verdict`` with a note when the change failed."""
         assert verdict.plan is not None
         count = len(verdict.requests.findings)
-        _tell(self.progress, f"review: {count} of the skill's requests land off a pipeline")
-        prompt = review_prompt(skill, plan_to_yaml(verdict.plan), verdict.requests)
+        checked = verdict.verification
+        ran = len(checked.calls) if checked is not None else 0
+        _tell(
+            self.progress,
+            f"review: {count} of the skill's requests land off a pipeline, "
+            f"{ran} command lines ran through stand-ins",
+        )
+        prompt = review_prompt(
+            skill, plan_to_yaml(verdict.plan), verdict.requests, verdict.verification
+        )
         response = _ask(self.provider, self.config, prompt, self.attempt)
         for key in self.usage:
             self.usage[key] += int(response.usage.get(key, 0))

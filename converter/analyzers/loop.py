@@ -52,6 +52,16 @@ class Verdict:
     def ok(self) -> bool:
         return self.plan is not None and not self.problems
 
+    @property
+    def to_review(self) -> bool:
+        """Whether a plan that passed has something only its analyst can judge: requests of
+        the skill's own that land off a pipeline, command lines run through stand-ins, or
+        findings of the smoke run."""
+        checked = self.verification
+        return bool(self.requests.findings) or bool(
+            checked is not None and (checked.calls or checked.notices)
+        )
+
 
 def parse_answer(text: str) -> tuple[Any, str]:
     """(the document in ``text``, "") or (None, what is wrong with it).  A fenced block is

@@ -197,6 +197,7 @@ def _pipeline(data: dict[str, Any]) -> Pipeline:
         name=data["name"],
         description=data["description"],
         triggers=list(data["triggers"]),
+        probes=list(data.get("probes") or []),
         input=[Input(**i) for i in data["input"]],
         steps=[_step(s) for s in data["steps"]],
         output=data.get("output", ""),

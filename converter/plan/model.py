@@ -299,6 +299,7 @@ class Pipeline:
     output: str = ""
     source: str = ""
     sample: Sample = field(default_factory=Sample)
+    probes: list[str] = field(default_factory=list)  # an analyst's test requests (not rendered)
 
     def step(self, name: str) -> Step | None:
         return next((s for s in self.steps if s.name == name), None)
@@ -308,6 +309,7 @@ class Pipeline:
             "name": self.name,
             "description": self.description,
             "triggers": list(self.triggers),
+            **({"probes": list(self.probes)} if self.probes else {}),
             "input": [i.to_dict() for i in self.input],
             "steps": [s.to_dict() for s in self.steps],
         }

@@ -251,11 +251,16 @@ def request_lines(requests: RequestCheck) -> list[str]:
     """Where the skill's own requests land, and those that land off a pipeline."""
     if not requests.ran:
         return []
-    head = (
-        f"The skill's own requests: {requests.matched} of {len(requests.routed)} reach a "
+    head = [
+        f"The skill's own requests: {requests.matched} of {len(requests.own)} reach a "
         "pipeline (quoted in its documents, or situations its description names)"
-    )
-    return [head, *(f"  {line}" for line in requests.lines())]
+    ]
+    if requests.probes:
+        head.append(
+            f"The analyst's probes: {requests.probes_home} of {len(requests.probes)} reach "
+            "their own pipeline"
+        )
+    return [*head, *(f"  {line}" for line in requests.lines())]
 
 
 def verification_lines(verification: Verification) -> list[str]:
@@ -280,16 +285,22 @@ def verification_lines(verification: Verification) -> list[str]:
         lines.append("Smoke test: no code steps to run")
         return lines
     skipped = sum(1 for s in v.smoke if s.status == "skipped")
-    failed = len(v.smoke) - passed - skipped
+    traced = sum(1 for s in v.smoke if s.status == "traced")
+    failed = len(v.smoke) - passed - skipped - traced
     lines.append(
         f"Smoke test: {passed} of {len(v.smoke)} steps passed"
-        + (f", {skipped} skipped, {failed} failed" if skipped else "")
+        + (f", {skipped} skipped, {failed} failed" if skipped or traced else "")
+        + (f", {traced} ran with stand-ins for programs not installed here" if traced else "")
     )
-    lines += [
-        f"  {s.pipeline}/{s.step}: {s.status}{': ' + s.detail if s.detail else ''}"
-        for s in v.smoke
-        if s.status != "passed"
-    ]
+    for s in v.smoke:
+        if s.status != "passed":
+            lines.append(
+                f"  {s.pipeline}/{s.step}: {s.status}{': ' + s.detail if s.detail else ''}"
+            )
+        lines += [f"    ran: {c.line()}" for c in s.calls]
+    if v.notices:
+        lines.append(f"Smoke findings to check: {len(v.notices)}")
+        lines += [f"  {n}" for n in v.notices]
     return lines
 
 

@@ -7,6 +7,10 @@ with the embedded router against the plan's pipelines, as ``app-run`` would rout
 routing self-test (``routes.py``) asks whether a plan's own phrases reach their pipelines;
 this asks the converse, with phrases the plan's author did not write: held-out requests.
 
+An LLM analyst may add its own test requests to a pipeline (``probes``: worded as users would
+ask, not copied from the triggers); they are routed the same way, expected on their pipeline.
+A probe that is one of the plan's triggers word for word tests nothing: it is a finding as is.
+
 A request is a finding when it reaches no pipeline (Skill mode), when the router is unsure
 (the agent is asked to pick), or when it lands on another pipeline than the one whose
 ``source`` is in the same section of the document that quotes it.  None of these is an error
@@ -31,14 +35,16 @@ if TYPE_CHECKING:
     from skill2app.converter.plan.model import Plan
 
 MAX_REQUESTS = 40  # routed per plan (a skill quoting more is rare; the first are kept)
+MAX_PROBES = 60  # an analyst's probes routed per plan, besides
 SKILL_MODE = "Skill mode"
 
 
 @dataclass(frozen=True)
 class Request:
-    """A request the skill quotes (``kind`` "quoted", at ``where``: file:line) or a situation
-    its description names ("situation"); ``expected``: the pipeline whose source is in the
-    same section, when one is."""
+    """A request the skill quotes (``kind`` "quoted", at ``where``: file:line), a situation
+    its description names ("situation") or an analyst's probe of a pipeline ("probe");
+    ``expected``: the pipeline whose source is in the same section (a probe's: its own),
+    when one is."""
 
     text: str
     kind: str
@@ -53,9 +59,13 @@ class Routed:
     pipeline: str  # the match, or the best candidate when unsure ("" when none)
     candidates: tuple[str, ...] = ()  # the short list when unsure
 
+    copied: str = ""  # a probe that is this pipeline's trigger word for word
+
     @property
     def finding(self) -> str:
         """Why the analyst should look at it ("" when it lands where expected)."""
+        if self.copied:
+            return f'is a trigger of "{self.copied}" word for word: a probe tests other words'
         if self.decision == "no_match":
             return "reaches no pipeline (Skill mode)"
         if self.decision == "unsure":
@@ -64,6 +74,8 @@ class Routed:
             return f"the router is unsure {between} {named}"
         expected = self.request.expected
         if expected and self.pipeline != expected:
+            if self.request.kind == "probe":
+                return f'is matched to "{self.pipeline}", though it is a probe of "{expected}"'
             return (
                 f'is matched to "{self.pipeline}", though the section quoting it is "{expected}"\'s'
             )
@@ -93,12 +105,27 @@ class RequestCheck:
         return [r for r in self.routed if r.finding]
 
     @property
+    def own(self) -> list[Routed]:
+        """The skill's own requests (quoted, situations): not the analyst's probes."""
+        return [r for r in self.routed if r.request.kind != "probe"]
+
+    @property
+    def probes(self) -> list[Routed]:
+        return [r for r in self.routed if r.request.kind == "probe"]
+
+    @property
     def matched(self) -> int:
-        return sum(r.decision == "match" for r in self.routed)
+        """The skill's own requests that reach a pipeline."""
+        return sum(r.decision == "match" for r in self.own)
+
+    @property
+    def probes_home(self) -> int:
+        """The analyst's probes that reach their own pipeline."""
+        return sum(not r.finding for r in self.probes)
 
     def lines(self) -> list[str]:
         """One line per finding, as the report shows them."""
-        said = {"quoted": "quoted at", "situation": "a situation in"}
+        said = {"quoted": "quoted at", "situation": "a situation in", "probe": "a probe in"}
         return [
             f'"{_short(r.request.text)}" ({said.get(r.request.kind, r.request.kind)} '
             f"{r.request.where}) {r.finding}"
@@ -109,8 +136,10 @@ class RequestCheck:
         return {
             "ran": self.ran,
             "skipped": self.skipped,
-            "requests": len(self.routed),
+            "requests": len(self.own),
             "matched": self.matched,
+            "probes": len(self.probes),
+            "probes_home": self.probes_home,
             "findings": len(self.findings),
             "routed": [r.to_dict() for r in self.routed],
         }
@@ -136,7 +165,17 @@ def skill_requests(inventory: Inventory, plan: Plan) -> list[Request]:
     for phrase in use_when_phrases(inventory.skill.frontmatter.description or ""):
         if _a_request(phrase):
             add(Request(clean(phrase), "situation", f"{skill_md}'s description"))
-    return found
+    return found + probes(plan)
+
+
+def probes(plan: Plan) -> list[Request]:
+    """The analyst's probes of each pipeline, at most MAX_PROBES."""
+    found = [
+        Request(text, "probe", f"the plan's probes of {pipeline.name}", pipeline.name)
+        for pipeline in plan.pipelines
+        for text in dict.fromkeys(t.strip() for t in pipeline.probes if t.strip())
+    ]
+    return found[:MAX_PROBES]
 
 
 def route_requests(plan: Plan, inventory: Inventory) -> RequestCheck:
@@ -156,13 +195,15 @@ def route_requests(plan: Plan, inventory: Inventory) -> RequestCheck:
         decisions = [router.route(r.text) for r in requests]
     except AppRunError as exc:  # the encoder cannot load here: say so, judge nothing
         return RequestCheck(skipped=exc.message)
+    triggers = {t.casefold(): p.name for p in plan.pipelines for t in p.triggers}
     routed = []
     for request, decided in zip(requests, decisions, strict=True):
         best = decided.candidates[0].pipeline if decided.candidates else ""
         shown = (
             tuple(c.pipeline for c in decided.candidates) if decided.decision == "unsure" else ()
         )
-        routed.append(Routed(request, decided.decision, decided.pipeline or best, shown))
+        copied = triggers.get(request.text.casefold(), "") if request.kind == "probe" else ""
+        routed.append(Routed(request, decided.decision, decided.pipeline or best, shown, copied))
     return RequestCheck(ran=True, routed=routed)
 
 

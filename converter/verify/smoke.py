@@ -10,6 +10,12 @@ the APP.  The steps run through app-run's own step runner inside the sandbox
 (``runtime.run.sandbox``: no network, nothing writable but the temporary copy, no view of the
 user's home; the caller has made sure one is available, or the user asked to go without:
 ``sandboxed``).
+
+A program the skill runs that is not installed here gets a stand-in (``standins.py``): the
+pipeline runs, and what its steps ran through the stand-in is recorded (status ``traced``),
+so the glue around the program is run too.  Files a pipeline's steps write inside the APP's
+``pipelines/`` folder (they run there: a program given a relative output path writes into
+the APP) are recorded as well (``SmokeRun.inside``).
 """
 
 from __future__ import annotations
@@ -20,14 +26,16 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.render.literals import read_literal
+from skill2app.converter.verify.standins import Call, StandIns, missing_program
 from skill2app.runtime.app.config import Config
 from skill2app.runtime.app.document import read_bounded
 from skill2app.runtime.app.model import CONSTRUCTOR, DESTRUCTOR, App, Pipeline, load_app
+from skill2app.runtime.app.secrets import Scrubber
 from skill2app.runtime.errors import AppRunError, SubprocessError
 from skill2app.runtime.run.sandbox import Sandbox
 from skill2app.runtime.run.steps import StepContext, run_code_step
@@ -61,20 +69,40 @@ NETWORK = re.compile(
 )
 
 
+MAX_RERUNS = 3  # a pipeline run again with one more stand-in, at most this many times
+
+
 @dataclass(frozen=True)
 class SmokeResult:
     pipeline: str
     step: str
-    status: str  # passed | failed | skipped
+    status: str  # passed | failed | skipped | traced (ran with stand-ins: standins.py)
     detail: str = ""
+    calls: tuple[Call, ...] = ()  # what the step ran through stand-ins
+    lacks: str = ""  # skipped: the program this machine lacks, when the failure names one
 
-    def to_dict(self) -> dict[str, str]:
-        return {
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
             "pipeline": self.pipeline,
             "step": self.step,
             "status": self.status,
             "detail": self.detail,
         }
+        if self.calls:
+            data["stand_in_calls"] = [c.to_dict() for c in self.calls]
+        return data
+
+
+@dataclass
+class Scratch:
+    """What every pipeline of one smoke run shares: the scratch folder, its environment, the
+    stand-ins, and what blanks secrets in what they record."""
+
+    work: Path
+    env: dict[str, str]
+    standins: StandIns
+    scrubber: Scrubber
+    inside: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> files it wrote
 
 
 def smoke_test(
@@ -85,6 +113,7 @@ def smoke_test(
     *,
     sandboxed: bool = True,
     outside: dict[str, Path] | None = None,
+    inside: dict[str, list[str]] | None = None,
 ) -> list[SmokeResult]:
     """Run every business pipeline on its samples in a temporary copy of the APP, inside its
     lifecycle, the way app-run runs it (same environment, working folder, stdin/stdout
@@ -92,7 +121,8 @@ def smoke_test(
     may use), then the rest by name — in the sandbox unless not ``sandboxed``.  A pipeline
     whose sample is a placeholder (``samples/placeholders.json``) is skipped, with its
     reason.  ``outside``: files outside the skill its programs name (target relative to the
-    APP -> the file), put where they are named from the copy."""
+    APP -> the file), put where they are named from the copy.  ``inside`` (filled when
+    given): the files each pipeline wrote inside the APP's ``pipelines/`` folder."""
     results: list[SmokeResult] = []
     with tempfile.TemporaryDirectory(prefix="app-convert-smoke-") as tmp:
         sandbox = Sandbox(writable=(Path(tmp).resolve(),)) if sandboxed else None
@@ -105,18 +135,43 @@ def smoke_test(
             app = load_app(copy)
         except AppRunError as exc:  # app-run check has reported it already
             return [SmokeResult("", "", "failed", exc.one_line())]
+        standins = StandIns(Path(tmp) / "stand-ins")
+        for name in missing_binaries(copy):
+            standins.add(name)
         env = scratch_env(copy, work)
+        env["PATH"] = standins.path(os.environ.get("PATH", ""))
+        scratch = Scratch(work, env, standins, Scrubber.from_env())
         names = app.business_names()
         ordered = [n for n in order or [] if n in names] + [
             n for n in names if n not in (order or [])
         ]
         missing: list[str] = []  # pipelines skipped for what this machine lacks
         for name in ordered:
-            done = _smoke_business(app, name, work, env, timeout, progress, sandbox, missing)
+            done = _smoke_business(app, name, scratch, timeout, progress, sandbox, missing)
             if any(r.status == "skipped" and _lacks(r.detail) for r in done):
                 missing.append(name)
             results += done
+        if inside is not None:
+            inside.update(scratch.inside)
     return results
+
+
+def missing_binaries(app_root: Path) -> list[str]:
+    """The programs the constructor checks for that are not on PATH here."""
+    return [
+        str(check.get("name", ""))
+        for check in _checks(app_root)
+        if check.get("kind") == "binary" and not shutil.which(str(check.get("name", "")))
+    ]
+
+
+def _checks(app_root: Path) -> list[dict[str, Any]]:
+    checker = app_root / "pipelines" / CONSTRUCTOR / "steps" / "check_environment.py"
+    try:
+        checks = read_literal(checker.read_text(encoding="utf-8"), "CHECKS") or []
+    except (OSError, SyntaxError, ValueError):
+        return []
+    return [c for c in checks if isinstance(c, dict)] if isinstance(checks, list) else []
 
 
 def _lacks(detail: str) -> bool:
@@ -170,14 +225,9 @@ def place_outside(app: Path, outside: dict[str, Path]) -> None:
 
 def scratch_env(app_root: Path, work: Path) -> dict[str, str]:
     """Scratch paths for the constructor's path-like variables that are not set here."""
-    checker = app_root / "pipelines" / CONSTRUCTOR / "steps" / "check_environment.py"
-    try:
-        checks = read_literal(checker.read_text(encoding="utf-8"), "CHECKS") or []
-    except (OSError, SyntaxError, ValueError):
-        return {}
     env: dict[str, str] = {}
-    for check in checks:
-        name = str(check.get("name", "")) if isinstance(check, dict) else ""
+    for check in _checks(app_root):
+        name = str(check.get("name", ""))
         if check.get("kind") == "env" and PATH_LIKE.search(name) and name not in os.environ:
             path = work / "env" / name.lower()
             if name.endswith(("_DIR", "_HOME")):
@@ -190,8 +240,31 @@ def scratch_env(app_root: Path, work: Path) -> dict[str, str]:
 def _smoke_business(
     app: App,
     name: str,
-    work: Path,
-    env: dict[str, str],
+    scratch: Scratch,
+    timeout: float,
+    progress: Callable[[str], None],
+    sandbox: Sandbox | None = None,
+    skipped: list[str] | None = None,
+) -> list[SmokeResult]:
+    """One business pipeline with its lifecycle (``_one_run``), run again with a stand-in
+    when a step fails on a program this machine lacks that has none yet."""
+    before = _files_inside(app.root)
+    for _rerun in range(MAX_RERUNS + 1):
+        results = _one_run(app, name, scratch, timeout, progress, sandbox, skipped)
+        lacking = [r.lacks for r in results if r.status == "skipped"]
+        if not any(scratch.standins.add(n) for n in lacking if n):
+            break
+        progress(f"smoke: {name}: again, with a stand-in for {', '.join(filter(None, lacking))}")
+    written = sorted(_files_inside(app.root) - before)
+    if written:
+        scratch.inside[name] = written
+    return results
+
+
+def _one_run(
+    app: App,
+    name: str,
+    scratch: Scratch,
     timeout: float,
     progress: Callable[[str], None],
     sandbox: Sandbox | None = None,
@@ -211,11 +284,12 @@ def _smoke_business(
         inputs = _sample_inputs(pipeline)
     except AppRunError as exc:  # bounded: a huge or bomb-like sample is said, not parsed
         return [SmokeResult(name, "", "failed", exc.one_line())]
+    scratch.scrubber.hide(inputs)
     results: list[SmokeResult] = []
-    run = (work, env, timeout, progress, inputs, name, sandbox)
+    run = (scratch, timeout, progress, inputs, name, sandbox)
     if app.has(CONSTRUCTOR):
         before = _smoke_pipeline(app, app.pipeline(CONSTRUCTOR), *run)
-        failed = next((r for r in before if r.status != "passed"), None)
+        failed = next((r for r in before if r.status not in ("passed", "traced")), None)
         if failed is not None:
             missing = needs_of(failed.detail)
             if not missing:
@@ -229,6 +303,19 @@ def _smoke_business(
             replace(r, pipeline=f"{name} ({DESTRUCTOR})") for r in after if r.status == "failed"
         ]
     return results
+
+
+def _files_inside(app_root: Path) -> set[str]:
+    """The files under the APP's ``pipelines/`` folder (bytecode caches aside)."""
+    found = set()
+    for path in (app_root / "pipelines").rglob("*"):
+        if "__pycache__" in path.parts or "node_modules" in path.parts:
+            continue
+        if path.is_file() or path.is_symlink():
+            found.add(path.relative_to(app_root).as_posix())
+        if len(found) > 20_000:  # a runaway step: enough to say so
+            break
+    return found
 
 
 FILE_LIKE = re.compile(r"[\w./-]*[\w-]\.[A-Za-z0-9]{1,5}")
@@ -279,8 +366,7 @@ def _sample_inputs(pipeline: Pipeline) -> dict[str, Any]:
 def _smoke_pipeline(
     app: App,
     pipeline: Pipeline,
-    work: Path,
-    env: dict[str, str],
+    scratch: Scratch,
     timeout: float,
     progress: Callable[[str], None],
     inputs: dict[str, Any],
@@ -298,14 +384,15 @@ def _smoke_pipeline(
         run_id="smoke",
         config=Config(),
         extra_env={
-            **env,
-            "APP_WORK_DIR": str(work),
+            **scratch.env,
+            "APP_WORK_DIR": str(scratch.work),
             "APP_CALLER_CWD": str(app.root),
             "APP_BUSINESS_PIPELINE": business,
         },
         sandbox=sandbox,
     )
     results: list[SmokeResult] = []
+    stood_in: list[str] = []  # programs stood in for so far in this run
     for step in pipeline.steps:
         if step.type == "llm":
             queue = answers.get(f"{pipeline.name}/{step.name}") or answers.get(step.name)
@@ -321,17 +408,45 @@ def _smoke_pipeline(
             context.outputs[step.name] = queue[0]
             continue
         progress(f"smoke: {pipeline.name}/{step.name}")
+        mark = scratch.standins.mark()
         try:
             outcome = run_code_step(context, replace(step, timeout=min(step.timeout, timeout)))
         except AppRunError as exc:
-            reason = _reason(exc)
-            missing = needs_of(reason) if pipeline.name not in (CONSTRUCTOR, DESTRUCTOR) else ""
-            status = "skipped" if missing else "failed"
-            results.append(SmokeResult(pipeline.name, step.name, status, missing or reason))
+            calls = tuple(scratch.standins.calls_since(mark, app.root, scratch.scrubber))
+            stood_in += [c.program for c in calls]
+            results.append(_stopped(pipeline.name, step.name, _reason(exc), calls, stood_in))
             break
-        results.append(SmokeResult(pipeline.name, step.name, "passed"))
+        calls = tuple(scratch.standins.calls_since(mark, app.root, scratch.scrubber))
+        stood_in += [c.program for c in calls]
+        if calls:
+            detail = f"ran with a stand-in for {_named(calls)}, which is not installed here"
+            results.append(SmokeResult(pipeline.name, step.name, "traced", detail, calls))
+        else:
+            results.append(SmokeResult(pipeline.name, step.name, "passed"))
         context.outputs[step.name] = outcome.output
     return results
+
+
+def _stopped(
+    pipeline: str, step: str, reason: str, calls: tuple[Call, ...], stood_in: list[str]
+) -> SmokeResult:
+    """A step that failed: ``traced`` when a stand-in ran in it or before it (what it printed,
+    nothing, may be why), ``skipped`` when this machine lacks what it needs, else ``failed``."""
+    if stood_in:
+        whose = _named(calls) if calls else ", ".join(dict.fromkeys(stood_in))
+        detail = (
+            f"ran with a stand-in for {whose}, which is not installed here; then stopped, "
+            f"perhaps on the stand-in's empty output: {reason}"
+        )
+        return SmokeResult(pipeline, step, "traced", detail, calls)
+    missing = needs_of(reason) if pipeline not in (CONSTRUCTOR, DESTRUCTOR) else ""
+    if not missing:
+        return SmokeResult(pipeline, step, "failed", reason)
+    return SmokeResult(pipeline, step, "skipped", missing, lacks=missing_program(reason))
+
+
+def _named(calls: tuple[Call, ...]) -> str:
+    return ", ".join(dict.fromkeys(c.program for c in calls))
 
 
 def _judge_sample(context: StepContext, step: Any, answer: Any) -> list[str]:

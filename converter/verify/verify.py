@@ -8,6 +8,11 @@
    off by default, since real programs may have side effects.
 5. Each pipeline's description and triggers reach it through the embedded router
    (``routes.py``).
+
+What the smoke run ran through stand-ins for programs not installed here, and files it wrote
+inside the APP's ``pipelines/`` folder, are findings (``notices``): shown to the analyst at
+the review and in the report, never an error (only the analyst can tell a wrong command line
+from an unusual one).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from skill2app.converter.inventory.programs.interface import Command, as_run
 from skill2app.converter.render.literals import read_spec
 from skill2app.converter.verify.routes import RoutingCheck, check_routes
 from skill2app.converter.verify.smoke import SMOKE_TIMEOUT, SmokeResult, smoke_test
+from skill2app.converter.verify.standins import findings
 from skill2app.runtime.app.model import App, load_app
 
 if TYPE_CHECKING:
@@ -40,6 +46,25 @@ class Verification:
     smoke: list[SmokeResult] = field(default_factory=list)
     routing: RoutingCheck = field(default_factory=RoutingCheck)
     outside_errors: list[str] = field(default_factory=list)  # files outside the skill it lacks
+    inside: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> files it wrote there
+    stand_in_findings: list[str] = field(default_factory=list)
+
+    @property
+    def notices(self) -> list[str]:
+        """Findings of the smoke run that only the analyst can judge (not errors)."""
+        wrote = [
+            f"smoke {name}: its steps wrote {', '.join(files[:3])}"
+            f"{f' and {len(files) - 3} more' if len(files) > 3 else ''} inside the APP's "
+            "pipelines folder (steps run there): write to the user's folder (APP_CALLER_CWD) "
+            "or the output path the user gives"
+            for name, files in self.inside.items()
+        ]
+        return [*self.stand_in_findings, *wrote]
+
+    @property
+    def calls(self) -> list[tuple[str, Any]]:
+        """("pipeline/step", call) for every command line a step ran through a stand-in."""
+        return [(f"{s.pipeline}/{s.step}", c) for s in self.smoke for c in s.calls]
 
     @property
     def errors(self) -> list[str]:
@@ -59,6 +84,7 @@ class Verification:
             "smoke": {"ran": self.smoke_ran, "steps": [s.to_dict() for s in self.smoke]},
             "routing": self.routing.to_dict(),
             "outside": {"errors": self.outside_errors},
+            "notices": self.notices,
         }
 
 
@@ -89,8 +115,22 @@ def verify_app(
         result.smoke_ran = True
         say = progress or (lambda _message: None)
         outside = {o.target: inventory.root / o.target for o in inventory.outside}
-        result.smoke = smoke_test(root, timeout, say, order, sandboxed=sandboxed, outside=outside)
+        result.smoke = smoke_test(
+            root, timeout, say, order, sandboxed=sandboxed, outside=outside, inside=result.inside
+        )
+        result.stand_in_findings = findings(result.calls, document_lines(inventory))
     return result
+
+
+def document_lines(inventory: Inventory) -> list[str]:
+    """Every line of the skill's documents that may be a command: code blocks and inline
+    code."""
+    lines: list[str] = []
+    for doc in inventory.documents:
+        for block in doc.code_blocks:
+            lines += block.text.splitlines()
+        lines += [span.text for span in doc.inline_code]
+    return lines
 
 
 def run_check(root: Path) -> tuple[App | None, list[str], list[str]]:

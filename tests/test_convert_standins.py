@@ -1,0 +1,218 @@
+"""Stand-ins: a program this machine lacks is replaced, in the smoke run, by one that records.
+
+Round 9's judge found every download of a host's yt-dlp APP failing: its shared helper put
+`--newline -P <dir>` after `-- URL`, which yt-dlp reads as more URLs, and ran yt-dlp in the
+pipeline's folder, so the media landed inside the APP.  yt-dlp was not installed where
+app-convert ran, so the smoke run skipped the step and nobody saw the command line.  Now the
+step runs against a stand-in that records its command line; the line is in the report and shown
+to the analyst at the review, with what is wrong in it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import write_tree
+
+from skill2app.converter.convert import Options, convert, resume
+from skill2app.converter.verify.standins import (
+    Call,
+    StandIns,
+    findings,
+    missing_program,
+    shown_options,
+)
+from skill2app.runtime.app.secrets import Scrubber
+
+pytestmark = pytest.mark.usefixtures("runtime_env")
+
+TOOL = "fakeget-xyz"  # installed nowhere
+SKILL_MD = f"""\
+---
+name: grab
+description: Download videos with {TOOL}. Use when the user wants to download a video.
+---
+# Grab
+
+## Download a video
+
+```bash
+{TOOL} -f best -P downloads https://videos.example.org/watch/abc
+```
+
+## Download a video with the helper
+
+```bash
+python3 scripts/dl.py https://videos.example.org/watch/abc --format best
+```
+"""
+HELPER = f"""\
+import argparse, json, subprocess
+p = argparse.ArgumentParser()
+p.add_argument("url")
+p.add_argument("--format", default="best")
+a = p.parse_args()
+r = subprocess.run(["{TOOL}", "-f", a.format, "--", a.url, "-P", "out"])
+print(json.dumps({{"ok": r.returncode == 0}}))
+"""
+
+
+@pytest.fixture
+def skill(tmp_path: Path) -> Path:
+    return write_tree(tmp_path / "grab", {"SKILL.md": SKILL_MD, "scripts/dl.py": HELPER})
+
+
+def written_step(source: str) -> dict[str, Any]:
+    return {
+        "plan_version": 2,
+        "app": {"name": "grab", "description": "Download videos."},
+        "analyzer": "host",
+        "pipelines": [
+            {
+                "name": "download-video",
+                "description": "Download a video from its address into a folder",
+                "source": "SKILL.md:8",
+                "triggers": ["download a video", "save this video offline",
+                             "grab the clip at this link", "get me that video as a file",
+                             "download the video at this URL"],
+                "input": [{"name": "url", "type": "string", "required": True,
+                           "description": "the video's address"}],
+                "steps": [{"name": "download", "type": "code",
+                           "write": {"language": "python", "source": source},
+                           "output": {"code": "integer"}}],
+                "sample": {"input": {"url": "https://videos.example.org/watch/abc"}},
+            }
+        ],
+        "constructor": {"needed": True, "checks": [
+            {"kind": "binary", "name": TOOL, "required": True, "where": ["SKILL.md:10"]}]},
+        "destructor": {"needed": False, "actions": []},
+        "skill_mode": [],
+    }  # fmt: skip
+
+
+AFTER_DASHES = (
+    "import json, subprocess, sys\n"
+    'url = json.load(sys.stdin)["input"]["url"]\n'
+    f'code = subprocess.run(["{TOOL}", "-f", "best", "--", url, "-P", "downloads"]).returncode\n'
+    'print(json.dumps({"output": {"code": code}}))\n'
+)
+IN_CALLER = (
+    "import json, os, subprocess, sys\n"
+    'url = json.load(sys.stdin)["input"]["url"]\n'
+    f'argv = ["{TOOL}", "-f", "best", "-P", "downloads", "--", url]\n'
+    'code = subprocess.run(argv, cwd=os.environ["APP_CALLER_CWD"]).returncode\n'
+    'print(json.dumps({"output": {"code": code}}))\n'
+)
+
+
+def test_a_missing_program_of_a_skill_is_stood_in_and_its_command_line_reported(
+    skill: Path, tmp_path: Path
+) -> None:
+    report = convert(Options(skill, out=tmp_path / "app", analyzer="heuristic", smoke=True))
+    assert report.verification is not None
+    steps = [s for s in report.verification.smoke if s.calls]
+    assert steps, report.verification.smoke
+    traced = steps[0]
+    assert traced.status == "traced"
+    assert f"a stand-in for {TOOL}" in traced.detail
+    call = traced.calls[0]
+    assert call.argv == ("-f", "best", "--", "https://videos.example.org/watch/abc", "-P", "out")
+    lines = "\n".join(report.human_lines())
+    assert f"ran: {TOOL} -f best -- https://videos.example.org/watch/abc -P out" in lines
+    assert "passes -P after `--`" in lines
+    assert report.ok  # a finding, not an error: only the analyst can judge it
+
+
+def test_the_host_sees_the_command_line_and_what_is_wrong_with_it_at_the_review(
+    skill: Path, tmp_path: Path
+) -> None:
+    report = convert(Options(skill, out=tmp_path / "app", analyzer="host"))
+    assert report.pause is not None
+    review = resume(report.pause["session"], json.dumps(written_step(AFTER_DASHES))).pause
+    assert review is not None and review["step"] == "review"
+    prompt = review["prompt"]
+    line = f"`{TOOL} -f best -- https://videos.example.org/watch/abc -P downloads`"
+    assert f"- download-video/download: {line} (in pipelines/download-video)" in prompt
+    assert "passes -P after `--`" in prompt
+    assert "in the pipeline's own folder (pipelines/download-video)" in prompt
+
+    fixed = resume(review["session"], json.dumps(written_step(IN_CALLER)))
+    assert fixed.pause is None and fixed.ok
+    assert fixed.verification is not None and fixed.verification.notices == []
+    (call,) = fixed.verification.calls
+    assert call[1].argv[-2:] == ("--", "https://videos.example.org/watch/abc")
+    assert call[1].cwd == "."
+
+
+def test_a_step_that_breaks_before_the_program_runs_still_fails(
+    skill: Path, tmp_path: Path
+) -> None:
+    broken = AFTER_DASHES.replace('["input"]["url"]', '["input"]["address"]')
+    report = convert(Options(skill, out=tmp_path / "app", analyzer="host"))
+    assert report.pause is not None
+    again = resume(report.pause["session"], json.dumps(written_step(broken))).pause
+    assert again is not None and again["step"] == "analyze" and again["attempt"] == 2
+    assert any("smoke download-video/download" in e and "address" in e for e in again["errors"])
+
+
+def test_a_program_a_step_finds_missing_gets_a_stand_in_and_the_pipeline_runs_again(
+    skill: Path, tmp_path: Path
+) -> None:
+    plan = written_step(IN_CALLER.replace(TOOL, "othertool-xyz"))
+    plan["constructor"] = {"needed": False, "checks": []}  # the plan forgot to check for it
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(plan))
+    report = convert(Options(skill, out=tmp_path / "app", plan=plan_file, smoke=True))
+    assert report.verification is not None
+    (step,) = report.verification.smoke
+    assert step.status == "traced", step
+    assert [c.program for c in step.calls] == ["othertool-xyz"]
+
+
+def test_what_the_documents_show_is_no_finding() -> None:
+    docs = ["npm run build -- --watch", "fakeget -f best -P out URL", "# fakeget --quiet"]
+    assert shown_options(docs, "npm") == (set(), True)
+    assert shown_options(docs, "fakeget") == ({"-f", "-P"}, False)
+    watch = Call("npm", ("run", "build", "--", "--watch"))
+    assert findings([("p/s", watch)], docs) == []
+    invented = Call("fakeget", ("-f", "best", "--no-progress", "URL"))
+    assert findings([("p/s", invented)], docs) == [
+        "p/s ran `fakeget -f best --no-progress URL`: the skill's documents never show "
+        "--no-progress for fakeget; check them against its help"
+    ]
+    negative = Call("fakeget", ("-f", "best", "--", "-5"))
+    assert findings([("p/s", negative)], docs) == []
+
+
+@pytest.mark.parametrize(
+    ("detail", "program"),
+    [
+        ("step exited with 127: sh: 1: yt-dlp: not found", "yt-dlp"),
+        ("FileNotFoundError: [Errno 2] No such file or directory: 'vercel'", "vercel"),
+        ("Error: spawn gh ENOENT", "gh"),
+        ("check_environment: the program 'uvx' is not on PATH: install it", "uvx"),
+        ("No such file or directory: 'notes.txt'", ""),  # a file, not a program
+        ("ModuleNotFoundError: No module named 'pypdf'", ""),
+    ],
+)
+def test_the_program_a_failure_says_is_missing(detail: str, program: str) -> None:
+    assert missing_program(detail) == program
+
+
+def test_stand_in_names_and_secrets_are_kept_safe(tmp_path: Path) -> None:
+    standins = StandIns(tmp_path / "stand-ins")
+    assert not standins.add("../evil") and not standins.add("a b") and not standins.add("sh")
+    assert standins.add("tool-x") and not standins.add("tool-x")
+    assert [p.name for p in (tmp_path / "stand-ins").iterdir() if not p.name.startswith(".")] == [
+        "tool-x"
+    ]
+    mark = standins.mark()
+    record = {"program": "tool-x", "argv": ["--token", "s3cr3t-value-123", "--api-key=abcdefgh1"],
+              "cwd": str(tmp_path), "stdin": ""}  # fmt: skip
+    with standins.log.open("a") as fh:
+        fh.write(json.dumps(record) + "\n")
+    (call,) = standins.calls_since(mark, tmp_path, Scrubber())
+    assert call.argv == ("--token", "***", "--api-key=***")
