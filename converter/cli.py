@@ -142,7 +142,8 @@ Review = Annotated[
     typer.Option(
         "--review/--no-review",
         help="Show an LLM analyst (host, llm) its passing plan once more when requests the "
-        "skill quotes reach no pipeline, leave the router unsure or land elsewhere.",
+        "skill quotes (or its own probes) reach no pipeline, leave the router unsure or land "
+        "elsewhere, or when its steps ran programs through stand-ins.",
     ),
 ]
 PlanOnly = Annotated[

@@ -622,8 +622,10 @@ def test_json_report_shape(here: Path) -> None:
     assert verification["arguments"] == {"mappings": 15, "errors": []}
     assert verification["smoke"] == {"ran": False, "steps": []}
     requests = report["requests"]  # the skill's own requests, routed through the APP
-    assert list(requests) == ["ran", "skipped", "requests", "matched", "findings", "routed"]
-    assert requests["requests"] == len(requests["routed"])
+    assert list(requests) == [
+        "ran", "skipped", "requests", "matched", "findings", "probes", "probes_home", "routed"
+    ]  # fmt: skip
+    assert requests["requests"] + requests["probes"] == len(requests["routed"])
 
 
 def test_human_report_and_progress_on_stderr(here: Path) -> None:

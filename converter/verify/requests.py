@@ -138,9 +138,9 @@ class RequestCheck:
             "skipped": self.skipped,
             "requests": len(self.own),
             "matched": self.matched,
+            "findings": len(self.findings),
             "probes": len(self.probes),
             "probes_home": self.probes_home,
-            "findings": len(self.findings),
             "routed": [r.to_dict() for r in self.routed],
         }
 
