@@ -216,3 +216,46 @@ def test_stand_in_names_and_secrets_are_kept_safe(tmp_path: Path) -> None:
         fh.write(json.dumps(record) + "\n")
     (call,) = standins.calls_since(mark, tmp_path, Scrubber())
     assert call.argv == ("--token", "***", "--api-key=***")
+
+
+def _writer(source: str) -> dict[str, Any]:
+    plan = written_step(source)
+    pipeline = plan["pipelines"][0]
+    pipeline["input"] = [{"name": "project", "type": "string", "required": True,
+                          "description": "the project folder"}]  # fmt: skip
+    pipeline["sample"] = {"input": {"project": "samples/proj"}, "files": {"proj/a.txt": "a\n"}}
+    plan["constructor"] = {"needed": False, "checks": []}
+    return plan
+
+
+@pytest.mark.parametrize(
+    ("target", "noticed"),
+    [
+        ("'report.txt'", True),  # the step's own folder: pipelines/download-video/
+        ("os.path.join(os.environ['APP_CALLER_CWD'], args['project'], 'report.txt')", False),
+    ],
+)
+def test_a_file_written_inside_the_pipelines_folder_is_a_finding(
+    skill: Path, tmp_path: Path, target: str, noticed: bool
+) -> None:
+    source = (
+        "import json, os, sys\n"
+        'args = json.load(sys.stdin)["input"]\n'
+        f"open({target}, 'w').write('done')\n"
+        'print(json.dumps({"output": {"code": 0}}))\n'
+    )
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(_writer(source)))
+    report = convert(Options(skill, out=tmp_path / "app", plan=plan_file, smoke=True))
+    assert report.verification is not None and report.ok
+    assert [s.status for s in report.verification.smoke] == ["passed"]
+    if noticed:
+        assert report.verification.inside == {
+            "download-video": ["pipelines/download-video/report.txt"]
+        }
+        assert (
+            "smoke download-video: its steps wrote pipelines/download-video/report.txt"
+            in (report.verification.notices[0])
+        )
+    else:
+        assert report.verification.inside == {} and report.verification.notices == []

@@ -306,10 +306,12 @@ def _one_run(
 
 
 def _files_inside(app_root: Path) -> set[str]:
-    """The files under the APP's ``pipelines/`` folder (bytecode caches aside)."""
+    """The files under the APP's ``pipelines/`` folder, but for its samples (a step may
+    rightly write into the sample project its input names) and bytecode caches."""
     found = set()
     for path in (app_root / "pipelines").rglob("*"):
-        if "__pycache__" in path.parts or "node_modules" in path.parts:
+        parts = path.relative_to(app_root).parts
+        if "__pycache__" in parts or "node_modules" in parts or parts[2:3] == ("samples",):
             continue
         if path.is_file() or path.is_symlink():
             found.add(path.relative_to(app_root).as_posix())
