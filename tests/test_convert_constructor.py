@@ -171,3 +171,59 @@ def test_a_sample_made_by_a_pipeline_skipped_here_is_skipped_not_failed(tmp_path
     assert smoke[("count-words", "skipped")].startswith("its sample uses made.txt")
     assert ("greet", "passed") in smoke  # hello.txt is not there either: it is what it makes
     assert not report.verification.errors
+
+
+def _two_pipelines(tmp_path: Path, check: dict) -> Path:
+    from helpers import write_tree as tree
+
+    tree(tmp_path / "rpc", {"SKILL.md": HEAD + "Run `fakerpc-xyz curl URL`.\n"})
+    step = {"name": "run", "type": "code", "output": {"ok": "boolean"}}
+    done = 'print(json.dumps({"output": {"ok": True}}))\n'
+    calling = "import json, subprocess\nsubprocess.run(['fakerpc-xyz', 'curl', 'u'])\n" + done
+    listing = "import json\n" + done
+    plan = {
+        "plan_version": 2,
+        "app": {"name": "demo", "description": "Calls RPCs."},
+        "analyzer": "host",
+        "pipelines": [
+            {"name": name, "description": f"{name} an RPC", "triggers": [f"{name} rpc"],
+             "input": [],
+             "steps": [step | {"write": {"language": "python", "source": body}}]}
+            for name, body in (("call", calling), ("describe", listing))
+        ],
+        "constructor": {"needed": True, "checks": [check]},
+        "destructor": {"needed": False, "actions": []},
+        "skill_mode": [],
+    }  # fmt: skip
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(plan))
+    return plan_file
+
+
+def test_a_binary_a_written_step_runs_is_checked_for_that_pipeline_only(tmp_path: Path) -> None:
+    check = {"kind": "binary", "name": "fakerpc-xyz", "required": True, "where": ["SKILL.md:7"]}
+    plan_file = _two_pipelines(tmp_path, check)
+    convert(Options(tmp_path / "rpc", out=tmp_path / "app", plan=plan_file))
+    checker = "pipelines/_constructor/steps/check_environment.py"
+    assert run_step(tmp_path / "app", checker, "call", {}).returncode == 1
+    assert run_step(tmp_path / "app", checker, "describe", {}).returncode == 0
+
+
+def test_a_check_the_plan_scopes_is_checked_for_its_pipelines(tmp_path: Path) -> None:
+    check = {"kind": "env", "name": "RPC_HOST_XYZ", "required": True, "pipelines": ["describe"]}
+    plan_file = _two_pipelines(tmp_path, check)
+    convert(Options(tmp_path / "rpc", out=tmp_path / "app", plan=plan_file))
+    checker = "pipelines/_constructor/steps/check_environment.py"
+    assert run_step(tmp_path / "app", checker, "describe", {}).returncode == 1
+    assert run_step(tmp_path / "app", checker, "call", {}).returncode == 0
+
+
+def test_a_check_scoped_to_a_pipeline_the_plan_lacks_is_refused(tmp_path: Path) -> None:
+    import pytest
+
+    from skill2app.converter.errors import ConvertError
+
+    check = {"kind": "binary", "name": "fakerpc-xyz", "required": True, "pipelines": ["nope"]}
+    plan_file = _two_pipelines(tmp_path, check)
+    with pytest.raises(ConvertError, match=r"constructor.checks\[0\].pipelines: no pipeline nope"):
+        convert(Options(tmp_path / "rpc", out=tmp_path / "app", plan=plan_file))

@@ -259,3 +259,18 @@ def test_a_file_written_inside_the_pipelines_folder_is_a_finding(
         )
     else:
         assert report.verification.inside == {} and report.verification.notices == []
+
+
+def test_options_shown_on_continued_lines_are_shown(tmp_path: Path) -> None:
+    from skill2app.converter.inventory.model import build_inventory
+    from skill2app.converter.verify.verify import document_lines
+
+    skill_md = (
+        "---\nname: rpc\ndescription: Call RPCs.\n---\n# RPC\n\n```bash\n"
+        "buf curl \\\n  --schema api.proto \\\n  -H 'X: 1' \\\n  --data '{}' https://h/x.Y/Z\n```\n"
+    )
+    skill = write_tree(tmp_path / "rpc", {"SKILL.md": skill_md})
+    lines = document_lines(build_inventory(skill))
+    assert shown_options(lines, "buf") == ({"--schema", "-H", "--data"}, False)
+    call = Call("buf", ("curl", "--schema", "api.proto", "-H", "X: 1", "--data", "{}", "u"))
+    assert findings([("p/s", call)], lines) == []

@@ -131,8 +131,10 @@ plan's order on one scratch state, so a later sample may use what an earlier pip
 repository with commits, a login, a device), say why in skip instead: it is reported, not \
 run.
 - constructor: {needed, reason, checks[]: {kind: binary|env|python-package|node-package|file\
-|auth, name, required, why, where: ["SKILL.md:10"]}} — what must be present; optional things \
-required: false. A written step's imports count too.
+|auth, name, required, why, where: ["SKILL.md:10"], pipelines?}} — what must be present; \
+optional things required: false; pipelines: the ones that need it (by default those running \
+the programs where names, or whose written steps run, import or read it; else all). A \
+written step's imports count too.
 - destructor: {needed, reason, actions[]} — only when the skill asks for cleanup.
 - skill_mode[]: {topic, reason, where}. notes[]: what a reviewer should check.
 

@@ -55,6 +55,13 @@ def check_plan(plan: Plan, inventory: Inventory) -> list[str]:
         errors.extend(_pipeline(pipeline, where, inventory))
     if plan.constructor.needed and not plan.constructor.checks:
         errors.append("constructor: needed is true but there are no checks")
+    for index, check in enumerate(plan.constructor.checks):
+        unknown = [n for n in check.pipelines or [] if n not in seen_names]
+        if unknown:
+            errors.append(
+                f"constructor.checks[{index}].pipelines: no pipeline {', '.join(unknown)} in "
+                f"the plan (it has {', '.join(seen_names) or 'none'})"
+            )
     if plan.destructor.needed and not plan.destructor.actions:
         errors.append("destructor: needed is true but there are no actions")
     return errors

@@ -330,6 +330,7 @@ class Check:
     required: bool = True
     why: str = ""
     where: list[str] = field(default_factory=list)
+    pipelines: list[str] | None = None  # the analyst's scope (None: inferred when rendered)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "name": self.name, "required": self.required}
@@ -337,6 +338,8 @@ class Check:
             data["why"] = self.why
         if self.where:
             data["where"] = list(self.where)
+        if self.pipelines is not None:
+            data["pipelines"] = list(self.pipelines)
         return data
 
 

@@ -26,7 +26,9 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
     (``from core.gif_builder import ...``) needs what that module needs.  A need only of
     code no pipeline runs (a module nothing imports, a program no step runs) is no
     pipeline's (``pipelines: []``): the constructor checks it in Skill mode only.  An env
-    var is also the need of every pipeline whose written steps read it."""
+    var is also the need of every pipeline whose written steps read it, a binary of every
+    pipeline whose written steps run it.  A check whose plan names its ``pipelines`` is scoped
+    to those alone."""
     users: dict[str, set[str]] = {}
     written: dict[str, set[str]] = {}  # package key -> pipelines whose written steps import it
     for pipeline in plan.pipelines:
@@ -51,7 +53,11 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
             scoped |= written.get(package_key(check.name), set())
         if check.kind == "env":  # a written step reading it: os.environ["NOTION_TOKEN"]
             scoped |= _reading(plan, check.name)
-        if scoped or (files and files <= code):  # code no pipeline runs needs it: none
+        if check.kind == "binary":  # a written step running it: ["buf", "curl", ...]
+            scoped |= _running(plan, check.name)
+        if check.pipelines is not None:  # the analyst said which
+            data["pipelines"] = sorted(set(check.pipelines))
+        elif scoped or (files and files <= code):  # code no pipeline runs needs it: none
             data["pipelines"] = sorted(scoped)
         if check.kind == "python-package" and check.name in PIP_NAMES:
             data["install"] = PIP_NAMES[check.name]
@@ -68,6 +74,27 @@ def _reading(plan: Plan, variable: str) -> set[str]:
         for step in pipeline.steps
         if isinstance(step, CodeStep) and step.write and word.search(step.write.source)
     }
+
+
+def _running(plan: Plan, program: str) -> set[str]:
+    """The pipelines whose written steps run ``program``: a string that is its name (an
+    argument list's first word: ``["buf", "curl"]``, ``spawn('buf', ...)``) or starts a
+    command string with it, or (bash) a command position holding it."""
+    name = re.escape(program)
+    quoted = re.compile(rf"""(["'`]){name}(?:\1|\s)""")
+    command = re.compile(
+        rf"(?:^|[|;&(]|\$\(|\b(?:exec|then|do|else)\s)\s*{name}(?=[\s;|&)]|$)", re.M
+    )
+    found = set()
+    for pipeline in plan.pipelines:
+        for step in pipeline.steps:
+            if not (isinstance(step, CodeStep) and step.write):
+                continue
+            source = step.write.source
+            pattern = command if step.write.language == "bash" else quoted
+            if pattern.search(source):
+                found.add(pipeline.name)
+    return found
 
 
 def _own_modules(modules: set[str], inventory: Inventory) -> set[str]:

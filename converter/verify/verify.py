@@ -17,6 +17,7 @@ from an unusual one).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -123,12 +124,12 @@ def verify_app(
 
 
 def document_lines(inventory: Inventory) -> list[str]:
-    """Every line of the skill's documents that may be a command: code blocks and inline
-    code."""
+    """Every line of the skill's documents that may be a command: code blocks (a line ending
+    in a backslash joined with the next) and inline code."""
     lines: list[str] = []
     for doc in inventory.documents:
         for block in doc.code_blocks:
-            lines += block.text.splitlines()
+            lines += re.sub(r"\\[ \t]*\r?\n", " ", block.text).splitlines()
         lines += [span.text for span in doc.inline_code]
     return lines
 
