@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from helpers import write_tree
 
 from skill2app.converter.convert import Options, convert
@@ -219,11 +220,32 @@ def test_a_check_the_plan_scopes_is_checked_for_its_pipelines(tmp_path: Path) ->
 
 
 def test_a_check_scoped_to_a_pipeline_the_plan_lacks_is_refused(tmp_path: Path) -> None:
-    import pytest
-
     from skill2app.converter.errors import ConvertError
 
     check = {"kind": "binary", "name": "fakerpc-xyz", "required": True, "pipelines": ["nope"]}
     plan_file = _two_pipelines(tmp_path, check)
     with pytest.raises(ConvertError, match=r"constructor.checks\[0\].pipelines: no pipeline nope"):
         convert(Options(tmp_path / "rpc", out=tmp_path / "app", plan=plan_file))
+
+
+RUNS = [
+    ("python", 'subprocess.run(["pandoc", "-o", out, src])', True),
+    ("python", 'os.system("pandoc in.epub -o out.md")', True),
+    ("node", "spawnSync('pandoc', ['-o', out])", True),
+    ("bash", "pandoc -o out.md in.epub", True),
+    ("bash", 'text=$(pandoc "$src")', True),
+    ("python", 'if shutil.which("pandoc") is None: install()', False),  # a look-up
+    ("python", 'subprocess.run(["brew", "install", "pandoc"])', False),  # an install
+    ("bash", "command -v pandoc || brew install pandoc", False),
+    ("python", 'print("pandoc is ready")', False),  # a word in a message
+]
+
+
+@pytest.mark.parametrize(("language", "source", "runs"), RUNS)
+def test_what_runs_a_binary_in_a_written_step(language: str, source: str, runs: bool) -> None:
+    from skill2app.converter.plan.model import CodeStep, Pipeline, Plan, Written
+    from skill2app.converter.render.checks import _running
+
+    step = CodeStep("step", "", [], write=Written(language, source))
+    plan = Plan("demo", "Demo.", "en", "host", [Pipeline("convert", "Convert", steps=[step])])
+    assert _running(plan, "pandoc") == ({"convert"} if runs else set())

@@ -77,14 +77,19 @@ def _reading(plan: Plan, variable: str) -> set[str]:
 
 
 def _running(plan: Plan, program: str) -> set[str]:
-    """The pipelines whose written steps run ``program``: a string that is its name (an
-    argument list's first word: ``["buf", "curl"]``, ``spawn('buf', ...)``) or starts a
-    command string with it, or (bash) a command position holding it."""
+    """The pipelines whose written steps run ``program``: its name alone as the first string
+    of an argument list (``["buf", "curl"]``, ``spawn('buf', ...)``), a command string
+    starting with it handed to a runner (``os.system("buf curl ...")``), or (bash) a command
+    position holding it.  Looking it up (``shutil.which("pandoc")``, ``command -v pandoc``)
+    or installing it (``brew install pandoc``) is no run: a step that installs a missing
+    program must not be stopped for it."""
     name = re.escape(program)
-    quoted = re.compile(rf"""(["'`]){name}(?:\1|\s)""")
+    runner = r"(?:run|call|check_call|check_output|Popen|system|popen|exec\w*|spawn\w*)"
+    quoted = re.compile(rf"""[\[(]\s*(["'`]){name}\1|\b{runner}\(\s*(["'`]){name}\s""")
     command = re.compile(
         rf"(?:^|[|;&(]|\$\(|\b(?:exec|then|do|else)\s)\s*{name}(?=[\s;|&)]|$)", re.M
     )
+    looked_up = re.compile(r"(?:which|command -v|type -p|exists|isfile|install)\W*$")
     found = set()
     for pipeline in plan.pipelines:
         for step in pipeline.steps:
@@ -92,7 +97,10 @@ def _running(plan: Plan, program: str) -> set[str]:
                 continue
             source = step.write.source
             pattern = command if step.write.language == "bash" else quoted
-            if pattern.search(source):
+            if any(
+                not looked_up.search(source[max(0, m.start() - 24) : m.start() + 1])
+                for m in pattern.finditer(source)
+            ):
                 found.add(pipeline.name)
     return found
 
