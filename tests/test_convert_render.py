@@ -846,3 +846,33 @@ def test_two_steps_that_would_share_a_file_are_refused(skill: Path) -> None:
     plan.pipelines[0].steps.append(CodeStep("validate_x", "tools/show.py", [Arg(ref="input.path")]))
     with pytest.raises(RenderError, match="two generated files would be pipelines/show/steps/"):
         render_app(plan, build_inventory(skill))
+
+
+def test_the_readme_says_a_written_step_is_a_program_of_the_app(tmp_path: Path) -> None:
+    from helpers import write_tree
+
+    from skill2app.converter.convert import Options, convert
+
+    skill = write_tree(
+        tmp_path / "hello", {"SKILL.md": "---\nname: hello\ndescription: Hi.\n---\n"}
+    )
+    step = {"name": "greet", "type": "code", "output": {"text": "string"},
+            "write": {"language": "node", "source":
+                      'console.log(JSON.stringify({output: {text: "hi"}}));\n'}}  # fmt: skip
+    plan = {
+        "plan_version": 2, "app": {"name": "hello", "description": "Greets."},
+        "analyzer": "host",
+        "pipelines": [{"name": "greet", "description": "Say hello", "triggers": ["say hello"],
+                       "input": [], "steps": [step]}],
+        "constructor": {"needed": False, "checks": []},
+        "destructor": {"needed": False, "actions": []}, "skill_mode": [],
+    }  # fmt: skip
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(plan))
+    convert(Options(skill, out=tmp_path / "app", plan=plan_file))
+    readme = (tmp_path / "app" / "README.md").read_text()
+    assert (
+        "- `greet` (code): a program written for this APP, `pipelines/greet/steps/greet.cjs`"
+        in (readme)
+    )
+    assert "through the adapter" not in readme
