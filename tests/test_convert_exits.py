@@ -37,6 +37,12 @@ from skill2app.converter.plan.model import CodeStep
         ("Returns 1 finding per line; the exit status is 0.", set()),
         # code-hardcode-audit (judge, round 6): "not an error" says it is no error
         ("Bandit returns exit code 1 when findings exist — not an error", {1}),
+        # design-lint, ascii-graph (judges, round 10): a verdict, emphasis, a parenthesis
+        ("- Exit codes: `0` = PASS / `1` = FAIL (errors present) / `2` = tokens.json absent", {1}),
+        ("終了コード: 0 = PASS / 1 = FAIL (error あり) / 2 = 前提条件不足", {1}),
+        ("prints both and exits 0 (clean) / 1 (drift).", {1}),
+        ("lists drift, and exits **0 clean / 1 on\ndrift**. Loop:", {1}),
+        ("Exit codes: 0 = ok / 1 = failed to connect", set()),
     ],
 )
 def test_statuses_with_a_finding_for_meaning(text: str, statuses: set[int]) -> None:

@@ -19,18 +19,24 @@ from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.programs.interface import Command
 from skill2app.converter.inventory.programs.program import Program
 
-# Where a text starts speaking of statuses: "Exit codes:", "exits", "exit status", "退出码".
+# Where a text starts speaking of statuses: "Exit codes:", "exits", "exit status", "退出码",
+# "終了コード".
 _EXIT_WORD = re.compile(
-    r"\bexit(?:s|ing)?(?:\s+(?:codes?|status(?:es)?|with))?\b|\breturn\s+codes?\b|退出码|返回码",
+    r"\bexit(?:s|ing)?(?:\s+(?:codes?|status(?:es)?|with))?\b|\breturn\s+codes?\b|"
+    r"退出码|返回码|退出代码|終了コード|終了ステータス",
     re.I,
 )
 # One status and its meaning: "1 = something missing", "2 if over budget", "non-zero when
-# failures remain", "3 = no contributions ...".
+# failures remain", "3 = no contributions ...", "1 (drift)"; a list of them is split at
+# commas, semicolons, bars and " / " ("0 = PASS / 1 = FAIL").
 _STATUS = re.compile(
-    r"(?<![\w.-])(non-?zero|[0-9]{1,3})\s*(?:=|:|→|->|—|–|\bmeans\b|\bwhen\b|\bif\b|\bon\b|"
-    r"表示|时|则)\s*([^,;\n|]{1,80})",
+    r"(?<![\w.-])(non-?zero|[0-9]{1,3})\s*(?:=|:|→|->|—|–|\(|\bmeans\b|\bwhen\b|\bif\b|"
+    r"\bon\b|表示|时|则)\s*([^,;\n|()]{1,80})",
     re.I,
 )
+# A verdict a checker gives as its answer: whatever follows it ("FAIL (errors present)") is
+# what it found, not an error of the program.
+_VERDICT = re.compile(r"^(?:FAIL(?:ED|S|URE)?|NG|NOT OK|DRIFT|DIRTY|不合格|違反|违规)\b")
 _RESULT = re.compile(
     r"\b(?:found|finds?|findings?|failures? remain|fail(?:s|ed|ing)? checks?|"
     r"(?:checks?|tests?) (?:fail\w*|remain)|missing|issues?|violations?|"
@@ -57,7 +63,7 @@ def result_statuses(texts: Iterable[str]) -> dict[int, str]:
     "non-zero" counts as 1."""
     found: dict[int, str] = {}
     for text in texts:
-        for line in text[:MAX_TEXT].split("\n"):
+        for line in _sentences(text[:MAX_TEXT]):
             start = _EXIT_WORD.search(line)
             if start is None:
                 continue
@@ -65,9 +71,29 @@ def result_statuses(texts: Iterable[str]) -> dict[int, str]:
                 word, meaning = match.group(1).lower(), match.group(2).strip()
                 status = 1 if word.startswith("non") else int(word)
                 said = _NOT_ERROR.sub("", meaning)  # "findings exist — not an error"
-                if 0 < status < 256 and _RESULT.search(said) and not _ERROR.search(said):
+                verdict = bool(_VERDICT.match(meaning))
+                if 0 < status < 256 and (
+                    verdict or (_RESULT.search(said) and not _ERROR.search(said))
+                ):
                     found.setdefault(status, meaning)
     return found
+
+
+def _sentences(text: str) -> list[str]:
+    """The lines of ``text`` without Markdown emphasis and code marks (```1` = FAIL``), a line
+    that ends inside a sentence joined with the next ("exits **0 clean / 1 on" + "drift**"),
+    and " / " said as a list's separator."""
+    lines: list[str] = []
+    carry = ""
+    for raw in text.split("\n"):
+        line = re.sub(r"(?<!`)`(?!`)|\*\*|__", "", raw).replace(" / ", "; ")
+        line = f"{carry} {line.strip()}" if carry else line
+        carry = ""
+        if re.search(r"\b(?:on|when|if|=|means)\s*$", line) and len(line) < 400:
+            carry = line  # the meaning is on the next line
+            continue
+        lines.append(line)
+    return [*lines, carry] if carry else lines
 
 
 def near_commands(
