@@ -128,6 +128,10 @@ def test_choices_and_defaults_in_text() -> None:
     assert default_in("defaults to stdout if omitted") is None
     assert default_in("Output format, default json.") == "json"
     assert default_in("Wait time (default: 20 seconds)") == "20"
+    # book-extract (round 10): the default is what the program works out, not a value to pass
+    assert default_in("pandoc binary (default: $PANDOC or `pandoc` on PATH)") is None
+    assert default_in("Output root (default: $TSUNDOKU_MARKDOWN_DIR or ~/.cache/x)") is None
+    assert default_in("Format (default: `json` or `text` when piped)") is None
 
 
 def test_bracketed_flags_are_optional_inputs_not_positionals(tmp_path: Path) -> None:

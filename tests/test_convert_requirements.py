@@ -134,6 +134,29 @@ def test_a_platform_branch_or_a_fallback_is_a_warning(tmp_path: Path) -> None:
     assert ("env", "APP_KEY", True) in found
 
 
+def test_a_variable_read_once_the_program_saw_it_is_set_is_optional(tmp_path: Path) -> None:
+    """book-extract (round 10): `elif "X" in os.environ: ... os.environ["X"]` made X a
+    blocking requirement, and the skill's own typo `os.environ["ROOT/cache"]` a variable."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "Run `python scripts/out.py book.epub`.\n",
+            "scripts/out.py": (
+                "import os, sys\n"
+                "if len(sys.argv) > 2:\n    out = sys.argv[2]\n"
+                'elif "BOOK_DIR" in os.environ:\n    out = os.environ["BOOK_DIR"]\n'
+                'elif "BOOK_ROOT/cache" in os.environ:\n    out = os.environ["BOOK_ROOT/cache"]\n'
+                "else:\n    out = os.path.expanduser('~/.cache/books')\n"
+                'print(out, os.environ["BOOK_TOKEN"])\n'
+            ),
+        },
+    )
+    found = needs(tmp_path)
+    assert ("env", "BOOK_DIR", False) in found
+    assert ("env", "BOOK_TOKEN", True) in found
+    assert not [n for kind, n, _required in found if kind == "env" and "/" in n]
+
+
 def test_words_of_prose_and_trees_are_no_programs(tmp_path: Path) -> None:
     write_tree(
         tmp_path,

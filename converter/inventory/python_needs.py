@@ -135,6 +135,18 @@ class PythonNeeds:
         owner = self._function_of(node)
         return owner is not None and owner.name in self.conditional_functions
 
+    def _env_checked(self, node: ast.AST, name: str) -> bool:
+        """Whether ``node`` sits in a branch whose test looks the variable ``name`` up
+        (``if "X" in os.environ:``, ``elif os.getenv("X"):``)."""
+        for parent, child in self._ancestors(node):
+            if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef):
+                return False
+            if isinstance(parent, ast.If | ast.IfExp | ast.While) and child is not parent.test:
+                for sub in ast.walk(parent.test):
+                    if isinstance(sub, ast.Constant) and sub.value == name:
+                        return True
+        return False
+
     def _conditional_test(self, test: ast.expr) -> bool:
         text = ast.unparse(test)
         if _PLATFORM.search(text) or "shutil.which" in text or re.search(r"\bwhich\(", text):
@@ -184,8 +196,12 @@ class PythonNeeds:
                 self._imports(node, line, add)
             elif isinstance(node, ast.Subscript) and ast.unparse(node.value) == "os.environ":
                 if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-                    if isinstance(node.ctx, ast.Load):  # set or deleted: the program's own
-                        add("env", node.slice.value, line, not self.conditional(node))
+                    name = node.slice.value
+                    if isinstance(node.ctx, ast.Load) and _ENV_NAME.fullmatch(name):
+                        # set or deleted: the program's own; read after `if "X" in
+                        # os.environ:` it does without it
+                        optional = self.conditional(node) or self._env_checked(node, name)
+                        add("env", name, line, not optional)
             elif isinstance(node, ast.Call):
                 self._call(node, line, add)
 
@@ -242,6 +258,9 @@ class PythonNeeds:
                 if word is not None:
                     found.append((word, node))
         return found
+
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a name a shell can set ("X/cache" is none)
 
 
 def _head(node: ast.expr | None) -> str | None:

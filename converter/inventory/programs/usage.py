@@ -238,4 +238,6 @@ def default_in(text: str) -> str | None:
     after = text[match.end() :]
     if re.match(r"[a-z]+$", value) and re.match(r" +[a-z]{2,}\b(?! *[)）,;])", after):
         return None  # "default: user workspace under X": a phrase, not the value passed
+    if value.startswith(("$", "%")) or re.match(r"[`'\"”]?\s+(?:or|else|otherwise|否则)\s", after):
+        return None  # "default: $PANDOC or `pandoc` on PATH": the program works it out
     return value or None
