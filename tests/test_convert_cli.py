@@ -857,3 +857,13 @@ def test_a_data_file_the_program_creates_does_not_stop_a_fresh_install(
     got = invoke("run", ".", "todo", "--input", "add=buy milk")
     assert (got.exit_code, json.loads(got.stdout)) == (0, {"count": 1}), got.stderr
     assert (here / "fresh-home" / ".todo.json").is_file()
+
+
+def test_a_programs_own_install_hint_is_what_this_machine_lacks() -> None:
+    from skill2app.converter.verify.smoke import needs_of
+
+    said = needs_of("step exited with 1: Install it first: npm i @wix/design-system")
+    assert said == "needs @wix/design-system, not available here"
+    assert needs_of("step exited with 1: Run: pip install --user pypdf") == (
+        "needs pypdf, not available here"
+    )

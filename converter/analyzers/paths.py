@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from skill2app.converter.analyzers.dispatch import dispatched
 from skill2app.converter.analyzers.modes import Mode, find_modes
 from skill2app.converter.analyzers.text import capital, humanize, slug, snake
 from skill2app.converter.inventory.invocations import Invocation, is_placeholder, order_key
@@ -90,7 +91,11 @@ def main_paths(
         ], []
     dispatch = program.enumerations.get("<command>")
     if dispatch:
-        return _split(program, cli, dispatch, parsed, lambda p, v: p.positionals[:1] == [v])
+        paths, left = _split(program, cli, dispatch, parsed, lambda p, v: p.positionals[:1] == [v])
+        if not authoritative:  # each word takes what its own lines show (dispatch.py)
+            for path in paths:
+                path.command = dispatched(cli, [p.positionals for p in path.parsed()])
+        return paths, left
     flag = next(
         (
             f
@@ -227,7 +232,11 @@ def exposed_params(path: MainPath) -> list[Param]:
     """Parameters that become inputs: positionals first, then flags (a subcommand's own,
     then the program's options given before it)."""
     command = path.command
-    if path.subcommand and path.program.cli is not None:
+    if (
+        path.subcommand
+        and path.program.cli is not None
+        and path.subcommand in (path.program.cli.subcommands)
+    ):
         command = as_run(path.program.cli, path.subcommand)
     fixed = {path.action[0]} if path.action else set()
     fixed |= {a.flag for a in json_switch(command, path.program)[0]}
@@ -380,8 +389,10 @@ def stdin_input(fed: list[Stdin], required: bool, taken: set[str]) -> tuple[Inpu
     else text), and the step's feed from it; its name is added to ``taken``."""
     kind = "file" if any(s.kind == "file" for s in fed) else "text"
     name, description = STDIN_INPUTS[kind]
+    base, count = name, 1
     while name in taken:
-        name += "_2"
+        count += 1
+        name = f"{base}_{count}"
     examples = [s.value for s in fed if s.kind == kind and s.value]
     examples = [e for e in examples if len(e) <= MAX_EXAMPLE and not is_placeholder(e)]
     if examples:  # the sample input: what SKILL.md pipes in (a heredoc's body too)

@@ -57,6 +57,9 @@ MISSING = re.compile(
     r"|(\S+): command not found|(\S+) is not on PATH|Cannot find module '([^'./][^']*)'"
     r"|No such file or directory: '([\w+-]+)'|\b([\w.+-]+) is not installed"
     r"|\S+ needs ((?:the |an? )?[^|\n]+?)\s*(?:\||$)"  # a generated adapter's own line
+    # a program's own hint: "Install it first: npm i @wix/design-system"
+    r"|(?i:install|run|try)\b[^|\n]{0,20}?\b(?:npm i(?:nstall)?|pip3? install|yarn add|pnpm add)"
+    r"\s+(?:-[\w-]+\s+)*(@?[\w./-]+)"
     r"|check_environment: (.+)"
 )  # the last group is the constructor's check, said in its own words
 

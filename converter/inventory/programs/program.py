@@ -440,8 +440,10 @@ def _note_positionals(program: Program, command: Command, words: list[str]) -> N
     for index, word in enumerate(words[len(declared) :], start=len(declared)):
         dest = named[index] if index < len(named) else positional_name(word)
         used = {p.dest for p in command.params}
-        while dest in used:
-            dest += "_2"
+        base, count = dest, 1
+        while dest in used:  # text, text_2, text_3 (never text_2_2)
+            count += 1
+            dest = f"{base}_{count}"
         optional = word.startswith("[") and word.endswith("]")  # `[timeout_seconds]`
         add_param(
             command,
