@@ -197,3 +197,60 @@ def test_the_pipelines_run_the_tool_with_the_inputs(
     argv = json.loads(json.loads(done.stdout)["printed"])
     assert argv == ["vidkit", "transcribe", "talk.mp4", "--output", "captions.json",
                     "--language", "de", "--words"]  # fmt: skip
+
+
+RPC_MD = """\
+---
+name: rpc-curl
+description: Call Connect RPCs with buf curl.
+---
+# RPC curl
+
+## Call an RPC
+
+```bash
+buf curl \\
+  --protocol connect \\
+  --schema path/to/schema/ \\
+  --data '{"message":"hello"}' \\
+  "${BASE_URL}/example.v1.ExampleService/Echo"
+```
+
+```bash
+buf curl \\
+  --protocol connect \\
+  --schema path/to/schema/ \\
+  --data '{"message":"hello"}' \\
+  "http://127.0.0.1:8080/example.v1.ExampleService/Echo"
+```
+
+### `--verbose`
+
+```bash
+buf curl --protocol connect --verbose --schema path/to/schema/ --data '{}' http://127.0.0.1:8080/x.Y/Z
+```
+
+### `--help`
+
+```bash
+buf curl --help
+```
+"""
+
+
+def test_one_subcommand_shown_three_times_is_a_pipeline(tmp_path: Path) -> None:
+    """connect-rpc-curl (round 10): `buf curl` continued over lines with `\\`, its JSON data in
+    single quotes and its address last, gave no pipeline at all."""
+    skill = write_tree(tmp_path / "rpc-curl", {"SKILL.md": RPC_MD})
+    (pipeline,) = subcommand_pipelines(build_inventory(skill), set())
+    inputs = {i.name: (i.type, i.required) for i in pipeline.input}
+    assert inputs == {
+        "url": ("string", True),
+        "protocol": ("string", True),
+        "schema": ("string", True),
+        "data": ("string", True),
+        "verbose": ("boolean", False),
+    }
+    assert pipeline.sample.input["url"] == "http://127.0.0.1:8080/example.v1.ExampleService/Echo"
+    assert pipeline.sample.input["data"] == '{"message":"hello"}'
+    assert not [t for t in pipeline.triggers if "verbose" in t or "help" in t]  # option titles

@@ -4,9 +4,10 @@ Many skills ship no program: they teach the agent an outside tool (editframe-cli
 editframe render -o output.mp4``, ``npx editframe transcribe video.mp4``; bailian-cli: ``bl
 image generate --prompt "..."``).  Their tasks are the tool's subcommands.  When the skill's
 documents (SKILL.md and the files it links) show one tool in at least three command lines
-with at least two subcommands, each subcommand shown becomes a pipeline of one written step
-that runs the tool, at most eight, in the order SKILL.md (then the other documents) shows
-them:
+with at least two subcommands (or one, shown three times: ``buf curl``), each subcommand shown
+becomes a pipeline of one written step that runs the tool, at most eight, in the order
+SKILL.md (then the other documents) shows them; a command continued on the next line with a
+backslash is one line:
 
 - its positionals are those of the first line of the subcommand (its usage line when the
   documents give one: ``transcribe <input> [options]``): a placeholder (``<input>``,
@@ -88,6 +89,8 @@ _COUNTER = re.compile(
     re.I,
 )
 _DESCRIPTION = re.compile(r"^description:\s*[\"']?(.+?)[\"']?\s*$", re.M)
+_HELP = frozenset({"--help", "-h", "--version", "-V", "help"})
+_VARIABLE = re.compile(r"\$\{?[A-Za-z_]\w*\}?")  # "${BASE_URL}/...": a value to fill in
 
 
 @dataclass
@@ -126,15 +129,23 @@ def subcommand_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline
             after, before = _prose_after(doc_lines, fence), _lead_in(doc_lines, fence)
             for line, words, comment in _lines(block.text, block.line):
                 launcher, rest = _launcher(words)
-                if launcher:
-                    usage = any(PLACEHOLDER.search(w) or OPTIONAL_ARG.match(w) for w in rest)
+                if launcher and not _HELP.intersection(rest):  # `buf curl --help`: no use
+                    usage = any(
+                        PLACEHOLDER.search(w) or OPTIONAL_ARG.match(w) or _VARIABLE.search(w)
+                        for w in rest
+                    )
                     seen = Line(doc, line, rest, comment, section, usage, after, before)
                     by_tool.setdefault(launcher, []).append(seen)
     if not by_tool:
         return []
     launcher, shown = max(by_tool.items(), key=lambda item: len(item[1]))
     subcommands = _subcommands(shown)
-    if len(shown) < 3 or len(subcommands) < 2:
+    # two subcommands or more; or one the documents show three times at least (`buf curl`)
+    if (
+        len(shown) < 3
+        or not subcommands
+        or (len(subcommands) == 1 and len(subcommands[0].lines) < 3)
+    ):
         return []
     pairs = dict(p for doc in docs for p in _PAIR.findall(strip_markdown(doc.text)))
     kept = [sub for sub in subcommands if sub.words[0] not in SETUP | SERVERS]
@@ -164,7 +175,7 @@ def _lines(text: str, first: int) -> list[tuple[int, list[str], str]]:
     found = []
     comment = ""
     wrong = False  # under a comment showing what not to do ("# Bad — token visible ...")
-    for offset, raw in enumerate(text.splitlines()):
+    for offset, raw in _joined(text.splitlines()):
         stripped = raw.strip().removeprefix("$ ").strip()
         if stripped.startswith("#"):
             comment = stripped.lstrip("#").strip()
@@ -173,7 +184,7 @@ def _lines(text: str, first: int) -> list[tuple[int, list[str], str]]:
         code, _, said = stripped.partition(" #")
         if wrong or _COUNTER.match(said.strip()):
             continue
-        if code and not code.endswith("\\") and not _UNSAFE.search(code):
+        if code and not code.endswith("\\") and not _UNSAFE.search(_outside_quotes(code)):
             try:
                 words = shlex.split(code)
             except ValueError:
@@ -182,6 +193,35 @@ def _lines(text: str, first: int) -> list[tuple[int, list[str], str]]:
                 found.append((first + 1 + offset, words, as_task(comment) if comment else ""))
         comment = ""
     return found
+
+
+def _outside_quotes(code: str) -> str:
+    """``code`` without what its quotes hold literally: all of a single-quoted string (JSON
+    data: ``--data '{"message":"hello"}'``), a double-quoted one but for ``$(`` and backticks,
+    which the shell still runs there."""
+    code = re.sub(r"'[^']*'", "''", code)
+    # a variable named in double quotes is a value to fill in ("${BASE_URL}/...")
+    plain = re.compile(r"\$\{[A-Za-z_]\w*\}|\$[A-Za-z_]\w*|[^$`]")
+    return re.sub(r'"[^"]*"', lambda m: plain.sub("", m.group(0)), code)
+
+
+def _joined(lines: list[str]) -> list[tuple[int, str]]:
+    """(offset of its first line, the line) with each line that ends in a backslash joined to
+    the next (``buf curl \\`` / ``  --schema x \\`` / ``  URL``: one command)."""
+    joined: list[tuple[int, str]] = []
+    start, parts = 0, []
+    for offset, raw in enumerate(lines):
+        if not parts:
+            start = offset
+        text = raw.rstrip()
+        if text.endswith("\\") and not text.lstrip().startswith("#"):
+            parts.append(text[:-1].strip())
+            continue
+        joined.append((start, " ".join([*parts, text.strip()]) if parts else raw))
+        parts = []
+    if parts:
+        joined.append((start, " ".join(parts)))
+    return joined
 
 
 def _launcher(words: list[str]) -> tuple[tuple[str, ...], list[str]]:
@@ -335,7 +375,11 @@ def _said(inventory: Inventory, sub: Subcommand, model: Line) -> list[str]:
             said.append(strip_markdown(cells[0]))
     said += [line.comment for line in sub.lines if line.comment]
     said += [_task(line.before, lead_in=True) for line in sub.lines if line.before]
-    sections = [line.section for line in sub.lines if not GENERIC.match(line.section)]
+    sections = [  # not a title naming a flag ("`--verbose`"): an option, not a task
+        line.section
+        for line in sub.lines
+        if not GENERIC.match(line.section) and not strip_markdown(line.section).startswith("-")
+    ]
     said += [as_task(title) for title in sections if not _SETUP_TITLE.search(title)]
     said += [_task(line.after) for line in sub.lines if _describes(line.after)]
     # a phrase that says what is done ("List recent deployments") before a circumstance

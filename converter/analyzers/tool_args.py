@@ -81,7 +81,21 @@ def positionals_of(model: Shown, example: Shown) -> list[Positional]:
             name = f"{name}_{index + 1}"
         names.add(name)
         found.append(Positional(word, name, required, _sample(shown) if shown else ""))
+    url = _trailing_url(model.words) or _trailing_url(example.words)
+    if url and len(_positional_words(model.words)) < len(model.words) and "url" not in names:
+        # after the flags: `buf curl --data '{...}' http://host/pkg.Service/Method`
+        found.append(Positional(url, "url", True, _trailing_url(example.words) or url))
     return found
+
+
+def _trailing_url(words: list[str]) -> str:
+    """The address a command line ends with, after a flag's value (not a flag's own)."""
+    if len(words) >= 3 and _URL.match(words[-1]) and not words[-2].startswith("-"):
+        return words[-1]
+    return ""
+
+
+_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|\$\{?[A-Z_]*URL\}?/)\S+$", re.I)
 
 
 def _positional_words(words: list[str]) -> list[str]:
