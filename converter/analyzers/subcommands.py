@@ -209,7 +209,7 @@ def _joined(lines: list[str]) -> list[tuple[int, str]]:
     """(offset of its first line, the line) with each line that ends in a backslash joined to
     the next (``buf curl \\`` / ``  --schema x \\`` / ``  URL``: one command)."""
     joined: list[tuple[int, str]] = []
-    start, parts = 0, []
+    start, parts = 0, list[str]()
     for offset, raw in enumerate(lines):
         if not parts:
             start = offset
