@@ -272,7 +272,11 @@ def _own(requests: Any) -> float | None:
 
 def _judgement(skill: Skill, analyzer: str) -> float | None:
     """The score of the newest round of judges that judged this APP (judgements/README.md)."""
-    rounds = [JUDGEMENTS / f"round-{n}" / analyzer for n in (9, 8, 7, 6, 5, 4, 3, 2)]
+    numbered = sorted(
+        (int(d.name.split("-")[1]) for d in JUDGEMENTS.glob("round-*") if d.name[6:].isdigit()),
+        reverse=True,
+    )
+    rounds = [JUDGEMENTS / f"round-{n}" / analyzer for n in numbered]
     rounds.append(JUDGEMENTS / analyzer)
     path = next((r / f"{skill.expectation.id}.yaml" for r in rounds
                  if (r / f"{skill.expectation.id}.yaml").is_file()), None)  # fmt: skip
