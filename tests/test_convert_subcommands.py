@@ -254,3 +254,75 @@ def test_one_subcommand_shown_three_times_is_a_pipeline(tmp_path: Path) -> None:
     assert pipeline.sample.input["url"] == "http://127.0.0.1:8080/example.v1.ExampleService/Echo"
     assert pipeline.sample.input["data"] == '{"message":"hello"}'
     assert not [t for t in pipeline.triggers if "verbose" in t or "help" in t]  # option titles
+
+
+NOTES_MD = """\
+---
+name: notes-cli
+description: Work with notes through the notes CLI.
+---
+# Notes CLI
+
+## Syntax
+
+**Parameters** take a value with `=`. Quote values with spaces:
+
+```bash
+notes create name="My Note" content="Hello world"
+```
+
+For multiline content use `\\n` for newline.
+
+## Common patterns
+
+```bash
+notes create name="New Note" content="# Hello" silent
+notes append file="My Note" content="New line"
+notes search query="search term" limit=10
+notes daily:read
+notes tasks daily todo
+```
+"""
+
+
+def test_key_value_parameters_and_bare_switches_are_inputs(tmp_path: Path) -> None:
+    """obsidian-cli (round 11): `obsidian append file="My Note" content="New line"` was replayed
+    word for word — every run appended "New line" to "My Note" in the user's vault."""
+    skill = write_tree(tmp_path / "notes-cli", {"SKILL.md": NOTES_MD})
+    found = {p.name: p for p in subcommand_pipelines(build_inventory(skill), set())}
+    assert sorted(found) == ["append", "create", "daily-read", "search", "tasks"]
+    inputs = {n: [(i.name, i.type, i.required) for i in p.input] for n, p in found.items()}
+    assert inputs["append"] == [("file", "string", True), ("content", "string", True)]
+    assert inputs["create"] == [
+        ("name", "string", True), ("content", "string", True), ("silent", "boolean", False)
+    ]  # fmt: skip
+    assert ("limit", "integer", True) in inputs["search"]
+    source = found["append"].steps[0].to_dict()["write"]["source"]
+    assert "New line" not in source and "My Note" not in source  # the values are inputs
+    assert "argv += [flag + text] if flag.endswith('=') else [flag, text]" in source
+    triggers = [t for p in found.values() for t in p.triggers]
+    assert not [t for t in triggers if "syntax" in t or "multiline" in t or "take a value" in t]
+
+
+def test_a_key_value_step_passes_key_equals_value(tmp_path: Path) -> None:
+    skill = write_tree(tmp_path / "notes-cli", {"SKILL.md": NOTES_MD})
+    append = next(
+        p for p in subcommand_pipelines(build_inventory(skill), set()) if p.name == "append"
+    )
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    tool = bin_dir / "notes"
+    tool.write_text('#!/bin/sh\nprintf "%s\\n" "$@"\n')
+    tool.chmod(0o755)
+    source = append.steps[0].to_dict()["write"]["source"]
+    (tmp_path / "step.py").write_text(source)
+    payload = {"input": {"file": "Groceries", "content": "eggs and milk"}, "steps": {}}
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "APP_CALLER_CWD": str(tmp_path)}
+    done = subprocess.run([sys.executable, str(tmp_path / "step.py")], input=json.dumps(payload),
+                          capture_output=True, text=True, env=env, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)["output"]["printed"]
+    assert printed.split("\n")[:3] == ["append", "file=Groceries", "content=eggs and milk"]

@@ -47,7 +47,8 @@ WRITES = {"save", "to_excel", "to_csv", "to_json", "write", "savefig", "Canvas",
 SECRET = re.compile(r"password|passwd|secret|token|api_?key", re.I)
 GENERIC = re.compile(  # sections that show the library, not a task of the user's
     r"^(quick ?start|getting started|overview|introduction|usage|basics?|examples?|setup|"
-    r"installation|install|requirements|prerequisites|tl;?dr)\b",
+    r"installation|install|requirements|prerequisites|tl;?dr|syntax|common patterns|"
+    r"cheat ?sheet)\b",
     re.I,
 )
 FIXTURE = {"pdf": "one-page.pdf", "csv": "table.csv", "xlsx": "table.xlsx", "xls": "table.xlsx",

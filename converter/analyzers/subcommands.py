@@ -48,6 +48,7 @@ from skill2app.converter.analyzers.tool_args import (
     flags_of,
     positionals_of,
     program_source,
+    uses_parameters,
 )
 from skill2app.converter.analyzers.triggers import (
     MIN_TRIGGERS,
@@ -70,7 +71,7 @@ SETUP = frozenset(
      "help", "version", "completion", "upgrade", "update", "whoami", "doctor"}
 )  # fmt: skip
 SERVERS = frozenset({"preview", "serve", "server", "dev", "watch"})
-_WORD = re.compile(r"^[a-z][a-z0-9-]*$")
+_WORD = re.compile(r"^[a-z][a-z0-9-]*(?::[a-z][a-z0-9-]*)?$")  # `daily:read` too
 _TOOL = re.compile(r"^(?:@[a-z0-9][\w.-]*/)?[a-z][a-z0-9_.+-]*$")
 _UNSAFE = re.compile(r"[|;&$`(){}\\]|(?<![\w\"'])[<>](?![\w\"'])")
 _PAIR = re.compile(r"(?<![\w-])(-[A-Za-z]),\s*(--[A-Za-z][\w-]*)")
@@ -249,13 +250,14 @@ def _subcommands(shown: list[Line]) -> list[Subcommand]:
             second = rest[1] if len(rest) > 1 and _WORD.match(rest[1]) else ""
             seconds.setdefault(rest[0], []).append(second)
     subs: dict[tuple[str, ...], Subcommand] = {}
+    keyed = any(uses_parameters(line.words) for line in shown)  # its bare words are switches
     for line in shown:
         rest = line.words
         if not rest or not _WORD.match(rest[0]):
             continue
         after = seconds[rest[0]]
         nested = len(set(after) - {""}) >= 2 or (after[0] != "" and len(set(after)) == 1)
-        depth = 2 if nested and len(rest) > 1 and _WORD.match(rest[1]) else 1
+        depth = 2 if nested and not keyed and len(rest) > 1 and _WORD.match(rest[1]) else 1
         key = tuple(rest[:depth])
         entry = subs.setdefault(key, Subcommand(key))
         entry.lines.append(replace(line, words=rest[depth:]))
@@ -374,18 +376,35 @@ def _said(inventory: Inventory, sub: Subcommand, model: Line) -> list[str]:
         if len(cells) >= 2 and any(re.search(rf"`[^`]*\b{re.escape(command)}`", c) for c in cells):
             said.append(strip_markdown(cells[0]))
     said += [line.comment for line in sub.lines if line.comment]
-    said += [_task(line.before, lead_in=True) for line in sub.lines if line.before]
+    led = [_task(line.before, lead_in=True) for line in sub.lines if line.before]
+    # a lead-in that does something ("Render a project:"), not one that explains the syntax
+    # ("**Parameters** take a value with `=`:")
+    said += [t for t in led if t and names_an_action(t)]
     sections = [  # not a title naming a flag ("`--verbose`"): an option, not a task
         line.section
         for line in sub.lines
         if not GENERIC.match(line.section) and not strip_markdown(line.section).startswith("-")
     ]
     said += [as_task(title) for title in sections if not _SETUP_TITLE.search(title)]
-    said += [_task(line.after) for line in sub.lines if _describes(line.after)]
+    after = [_acting(_task(line.after)) for line in sub.lines if _describes(line.after)]
+    said += [t for t in after if t]
     # a phrase that says what is done ("List recent deployments") before a circumstance
     # ("With a team scope (either via VERCEL_ORG_ID ...)")
     said = unique([s for s in said if s])
     return sorted(said, key=lambda phrase: phrase.split()[0].lower() not in VERBS)
+
+
+def _acting(text: str) -> str:
+    """``text`` as a request when it says what is done ("Builds the project" → "build the
+    project"), else "" ("For multiline content use ...")."""
+    first, _, rest = text.partition(" ")
+    lowered = first.lower()
+    for cut, add in (("ies", "y"), ("es", ""), ("s", "")):
+        stem = lowered[: -len(cut)] + add if lowered.endswith(cut) else ""
+        if stem in VERBS:
+            text = f"{stem} {rest}".strip()
+            break
+    return text if text and names_an_action(text) else ""
 
 
 def _asked(words: tuple[str, ...], tool: str) -> str:

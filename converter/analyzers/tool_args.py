@@ -100,11 +100,25 @@ _URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|\$\{?[A-Z_]*URL\}?/)\S+$", re.I)
 
 def _positional_words(words: list[str]) -> list[str]:
     out = []
+    keyed = uses_parameters(words)
     for word in words:
         if word.startswith("-") and word != "-":
             break
+        if keyed and (PARAMETER.match(word) or _SWITCH.match(word)):
+            continue  # `name="My Note"`, `silent`: a parameter and a switch, not positionals
         out.append(word)
     return out
+
+
+# A tool's parameter given as `key=value` (obsidian: `create name="My Note" silent`).
+PARAMETER = re.compile(r"^([a-z][a-z0-9_-]{0,30})=(.*)$", re.S)
+_SWITCH = re.compile(r"^[a-z][a-z0-9-]{1,30}$")
+
+
+def uses_parameters(words: Sequence[str]) -> bool:
+    """Whether a command line gives its values as ``key=value`` words (then its bare words
+    are switches: ``obsidian create name="My Note" silent overwrite``)."""
+    return any(PARAMETER.match(w) and not w.startswith("-") for w in words)
 
 
 def _sample(value: str) -> str:
@@ -116,12 +130,25 @@ def _sample(value: str) -> str:
 
 
 def flags_of(lines: Sequence[Shown], pairs: dict[str, str]) -> list[Flag]:
-    """Every flag the subcommand's lines show, in order of first appearance."""
+    """Every flag the subcommand's lines show, in order of first appearance; of a tool that
+    takes ``key=value`` parameters, those (spelled ``key=``) and its bare switches too."""
     flags: dict[str, Flag] = {}
+    keyed_tool = any(uses_parameters(line.words) for line in lines)
     for line in lines:
         seen: dict[str, int] = {}
         words = line.words
+        keyed = keyed_tool
         for index, word in enumerate(words):
+            parameter = PARAMETER.match(word) if keyed else None
+            if parameter or (keyed and _SWITCH.match(word) and not PLACEHOLDER.search(word)):
+                key = parameter.group(1) if parameter else word
+                spelled = f"{key}=" if parameter else word  # passed as key=value, or bare
+                if SECRET.search(key):
+                    continue
+                entry = flags.setdefault(spelled, Flag(spelled, snake(key, 4)))
+                seen[spelled] = seen.get(spelled, 0) + 1
+                _typed(entry, parameter.group(2) if parameter else None, False, line.usage)
+                continue
             match = _FLAG.match(word)
             if not match or word == "-":
                 continue
@@ -224,7 +251,11 @@ def program_source(
         "            argv += [flag, str(item)]",
         "    else:",
         "        text = value if isinstance(value, str) else json.dumps(value)",
-        "        argv += [flag, text]",
+        *(
+            ["        argv += [flag + text] if flag.endswith('=') else [flag, text]"]
+            if any(f.flag.endswith("=") for f in flags if f.name)
+            else ["        argv += [flag, text]"]
+        ),
         "env = dict(os.environ)",
         *(
             [
