@@ -94,13 +94,14 @@ string|integer|number|boolean|array|object, required, description, enum?, defaul
 steps[], output (the step whose output is the pipeline's, default the last), source \
 ("SKILL.md:22"), sample.
 - A code step running a program of the skill: {name, type: code, program: "scripts/x.py", \
-subcommand?, args: [...], stdin?, stdout: json|text, ok_exit_codes?, output?}. Each arg, in \
+subcommand?, args: [...], stdin?, env?, stdout: json|text, ok_exit_codes?, output?}. Each arg, in \
 order: flag ("" or absent for a positional) and value (a literal) or from (input.<name> or \
 steps.<step>.output[.<field>]); as: value|file|json. A boolean source passes the bare flag \
 when true; an array repeats the flag. stdin: {from, as: file|text} when the documents pipe \
-data into the program. output: {field: type} — the fields of the JSON it prints, which later \
-steps may use (a program printing text has output field stdout; one with ok_exit_codes also \
-exit_code).
+data into the program. env: [{name, value | from}] when the documents set variables \
+before the command (DOUBAN_USER=<id> python3 x.py). output: {field: type} — the fields of \
+the JSON it prints, which later steps may use (a program printing text has output field \
+stdout; one with ok_exit_codes also exit_code).
 - A written step: {name, type: code, write: {language: python|bash|node, source}, output: \
 {field: type}}. The source is a complete program following the APP step contract (below).
 - Declare in output only the fields a step always prints: a later step or prompt that \

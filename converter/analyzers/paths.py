@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from skill2app.converter.analyzers.dispatch import dispatched
+from skill2app.converter.analyzers.environment import env_of
 from skill2app.converter.analyzers.modes import Mode, find_modes
 from skill2app.converter.analyzers.text import capital, humanize, slug, snake
 from skill2app.converter.inventory.invocations import Invocation, is_placeholder, order_key
@@ -381,6 +382,8 @@ def code_step(path: MainPath, taken: set[str]) -> tuple[CodeStep, list[Input]]:
         required = len(fed) == len(path.invocations)
         item, step.stdin = stdin_input(fed, required, taken)
         inputs.append(item)
+    step.env, variables = env_of(path.invocations, taken)  # `NAME=<value> python3 x.py`
+    inputs += variables
     return step, inputs
 
 

@@ -62,6 +62,7 @@ class Invocation:
     stdin: Stdin | None = None  # what the documentation feeds it on stdin
     position: int = 0  # its place among the commands of its line (`a.py | b.py`: b is 1)
     optional: list[str] = field(default_factory=list)  # flags shown in `[...]` groups
+    values: dict[str, str] = field(default_factory=dict)  # its NAME=value prefixes: NAME -> value
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {"file": self.file, "line": self.line, "argv": list(self.argv)}
@@ -211,6 +212,7 @@ def invocations_of(
                     _of_program(command.stdin, command.cwd, files),
                     command.position,
                     optional,
+                    dict(command.values),
                 )
             )
         else:

@@ -48,6 +48,7 @@ class SimpleCommand:
     position: int = 0  # its place in its line: in `a | b | c`, a is 0, b 1 and c 2
     nested: bool = False  # inside `( ... )`: a subshell, or words in parentheses
     runner: str = ""  # `npx` of `npx @scope/cli render`: argv[0] is a package it fetches
+    values: dict[str, str] = field(default_factory=dict)  # NAME -> value, as written
 
 
 def logical_lines(
@@ -128,9 +129,9 @@ def _quote_after(text: str, quote: str = "") -> str:
 
 
 # A placeholder word: `<file.pdf>`, `<output pdf>`, `<workspace>/iteration-N`, `<dir>/out.json`,
-# `<owner>/<repo>` and `[<path> ...]` too.
+# `<owner>/<repo>`, `[<path> ...]` and a value `NAME=<user_id>` too.
 _NAME = r"<[A-Za-z_](?:[^<>|&;\n]*?[^<>|&;\s])?>"
-_ANGLE = re.compile(rf"(?:(?<=[\s\[])|^){_NAME}(?:{_NAME}|[^\s<>|&;\]])*(?=[\s\]]|$)")
+_ANGLE = re.compile(rf"(?:(?<=[\s\[=])|^){_NAME}(?:{_NAME}|[^\s<>|&;\]])*(?=[\s\]]|$)")
 
 
 def tokenize(line: str) -> list[str]:
@@ -353,22 +354,27 @@ def _flush(
             argv.append(word)
     while argv and argv[0] in _KEYWORDS:
         argv.pop(0)
+    values: dict[str, str] = {}
     while argv and _ENV_ASSIGN.match(argv[0]):
-        env.append(argv.pop(0).split("=", 1)[0])
+        name, _, value = argv.pop(0).partition("=")
+        env.append(name)
+        values[name] = value
     runner = ""
     while argv and argv[0] in _WRAPPERS:
         wrapper = argv.pop(0)
         runner = wrapper if wrapper in PACKAGE_RUNNERS else runner
         while argv and (argv[0].startswith("-") or _ENV_ASSIGN.match(argv[0])):
             if _ENV_ASSIGN.match(argv[0]):
-                env.append(argv[0].split("=", 1)[0])
+                name, _, value = argv[0].partition("=")
+                env.append(name)
+                values[name] = value
             argv.pop(0)
     if not argv:
         return cwd
     if argv[0] == "cd":
         target = argv[1] if len(argv) > 1 else ""
         return _cd(cwd, target)
-    out.append(SimpleCommand(at[0], argv, env, cwd, stdin, at[1], at[2], runner))
+    out.append(SimpleCommand(at[0], argv, env, cwd, stdin, at[1], at[2], runner, values))
     return cwd
 
 

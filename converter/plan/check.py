@@ -12,6 +12,7 @@ sample must fit (``flow``).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from skill2app.converter.inventory.programs.interface import (
@@ -122,6 +123,13 @@ def _input(item: Input, at: str) -> list[str]:
     return errors
 
 
+# Variables a step may not set: what decides which code runs, and app-run's own.
+_RESERVED_ENV = re.compile(
+    r"^(?:PATH|HOME|LD_\w+|DYLD_\w+|PYTHON(?:PATH|HOME|STARTUP)|NODE_OPTIONS|NODE_PATH|"
+    r"BASH_ENV|ENV|SHELL|IFS|APP_\w+)$"
+)
+
+
 def _code_step(
     step: CodeStep,
     at: str,
@@ -136,6 +144,14 @@ def _code_step(
         if arg.ref:
             errors.extend(reference(arg.ref, f"{at}.args[{j}]", inputs, earlier))
     errors.extend(_stdin(step, at, inputs, earlier))
+    for j, var in enumerate(step.env):
+        if var.ref:
+            errors.extend(reference(var.ref, f"{at}.env[{j}]", inputs, earlier))
+        if _RESERVED_ENV.match(var.name):
+            errors.append(
+                f"{at}.env[{j}]: {var.name} is not the plan's to set (it changes how programs "
+                "are found or loaded, or is app-run's own): drop it"
+            )
     if step.ok_exit_codes and 0 not in step.ok_exit_codes:
         errors.append(f"{at}.ok_exit_codes: list 0 too (success is a result as well)")
     program = inventory.program(step.program)

@@ -26,6 +26,7 @@ from skill2app.converter.plan.model import (
     CodeStep,
     Constructor,
     Destructor,
+    EnvVar,
     Input,
     LlmStep,
     Pipeline,
@@ -235,6 +236,10 @@ def _step(data: dict[str, Any]) -> Step:
             write=Written(write["language"], write["source"]) if write else None,
             ok_exit_codes=list(data.get("ok_exit_codes", [])),
             output={str(k): str(v) for k, v in (data.get("output") or {}).items()},
+            env=[
+                EnvVar(e["name"], e.get("value"), step_ref(e.get("from", "")))
+                for e in data.get("env", [])
+            ],
         )
     return LlmStep(
         data["name"],

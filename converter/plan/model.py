@@ -116,6 +116,24 @@ class StdinFeed:
         return {"from": self.ref, "as": self.pass_as}
 
 
+@dataclass(frozen=True)
+class EnvVar:
+    """An environment variable a code step gives its program (YAML: ``env: [{name, from |
+    value}]``): what SKILL.md sets before the command (``DOUBAN_USER=<id> python3 x.py``)."""
+
+    name: str
+    value: Any = None  # a literal
+    ref: str = ""  # "input.x" / "step.output[.field]" (YAML key `from`)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name}
+        if self.ref:
+            data["from"] = self.ref
+        else:
+            data["value"] = self.value
+        return data
+
+
 @dataclass
 class Input:
     name: str
@@ -200,6 +218,7 @@ class CodeStep:
     write: Written | None = None  # a written step: its program, instead of the skill's
     ok_exit_codes: list[int] = field(default_factory=list)  # besides 0: results, not failures
     output: dict[str, str] = field(default_factory=dict)  # declared output fields -> type
+    env: list[EnvVar] = field(default_factory=list)  # variables the program is given
 
     @property
     def written(self) -> bool:
@@ -226,6 +245,8 @@ class CodeStep:
             data["args"] = [a.to_dict() for a in self.args]
             if self.stdin is not None:
                 data["stdin"] = self.stdin.to_dict()
+            if self.env:
+                data["env"] = [e.to_dict() for e in self.env]
             data["stdout"] = self.stdout
             if self.ok_exit_codes:
                 data["ok_exit_codes"] = list(self.ok_exit_codes)

@@ -25,6 +25,7 @@ def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> di
     choices = strict_choices(pipeline, inventory)
     inputs: dict[str, dict[str, Any]] = {}
     refs = [arg.ref for arg in step.args] + ([step.stdin.ref] if step.stdin else [])
+    refs += [var.ref for var in step.env if var.ref]
     for ref in refs:
         name = ref.removeprefix("input.") if ref.startswith("input.") else ""
         if name in declared and name not in inputs:
@@ -45,6 +46,8 @@ def adapter_spec(step: CodeStep, pipeline: Pipeline, inventory: Inventory) -> di
     }
     if step.stdin is not None:  # only then: the adapter has the code that feeds it
         spec["stdin"] = step.stdin.to_dict()
+    if step.env:  # only then: the adapter has the code that sets them
+        spec["env"] = [var.to_dict() for var in step.env]
     if step.ok_exit_codes:
         spec["ok_exit_codes"] = sorted(step.ok_exit_codes)
     return spec

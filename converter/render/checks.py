@@ -28,7 +28,8 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
     pipeline's (``pipelines: []``): the constructor checks it in Skill mode only.  An env
     var is also the need of every pipeline whose written steps read it, a binary of every
     pipeline whose written steps run it.  A check whose plan names its ``pipelines`` is scoped
-    to those alone."""
+    to those alone; a variable a pipeline's step gives its program (``env``) is not that
+    pipeline's need."""
     users: dict[str, set[str]] = {}
     written: dict[str, set[str]] = {}  # package key -> pipelines whose written steps import it
     for pipeline in plan.pipelines:
@@ -59,6 +60,10 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
             data["pipelines"] = sorted(set(check.pipelines))
         elif scoped or (files and files <= code):  # code no pipeline runs needs it: none
             data["pipelines"] = sorted(scoped)
+        setting = _setting(plan, check.name) if check.kind == "env" else set()
+        if setting:  # a pipeline whose step gives the program the variable does not need it
+            named = data.get("pipelines", [p.name for p in plan.pipelines])
+            data["pipelines"] = sorted(set(named) - setting)
         if check.kind == "python-package" and check.name in PIP_NAMES:
             data["install"] = PIP_NAMES[check.name]
         checks.append(data)
@@ -73,6 +78,16 @@ def _reading(plan: Plan, variable: str) -> set[str]:
         for pipeline in plan.pipelines
         for step in pipeline.steps
         if isinstance(step, CodeStep) and step.write and word.search(step.write.source)
+    }
+
+
+def _setting(plan: Plan, variable: str) -> set[str]:
+    """The pipelines whose program steps give their program ``variable`` (``env``)."""
+    return {
+        pipeline.name
+        for pipeline in plan.pipelines
+        for step in pipeline.steps
+        if isinstance(step, CodeStep) and any(var.name == variable for var in step.env)
     }
 
 

@@ -256,6 +256,7 @@ def _pipeline_files(
                 step=step.name,
                 spec=py_literal(spec, prefix="SPEC = "),
                 stdin="stdin" in spec,
+                environment="env" in spec,
                 **common,
             )
             files.append(RenderedFile(f"{base}/steps/{step.name}.py", content, executable=True))

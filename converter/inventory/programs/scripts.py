@@ -215,6 +215,8 @@ def split_usage(line: str) -> tuple[str, str] | None:
         return None
     rest = line[match.end() :]
     found = list(_USAGE_TOKEN.finditer(rest))
+    while found and _ASSIGNMENT.match(found[0].group(2)):  # `DOUBAN_USER=<id> python3 x.py`
+        found.pop(0)
     tokens = found[program_of([t.group(2) for t in found])[2] :] if found else []
     begin = tokens[0].start(2) if tokens else len(rest)
     for token in tokens:
@@ -226,6 +228,9 @@ def split_usage(line: str) -> tuple[str, str] | None:
         if word.endswith((":", "：")) and len(word) > 1:  # `dest: copies a file`
             return rest[begin : token.end() - 1].strip(), rest[token.end() :].strip()
     return rest[begin:].strip(), ""
+
+
+_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 
 
 def _capitalised(word: str) -> bool:
