@@ -157,6 +157,36 @@ def test_a_variable_read_once_the_program_saw_it_is_set_is_optional(tmp_path: Pa
     assert not [n for kind, n, _required in found if kind == "env" and "/" in n]
 
 
+def test_a_package_the_program_does_without_is_optional_whatever_installs_it(
+    tmp_path: Path,
+) -> None:
+    """ashare-news-fetcher (round 11): `pip install akshare` in SKILL.md made akshare, which
+    the program imports in a `try` and does without, block every run; a flag the program stops
+    on (`if not HAS_X: raise`) still needs the package; `/ashare-news-fetcher ...` is the
+    agent's own command, and a 登录墙 (login wall) is no login."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "不抓取付费/登录墙后的内容。\n\n```\n/news 000001\n```\n\n"
+            "```bash\npip install akshare\npip install scholarly\n"
+            "python3 scripts/news.py\n```\n",
+            "scripts/news.py": (
+                "try:\n    import akshare\nexcept Exception:\n    akshare = None\n"
+                "try:\n    import scholarly\n    HAS_SCHOLARLY = True\n"
+                "except ImportError:\n    HAS_SCHOLARLY = False\n"
+                "def search():\n    if not HAS_SCHOLARLY:\n"
+                "        raise ImportError('pip install scholarly')\n"
+                "search()\n"
+            ),
+        },
+    )
+    found = needs(tmp_path)
+    assert ("python-package", "akshare", False) in found
+    assert ("python-package", "scholarly", True) in found
+    assert not [n for kind, n, _r in found if kind == "binary" and "news" in n]
+    assert not [n for kind, n, _r in found if kind == "auth"]
+
+
 def test_words_of_prose_and_trees_are_no_programs(tmp_path: Path) -> None:
     write_tree(
         tmp_path,

@@ -54,8 +54,9 @@ CLIENT_KEYS = {
 Add = Callable[[str, str, int, bool], None]  # (kind, name, line, required)
 
 
-def stops(handler: ast.ExceptHandler) -> bool:
-    """Whether an except clause ends the program: ``raise``, ``sys.exit(...)``, ``exit()``."""
+def stops(handler: ast.AST) -> bool:
+    """Whether an except clause (or a branch) ends the program: ``raise``, ``sys.exit(...)``,
+    ``exit()``."""
     for node in ast.walk(handler):
         if isinstance(node, ast.Raise):
             return True
@@ -74,6 +75,34 @@ def _tolerant(node: ast.Try) -> bool:
         if caught & _TOLERATED:
             return True
     return False
+
+
+def _fatal_flags(tree: ast.Module) -> set[str]:
+    """Names the program stops on when false: ``if not HAS_X: raise ImportError(...)``."""
+    found = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If):
+            continue
+        test = node.test
+        if (
+            isinstance(test, ast.UnaryOp)
+            and isinstance(test.op, ast.Not)
+            and isinstance(test.operand, ast.Name)
+            and any(stops(statement) for statement in node.body)
+        ):
+            found.add(test.operand.id)
+    return found
+
+
+def _assigned(node: ast.Try) -> set[str]:
+    """The names a ``try`` statement assigns (in its body and handlers)."""
+    return {
+        target.id
+        for sub in ast.walk(node)
+        if isinstance(sub, ast.Assign)
+        for target in sub.targets
+        if isinstance(target, ast.Name)
+    }
 
 
 def imported_by_name(node: ast.Call) -> str:
@@ -104,6 +133,7 @@ class PythonNeeds:
             if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
         }
         self.probes = {name for name, f in self.functions.items() if _is_probe(f)}
+        self.fatal_flags = _fatal_flags(tree)
         self.conditional_functions = self._conditional_functions()
 
     # -- conditions ---------------------------------------------------------------------
@@ -123,7 +153,8 @@ class PythonNeeds:
             if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef):
                 return False
             if isinstance(parent, ast.Try) and child in parent.body and _tolerant(parent):
-                return True
+                # `except ImportError: HAS_X = False`, then `if not HAS_X: raise`: needed
+                return not (_assigned(parent) & self.fatal_flags)
             if isinstance(parent, ast.If | ast.IfExp | ast.While) and child is not parent.test:
                 if self._conditional_test(parent.test):
                     return True

@@ -64,7 +64,7 @@ SHELL_VARS = frozenset(
 )
 _AUTH = re.compile(
     r"\b(api[ _-]?keys?|access[ _-]tokens?|tokens?|oauth|log ?in|sign ?in|authenticat\w*|"
-    r"credentials?|bearer|secrets?)\b|(密钥|令牌|登录|认证|授权|凭据)",
+    r"credentials?|bearer|secrets?)\b(?!\s*walls?\b)|(密钥|令牌|登录(?!墙)|认证|授权|凭据)",
     re.I,
 )
 _ENV_INLINE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
@@ -109,6 +109,9 @@ class Collector:
         self.installed_only: set[tuple[str, str]] = set()  # named by `pip install` alone
         self.checked: set[tuple[str, str]] = set()  # "checks if X exists": never required
         self.no_login = False  # the skill says it needs none ("无需 API Key"): none is listed
+        # required by an install line; imported by the programs only where they may do without
+        self.install_says: set[tuple[str, str]] = set()
+        self.import_says: dict[tuple[str, str], bool] = {}  # key -> a program's import needs it
 
     def add(
         self,
@@ -137,10 +140,18 @@ class Collector:
         item.where.append(where)
         if checked:
             self.checked.add(key)
+        if installed and required:
+            self.install_says.add(key)
+        elif not installed and not where.rpartition(":")[0].lower().endswith(".md"):
+            # what a program of the skill imports (a document's snippet is the model's code)
+            self.import_says[key] = self.import_says.get(key, False) or required
 
     def result(self) -> list[Requirement]:
         for key in self.checked:
             self.items[key].required = False
+        for key in self.install_says:  # `pip install akshare`, but `try: import akshare`
+            if key[0] == "python-package" and self.import_says.get(key) is False:
+                self.items[key].required = False
         items = [i for i in self.items.values() if not (self.no_login and i.kind == "auth")]
         return sorted(items, key=lambda item: (KINDS.index(item.kind), item.name))
 
@@ -170,6 +181,8 @@ def from_commands(
         # named otherwise (`cli` would be a false name): npx is what must be on PATH
         name = command.runner or command.argv[0].rsplit("/", 1)[-1]
         where = f"{file}:{command.line}"
+        if re.fullmatch(r"/[a-z][\w-]*", command.argv[0]):  # `/review 12`: an agent's command
+            continue
         if not re.fullmatch(r"[a-z][\w.+-]*[\w+]", name) or name in COMMON_COMMANDS:
             continue
         if len(command.argv) == 1 and re.search(r"[a-z][A-Z]", name):
