@@ -137,3 +137,50 @@ def test_a_status_the_code_comments_on_and_its_json_output_are_taken(tmp_path: P
     assert step.ok_exit_codes == [0, 1]
     assert step.stdout == "json"
     assert [(a.flag, a.value) for a in step.args if a.flag] == [("--output", "json")]
+
+
+VERDICTS = [
+    # session-handoff (round 11): a validator's and a staleness check's verdicts
+    ("ok = check()\nsys.exit(0 if success else 1)\n", {1}),
+    (
+        "def main():\n    if len(sys.argv) < 2:\n        sys.exit(1)\n"
+        "    level = grade()\n    if level in ['FRESH', 'SLIGHTLY_STALE']:\n        sys.exit(0)\n"
+        "    elif level == 'STALE':\n        sys.exit(1)\n    else:\n        sys.exit(2)\n",
+        {1, 2},
+    ),
+    ("def main():\n    return 1 if errors else 0\nsys.exit(main())\n", {1}),
+    # "it failed to do it", a usage error, a crash: failures
+    ("result = package()\nif result:\n    sys.exit(0)\nelse:\n    sys.exit(1)\n", set()),
+    ("if len(sys.argv) < 2:\n    sys.exit(1)\nelse:\n    sys.exit(0)\n", set()),
+    ("try:\n    run()\nexcept OSError:\n    sys.exit(3)\nsys.exit(0)\n", set()),
+    ("sys.exit(0 if result else 1)\n", set()),
+]
+
+
+@pytest.mark.parametrize(("source", "statuses"), VERDICTS)
+def test_the_statuses_a_programs_code_gives_as_its_verdict(source: str, statuses: set) -> None:
+    from skill2app.converter.inventory.programs.verdicts import python_verdicts
+
+    assert set(python_verdicts("import sys\n" + source)) == statuses
+
+
+def test_a_verdict_the_code_gives_is_a_result_of_the_step(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: handoff\ndescription: Check a handoff.\n---\n# Handoff\n\n"
+            "```bash\npython3 scripts/validate.py notes.md\n```\n",
+            "scripts/validate.py": (
+                "import sys\nsuccess = 'TODO' not in open(sys.argv[1]).read()\n"
+                "print('Verdict: READY' if success else 'Verdict: NEEDS WORK')\n"
+                "sys.exit(0 if success else 1)\n"
+            ),
+        },
+    )
+    inventory = build_inventory(root)
+    program = inventory.program("scripts/validate.py")
+    assert program is not None and set(program.verdicts) == {1}
+    assert "result_exits" in program.to_dict()
+    (pipeline,) = analyze(inventory).pipelines
+    step = pipeline.steps[0]
+    assert isinstance(step, CodeStep) and step.ok_exit_codes == [0, 1]

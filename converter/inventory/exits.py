@@ -6,7 +6,8 @@ contributions for this product → skip it") answers the question it was asked; 
 took that status for a crash would fail the pipeline exactly when the program did its job.
 This reads what the program's header, its help, its code's comments on exits and the lines
 at its documented commands say of its statuses, and keeps those whose meaning is a finding,
-never an error ("1 = bad or missing flag", "3 = API failed").
+never an error ("1 = bad or missing flag", "3 = API failed"); and what a Python program's code
+gives as its verdict (``sys.exit(0 if ok else 1)``: ``programs/verdicts.py``).
 """
 
 from __future__ import annotations
@@ -147,4 +148,6 @@ def ok_exit_codes(
     if command is not None and command is not program.cli:
         helps.append(command.description)
     statuses = result_statuses([*helps, *near_commands(invocations, documents, others)])
+    if not subcommands:  # what its code gives as a verdict (verdicts.py): one command's
+        statuses = {**program.verdicts, **statuses}
     return sorted({0, *statuses}) if statuses else []

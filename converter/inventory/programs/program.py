@@ -47,6 +47,7 @@ from skill2app.converter.inventory.programs.scripts import (
     scan_shell,
     usage_positionals,
 )
+from skill2app.converter.inventory.programs.verdicts import python_verdicts
 from skill2app.converter.inventory.shell import simple_commands
 
 PROGRAM_DIRS = ("tools", "scripts")
@@ -78,6 +79,7 @@ class Program:
     mentioned: bool = True  # a document of the skill runs it or names it
     insists: set[str] = field(default_factory=set)  # flags it stops without (``node.insisted``)
     exit_notes: str = ""  # its code's comments on exit statuses ("exit 1 when findings exist")
+    verdicts: dict[int, str] = field(default_factory=dict)  # statuses its code gives as answers
     # optional flags a document describes → (file, first line, last line) of each section
     # that describes them: the pipelines of the commands there offer them
     doc_options: dict[str, list[tuple[str, int, int]]] = field(default_factory=dict)
@@ -102,6 +104,8 @@ class Program:
         }
         if self.warnings:
             data["warnings"] = list(self.warnings)
+        if self.verdicts:  # exit statuses that are answers, not failures
+            data["result_exits"] = {str(k): v for k, v in sorted(self.verdicts.items())}
         if not self.mentioned:
             data["mentioned"] = False
         if self.doc_options:
@@ -178,6 +182,7 @@ def describe(
     dispatch: dict[str, list[str]] = {}
     if lang == "python":
         program.cli, program.doc = extract_python_cli(source)
+        program.verdicts = python_verdicts(source)
     elif lang in ("bash", "sh", "zsh"):
         program.cli, dispatch = scan_shell(source)
         program.doc = leading_comment(source, "#")

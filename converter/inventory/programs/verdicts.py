@@ -1,0 +1,142 @@
+"""Exit statuses a Python program's code gives as its answer, not as a failure.
+
+A checker often says its verdict with its exit status and documents it nowhere: the
+validator of session-handoff ends with ``sys.exit(0 if success else 1)``, its staleness
+check with ``if level in FRESH: sys.exit(0) / elif level == "STALE": sys.exit(1) / else:
+sys.exit(2)``, design-lint's ``main`` returns ``1 if report["summary"]["errors"] else 0`` to
+``sys.exit(main())``.  A step that took those statuses for crashes would fail exactly when
+the program did its job (round 11's judge).  Read from the code, such a status is a result
+when
+
+- it is one branch of a conditional status whose other branch is 0, given to
+  ``sys.exit`` (or returned by a function whose value ``sys.exit`` is given), and its test
+  names a check's outcome (``success``, ``valid``, ``errors``: ``if result`` may as well mean
+  "it managed to do it");
+- or it ends one branch of an ``if``/``elif``/``else`` chain whose other branches end with
+  ``sys.exit(0)`` and whose tests sort what the program found (``level == "STALE"``, an
+  outcome's name), not its arguments (``len(sys.argv) < 2`` is a usage error).
+
+Anything else — an exit in an ``except``, after a usage message, on a missing file — stays
+a failure.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+_EXITS = ("sys.exit", "exit", "quit")
+
+
+def python_verdicts(source: str) -> dict[int, str]:
+    """Status -> how the code gives it, for the statuses that are the program's answer."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return {}
+    found: dict[int, str] = {}
+    exited = _exited_functions(tree)
+    elifs = {  # read from the top of their chain
+        id(parent.orelse[0])
+        for parent in ast.walk(tree)
+        if isinstance(parent, ast.If) and len(parent.orelse) == 1
+        and isinstance(parent.orelse[0], ast.If)
+    }  # fmt: skip
+    for node in ast.walk(tree):
+        value = None
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in _EXITS and node.args:
+            value = node.args[0]
+        elif isinstance(node, ast.FunctionDef) and node.name in exited:
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Return) and sub.value is not None:
+                    _conditional(sub.value, found)
+            continue
+        if value is not None:
+            _conditional(value, found)
+        if isinstance(node, ast.If) and id(node) not in elifs:
+            _chain(node, found)
+    return found
+
+
+def _conditional(value: ast.expr, found: dict[int, str]) -> None:
+    """``0 if ok else 1`` / ``1 if errors else 0``: the non-zero branch, when the test names
+    a check's outcome (``if result`` may as well be "it failed to do it")."""
+    if isinstance(value, ast.IfExp) and _VERDICT.search(ast.unparse(value.test)):
+        statuses = [_int(value.body), _int(value.orelse)]
+        if 0 in statuses and all(s is not None for s in statuses):
+            for status in statuses:
+                if status:
+                    found.setdefault(status, f"the program's verdict: {ast.unparse(value)}")
+
+
+def _chain(node: ast.If, found: dict[int, str]) -> None:
+    """An ``if``/``elif``/``else`` chain each branch of which ends with ``sys.exit(N)``."""
+    tests: list[ast.expr] = []
+    endings: list[int | None] = []
+    current: ast.If | None = node
+    while current is not None:
+        tests.append(current.test)
+        endings.append(_exit_status(current.body))
+        rest = current.orelse
+        if len(rest) == 1 and isinstance(rest[0], ast.If):
+            current = rest[0]
+        else:
+            if rest:
+                endings.append(_exit_status(rest))
+            current = None
+    if len(endings) < 2 or any(e is None for e in endings) or 0 not in endings:
+        return
+    if any("argv" in ast.unparse(test) for test in tests):  # a usage check: an error
+        return
+    if not any(_classifies(test) for test in tests):  # `if result: exit(0) else: exit(1)`
+        return
+    said = f"the program's verdict: {ast.unparse(tests[0])[:60]} ..."
+    for status in endings:
+        if status:
+            found.setdefault(status, said)
+
+
+# Words that name what a check found ("valid", "errors", "violations", "drift" ...).
+_VERDICT = re.compile(
+    r"valid|success|succeed|\bok\b|pass|fail|error|issue|violation|clean|drift|found|"
+    r"match|stale|differ|change|warn|finding|problem",
+    re.I,
+)
+
+
+def _classifies(test: ast.expr) -> bool:
+    """A test that sorts what the program found: compared with named levels (``level ==
+    "STALE"``, ``level in ["FRESH", ...]``) or naming an outcome (``if errors:``)."""
+    for node in ast.walk(test):
+        if isinstance(node, ast.Compare):
+            for item in ast.walk(node):
+                if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                    return True
+    return bool(_VERDICT.search(ast.unparse(test)))
+
+
+def _exit_status(body: list[ast.stmt]) -> int | None:
+    """N when ``body`` ends with ``sys.exit(N)`` (a constant), else None."""
+    last = body[-1] if body else None
+    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
+        call = last.value
+        if ast.unparse(call.func) in _EXITS:
+            return _int(call.args[0]) if call.args else 0
+    return None
+
+
+def _int(node: ast.expr) -> int | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value if not isinstance(node.value, bool) else None
+    return None
+
+
+def _exited_functions(tree: ast.Module) -> set[str]:
+    """Functions whose value the program exits with: ``sys.exit(main())``."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in _EXITS and node.args:
+            inner = node.args[0]
+            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name):
+                names.add(inner.func.id)
+    return names
