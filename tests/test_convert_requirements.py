@@ -171,6 +171,7 @@ def test_a_package_the_program_does_without_is_optional_whatever_installs_it(
             "```bash\npip install akshare\npip install scholarly\n"
             "python3 scripts/news.py\n```\n",
             "scripts/news.py": (
+                "import requests\nfrom urllib3.util.retry import Retry\n"
                 "try:\n    import akshare\nexcept Exception:\n    akshare = None\n"
                 "try:\n    import scholarly\n    HAS_SCHOLARLY = True\n"
                 "except ImportError:\n    HAS_SCHOLARLY = False\n"
@@ -183,6 +184,8 @@ def test_a_package_the_program_does_without_is_optional_whatever_installs_it(
     found = needs(tmp_path)
     assert ("python-package", "akshare", False) in found
     assert ("python-package", "scholarly", True) in found
+    assert ("python-package", "requests", True) in found
+    assert not [n for kind, n, _r in found if n == "urllib3"]  # requests brings it
     assert not [n for kind, n, _r in found if kind == "binary" and "news" in n]
     assert not [n for kind, n, _r in found if kind == "auth"]
 

@@ -46,6 +46,22 @@ _IMPORT_NAMES |= {  # other distributions giving the same module
 }  # fmt: skip
 
 
+# Modules a package installs with itself: asked for beside it, they are no requirement of
+# their own (`from urllib3.util.retry import Retry` next to `import requests`).
+BROUGHT_BY = {
+    "urllib3": "requests",
+    "idna": "requests",
+    "certifi": "requests",
+    "charset_normalizer": "requests",
+    "jinja2": "flask",
+    "werkzeug": "flask",
+    "click": "flask",
+    "anyio": "httpx",
+    "httpcore": "httpx",
+    "pydantic_core": "pydantic",
+}
+
+
 def import_name(distribution: str) -> str:
     """The module a ``pip install`` name gives (``PyYAML`` → ``yaml``, ``Pillow`` → ``PIL``);
     other names are kept as written."""

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from skill2app.converter.inventory.packages import import_name, package_key
+from skill2app.converter.inventory.packages import BROUGHT_BY, import_name, package_key
 from skill2app.converter.inventory.shell import SimpleCommand, simple_commands
 
 KINDS = ("binary", "env", "python-package", "node-package", "file", "auth")
@@ -152,7 +152,17 @@ class Collector:
         for key in self.install_says:  # `pip install akshare`, but `try: import akshare`
             if key[0] == "python-package" and self.import_says.get(key) is False:
                 self.items[key].required = False
-        items = [i for i in self.items.values() if not (self.no_login and i.kind == "auth")]
+        packages = {key[1] for key in self.items if key[0] == "python-package"}
+
+        def brought(key: tuple[str, str]) -> bool:  # urllib3 beside requests: requests has it
+            parent = BROUGHT_BY.get(key[1], "")
+            return key[0] == "python-package" and bool(parent) and package_key(parent) in packages
+
+        items = [
+            item
+            for key, item in self.items.items()
+            if not (self.no_login and item.kind == "auth") and not brought(key)
+        ]
         return sorted(items, key=lambda item: (KINDS.index(item.kind), item.name))
 
 
