@@ -228,10 +228,20 @@ def _positional_in_plan(
     """Whether a step passes the expected positional ``index``; of a program with
     subcommands, the first (``command``) is the step's subcommand, and the rest shift."""
     program = inventory.program(path)
-    if program is not None and program.cli is not None and program.cli.subcommands:
+    dispatched = program is not None and bool(program.enumerations.get("<command>"))
+    if program is not None and program.cli is not None and (program.cli.subcommands or dispatched):
         if index == 0:
             return any(step.subcommand for step, _inputs in _steps(plan, path))
-        index -= 1
+        # the expectations list every subcommand's positionals in one list, each optional
+        # for the program: a step of any subcommand passing one by its name counts
+        return any(
+            arg.ref == f"input.{name}" and _type_ok(want, inputs[name].type)
+            for step, inputs in _steps(plan, path)
+            for arg in step.args
+            if not arg.flag
+            for name in [arg.ref.removeprefix("input.")]
+            if name in inputs and _same_name(name, str(want.get("name", "")))
+        )
     for step, inputs in _steps(plan, path):
         positional = [a for a in step.args if not a.flag]
         if index >= len(positional):
@@ -243,6 +253,16 @@ def _positional_in_plan(
         if item is not None and _type_ok(want, item.type):
             return item.required == bool(want.get("required", True))
     return False
+
+
+def _same_name(found: str, wanted: str) -> bool:
+    """``pdf_file`` and ``pdf``, ``paths`` and ``path``: one name, said two ways."""
+
+    def stem(text: str) -> str:
+        text = text.lower().removesuffix("_file").removesuffix("_path")
+        return text[:-1] if text.endswith("s") and len(text) > 3 else text
+
+    return stem(found) == stem(wanted)
 
 
 # -- triggers and routing ------------------------------------------------------------------
