@@ -47,6 +47,7 @@ from skill2app.converter.convert import Options, is_stdout
 from skill2app.converter.errors import ConvertError, PlanError, UsageError
 from skill2app.converter.verify.report import EachReport, Report
 from skill2app.runtime import __version__
+from skill2app.runtime.records.display import terminal_safe
 
 EXIT_UNVERIFIED = 5
 EXIT_NEEDS_LLM = 6
@@ -396,8 +397,8 @@ def _show(report: Report | EachReport, as_json: bool) -> None:
         typer.echo(report.plan_text, nl=False)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
-    for line in report.human_lines():
-        typer.echo(line, err=True)
+    for line in report.human_lines():  # a skill's words and its programs' output: shown
+        typer.echo(terminal_safe(line), err=True)  # never obeyed by the terminal
     if report.exhausted:
         typer.echo("Error: the analyst's attempts are used up; nothing was written", err=True)
         raise typer.Exit(EXIT_UNVERIFIED)
@@ -421,16 +422,16 @@ def _out_paths(
 
 
 def _progress(message: str) -> None:
-    typer.echo(f"app-convert: {message}", err=True)
+    typer.echo(f"app-convert: {terminal_safe(message)}", err=True)
 
 
 def _fail(err: ConvertError, *, as_json: bool, debug: bool) -> None:
     if debug:
         traceback.print_exc()
-    typer.echo(f"Error: {err.one_line()}", err=True)
+    typer.echo(f"Error: {terminal_safe(err.one_line())}", err=True)
     more = err.errors[1:] if isinstance(err, PlanError) else []
     for message in more[:20]:
-        typer.echo(f"  also: {message}", err=True)
+        typer.echo(f"  also: {terminal_safe(message)}", err=True)
     if as_json:
         error = {
             "type": type(err).__name__,

@@ -201,22 +201,25 @@ def _two_pipelines(tmp_path: Path, check: dict) -> Path:
     return plan_file
 
 
-def test_a_binary_a_written_step_runs_is_checked_for_that_pipeline_only(tmp_path: Path) -> None:
-    check = {"kind": "binary", "name": "fakerpc-xyz", "required": True, "where": ["SKILL.md:7"]}
+@pytest.mark.parametrize(
+    ("check", "needing", "free"),
+    [
+        # a binary its written step runs: that pipeline's alone
+        ({"kind": "binary", "name": "fakerpc-xyz", "required": True, "where": ["SKILL.md:7"]},
+         "call", "describe"),
+        # the plan says which pipeline needs it
+        ({"kind": "env", "name": "RPC_HOST_XYZ", "required": True, "pipelines": ["describe"]},
+         "describe", "call"),
+    ],
+)  # fmt: skip
+def test_a_check_is_made_for_the_pipelines_that_need_it(
+    tmp_path: Path, check: dict, needing: str, free: str
+) -> None:
     plan_file = _two_pipelines(tmp_path, check)
     convert(Options(tmp_path / "rpc", out=tmp_path / "app", plan=plan_file))
     checker = "pipelines/_constructor/steps/check_environment.py"
-    assert run_step(tmp_path / "app", checker, "call", {}).returncode == 1
-    assert run_step(tmp_path / "app", checker, "describe", {}).returncode == 0
-
-
-def test_a_check_the_plan_scopes_is_checked_for_its_pipelines(tmp_path: Path) -> None:
-    check = {"kind": "env", "name": "RPC_HOST_XYZ", "required": True, "pipelines": ["describe"]}
-    plan_file = _two_pipelines(tmp_path, check)
-    convert(Options(tmp_path / "rpc", out=tmp_path / "app", plan=plan_file))
-    checker = "pipelines/_constructor/steps/check_environment.py"
-    assert run_step(tmp_path / "app", checker, "describe", {}).returncode == 1
-    assert run_step(tmp_path / "app", checker, "call", {}).returncode == 0
+    assert run_step(tmp_path / "app", checker, needing, {}).returncode == 1
+    assert run_step(tmp_path / "app", checker, free, {}).returncode == 0
 
 
 def test_a_check_scoped_to_a_pipeline_the_plan_lacks_is_refused(tmp_path: Path) -> None:

@@ -105,3 +105,29 @@ def test_a_plan_may_not_set_what_decides_which_code_runs(
 def test_a_usage_line_starting_with_variables_names_no_positional() -> None:
     split = split_usage("Usage: SHELF_USER=<user_id> python3 export.py FILE")
     assert split is not None and split[0] == "FILE"
+
+
+def test_a_variable_the_plan_may_not_set_is_left_to_the_shell(tmp_path: Path) -> None:
+    """Review: `PYTHONPATH=. python3 scripts/stats.py` made an env entry the plan check refuses,
+    and the program lost its pipeline."""
+    skill = write_tree(
+        tmp_path / "stats",
+        {
+            "SKILL.md": "---\nname: stats\ndescription: Stats.\n---\n# Stats\n\n```bash\n"
+            "PYTHONPATH=. NODE_OPTIONS=--x python3 scripts/stats.py --file data.csv\n```\n",
+            "scripts/stats.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--file')\np.parse_args()\n",
+        },
+    )
+    (pipeline,) = analyze(build_inventory(skill)).pipelines
+    step = pipeline.steps[0]
+    assert isinstance(step, CodeStep) and step.env == []
+
+
+def test_a_secret_is_never_a_literal_of_the_plan(skill: Path, tmp_path: Path) -> None:
+    plan = analyze(build_inventory(skill)).to_dict()
+    plan["pipelines"][0]["steps"][0]["env"] = [{"name": "SHELF_API_TOKEN", "value": "sk-12345678"}]
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(plan))
+    with pytest.raises(ConvertError, match="SHELF_API_TOKEN holds a secret"):
+        convert(Options(skill, out=tmp_path / "app", plan=plan_file))

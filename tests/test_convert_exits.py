@@ -43,6 +43,7 @@ from skill2app.converter.plan.model import CodeStep
         ("prints both and exits 0 (clean) / 1 (drift).", {1}),
         ("lists drift, and exits **0 clean / 1 on\ndrift**. Loop:", {1}),
         ("Exit codes: 0 = ok / 1 = failed to connect", set()),
+        ("Exit codes: 0 = success, 1 = FAILURE (could not connect)", set()),
     ],
 )
 def test_statuses_with_a_finding_for_meaning(text: str, statuses: set[int]) -> None:
@@ -154,6 +155,21 @@ VERDICTS = [
     ("if len(sys.argv) < 2:\n    sys.exit(1)\nelse:\n    sys.exit(0)\n", set()),
     ("try:\n    run()\nexcept OSError:\n    sys.exit(3)\nsys.exit(0)\n", set()),
     ("sys.exit(0 if result else 1)\n", set()),
+    # the review's: a word inside another, an argument's value, an error message, a status
+    # no shell can give, code too deep to read
+    ("sys.exit(0 if password else 1)\n", set()),
+    (
+        "if args.mode == 'fix':\n    sys.exit(0)\nelse:\n"
+        "    print('unknown mode')\n    sys.exit(2)\n",
+        set(),
+    ),
+    (
+        "found = load()\nif found:\n    sys.exit(0)\nelse:\n"
+        "    print('config file not found')\n    sys.exit(1)\n",
+        set(),
+    ),
+    ("sys.exit(0 if not errors else 300)\n", set()),
+    ("sys.exit(0 if (" + "x+" * 600 + "x) else 1)\n", set()),
 ]
 
 

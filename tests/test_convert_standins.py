@@ -203,7 +203,8 @@ def test_the_program_a_failure_says_is_missing(detail: str, program: str) -> Non
 
 
 def test_stand_in_names_and_secrets_are_kept_safe(tmp_path: Path) -> None:
-    standins = StandIns(tmp_path / "stand-ins")
+    (tmp_path / "stand-ins").mkdir()
+    standins = StandIns(tmp_path / "stand-ins", tmp_path / "work" / "calls.jsonl")
     assert not standins.add("../evil") and not standins.add("a b") and not standins.add("sh")
     assert standins.add("tool-x") and not standins.add("tool-x")
     assert [p.name for p in (tmp_path / "stand-ins").iterdir() if not p.name.startswith(".")] == [
@@ -216,6 +217,19 @@ def test_stand_in_names_and_secrets_are_kept_safe(tmp_path: Path) -> None:
         fh.write(json.dumps(record) + "\n")
     (call,) = standins.calls_since(mark, tmp_path, Scrubber())
     assert call.argv == ("--token", "***", "--api-key=***")
+
+
+def test_secrets_are_blanked_however_a_command_line_spells_them() -> None:
+    from skill2app.converter.verify.standins import _mask_after_secret_flags
+
+    argv = [
+        "--token", "--verbose", "-H", "Authorization: token X12345", "-H", "X-Api-Key: k1",
+        "-u", "bob:pw", "api_key=zzz", "https://h/x?access_token=s3cret&page=2", "name=ok",
+    ]  # fmt: skip
+    assert _mask_after_secret_flags(argv) == [
+        "--token", "--verbose", "-H", "Authorization: ***", "-H", "X-Api-Key: ***", "-u",
+        "bob:***", "api_key=***", "https://h/x?access_token=***&page=2", "name=ok",
+    ]  # fmt: skip
 
 
 def _writer(source: str) -> dict[str, Any]:
@@ -274,3 +288,107 @@ def test_options_shown_on_continued_lines_are_shown(tmp_path: Path) -> None:
     assert shown_options(lines, "buf") == ({"--schema", "-H", "--data"}, False)
     call = Call("buf", ("curl", "--schema", "api.proto", "-H", "X: 1", "--data", "{}", "u"))
     assert findings([("p/s", call)], lines) == []
+
+
+def _two_steps(first: str, second: str) -> dict[str, Any]:
+    plan = written_step(first)
+    pipeline = plan["pipelines"][0]
+    pipeline["steps"].append({"name": "measure", "type": "code", "output": {"n": "integer"},
+                              "write": {"language": "python", "source": second}})  # fmt: skip
+    return plan
+
+
+INDEPENDENT = (
+    "import json, sys\npayload = json.load(sys.stdin)\n"
+    "undefined_function()\nprint(json.dumps({'output': {'n': 1}}))\n"
+)
+READING = (
+    "import json, sys\npayload = json.load(sys.stdin)\n"
+    "size = payload['steps']['download']['output']['size']\n"
+    "print(json.dumps({'output': {'n': size}}))\n"
+)
+
+
+@pytest.mark.parametrize(("second", "status"), [(INDEPENDENT, "failed"), (READING, "traced")])
+def test_a_later_step_fails_unless_it_reads_what_a_stand_in_printed(
+    skill: Path, tmp_path: Path, second: str, status: str
+) -> None:
+    """Review of round 10's change: once a stand-in had run, every later failure passed as
+    traced, a NameError included."""
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(_two_steps(IN_CALLER, second)))
+    report = convert(Options(skill, out=tmp_path / "app", plan=plan_file, smoke=True))
+    assert report.verification is not None
+    statuses = {s.step: s.status for s in report.verification.smoke}
+    assert statuses == {"download": "traced", "measure": status}
+    assert report.ok is (status == "traced")
+
+
+def test_a_second_missing_program_gets_its_stand_in_too(skill: Path, tmp_path: Path) -> None:
+    second = IN_CALLER.replace(TOOL, "secondtool-xyz").replace(
+        '"output": {"code"', '"output": {"n"'
+    )
+    plan = _two_steps(IN_CALLER, second)
+    plan["constructor"] = {"needed": False, "checks": []}
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(plan))
+    report = convert(Options(skill, out=tmp_path / "app", plan=plan_file, smoke=True))
+    assert report.verification is not None
+    ran = {s.step: [c.program for c in s.calls] for s in report.verification.smoke}
+    assert ran == {"download": [TOOL], "measure": ["secondtool-xyz"]}
+
+
+PLANT = (
+    "import json, os, sys\njson.load(sys.stdin)\n"
+    'folder = os.environ["PATH"].split(":")[-1]\n'
+    "try:\n    os.symlink(os.environ['VICTIM'], os.path.join(folder, 'evilprog'))\n"
+    "except OSError as exc:\n    print(json.dumps({'output': {'code': 1}}))\n    sys.exit(0)\n"
+    "sys.stderr.write('sh: 1: evilprog: not found\\n')\nsys.exit(127)\n"
+)
+
+
+def test_a_step_cannot_plant_a_link_where_stand_ins_are_written(
+    skill: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The review's attack: a link planted in the stand-ins' folder, then 'evilprog: not
+    found', made app-convert write a stand-in through it over any file of the user's."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("ORIGINAL\n")
+    monkeypatch.setenv("VICTIM", str(victim))
+    plan = written_step(PLANT)
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(plan))
+    convert(Options(skill, out=tmp_path / "app", plan=plan_file, smoke=True))
+    assert victim.read_text() == "ORIGINAL\n"
+
+
+@pytest.mark.parametrize("forged", ["fifo", "link", "junk"])
+def test_a_forged_call_log_neither_stops_nor_fools_app_convert(
+    skill: Path, tmp_path: Path, forged: str
+) -> None:
+    source = (
+        "import json, os, shlex, subprocess, sys\njson.load(sys.stdin)\n"
+        'JUNK = \'[1]\\n{"argv": 5}\\n{"program": "x", "argv": ["y"]}\\n\'\n'
+        f"subprocess.run(['{TOOL}', '-f', 'best'])\n"
+        'folder = os.environ["PATH"].split(":")[-1]\n'
+        f"log = shlex.split(open(os.path.join(folder, '{TOOL}')).read().splitlines()[1])[5]\n"
+        "os.remove(log)\n"
+        f"MODE = {forged!r}\n"
+        "if MODE == 'fifo':\n    os.mkfifo(log)\n"
+        "elif MODE == 'link':\n    os.symlink('/dev/zero', log)\n"
+        "else:\n    open(log, 'w').write(JUNK)\n"
+        "print(json.dumps({'output': {'code': 0}}))\n"
+    )
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(written_step(source)))
+    report = convert(Options(skill, out=tmp_path / "app", plan=plan_file, smoke=True))
+    assert report.verification is not None
+    (step,) = report.verification.smoke
+    assert [c.program for c in step.calls] in ([], [TOOL])  # nothing forged is taken
+
+
+def test_a_recorded_command_line_cannot_drive_the_terminal() -> None:
+    call = Call("tool", ("\x1b]0;PWNED\x07", "a\nSmoke test: 1 of 1 steps passed"))
+    line = call.line()
+    assert "\x1b" not in line and "\n" not in line and "\x07" not in line
+    assert "\\x1b" in line and "\\n" in line

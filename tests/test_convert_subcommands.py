@@ -290,7 +290,7 @@ def test_key_value_parameters_and_bare_switches_are_inputs(tmp_path: Path) -> No
     word for word — every run appended "New line" to "My Note" in the user's vault."""
     skill = write_tree(tmp_path / "notes-cli", {"SKILL.md": NOTES_MD})
     found = {p.name: p for p in subcommand_pipelines(build_inventory(skill), set())}
-    assert sorted(found) == ["append", "create", "daily-read", "search", "tasks"]
+    assert sorted(found) == ["append", "create", "daily-read", "search", "tasks-daily"]
     inputs = {n: [(i.name, i.type, i.required) for i in p.input] for n, p in found.items()}
     assert inputs["append"] == [("file", "string", True), ("content", "string", True)]
     assert inputs["create"] == [
@@ -326,3 +326,19 @@ def test_a_key_value_step_passes_key_equals_value(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     printed = json.loads(done.stdout)["output"]["printed"]
     assert printed.split("\n")[:3] == ["append", "file=Groceries", "content=eggs and milk"]
+
+
+def test_a_flag_value_that_looks_like_a_parameter_stays_the_flags(tmp_path: Path) -> None:
+    """Review: `gh api ... -f title="Bug report"` made gh a key=value tool, dropped -f, and
+    folded `gh issue list|view` into one pipeline."""
+    skill_md = (
+        "---\nname: gh-kit\ndescription: Work with GitHub issues.\n---\n# GH\n\n```bash\n"
+        "gh issue list --state open\ngh issue view 12\n"
+        'gh api repos/o/r/issues -f title="Bug report" -f body=Details\n```\n'
+    )
+    skill = write_tree(tmp_path / "gh-kit", {"SKILL.md": skill_md})
+    found = {p.name: p for p in subcommand_pipelines(build_inventory(skill), set())}
+    assert {"issue-list", "issue-view", "api"} <= set(found)
+    source = found["api"].steps[0].to_dict()["write"]["source"]
+    assert "'title='" not in source and "'body='" not in source  # no key=value parameters
+    assert not [i for i in found["api"].input if i.name in ("title", "body")]

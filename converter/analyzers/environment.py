@@ -11,7 +11,9 @@ becomes an entry of the code step's ``env``:
 - the same literal in every command (``PYTHONUNBUFFERED=1``): that value, fixed; a literal
   only some commands set (``NO_PUSHOVER=1 pushover-notify ...``, a dry run) is an optional
   input;
-- a secret (``API_KEY=...``): never an input nor a literal; the user's environment gives it.
+- a secret (``API_KEY=...``): never an input nor a literal; the user's environment gives it;
+- what decides how programs are found or loaded (``PYTHONPATH=.``, ``NODE_OPTIONS=...``): left
+  out, as the plan may not set it (``plan.model.RESERVED_ENV``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import re
 
 from skill2app.converter.analyzers.text import snake
 from skill2app.converter.inventory.invocations import Invocation, is_placeholder
-from skill2app.converter.plan.model import EnvVar, Input
+from skill2app.converter.plan.model import RESERVED_ENV, EnvVar, Input
 from skill2app.runtime.app.secrets import is_secret_name
 
 _NAMED = re.compile(r"^<([A-Za-z_][\w -]*)>$|^\$\{?([A-Za-z_]\w*)\}?$")
@@ -32,8 +34,8 @@ def env_of(invocations: list[Invocation], taken: set[str]) -> tuple[list[EnvVar]
     env: list[EnvVar] = []
     inputs: list[Input] = []
     for variable in names:
-        if is_secret_name(variable):
-            continue
+        if is_secret_name(variable) or RESERVED_ENV.match(variable):
+            continue  # the user's environment gives a secret; PYTHONPATH=. is the shell's
         shown = [inv.values[variable] for inv in invocations if variable in inv.values]
         literal = [v for v in shown if v and not is_placeholder(v) and not _NAMED.match(v)]
         every = len(shown) == len(invocations)

@@ -48,7 +48,6 @@ from skill2app.converter.analyzers.tool_args import (
     flags_of,
     positionals_of,
     program_source,
-    uses_parameters,
 )
 from skill2app.converter.analyzers.triggers import (
     MIN_TRIGGERS,
@@ -250,14 +249,13 @@ def _subcommands(shown: list[Line]) -> list[Subcommand]:
             second = rest[1] if len(rest) > 1 and _WORD.match(rest[1]) else ""
             seconds.setdefault(rest[0], []).append(second)
     subs: dict[tuple[str, ...], Subcommand] = {}
-    keyed = any(uses_parameters(line.words) for line in shown)  # its bare words are switches
     for line in shown:
         rest = line.words
         if not rest or not _WORD.match(rest[0]):
             continue
         after = seconds[rest[0]]
         nested = len(set(after) - {""}) >= 2 or (after[0] != "" and len(set(after)) == 1)
-        depth = 2 if nested and not keyed and len(rest) > 1 and _WORD.match(rest[1]) else 1
+        depth = 2 if nested and len(rest) > 1 and _WORD.match(rest[1]) else 1
         key = tuple(rest[:depth])
         entry = subs.setdefault(key, Subcommand(key))
         entry.lines.append(replace(line, words=rest[depth:]))

@@ -117,8 +117,12 @@ _SWITCH = re.compile(r"^[a-z][a-z0-9-]{1,30}$")
 
 def uses_parameters(words: Sequence[str]) -> bool:
     """Whether a command line gives its values as ``key=value`` words (then its bare words
-    are switches: ``obsidian create name="My Note" silent overwrite``)."""
-    return any(PARAMETER.match(w) and not w.startswith("-") for w in words)
+    are switches: ``obsidian create name="My Note" silent overwrite``); a flag's value that
+    looks so is not one (``gh api -f title=Bug``, ``curl -d a=b``)."""
+    return any(
+        PARAMETER.match(word) and not (index and words[index - 1].startswith("-"))
+        for index, word in enumerate(words)
+    )
 
 
 def _sample(value: str) -> str:

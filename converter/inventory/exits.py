@@ -38,6 +38,12 @@ _STATUS = re.compile(
 # A verdict a checker gives as its answer: whatever follows it ("FAIL (errors present)") is
 # what it found, not an error of the program.
 _VERDICT = re.compile(r"^(?:FAIL(?:ED|S|URE)?|NG|NOT OK|DRIFT|DIRTY|不合格|違反|违规)\b")
+# ... unless what follows it says the program broke ("FAILURE (could not connect)").
+_BROKE = re.compile(
+    r"\b(?:could not|cannot|can't|unable|connect\w*|timeout|timed out|usage|invalid|"
+    r"arguments?|not found|no such|permission|denied|crash\w*|exceptions?)\b|失败|错误",
+    re.I,
+)
 _RESULT = re.compile(
     r"\b(?:found|finds?|findings?|failures? remain|fail(?:s|ed|ing)? checks?|"
     r"(?:checks?|tests?) (?:fail\w*|remain)|missing|issues?|violations?|"
@@ -72,7 +78,8 @@ def result_statuses(texts: Iterable[str]) -> dict[int, str]:
                 word, meaning = match.group(1).lower(), match.group(2).strip()
                 status = 1 if word.startswith("non") else int(word)
                 said = _NOT_ERROR.sub("", meaning)  # "findings exist — not an error"
-                verdict = bool(_VERDICT.match(meaning))
+                after = re.split(r"[;,|]", line[match.end() :], maxsplit=1)[0][:80]
+                verdict = bool(_VERDICT.match(meaning)) and not _BROKE.search(meaning + after)
                 if 0 < status < 256 and (
                     verdict or (_RESULT.search(said) and not _ERROR.search(said))
                 ):

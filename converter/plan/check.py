@@ -12,7 +12,6 @@ sample must fit (``flow``).
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from skill2app.converter.inventory.programs.interface import (
@@ -31,7 +30,16 @@ from skill2app.converter.plan.flow import (
     sample_problems,
     written_problems,
 )
-from skill2app.converter.plan.model import CodeStep, Input, LlmStep, Pipeline, Plan, Step
+from skill2app.converter.plan.model import (
+    RESERVED_ENV,
+    CodeStep,
+    Input,
+    LlmStep,
+    Pipeline,
+    Plan,
+    Step,
+)
+from skill2app.runtime.app.secrets import is_secret_name
 
 if TYPE_CHECKING:
     from skill2app.converter.inventory.model import Inventory
@@ -123,13 +131,6 @@ def _input(item: Input, at: str) -> list[str]:
     return errors
 
 
-# Variables a step may not set: what decides which code runs, and app-run's own.
-_RESERVED_ENV = re.compile(
-    r"^(?:PATH|HOME|LD_\w+|DYLD_\w+|PYTHON(?:PATH|HOME|STARTUP)|NODE_OPTIONS|NODE_PATH|"
-    r"BASH_ENV|ENV|SHELL|IFS|APP_\w+)$"
-)
-
-
 def _code_step(
     step: CodeStep,
     at: str,
@@ -147,10 +148,15 @@ def _code_step(
     for j, var in enumerate(step.env):
         if var.ref:
             errors.extend(reference(var.ref, f"{at}.env[{j}]", inputs, earlier))
-        if _RESERVED_ENV.match(var.name):
+        if RESERVED_ENV.match(var.name):
             errors.append(
                 f"{at}.env[{j}]: {var.name} is not the plan's to set (it changes how programs "
                 "are found or loaded, or is app-run's own): drop it"
+            )
+        elif var.value is not None and is_secret_name(var.name):
+            errors.append(
+                f"{at}.env[{j}]: {var.name} holds a secret: take it from an input (from: "
+                "input.<name>) or leave it to the user's environment, never a literal"
             )
     if step.ok_exit_codes and 0 not in step.ok_exit_codes:
         errors.append(f"{at}.ok_exit_codes: list 0 too (success is a result as well)")

@@ -116,6 +116,19 @@ class StdinFeed:
         return {"from": self.ref, "as": self.pass_as}
 
 
+# Variables a step may not give its program: what decides which code runs or how it loads
+# (a shell's options, an interpreter's start-up hooks, where programs, modules and
+# certificates are found, proxies), and app-run's own.
+RESERVED_ENV = re.compile(
+    r"^(?:PATH|HOME|SHELL|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|TMPDIR|"
+    r"LD_\w+|DYLD_\w+|PYTHON(?!UNBUFFERED$|IOENCODING$|UTF8$)\w*|NODE_(?!ENV$)\w+|"
+    r"npm_config_\w+|PERL5\w*|PERLLIB|RUBY\w*|GEM_\w+|"
+    r"JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|GIT_\w+|\w*_PROXY|"
+    r"SSL_CERT_\w+|REQUESTS_CA_BUNDLE|CURL_CA_BUNDLE|APP_\w+)$",
+    re.I,
+)
+
+
 @dataclass(frozen=True)
 class EnvVar:
     """An environment variable a code step gives its program (YAML: ``env: [{name, from |

@@ -82,13 +82,19 @@ def _reading(plan: Plan, variable: str) -> set[str]:
 
 
 def _setting(plan: Plan, variable: str) -> set[str]:
-    """The pipelines whose program steps give their program ``variable`` (``env``)."""
-    return {
-        pipeline.name
-        for pipeline in plan.pipelines
-        for step in pipeline.steps
-        if isinstance(step, CodeStep) and any(var.name == variable for var in step.env)
-    }
+    """The pipelines whose program steps always give their program ``variable`` (``env``: a
+    literal, or a required input; an optional one may leave it to the environment)."""
+    found = set()
+    for pipeline in plan.pipelines:
+        required = {item.name for item in pipeline.input if item.required}
+        for step in pipeline.steps:
+            if not isinstance(step, CodeStep):
+                continue
+            for var in step.env:
+                given = var.ref.removeprefix("input.") in required if var.ref else True
+                if var.name == variable and given:
+                    found.add(pipeline.name)
+    return found
 
 
 def _running(plan: Plan, program: str) -> set[str]:

@@ -251,10 +251,14 @@ def request_lines(requests: RequestCheck) -> list[str]:
     """Where the skill's own requests land, and those that land off a pipeline."""
     if not requests.ran:
         return []
-    head = [
-        f"The skill's own requests: {requests.matched} of {len(requests.own)} reach a "
-        "pipeline (quoted in its documents, or situations its description names)"
-    ]
+    head = (
+        [
+            f"The skill's own requests: {requests.matched} of {len(requests.own)} reach a "
+            "pipeline (quoted in its documents, or situations its description names)"
+        ]
+        if requests.own
+        else []
+    )
     if requests.probes:
         head.append(
             f"The analyst's probes: {requests.probes_home} of {len(requests.probes)} reach "

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from skill2app.converter.plan.model import Plan
 
 MAX_REQUESTS = 40  # routed per plan (a skill quoting more is rare; the first are kept)
-MAX_PROBES = 60  # an analyst's probes routed per plan, besides
+MAX_PROBES = 10  # an analyst's probes routed per pipeline (the plan schema's cap), besides
 SKILL_MODE = "Skill mode"
 
 
@@ -169,13 +169,14 @@ def skill_requests(inventory: Inventory, plan: Plan) -> list[Request]:
 
 
 def probes(plan: Plan) -> list[Request]:
-    """The analyst's probes of each pipeline, at most MAX_PROBES."""
-    found = [
+    """The analyst's probes of each pipeline, at most MAX_PROBES of each."""
+    return [
         Request(text, "probe", f"the plan's probes of {pipeline.name}", pipeline.name)
         for pipeline in plan.pipelines
-        for text in dict.fromkeys(t.strip() for t in pipeline.probes if t.strip())
+        for text in list(dict.fromkeys(t.strip() for t in pipeline.probes if t.strip()))[
+            :MAX_PROBES
+        ]
     ]
-    return found[:MAX_PROBES]
 
 
 def route_requests(plan: Plan, inventory: Inventory) -> RequestCheck:

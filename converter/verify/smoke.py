@@ -127,8 +127,13 @@ def smoke_test(
     APP -> the file), put where they are named from the copy.  ``inside`` (filled when
     given): the files each pipeline wrote inside the APP's ``pipelines/`` folder."""
     results: list[SmokeResult] = []
-    with tempfile.TemporaryDirectory(prefix="app-convert-smoke-") as tmp:
-        sandbox = Sandbox(writable=(Path(tmp).resolve(),)) if sandboxed else None
+    with (
+        tempfile.TemporaryDirectory(prefix="app-convert-smoke-") as tmp,
+        tempfile.TemporaryDirectory(prefix="app-convert-stand-ins-") as own,
+    ):
+        # the stand-ins' scripts: app-convert's, read-only in the sandbox (standins.py)
+        readable = (Path(own).resolve(),)
+        sandbox = Sandbox(writable=(Path(tmp).resolve(),), readable=readable) if sandboxed else None
         copy = deep_enough(Path(tmp), outside or {}) / "app"
         shutil.copytree(root, copy, symlinks=True, ignore=shutil.ignore_patterns(".git"))
         place_outside(copy, outside or {})
@@ -138,7 +143,7 @@ def smoke_test(
             app = load_app(copy)
         except AppRunError as exc:  # app-run check has reported it already
             return [SmokeResult("", "", "failed", exc.one_line())]
-        standins = StandIns(Path(tmp) / "stand-ins")
+        standins = StandIns(Path(own).resolve(), Path(tmp).resolve() / "calls" / "calls.jsonl")
         for name in missing_binaries(copy):
             standins.add(name)
         env = scratch_env(copy, work)
@@ -397,7 +402,7 @@ def _smoke_pipeline(
         sandbox=sandbox,
     )
     results: list[SmokeResult] = []
-    stood_in: list[str] = []  # programs stood in for so far in this run
+    traced: list[str] = []  # the steps of this run that ran a stand-in
     for step in pipeline.steps:
         if step.type == "llm":
             queue = answers.get(f"{pipeline.name}/{step.name}") or answers.get(step.name)
@@ -418,12 +423,12 @@ def _smoke_pipeline(
             outcome = run_code_step(context, replace(step, timeout=min(step.timeout, timeout)))
         except AppRunError as exc:
             calls = tuple(scratch.standins.calls_since(mark, app.root, scratch.scrubber))
-            stood_in += [c.program for c in calls]
-            results.append(_stopped(pipeline.name, step.name, _reason(exc), calls, stood_in))
+            fed = [t for t in traced if _reads(pipeline, step.command, t)]
+            results.append(_stopped(pipeline.name, step.name, _reason(exc), calls, fed))
             break
         calls = tuple(scratch.standins.calls_since(mark, app.root, scratch.scrubber))
-        stood_in += [c.program for c in calls]
         if calls:
+            traced.append(step.name)
             detail = f"ran with a stand-in for {_named(calls)}, which is not installed here"
             results.append(SmokeResult(pipeline.name, step.name, "traced", detail, calls))
         else:
@@ -433,21 +438,38 @@ def _smoke_pipeline(
 
 
 def _stopped(
-    pipeline: str, step: str, reason: str, calls: tuple[Call, ...], stood_in: list[str]
+    pipeline: str, step: str, reason: str, calls: tuple[Call, ...], fed: list[str]
 ) -> SmokeResult:
-    """A step that failed: ``traced`` when a stand-in ran in it or before it (what it printed,
-    nothing, may be why), ``skipped`` when this machine lacks what it needs, else ``failed``."""
-    if stood_in:
-        whose = _named(calls) if calls else ", ".join(dict.fromkeys(stood_in))
+    """A step that failed: ``skipped`` when this machine lacks a program it runs (a stand-in
+    comes next) or what it needs; ``traced`` when it ran a stand-in, or reads the output of
+    an earlier step that did (``fed``: what the stand-in printed, nothing, may be why); else
+    ``failed``."""
+    lacks = missing_program(reason)
+    if lacks and not calls:
+        return SmokeResult(pipeline, step, "skipped", needs_of(reason) or reason, lacks=lacks)
+    if calls or fed:
+        whose = f"a stand-in for {_named(calls)}" if calls else f"the stand-in's output of {fed[0]}"
         detail = (
-            f"ran with a stand-in for {whose}, which is not installed here; then stopped, "
-            f"perhaps on the stand-in's empty output: {reason}"
+            f"ran with {whose}, as a program is not installed here; then stopped, perhaps on "
+            f"the stand-in's empty output: {reason}"
         )
         return SmokeResult(pipeline, step, "traced", detail, calls)
     missing = needs_of(reason) if pipeline not in (CONSTRUCTOR, DESTRUCTOR) else ""
     if not missing:
         return SmokeResult(pipeline, step, "failed", reason)
-    return SmokeResult(pipeline, step, "skipped", missing, lacks=missing_program(reason))
+    return SmokeResult(pipeline, step, "skipped", missing)
+
+
+def _reads(pipeline: Pipeline, command: str, earlier: str) -> bool:
+    """Whether the step run by ``command`` reads the output of step ``earlier``: its program
+    (an adapter's SPEC, a written step's source) names it."""
+    words = command.split()
+    path = pipeline.dir / words[-1] if words else None
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")[:200_000] if path else ""
+    except OSError:
+        return True  # cannot tell: as it was before, the stand-in's output may be why
+    return bool(re.search(rf"(?<![\w-]){re.escape(earlier)}(?![\w-])", text))
 
 
 def _named(calls: tuple[Call, ...]) -> str:

@@ -24,9 +24,11 @@ blanked in what is recorded before anyone sees it.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
+import stat
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -34,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from skill2app.runtime.app.secrets import MASK, Scrubber, is_secret_name
+from skill2app.runtime.records.display import terminal_safe
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 MAX_STANDINS = 12  # per smoke run: more missing programs than this is no glue worth tracing
@@ -63,7 +66,9 @@ class Call:
     stdin: str = ""
 
     def line(self) -> str:
-        return shlex.join([self.program, *self.argv])
+        """The command line as a shell would take it, with what a terminal would act on
+        (an escape sequence, a newline forging a line) written out: shown, never obeyed."""
+        return terminal_safe(shlex.join([self.program, *self.argv]))
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"program": self.program, "argv": list(self.argv)}
@@ -76,17 +81,23 @@ class Call:
 
 @dataclass
 class StandIns:
-    """The stand-in folder of one smoke run and the log its stand-ins write."""
+    """The stand-ins of one smoke run.
 
-    folder: Path
+    Their scripts live in ``folder``, which only app-convert writes: the sandbox gets it
+    read-only (``Sandbox.readable``), so no program can plant a link there for app-convert to
+    write through.  What they record goes to ``log``, in the sandbox's writable folder, and is
+    read as untrusted: a regular file only (never a link, a pipe or a device), at most
+    ``MAX_LOG`` bytes a step, one JSON object a line, each field checked."""
+
+    folder: Path  # app-convert's own; read-only in the sandbox
+    log: Path  # in the sandbox's writable folder
     names: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.log = self.folder / ".calls.jsonl"
-        self.log.touch()
         self._recorder = self.folder / ".recorder.py"
         shutil.copyfile(RECORDER, self._recorder)
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        self.log.touch()
 
     def add(self, name: str) -> bool:
         """Make a stand-in for ``name``; False when it may not have one (or has one)."""
@@ -94,14 +105,18 @@ class StandIns:
             return False
         if len(self.names) >= MAX_STANDINS:
             return False
-        script = self.folder / name
         python = shlex.quote(sys.executable)
-        script.write_text(
+        script = (
             f"#!/bin/sh\nexec {python} -S {shlex.quote(str(self._recorder))} "
-            f'{shlex.quote(name)} {shlex.quote(str(self.log))} {STDIN_KEPT} "$@"\n',
-            encoding="utf-8",
+            f'{shlex.quote(name)} {shlex.quote(str(self.log))} {STDIN_KEPT} "$@"\n'
         )
-        script.chmod(0o755)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            fd = os.open(self.folder / name, flags, 0o755)
+        except OSError:  # there already (it cannot be: the folder is ours), or unwritable
+            return False
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(script)
         self.names.append(name)
         return True
 
@@ -110,29 +125,59 @@ class StandIns:
         return f"{current}:{self.folder}" if current else str(self.folder)
 
     def mark(self) -> int:
-        return self.log.stat().st_size
+        try:
+            info = os.stat(self.log, follow_symlinks=False)
+        except OSError:
+            return 0
+        return info.st_size if stat.S_ISREG(info.st_mode) else 0
 
     def calls_since(self, mark: int, app_root: Path, scrubber: Scrubber) -> list[Call]:
-        """The calls recorded after ``mark``, their secrets blanked."""
-        with self.log.open("rb") as fh:
-            fh.seek(mark)
-            lines = fh.read().decode("utf-8", "replace").splitlines()
+        """The calls recorded after ``mark``, their secrets blanked (none when the log is
+        not a regular file any more)."""
         calls = []
-        for line in lines[:MAX_CALLS]:
+        for line in _read_log(self.log, mark).splitlines()[:MAX_CALLS]:
             try:
                 data = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):
                 continue
-            argv = [scrubber.text(str(a)) for a in data.get("argv") or []]
+            if not isinstance(data, dict) or not isinstance(data.get("argv"), list):
+                continue
+            if data.get("program") not in self.names:  # a line no stand-in of ours wrote
+                continue
+            argv = [scrubber.text(str(a))[:MAX_WORD] for a in data["argv"][:MAX_WORDS]]
             calls.append(
                 Call(
-                    str(data.get("program", "")),
+                    str(data.get("program", ""))[:64],
                     tuple(_mask_after_secret_flags(argv)),
-                    _relative(str(data.get("cwd", "")), app_root),
-                    scrubber.text(str(data.get("stdin", ""))),
+                    _relative(str(data.get("cwd", ""))[:4096], app_root),
+                    scrubber.text(str(data.get("stdin", ""))[:STDIN_KEPT]),
                 )
             )
         return calls
+
+
+MAX_LOG = 1_000_000  # bytes of the call log read per step
+MAX_WORDS = 200  # arguments kept per call
+MAX_WORD = 2_000  # characters kept per argument
+
+
+def _read_log(log: Path, mark: int) -> str:
+    """What the log holds after ``mark``, at most MAX_LOG bytes; "" unless it is a regular
+    file (opened without following a link, without waiting on a pipe)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(log, flags)
+    except OSError:
+        return ""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        os.lseek(fd, mark, os.SEEK_SET)
+        return os.read(fd, MAX_LOG).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
 
 
 def missing_program(detail: str) -> str:
@@ -145,30 +190,52 @@ def missing_program(detail: str) -> str:
 
 
 def _mask_after_secret_flags(argv: list[str]) -> list[str]:
-    """``--token X`` and ``--api-key=X`` keep the flag and lose the value."""
+    """Secrets in a command line blanked, whatever their names' spelling: ``--token X``,
+    ``--api-key=X``, ``token=X``, a header's value (``-H "Authorization: token X"``,
+    ``-H "X-Api-Key: X"``), ``-u user:password`` and ``?access_token=X`` in an address."""
     masked: list[str] = []
-    hide_next = False
+    hide_next = ""
     for arg in argv:
-        if hide_next:
-            masked.append(MASK)
-            hide_next = False
+        if hide_next and not arg.startswith("-"):
+            masked.append(f"{arg.split(':', 1)[0]}:{MASK}" if hide_next == "user" else MASK)
+            hide_next = ""
             continue
+        hide_next = ""
         flag, eq, _value = arg.partition("=")
         if arg.startswith("-") and is_secret_name(flag.lstrip("-")):
-            if eq:
-                masked.append(f"{flag}={MASK}")
-            else:
-                masked.append(arg)
-                hide_next = True
+            masked.append(f"{flag}={MASK}" if eq else arg)
+            hide_next = "" if eq else "value"
             continue
-        masked.append(arg)
+        if arg in ("-u", "--user"):  # curl's user:password
+            masked.append(arg)
+            hide_next = "user"
+            continue
+        masked.append(_masked_word(arg))
     return masked
+
+
+_HEADER = re.compile(r"^\s*([A-Za-z][\w-]*)\s*:\s*(.+)$")
+_QUERY = re.compile(r"([?&])([\w.-]+)=([^&#\s]*)")
+
+
+def _masked_word(word: str) -> str:
+    """One word: a ``key=value`` or a header with a secret name, and secret query parameters."""
+    header = _HEADER.match(word)
+    if header and (is_secret_name(header.group(1)) or header.group(1).lower() == "authorization"):
+        return f"{header.group(1)}: {MASK}"
+    key, eq, _value = word.partition("=")
+    if eq and re.fullmatch(r"[A-Za-z_][\w-]*", key) and is_secret_name(key):
+        return f"{key}={MASK}"
+    return _QUERY.sub(
+        lambda m: f"{m.group(1)}{m.group(2)}={MASK if is_secret_name(m.group(2)) else m.group(3)}",
+        word,
+    )
 
 
 def _relative(cwd: str, app_root: Path) -> str:
     try:
         return Path(cwd).resolve().relative_to(app_root.resolve()).as_posix() or "."
-    except (ValueError, OSError):
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a link loop (Python 3.11)
         return cwd
 
 

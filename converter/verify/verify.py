@@ -60,7 +60,13 @@ class Verification:
             "or the output path the user gives"
             for name, files in self.inside.items()
         ]
-        return [*self.stand_in_findings, *wrote]
+        stopped = [  # failures the stand-ins may explain, or may hide: the analyst's to judge
+            f"smoke {s.pipeline}/{s.step}: {s.detail} — if that is not only the stand-in's "
+            "empty output, fix the step"
+            for s in self.smoke
+            if s.status == "traced" and "then stopped" in s.detail
+        ]
+        return [*self.stand_in_findings, *stopped, *wrote]
 
     @property
     def calls(self) -> list[tuple[str, Any]]:

@@ -31,9 +31,13 @@ _EXITS = ("sys.exit", "exit", "quit")
 def python_verdicts(source: str) -> dict[int, str]:
     """Status -> how the code gives it, for the statuses that are the program's answer."""
     try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
+        found = _verdicts(ast.parse(source))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # deep code: none read
         return {}
+    return {status: said for status, said in found.items() if 0 < status < 256}
+
+
+def _verdicts(tree: ast.Module) -> dict[int, str]:
     found: dict[int, str] = {}
     exited = _exited_functions(tree)
     elifs = {  # read from the top of their chain
@@ -61,7 +65,8 @@ def python_verdicts(source: str) -> dict[int, str]:
 def _conditional(value: ast.expr, found: dict[int, str]) -> None:
     """``0 if ok else 1`` / ``1 if errors else 0``: the non-zero branch, when the test names
     a check's outcome (``if result`` may as well be "it failed to do it")."""
-    if isinstance(value, ast.IfExp) and _VERDICT.search(ast.unparse(value.test)):
+    test = ast.unparse(value.test) if isinstance(value, ast.IfExp) else ""
+    if isinstance(value, ast.IfExp) and _VERDICT.search(test) and not _ARGUMENTS.search(test):
         statuses = [_int(value.body), _int(value.orelse)]
         if 0 in statuses and all(s is not None for s in statuses):
             for status in statuses:
@@ -73,35 +78,57 @@ def _chain(node: ast.If, found: dict[int, str]) -> None:
     """An ``if``/``elif``/``else`` chain each branch of which ends with ``sys.exit(N)``."""
     tests: list[ast.expr] = []
     endings: list[int | None] = []
+    bodies: list[list[ast.stmt]] = []
     current: ast.If | None = node
     while current is not None:
         tests.append(current.test)
         endings.append(_exit_status(current.body))
+        bodies.append(current.body)
         rest = current.orelse
         if len(rest) == 1 and isinstance(rest[0], ast.If):
             current = rest[0]
         else:
             if rest:
                 endings.append(_exit_status(rest))
+                bodies.append(rest)
             current = None
     if len(endings) < 2 or any(e is None for e in endings) or 0 not in endings:
         return
-    if any("argv" in ast.unparse(test) for test in tests):  # a usage check: an error
+    if any(_ARGUMENTS.search(ast.unparse(test)) for test in tests):  # a usage check: an error
         return
     if not any(_classifies(test) for test in tests):  # `if result: exit(0) else: exit(1)`
         return
     said = f"the program's verdict: {ast.unparse(tests[0])[:60]} ..."
-    for status in endings:
-        if status:
+    for status, body in zip(endings, bodies, strict=True):
+        if status and not _says_error(body):  # "config file not found": an error, not a verdict
             found.setdefault(status, said)
 
 
-# Words that name what a check found ("valid", "errors", "violations", "drift" ...).
+# Words that name what a check found ("valid", "errors", "violations", "drift" ...), whole.
 _VERDICT = re.compile(
-    r"valid|success|succeed|\bok\b|pass|fail|error|issue|violation|clean|drift|found|"
-    r"match|stale|differ|change|warn|finding|problem",
+    r"\b(?:valid|is_valid|success|successful|succeeded|ok|passed|passes|failed|failures?|"
+    r"errors?|issues?|violations?|clean|drift|found|matches|matched|stale|differs?|"
+    r"differences?|changes?|changed|warnings?|findings?|problems?)\b",
     re.I,
 )
+# A test of the program's own arguments: a usage error, whatever it exits with.
+_ARGUMENTS = re.compile(r"\bargv\b|\b(?:args|opts|options|parser|parsed)\.")
+# What an error message says ("config file not found", "cannot read"): a failure.
+_ERROR_SAID = re.compile(
+    r"\b(?:error|usage|not found|no such|cannot|can't|could not|unable|invalid|missing|"
+    r"denied|failed to)\b",
+    re.I,
+)
+
+
+def _says_error(body: list[ast.stmt]) -> bool:
+    """Whether a branch prints or logs an error message before it exits."""
+    for node in body:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                if _ERROR_SAID.search(sub.value):
+                    return True
+    return False
 
 
 def _classifies(test: ast.expr) -> bool:
