@@ -732,7 +732,7 @@ def test_a_step_that_needs_the_network_is_skipped_not_failed(here: Path) -> None
 def test_a_step_that_exits_127_lacks_a_program(here: Path) -> None:
     """Exit 127 is the shell's "command not found": a wrapper whose tool is not installed
     (`bl` of modelstudio's skill says how to install it and exits 127) is skipped."""
-    from skill2app.converter.verify.smoke import needs_of
+    from skill2app.converter.verify.failures import needs_of
 
     said = needs_of("step exited with 127: npm install -g bailian-cli")
     assert said == "needs a program not installed here (exit 127: npm install -g bailian-cli)"
@@ -860,7 +860,7 @@ def test_a_data_file_the_program_creates_does_not_stop_a_fresh_install(
 
 
 def test_a_programs_own_install_hint_is_what_this_machine_lacks() -> None:
-    from skill2app.converter.verify.smoke import needs_of
+    from skill2app.converter.verify.failures import needs_of
 
     said = needs_of("step exited with 1: Install it first: npm i @wix/design-system")
     assert said == "needs @wix/design-system, not available here"

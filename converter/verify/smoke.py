@@ -31,12 +31,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.render.literals import read_literal
+from skill2app.converter.verify.failures import lacks, needs_of, reason
 from skill2app.converter.verify.standins import Call, StandIns, missing_program
 from skill2app.runtime.app.config import Config
 from skill2app.runtime.app.document import read_bounded
 from skill2app.runtime.app.model import CONSTRUCTOR, DESTRUCTOR, App, Pipeline, load_app
 from skill2app.runtime.app.secrets import Scrubber
-from skill2app.runtime.errors import AppRunError, SubprocessError
+from skill2app.runtime.errors import AppRunError
 from skill2app.runtime.run.sandbox import Sandbox
 from skill2app.runtime.run.steps import StepContext, run_code_step
 
@@ -44,34 +45,7 @@ if TYPE_CHECKING:
     pass
 
 SMOKE_TIMEOUT = 60.0
-TAIL = 600
-_NOISE = re.compile(  # stack frames, source excerpts, runtime trailers
-    r"^(?:at |File \"|Traceback \(most recent call last\)|Node\.js v\d|\^+$|~+\^*~*$)"
-)
 PATH_LIKE = re.compile(r"(?:_FILE|_PATH|_DIR|_HOME|_DB)$")
-# What a failure says the machine lacks: a module, a program (a name without a dot or a
-# slash: 'soffice', not 'notes.txt'), an npm package (not a relative path: a sibling file of
-# the skill is the APP's own problem), or a failed constructor check.
-MISSING = re.compile(
-    r"ModuleNotFoundError: No module named '?([\w.]+)|No module named '?([\w.]+)"
-    r"|(\S+): command not found|(\S+) is not on PATH|Cannot find module '([^'./][^']*)'"
-    r"|No such file or directory: '([\w+-]+)'|\b([\w.+-]+) is not installed"
-    r"|\S+ needs ((?:the |an? )?[^|\n]+?)\s*(?:\||$)"  # a generated adapter's own line
-    # a program's own hint: "Install it first: npm i @wix/design-system"
-    r"|(?i:install|run|try)\b[^|\n]{0,20}?\b(?:npm i(?:nstall)?|pip3? install|yarn add|pnpm add)"
-    r"\s+(?:-[\w-]+\s+)*(@?[\w./-]+)"
-    r"|check_environment: (.+)"
-)  # the last group is the constructor's check, said in its own words
-
-
-# A program that reached for the network and found none (the sandbox shares none).
-NETWORK = re.compile(
-    r"Temporary failure in name resolution|Name or service not known|No address associated "
-    r"with hostname|nodename nor servname|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|Could not "
-    r"resolve host|Network is unreachable|ENETUNREACH|Failed to establish a new connection"
-)
-
-
 MAX_RERUNS = 3  # a pipeline run again with one more stand-in, at most this many times
 
 
@@ -156,7 +130,7 @@ def smoke_test(
         missing: list[str] = []  # pipelines skipped for what this machine lacks
         for name in ordered:
             done = _smoke_business(app, name, scratch, timeout, progress, sandbox, missing)
-            if any(r.status == "skipped" and _lacks(r.detail) for r in done):
+            if any(r.status == "skipped" and lacks(r.detail) for r in done):
                 missing.append(name)
             results += done
         if inside is not None:
@@ -180,10 +154,6 @@ def _checks(app_root: Path) -> list[dict[str, Any]]:
     except (OSError, SyntaxError, ValueError):
         return []
     return [c for c in checks if isinstance(c, dict)] if isinstance(checks, list) else []
-
-
-def _lacks(detail: str) -> bool:
-    return detail.startswith(("needs ", "the constructor's check fails here", "its sample uses"))
 
 
 def _made_by_skipped(
@@ -331,23 +301,6 @@ def _files_inside(app_root: Path) -> set[str]:
 FILE_LIKE = re.compile(r"[\w./-]*[\w-]\.[A-Za-z0-9]{1,5}")
 
 
-def needs_of(detail: str) -> str:
-    """What a failure says this machine lacks ("needs pypdf, not installed here"; "needs the
-    network": the sandbox has none, and the skill's service is not the APP's fault), or ""."""
-    if NETWORK.search(detail):
-        return "needs the network, which the smoke run does not have"
-    if detail.startswith("step exited with 127"):  # the shell's "command not found"
-        said = detail.partition(": ")[2][:80]
-        return f"needs a program not installed here (exit 127{': ' + said if said else ''})"
-    found = MISSING.search(detail)
-    if found is None:
-        return ""
-    what = next(g for g in found.groups() if g).strip()
-    if found.lastindex == len(found.groups()):  # a constructor check, said in its own words
-        return f"the constructor's check fails here: {what}"
-    return f"needs {what}, not available here"
-
-
 def _placeholder(pipeline: Pipeline) -> str:
     """Why the pipeline's sample is only a placeholder ("": it is real)."""
     path = pipeline.dir / "samples" / "placeholders.json"
@@ -424,7 +377,7 @@ def _smoke_pipeline(
         except AppRunError as exc:
             calls = tuple(scratch.standins.calls_since(mark, app.root, scratch.scrubber))
             fed = [t for t in traced if _reads(pipeline, step.command, t)]
-            results.append(_stopped(pipeline.name, step.name, _reason(exc), calls, fed))
+            results.append(_stopped(pipeline.name, step.name, reason(exc), calls, fed))
             break
         calls = tuple(scratch.standins.calls_since(mark, app.root, scratch.scrubber))
         if calls:
@@ -485,27 +438,8 @@ def _judge_sample(context: StepContext, step: Any, answer: Any) -> list[str]:
     try:
         _output, errors = judge(context, step, answer, load_schema(context, step))
     except AppRunError as exc:  # the validate script itself broke
-        return [_reason(exc)]
+        return [reason(exc)]
     return errors
-
-
-def _reason(exc: AppRunError) -> str:
-    """What went wrong, ending with what the program itself said on stderr: its last line
-    once stack frames and runtime trailers are set aside (a node crash's reason is above its
-    frames and "Node.js v20" line; a Python traceback's is its last line), with the line
-    before it when that one is short."""
-    if not isinstance(exc, SubprocessError):
-        return exc.message
-    lines = [line.strip() for line in (exc.stderr_tail or "").splitlines() if line.strip()]
-    if len(lines) > 1 and "failed with exit status" in lines[-1]:
-        lines.pop()  # the adapter's own summary: the program's words are above it
-    said = [line for line in lines if not _NOISE.match(line)]
-    if not said:
-        return f"{exc.message}: (no stderr)"
-    kept = said[-1:]
-    if len(said) > 1 and len(said[-1]) < 40 and "Traceback" not in said[-2]:
-        kept.insert(0, said[-2])
-    return f"{exc.message}: {' | '.join(kept)[-TAIL:]}"
 
 
 def _answers(path: Path) -> dict[str, list[Any]]:
