@@ -18,13 +18,8 @@ import pytest
 from helpers import write_tree
 
 from skill2app.converter.convert import Options, convert, resume
-from skill2app.converter.verify.standins import (
-    Call,
-    StandIns,
-    findings,
-    missing_program,
-    shown_options,
-)
+from skill2app.converter.verify.failures import missing_program
+from skill2app.converter.verify.standins import Call, StandIns, findings, shown_options
 from skill2app.runtime.app.secrets import Scrubber
 
 pytestmark = pytest.mark.usefixtures("runtime_env")

@@ -59,6 +59,7 @@ from skill2app.converter.analyzers.triggers import (
     usage_request,
 )
 from skill2app.converter.analyzers.verbs import VERBS, imperative, names_an_action
+from skill2app.converter.inventory.shell import logical_lines
 from skill2app.converter.plan.model import CodeStep, Input, Pipeline, Sample, Written
 
 if TYPE_CHECKING:
@@ -175,7 +176,7 @@ def _lines(text: str, first: int) -> list[tuple[int, list[str], str]]:
     found = []
     comment = ""
     wrong = False  # under a comment showing what not to do ("# Bad — token visible ...")
-    for offset, raw in _joined(text.splitlines()):
+    for at, raw, _bodies in logical_lines(text, first + 1):  # continuations joined
         stripped = raw.strip().removeprefix("$ ").strip()
         if stripped.startswith("#"):
             comment = stripped.lstrip("#").strip()
@@ -190,7 +191,7 @@ def _lines(text: str, first: int) -> list[tuple[int, list[str], str]]:
             except ValueError:
                 words = []
             if words:
-                found.append((first + 1 + offset, words, as_task(comment) if comment else ""))
+                found.append((at, words, as_task(comment) if comment else ""))
         comment = ""
     return found
 
@@ -203,25 +204,6 @@ def _outside_quotes(code: str) -> str:
     # a variable named in double quotes is a value to fill in ("${BASE_URL}/...")
     plain = re.compile(r"\$\{[A-Za-z_]\w*\}|\$[A-Za-z_]\w*|[^$`]")
     return re.sub(r'"[^"]*"', lambda m: plain.sub("", m.group(0)), code)
-
-
-def _joined(lines: list[str]) -> list[tuple[int, str]]:
-    """(offset of its first line, the line) with each line that ends in a backslash joined to
-    the next (``buf curl \\`` / ``  --schema x \\`` / ``  URL``: one command)."""
-    joined: list[tuple[int, str]] = []
-    start, parts = 0, list[str]()
-    for offset, raw in enumerate(lines):
-        if not parts:
-            start = offset
-        text = raw.rstrip()
-        if text.endswith("\\") and not text.lstrip().startswith("#"):
-            parts.append(text[:-1].strip())
-            continue
-        joined.append((start, " ".join([*parts, text.strip()]) if parts else raw))
-        parts = []
-    if parts:
-        joined.append((start, " ".join(parts)))
-    return joined
 
 
 def _launcher(words: list[str]) -> tuple[tuple[str, ...], list[str]]:

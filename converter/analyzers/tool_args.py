@@ -137,11 +137,10 @@ def flags_of(lines: Sequence[Shown], pairs: dict[str, str]) -> list[Flag]:
     """Every flag the subcommand's lines show, in order of first appearance; of a tool that
     takes ``key=value`` parameters, those (spelled ``key=``) and its bare switches too."""
     flags: dict[str, Flag] = {}
-    keyed_tool = any(uses_parameters(line.words) for line in lines)
+    keyed = any(uses_parameters(line.words) for line in lines)
     for line in lines:
         seen: dict[str, int] = {}
         words = line.words
-        keyed = keyed_tool
         for index, word in enumerate(words):
             parameter = PARAMETER.match(word) if keyed else None
             if parameter or (keyed and _SWITCH.match(word) and not PLACEHOLDER.search(word)):

@@ -4,7 +4,8 @@ A step of the smoke run that fails only because this machine lacks what the skil
 module, a program (a name without a dot or a slash: ``soffice``, not ``notes.txt``), an npm
 package (not a relative path: a sibling file of the skill is the APP's own problem), the
 network, or what the constructor checks for — is skipped with what is missing, not held
-against the APP (``needs_of``).  ``reason`` takes the program's own last words from its stderr.
+against the APP (``needs_of``); the program it names, when it names one, gets a stand-in
+(``missing_program``).  ``reason`` takes the program's own last words from its stderr.
 """
 
 from __future__ import annotations
@@ -38,6 +39,18 @@ NETWORK = re.compile(
     r"with hostname|nodename nor servname|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|Could not "
     r"resolve host|Network is unreachable|ENETUNREACH|Failed to establish a new connection"
 )
+
+
+# The program a failure says is not installed (``missing_program``).
+_PROGRAM_MISSING = re.compile(
+    r"(?:^|[\s:'\"])([A-Za-z0-9][A-Za-z0-9._+-]{0,63}): (?:command )?not found"
+    r"|the program '([^'/]+)' is not on PATH"
+    r"|\b([A-Za-z0-9][A-Za-z0-9._+-]{0,63}) is not on PATH"
+    r"|No such file or directory: '([A-Za-z0-9][A-Za-z0-9._+-]{0,63})'"
+    r"|spawn(?:Sync)? ([A-Za-z0-9][A-Za-z0-9._+-]{0,63}) ENOENT"
+    r"|needs the program '?([A-Za-z0-9][A-Za-z0-9._+-]{0,63})'? on PATH"
+)
+_PROGRAM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 
 
 def lacks(detail: str) -> bool:
@@ -79,3 +92,12 @@ def reason(exc: AppRunError) -> str:
     if len(said) > 1 and len(said[-1]) < 40 and "Traceback" not in said[-2]:
         kept.insert(0, said[-2])
     return f"{exc.message}: {' | '.join(kept)[-TAIL:]}"
+
+
+def missing_program(detail: str) -> str:
+    """The program a failure says is not installed ("" when it names none)."""
+    found = _PROGRAM_MISSING.search(detail)
+    if not found:
+        return ""
+    name = next(g for g in found.groups() if g)
+    return name if _PROGRAM_NAME.match(name) and "." not in name.rstrip(".") else ""

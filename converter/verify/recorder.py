@@ -1,6 +1,6 @@
 """A stand-in's body (``standins.py``): record the command line it was given, print nothing.
 
-Run as a script, outside the package (copied into the smoke run's scratch folder), with the
+Run as a script, outside the package (copied into app-convert's stand-in folder), with the
 standard library only: ``python -S recorder.py NAME LOG KEPT ARG...``.  It reads what it is
 given on stdin (up to 64 KiB, while more comes within half a second) so that a writer never
 fails on a closed pipe, and appends one JSON line to LOG: the program's NAME, its arguments,

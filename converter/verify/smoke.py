@@ -15,7 +15,7 @@ A program the skill runs that is not installed here gets a stand-in (``standins.
 pipeline runs, and what its steps ran through the stand-in is recorded (status ``traced``),
 so the glue around the program is run too.  Files a pipeline's steps write inside the APP's
 ``pipelines/`` folder (they run there: a program given a relative output path writes into
-the APP) are recorded as well (``SmokeRun.inside``).
+the APP) are recorded as well (``Scratch.inside``).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.render.literals import read_literal
-from skill2app.converter.verify.failures import lacks, needs_of, reason
-from skill2app.converter.verify.standins import Call, StandIns, missing_program
+from skill2app.converter.verify.failures import lacks, missing_program, needs_of, reason
+from skill2app.converter.verify.standins import Call, StandIns
 from skill2app.runtime.app.config import Config
 from skill2app.runtime.app.document import read_bounded
 from skill2app.runtime.app.model import CONSTRUCTOR, DESTRUCTOR, App, Pipeline, load_app
@@ -57,6 +57,7 @@ class SmokeResult:
     detail: str = ""
     calls: tuple[Call, ...] = ()  # what the step ran through stand-ins
     lacks: str = ""  # skipped: the program this machine lacks, when the failure names one
+    stopped: bool = False  # traced: it failed after (or on) what a stand-in printed
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -391,25 +392,25 @@ def _smoke_pipeline(
 
 
 def _stopped(
-    pipeline: str, step: str, reason: str, calls: tuple[Call, ...], fed: list[str]
+    pipeline: str, step: str, said: str, calls: tuple[Call, ...], fed: list[str]
 ) -> SmokeResult:
     """A step that failed: ``skipped`` when this machine lacks a program it runs (a stand-in
     comes next) or what it needs; ``traced`` when it ran a stand-in, or reads the output of
     an earlier step that did (``fed``: what the stand-in printed, nothing, may be why); else
     ``failed``."""
-    lacks = missing_program(reason)
-    if lacks and not calls:
-        return SmokeResult(pipeline, step, "skipped", needs_of(reason) or reason, lacks=lacks)
+    program = missing_program(said)
+    if program and not calls:
+        return SmokeResult(pipeline, step, "skipped", needs_of(said) or said, lacks=program)
     if calls or fed:
         whose = f"a stand-in for {_named(calls)}" if calls else f"the stand-in's output of {fed[0]}"
         detail = (
             f"ran with {whose}, as a program is not installed here; then stopped, perhaps on "
-            f"the stand-in's empty output: {reason}"
+            f"the stand-in's empty output: {said}"
         )
-        return SmokeResult(pipeline, step, "traced", detail, calls)
-    missing = needs_of(reason) if pipeline not in (CONSTRUCTOR, DESTRUCTOR) else ""
+        return SmokeResult(pipeline, step, "traced", detail, calls, stopped=True)
+    missing = needs_of(said) if pipeline not in (CONSTRUCTOR, DESTRUCTOR) else ""
     if not missing:
-        return SmokeResult(pipeline, step, "failed", reason)
+        return SmokeResult(pipeline, step, "failed", said)
     return SmokeResult(pipeline, step, "skipped", missing)
 
 

@@ -44,15 +44,6 @@ MAX_CALLS = 20  # recorded per step
 STDIN_KEPT = 400  # characters of what a stand-in read on stdin
 # Shells and the interpreters app-convert itself needs are never stood in (nor sudo).
 NEVER = frozenset("sh bash zsh dash env python python3 node nodejs sudo su".split())
-# What a failure says when a program it runs is not installed.
-_MISSING = re.compile(
-    r"(?:^|[\s:'\"])([A-Za-z0-9][A-Za-z0-9._+-]{0,63}): (?:command )?not found"
-    r"|the program '([^'/]+)' is not on PATH"
-    r"|\b([A-Za-z0-9][A-Za-z0-9._+-]{0,63}) is not on PATH"
-    r"|No such file or directory: '([A-Za-z0-9][A-Za-z0-9._+-]{0,63})'"
-    r"|spawn(?:Sync)? ([A-Za-z0-9][A-Za-z0-9._+-]{0,63}) ENOENT"
-    r"|needs the program '?([A-Za-z0-9][A-Za-z0-9._+-]{0,63})'? on PATH"
-)
 RECORDER = Path(__file__).with_name("recorder.py")
 
 
@@ -178,15 +169,6 @@ def _read_log(log: Path, mark: int) -> str:
         return ""
     finally:
         os.close(fd)
-
-
-def missing_program(detail: str) -> str:
-    """The program a failure says is not installed ("" when it names none)."""
-    found = _MISSING.search(detail)
-    if not found:
-        return ""
-    name = next(g for g in found.groups() if g)
-    return name if NAME.match(name) and "." not in name.rstrip(".") else ""
 
 
 def _mask_after_secret_flags(argv: list[str]) -> list[str]:

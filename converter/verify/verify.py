@@ -17,17 +17,17 @@ from an unusual one).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.inventory.programs.interface import Command, as_run
+from skill2app.converter.inventory.shell import logical_lines
 from skill2app.converter.render.literals import read_spec
 from skill2app.converter.verify.routes import RoutingCheck, check_routes
 from skill2app.converter.verify.smoke import SMOKE_TIMEOUT, SmokeResult, smoke_test
-from skill2app.converter.verify.standins import findings
+from skill2app.converter.verify.standins import Call, findings
 from skill2app.runtime.app.model import App, load_app
 
 if TYPE_CHECKING:
@@ -64,12 +64,12 @@ class Verification:
             f"smoke {s.pipeline}/{s.step}: {s.detail} — if that is not only the stand-in's "
             "empty output, fix the step"
             for s in self.smoke
-            if s.status == "traced" and "then stopped" in s.detail
+            if s.stopped
         ]
         return [*self.stand_in_findings, *stopped, *wrote]
 
     @property
-    def calls(self) -> list[tuple[str, Any]]:
+    def calls(self) -> list[tuple[str, Call]]:
         """("pipeline/step", call) for every command line a step ran through a stand-in."""
         return [(f"{s.pipeline}/{s.step}", c) for s in self.smoke for c in s.calls]
 
@@ -135,7 +135,7 @@ def document_lines(inventory: Inventory) -> list[str]:
     lines: list[str] = []
     for doc in inventory.documents:
         for block in doc.code_blocks:
-            lines += re.sub(r"\\[ \t]*\r?\n", " ", block.text).splitlines()
+            lines += [text for _at, text, _bodies in logical_lines(block.text, block.line + 1)]
         lines += [span.text for span in doc.inline_code]
     return lines
 
