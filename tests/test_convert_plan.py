@@ -129,7 +129,13 @@ def test_example_plans_in_brief() -> None:
     render = notes[0].steps[2].to_dict()
     assert {"flag": "--input", "from": "group_the_commits.output", "as": "file"} in render["args"]
     prose = plans["tech-writing-zh"]
-    assert prose.pipelines[0].triggers == ["润色文档", "按规范改写", "检查中文排版", "核对中文排版"]
+    assert prose.pipelines[0].triggers == [
+        "润色文档",
+        "按规范改写",
+        "检查中文排版",
+        "核对中文排版",
+        "帮我检查中文排版",
+    ]
     assert prose.language == "zh"
     weekly = plans["weekly-report"].pipelines
     assert [p.triggers[0] for p in weekly] == ["检查日志格式", "统计工时", "导出 CSV"]

@@ -109,6 +109,8 @@ def test_pick_dedupes_cleans_and_stops_at_ten() -> None:
     assert pick(
         ["Recalculate formulas (MANDATORY IF USING FORMULAS)", "recalculate formulas"], set()
     ) == ["Recalculate formulas"]
+    # uipath-planner: "Audit loop — MANDATORY", a title's warning after a dash
+    assert pick(["Audit loop — MANDATORY"], set()) == ["Audit loop"]
 
 
 def test_nouns_of_a_chinese_title_align_with_the_actions_shown() -> None:

@@ -17,6 +17,8 @@ from helpers import write_tree
 from skill2app.converter.analyzers.heuristic import analyze
 from skill2app.converter.analyzers.triggers import more_requests
 from skill2app.converter.analyzers.verbs import (
+    asked_of,
+    counted,
     imperative,
     names_an_action,
     on_document,
@@ -60,8 +62,21 @@ def test_variants_say_the_verb_another_way_in_the_requests_language() -> None:
     ]
     assert variants(["创建任务", "列出所有知识空间", "帮我看看"]) == [
         "新建任务",
+        "新增任务",
         "查看所有知识空间",
+        "显示所有知识空间",
     ]
+    # a command's words said verb first (spark-video "storyboard compile", wiki "space
+    # create"); never a noun that is also a verb ("pushover lookup") or a phrase's last word
+    # ("a filtered extract" is no "extract a filtered")
+    assert variants(["storyboard compile", "space create"]) == [
+        "compile storyboard",
+        "build storyboard",
+        "create space",
+        "make space",
+        "add space",
+    ]
+    assert variants(["pushover lookup", "a filtered extract"]) == []
     # a request naming its object first is also asked verb first (countbot map)
     assert variants(["骑行路线规划", "景点搜索", "POI搜索"]) == [
         "规划骑行路线",
@@ -79,14 +94,73 @@ def test_variants_say_the_verb_another_way_in_the_requests_language() -> None:
 
 
 def test_more_requests_keep_to_the_skills_language_and_never_repeat_the_description() -> None:
-    assert more_requests(["merge PDFs"], "en") == ["combine PDFs", "join PDFs"]
-    assert more_requests(["accept changes"], "en") == ["approve changes"]
+    assert more_requests(["merge PDFs"], "en") == [
+        "combine PDFs",
+        "join PDFs",
+        "merge all PDFs",
+        "combine all PDFs",
+    ]
+    assert more_requests(["accept changes"], "en") == ["approve changes", "accept all changes"]
     assert more_requests(["extract tables"], "en", "pdf") == [
         "pull tables",
         "get tables",
         "extract tables from a PDF",
+        "extract all tables",
     ]
-    assert more_requests(["发送消息", "send message"], "zh") == ["发消息"]
+    assert more_requests(["发送消息", "send message"], "zh") == [
+        "发消息",
+        "发出消息",
+        "帮我发送消息",
+        "帮我发消息",
+        "帮我发出消息",
+    ]
+    # the description's action and object, never the whole description (spark-video)
+    render = "Render a single shot via the configured provider."
+    assert more_requests(["render"], "en", description=render) == [
+        "render a single shot",
+        "draw a single shot",
+        "produce a single shot",
+    ]
+    assert more_requests(["validate"], "en", description="Validate Office XML files") == []
+
+
+@pytest.mark.parametrize(
+    ("request_", "said"),
+    [
+        ("create task", ["create a task"]),
+        ("add event", ["add an event"]),
+        ("list tasks", ["list all tasks"]),
+        ("convert PDF to images", []),  # no "the": "deploy the with vercel"
+        ("check with editframe", []),
+        ("filter rows", []),  # no "filter all rows"
+        ("add followers", []),  # no "add a followers"
+        ("create a task", []),  # counted already
+        ("rotate pages input.pdf", []),  # names a file
+        ("创建任务", ["创建一个任务", "帮我创建一个任务"]),
+        ("删除任务", ["帮我删除任务"]),
+        ("骑行路线规划", []),  # no verb first
+    ],
+)
+def test_a_request_is_also_said_with_its_object_counted(request_: str, said: list[str]) -> None:
+    assert counted(request_) == said
+
+
+@pytest.mark.parametrize(
+    ("description", "asked"),
+    [
+        ("Pack a directory into a DOCX, PPTX, or XLSX file", "pack a directory"),
+        ("Verify spark-video dependencies. Exit 0 = ready", "verify spark-video dependencies"),
+        ("Recalc Script\nRecalculates all formulas in it", "recalculate all formulas"),
+        ("Extract a filtered, sorted CSV", ""),  # the object cut short
+        ("Monthly quota monitor for the skill", ""),  # no verb first
+        ("Validate Office XML files", ""),  # the whole description again
+        ("创建任务 — 飞书任务管理", ""),
+    ],
+)  # fmt: skip
+def test_a_description_gives_its_action_and_object_as_a_request(
+    description: str, asked: str
+) -> None:
+    assert asked_of(description) == asked
 
 
 def test_a_request_is_said_of_the_document_a_file_type_skill_works_on() -> None:

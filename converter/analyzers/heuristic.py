@@ -71,6 +71,7 @@ from skill2app.converter.analyzers.triggers import (
     MIN_TRIGGERS,
     as_task,
     describing,
+    in_language,
     more_requests,
     pick,
     trigger_key,
@@ -408,10 +409,13 @@ def _dedupe(plan: Plan) -> None:
             pipeline.name, n = f"{base}-{n}", n + 1
         names.add(pipeline.name)
         pipeline.triggers = pick(pipeline.triggers, triggers) or [humanize(fallback)]
-        if len(pipeline.triggers) < MIN_TRIGGERS:  # the same requests in other words
+        short = MIN_TRIGGERS - in_language(pipeline.triggers, plan.language)
+        if short > 0:  # the same requests in other words
             taken = triggers | {trigger_key(t) for t in pipeline.triggers}
-            more = more_requests(pipeline.triggers, plan.language, plan.app_name)
-            pipeline.triggers += pick(more, taken, MIN_TRIGGERS - len(pipeline.triggers))
+            more = more_requests(
+                pipeline.triggers, plan.language, plan.app_name, pipeline.description
+            )
+            pipeline.triggers += pick(more, taken, short)
         triggers |= {trigger_key(t) for t in pipeline.triggers}
 
 

@@ -53,6 +53,7 @@ from skill2app.converter.analyzers.triggers import (
     MIN_TRIGGERS,
     as_task,
     describing,
+    in_language,
     more_requests,
     pick,
     trigger_key,
@@ -324,8 +325,11 @@ def _pipeline(
     candidates = [*verb_first, asked, *said, usage_request(asked or title, shown_values[:2])]
     candidates += situations(inventory, title)
     triggers = pick(candidates, claimed, 8)
-    if len(triggers) < MIN_TRIGGERS:
-        triggers += pick(more_requests(triggers, inventory.language), claimed | set(triggers), 8)
+    short = MIN_TRIGGERS - in_language(triggers, inventory.language)
+    if short > 0:
+        taken = claimed | {trigger_key(t) for t in triggers}
+        more = more_requests(triggers, inventory.language, description=description)
+        triggers += pick(more, taken, short)
     claimed.update(trigger_key(t) for t in triggers)
     return Pipeline(
         name=name,

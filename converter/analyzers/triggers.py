@@ -15,7 +15,8 @@ A pipeline's triggers are gathered from what the skill says about that task, bes
    ("fill fillable fields in.pdf values.json");
 7. while a pipeline has fewer than five, those requests with their verb said another way
    ("merge PDFs" → "combine PDFs", "创建任务" → "新建任务") or first ("景点搜索" → "搜索景点":
-   ``verbs.variants``).
+   ``verbs.variants``), then with their object counted ("create task" → "create a task",
+   "list tasks" → "list all tasks", "创建任务" → "创建一个任务": ``verbs.counted``).
 
 Titles lose their numbering ("Step 2:", "步骤 1 —"), a short label ("下游：", "Option A:")
 and a warning ("（必须执行）", "高危", "(MANDATORY ...)"); a "Note:" title is no task.
@@ -44,6 +45,8 @@ from skill2app.converter.analyzers.text import (
 )
 from skill2app.converter.analyzers.verbs import (
     ZH_VERBS,
+    asked_of,
+    counted,
     imperative,
     names_an_action,
     on_document,
@@ -126,7 +129,7 @@ _REMARK = re.compile(r"即可|就可以|就能|默认(?:自动|会|为|是|就)"
 # A warning said after the task ("高危", "(MANDATORY IF USING FORMULAS)", "(必须执行)").
 _WARNING = re.compile(
     r"\s*[(（](?:[^()（）]*\b(?:MANDATORY|REQUIRED|IMPORTANT|CRITICAL)\b|必须|必需|高危|危险|重要)"
-    r"[^()（）]*[)）]|\s+(?:高危|危险操作|慎用)$"
+    r"[^()（）]*[)）]|\s+(?:高危|危险操作|慎用)$|\s+[—–-]+\s*(?:MANDATORY|REQUIRED|IMPORTANT|CRITICAL)$"
 )
 
 
@@ -263,16 +266,31 @@ def trigger_key(text: str) -> str:
     return re.sub(r"[\s\W_]+", " ", text.casefold()).strip()
 
 
-def more_requests(triggers: list[str], language: str, skill: str = "") -> list[str]:
+def more_requests(
+    triggers: list[str], language: str, skill: str = "", description: str = ""
+) -> list[str]:
     """Candidates for a pipeline short of five, in the skill's language: its requests with
     the verb said another way, and said of the document a file-type skill works on ("extract
     tables from a PDF": ``verbs.on_document``).  Never its description again: the router
     scores the description already, and a copy as a trigger doubles its weight against the
     siblings ("summarise the numeric columns of a CSV file" drew "what columns are in
-    orders.csv?" to csv-stats)."""
-    mine = [t for t in triggers if has_cjk(t) == (language != "en")]
-    of_document = [o for t in mine if language == "en" and (o := on_document(t, skill))]
-    return [*variants(mine), *of_document]
+    orders.csv?" to csv-stats); only its action and object ("Render a single shot via the
+    configured provider" → "render a single shot": ``verbs.asked_of``).  The words are
+    English and Chinese: a skill in another language (Japanese, say) has its English
+    requests said another way."""
+    chinese = language == "zh"
+    mine = [t for t in triggers if has_cjk(t) == chinese]
+    asked = [a] if not chinese and (a := asked_of(description)) else []
+    mine += asked
+    of_document = [o for t in mine if not chinese and (o := on_document(t, skill))]
+    other_words = variants(mine)
+    counts = [c for t in [*mine, *other_words] for c in counted(t)]
+    return [*asked, *other_words, *of_document, *counts]
+
+
+def in_language(triggers: list[str], language: str) -> int:
+    """How many of ``triggers`` are in the skill's language (its script: Chinese or not)."""
+    return sum(has_cjk(t) == (language != "en") for t in triggers)
 
 
 def first_of(text: str) -> str:

@@ -17,32 +17,38 @@ from skill2app.converter.analyzers.text import has_cjk
 # How else people ask for a common action: "combine these PDFs" for "merge PDFs".
 VERB_SYNONYMS = {
     "merge": ("combine", "join"), "combine": ("merge",), "split": ("separate", "break up"),
-    "extract": ("pull", "get"), "rotate": ("turn",), "convert": ("turn", "change"),
-    "create": ("make",), "make": ("create",), "generate": ("create", "make"),
+    "extract": ("pull", "get"), "rotate": ("turn",), "convert": ("turn", "change", "transform"),
+    "create": ("make", "add"), "make": ("create",), "generate": ("create", "make", "produce"),
     "build": ("make", "create"), "add": ("insert",), "fill": ("complete", "fill in"),
-    "remove": ("delete", "strip"), "delete": ("remove",), "check": ("verify",),
-    "validate": ("check", "verify"), "verify": ("check",), "list": ("show",),
+    "remove": ("delete", "strip"), "delete": ("remove",), "check": ("verify", "inspect"),
+    "validate": ("check", "verify"), "verify": ("check",), "list": ("show", "view"),
     "show": ("list",), "find": ("look up", "search for"), "search": ("find", "look up"),
-    "edit": ("change", "modify"), "update": ("change", "modify"), "modify": ("change",),
+    "edit": ("change", "modify"), "update": ("change", "modify", "edit"), "modify": ("change",),
     "read": ("open",), "download": ("fetch", "save"), "upload": ("send",),
     "send": ("post",), "summarize": ("sum up",), "summarise": ("sum up",),
-    "analyze": ("look at",), "analyse": ("look at",), "fix": ("repair",),
+    "analyze": ("look at", "examine"), "analyse": ("look at", "examine"), "fix": ("repair",),
     "install": ("set up",), "package": ("bundle",), "recalculate": ("recompute",),
     "schedule": ("book", "set up"), "cancel": ("call off",), "draft": ("write",),
-    "review": ("go over",), "test": ("check",), "inspect": ("look at",),
+    "review": ("go over", "look over"), "test": ("check",), "inspect": ("look at", "examine"),
     "encrypt": ("password-protect",), "decrypt": ("unlock",), "compress": ("shrink",),
-    "resize": ("scale",), "render": ("draw",), "export": ("save",), "import": ("load",),
+    "resize": ("scale",), "render": ("draw", "produce"), "export": ("save",), "import": ("load",),
     "unpack": ("extract", "open up"), "pack": ("repack", "zip up"), "accept": ("approve",),
     "evaluate": ("assess", "score"), "grade": ("score",), "aggregate": ("combine",),
     "compare": ("diff",), "translate": ("convert",), "reply": ("respond",),
     "copy": ("duplicate",), "move": ("relocate",), "rename": ("retitle",),
-    "get": ("fetch", "retrieve"), "fetch": ("get", "retrieve"), "query": ("search", "look up"),
+    "get": ("fetch", "retrieve"), "fetch": ("get", "retrieve"),
+    "query": ("search", "look up", "find"),
     "lookup": ("find", "look up"), "log": ("record",), "record": ("log",),
     "notify": ("alert",), "prune": ("clean up", "trim"), "clean": ("clean up", "tidy"),
     "estimate": ("calculate",), "calculate": ("work out",), "scan": ("check",),
     "publish": ("post",), "share": ("send",), "enable": ("turn on",), "disable": ("turn off",),
     "start": ("launch",), "stop": ("halt",), "plan": ("map out",),
-    "view": ("show",), "open": ("view",), "save": ("store",), "upgrade": ("update",),
+    "run": ("execute", "start"), "scaffold": ("set up", "create"), "stitch": ("assemble", "join"),
+    "assemble": ("put together", "build"),
+    "compile": ("build",), "monitor": ("watch", "track"), "track": ("monitor",),
+    "view": ("show",), "print": ("show", "display"), "display": ("show",),
+    "wipe": ("clear", "clean out"), "clear": ("wipe", "empty"),
+    "open": ("view",), "save": ("store",), "upgrade": ("update",),
 }  # fmt: skip
 # The actions of tasks, beyond those with synonyms: what a title's gerund or noun may name.
 _MORE_VERBS = (
@@ -60,7 +66,7 @@ _MORE_VERBS = (
     "classify categorize detect recognize translate answer respond reply mention tag "
     "annotate split shrink compress expand list show hide enable disable handle manage "
     "create summarise organise analyse optimise visualise categorise append prepend revert "
-    "snapshot rollback undo redo"
+    "snapshot rollback undo redo assemble emit retrieve wipe clear"
 ).split()
 VERBS = frozenset([*VERB_SYNONYMS, *_MORE_VERBS])
 # Nouns made from a verb that titles use ("Validation", "Data analysis").
@@ -198,16 +204,18 @@ ZH_VERBS = {
 }  # fmt: skip
 # How else a Chinese user says a request's leading verb: "新建任务" for "创建任务".
 ZH_SYNONYMS = {
-    "创建": ("新建",), "新建": ("创建",), "获取": ("查看", "查询"), "查看": ("获取",),
-    "列出": ("查看所有",), "读取": ("查看", "获取"), "查询": ("查看", "查找"),
-    "搜索": ("查找", "搜"), "查找": ("搜索", "找"), "删除": ("移除",), "移除": ("删除",),
-    "更新": ("修改",), "修改": ("更新", "编辑"), "编辑": ("修改",), "发送": ("发",),
-    "回复": ("答复",), "追加": ("添加",), "添加": ("加",), "复制": ("拷贝",),
+    "创建": ("新建", "新增"), "新建": ("创建", "新增"), "获取": ("查看", "查询"),
+    "查看": ("获取", "查询"),
+    "列出": ("查看所有", "显示"), "读取": ("查看", "获取"), "查询": ("查看", "查找", "搜索"),
+    "搜索": ("查找", "搜"), "查找": ("搜索", "找"), "删除": ("移除", "删掉"),
+    "移除": ("删除", "去掉"),
+    "更新": ("修改", "编辑"), "修改": ("更新", "编辑"), "编辑": ("修改",), "发送": ("发", "发出"),
+    "回复": ("答复",), "追加": ("添加",), "添加": ("加", "增加"), "复制": ("拷贝",),
     "移动": ("挪动",), "导出": ("下载",), "上传": ("传",), "写入": ("填入",),
     "提取": ("抽取",), "转换": ("转成",), "合并": ("合成",), "拆分": ("分割",),
-    "生成": ("制作",), "启用": ("开启", "打开"), "禁用": ("停用", "关闭"), "清理": ("清除",),
+    "生成": ("制作",), "启用": ("开启", "打开"), "禁用": ("停用", "关闭"), "清理": ("清除", "清空"),
     "验证": ("校验",), "校验": ("验证",), "检查": ("核对",), "接收": ("收取", "查收"),
-    "执行": ("运行",), "运行": ("执行",), "设置": ("配置",), "取消": ("撤销",),
+    "执行": ("运行", "触发"), "运行": ("执行",), "设置": ("配置",), "取消": ("撤销",),
     "规划": ("计划",), "分析": ("解析",), "下载": ("保存",), "重置": ("重设",),
     "总结": ("概括",), "导入": ("载入",), "分享": ("共享",),
 }  # fmt: skip
@@ -268,9 +276,62 @@ def variants(triggers: list[str]) -> list[str]:
             continue
         if len(words) < 2 or names_file(trigger):
             continue  # "check" alone asks for nothing
+        last = words[-1].lower()
+        named = len(words) == 2 and re.fullmatch(r"[a-z][a-z-]*[a-z]", words[0])  # "space create"
+        if named and last in VERBS - _NOUNS_TOO and words[0] not in _DETERMINERS | VERBS:
+            words = [last, *words[:-1]]  # "storyboard compile" → "compile storyboard"
+            found.append(" ".join(words))
         for other in VERB_SYNONYMS.get(words[0].lower(), ()):
             found.append(" ".join([other, *words[1:]]))
     return found
+
+
+# Verbs that are nouns at the end of a name ("pushover lookup", "route map"): never moved.
+_NOUNS_TOO = frozenset(
+    "lookup setup login backup cleanup map plan match order group link record profile design "
+    "format log test sort track trace alert comment tag review share post scan score view "
+    "query answer reply print release process".split()
+)
+
+
+# Where a description's action and object end: "Render a single shot via the provider".
+_OBJECT_END = re.compile(
+    r"\s+(?:via|with|using|through|from|into|onto|for|by|in|on|at|when|so|and then|then|"
+    r"after|before|without|while|until|if|unless)\s"
+    r"|\s*[,;:(—–]|\s+-\s",
+    re.I,
+)
+
+
+def asked_of(description: str) -> str:
+    """A description's action and object as a short request ("Render a single shot via the
+    configured provider" → "render a single shot", "Verify spark-video runtime dependencies.
+    Exit 0 = ready" → "verify spark-video runtime dependencies"); "" when it opens with no
+    verb, or would be the whole description again (the router reads that already)."""
+    if has_cjk(description):
+        return ""
+    for line in description.strip().split("\n")[:3]:  # a title line may come first
+        sentence = re.split(r"(?<=[a-z0-9])\.\s", line, maxsplit=1)[0].rstrip(". ")
+        end = _OBJECT_END.search(sentence)
+        asked = sentence[: end.start()] if end else sentence
+        words = asked.split()
+        verb = _base(words[0]) if words else ""
+        if not verb or not 2 <= len(words) <= 6:
+            continue
+        if re.fullmatch(r"\w+(?:ed|ly)|a|an|the|all|and|or|of", words[-1], re.I):
+            return ""  # "Extract a filtered, sorted CSV": the object is cut short
+        if asked.strip().rstrip(".") == description.strip().rstrip("."):
+            return ""
+        return sentence_case(" ".join([verb, *words[1:]]))
+    return ""
+
+
+def _base(word: str) -> str:
+    """The verb of ``VERBS`` a word is, said by a person ("Recalculates" → "recalculate")."""
+    low = word.lower()
+    if low in VERBS or not low.endswith("s"):
+        return low if low in VERBS else ""
+    return next((s for s in (low[:-1], low[:-2], low[:-3] + "y") if s in VERBS), "")
 
 
 def _verb_first(trigger: str) -> list[str]:
@@ -290,3 +351,58 @@ def _joined(verb: str, rest: str) -> str:
         (k for k in range(min(len(verb), len(rest)), 0, -1) if verb.endswith(rest[:k])), 0
     )
     return verb + rest[shared:]
+
+
+# Verbs that bring a thing into being: "create a task", "创建一个任务".
+_MAKING = frozenset("create make add generate build draft write new schedule book".split())
+_ZH_MAKING = ("创建", "新建", "新增", "添加", "生成")
+# Verbs whose plural object may be "all" of them: "list all tasks", "merge all PDFs".
+_ALL_OF = frozenset(
+    "list show view merge combine accept reject delete remove extract export download upload "
+    "recalculate recompute check validate verify convert compress summarise summarize count "
+    "fill clean prune archive sync back translate rename move copy".split()
+)
+# Words that already count or point at a request's object ("create a task", "list my tasks").
+_DETERMINERS = frozenset(
+    "a an the all my our your this these those some every each any new one".split()
+)
+
+
+def counted(request: str) -> list[str]:
+    """``request`` with its object counted, as users also ask: "create task" → "create a
+    task", "list tasks" → "list all tasks"; "创建任务" → "创建一个任务" and "帮我创建一个任务",
+    "删除任务" → "帮我删除任务".  None for a request that names a file, counts its object
+    already, does not open with a verb and its object, or whose verb takes no "a"/"all"
+    ("filter rows" is no "filter all rows")."""
+    if has_cjk(request):
+        lead = next((v for v in _ZH_ANY_LEADS if request.startswith(v)), "")
+        rest = request[len(lead) :]
+        if not lead or not re.fullmatch(r"[\u4e00-\u9fff]{1,12}", rest):
+            return []
+        if lead not in _ZH_MAKING:
+            return [f"帮我{request}"]  # "帮我删除任务"
+        return [f"{lead}一个{rest}", f"帮我{lead}一个{rest}"]
+    words = request.split()
+    if not 2 <= len(words) <= 5 or names_file(request) or words[0].lower() not in VERBS:
+        return []
+    if words[1].lower() in _NO_OBJECT or not re.fullmatch(r"[A-Za-z][\w-]*", words[1]):
+        return []  # "create a task", "check with editframe", "preview what would be removed"
+    verb = words[0].lower()
+    ends = next((i for i, w in enumerate(words) if i > 1 and w.lower() in _PARTICLES), None)
+    noun = words[(ends or len(words)) - 1]  # "convert PDF to images" counts "PDF"
+    if re.fullmatch(r"[A-Za-z]*[a-z]s|[A-Z]+s", noun) and not noun.endswith("ss"):
+        return [" ".join([words[0], "all", *words[1:]])] if verb in _ALL_OF else []
+    if verb in _MAKING:
+        article = "an" if words[1][0].lower() in "aeiou" else "a"
+        return [" ".join([words[0], article, *words[1:]])]
+    return []
+
+
+# Every Chinese verb a request may open with, ``ZH_SYNONYMS``' own too ("清空任务会话消息").
+_ZH_ANY_LEADS = sorted(
+    {*_ZH_LEADS, *(v for others in ZH_SYNONYMS.values() for v in others)}, key=len, reverse=True
+)
+# Words after a request's object: "convert PDF to images" counts "PDF", not "images".
+_PARTICLES = frozenset("to from into in on with for by of as".split())
+# Words after a verb that are no object to count.
+_NO_OBJECT = _DETERMINERS | _PARTICLES | frozenset("what which who how why and or that if".split())
