@@ -77,6 +77,13 @@ def test_variants_say_the_verb_another_way_in_the_requests_language() -> None:
         "add space",
     ]
     assert variants(["pushover lookup", "a filtered extract"]) == []
+    # a Chinese request that says how first is also asked from its verb on (feishu-search-user)
+    assert variants(["按 user_id 精确查询指定用户", "用户发送图片后"]) == [
+        "查询指定用户",
+        "查看指定用户",
+        "查找指定用户",
+        "搜索指定用户",
+    ]
     # a request naming its object first is also asked verb first (countbot map)
     assert variants(["骑行路线规划", "景点搜索", "POI搜索"]) == [
         "规划骑行路线",

@@ -273,6 +273,8 @@ def variants(triggers: list[str]) -> list[str]:
             rest = trigger[len(lead) :]
             found += [_joined(other, rest) for other in ZH_SYNONYMS.get(lead, ()) if rest]
             found += _verb_first(trigger) if not lead else []
+            asked = "" if lead else _after_manner(trigger)
+            found += [asked, *variants([asked])] if asked else []
             continue
         if len(words) < 2 or names_file(trigger):
             continue  # "check" alone asks for nothing
@@ -332,6 +334,24 @@ def _base(word: str) -> str:
     if low in VERBS or not low.endswith("s"):
         return low if low in VERBS else ""
     return next((s for s in (low[:-1], low[:-2], low[:-3] + "y") if s in VERBS), "")
+
+
+# How a Chinese request says the way it is done before its verb: "按 user_id 精确查询指定用户".
+_MANNER = re.compile(r"^(?:按|通过|根据|使用|用(?!户)|从)")
+
+
+def _after_manner(trigger: str) -> str:
+    """The action of a Chinese request that says how first, from its verb on ("按 user_id
+    精确查询指定用户" → "查询指定用户"); "" for any other request."""
+    if not _MANNER.match(trigger):
+        return ""
+    for at in range(1, len(trigger) - 2):
+        lead = zh_verb_of(trigger[at:])
+        rest = trigger[at + len(lead) :]  # what is acted on; "…图片后" says when
+        acted_on = re.fullmatch(r"[\u4e00-\u9fff]{2,}", rest) and rest[-1] not in "后时前的"
+        if len(lead) >= 2 and acted_on:
+            return trigger[at:]
+    return ""
 
 
 def _verb_first(trigger: str) -> list[str]:
