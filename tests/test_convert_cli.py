@@ -658,6 +658,9 @@ def test_human_report_and_progress_on_stderr(here: Path) -> None:
         'COLU..." of pipeline "csv-filter" is matched to "csv-stats"',
         '  routing self-test: trigger "a quick look at the columns of a CSV file" of pipeline '
         '"csv-inspect-columns" is matched to "csv-stats"',
+        '  routing self-test: pipeline "csv-filter" has fewer than 5 triggers',
+        '  routing self-test: pipeline "csv-inspect-columns" has fewer than 5 triggers',
+        '  routing self-test: pipeline "csv-inspect-sample" has fewer than 5 triggers',
         "Smoke test: not run (--smoke runs each code step on its samples)",
         "The skill's own requests: 1 of 1 reach a pipeline (quoted in its documents, or "
         "situations its description names)",
