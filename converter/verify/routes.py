@@ -2,8 +2,8 @@
 
 Each business pipeline's description and triggers are routed with the embedded router against
 the rest of the table (``runtime.routing.selftest``); a pipeline with fewer than the five
-triggers a conversion aims at (``app-run check`` warns under three) is named.  A phrase that lands elsewhere is a
-warning: often a trigger too close to another pipeline's, sometimes the router's own limit
+triggers a conversion aims at (``app-run check`` warns under three) is named.  A phrase that
+lands elsewhere is a warning: often a trigger too close to another pipeline's, sometimes the router's own limit
 (it ranks the right pipeline first for ~80% of unseen requests).  A phrase the router is unsure
 about is handed to the agent with its own pipeline on the short list; one it matches to the
 wrong pipeline runs the wrong thing.  Two pipelines most of whose phrases are matched to each
@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from skill2app.converter.analyzers.triggers import MIN_TRIGGERS
 from skill2app.runtime.app.model import App, routing_table
 from skill2app.runtime.errors import AppRunError
 from skill2app.runtime.routing.route import RouteEntry
-from skill2app.converter.analyzers.triggers import MIN_TRIGGERS
 from skill2app.runtime.routing.selftest import Stray, selftest
 
 
