@@ -1,13 +1,13 @@
 """The routing self-test of a converted APP: do its own phrases reach their own pipeline?
 
 Each business pipeline's description and triggers are routed with the embedded router against
-the rest of the table (``runtime.routing.selftest``); a pipeline with fewer than the five
-triggers a conversion aims at (``app-run check`` warns under three) is named.  A phrase that
-lands elsewhere is a warning: often a trigger too close to another pipeline's, sometimes the router's own limit
+the rest of the table (``runtime.routing.selftest``).  A phrase that lands elsewhere is a
+warning: often a trigger too close to another pipeline's, sometimes the router's own limit
 (it ranks the right pipeline first for ~80% of unseen requests).  A phrase the router is unsure
 about is handed to the agent with its own pipeline on the short list; one it matches to the
 wrong pipeline runs the wrong thing.  Two pipelines most of whose phrases are matched to each
-other cannot be told apart: that fails the verification.
+other cannot be told apart: that fails the verification.  A pipeline with fewer than the five
+triggers a conversion aims at is named (``app-run check`` warns under three).
 """
 
 from __future__ import annotations
