@@ -198,6 +198,8 @@ _JUNK = re.compile(
     r"(?:^|\s)[\w.-]*/[\w./-]*\.(?:py|js|mjs|cjs|ts|sh|rb|go)\b"  # scripts/x.py
     r"|\s\d+\s+[A-Z][a-z]|\b(?:[A-Z]{2,}|[A-Z][a-z]+)\s\d+$"  # "comment 1 Reply", "Edit XML 0"
     r"|[(\[（]\s*$|^[^(]*\)|\+\s"  # "documents (", "a plan + code"
+    r"|(?i:^(?:use|invoke|trigger|load)\s+this\s+skill\b|^this\s+skill\b)"  # the skill's
+    r"|^(?:使用|调用)?(?:本|该|此)技能"  # own words of itself
 )
 
 
