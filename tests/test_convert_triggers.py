@@ -112,7 +112,7 @@ def test_pick_dedupes_cleans_and_stops_at_ten() -> None:
     # uipath-planner: "Audit loop — MANDATORY", a title's warning after a dash
     assert pick(["Audit loop — MANDATORY"], set()) == ["Audit loop"]
     # xlsx: its description's first sentence speaks of the skill, not as a user asks
-    assert pick(["Use this skill any time a spreadsheet is the input", "本技能用于记账"], set()) == []
+    assert pick(["Use this skill any time a sheet is the input", "本技能用于记账"], set()) == []
 
 
 def test_nouns_of_a_chinese_title_align_with_the_actions_shown() -> None:
