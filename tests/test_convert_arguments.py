@@ -910,3 +910,92 @@ def test_a_one_line_case_arm_is_read_alone() -> None:
         "--zip-cap-mib": ("string", True),
         "--out": ("string", True),
     }
+
+
+BUN_SKILL = {
+    "SKILL.md": HEAD + "## Step 7: Execute Text Formatting Script\n\n```bash\n"
+    "npx -y bun ${SKILL_DIR}/scripts/main.ts {output-file-path} [options]\n```\n\n"
+    "```bash\nnpx -y bun ${SKILL_DIR}/scripts/main.ts article.md --quotes\n"
+    "npx -y bun ${SKILL_DIR}/scripts/main.ts article.md --no-spacing\n```\n",
+    "scripts/main.ts": (
+        'import { unified } from "unified";\n'
+        "function parseArgs(args: string[]) {\n  const options: any = {}; let filePath = '';\n"
+        "  for (let i = 0; i < args.length; i++) {\n    const arg = args[i];\n"
+        '    if (arg === "--quotes" || arg === "-q") {\n      options.quotes = true;\n'
+        '    } else if (arg === "--no-spacing") {\n      options.spacing = false;\n'
+        '    } else if (arg === "--help") {\n'
+        "      console.log(`Usage: npx -y bun scripts/main.ts <file.md> [options]`);\n"
+        '    } else if (!arg.startsWith("-")) {\n      filePath = arg;\n    }\n  }\n'
+        "  return { filePath, options };\n}\n"
+    ),
+}
+
+
+def test_a_typescript_program_run_with_npx_y_bun(tmp_path: Path) -> None:
+    """baoyu-format-markdown (round 12): its help's ``Usage: npx -y bun scripts/main.ts
+    <file.md> [options]`` gave the program a required flag ``-y`` and positionals named
+    ``scripts_main_ts`` and ``options``; ``options.spacing = false`` made ``--no-spacing`` a
+    string; the step ran ``npx bun`` (npx then asks before it fetches bun, and a run has no
+    one to answer); every package the script imports was a blocking check though bun
+    installs them as it runs it."""
+    inventory = build_inventory(write_tree(tmp_path / "skill", BUN_SKILL))
+    (program,) = inventory.programs
+    params = {p.name: p for p in program.cli.params}
+    assert set(params) == {"--quotes", "--no-spacing", "--help", "file_md"}
+    assert params["--no-spacing"].type == "boolean" and params["file_md"].required
+    assert {inv.interpreter for inv in program.invocations} == {"npx -y bun"}
+    (unified,) = [r for r in inventory.requirements if r.kind == "node-package"]
+    assert unified.name == "unified" and not unified.required
+    (pipeline,) = analyze(inventory).pipelines
+    assert [i.name for i in pipeline.input] == ["file_md", "quotes", "no_spacing"]
+    assert pipeline.description == "Execute text formatting script"
+
+
+WIKI_SKILL = {
+    "SKILL.md": HEAD + "## 新建 vault\n\n```bash\npython3 scripts/init_vault.py <目标目录>\n```\n\n"
+    "## 刷新工具\n\n```bash\npython3 scripts/init_vault.py --refresh-tools <vault>\n```\n\n"
+    "## 检查\n\n```bash\npython3 scripts/lint_vault.py wiki\n```\n",
+    "scripts/init_vault.py": (
+        '"""init_vault — 建一个空的 vault。\n\n用法：\n  python init_vault.py <目标目录>\n'
+        '"""\nimport sys\n\n'
+        'if sys.argv[1] == "--refresh-tools":\n    print("refresh", sys.argv[2])\n'
+        "else:\n    print('init', sys.argv[1])\n"
+    ),
+    "scripts/lint_vault.py": (
+        '"""Vault lint。\n\n退出码：0 = 通过（可含软警告）；1 = 硬 fail；2 = 环境错误\n"""\n'
+        "import sys\n\n\ndef main():\n    return 0\n\n\nsys.exit(main())\n"
+    ),
+}
+
+
+def test_a_hand_read_flag_stays_before_the_positional_the_documents_put_after_it(
+    tmp_path: Path,
+) -> None:
+    """llm-wiki-setup (round 12): ``init_vault.py --refresh-tools <vault>`` reads its own
+    argv, but the step passed the vault first and the program printed its usage; the usage
+    line's ``<目标目录>`` was read as a redirection (an input fed on stdin); the lint's "1 =
+    硬 fail" was taken for a crash."""
+    plan = plan_of(tmp_path, WIKI_SKILL)
+    init = next(p for p in plan.pipelines if p.steps[0].program == "scripts/init_vault.py")
+    (step,) = init.steps
+    flag, positional = step.args
+    assert (flag.flag, flag.ref) == ("--refresh-tools", "input.refresh_tools")
+    assert not positional.flag and positional.ref.startswith("input.")
+    assert step.stdin is None and "input_file" not in {i.name for i in init.input}
+    lint = next(p for p in plan.pipelines if p.steps[0].program == "scripts/lint_vault.py")
+    assert lint.steps[0].ok_exit_codes == [0, 1]
+
+
+def test_a_positional_named_in_chinese_takes_the_placeholder_a_command_shows(
+    tmp_path: Path,
+) -> None:
+    """A usage line's ``<目标目录>`` makes no input name (``arg``); the command SKILL.md shows
+    in its place, ``<vault>``, does."""
+    files = {
+        "SKILL.md": WIKI_SKILL["SKILL.md"],
+        "scripts/init_vault.py": WIKI_SKILL["scripts/init_vault.py"].replace(
+            "<目标目录>\n", "<目标目录>\n  python init_vault.py --refresh-tools <已有 vault>\n"
+        ),
+    }
+    init = plan_of(tmp_path, files).pipelines[0]
+    assert [i.name for i in init.input] == ["refresh_tools", "vault"]

@@ -408,7 +408,7 @@ def test_names_and_descriptions_come_from_the_skills_words_not_its_examples(
         "count": ("输出字数和句子数 (JSON)", ["file"], "count"),
         "slow": (
             "Pipe the log into the slow-request filter; it prints the slow ones",
-            ["file", "ms"],
+            ["ms", "file"],  # `--ms 500 access.log`: the script reads "$2" and "$3"
             "slow",
         ),
         "words": ("Count the words", ["file"], "words"),

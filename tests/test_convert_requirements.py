@@ -736,7 +736,7 @@ def test_a_program_npx_runs_needs_npx_not_the_package(tmp_path: Path) -> None:
         },
     )
     inventory = build_inventory(root)
-    assert inventory.programs[0].invocations[0].interpreter == "npx bun"
+    assert inventory.programs[0].invocations[0].interpreter == "npx -y bun"  # as shown
     assert ("binary", "npx", True) in needs(root)
     assert "bun" not in names(root)
 

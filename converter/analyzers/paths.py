@@ -260,7 +260,17 @@ def exposed_params(path: MainPath) -> list[Param]:
     positionals = sorted((p for p in chosen if p.kind == "positional"), key=order.index)
     flags = [p for p in chosen if p.kind == "flag"]
     rest = [p for p in positionals if p.rest]  # every remaining word: after the flags
-    return [p for p in positionals if not p.rest] + flags + rest
+    leading = [f for f in flags if command.framework not in AUTHORITATIVE and _leads(path, f)]
+    flags = [f for f in flags if f not in leading]
+    return leading + [p for p in positionals if not p.rest] + flags + rest
+
+
+def _leads(path: MainPath, flag: Param) -> bool:
+    """Whether every documented command that passes ``flag`` passes it first, before the
+    positionals: a program that reads its own argv may only see it there (``init_vault.py
+    --refresh-tools <vault>``; after the vault it prints its usage)."""
+    shown = [inv.argv for inv in path.invocations if flag.name in inv.argv]
+    return bool(shown) and all(argv[0] == flag.name for argv in shown)
 
 
 def documented_here(path: MainPath) -> set[str]:

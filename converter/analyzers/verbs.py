@@ -66,7 +66,7 @@ _MORE_VERBS = (
     "classify categorize detect recognize translate answer respond reply mention tag "
     "annotate split shrink compress expand list show hide enable disable handle manage "
     "create summarise organise analyse optimise visualise categorise append prepend revert "
-    "snapshot rollback undo redo assemble emit retrieve wipe clear"
+    "snapshot rollback undo redo assemble emit retrieve wipe clear execute"
 ).split()
 VERBS = frozenset([*VERB_SYNONYMS, *_MORE_VERBS])
 # Nouns made from a verb that titles use ("Validation", "Data analysis").

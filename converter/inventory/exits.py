@@ -32,12 +32,15 @@ _EXIT_WORD = re.compile(
 # commas, semicolons, bars and " / " ("0 = PASS / 1 = FAIL").
 _STATUS = re.compile(
     r"(?<![\w.-])(non-?zero|[0-9]{1,3})\s*(?:=|:|→|->|—|–|\(|\bmeans\b|\bwhen\b|\bif\b|"
-    r"\bon\b|表示|时|则)\s*([^,;\n|()]{1,80})",
+    r"\bon\b|表示|时|则)\s*([^,;\n|()，；（）]{1,80})",
     re.I,
 )
 # A verdict a checker gives as its answer: whatever follows it ("FAIL (errors present)") is
 # what it found, not an error of the program.
-_VERDICT = re.compile(r"^(?:FAIL(?:ED|S|URE)?|NG|NOT OK|DRIFT|DIRTY|不合格|違反|违规)\b")
+_VERDICT = re.compile(
+    r"^(?:(?:hard|硬)\s*)?(?:FAIL(?:ED|S|URE)?|NG|NOT OK|DRIFT|DIRTY|不合格|違反|违规|"
+    r"(?<=硬 )fail|(?<=硬)fail)(?![\w-])"
+)  # "1 = 硬 fail" (a lint's verdict, llm-wiki-setup)
 # ... unless what follows it says the program broke ("FAILURE (could not connect)").
 _BROKE = re.compile(
     r"\b(?:could not|cannot|can't|unable|connect\w*|timeout|timed out|usage|invalid|"
@@ -78,7 +81,7 @@ def result_statuses(texts: Iterable[str]) -> dict[int, str]:
                 word, meaning = match.group(1).lower(), match.group(2).strip()
                 status = 1 if word.startswith("non") else int(word)
                 said = _NOT_ERROR.sub("", meaning)  # "findings exist — not an error"
-                after = re.split(r"[;,|]", line[match.end() :], maxsplit=1)[0][:80]
+                after = re.split(r"[;,|；，]", line[match.end() :], maxsplit=1)[0][:80]
                 verdict = bool(_VERDICT.match(meaning)) and not _BROKE.search(meaning + after)
                 if 0 < status < 256 and (
                     verdict or (_RESULT.search(said) and not _ERROR.search(said))

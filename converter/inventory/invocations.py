@@ -15,7 +15,12 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from skill2app.converter.inventory.shell import SimpleCommand, Stdin, simple_commands
+from skill2app.converter.inventory.shell import (
+    PACKAGE_RUNNERS,
+    SimpleCommand,
+    Stdin,
+    simple_commands,
+)
 
 INTERPRETERS = {
     "python": "python",
@@ -88,12 +93,18 @@ def program_of(argv: list[str]) -> tuple[str, str, int]:
 
     ``python3 -u scripts/x.py a`` → ("python3", "scripts/x.py", 3);
     ``python -m tools.report a`` → ("python", "tools/report.py", 3);
-    ``./x.sh a`` → ("", "./x.sh", 1).
+    ``./x.sh a`` → ("", "./x.sh", 1);
+    ``npx -y bun scripts/main.ts a`` → ("bun", "scripts/main.ts", 4) (a usage line keeps the
+    package runner that fetches the interpreter, and its options).
     """
     i, interpreter = 0, ""
     while i < len(argv):
         word = argv[i]
         base = posixpath.basename(word)
+        fetched = _fetched_interpreter(argv, i) if base in PACKAGE_RUNNERS else 0
+        if fetched and not interpreter:
+            i = fetched
+            continue
         if base in _RUNNERS and i + 1 < len(argv) and argv[i + 1] in _RUNNERS[base]:
             interpreter = interpreter or f"{base} {argv[i + 1]}"  # `uv run`: `uv` alone refuses
             i += 2
@@ -110,6 +121,17 @@ def program_of(argv: list[str]) -> tuple[str, str, int]:
         else:
             return interpreter, word, i + 1
     return interpreter, "", len(argv)
+
+
+def _fetched_interpreter(argv: list[str], at: int) -> int:
+    """Where the interpreter a package runner at ``at`` fetches is (``npx -y bun x.ts``,
+    ``bunx --bun tsx x.ts``: 2), past the runner's own options; 0 when it runs no
+    interpreter (``npx @scope/cli render``: the package is the program)."""
+    i = at + 1
+    while i < len(argv) and argv[i].startswith("-"):
+        i += 1 + (argv[i] in ("-p", "--package"))
+    found = i < len(argv) and posixpath.basename(argv[i]) in INTERPRETERS
+    return i if found else 0
 
 
 def resolve(word: str, cwd: str, files: list[str]) -> str:
@@ -234,11 +256,15 @@ def elsewhere(command: SimpleCommand, doc: str, source: str = "block") -> Invoca
     )  # fmt: skip
 
 
+_OPTIONS_WORDS = frozenset(("options", "option", "opts", "选项"))  # `[flags]` may name words
+
+
 def optional_groups(argv: list[str]) -> tuple[list[str], list[str]]:
     """``argv`` without the brackets of its optional groups, and the flags inside them:
     ``--action list [--count 20] [--offset 0]`` gives ``--action list --count 20 --offset
     0`` with ``--count`` and ``--offset`` optional.  A word wholly in brackets that is no
-    flag (``[timeout_seconds]``) stays as it is: a placeholder of an optional positional."""
+    flag (``[timeout_seconds]``) stays as it is: a placeholder of an optional positional;
+    ``[options]`` only says where the options go, and is left out."""
     words: list[str] = []
     optional: list[str] = []
     depth = 0
@@ -246,6 +272,8 @@ def optional_groups(argv: list[str]) -> tuple[list[str], list[str]]:
         opens = len(word) - len(word.lstrip("["))
         closes = len(word) - len(word.rstrip("]"))
         inner = word[opens : len(word) - closes] if closes else word[opens:]
+        if opens and closes and inner.lower().rstrip(".…") in _OPTIONS_WORDS:
+            continue  # `x.ts <file> [options]`: where options go, no positional
         if is_json_literal(word) or (opens and closes and not inner.startswith("-")):
             words.append(word)
             continue

@@ -88,7 +88,22 @@ def skill_needs(
     _attribute(out, import_graph(sources, languages, local), {p.path for p in programs})
     shown = [command.argv for _doc, command, _tagged in commands]
     shown += [span.text.split() for span in doc.inline_code]  # "run `gh auth login` once"
-    return _own_commands(one_login(out.result(), shown), programs)
+    return _fetched_by_bun(_own_commands(one_login(out.result(), shown), programs), programs)
+
+
+def _fetched_by_bun(requirements: list[Requirement], programs: list[Program]) -> list[Requirement]:
+    """When the documents run every JavaScript/TypeScript program of the skill with bun
+    (``npx -y bun scripts/main.ts``), bun installs the packages they import as it runs them
+    (its auto-install): those packages only warn (baoyu-format-markdown's constructor failed
+    every run on remark-gfm, which bun would have fetched)."""
+    scripts = [p for p in programs if p.language in ("node", "typescript") and p.invocations]
+    by_bun = scripts and all(
+        "bun" in inv.interpreter.split() for p in scripts for inv in p.invocations
+    )
+    for requirement in requirements if by_bun else []:
+        if requirement.kind == "node-package":
+            requirement.required = False
+    return requirements
 
 
 def _own_commands(requirements: list[Requirement], programs: list[Program]) -> list[Requirement]:

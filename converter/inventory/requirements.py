@@ -189,7 +189,7 @@ def from_commands(
     for command in commands:
         # `npx @editframe/cli render`: npx fetches the package it runs, whose binary may be
         # named otherwise (`cli` would be a false name): npx is what must be on PATH
-        name = command.runner or command.argv[0].rsplit("/", 1)[-1]
+        name = command.runner.split(" ")[0] or command.argv[0].rsplit("/", 1)[-1]
         where = f"{file}:{command.line}"
         if re.fullmatch(r"/[a-z][\w-]*", command.argv[0]):  # `/review 12`: an agent's command
             continue

@@ -47,7 +47,8 @@ class SimpleCommand:
     stdin: Stdin | None = None  # None: the command reads nothing the block gives it
     position: int = 0  # its place in its line: in `a | b | c`, a is 0, b 1 and c 2
     nested: bool = False  # inside `( ... )`: a subshell, or words in parentheses
-    runner: str = ""  # `npx` of `npx @scope/cli render`: argv[0] is a package it fetches
+    runner: str = ""  # `npx` of `npx @scope/cli render`: argv[0] is a package it fetches;
+    # `npx -y` when the documents let it fetch without asking (a run has no one to ask)
     values: dict[str, str] = field(default_factory=dict)  # NAME -> value, as written
 
 
@@ -129,8 +130,8 @@ def _quote_after(text: str, quote: str = "") -> str:
 
 
 # A placeholder word: `<file.pdf>`, `<output pdf>`, `<workspace>/iteration-N`, `<dir>/out.json`,
-# `<owner>/<repo>`, `[<path> ...]` and a value `NAME=<user_id>` too.
-_NAME = r"<[A-Za-z_](?:[^<>|&;\n]*?[^<>|&;\s])?>"
+# `<owner>/<repo>`, `[<path> ...]`, a value `NAME=<user_id>` and `<目标目录>` too.
+_NAME = r"<[^\W\d](?:[^<>|&;\n]*?[^<>|&;\s])?>"
 _ANGLE = re.compile(rf"(?:(?<=[\s\[=])|^){_NAME}(?:{_NAME}|[^\s<>|&;\]])*(?=[\s\]]|$)")
 
 
@@ -364,6 +365,8 @@ def _flush(
         wrapper = argv.pop(0)
         runner = wrapper if wrapper in PACKAGE_RUNNERS else runner
         while argv and (argv[0].startswith("-") or _ENV_ASSIGN.match(argv[0])):
+            if runner == wrapper and argv[0] in ("-y", "--yes"):  # fetch without asking
+                runner = f"{wrapper} {argv[0]}"
             if _ENV_ASSIGN.match(argv[0]):
                 name, _, value = argv[0].partition("=")
                 env.append(name)

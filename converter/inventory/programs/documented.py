@@ -62,7 +62,7 @@ def _alternatives(found: list[UsageArg], lines: list[str], name: str) -> None:
     program another way (``x.js --url URL`` then ``x.js --file-token T --type docx``): a
     flag that one of them leaves out is optional, and theirs are optional flags."""
     for line in lines:
-        split = split_usage("Usage: " + line.strip())
+        split = split_usage(line) or split_usage("Usage: " + line.strip())  # one more usage line
         if not line.strip() or split is None or not name or not _runs(line, name):
             return
         flags = [a for a in usage_args(split[0]) if a.kind == "flag"]

@@ -44,7 +44,7 @@ _TAKES_VALUE = re.compile(
     r"\[\s*\+\+\s*\w+\s*\]|\[\s*\w+\s*\+\s*1\s*\]|\.shift\(\)|\bnext(?:Arg|Value)?\(\)"
 )
 _NUMERIC = re.compile(r"\b(?:parseInt|Number|parseFloat)\s*\(")
-_SWITCH_SET = re.compile(r"=\s*(?:true|!0|['\"][\w:.-]*['\"])\s*[;,}]|:\s*true\b")
+_SWITCH_SET = re.compile(r"=\s*(?:true|false|!0|!1|['\"][\w:.-]*['\"])\s*[;,}]|:\s*true\b")
 
 
 def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:

@@ -416,6 +416,7 @@ def _merge_invocations(program: Program) -> None:
             if value is not None and not is_placeholder(value):
                 seen.setdefault(name, set()).add(value)
         _note_positionals(program, target, positionals)
+        _name_positionals(target, positionals)
         if parsed.subcommand and not is_placeholder(parsed.subcommand):
             commands_seen.add(parsed.subcommand)
     program.values_seen = {k: sorted(v) for k, v in seen.items()}
@@ -432,6 +433,18 @@ def _note_flag(program: Program, command: Command, name: str, value: str | None)
     if name.lstrip("-") in program.insists:  # the program stops without it
         param.required = param.certain = True
     add_param(command, param)
+
+
+def _name_positionals(command: Command, words: list[str]) -> None:
+    """A positional whose usage line names it in words that make no input name (``python
+    init_vault.py <目标目录>`` gives ``arg``) takes the name of the placeholder a documented
+    command shows in its place (``--refresh-tools <vault>``)."""
+    used = {p.dest for p in command.params}
+    for param, word in zip(command.positionals(), words, strict=False):
+        better = positional_name(word) if is_placeholder(word) else ""
+        if re.fullmatch(r"arg(?:_\d+)?", param.dest) and better and better not in used:
+            param.name = param.dest = better
+            used.add(better)
 
 
 def _note_positionals(program: Program, command: Command, words: list[str]) -> None:
