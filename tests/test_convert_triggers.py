@@ -109,6 +109,11 @@ def test_pick_dedupes_cleans_and_stops_at_ten() -> None:
     assert pick(
         ["Recalculate formulas (MANDATORY IF USING FORMULAS)", "recalculate formulas"], set()
     ) == ["Recalculate formulas"]
+    # goal-prompt (round 12): "format", "create", "write" alone route on nothing
+    assert pick(["format", "create", "Agenda", "format a goal prompt"], set()) == [
+        "Agenda",
+        "format a goal prompt",
+    ]
     # uipath-planner: "Audit loop — MANDATORY", a title's warning after a dash
     assert pick(["Audit loop — MANDATORY"], set()) == ["Audit loop"]
     # xlsx: its description's first sentence speaks of the skill, not as a user asks

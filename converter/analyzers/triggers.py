@@ -44,6 +44,7 @@ from skill2app.converter.analyzers.text import (
     strip_markdown,
 )
 from skill2app.converter.analyzers.verbs import (
+    VERBS,
     ZH_VERBS,
     asked_of,
     counted,
@@ -186,6 +187,8 @@ def clean(phrase: str) -> str:
     if text.count('"') % 2 or len(re.findall(r"(?<!\w)'|'(?!\w)", text)) % 2:
         text = re.sub(r"\"|(?<!\w)'|'(?!\w)", "", text)  # a quote cut in half: "of 'Word doc"
     if not text or len(text) > MAX_LENGTH or is_negative(text) or not worth(text):
+        return ""
+    if text.lower() in VERBS:  # "format", "validate": a verb alone asks for nothing
         return ""
     # "scripts/x.py", "Edit XML 0", "manipulate Word documents (", "一次调用即可完成"
     if _JUNK.search(text) or _REMARK.search(text):
