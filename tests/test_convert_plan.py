@@ -1263,3 +1263,23 @@ def test_an_array_inputs_enum_is_what_each_item_may_be() -> None:
     data["pipelines"][0]["input"][-1]["default"] = ["ruff", "bandit"]
     errors = check_plan(plan_from_dict(data), inventory)
     assert any("default: ['ruff', 'bandit'] is not one of its enum" in e for e in errors), errors
+
+
+def test_a_workflow_step_naming_a_program_runs_it_there(tmp_path: Path) -> None:
+    """workspace-count-tokens (round 12): "1. `scripts/count.py` を実行する" was an llm step,
+    and the command of the example block under the list ran last, after the steps that were
+    to present its report."""
+    skill = make_tree(
+        tmp_path / "count",
+        {
+            "SKILL.md": "---\nname: count\ndescription: トークンを数える。\n---\n## 手順\n\n"
+            "1. `scripts/count.py` を実行する\n2. 標準出力のレポートをユーザーへ示す\n"
+            "3. 概算である旨を一言添える\n\n```bash\npython3 scripts/count.py --root .\n```\n",
+            "scripts/count.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--root', action='append')\np.parse_args()\nprint('ok')\n",
+        },
+    )
+    (pipeline,) = analyze(build_inventory(skill)).pipelines
+    kinds = [type(step).__name__ for step in pipeline.steps]
+    assert kinds == ["CodeStep", "LlmStep", "LlmStep"]
+    assert pipeline.steps[0].program == "scripts/count.py"

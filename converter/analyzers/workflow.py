@@ -12,6 +12,7 @@ other command's output cannot be reproduced (``unreproduced_pipe``).
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from typing import Any
 
@@ -76,11 +77,34 @@ def find_workflows(inventory: Inventory) -> list[tuple[int, list[Item]]]:
                 ),
                 key=lambda inv: (inv.line, inv.position, inv.program),  # a | b | c: a, b, c
             )
+        _run_where_named(items)
         programs = {inv.program for item in items for inv in item.invocations}
         judgement = any(not item.invocations for item in items)
         if programs and (judgement or len(programs) >= 2):
             found.append((index, items))
     return found
+
+
+def _run_where_named(items: list[Item]) -> None:
+    """A step that names a program to run (``1. `scripts/count.py` を実行する``) runs the
+    command a later step's block shows for it (the example under the list, read as the last
+    step's): the program runs first, and the step it was written under is judgement again
+    (workspace-count-tokens ran its script after four llm steps that were to present its
+    report)."""
+    for at, item in enumerate(items):
+        if item.invocations:
+            continue
+        for later in items[at + 1 :]:
+            named = [
+                inv
+                for inv in later.invocations
+                if f"`{inv.program}`" in item.raw
+                or f"`{posixpath.basename(inv.program)}`" in item.raw
+            ]
+            if named and not any(posixpath.basename(inv.program) in later.text for inv in named):
+                item.invocations = named
+                later.invocations = [inv for inv in later.invocations if inv not in named]
+                break
 
 
 def _fed_by_program(inv: Invocation) -> bool:
