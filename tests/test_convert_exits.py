@@ -26,6 +26,10 @@ from skill2app.converter.plan.model import CodeStep
         ("uv run scripts/storyboard.py estimate    # exit 2 if over budget", {2}),
         ("Exit 3 = no contributions for this product in these clauses → skip it.", {3}),
         ("退出码 1 表示发现硬编码", {1}),
+        # llm-wiki-setup (round 12): a lint's hard fail is its verdict, however it is spelled
+        ("退出码：0 = 通过（可含软警告）；1 = 硬 fail；2 = 环境错误", {1}),
+        ("Exit codes: 1 = hard fail, 2 = bad arguments", {1}),
+        ("Exit codes: 1 = HARD FAIL", {1}),
         # errors, never results
         ("Exit 1 = bad/missing flag or no credentials, 2 = JSONL write failed", set()),
         ("Exit 3 = Pushover API failed (JSONL written)", set()),

@@ -1331,3 +1331,17 @@ def test_one_launcher_said_two_ways_is_the_one_shown_most(tmp_path: Path) -> Non
     )
     (program,) = build_inventory(tmp_path).programs
     assert program.interpreter == "uv run --no-project"
+
+
+def test_a_command_with_thousands_of_brackets_is_read(tmp_path: Path) -> None:
+    """A reviewer's case: ``python3 scripts/x.py [[[[…`` three thousand deep made the JSON
+    reader recurse until Python stopped the whole conversion."""
+    root = tmp_path / "deep"
+    (root / "scripts").mkdir(parents=True)
+    (root / "SKILL.md").write_text(
+        "---\nname: deep\ndescription: D.\n---\n```bash\npython3 scripts/x.py "
+        + "[" * 3000
+        + "\n```\n"
+    )
+    (root / "scripts" / "x.py").write_text("print(1)\n")
+    assert [p.path for p in build_inventory(root).programs] == ["scripts/x.py"]

@@ -1283,3 +1283,22 @@ def test_a_workflow_step_naming_a_program_runs_it_there(tmp_path: Path) -> None:
     kinds = [type(step).__name__ for step in pipeline.steps]
     assert kinds == ["CodeStep", "LlmStep", "LlmStep"]
     assert pipeline.steps[0].program == "scripts/count.py"
+
+
+def test_a_step_that_only_names_a_program_keeps_no_command(tmp_path: Path) -> None:
+    """A reviewer's case: "1. Make sure the dependencies of `scripts/report.py` are
+    installed" runs nothing; the command stays with step 2, whose block shows it."""
+    skill = make_tree(
+        tmp_path / "report",
+        {
+            "SKILL.md": "---\nname: report\ndescription: Reports.\n---\n## Steps\n\n"
+            "1. Make sure the dependencies of `scripts/report.py` are installed\n"
+            "2. Generate the report:\n\n   ```bash\n   python3 scripts/report.py --input d.csv\n"
+            "   ```\n\n3. Summarise the report for the user\n",
+            "scripts/report.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--input')\np.parse_args()\nprint('ok')\n",
+        },
+    )
+    (pipeline,) = analyze(build_inventory(skill)).pipelines
+    kinds = [type(step).__name__ for step in pipeline.steps]
+    assert kinds == ["LlmStep", "CodeStep", "LlmStep"]

@@ -22,6 +22,7 @@ from skill2app.converter.analyzers.triggers import (
     as_task,
     clean,
     describing,
+    in_language,
     pick,
     quoted_requests,
 )
@@ -109,6 +110,9 @@ def test_pick_dedupes_cleans_and_stops_at_ten() -> None:
     assert pick(
         ["Recalculate formulas (MANDATORY IF USING FORMULAS)", "recalculate formulas"], set()
     ) == ["Recalculate formulas"]
+    # a skill in Russian: its triggers count as in its language (not as Chinese ones would)
+    assert in_language(["создать задачу", "create task"], "ru") == 2
+    assert in_language(["创建任务", "create task"], "zh") == 1
     # goal-prompt (round 12): "format", "create", "write" alone route on nothing
     assert pick(["format", "create", "Agenda", "format a goal prompt"], set()) == [
         "Agenda",

@@ -294,8 +294,12 @@ def more_requests(
 
 
 def in_language(triggers: list[str], language: str) -> int:
-    """How many of ``triggers`` are in the skill's language (its script: Chinese or not)."""
-    return sum(has_cjk(t) == (language != "en") for t in triggers)
+    """How many of ``triggers`` are in the skill's language (by script: Chinese and Japanese
+    are written in CJK characters, the others not)."""
+    return sum(has_cjk(t) == (language in CJK_LANGUAGES) for t in triggers)
+
+
+CJK_LANGUAGES = ("zh", "ja")
 
 
 def first_of(text: str) -> str:

@@ -280,12 +280,21 @@ def variants(triggers: list[str]) -> list[str]:
             continue  # "check" alone asks for nothing
         last = words[-1].lower()
         named = len(words) == 2 and re.fullmatch(r"[a-z][a-z-]*[a-z]", words[0])  # "space create"
-        if named and last in VERBS - _NOUNS_TOO and words[0] not in _DETERMINERS | VERBS:
+        modifier = words[0] in _DETERMINERS | VERBS | _NOT_OBJECTS
+        if named and last in VERBS - _NOUNS_TOO and not modifier:
             words = [last, *words[:-1]]  # "storyboard compile" → "compile storyboard"
             found.append(" ".join(words))
         for other in VERB_SYNONYMS.get(words[0].lower(), ()):
             found.append(" ".join([other, *words[1:]]))
     return found
+
+
+# Words before a verb that make no object of it: a manner ("dry run", "cold start") or the
+# tool that does it ("git commit", "npm install", "docker build").
+_NOT_OBJECTS = frozenset(
+    "dry cold warm hot quick fast slow full partial spell git npm pnpm yarn pip uv cargo go "
+    "brew apt docker kubectl gh make".split()
+)
 
 
 # Verbs that are nouns at the end of a name ("pushover lookup", "route map"): never moved.
@@ -341,15 +350,16 @@ _MANNER = re.compile(r"^(?:按|通过|根据|使用|用(?!户)|从)")
 
 
 def _after_manner(trigger: str) -> str:
-    """The action of a Chinese request that says how first, from its verb on ("按 user_id
-    精确查询指定用户" → "查询指定用户"); "" for any other request."""
+    """The action of a Chinese request that says how first, from its last verb on ("按 user_id
+    精确查询指定用户" → "查询指定用户", "按创建时间查询任务" → "查询任务": 创建 is part of a
+    noun there); "" for any other request."""
     if not _MANNER.match(trigger):
         return ""
-    for at in range(1, len(trigger) - 2):
+    for at in range(len(trigger) - 3, 0, -1):
         lead = zh_verb_of(trigger[at:])
         rest = trigger[at + len(lead) :]  # what is acted on; "…图片后" says when
         acted_on = re.fullmatch(r"[\u4e00-\u9fff]{2,}", rest) and rest[-1] not in "后时前的"
-        if len(lead) >= 2 and acted_on:
+        if len(lead) >= 2 and acted_on and not zh_verb_of(rest):
             return trigger[at:]
     return ""
 
@@ -397,8 +407,8 @@ def counted(request: str) -> list[str]:
     if has_cjk(request):
         lead = next((v for v in _ZH_ANY_LEADS if request.startswith(v)), "")
         rest = request[len(lead) :]
-        if not lead or not re.fullmatch(r"[\u4e00-\u9fff]{1,12}", rest):
-            return []
+        if not lead or not re.fullmatch(r"[\u4e00-\u9fff]{2,12}", rest) or rest[0] in _ZH_COUNTED:
+            return []  # "创建一个任务", "添加到日历", "创建并发送文档", "生成中"
         if lead not in _ZH_MAKING:
             return [f"帮我{request}"]  # "帮我删除任务"
         return [f"{lead}一个{rest}", f"帮我{lead}一个{rest}"]
@@ -410,14 +420,20 @@ def counted(request: str) -> list[str]:
     verb = words[0].lower()
     ends = next((i for i, w in enumerate(words) if i > 1 and w.lower() in _PARTICLES), None)
     noun = words[(ends or len(words)) - 1]  # "convert PDF to images" counts "PDF"
-    if re.fullmatch(r"[A-Za-z]*[a-z]s|[A-Z]+s", noun) and not noun.endswith("ss"):
+    if noun.lower() in _UNCOUNTED:
+        return []  # "write code", "check status"
+    if re.fullmatch(r"[A-Za-z]*[a-z]s|[A-Z]+s", noun) and not noun.endswith(_NOT_PLURAL):
         return [" ".join([words[0], "all", *words[1:]])] if verb in _ALL_OF else []
-    if verb in _MAKING:
-        article = "an" if words[1][0].lower() in "aeiou" else "a"
-        return [" ".join([words[0], article, *words[1:]])]
-    return []
+    first = words[1]
+    if verb not in _MAKING or first.isupper() or first[0].lower() in "uh":
+        return []  # "an URL", "a hour", "an user": unsure of the article, none
+    article = "an" if first[0].lower() in "aeio" else "a"
+    return [" ".join([words[0], article, *words[1:]])]
 
 
+# What, after a Chinese verb, counts its object already or is no object: numbers and
+# quantifiers, prepositions, "and".
+_ZH_COUNTED = "一二两三四五几多每所全各到给在并和与及成向从把被"
 # Every Chinese verb a request may open with, ``ZH_SYNONYMS``' own too ("清空任务会话消息").
 _ZH_ANY_LEADS = sorted(
     {*_ZH_LEADS, *(v for others in ZH_SYNONYMS.values() for v in others)}, key=len, reverse=True
@@ -425,4 +441,17 @@ _ZH_ANY_LEADS = sorted(
 # Words after a request's object: "convert PDF to images" counts "PDF", not "images".
 _PARTICLES = frozenset("to from into in on with for by of as".split())
 # Words after a verb that are no object to count.
-_NO_OBJECT = _DETERMINERS | _PARTICLES | frozenset("what which who how why and or that if".split())
+_NO_OBJECT = (
+    _DETERMINERS
+    | _PARTICLES
+    | frozenset(
+        "what which who how why and or that if it them me us him her something everything one "
+        "ones".split()
+    )
+)
+# Nouns not counted ("write code"), and singular endings that look plural ("status").
+_UNCOUNTED = frozenset(
+    "code sense data information feedback content text work help progress software music news "
+    "status analysis canvas".split()
+)
+_NOT_PLURAL = ("ss", "us", "is", "as")

@@ -86,25 +86,28 @@ def find_workflows(inventory: Inventory) -> list[tuple[int, list[Item]]]:
 
 
 def _run_where_named(items: list[Item]) -> None:
-    """A step that names a program to run (``1. `scripts/count.py` を実行する``) runs the
-    command a later step's block shows for it (the example under the list, read as the last
-    step's): the program runs first, and the step it was written under is judgement again
-    (workspace-count-tokens ran its script after four llm steps that were to present its
-    report)."""
-    for at, item in enumerate(items):
-        if item.invocations:
+    """A step that says to run a program (``1. `scripts/count.py` を実行する``) runs the
+    command the example block under the list shows for it (read as the last step's): the
+    program runs first, and the last step is judgement again (workspace-count-tokens ran its
+    script after four llm steps that were to present its report).  Only the last step gives
+    its command away, and only to a step with a word for running it: "make sure the
+    dependencies of `scripts/x.py` are installed" runs nothing."""
+    last = items[-1] if items else None
+    for item in items[:-1]:
+        if item.invocations or last is None or not _RUN_WORD.search(item.raw):
             continue
-        for later in items[at + 1 :]:
-            named = [
-                inv
-                for inv in later.invocations
-                if f"`{inv.program}`" in item.raw
-                or f"`{posixpath.basename(inv.program)}`" in item.raw
-            ]
-            if named and not any(posixpath.basename(inv.program) in later.text for inv in named):
-                item.invocations = named
-                later.invocations = [inv for inv in later.invocations if inv not in named]
-                break
+        named = [
+            inv
+            for inv in last.invocations
+            if f"`{inv.program}`" in item.raw or f"`{posixpath.basename(inv.program)}`" in item.raw
+        ]
+        if named and not any(posixpath.basename(inv.program) in last.text for inv in named):
+            item.invocations = named
+            last.invocations = [inv for inv in last.invocations if inv not in named]
+            return
+
+
+_RUN_WORD = re.compile(r"\b(?:run|execute|invoke|call)\b|実行|执行|运行|調用|调用", re.I)
 
 
 def _fed_by_program(inv: Invocation) -> bool:

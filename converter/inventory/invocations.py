@@ -256,7 +256,8 @@ def elsewhere(command: SimpleCommand, doc: str, source: str = "block") -> Invoca
     )  # fmt: skip
 
 
-_OPTIONS_WORDS = frozenset(("options", "option", "opts", "选项"))  # `[flags]` may name words
+# `[option]` or `[flags]` may name a word the program takes.
+_OPTIONS_WORDS = frozenset(("options", "opts", "选项"))
 
 
 def optional_groups(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -318,5 +319,5 @@ def is_json_literal(value: str) -> bool:
         return False
     try:
         return isinstance(json.loads(value), dict | list)
-    except ValueError:
+    except (ValueError, RecursionError):  # "[[[[…" three thousand deep
         return False
