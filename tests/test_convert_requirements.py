@@ -801,3 +801,16 @@ def test_a_comment_of_a_shell_program_checks_for_nothing(tmp_path: Path) -> None
     found = needs(root)
     assert "files" not in names(root)
     assert ("binary", "git", True) in found
+
+
+def test_a_markdown_table_in_a_code_block_names_no_program(tmp_path: Path) -> None:
+    """brief (round 12): the run log's header row ``| Datetime | view | Target |`` in an
+    untagged block was read as a pipeline, and ``view`` became a binary to check."""
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "Append one line to the run log:\n\n```\n"
+            "| Datetime | view | Target | Read it |\n```\n\n```bash\npandoc a.md | jq .\n```\n",
+        },
+    )
+    assert "view" not in names(root) and {"pandoc", "jq"} <= names(root)

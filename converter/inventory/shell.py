@@ -56,7 +56,8 @@ def logical_lines(
     text: str, first_line: int, language: str = ""
 ) -> list[tuple[int, str, list[str]]]:
     """(file line, text, the bodies of its heredocs) of each command line: continuations
-    joined, heredoc bodies set aside, output skipped, prompts removed."""
+    joined, heredoc bodies set aside, output skipped, prompts removed; a line that opens
+    with a pipe is a table row (no shell line can), not a command."""
     raw = text.split("\n")
     prompted = language in ("console", "shell-session", "terminal") or any(
         line.startswith("$ ") for line in raw
@@ -86,6 +87,8 @@ def logical_lines(
             continue
         full = pending + line
         pending = ""
+        if full.lstrip().startswith("|"):
+            continue  # `| Datetime | view | Target |`: a Markdown table, no command
         quote = _quote_after(full)  # `node -e "` ... `"`: one command over several lines
         last = min(offset + MAX_QUOTED_LINES, len(raw) - 1) if quote else offset
         for end in range(offset + 1, last + 1):
