@@ -253,9 +253,10 @@ def names_an_action(title: str) -> bool:
     return bool(one_task) or any(_verb(word.strip(",.:;()")) for word in words)
 
 
-def zh_verb_of(phrase: str) -> str:
-    """The Chinese verb ``phrase`` opens with ("创建任务" → "创建"), or ""."""
-    return next((v for v in reversed(_ZH_LEADS) if phrase.startswith(v)), "")
+def zh_verb_of(phrase: str, leads: list[str] | None = None) -> str:
+    """The Chinese verb ``phrase`` opens with ("创建任务" → "创建"), or "": the longest of
+    ``leads`` (shortest first; ``_ZH_LEADS`` by default)."""
+    return next((v for v in reversed(leads or _ZH_LEADS) if phrase.startswith(v)), "")
 
 
 # -- the same request in other words ---------------------------------------------------------
@@ -405,7 +406,7 @@ def counted(request: str) -> list[str]:
     already, does not open with a verb and its object, or whose verb takes no "a"/"all"
     ("filter rows" is no "filter all rows")."""
     if has_cjk(request):
-        lead = next((v for v in _ZH_ANY_LEADS if request.startswith(v)), "")
+        lead = zh_verb_of(request, _ZH_ANY_LEADS)
         rest = request[len(lead) :]
         if not lead or not re.fullmatch(r"[\u4e00-\u9fff]{2,12}", rest) or rest[0] in _ZH_COUNTED:
             return []  # "创建一个任务", "添加到日历", "创建并发送文档", "生成中"
@@ -436,7 +437,7 @@ def counted(request: str) -> list[str]:
 _ZH_COUNTED = "一二两三四五几多每所全各到给在并和与及成向从把被"
 # Every Chinese verb a request may open with, ``ZH_SYNONYMS``' own too ("清空任务会话消息").
 _ZH_ANY_LEADS = sorted(
-    {*_ZH_LEADS, *(v for others in ZH_SYNONYMS.values() for v in others)}, key=len, reverse=True
+    {*_ZH_LEADS, *(v for others in ZH_SYNONYMS.values() for v in others)}, key=len
 )
 # Words after a request's object: "convert PDF to images" counts "PDF", not "images".
 _PARTICLES = frozenset("to from into in on with for by of as".split())

@@ -92,9 +92,11 @@ def _run_where_named(items: list[Item]) -> None:
     script after four llm steps that were to present its report).  Only the last step gives
     its command away, and only to a step with a word for running it: "make sure the
     dependencies of `scripts/x.py` are installed" runs nothing."""
-    last = items[-1] if items else None
+    if not items:
+        return
+    last = items[-1]
     for item in items[:-1]:
-        if item.invocations or last is None or not _RUN_WORD.search(item.raw):
+        if item.invocations or not _RUN_WORD.search(item.raw):
             continue
         named = [
             inv
