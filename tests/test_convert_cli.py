@@ -403,6 +403,12 @@ def test_bad_command_lines(here: Path, args: list[str], code: int, message: str)
             "the frontmatter has `description` twice (lines 3 and 4)",
             4,
         ),
+        # a terminal escape in the description: an internal error (exit 70) before
+        (
+            "name: x\ndescription: Render \x1b]0;pwned\x07 a shot\n",
+            "broken YAML in the frontmatter: unacceptable character #x001b",
+            3,
+        ),
     ],
 )
 def test_a_frontmatter_error_names_the_skill_md_it_can_open(

@@ -151,7 +151,15 @@ def _yaml_hint(problem: str) -> str:
 
 def _load_frontmatter(text: str, file: str) -> tuple[dict[str, Any], dict[str, int]]:
     """The frontmatter mapping and the file line of each top-level key."""
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)  # its reader refuses control characters at once
+    except yaml.reader.ReaderError as exc:
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise FrontmatterError(
+            f"broken YAML in the frontmatter: unacceptable character #x{code:04x}",
+            where=Where(file, text.count("\n", 0, exc.position) + 2),
+            hint="the frontmatter is plain text: remove the control character",
+        ) from exc
     key_lines: dict[str, int] = {}
     try:
         node = loader.get_single_node()
