@@ -895,6 +895,26 @@ def test_escapes_never_reach_the_terminal(tmp_path: Path, runtime_env: Path) -> 
     assert not [line for line in checked.stderr.splitlines() if line.startswith("Error: fake")]
 
 
+def test_an_apps_own_words_are_listed_escaped(tmp_path: Path, runtime_env: Path) -> None:
+    """`app-run list` printed a pipeline's description and triggers raw: an APP converted
+    from a skill whose docstring held ``\x1b]0;pwned\x07`` retitled the window."""
+    app = make_app(
+        tmp_path / "app",
+        {
+            "hello": {
+                "description": "Say \x1b]0;pwned\x07\x1b[2Jhello",
+                "triggers": ["greet \x1b[31mme", "say hi"],
+                "steps": [program("python3 steps/step.py")],
+            }
+        },
+    )
+    result = invoke("list", app)
+    assert result.exit_code == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert "Say \\x1b]0;pwned\\x07\\x1b[2Jhello" in result.stdout
+    assert "  - greet \\x1b[31mme\n  - say hi\n" in result.stdout
+
+
 def test_a_signal_before_an_agent_run_takes_over(
     tmp_path: Path, runtime_env: Path, app_run_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

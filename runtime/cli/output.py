@@ -61,6 +61,13 @@ def out(text: str, end: str = "\n", *, escape: bool = True) -> None:
         raise StdoutFailed(exc.strerror or str(exc)) from exc
 
 
+def show(text: str) -> None:
+    """Lines for people on stdout (a listing, a table), each made terminal-safe as ``say``
+    does on stderr: an APP's descriptions and triggers, a step's detail, a learned request
+    are shown, never obeyed by the terminal."""
+    out("\n".join(terminal_safe(line) for line in text.split("\n")))
+
+
 def read_stdin() -> str:
     """All of standard input as UTF-8 text; bytes that are not UTF-8 raise UnicodeDecodeError
     (exit 2) rather than turning into surrogates that fail later.  A closed standard input

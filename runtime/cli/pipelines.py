@@ -11,7 +11,15 @@ from skill2app.runtime.cli.completion import (
     complete_folders,
     complete_pipelines,
 )
-from skill2app.runtime.cli.output import emit_json, out, progress, read_stdin, report, say
+from skill2app.runtime.cli.output import (
+    emit_json,
+    out,
+    progress,
+    read_stdin,
+    report,
+    say,
+    show,
+)
 from skill2app.runtime.cli.parser import (
     Parser,
     app_dir_argument,
@@ -142,9 +150,9 @@ def list_pipelines(args: argparse.Namespace) -> int:
         emit_json(table)
     else:
         for row in table:
-            out(f"{row['name']}\n  {row['description'] or '(cannot be read)'}")
+            show(f"{row['name']}\n  {row['description'] or '(cannot be read)'}")
             for trigger in row["triggers"]:
-                out(f"  - {trigger}")
+                show(f"  - {trigger}")
     for row in broken:
         say([f"Error: {row['error']}"])
     return LoadError.exit_code if broken else 0
@@ -262,7 +270,7 @@ def test_fixtures(args: argparse.Namespace) -> int:
         label_width = max(map(len, labels), default=0)
         name_width = max((len(r.pipeline) for r in results), default=0)
         for label, r in zip(labels, results, strict=True):
-            out(f"{label:{label_width}}  {r.pipeline:{name_width}}  {r.detail}")
+            show(f"{label:{label_width}}  {r.pipeline:{name_width}}  {r.detail}")
         out(_test_summary([r.status for r in results], args.update))
     return 1 if any(r.status == "failed" for r in results) else 0
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from skill2app.runtime.cli.output import emit_json, out, say
+from skill2app.runtime.cli.output import emit_json, out, say, show
 from skill2app.runtime.cli.parser import Parser, app_dir_argument, command, json_flag, quiet_flag
 from skill2app.runtime.errors import UsageError
 
@@ -66,7 +66,7 @@ def routes(args: argparse.Namespace) -> int:
     for example in found["examples"]:
         when = time.strftime("%Y-%m-%d", time.localtime(example["last"]))
         gone = "" if example["known"] else "  (no such pipeline now)"
-        out(f"{example['pipeline']}\t{example['request']}\t×{example['count']}  {when}{gone}")
+        show(f"{example['pipeline']}\t{example['request']}\t×{example['count']}  {when}{gone}")
     if not args.quiet:
         say([f"{len(found['examples'])} learned example(s) in {found['store']}"])
     return 0
