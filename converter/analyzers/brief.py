@@ -86,6 +86,28 @@ the background and answers with its address; a step the user must approve first 
 pipeline that stops after the plan and one that carries it out. The tasks the skill's other \
 documents show (references/*.md, one per command or topic) count like those of SKILL.md.
 
+## What authors rejected in earlier conversions (check your plan for each)
+
+- A use the skill names only in prose — its "use when" list, a phase of its workflow, an \
+operations section pointing to a reference ("compare two runs", "ingest a new source", "edit \
+an existing diagram") — with no pipeline and no skill_mode entry. List the uses first, then \
+give each a pipeline or a reason.
+- A step that runs a program through a runner (uv run, npx, bun, poetry run) the constructor \
+does not require. Run it with the plain interpreter when the program needs nothing the \
+runner brings (a standard-library script), else make the runner a required check of that \
+pipeline.
+- One variant of an input handled, the ones users give next not: an output path whose \
+extension picks the format (.jpg, .jpeg, .tif — read how the program maps it), a folder \
+where a file was expected, text where a path was expected (never test a long text as a \
+path), an output folder that does not exist yet. Read the program's code for each input and \
+try the variants with --plan … --smoke.
+- Options placed after a `--` or after a positional that takes the rest of the command \
+line: the program then reads them as operands.
+- A verdict read as a failure (a linter's or checker's exit 1), or a check that reports \
+"clean" while what the skill says to look for is still there.
+- A prompt that asks the model for facts it cannot see: an llm step works only on its \
+prompt's data, so the code steps that collect them come first.
+
 ## The plan, version 2 (the JSON Schema is authoritative)
 
 - plan_version: 2; app: {name, description, language}; analyzer: "host" or "llm".
