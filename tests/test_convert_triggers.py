@@ -405,3 +405,13 @@ def test_a_table_of_scripts_says_what_each_does(tmp_path: Path) -> None:
     assert "create visual grid of slides" in triggers["thumbnail"]  # cut at its remark
     assert "remove orphaned files" in triggers["clean"]  # cut at its first clause
     assert not any("quota" in t.lower() for ts in triggers.values() for t in ts)
+
+
+def test_a_lone_english_request_of_a_chinese_skill_gets_a_second(tmp_path: Path) -> None:
+    """Alone in its language, "create tasklist" has nothing of its own to reach: the routing
+    self-test sent it to a sibling that shares its object."""
+    plan = plan_of(tmp_path, CHINESE)
+    triggers = {p.name: p.triggers for p in plan.pipelines}
+    assert "create a tasklist" in triggers["todo-create-tasklist"]
+    assert "list all tasklists" in triggers["todo-list-tasklists"]
+    assert all(len(ts) <= MAX_TRIGGERS for ts in triggers.values())

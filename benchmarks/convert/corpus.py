@@ -38,7 +38,18 @@ EXPECTATIONS = HERE / "expectations"
 DEFAULT_MIRRORS = Path("/work/.mirror")
 # fresh: held out for round 5; fresh2 for round 7; fresh3 for round 8; fresh4 for round 9;
 # fresh5 for round 10; fresh6 for round 11; fresh7 for round 12
-SETS = ("dev", "test", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8")
+SETS = (
+    "dev",
+    "test",
+    "fresh",
+    "fresh2",
+    "fresh3",
+    "fresh4",
+    "fresh5",
+    "fresh6",
+    "fresh7",
+    "fresh8",
+)
 _SOURCE = re.compile(r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<commit>[0-9a-f]{7,40}):(?P<path>\S+)$")
 _KEY = re.compile(r"^(set|source):\s*(\S+)\s*$", re.M)
 

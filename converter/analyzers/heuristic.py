@@ -48,6 +48,7 @@ from skill2app.converter.analyzers.paths import (
     path_name,
     piped_reason,
 )
+from skill2app.converter.analyzers.separation import Expansions, separate
 from skill2app.converter.analyzers.situations import situations
 from skill2app.converter.analyzers.snippets import snippet_pipelines
 from skill2app.converter.analyzers.subcommands import subcommand_pipelines
@@ -58,6 +59,7 @@ from skill2app.converter.analyzers.text import (
     WHEN_TITLES,
     capital,
     first_sentence,
+    has_cjk,
     humanize,
     is_rule,
     keys,
@@ -67,6 +69,7 @@ from skill2app.converter.analyzers.text import (
     unique,
 )
 from skill2app.converter.analyzers.triggers import (
+    CJK_LANGUAGES,
     MAX_TRIGGERS,
     MIN_TRIGGERS,
     as_task,
@@ -399,8 +402,13 @@ def _prose_pipeline(inventory: Inventory, app: str, covered: set[int]) -> Pipeli
 
 
 def _dedupe(plan: Plan) -> None:
+    """Unique names and triggers; a pipeline short of five requests in the skill's language
+    gets its own said in other words, and an English request of a Chinese or Japanese skill
+    a second one (a lone one has nothing of its own to reach); what the router then confuses
+    with a sibling is dropped (``separation``)."""
     names: set[str] = set()
     triggers: set[str] = set()
+    expansions: dict[str, Expansions] = {}
     for index, pipeline in enumerate(plan.pipelines, start=1):
         fallback = pipeline.name or pipeline.description[:80]
         pipeline.name = pipeline.name or f"{plan.app_name}-{index}"  # no ASCII name to go by
@@ -409,14 +417,37 @@ def _dedupe(plan: Plan) -> None:
             pipeline.name, n = f"{base}-{n}", n + 1
         names.add(pipeline.name)
         pipeline.triggers = pick(pipeline.triggers, triggers) or [humanize(fallback)]
+        mine = expansions[pipeline.name] = Expansions()
         short = MIN_TRIGGERS - in_language(pipeline.triggers, plan.language)
         if short > 0:  # the same requests in other words
-            taken = triggers | {trigger_key(t) for t in pipeline.triggers}
             more = more_requests(
                 pipeline.triggers, plan.language, plan.app_name, pipeline.description
             )
-            pipeline.triggers += pick(more, taken, short)
+            _expand(pipeline, more, short, triggers, mine)
+        english = [t for t in pipeline.triggers if not has_cjk(t)]
+        if (
+            plan.language in CJK_LANGUAGES
+            and len(english) == 1
+            and len(pipeline.triggers) < MAX_TRIGGERS
+        ):
+            verb = english[0].split()[0].lower()  # "create a tasklist" before "make tasklist"
+            said = sorted(more_requests(english, "en"), key=lambda c: c.split()[0] != verb)
+            _expand(pipeline, said, 1, triggers, mine)
         triggers |= {trigger_key(t) for t in pipeline.triggers}
+    plan.notes += separate(plan, expansions, triggers)
+
+
+def _expand(
+    pipeline: Pipeline, candidates: list[str], count: int, taken: set[str], mine: Expansions
+) -> None:
+    """Give ``pipeline`` ``count`` of ``candidates`` (none in ``taken``); keep the rest for
+    ``separation`` to try when one of them confuses the router."""
+    have = taken | {trigger_key(t) for t in pipeline.triggers}
+    added = pick(candidates, have, count)
+    keys = {trigger_key(t) for t in added}
+    pipeline.triggers += added
+    mine.made |= keys
+    mine.left += [c for c in candidates if trigger_key(c) not in have | keys]
 
 
 def _leave_unmappable(plan: Plan, inventory: Inventory) -> None:

@@ -1,0 +1,146 @@
+"""Triggers that tell a skill's pipelines apart, checked with the router that will route them.
+
+The heuristic says a pipeline's requests in other words (``triggers.more_requests``: "获取日程"
+→ "查看日程", "create event" → "create an event") until it has five.  Said of siblings that
+share an object, other words can mean another sibling's task: "查看日程" of get-event is what
+list-events' "查看所有日程" says, and the router then sends list-events' own phrases to
+get-event.  So the expansions are kept only where the router agrees: each trigger is routed
+against the rest of the table with itself left out (the routing self-test of
+``runtime/routing/selftest.py``), and
+
+- an expansion that lands on another pipeline is dropped: it says the sibling's task (dropping
+  also the expansions that draw a sibling's own phrases away was tried: it cost a tenth of
+  the pipelines their fifth trigger and moved the self-test by 0.2 points on DEV);
+- a pipeline left short of five gets the next of its candidates, which are checked in turn.
+
+The skill's own words are never dropped: where two of them overlap, the report says so.  Only
+the triggers the analyzer itself made up are at stake.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from skill2app.converter.analyzers.text import has_cjk
+from skill2app.converter.analyzers.triggers import (
+    CJK_LANGUAGES,
+    MIN_TRIGGERS,
+    in_language,
+    pick,
+    trigger_key,
+)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from skill2app.converter.plan.model import Pipeline, Plan
+
+ROUNDS = 4  # checks of the table: each drops what strays and refills from the candidates
+
+
+@dataclass
+class Expansions:
+    """The triggers a pipeline was given in other words, and the candidates left."""
+
+    made: set[str] = field(default_factory=set)  # trigger keys the analyzer made up
+    left: list[str] = field(default_factory=list)  # candidates not yet tried, best first
+
+
+def separate(plan: Plan, expansions: dict[str, Expansions], taken: set[str]) -> list[str]:
+    """Drop the expansions of ``plan``'s pipelines that the router confuses with a sibling,
+    and refill from the candidates (``taken``: trigger keys no pipeline may take again);
+    return notes for the report (empty when the router cannot be loaded here)."""
+    if len(plan.pipelines) < 2 or not any(e.made for e in expansions.values()):
+        return []
+    try:
+        from skill2app.runtime.errors import AppRunError
+        from skill2app.runtime.routing.selftest import model_cache
+    except ImportError:  # pragma: no cover - the runtime ships with the converter
+        return []
+    dropped: list[str] = []
+    for _ in range(ROUNDS):
+        try:
+            culprits = _culprits(plan, expansions, model_cache())
+        except (AppRunError, ImportError, OSError) as exc:
+            return [f"the triggers were not checked with the router: {exc}"]
+        if not culprits:
+            break
+        for pipeline in plan.pipelines:
+            mine = culprits.get(pipeline.name, set())
+            if not mine:
+                continue
+            kept = [t for t in pipeline.triggers if trigger_key(t) not in mine]
+            dropped += [f"{pipeline.name}: {t}" for t in pipeline.triggers if t not in kept]
+            pipeline.triggers = kept
+            taken |= mine  # never tried again, here or on a sibling
+        _refill(plan, expansions, taken)
+    if not dropped:
+        return []
+    return [
+        f"{len(dropped)} trigger(s) said in other words were dropped: the router sent them to "
+        f"another pipeline ({'; '.join(dropped[:6])}"
+        f"{' …' if len(dropped) > 6 else ''})"
+    ]
+
+
+def _culprits(
+    plan: Plan, expansions: dict[str, Expansions], cache_dir: Path | None
+) -> dict[str, set[str]]:
+    """Per pipeline, the keys of its made-up triggers that route to another pipeline."""
+    import numpy as np
+
+    from skill2app.runtime.routing.models.embedded import EmbeddedRouter
+    from skill2app.runtime.routing.route import RouteEntry
+
+    entries = [RouteEntry(p.name, p.description, tuple(p.triggers)) for p in plan.pipelines]
+    router = EmbeddedRouter(entries, cache_dir=cache_dir)
+    phrases = router.index.phrases
+    matrix = router.phrase_matrix()
+    np.fill_diagonal(matrix, -1.0)
+    by_pipeline = router.pipeline_scores(matrix)
+    counts = np.bincount([p.pipeline for p in phrases], minlength=len(entries))
+    made = {e.name: expansions.get(e.name, Expansions()).made for e in entries}
+    found: dict[str, set[str]] = {}
+    for at, phrase in enumerate(phrases):
+        own = phrase.pipeline
+        best = int(np.argmax(by_pipeline[at]))
+        if best == own or counts[own] < 2 or by_pipeline[at][best] <= by_pipeline[at][own]:
+            continue
+        key = trigger_key(phrase.text)
+        if phrase.kind == "trigger" and key in made[entries[own].name]:
+            found.setdefault(entries[own].name, set()).add(key)  # it says a sibling's task
+    return found
+
+
+def _refill(plan: Plan, expansions: dict[str, Expansions], taken: set[str]) -> None:
+    """Top up each pipeline short of five, or left with one English request in a Chinese or
+    Japanese skill, from its candidates not yet tried."""
+    for pipeline in plan.pipelines:
+        mine = expansions.get(pipeline.name)
+        if mine is None or not mine.left:
+            continue
+        short = MIN_TRIGGERS - in_language(pipeline.triggers, plan.language)
+        if short > 0:
+            cjk = plan.language in CJK_LANGUAGES
+            alike = [c for c in mine.left if has_cjk(c) == cjk]  # in the skill's language
+            _top_up(pipeline, mine, alike, short, taken)
+        english = [t for t in pipeline.triggers if not has_cjk(t)]
+        if plan.language in CJK_LANGUAGES and len(english) == 1:
+            _top_up(pipeline, mine, [c for c in mine.left if not has_cjk(c)], 1, taken)
+
+
+def _top_up(
+    pipeline: Pipeline, mine: Expansions, candidates: list[str], count: int, taken: set[str]
+) -> None:
+    have = taken | _keys(pipeline.triggers)
+    added = pick(candidates, have, count)
+    tried = have | _keys(added)
+    mine.left = [c for c in mine.left if trigger_key(c) not in tried]
+    mine.made |= _keys(added)
+    taken |= _keys(added)
+    pipeline.triggers += added
+
+
+def _keys(triggers: list[str]) -> set[str]:
+    return {trigger_key(t) for t in triggers}

@@ -1,0 +1,65 @@
+"""The heuristic's triggers said in other words, checked with the router (``separation``).
+
+A request said another way can say a sibling's task ("查看日程" of get-event is what list-events
+asks); the self-test then sends the sibling's requests astray.  An expansion the router sends
+to another pipeline is dropped and replaced from the candidates left; the skill's own words
+are never dropped.
+"""
+
+from __future__ import annotations
+
+from skill2app.converter.analyzers.separation import Expansions, separate
+from skill2app.converter.analyzers.triggers import trigger_key
+from skill2app.converter.plan.model import Pipeline, Plan
+from skill2app.runtime.routing import RouteEntry
+from skill2app.runtime.routing.selftest import selftest
+
+MERGE = ["merge pdf files", "combine pdfs into one document", "join several pdfs"]
+SPLIT = ["split a pdf into pages", "break a pdf apart", "cut the pdf into single pages"]
+
+
+def _plan(merge_extra: list[str]) -> Plan:
+    plan = Plan("pdf", "PDF tools")
+    plan.pipelines = [
+        Pipeline("merge", "Merge PDF files into one", [*MERGE, *merge_extra]),
+        Pipeline("split", "Split a PDF into one file per page", list(SPLIT)),
+    ]
+    return plan
+
+
+def test_an_expansion_saying_a_siblings_task_is_dropped_and_replaced() -> None:
+    plan = _plan(["split the pdf into separate pages"])  # a made-up trigger saying split's task
+    expansions = {
+        "merge": Expansions(
+            {trigger_key("split the pdf into separate pages")}, ["concatenate pdfs"]
+        ),
+        "split": Expansions(),
+    }
+    taken = {trigger_key(t) for p in plan.pipelines for t in p.triggers}
+    notes = separate(plan, expansions, taken)
+    merge = plan.pipelines[0].triggers
+    assert "split the pdf into separate pages" not in merge
+    assert merge[:3] == MERGE  # the skill's own words stay
+    assert "concatenate pdfs" in merge  # a pipeline short of five is topped up
+    assert plan.pipelines[1].triggers == SPLIT
+    assert notes and "split the pdf into separate pages" in notes[0]
+    entries = [RouteEntry(p.name, p.description, tuple(p.triggers)) for p in plan.pipelines]
+    assert not selftest(entries, cache_dir=None).strays
+
+
+def test_an_own_trigger_is_never_dropped_and_a_fitting_expansion_stays() -> None:
+    plan = _plan(["merge the pdfs", "split the pdf into separate pages"])
+    expansions = {"merge": Expansions({trigger_key("merge the pdfs")}), "split": Expansions()}
+    taken = {trigger_key(t) for p in plan.pipelines for t in p.triggers}
+    assert separate(plan, expansions, taken) == []  # only made-up triggers are at stake
+    assert plan.pipelines[0].triggers == [
+        *MERGE,
+        "merge the pdfs",
+        "split the pdf into separate pages",
+    ]
+
+
+def test_nothing_made_up_nothing_checked() -> None:
+    plan = _plan([])
+    assert separate(plan, {"merge": Expansions(), "split": Expansions()}, set()) == []
+    assert plan.pipelines[0].triggers == MERGE
