@@ -999,3 +999,25 @@ def test_a_positional_named_in_chinese_takes_the_placeholder_a_command_shows(
     }
     init = plan_of(tmp_path, files).pipelines[0]
     assert [i.name for i in init.input] == ["refresh_tools", "vault"]
+
+
+def test_help_is_a_flag_every_parser_declares(tmp_path: Path) -> None:
+    """``python scripts/changelog.py --help`` in SKILL.md: argparse adds -h/--help itself, so
+    the report's "SKILL.md passes --help, which the program does not declare" was false; an
+    undeclared flag is still said."""
+    from skill2app.converter.convert import Options, convert
+
+    skill = write_tree(
+        tmp_path / "log",
+        {
+            "SKILL.md": HEAD + "```bash\npython3 scripts/changelog.py --help\n"
+            "python3 scripts/changelog.py --since v1.0 --format md\n```\n",
+            "scripts/changelog.py": (
+                "import argparse\np = argparse.ArgumentParser()\np.add_argument('--since')\n"
+                "p.parse_args()\n"
+            ),
+        },
+    )
+    report = convert(Options(skill_dir=skill, out=tmp_path / "app", analyzer="heuristic"))
+    said = [n for n in report.notes + report.warnings if "does not declare" in n]
+    assert said and all("--format" in n for n in said)

@@ -18,6 +18,7 @@ from skill2app.converter.analyzers.heuristic import analyze
 from skill2app.converter.analyzers.triggers import more_requests
 from skill2app.converter.analyzers.verbs import (
     asked_of,
+    asks_of,
     counted,
     imperative,
     names_an_action,
@@ -220,3 +221,25 @@ def test_a_chinese_title_that_is_an_action_gets_no_second_verb(tmp_path: Path) -
     assert not any(t.startswith(("回复回复", "发送发送")) for t in every), every
     assert "回复消息" in triggers["im-reply"] and "答复消息" in triggers["im-reply"]
     assert "发消息" in triggers["im-send"]
+
+
+def test_each_sentence_of_a_description_that_opens_with_a_verb_is_asked() -> None:
+    assert asks_of("Profile a CLAUDE.md before any change. Lists the longest lines.") == [
+        "profile a CLAUDE.md",
+        "list the longest lines",
+    ]
+    assert asks_of("Enhanced extraction script. Extracts diagrams from markdown") == [
+        "extract diagrams"
+    ]
+    assert asks_of("按 user_id 查询用户") == []
+
+
+def test_a_chinese_skills_pipeline_without_chinese_requests_has_its_english_ones_expanded() -> None:
+    """claude-md-progressive-disclosurer: a Chinese skill whose programs are named in English
+    got one trigger a pipeline ("profile claude md"): nothing Chinese to say another way."""
+    assert more_requests(["diff versions"], "zh") == ["compare versions"]
+    more = more_requests(
+        ["profile claude md"], "zh", description="Profile a CLAUDE.md before a change."
+    )
+    assert more[:2] == ["profile a CLAUDE.md", "analyze claude md"]
+    assert more_requests(["创建任务", "profile claude md"], "zh")[0] == "新建任务"

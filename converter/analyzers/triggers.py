@@ -46,7 +46,7 @@ from skill2app.converter.analyzers.text import (
 from skill2app.converter.analyzers.verbs import (
     VERBS,
     ZH_VERBS,
-    asked_of,
+    asks_of,
     counted,
     imperative,
     names_an_action,
@@ -280,12 +280,13 @@ def more_requests(
     scores the description already, and a copy as a trigger doubles its weight against the
     siblings ("summarise the numeric columns of a CSV file" drew "what columns are in
     orders.csv?" to csv-stats); only its action and object ("Render a single shot via the
-    configured provider" → "render a single shot": ``verbs.asked_of``).  The words are
-    English and Chinese: a skill in another language (Japanese, say) has its English
-    requests said another way."""
-    chinese = language == "zh"
+    configured provider" → "render a single shot": ``verbs.asks_of``).  The words are
+    English and Chinese: a skill in another language (Japanese, say), or a Chinese skill's
+    pipeline with no Chinese request (a program named in English), has its English requests
+    said another way."""
+    chinese = language == "zh" and any(has_cjk(t) for t in triggers)  # else its English ones
     mine = [t for t in triggers if has_cjk(t) == chinese]
-    asked = [a] if not chinese and (a := asked_of(description)) else []
+    asked = [] if chinese else asks_of(description)
     mine += asked
     of_document = [o for t in mine if not chinese and (o := on_document(t, skill))]
     other_words = variants(mine)

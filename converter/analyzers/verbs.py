@@ -49,6 +49,8 @@ VERB_SYNONYMS = {
     "view": ("show",), "print": ("show", "display"), "display": ("show",),
     "wipe": ("clear", "clean out"), "clear": ("wipe", "empty"),
     "open": ("view",), "save": ("store",), "upgrade": ("update",),
+    "diff": ("compare",), "profile": ("analyze", "measure"), "lint": ("check",),
+    "measure": ("count",), "count": ("measure",),
 }  # fmt: skip
 # The actions of tasks, beyond those with synonyms: what a title's gerund or noun may name.
 _MORE_VERBS = (
@@ -320,22 +322,34 @@ def asked_of(description: str) -> str:
     configured provider" → "render a single shot", "Verify spark-video runtime dependencies.
     Exit 0 = ready" → "verify spark-video runtime dependencies"); "" when it opens with no
     verb, or would be the whole description again (the router reads that already)."""
+    return next(iter(asks_of(description)), "")
+
+
+def asks_of(description: str, limit: int = 2) -> list[str]:
+    """``asked_of`` for each sentence of a description's first lines that opens with a verb,
+    up to ``limit`` ("Profile a CLAUDE.md. Lists the longest lines" → "profile a CLAUDE.md",
+    "list the longest lines")."""
     if has_cjk(description):
-        return ""
+        return []
+    found: list[str] = []
+    whole = description.strip().rstrip(".")
     for line in description.strip().split("\n")[:3]:  # a title line may come first
-        sentence = re.split(r"(?<=[a-z0-9])\.\s", line, maxsplit=1)[0].rstrip(". ")
-        end = _OBJECT_END.search(sentence)
-        asked = sentence[: end.start()] if end else sentence
-        words = asked.split()
-        verb = _base(words[0]) if words else ""
-        if not verb or not 2 <= len(words) <= 6:
-            continue
-        if re.fullmatch(r"\w+(?:ed|ly)|a|an|the|all|and|or|of", words[-1], re.I):
-            return ""  # "Extract a filtered, sorted CSV": the object is cut short
-        if asked.strip().rstrip(".") == description.strip().rstrip("."):
-            return ""
-        return sentence_case(" ".join([verb, *words[1:]]))
-    return ""
+        for sentence in re.split(r"(?<=[a-z0-9])\.\s", line):
+            sentence = sentence.rstrip(". ")
+            end = _OBJECT_END.search(sentence)
+            asked = sentence[: end.start()] if end else sentence
+            words = asked.split()
+            verb = _base(words[0]) if words else ""
+            if not verb or not 2 <= len(words) <= 6:
+                continue
+            if re.fullmatch(r"\w+(?:ed|ly)|a|an|the|all|and|or|of", words[-1], re.I):
+                continue  # "Extract a filtered, sorted CSV": the object is cut short
+            if asked.strip().rstrip(".") == whole:
+                continue
+            found.append(sentence_case(" ".join([verb, *words[1:]])))
+            if len(found) >= limit:
+                return found
+    return found
 
 
 def _base(word: str) -> str:

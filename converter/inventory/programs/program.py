@@ -423,11 +423,15 @@ def _merge_invocations(program: Program) -> None:
     _enumerations(program, commands_seen)
 
 
+_IMPLICIT_HELP = frozenset({"-h", "--help"})
+
+
 def _note_flag(program: Program, command: Command, name: str, value: str | None) -> None:
     if command.flag(name) is not None:
         return
     if command.framework not in ("none", "shell", "node"):
-        program.warnings.append(f"SKILL.md passes {name}, which the program does not declare")
+        if name not in _IMPLICIT_HELP:  # argparse, click, typer, commander add it themselves
+            program.warnings.append(f"SKILL.md passes {name}, which the program does not declare")
         return
     param = Param(name, "flag", dest_of(name), type=_type_of(value), source="invocation")
     if name.lstrip("-") in program.insists:  # the program stops without it
