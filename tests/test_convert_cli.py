@@ -875,3 +875,23 @@ def test_a_programs_own_install_hint_is_what_this_machine_lacks() -> None:
     assert needs_of("step exited with 1: Run: pip install --user pypdf") == (
         "needs pypdf, not available here"
     )
+
+
+def test_the_generated_readme_quotes_a_skills_escapes_escaped(here: Path) -> None:
+    """A docstring holding ``\\x1b]0;pwned\\x07`` went into README.md raw: `cat README.md`
+    retitled and cleared the reader's terminal.  It is written as text, like `app-run list`
+    shows it."""
+    write_tree(
+        here / "skill",
+        {
+            "SKILL.md": "---\nname: shot\ndescription: Render shots.\n---\n# Shot\n\n"
+            "```bash\npython3 scripts/shot.py --id 3\n```\n",
+            "scripts/shot.py": '"""Render \x1b]0;pwned\x07\x1b[2Ja shot."""\nimport argparse\n'
+            "p = argparse.ArgumentParser()\np.add_argument('--id')\np.parse_args()\n",
+        },
+    )
+    result = run("skill", "--out", "app", "--analyzer", "heuristic")
+    assert result.exit_code == 0, result.stderr
+    readme = (here / "app/README.md").read_text(encoding="utf-8")
+    assert "\x1b" not in readme and "\x07" not in readme
+    assert "\\x1b]0;pwned\\x07" in readme

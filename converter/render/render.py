@@ -36,6 +36,7 @@ from skill2app.converter.plan.samples import Samples, pipeline_samples, sample_a
 from skill2app.converter.render.adapter import adapter_spec, strict_choices
 from skill2app.converter.render.checks import constructor_checks
 from skill2app.converter.render.literals import one_line, py_literal, yaml_block
+from skill2app.runtime.records.display import terminal_safe
 
 if TYPE_CHECKING:
     import jinja2
@@ -378,9 +379,12 @@ def _lifecycle_files(
 
 
 def _readme(env: jinja2.Environment, plan: Plan, contexts: list[dict[str, Any]]) -> str:
+    """The APP's README, every line terminal-safe: it quotes the skill's own words (a
+    docstring holding ``\x1b]0;pwned\x07`` retitled the window of whoever ran `cat
+    README.md`), and those are escaped, not obeyed."""
     constructor = plan.constructor.checks if plan.constructor.needed else []
     destructor = plan.destructor.actions if plan.destructor.needed else []
-    return env.get_template("convert/README.md.j2").render(
+    text = env.get_template("convert/README.md.j2").render(
         marker=MARKER,
         skill=plan.app_name,
         analyzer=plan.analyzer,
@@ -390,6 +394,7 @@ def _readme(env: jinja2.Environment, plan: Plan, contexts: list[dict[str, Any]])
         destructor=destructor,
         skill_mode=plan.skill_mode,
     )
+    return "\n".join(terminal_safe(line) for line in text.split("\n"))
 
 
 def _check_yaml(text: str, pipeline: Pipeline, path: str) -> None:
