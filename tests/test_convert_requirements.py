@@ -249,7 +249,9 @@ def test_a_file_named_in_passing_is_only_a_warning(tmp_path: Path) -> None:
             "- Try the service token first (`~/.secrets/demo-token`).\n"
             "- Rotation in `~/.config/rotation.conf` is therefore not needed.\n"
             "- Put your API key in `~/.config/demo/key.json`.\n"
-            "- Create `.env.local` (gitignored) for credentials:\n",
+            "- Create `.env.local` (gitignored) for credentials:\n"
+            "- 用户级 `~/.claude/CLAUDE.md` 会被所有项目加载，只能放普遍适用的东西。\n"
+            "- `~/.claude/settings.json` is read by every session.\n",
         },
     )
     files = {(n, r) for k, n, r in needs(tmp_path) if k == "file"}
@@ -260,6 +262,9 @@ def test_a_file_named_in_passing_is_only_a_warning(tmp_path: Path) -> None:
         ("~/.config/rotation.conf", False),
         ("~/.config/demo/key.json", True),
         (".env.local", False),  # cc-skills mlflow-python: variables the environment may set
+        # claude-md-progressive-disclosurer (fresh8): what the skill works on, loaded by others
+        ("~/.claude/CLAUDE.md", False),
+        ("~/.claude/settings.json", False),
     }
 
 

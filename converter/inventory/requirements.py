@@ -307,6 +307,13 @@ _PROVIDE = re.compile(
     re.I,
 )
 _USES = re.compile(r"\b(?:reads?|loads?|opens?|uses?|parses?)\b|读取|加载", re.I)
+# Read by someone else, not by the skill: "`~/.claude/CLAUDE.md` 会被所有项目加载", "is loaded by
+# every session" (the file is what the skill works on, the user's to name).
+_BY_OTHERS = re.compile(
+    r"\b(?:is|are|gets?|get)\s+(?:\w+\s+)?(?:read|loaded|opened|used|parsed)\s+by\b|"
+    r"被[^。；，,]{0,16}(?:读取|加载|使用)",
+    re.I,
+)
 _NOT_NEEDED = re.compile(r"\bnot (?:\w+ )?(?:needed|required)\b|不需要|无需", re.I)
 
 
@@ -332,7 +339,8 @@ def _user_provides(sentence: str) -> bool:
     a legacy folder, a fallback it tries)."""
     if _NOT_NEEDED.search(sentence):
         return False
-    if _PROVIDE.search(sentence) or _NEEDED.search(sentence) or _USES.search(sentence):
+    uses = _USES.search(sentence) and not _BY_OTHERS.search(sentence)
+    if _PROVIDE.search(sentence) or _NEEDED.search(sentence) or uses:
         return True
     makings = list(_MADE_BY_PROGRAM.finditer(sentence))  # "never writes", "isn't created"
     return bool(makings) and all(_NOT_MADE.search(sentence[: m.start()]) for m in makings)
