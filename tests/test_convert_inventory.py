@@ -569,6 +569,44 @@ def test_argparse_cli() -> None:
     ]
 
 
+SHARED = """import argparse
+def add_common(parser):
+    parser.add_argument("--store", default=".versions.jsonl")
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+def build():
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--verbose", action="store_true")
+    parser = argparse.ArgumentParser(description="Version prompts.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add = sub.add_parser("add", parents=[common])
+    add_common(add)
+    add.add_argument("--name", required=True)
+    ls = sub.add_parser("list")
+    add_common(parser=ls)
+    return parser
+"""
+
+
+def test_argparse_arguments_a_helper_or_a_parent_parser_adds() -> None:
+    """prompt-engineer-toolkit (round 13): `add_common_subparser_args(add)` gave every
+    subcommand --store and --format; app-convert said "has no flag --store" and refused a
+    plan passing it.  ``parents=[common]`` is the other shared-arguments idiom."""
+    command, _doc = extract_python_cli(SHARED)
+    assert command is not None and command.description == "Version prompts."
+    assert [p.name for p in command.subcommands["add"].params] == [
+        "--verbose",
+        "--store",
+        "--format",
+        "--name",
+    ]
+    listed = command.subcommands["list"]
+    assert _params(listed) == [
+        ("--store", "flag", "string", False, None, ".versions.jsonl", []),
+        ("--format", "flag", "string", False, ["text", "json"], "text", []),
+    ]
+    assert not command.params  # the template parser is not the program's
+
+
 def test_click_cli() -> None:
     command, _doc = extract_python_cli(CLICK)
     assert command is not None and command.description == "Notes tool."

@@ -58,15 +58,23 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
         key=lambda n: (n.lineno, n.col_offset),
     )
     targets = _targets(module)
+    helpers = _helpers(module)
+    inside = {id(c) for helper in helpers.values() for c in helper.calls}  # done per call
     parsers: dict[str, Command] = {}  # variable → parser
     groups: dict[str, Command] = {}  # subparsers variable → parent parser
     root: Command | None = None
+    first: Command | None = None  # the program's parser even when it adds no --help
     for call in calls:
+        if id(call) in inside:
+            continue
         receiver, method = _callee(call)
         target = targets.get(id(call), "")
         if method == "ArgumentParser":
             parser = Command("argparse", _text(names.value(_kw(call, "description"))))
-            root = root or parser
+            _inherit(parser, call, parsers)
+            first = first or parser
+            if _kw(call, "add_help") is None or names.value(_kw(call, "add_help")) is not False:
+                root = root or parser  # a parents= template (add_help=False) is no program
             parsers[target] = parser
         elif method == "add_subparsers" and receiver in parsers:
             groups[target] = parsers[receiver]
@@ -75,6 +83,7 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
             if isinstance(name, str):
                 doc = names.value(_kw(call, "help")) or names.value(_kw(call, "description"))
                 sub = Command("argparse", first_paragraph(_text(doc)))
+                _inherit(sub, call, parsers)
                 groups[receiver].subcommands[name] = sub
                 parsers[target] = sub
         elif method in ("add_argument_group", "add_mutually_exclusive_group"):
@@ -84,9 +93,73 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
             param = _argparse_param(call, names)
             if param is not None:
                 add_param(parsers[receiver], param)
+        elif not receiver and method in helpers:  # add_common_args(sub): its flags are sub's
+            _apply(helpers, method, call, parsers, names, depth=0)
+    root = root or first
     if root is not None:
         root.description = first_paragraph(root.description)
     return root
+
+
+class _Helper:
+    """A module function that adds arguments to the parser it is given
+    (``def add_common_args(parser): parser.add_argument("--store")``)."""
+
+    def __init__(self, node: ast.FunctionDef) -> None:
+        self.params = [a.arg for a in node.args.args]
+        self.calls = sorted(
+            (n for n in ast.walk(node) if isinstance(n, ast.Call)),
+            key=lambda n: (n.lineno, n.col_offset),
+        )
+
+
+def _helpers(module: ast.Module) -> dict[str, _Helper]:
+    """Module-level functions calling ``add_argument`` on one of their parameters."""
+    found: dict[str, _Helper] = {}
+    for node in module.body:
+        if isinstance(node, ast.FunctionDef):
+            helper = _Helper(node)
+            if any(
+                _callee(c)[1] == "add_argument" and _callee(c)[0] in helper.params
+                for c in helper.calls
+            ):
+                found[node.name] = helper
+    return found
+
+
+def _apply(
+    helpers: dict[str, _Helper],
+    name: str,
+    call: ast.Call,
+    parsers: dict[str, Command],
+    names: Names,
+    depth: int,
+) -> None:
+    """The arguments helper ``name`` adds, on the parsers ``call`` passes it."""
+    helper = helpers[name]
+    given = {p: ast.unparse(a) for p, a in zip(helper.params, call.args, strict=False)}
+    given.update({k.arg: ast.unparse(k.value) for k in call.keywords if k.arg})
+    local = {p: parsers[v] for p, v in given.items() if v in parsers}
+    if not local or depth > 3:
+        return
+    for inner in helper.calls:
+        receiver, method = _callee(inner)
+        if method == "add_argument" and receiver in local:
+            param = _argparse_param(inner, names)
+            if param is not None:
+                add_param(local[receiver], param)
+        elif not receiver and method in helpers and method != name:
+            _apply(helpers, method, inner, local, names, depth + 1)
+
+
+def _inherit(command: Command, call: ast.Call, parsers: dict[str, Command]) -> None:
+    """The arguments of the ``parents=[common]`` parsers, on ``command``."""
+    parents = _kw(call, "parents")
+    if isinstance(parents, (ast.List, ast.Tuple)):
+        for element in parents.elts:
+            parent = parsers.get(ast.unparse(element))
+            for param in parent.params if parent is not None else []:
+                add_param(command, param)
 
 
 def _text(value: Any) -> str:
