@@ -1383,3 +1383,39 @@ def test_a_command_with_thousands_of_brackets_is_read(tmp_path: Path) -> None:
     )
     (root / "scripts" / "x.py").write_text("print(1)\n")
     assert [p.path for p in build_inventory(root).programs] == ["scripts/x.py"]
+
+
+def test_a_node_flag_passed_on_first_and_read_later_is_typed_where_it_is_read() -> None:
+    """baoyu-markdown-to-html (round 13): `args.push('--keep-title')` (the renderer's argv)
+    came before the loop reading it (`keepTitle = true`): the flag was typed a string, the
+    docs' default "false (removed)" became its value and every run passed it as the file."""
+    node = (
+        "function render(keepTitle) { const args = []; if (keepTitle) args.push('--keep-title');"
+        " }\nfor (let i = 0; i < args.length; i++) { const arg = args[i];\n"
+        "  if (arg === '--title' && args[i + 1]) { title = args[++i]; }\n"
+        "  else if (arg === '--keep-title') { keepTitle = true; }\n}\n"
+    )
+    command, _dispatch = scan_node(node)
+    assert [(p.name, p.type) for p in command.params] == [
+        ("--title", "string"),
+        ("--keep-title", "boolean"),
+    ]
+
+
+def test_a_boolean_flags_documented_default_is_a_boolean(tmp_path: Path) -> None:
+    from helpers import write_tree
+
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: md\ndescription: Convert Markdown.\n---\n# md\n\n"
+            "| Option | Description | Default |\n|---|---|---|\n"
+            "| `--keep-title` | Keep the first heading | false (removed) |\n\n"
+            "```bash\nnode scripts/main.js article.md --keep-title\n```\n",
+            "scripts/main.js": "const a = process.argv.slice(2);\n"
+            "for (const arg of a) { if (arg === '--keep-title') { keep = true; } }\n",
+        },
+    )
+    program = build_inventory(tmp_path).programs[0]
+    flag = program.cli.flag("--keep-title")
+    assert flag is not None and (flag.type, flag.default) == ("boolean", False)

@@ -162,6 +162,19 @@ def _line(line: str) -> list[tuple[UsageArg, bool | None]]:
     return [(option, True if option.optional and _OPTIONAL.search(option.help) else None)]
 
 
+def _truth(text: str) -> bool | None:
+    """A boolean flag's documented default as a boolean ("false (removed)", "off", "否"), or
+    None when the text says neither."""
+    said = re.match(
+        r"\s*[`'\"]?(true|yes|on|enabled?|是|开)|\s*[`'\"]?(false|no|off|disabled?|否|关)",
+        text,
+        re.I,
+    )
+    if said is None:
+        return None
+    return said.group(1) is not None
+
+
 def _marked_default(text: str) -> str | None:
     """The value a text marks as the default: "`center`（居中，默认）", "`image` (default)"."""
     for match in re.finditer(r"`([^`]+)`", text):
@@ -229,13 +242,14 @@ def _apply(program: Program, option: DocOption) -> None:
         param.help = param.help or arg.help
         if param.default is None and arg.default is not None:
             param.default = arg.default
-        if complete:
-            continue
-        kind = option.type or (arg.type if arg.value or arg.default else param.type)
-        param.type = param.documented_type(kind)  # `--x true`: the code reads a value
-        param.choices = param.choices or arg.choices
-        if option.optional or param.default is not None:
-            param.required, param.certain = False, True
+        if not complete:
+            kind = option.type or (arg.type if arg.value or arg.default else param.type)
+            param.type = param.documented_type(kind)  # `--x true`: the code reads a value
+            param.choices = param.choices or arg.choices
+            if option.optional or param.default is not None:
+                param.required, param.certain = False, True
+        if param.type == "boolean" and isinstance(param.default, str):
+            param.default = _truth(param.default)  # "false (removed)" is off, not a value
     if option.optional:
         program.doc_options.setdefault(arg.name, []).append(
             (option.file, option.scope[0], option.scope[1])

@@ -28,6 +28,8 @@ _JS_PARSEARGS = re.compile(
     r"(?P<rest>[^}]*)\}"
 )
 _JS_FLAG_LITERAL = re.compile(r"[\"'](--[a-z][a-z0-9-]*)[\"']")
+# Calls that put a flag on an argv the program passes on, not one it reads.
+_PASSED_ON = frozenset({"push", "unshift", "concat", "spawn", "spawnSync", "execFile"})
 _JS_SWITCH = re.compile(r"\bswitch\s*\(\s*(?:[\w$]+(?:\.|\[['\"]))?([\w$]+)['\"]?\]?\s*\)\s*\{")
 _JS_CASE = re.compile(r"\bcase\s+[\"']([\w:.-]+)[\"']\s*:")
 _JS_COMPARE = re.compile(r"\b(?:[\w$]+\.)?([\w$]+)\s*===?\s*[\"']([\w:.-]+)[\"']")
@@ -71,13 +73,24 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
         getters = _getters(source)
         for match in _JS_FLAG_LITERAL.finditer(source):
             flag = match.group(1)
-            if command.flag(flag) is None:
+            known = command.flag(flag)
+            if known is None or not (known.typed or known.valued):
                 after = source[match.end() : match.end() + 160]
                 param = _literal_flag(flag, after)
                 called = re.search(
                     r"\b([\w$]+)\s*\(\s*$", source[max(0, match.start() - 40) : match.start()]
                 )
                 helper = called.group(1) if called else ""
+                if helper in _PASSED_ON:  # `args.push('--keep-title')`: another program's argv
+                    continue
+                if known is not None:  # said first where nothing tells its type
+                    if param.typed or param.valued:
+                        known.type, known.typed, known.valued = (
+                            param.type,
+                            param.typed,
+                            param.valued,
+                        )
+                    continue
                 if getters.get(helper) == "value":  # `getArg('--url')`
                     param.type, param.valued = "string", True
                 elif helper in ("includes", "has") or getters.get(helper) == "switch":
