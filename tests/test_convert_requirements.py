@@ -819,3 +819,26 @@ def test_a_markdown_table_in_a_code_block_names_no_program(tmp_path: Path) -> No
         },
     )
     assert "view" not in names(root) and {"pandoc", "jq"} <= names(root)
+
+
+def test_pseudo_code_and_term_lists_in_untagged_blocks_name_no_programs(tmp_path: Path) -> None:
+    """kouko wiki-lint (round 13): `body_language = rule.body_language` and a vault's term
+    list ("wabi-sabi", "yohaku") in untagged blocks were constructor "binaries"; spark-video's
+    untagged Python gave 27 more (`def`, `raise`, `rsp.status_code`)."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + "```\nfor each rule in tree:\n    body_language = rule.body_language\n"
+            "else:\n    preserve_group = None\n```\n\n"
+            '```\n# terms\n#group:jp\nwabi-sabi\nyohaku\n"Free Cash Flow"\n```\n\n'
+            "```\nrsp = call(url)\nraise SystemExit(rsp)\n```\n\n"
+            "```\nconvert-tool --in a.txt\n```\n\n"
+            "```\npython3 scripts/lint.py wiki/\n```\n",
+            "scripts/lint.py": "import sys\nprint(sys.argv)\n",
+        },
+    )
+    binaries = {n for k, n, _r in needs(tmp_path) if k == "binary"}
+    assert binaries == {"convert-tool"}  # an untagged block of commands still counts
+    inventory = build_inventory(tmp_path)
+    assert [p.path for p in inventory.programs if p.invocations] == ["scripts/lint.py"]

@@ -211,8 +211,9 @@ def simple_commands(
 ) -> list[SimpleCommand]:
     """The commands a block runs, but not the shell functions it defines (`greet() {`).  An
     untagged block that draws (a tree of calls or files under its root: "bm25.py CLI" above
-    "├── resolve_corpus(spec)") runs nothing, its first line included."""
-    if not language and _DRAWING.search(text):
+    "├── resolve_corpus(spec)") runs nothing, its first line included; nor does one that is
+    pseudo-code or a list of words (``_pseudo``)."""
+    if not language and (_DRAWING.search(text) or _pseudo(text)):
         return []
     commands = _commands(text, first_line, language, paths=paths)
     defined = set(FUNCTION.findall(text))
@@ -220,6 +221,26 @@ def simple_commands(
 
 
 FUNCTION = re.compile(r"(?m)^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\s*\)")  # `greet() {`
+
+# A line no shell reads: `body_language = rule.body_language` (spaces around =), a block
+# opened by a colon (`for each rule in tree:`, `else:`).
+_NOT_SHELL = re.compile(
+    r"(?m)^\s*(?:[A-Za-z_][\w.\[\]]*\s+=\s+\S|(?:for|if|elif|else|while|def|try|except)\b[^\n]*:$)"
+)
+_WORD = re.compile(
+    r"[^\s/.$=\"']+|\"[^\"]*\""
+)  # no path, file or variable: a term, or a quoted one
+
+
+def _pseudo(text: str) -> bool:
+    """Whether an untagged block is pseudo-code (``_NOT_SHELL``) or a list of terms, one a
+    line ("wabi-sabi", "yohaku", "EBITDA": a vault's term list), rather than commands."""
+    if _NOT_SHELL.search(text):
+        return True
+    lines = [
+        ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")
+    ]
+    return len(lines) >= 2 and all(_WORD.fullmatch(ln) for ln in lines)
 
 
 def _commands(
