@@ -48,6 +48,10 @@ from skill2app.converter.plan.model import CodeStep
         ("lists drift, and exits **0 clean / 1 on\ndrift**. Loop:", {1}),
         ("Exit codes: 0 = ok / 1 = failed to connect", set()),
         ("Exit codes: 0 = success, 1 = FAILURE (could not connect)", set()),
+        # changelog-generator (judge, round 13): the status said before the exit word
+        ("Use --strict for non-zero exit on violations.", {1}),
+        ("- Returns non-zero in `--strict` mode on violations", {1}),
+        ("Returns non-zero on invalid arguments", set()),
     ],
 )
 def test_statuses_with_a_finding_for_meaning(text: str, statuses: set[int]) -> None:

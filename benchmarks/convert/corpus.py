@@ -49,6 +49,7 @@ SETS = (
     "fresh6",
     "fresh7",
     "fresh8",
+    "fresh9",
 )
 _SOURCE = re.compile(r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<commit>[0-9a-f]{7,40}):(?P<path>\S+)$")
 _KEY = re.compile(r"^(set|source):\s*(\S+)\s*$", re.M)

@@ -68,12 +68,25 @@ MAX_TEXT = 20_000  # characters of one text read for statuses
 NEAR = 8  # lines after a documented command that may still speak of its statuses
 
 
+# "non-zero exit on violations", "Returns non-zero in --strict mode on violations": the
+# status said before its exit word.
+_NONZERO_FIRST = re.compile(
+    r"\b(?:non-?zero\s+exit(?:\s+(?:code|status))?|returns?\s+(?:a\s+)?non-?zero)\b"
+    r"[^.;\n]{0,40}?\b(?:on|when|if)\s+([^,;\n|()，；（）.]{1,80})",
+    re.I,
+)
+
+
 def result_statuses(texts: Iterable[str]) -> dict[int, str]:
     """Non-zero exit statuses the texts give a finding as their meaning → that meaning;
     "non-zero" counts as 1."""
     found: dict[int, str] = {}
     for text in texts:
         for line in _sentences(text[:MAX_TEXT]):
+            for first in _NONZERO_FIRST.finditer(line):
+                said = _NOT_ERROR.sub("", first.group(1).strip())
+                if _RESULT.search(said) and not _ERROR.search(said):
+                    found.setdefault(1, first.group(1).strip())
             start = _EXIT_WORD.search(line)
             if start is None:
                 continue
