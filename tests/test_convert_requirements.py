@@ -842,3 +842,26 @@ def test_pseudo_code_and_term_lists_in_untagged_blocks_name_no_programs(tmp_path
     assert binaries == {"convert-tool"}  # an untagged block of commands still counts
     inventory = build_inventory(tmp_path)
     assert [p.path for p in inventory.programs if p.invocations] == ["scripts/lint.py"]
+
+
+def test_a_models_tokens_and_an_illustrated_snippet_need_nothing(tmp_path: Path) -> None:
+    """claude-md-progressive-disclosurer (round 13): "零 token 成本", "~0.42 token/byte" made a
+    login check "token", and a JavaScript snippet shown as the right way to write a lazy
+    require ("**正确**：...", "// ✅") made node and better-sqlite3 checks."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "维护者备注零 token 成本；中文实测 ~0.42 token/byte。\n"
+            "Keep the context's token budget small.\n\n"
+            '**正确**：保留完整的代码：\n```javascript\nconst db = require("better-sqlite3");\n```\n\n'
+            '```javascript\nconst docx = require("docx");\n```\n\n'
+            "Set your GitHub token in `GH_TOKEN` first.\n",
+        },
+    )
+    found = needs(tmp_path)
+    assert ("auth", "token", False) in found or ("auth", "token", True) in found  # GH_TOKEN's
+    inventory = build_inventory(tmp_path)
+    token = next(r for r in inventory.requirements if r.kind == "auth")
+    assert token.where == ["SKILL.md:19"]  # the login line alone
+    packages = {n for k, n, _r in found if k == "node-package"}
+    assert packages == {"docx"}  # the snippet the skill has the model write, not the pattern

@@ -37,6 +37,23 @@ from skill2app.converter.inventory.skill import SkillDoc
 JS_LANGUAGES = ("javascript", "js", "typescript", "ts", "jsx", "tsx", "mjs")
 
 
+# A snippet shown as a right or wrong way to write something (a pattern for the reader's own
+# code: "**正确**：Level 1 保留完整的可复制代码", "// ✅ Good:"), not code the skill runs.
+_ILLUSTRATION = re.compile(
+    r"[✅❌]|正确|错误|反例|正例|\b(?:good|bad|wrong|right|correct|incorrect|don'?t|avoid)\b\s*"
+    r"(?:example|pattern|way)?\s*[:：]",
+    re.I,
+)
+
+
+def _illustrates(code: str, before: list[str]) -> bool:
+    """Whether a code block is shown as a right or wrong example: its first line, or the
+    last line of prose above it, says so."""
+    first = next((ln for ln in code.split("\n") if ln.strip()), "")
+    above = next((ln for ln in reversed(before[-3:]) if ln.strip()), "")
+    return bool(_ILLUSTRATION.search(first) or _ILLUSTRATION.search(above))
+
+
 def skill_needs(
     skill_dir: Path,
     doc: SkillDoc,
@@ -56,14 +73,16 @@ def skill_needs(
             from_commands(chosen, doc_path, out, required=tagged)
     local = LocalFiles(paths)
     local.read_aliases(lambda rel: read_source(skill_dir / rel))
+    body_lines = doc.body.split("\n")
     for block in doc.code_blocks:
         if block.language in SHELL_LANGUAGES:
             from_shell_text(block.text, block.line + 1, file, out)
+        elif _illustrates(block.text, body_lines[: max(0, block.line - doc.body_line)]):
+            continue  # "✅ 正确：" over a snippet of someone's code: a pattern, not a need
         elif block.language in ("python", "py", "python3"):
             from_python_example(block.text, block.line + 1, file, out, local)
         elif block.language in JS_LANGUAGES:
             from_js_example(block.text, block.line + 1, file, out)
-    body_lines = doc.body.split("\n")
     for span in doc.inline_code:
         if span.text in values:
             continue

@@ -443,6 +443,29 @@ _NO_AUTH_AFTER = re.compile(
 )
 
 
+# Tokens a model reads, counted or spent, not a login: "~0.42 token/byte", "零 token 成本",
+# "高信号 token 集合", "context tokens", "token budget".
+_COUNTED_BEFORE = re.compile(
+    r"(?:\d[\d.,]*\s*[kKmM万千]?|\bper|/|零|估|高信号|\b(?:context|input|output|prompt|"
+    r"high-signal|fewer|more|many|few))\s*$",
+    re.I,
+)
+_COUNTED_AFTER = re.compile(
+    r"^\s*(?:/|成本|集合|数|量|消耗|预算|计数|上限|\b(?:counts?|counting|budgets?|usage|"
+    r"limits?|windows?|costs?|per|economy|efficien\w*|spent|savings?)\b)",
+    re.I,
+)
+
+
+def _counted_tokens(line: str, match: re.Match[str]) -> bool:
+    """Whether the word "token" at ``match`` counts a model's tokens (``_COUNTED_*``)."""
+    return bool(
+        _COUNTED_BEFORE.search(line[max(0, match.start() - 16) : match.start()])
+        or _COUNTED_AFTER.match(line[match.end() : match.end() + 16])
+        or "tiktoken" in line.lower()
+    )
+
+
 def from_prose(lines: list[str], first_line: int, file: str, out: Collector) -> None:
     """Logins the prose names.  A skill that says it needs none ("无需 API Key", "no API key
     needed") lists none, whatever else its prose calls a token: a warning that a login may be
@@ -456,4 +479,6 @@ def from_prose(lines: list[str], first_line: int, file: str, out: Collector) -> 
             ):
                 out.no_login = True
                 continue
+            if word == "token" and _counted_tokens(line, match):
+                continue  # a model's tokens ("零 token 成本", "the context's token budget")
             out.add("auth", word, f"{file}:{first_line + offset}")
