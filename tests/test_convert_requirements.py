@@ -853,7 +853,8 @@ def test_a_models_tokens_and_an_illustrated_snippet_need_nothing(tmp_path: Path)
         {
             "SKILL.md": HEAD + "维护者备注零 token 成本；中文实测 ~0.42 token/byte。\n"
             "Keep the context's token budget small.\n\n"
-            '**正确**：保留完整的代码：\n```javascript\nconst db = require("better-sqlite3");\n```\n\n'
+            "**正确**：保留完整的代码：\n"
+            '```javascript\nconst db = require("better-sqlite3");\n```\n\n'
             '```javascript\nconst docx = require("docx");\n```\n\n'
             "Set your GitHub token in `GH_TOKEN` first.\n",
         },
