@@ -866,3 +866,25 @@ def test_a_models_tokens_and_an_illustrated_snippet_need_nothing(tmp_path: Path)
     assert token.where == ["SKILL.md:19"]  # the login line alone
     packages = {n for k, n, _r in found if k == "node-package"}
     assert packages == {"docx"}  # the snippet the skill has the model write, not the pattern
+
+
+def test_a_setting_with_its_default_in_the_program_is_no_need(tmp_path: Path) -> None:
+    """mermaid-tools (round 13): `${MERMAID_WIDTH:-1200}` warned on every run that a setting
+    the script defaults itself was missing; spark-video had 24 such, code-hardcode-audit 7.
+    An empty default (`${PUSHOVER_TOKEN:-}`) is no default: the program checks it itself."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nbash scripts/render.sh in.md\npython3 scripts/p.py\n"
+            "node scripts/n.js\n```\n",
+            "scripts/render.sh": '#!/bin/bash\nW="${MERMAID_WIDTH:-1200}"\n'
+            'T="${PUSHOVER_TOKEN:-}"\nH="${HOME_DIR:-$HOME}"\necho "$W $T $H"\n',
+            "scripts/p.py": "import os\nw = os.getenv('PY_WIDTH', '1200')\n"
+            "k = os.environ.get('PY_KEY')\n",
+            "scripts/n.js": "const port = process.env.PORT || 3000;\n"
+            "const key = process.env.NODE_KEY || process.env.OTHER_KEY;\n",
+        },
+    )
+    envs = {n for k, n, _r in needs(tmp_path) if k == "env"}
+    assert not envs & {"MERMAID_WIDTH", "PY_WIDTH", "PORT"}
+    assert {"PUSHOVER_TOKEN", "HOME_DIR", "PY_KEY", "NODE_KEY"} <= envs

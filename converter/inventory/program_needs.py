@@ -107,6 +107,8 @@ def _node(path: str, source: str, local: LocalFiles, out: Collector) -> None:
     for number, line, platform in _node_lines(source):
         where = f"{path}:{number}"
         for match in _NODE_ENV.finditer(line):
+            if match.group(4) and re.match(r"\s*['\"`\d]", line[match.end() :]):
+                continue  # `process.env.PORT || 3000`: a setting with its default, no need
             fallback = bool(match.group(1) or match.group(4))  # a ?? b / a || b
             fallback = fallback or _tested(line, match.start(), source)
             name = match.group(2) or match.group(3)
@@ -176,6 +178,9 @@ def _shell(path: str, source: str, out: Collector) -> None:
         where = f"{path}:{index + 1}"
         line = "" if line.lstrip().startswith("#") else line  # "# Detect which files ..."
         for match in re.finditer(r"\$\{([A-Z][A-Z0-9_]*)(:?[?-])", line):
+            default = line[match.end() :].split("}", 1)[0].split("$", 1)[0].strip("\"' ")
+            if match.group(2).endswith("-") and default and line[match.end() :][:1] != "$":
+                continue  # `${MERMAID_WIDTH:-1200}`: a setting with its default, no need
             needed = match.group(2).endswith("?") and index not in platform
             out.add("env", match.group(1), where, required=needed)
         for name in _SHELL_CHECK.findall(line):

@@ -262,7 +262,9 @@ class PythonNeeds:
         if module:
             self._package(module.split(".")[0], node, line, add)
         elif func in ("os.environ.get", "os.getenv") and isinstance(text, str):
-            add("env", text, line, False)
+            default = node.args[1] if len(node.args) > 1 else None
+            if not (isinstance(default, ast.Constant) and default.value not in (None, "")):
+                add("env", text, line, False)  # `getenv("WIDTH", "1200")`: its default is set
         elif func == "shutil.which" and isinstance(text, str):  # the program checks it itself
             add("binary", text, line, False)
         elif func.rsplit(".", 1)[-1] in CLIENT_KEYS and not _has_keyword(node, "api_key"):
