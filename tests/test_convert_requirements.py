@@ -888,3 +888,26 @@ def test_a_setting_with_its_default_in_the_program_is_no_need(tmp_path: Path) ->
     envs = {n for k, n, _r in needs(tmp_path) if k == "env"}
     assert not envs & {"MERMAID_WIDTH", "PY_WIDTH", "PORT"}
     assert {"PUSHOVER_TOKEN", "HOME_DIR", "PY_KEY", "NODE_KEY"} <= envs
+
+
+def test_a_bun_program_runs_with_bun_and_a_lexers_token_is_no_login(tmp_path: Path) -> None:
+    """cc-skills markdown-table-validator (fresh9): `#!/usr/bin/env bun` and `import { Glob }
+    from "bun"` made a node package "bun" and `npx tsx` the runner (which cannot load Bun's
+    API); "An alignment token like `:--:`" made a login check."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + 'SCAN="$(tool-root)/scan.ts"\n\n```bash\nbun "$SCAN" FILE.md\n```\n\n'
+            "An alignment token like `:--:` sits in a data row.\n",
+            "scripts/scan.ts": "#!/usr/bin/env bun\n/**\n * Usage:\n"
+            " *   bun scan.ts <file>...\n */\n"
+            'import { Glob } from "bun";\nconsole.log(process.argv);\n',
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    assert inventory.programs[0].interpreter == "bun"
+    found = needs(tmp_path)
+    assert ("binary", "bun", True) in found
+    assert not {(k, n) for k, n, _r in found} & {("node-package", "bun"), ("binary", "npx")}
+    assert not [n for k, n, _r in found if k == "auth"]

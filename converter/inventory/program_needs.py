@@ -114,6 +114,9 @@ def _node(path: str, source: str, local: LocalFiles, out: Collector) -> None:
             name = match.group(2) or match.group(3)
             out.add("env", name, where, required=not (fallback or platform))
         for module in _node_modules(line):
+            if module == "bun" or module.startswith("bun:"):  # Bun's own API: runs in bun only
+                out.add("binary", "bun", where, required=not platform)
+                continue
             _node_package(module, local, where, out, not (platform or _dynamic(line, module)))
         call = _NODE_RUN.search(line)
         if call and call.group(1) not in COMMON_COMMANDS:

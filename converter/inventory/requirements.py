@@ -457,6 +457,17 @@ _COUNTED_AFTER = re.compile(
 )
 
 
+# What makes a bare "token" a login's ("set your GitHub token", "GH_TOKEN", "the API token"),
+# not an alignment token, a design token or a lexer's.
+_LOGIN_CUE = re.compile(
+    r"\b(?:api|keys?|auth\w*|log ?in|sign ?in|access|secrets?|credentials?|bearer|github|"
+    r"gitlab|personal|oauth|passwords?|env(?:ironment)?|export|header|account|expire[sd]?|"
+    r"refresh|revoke[sd]?|scopes?|permissions?|paste|generate)\b|[A-Z][A-Z0-9]*_TOKEN\b|"
+    r"令牌|密钥|授权|登录|认证|凭据|凭证|过期|刷新|权限|tenant_access|user_access",
+    re.I,
+)
+
+
 def _counted_tokens(line: str, match: re.Match[str]) -> bool:
     """Whether the word "token" at ``match`` counts a model's tokens (``_COUNTED_*``)."""
     return bool(
@@ -479,6 +490,6 @@ def from_prose(lines: list[str], first_line: int, file: str, out: Collector) -> 
             ):
                 out.no_login = True
                 continue
-            if word == "token" and _counted_tokens(line, match):
-                continue  # a model's tokens ("零 token 成本", "the context's token budget")
+            if word == "token" and (_counted_tokens(line, match) or not _LOGIN_CUE.search(line)):
+                continue  # a model's tokens ("零 token 成本"), a lexer's or a design's
             out.add("auth", word, f"{file}:{first_line + offset}")

@@ -275,7 +275,8 @@ def documented_only(rel: str, invocations: list[Invocation]) -> Program:
 def _interpreter(language: str, source: str, invocations: list[Invocation]) -> str:
     """What the APP runs a program with: the one interpreter SKILL.md runs it with (or the one
     launcher, as it is most often shown: ``uv run --no-project``); else, when
-    SKILL.md runs it directly (``./x.ts``), what its ``#!`` line names; else its language's."""
+    SKILL.md runs it directly (``./x.ts``) or not at all, what its ``#!`` line names; else its
+    language's."""
     interpreters = sorted({inv.interpreter for inv in invocations if inv.interpreter})
     if len(interpreters) == 1:
         return interpreters[0]
@@ -284,9 +285,9 @@ def _interpreter(language: str, source: str, invocations: list[Invocation]) -> s
         # once): the way the documents run it most, the first one shown on a tie
         shown = [inv.interpreter for inv in invocations if inv.interpreter]
         return max(interpreters, key=lambda i: (shown.count(i), -shown.index(i)))
-    direct = any(not inv.interpreter for inv in invocations)
+    direct = any(not inv.interpreter for inv in invocations) or not invocations
     if direct and not interpreters and shebang_command(source):
-        return shebang_command(source)
+        return shebang_command(source)  # `#!/usr/bin/env bun`: never shown run, its own way
     return DEFAULT_INTERPRETER.get(language, "")
 
 
