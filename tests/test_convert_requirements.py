@@ -911,3 +911,29 @@ def test_a_bun_program_runs_with_bun_and_a_lexers_token_is_no_login(tmp_path: Pa
     assert ("binary", "bun", True) in found
     assert not {(k, n) for k, n, _r in found} & {("node-package", "bun"), ("binary", "npx")}
     assert not [n for k, n, _r in found if k == "auth"]
+
+
+def test_diagrams_prose_lists_and_fallback_imports_are_no_needs(tmp_path: Path) -> None:
+    """fresh9: an untagged Mermaid diagram made binaries `subgraph`, `direction`, `end`; a
+    list of sentences ("2. Check ... if available") made `available`; the fallback import
+    `from backports.zoneinfo import ZoneInfo` (in an `except ImportError`) blocked every
+    pipeline; `markdown_it` is installed as markdown-it-py."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + '```\ngraph TB\nsubgraph r1["Stage"]\ndirection LR\n  A --> B\nend\n```\n\n'
+            "```\nStrategy:\n1. Flag as ambiguous\n2. Check the offset if available\n```\n\n"
+            "```bash\npython3 scripts/tz.py parse logs.csv\n```\n",
+            "scripts/tz.py": "import sys\ntry:\n    from zoneinfo import ZoneInfo\n"
+            "except ImportError:\n    from backports.zoneinfo import ZoneInfo\n"
+            "from markdown_it import MarkdownIt\nprint(sys.argv)\n",
+        },
+    )
+    found = needs(tmp_path)
+    assert {n for k, n, _r in found if k == "binary"} == set()
+    packages = {(n, r) for k, n, r in found if k == "python-package"}
+    assert ("backports", False) in packages and ("markdown_it", True) in packages
+    from skill2app.converter.inventory.packages import PIP_NAMES
+
+    assert PIP_NAMES["markdown_it"] == "markdown-it-py"

@@ -37,6 +37,16 @@ PIP_NAMES = {
     "googleapiclient": "google-api-python-client",
     "attr": "attrs",
     "win32api": "pywin32",
+    "markdown_it": "markdown-it-py",
+    "mdurl": "mdurl",
+    "zmq": "pyzmq",
+    "usb": "pyusb",
+    "Levenshtein": "python-Levenshtein",
+    "slugify": "python-slugify",
+    "multipart": "python-multipart",
+    "telegram": "python-telegram-bot",
+    "tree_sitter": "tree-sitter",
+    "pydantic_settings": "pydantic-settings",
 }
 # `pip install` name (normalised) → the module it gives; attrs gives attr and attrs alike.
 _IMPORT_NAMES = {_normal(dist): module for module, dist in PIP_NAMES.items() if module != "attr"}

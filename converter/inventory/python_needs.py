@@ -147,14 +147,17 @@ class PythonNeeds:
             child = parent
 
     def guarded(self, node: ast.AST) -> bool:
-        """Whether ``node`` sits in a tolerant try, a platform branch or a probed branch of
-        its own function (not counting what calls that function)."""
+        """Whether ``node`` sits in a tolerant try, an ``except`` (a fallback), a platform
+        branch or a probed branch of its own function (not counting what calls that
+        function)."""
         for parent, child in self._ancestors(node):
             if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef):
                 return False
             if isinstance(parent, ast.Try) and child in parent.body and _tolerant(parent):
                 # `except ImportError: HAS_X = False`, then `if not HAS_X: raise`: needed
                 return not (_assigned(parent) & self.fatal_flags)
+            if isinstance(parent, ast.ExceptHandler):  # `from backports.zoneinfo import ...`
+                return True  # a fallback, run only when the first way failed
             if isinstance(parent, ast.If | ast.IfExp | ast.While) and child is not parent.test:
                 if self._conditional_test(parent.test):
                     return True

@@ -232,14 +232,27 @@ _WORD = re.compile(
 )  # no path, file or variable: a term, or a quoted one
 
 
+# A Mermaid diagram's first line (`graph TB`, `sequenceDiagram`): its `subgraph`, `end` and
+# `style` lines are no commands.
+_DIAGRAM = re.compile(
+    r"^\s*(?:(?:graph|flowchart)\s+(?:TB|TD|BT|RL|LR)\b|(?:sequenceDiagram|classDiagram|"
+    r"stateDiagram(?:-v2)?|erDiagram|gantt|pie|journey|gitGraph|mindmap|timeline)\b)"
+)
+# A list item that is a sentence ("1. Flag as ...", "- 1:30 AM PDT exists"), not a command.
+_ITEM = re.compile(r"^(?:[-*•]|\d+[.)])\s+(?:[A-Z0-9]|[^\x00-\x7f])")
+
+
 def _pseudo(text: str) -> bool:
-    """Whether an untagged block is pseudo-code (``_NOT_SHELL``) or a list of terms, one a
-    line ("wabi-sabi", "yohaku", "EBITDA": a vault's term list), rather than commands."""
-    if _NOT_SHELL.search(text):
+    """Whether an untagged block is pseudo-code (``_NOT_SHELL``), a Mermaid diagram, prose
+    in list items, or a list of terms, one a line ("wabi-sabi", "yohaku", "EBITDA": a vault's
+    term list), rather than commands."""
+    if _NOT_SHELL.search(text) or _DIAGRAM.match(text.lstrip("\n")):
         return True
     lines = [
         ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")
     ]
+    if lines and sum(bool(_ITEM.match(ln)) for ln in lines) * 2 >= len(lines):
+        return True
     return len(lines) >= 2 and all(_WORD.fullmatch(ln) for ln in lines)
 
 
