@@ -747,6 +747,27 @@ def test_a_step_that_exits_127_lacks_a_program(here: Path) -> None:
     assert needs_of("step exited with 1: Some checks failed") == ""
 
 
+@pytest.mark.parametrize(
+    ("detail", "said"),
+    [
+        # countbot web-design (round 14's host): its config.json ships with an empty token
+        ("step exited with 1: 配置缺少 api_token", "缺少 api_token"),
+        ("step exited with 1: Error: OPENAI_API_KEY is not set", "OPENAI_API_KEY is not set"),
+        ("step exited with 2: missing API key", "missing API key"),
+        ("step exited with 1: error: not logged in to GitHub", "not logged in"),
+    ],
+)
+def test_a_step_that_stops_for_a_credential_lacks_it(detail: str, said: str) -> None:
+    """A program that stops because its key or token is not set up is skipped, like one
+    that needs the network: the smoke run has neither, and the APP is not at fault."""
+    from skill2app.converter.verify.failures import lacks, needs_of
+
+    assert needs_of(detail) == f"needs a credential not set up here ({said})"
+    assert lacks(needs_of(detail))
+    assert needs_of("step exited with 1: KeyError: 'token'") == ""
+    assert needs_of("step exited with 1: token expired at row 3") == ""
+
+
 # -- the llm analyzer through the command line (app-run's scripted provider) ---------------
 
 

@@ -1419,3 +1419,22 @@ def test_a_boolean_flags_documented_default_is_a_boolean(tmp_path: Path) -> None
     program = build_inventory(tmp_path).programs[0]
     flag = program.cli.flag("--keep-title")
     assert flag is not None and (flag.type, flag.default) == ("boolean", False)
+
+
+def test_python_flags_tested_by_hand() -> None:
+    """kouko cot-explain (fresh9): `do_sha = "--sha" in argv` (argv = sys.argv[1:]) is a
+    switch the docs never show; `--render` was typed a string from the docs alone."""
+    source = (
+        "import sys\ndef main():\n    argv = sys.argv[1:]\n"
+        '    do_render = "--render" in argv\n    if "--sha" not in argv:\n        pass\n'
+        '    out = sys.argv[sys.argv.index("--out") + 1]\n'
+        '    if "-h" in argv:\n        print(__doc__)\n'
+    )
+    command, _doc = extract_python_cli(source)
+    assert command is not None and command.framework == "none"
+    assert [(p.name, p.type, p.valued) for p in command.params] == [
+        ("--render", "boolean", False),
+        ("--sha", "boolean", False),
+        ("--out", "string", True),
+    ]
+    assert extract_python_cli("import sys\nprint(sys.argv[1])\n")[0] is None

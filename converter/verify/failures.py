@@ -53,6 +53,21 @@ _PROGRAM_MISSING = re.compile(
 _PROGRAM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 
 
+# A program that stopped because a credential is not set up (a key, a token, a login):
+# "配置缺少 api_token", "OPENAI_API_KEY is not set", "missing API key", "not logged in".
+CREDENTIAL = re.compile(
+    r"(?:缺少|未配置|未设置|没有|请(?:先)?(?:配置|设置|填写))\s*[\w.]*"
+    r"(?:api[_ ]?(?:key|token)|token|密钥|令牌|凭据|key)\b"
+    r"|\b(?:missing|no|empty)\s+(?:an?\s+)?[\w.]*(?:api[_ ]?(?:key|token)|access[_ ]token|"
+    r"credentials?)\b"
+    r"|\b[A-Z][A-Z0-9_]*(?:_API_KEY|_TOKEN|_SECRET)\b[^\n]{0,30}\b(?:is )?(?:not set|missing|"
+    r"required|empty)\b"
+    r"|\bnot (?:logged|signed) in\b|\b(?:api[_ ]?(?:key|token)|token)\s+(?:is\s+)?(?:not set|"
+    r"missing|required|empty|not configured)\b",
+    re.I,
+)
+
+
 def lacks(detail: str) -> bool:
     """Whether a skipped step's detail says this machine lacks something."""
     return detail.startswith(("needs ", "the constructor's check fails here", "its sample uses"))
@@ -63,6 +78,8 @@ def needs_of(detail: str) -> str:
     network": the sandbox has none, and the skill's service is not the APP's fault), or ""."""
     if NETWORK.search(detail):
         return "needs the network, which the smoke run does not have"
+    if credential := CREDENTIAL.search(detail):
+        return f"needs a credential not set up here ({credential.group(0)})"
     if detail.startswith("step exited with 127"):  # the shell's "command not found"
         said = detail.partition(": ")[2][:80]
         return f"needs a program not installed here (exit 127{': ' + said if said else ''})"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from skill2app.converter.inventory.programs.interface import Command
+from skill2app.converter.inventory.programs.interface import Command, Param, add_param, dest_of
 from skill2app.converter.inventory.programs.python_argparse import argparse_command
 from skill2app.converter.inventory.programs.python_decorators import click_command, typer_command
 from skill2app.converter.inventory.programs.python_source import Names
@@ -28,7 +28,45 @@ def extract_python_cli(source: str) -> tuple[Command | None, str]:
         command = argparse_command(module, names)
     if command is not None:
         _declared(command)
+    elif "sys" in imported:
+        command = _by_hand(module)
     return command, names.docstring
+
+
+def _by_hand(module: ast.Module) -> Command | None:
+    """The flags a program reading ``sys.argv`` itself tests for: ``"--render" in argv`` is
+    a switch; ``argv[argv.index("--out") + 1]`` takes a value.  ``argv`` is ``sys.argv`` or
+    a name given a slice or copy of it."""
+    aliases = {"sys.argv"}
+    for node in ast.walk(module):
+        if isinstance(node, ast.Assign) and "sys.argv" in ast.unparse(node.value):
+            aliases |= {ast.unparse(t) for t in node.targets if isinstance(t, ast.Name)}
+    switches: dict[str, None] = {}
+    valued: dict[str, None] = {}
+    for node in ast.walk(module):
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            flag, where = node.left, node.comparators[0]
+            if isinstance(node.ops[0], ast.In | ast.NotIn) and ast.unparse(where) in aliases:
+                if isinstance(flag, ast.Constant) and _is_flag(flag.value):
+                    switches[flag.value] = None
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "index" and ast.unparse(node.func.value) in aliases:
+                first = node.args[0] if node.args else None
+                if isinstance(first, ast.Constant) and _is_flag(first.value):
+                    valued[first.value] = None
+    if not switches and not valued:
+        return None
+    command = Command("none")
+    for name in [*switches, *valued]:
+        taking = name in valued
+        param = Param(name, "flag", dest_of(name), type="string" if taking else "boolean")
+        param.source, param.typed, param.valued = "program", True, taking
+        add_param(command, param)
+    return command
+
+
+def _is_flag(value: object) -> bool:
+    return isinstance(value, str) and value.startswith("-") and value not in ("-h", "--help", "-")
 
 
 def _declared(command: Command) -> None:
