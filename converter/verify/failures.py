@@ -37,7 +37,8 @@ MISSING = re.compile(
 NETWORK = re.compile(
     r"Temporary failure in name resolution|Name or service not known|No address associated "
     r"with hostname|nodename nor servname|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|Could not "
-    r"resolve host|Network is unreachable|ENETUNREACH|Failed to establish a new connection"
+    r"resolve host|Network is unreachable|ENETUNREACH|Failed to establish a new connection|"
+    r"ENOTCACHED|only-if-cached|Network connectivity is disabled"  # npm, uv told offline
 )
 
 

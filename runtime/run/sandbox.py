@@ -104,12 +104,20 @@ class Sandbox:
         return [*args, *argv]
 
     def env(self, env: Mapping[str, str]) -> dict[str, str]:
-        """The program's environment: secrets dropped, HOME and TMPDIR its writable folder."""
+        """The program's environment: secrets dropped, HOME and TMPDIR its writable folder,
+        and the package fetchers told they are offline (``OFFLINE``)."""
         clean = clean_environment(env, self.extra_secret_names)
         if self.writable:
             home = str(self.writable[0])
             clean.update(HOME=home, TMPDIR=home, TMP=home, TEMP=home)
+        for name, value in OFFLINE.items():
+            clean.setdefault(name, value)
         return clean
+
+
+# There is no network in here: `npx -y bun` retried the registry for 70 s before failing;
+# told it is offline, npm fails in a second (ENOTCACHED), and so does uv.
+OFFLINE = {"npm_config_offline": "true", "UV_OFFLINE": "1"}
 
 
 def _hidden_places() -> list[str]:
