@@ -1438,3 +1438,27 @@ def test_python_flags_tested_by_hand() -> None:
         ("--out", "string", True),
     ]
     assert extract_python_cli("import sys\nprint(sys.argv[1])\n")[0] is None
+
+
+def test_a_documented_default_a_parser_does_not_declare_is_a_description(
+    tmp_path: Path,
+) -> None:
+    """takusaotome shift-planner (fresh9): "| --patterns | No | ビルトイン5パターン |" says what
+    the program does without the flag; argparse declares `default=None`, and the pipeline
+    passed `--patterns ビルトイン5パターン`, taken for a file, on every run."""
+    from helpers import write_tree
+
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: shifts\ndescription: Plan shifts.\n---\n# s\n\n"
+            "```bash\npython3 scripts/gen.py --roster r.csv\n```\n\n"
+            "| Option | Required | Default | Description |\n|---|---|---|---|\n"
+            "| --patterns | No | ビルトイン5パターン | シフトパターン CSV |\n",
+            "scripts/gen.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--roster', required=True)\n"
+            "p.add_argument('--patterns', default=None, help='patterns CSV')\np.parse_args()\n",
+        },
+    )
+    flag = build_inventory(tmp_path).programs[0].cli.flag("--patterns")
+    assert flag is not None and flag.default is None and not flag.required

@@ -240,7 +240,9 @@ def _apply(program: Program, option: DocOption) -> None:
         params = [param]
     for param in params:
         param.help = param.help or arg.help
-        if param.default is None and arg.default is not None:
+        if param.default is None and arg.default is not None and not complete:
+            # a parser that declares none means none: "ビルトイン5パターン" describes what the
+            # program does without it, and passed as --patterns it is taken for a file
             param.default = arg.default
         if not complete:
             kind = option.type or (arg.type if arg.value or arg.default else param.type)
