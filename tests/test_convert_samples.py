@@ -76,6 +76,25 @@ def test_a_file_input_gets_a_fixture_and_the_rest_a_placeholder_note() -> None:
     assert ".doc" in samples.placeholders["legacy"]
 
 
+def test_a_shipped_sample_file_is_the_one_named_like_the_input() -> None:
+    """shift-planner (round 14's judge): `--roster roster.csv --requirements requirements.csv`
+    both got assets/sample_requirements.csv, the first CSV the skill ships; the run failed on
+    a missing column."""
+    samples = pipeline_samples(
+        pipeline(
+            Input("roster", "string", True, "e.g. roster.csv"),
+            Input("requirements", "string", True, "e.g. requirements.csv"),
+            Input("calendar", "string", True, "e.g. dates.csv"),  # no file named like it
+        ),
+        ["assets/sample_requirements.csv", "assets/sample_roster.csv", "docs/sample.csv"],
+    )
+    assert samples.inputs == {
+        "roster": "assets/sample_roster.csv",
+        "requirements": "assets/sample_requirements.csv",
+        "calendar": "assets/sample_requirements.csv",
+    }
+
+
 def test_an_input_only_an_llm_step_reads_is_no_placeholder() -> None:
     from skill2app.converter.plan.model import LlmStep
 

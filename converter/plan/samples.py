@@ -181,7 +181,7 @@ def sample_value(item: Input, files: list[str]) -> Any:
     example = _typed(example_of(item.description), item.type)
     if example is not None and item.allows(example):
         if isinstance(example, str) and not _WRITES.search(f"{item.name} {item.description}"):
-            return _existing_file(example, files)
+            return _existing_file(example, files, item.name)
         return example  # what SKILL.md shows (--width 800), not the program's default
     if item.default is not None:
         return item.default
@@ -234,13 +234,25 @@ def _typed(example: str | None, kind: str) -> Any:
     return example
 
 
-def _existing_file(example: str, files: list[str]) -> str:
+def _existing_file(example: str, files: list[str], name: str = "") -> str:
+    """The skill's own file for an example path it does not ship (``roster.csv``): one of the
+    same type, the one named like the example or the input first (``assets/sample_roster.csv``
+    for ``--roster roster.csv``, not ``sample_requirements.csv``), then one under assets/,
+    examples/ or samples/."""
     if not _FILE_LIKE.match(example) or example.lstrip("./") in files:
         return example
     suffix = "." + example.rsplit(".", 1)[1].lower()
     same = [f for f in files if f.lower().endswith(suffix)]
-    preferred = [f for f in same if f.startswith(("assets/", "examples/", "samples/"))]
-    return (preferred or same or [example])[0]
+    words = {w for w in (example.rsplit("/", 1)[-1][: -len(suffix)].lower(), name.lower()) if w}
+
+    def rank(path: str) -> tuple[bool, bool]:
+        stem = path.rsplit("/", 1)[-1].lower()
+        return (
+            not any(w in stem for w in words),
+            not path.startswith(("assets/", "examples/", "samples/")),
+        )
+
+    return min(same, key=rank) if same else example
 
 
 # -- answers -----------------------------------------------------------------------------
