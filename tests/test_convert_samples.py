@@ -95,6 +95,17 @@ def test_a_shipped_sample_file_is_the_one_named_like_the_input() -> None:
     }
 
 
+def test_a_programs_own_default_path_is_no_placeholder() -> None:
+    """prompt-engineer-toolkit: `--store` defaults to `.prompt_versions.jsonl`, a history the
+    program appends to; four pipelines were reported as placeholders for want of a sample
+    .jsonl file."""
+    samples = pipeline_samples(
+        pipeline(Input("store", "string", False, "history file", default=".versions.jsonl")),
+        [],
+    )
+    assert samples.inputs == {"store": ".versions.jsonl"} and not samples.placeholders
+
+
 def test_an_input_only_an_llm_step_reads_is_no_placeholder() -> None:
     from skill2app.converter.plan.model import LlmStep
 

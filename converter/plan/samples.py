@@ -60,13 +60,13 @@ def pipeline_samples(pipeline: Pipeline, files: list[str]) -> Samples:
     placeholder."""
     samples = Samples()
     folder = f"pipelines/{pipeline.name}/samples"
-    programs = _program_inputs(pipeline)  # an llm step takes any text; a program may not
+    programs = _program_inputs(pipeline)  # the inputs a program takes
     for item in pipeline.input:
         if not (item.required or item.default is not None):
             continue
         value = sample_value(item, files)
-        if item.name not in programs:
-            pass
+        if item.name not in programs or (item.default is not None and value == item.default):
+            pass  # an llm step takes any text; the program's own default is its business
         elif _reads_a_file(item, value) and not _shipped(value, files):
             suffix = suffix_of(item, value)
             fixture = fixture_for(suffix) if suffix else None
