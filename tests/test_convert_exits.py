@@ -52,6 +52,8 @@ from skill2app.converter.plan.model import CodeStep
         ("Use --strict for non-zero exit on violations.", {1}),
         ("- Returns non-zero in `--strict` mode on violations", {1}),
         ("Returns non-zero on invalid arguments", set()),
+        ("Non-zero exit code when ffmpeg is missing.", set()),  # the machine's, no finding
+        ("Returns non-zero when a dependency is missing.", set()),
     ],
 )
 def test_statuses_with_a_finding_for_meaning(text: str, statuses: set[int]) -> None:

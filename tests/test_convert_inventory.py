@@ -1462,3 +1462,49 @@ def test_a_documented_default_a_parser_does_not_declare_is_a_description(
     )
     flag = build_inventory(tmp_path).programs[0].cli.flag("--patterns")
     assert flag is not None and flag.default is None and not flag.required
+
+
+REVIEWED = {  # a second read of the helper-function change: CLIs it must still read whole
+    "get_parser": "import argparse\ndef get_parser(parser=None):\n    if parser is None:\n"
+    "        parser = argparse.ArgumentParser()\n"
+    "    parser.add_argument('--input', required=True)\n"
+    "    parser.add_argument('--dry-run', action='store_true')\n    return parser\n"
+    "get_parser().parse_args()\n",
+    "builds_subcommands": "import argparse\ndef main():\n    parser = argparse.ArgumentParser()\n"
+    "    add_sub(parser)\n    parser.parse_args()\ndef add_sub(parser):\n"
+    "    parser.add_argument('--verbose', action='store_true')\n"
+    "    sub = parser.add_subparsers(dest='cmd')\n    run = sub.add_parser('run')\n"
+    "    run.add_argument('--n', type=int)\n",
+}
+
+
+def test_functions_that_build_a_parser_are_read_where_they_stand() -> None:
+    command, _doc = extract_python_cli(REVIEWED["get_parser"])
+    assert command is not None and [p.name for p in command.params] == ["--input", "--dry-run"]
+    command, _doc = extract_python_cli(REVIEWED["builds_subcommands"])
+    assert command is not None and [p.name for p in command.params] == ["--verbose"]
+    assert [p.name for p in command.subcommands["run"].params] == ["--n"]
+    shared, _doc = extract_python_cli(SHARED)
+    assert shared is not None
+    add, ls = shared.subcommands["add"], shared.subcommands["list"]
+    assert add.flag("--store") is not ls.flag("--store")  # each subcommand its own copy
+
+
+def test_a_python_program_never_shown_run_keeps_python3(tmp_path: Path) -> None:
+    """`#!/usr/bin/env python` (often missing on Debian) or `#!/usr/bin/python2.7` must not
+    replace python3 for a program no document runs; only a runtime the default cannot stand
+    in for does (bun, deno, `uv run --script`)."""
+    from helpers import write_tree
+
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: t\ndescription: T.\n---\n# t\n\nSee scripts/a.py.\n",
+            "scripts/a.py": "#!/usr/bin/env python\nprint(1)\n",
+            "scripts/b.py": "#!/usr/bin/env -S uv run --script\nprint(1)\n",
+            "scripts/c.ts": "#!/usr/bin/env PYTHONX=1 deno run\nconsole.log(1)\n",
+        },
+    )
+    found = {p.path: p.interpreter for p in build_inventory(tmp_path).programs}
+    assert found == {"scripts/a.py": "python3", "scripts/b.py": "uv run --script",
+                     "scripts/c.ts": "deno run"}  # fmt: skip

@@ -937,3 +937,27 @@ def test_diagrams_prose_lists_and_fallback_imports_are_no_needs(tmp_path: Path) 
     from skill2app.converter.inventory.packages import PIP_NAMES
 
     assert PIP_NAMES["markdown_it"] == "markdown-it-py"
+
+
+def test_the_second_reads_cases_keep_their_needs(tmp_path: Path) -> None:
+    """What the reviewer of the fresh8/fresh9 fixes showed dropped: a fallback import of the
+    same package (`from yaml import SafeLoader` after CSafeLoader), a bot token said without
+    the word "API", a file "read by the script", `npm install` under a prose list item, and
+    `process.env.API_KEY || ''` (an empty default is none)."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "Provide your Slack bot token.\n\n"
+            "The config `~/.mytool/config.json` is read by the script at startup.\n\n"
+            "```\n1. Install deps\nnpm install left-pad\n2. Run it\npython3 scripts/a.py\n```\n",
+            "scripts/a.py": "try:\n    from yaml import CSafeLoader as L\nexcept ImportError:\n"
+            "    from yaml import SafeLoader as L\n",
+            "scripts/b.js": "const k = process.env.API_KEY || '';\n",
+        },
+    )
+    found = needs(tmp_path)
+    assert ("python-package", "yaml", True) in found
+    assert ("auth", "token", True) in found or ("auth", "token", False) in found
+    assert ("file", "~/.mytool/config.json", True) in found
+    assert any(k == "node-package" and n == "left-pad" for k, n, _r in found)
+    assert any(k == "env" and n == "API_KEY" for k, n, _r in found)

@@ -232,6 +232,9 @@ def test_each_sentence_of_a_description_that_opens_with_a_verb_is_asked() -> Non
         "extract diagrams"
     ]
     assert asks_of("按 user_id 查询用户") == []
+    assert asks_of("Fetch weather forecasts. Run setup.sh before first use.") == [
+        "fetch weather forecasts"
+    ]  # an order to the reader is no request
 
 
 def test_a_chinese_skills_pipeline_without_chinese_requests_has_its_english_ones_expanded() -> None:

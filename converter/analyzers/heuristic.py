@@ -430,8 +430,8 @@ def _dedupe(plan: Plan) -> None:
             and len(english) == 1
             and len(pipeline.triggers) < MAX_TRIGGERS
         ):
-            verb = english[0].split()[0].lower()  # "create a tasklist" before "make tasklist"
-            said = sorted(more_requests(english, "en"), key=lambda c: c.split()[0] != verb)
+            verb = (english[0].split() or [""])[0].lower()  # "create a tasklist" first
+            said = sorted(more_requests(english, "en"), key=lambda c: c.split()[:1] != [verb])
             _expand(pipeline, said, 1, triggers, mine)
         triggers |= {trigger_key(t) for t in pipeline.triggers}
     plan.notes += separate(plan, expansions, triggers)

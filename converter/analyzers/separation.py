@@ -87,29 +87,17 @@ def separate(plan: Plan, expansions: dict[str, Expansions], taken: set[str]) -> 
 def _culprits(
     plan: Plan, expansions: dict[str, Expansions], cache_dir: Path | None
 ) -> dict[str, set[str]]:
-    """Per pipeline, the keys of its made-up triggers that route to another pipeline."""
-    import numpy as np
-
-    from skill2app.runtime.routing.models.embedded import EmbeddedRouter
+    """Per pipeline, the keys of its made-up triggers that route to another pipeline (the
+    routing self-test's strays, ``runtime.routing.selftest``)."""
     from skill2app.runtime.routing.route import RouteEntry
+    from skill2app.runtime.routing.selftest import selftest
 
     entries = [RouteEntry(p.name, p.description, tuple(p.triggers)) for p in plan.pipelines]
-    router = EmbeddedRouter(entries, cache_dir=cache_dir)
-    phrases = router.index.phrases
-    matrix = router.phrase_matrix()
-    np.fill_diagonal(matrix, -1.0)
-    by_pipeline = router.pipeline_scores(matrix)
-    counts = np.bincount([p.pipeline for p in phrases], minlength=len(entries))
-    made = {e.name: expansions.get(e.name, Expansions()).made for e in entries}
     found: dict[str, set[str]] = {}
-    for at, phrase in enumerate(phrases):
-        own = phrase.pipeline
-        best = int(np.argmax(by_pipeline[at]))
-        if best == own or counts[own] < 2 or by_pipeline[at][best] <= by_pipeline[at][own]:
-            continue
-        key = trigger_key(phrase.text)
-        if phrase.kind == "trigger" and key in made[entries[own].name]:
-            found.setdefault(entries[own].name, set()).add(key)  # it says a sibling's task
+    for stray in selftest(entries, cache_dir=cache_dir).strays:
+        key = trigger_key(stray.text)
+        if stray.kind == "trigger" and key in expansions.get(stray.own, Expansions()).made:
+            found.setdefault(stray.own, set()).add(key)  # it says a sibling's task
     return found
 
 

@@ -333,6 +333,7 @@ def asks_of(description: str, limit: int = 2) -> list[str]:
         return []
     found: list[str] = []
     whole = description.strip().rstrip(".")
+    said = 0  # sentences read: after the first, only one saying what the program does
     for line in description.strip().split("\n")[:3]:  # a title line may come first
         for sentence in re.split(r"(?<=[a-z0-9])\.\s", line):
             sentence = sentence.rstrip(". ")
@@ -340,6 +341,10 @@ def asks_of(description: str, limit: int = 2) -> list[str]:
             asked = sentence[: end.start()] if end else sentence
             words = asked.split()
             verb = _base(words[0]) if words else ""
+            said += 1
+            # "Lists the longest lines" says what it does; "Run setup.sh first" is an order
+            if said > 1 and verb and verb == words[0].lower():
+                continue
             if not verb or not 2 <= len(words) <= 6:
                 continue
             if re.fullmatch(r"\w+(?:ed|ly)|a|an|the|all|and|or|of", words[-1], re.I):

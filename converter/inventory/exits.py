@@ -77,6 +77,13 @@ _NONZERO_FIRST = re.compile(
 )
 
 
+_LACKS = re.compile(
+    r"\bdependenc\w*|\bnot installed\b|\b(?:is|are) (?:missing|unavailable|not available)\b|"
+    r"\bnot on PATH\b|未安装|缺少依赖",
+    re.I,
+)
+
+
 def result_statuses(texts: Iterable[str]) -> dict[int, str]:
     """Non-zero exit statuses the texts give a finding as their meaning → that meaning;
     "non-zero" counts as 1."""
@@ -85,7 +92,8 @@ def result_statuses(texts: Iterable[str]) -> dict[int, str]:
         for line in _sentences(text[:MAX_TEXT]):
             for first in _NONZERO_FIRST.finditer(line):
                 said = _NOT_ERROR.sub("", first.group(1).strip())
-                if _RESULT.search(said) and not _ERROR.search(said):
+                lacking = _LACKS.search(said)  # "when ffmpeg is missing": the machine's fault
+                if _RESULT.search(said) and not (_ERROR.search(said) or lacking):
                     found.setdefault(1, first.group(1).strip())
             start = _EXIT_WORD.search(line)
             if start is None:

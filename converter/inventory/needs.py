@@ -40,8 +40,8 @@ JS_LANGUAGES = ("javascript", "js", "typescript", "ts", "jsx", "tsx", "mjs")
 # A snippet shown as a right or wrong way to write something (a pattern for the reader's own
 # code: "**正确**：Level 1 保留完整的可复制代码", "// ✅ Good:"), not code the skill runs.
 _ILLUSTRATION = re.compile(
-    r"[✅❌]|正确|错误|反例|正例|\b(?:good|bad|wrong|right|correct|incorrect|don'?t|avoid)\b\s*"
-    r"(?:example|pattern|way)?\s*[:：]",
+    r"^\W{0,4}[✅❌]|(?:正确|错误|反例|正例|\b(?:good|bad|wrong|incorrect|don'?t|avoid)\b\s*"
+    r"(?:example|pattern)?)\s*[*_]*\s*[:：]",
     re.I,
 )
 

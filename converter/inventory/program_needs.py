@@ -107,7 +107,7 @@ def _node(path: str, source: str, local: LocalFiles, out: Collector) -> None:
     for number, line, platform in _node_lines(source):
         where = f"{path}:{number}"
         for match in _NODE_ENV.finditer(line):
-            if match.group(4) and re.match(r"\s*['\"`\d]", line[match.end() :]):
+            if match.group(4) and re.match(r"\s*(?:\d|(['\"`])(?!\1))", line[match.end() :]):
                 continue  # `process.env.PORT || 3000`: a setting with its default, no need
             fallback = bool(match.group(1) or match.group(4))  # a ?? b / a || b
             fallback = fallback or _tested(line, match.start(), source)

@@ -77,6 +77,30 @@ def _tolerant(node: ast.Try) -> bool:
     return False
 
 
+def _top_modules(nodes: list[ast.stmt]) -> set[str]:
+    """The top-level modules the statements import."""
+    found: set[str] = set()
+    for stmt in nodes:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Import):
+                found |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                found.add(node.module.split(".")[0])
+    return found
+
+
+def _another_way(handler: ast.ExceptHandler, node: ast.AST, scanner: object) -> bool:
+    """Whether ``node``, in ``handler``, is a fallback: what it imports is not what the try
+    imported (``except ImportError: from yaml import SafeLoader`` after ``from yaml import
+    CSafeLoader`` still needs yaml)."""
+    parents = getattr(scanner, "parents", {})
+    tried = parents.get(handler)
+    if not isinstance(tried, ast.Try):
+        return False
+    mine = _top_modules([node]) if isinstance(node, ast.stmt) else set()
+    return bool(mine) and not mine & _top_modules(tried.body)
+
+
 def _fatal_flags(tree: ast.Module) -> set[str]:
     """Names the program stops on when false: ``if not HAS_X: raise ImportError(...)``."""
     found = set()
@@ -156,8 +180,8 @@ class PythonNeeds:
             if isinstance(parent, ast.Try) and child in parent.body and _tolerant(parent):
                 # `except ImportError: HAS_X = False`, then `if not HAS_X: raise`: needed
                 return not (_assigned(parent) & self.fatal_flags)
-            if isinstance(parent, ast.ExceptHandler):  # `from backports.zoneinfo import ...`
-                return True  # a fallback, run only when the first way failed
+            if isinstance(parent, ast.ExceptHandler) and _another_way(parent, node, self):
+                return True  # `from backports.zoneinfo import ...` when zoneinfo failed
             if isinstance(parent, ast.If | ast.IfExp | ast.While) and child is not parent.test:
                 if self._conditional_test(parent.test):
                     return True

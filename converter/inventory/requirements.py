@@ -310,8 +310,9 @@ _USES = re.compile(r"\b(?:reads?|loads?|opens?|uses?|parses?)\b|读取|加载", 
 # Read by someone else, not by the skill: "`~/.claude/CLAUDE.md` 会被所有项目加载", "is loaded by
 # every session" (the file is what the skill works on, the user's to name).
 _BY_OTHERS = re.compile(
-    r"\b(?:is|are|gets?|get)\s+(?:\w+\s+)?(?:read|loaded|opened|used|parsed)\s+by\b|"
-    r"被[^。；，,]{0,16}(?:读取|加载|使用)",
+    r"\b(?:is|are|gets?|get)\s+(?:\w+\s+)?(?:read|loaded|opened|used|parsed)\s+by\b"
+    r"(?!\s+(?:the\s+|this\s+|our\s+)?(?:script|program|tool|cli|skill|app|command)s?\b)|"
+    r"被(?!(?:本|该|这个)?(?:脚本|程序|工具|技能|命令))[^。；，,]{0,16}(?:读取|加载|使用)",
     re.I,
 )
 _NOT_NEEDED = re.compile(r"\bnot (?:\w+ )?(?:needed|required)\b|不需要|无需", re.I)
@@ -446,7 +447,7 @@ _NO_AUTH_AFTER = re.compile(
 # Tokens a model reads, counted or spent, not a login: "~0.42 token/byte", "零 token 成本",
 # "高信号 token 集合", "context tokens", "token budget".
 _COUNTED_BEFORE = re.compile(
-    r"(?:\d[\d.,]*\s*[kKmM万千]?|\bper|/|零|估|高信号|\b(?:context|input|output|prompt|"
+    r"(?:(?<![A-Za-z])\d[\d.,]*\s*[kKmM万千]?|\bper|/|零|估|高信号|\b(?:context|input|output|prompt|"
     r"high-signal|fewer|more|many|few))\s*$",
     re.I,
 )
@@ -461,8 +462,9 @@ _COUNTED_AFTER = re.compile(
 # not an alignment token, a design token or a lexer's.
 _LOGIN_CUE = re.compile(
     r"\b(?:api|keys?|auth\w*|log ?in|sign ?in|access|secrets?|credentials?|bearer|github|"
-    r"gitlab|personal|oauth|passwords?|env(?:ironment)?|export|header|account|expire[sd]?|"
-    r"refresh|revoke[sd]?|scopes?|permissions?|paste|generate)\b|[A-Z][A-Z0-9]*_TOKEN\b|"
+    r"gitlab|personal|oauth\d?|passwords?|env(?:ironment)?|export|header|account|expire[sd]?|"
+    r"refresh|revoke[sd]?|scopes?|permissions?|paste|generate|bot|integration|your|provide|"
+    r"set|pat|slack|notion|discord|telegram|hugging ?face|hf)\b|[A-Z][A-Z0-9]*_TOKEN\b|"
     r"令牌|密钥|授权|登录|认证|凭据|凭证|过期|刷新|权限|tenant_access|user_access",
     re.I,
 )

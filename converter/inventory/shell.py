@@ -211,9 +211,11 @@ def simple_commands(
 ) -> list[SimpleCommand]:
     """The commands a block runs, but not the shell functions it defines (`greet() {`).  An
     untagged block that draws (a tree of calls or files under its root: "bm25.py CLI" above
-    "├── resolve_corpus(spec)") runs nothing, its first line included; nor does one that is
-    pseudo-code or a list of words (``_pseudo``)."""
-    if not language and (_DRAWING.search(text) or _pseudo(text)):
+    "├── resolve_corpus(spec)") runs nothing, its first line included; its lines of
+    pseudo-code or prose run nothing either (``_shell_lines``)."""
+    if not language:
+        text = "" if _DRAWING.search(text) else _shell_lines(text)
+    if not text:
         return []
     commands = _commands(text, first_line, language, paths=paths)
     defined = set(FUNCTION.findall(text))
@@ -225,8 +227,14 @@ FUNCTION = re.compile(r"(?m)^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\s*\)")  #
 # A line no shell reads: `body_language = rule.body_language` (spaces around =), a block
 # opened by a colon (`for each rule in tree:`, `else:`).
 _NOT_SHELL = re.compile(
-    r"(?m)^\s*(?:[A-Za-z_][\w.\[\]]*\s+=\s+\S|(?:for|if|elif|else|while|def|try|except)\b[^\n]*:$)"
-)
+    r"^\s*(?:[A-Za-z_][\w.\[\]]*\s+=\s+\S|(?:for|if|elif|else|while|def|try|except)\b.*:$|"
+    r"[^#\s].*\S:$|(?:raise|return|yield|await|assert|class|def)\s+\S|print\(|"
+    r"from\s+[\w.]+\s+import\s|import\s+\w+(?:\s*,\s*\w+)*\s*$|import\s+[\w.*]+;|"
+    r"(?:public|private|protected|static|final|const|let|var|function|new|try|catch|finally)\b|"
+    r"[^$#].*[(=].*;$)"
+)  # a line no shell reads: `x = y` (spaces around =), a colon opening a block or a list,
+# Python's, Java's and JavaScript's own statements (`raise SystemExit(rsp)`, `from x import
+# y`, `final String s = call(x);`)
 _WORD = re.compile(
     r"[^\s/.$=\"']+|\"[^\"]*\""
 )  # no path, file or variable: a term, or a quoted one
@@ -239,21 +247,24 @@ _DIAGRAM = re.compile(
     r"stateDiagram(?:-v2)?|erDiagram|gantt|pie|journey|gitGraph|mindmap|timeline)\b)"
 )
 # A list item that is a sentence ("1. Flag as ...", "- 1:30 AM PDT exists"), not a command.
-_ITEM = re.compile(r"^(?:[-*•]|\d+[.)])\s+(?:[A-Z0-9]|[^\x00-\x7f])")
+_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?:[A-Z0-9]|[^\x00-\x7f])")
 
 
-def _pseudo(text: str) -> bool:
-    """Whether an untagged block is pseudo-code (``_NOT_SHELL``), a Mermaid diagram, prose
-    in list items, or a list of terms, one a line ("wabi-sabi", "yohaku", "EBITDA": a vault's
-    term list), rather than commands."""
-    if _NOT_SHELL.search(text) or _DIAGRAM.match(text.lstrip("\n")):
-        return True
-    lines = [
-        ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")
-    ]
-    if lines and sum(bool(_ITEM.match(ln)) for ln in lines) * 2 >= len(lines):
-        return True
-    return len(lines) >= 2 and all(_WORD.fullmatch(ln) for ln in lines)
+def _shell_lines(text: str) -> str:
+    """An untagged block as the shell would read it: "" for a Mermaid diagram, a list of
+    terms one a line ("wabi-sabi", "yohaku", "EBITDA": a vault's term list) or a block most
+    of whose lines are pseudo-code or prose list items; else the block with those lines
+    blanked (the line numbers kept), so `npm install` under "1. Install deps" still runs."""
+    if _DIAGRAM.match(text.lstrip("\n")):
+        return ""
+    lines = text.split("\n")
+    said = [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+    if len(said) >= 2 and all(_WORD.fullmatch(ln) for ln in said):
+        return ""
+    prose = [bool(_NOT_SHELL.match(ln) or _ITEM.match(ln)) for ln in lines]
+    if said and sum(prose) * 2 > len(said):
+        return ""
+    return "\n".join("" if p else ln for ln, p in zip(lines, prose, strict=True))
 
 
 def _commands(

@@ -57,14 +57,14 @@ _PROGRAM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 # A program that stopped because a credential is not set up (a key, a token, a login):
 # "配置缺少 api_token", "OPENAI_API_KEY is not set", "missing API key", "not logged in".
 CREDENTIAL = re.compile(
-    r"(?:缺少|未配置|未设置|没有|请(?:先)?(?:配置|设置|填写))\s*[\w.]*"
-    r"(?:api[_ ]?(?:key|token)|token|密钥|令牌|凭据|key)\b"
-    r"|\b(?:missing|no|empty)\s+(?:an?\s+)?[\w.]*(?:api[_ ]?(?:key|token)|access[_ ]token|"
-    r"credentials?)\b"
-    r"|\b[A-Z][A-Z0-9_]*(?:_API_KEY|_TOKEN|_SECRET)\b[^\n]{0,30}\b(?:is )?(?:not set|missing|"
-    r"required|empty)\b"
-    r"|\bnot (?:logged|signed) in\b|\b(?:api[_ ]?(?:key|token)|token)\s+(?:is\s+)?(?:not set|"
-    r"missing|required|empty|not configured)\b",
+    r"(?:缺少|未配置|未设置|请(?:先)?(?:配置|设置|填写))\s*[\w.]*"
+    r"(?:api[_ ]?(?:key|token)|access[_ ]?token|token|密钥|令牌|凭据)\b"
+    r"|\b(?:missing|no|empty)\s+(?:an?\s+)?(?:api[_ ]?(?:key|token)|access[_ ]token|"
+    r"auth(?:entication)?[_ ]token|credentials?)\b"
+    r"|(?-i:\b[A-Z][A-Z0-9_]*(?:_API_KEY|_TOKEN|_SECRET)\b)[^\n]{0,30}\b(?:is )?(?:not set|"
+    r"missing|required|empty)\b"
+    r"|\bnot (?:logged|signed) in\b|\b(?:api[_ ]?(?:key|token)|access[_ ]token|auth[_ ]token)"
+    r"\s+(?:is\s+)?(?:not set|missing|required|empty|not configured)\b",
     re.I,
 )
 

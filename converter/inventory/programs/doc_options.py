@@ -164,15 +164,15 @@ def _line(line: str) -> list[tuple[UsageArg, bool | None]]:
 
 def _truth(text: str) -> bool | None:
     """A boolean flag's documented default as a boolean ("false (removed)", "off", "否"), or
-    None when the text says neither."""
+    None when the text says neither ("only when stdout is a tty", "none")."""
     said = re.match(
-        r"\s*[`'\"]?(true|yes|on|enabled?|是|开)|\s*[`'\"]?(false|no|off|disabled?|否|关)",
+        r"\s*[`'\"]?(?:(true|yes|on|enabled?)|(false|no|off|disabled?))(?![\w-])|\s*(是)(?!否)|\s*(否)",
         text,
         re.I,
     )
     if said is None:
         return None
-    return said.group(1) is not None
+    return bool(said.group(1) or said.group(3))
 
 
 def _marked_default(text: str) -> str | None:

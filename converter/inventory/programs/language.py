@@ -74,6 +74,6 @@ def shebang_command(head: str) -> str:
     words = head[2:].split("\n", 1)[0].split()
     if words and posixpath.basename(words[0]) == "env":
         words = words[1:]
-        while words and words[0].startswith("-"):  # env's own options (-S)
+        while words and (words[0].startswith("-") or "=" in words[0]):  # -S, VAR=value
             words = words[1:]
     return " ".join([posixpath.basename(words[0]), *words[1:]]) if words else ""

@@ -272,11 +272,17 @@ def documented_only(rel: str, invocations: list[Invocation]) -> Program:
     return program
 
 
+# Runtimes a program never shown run is written for, when its #! line names one its
+# language's default cannot stand in for (Bun's and Deno's APIs; a PEP 723 script's deps).
+_OWN_RUNTIMES = {"typescript": ("bun", "deno"), "node": ("bun", "deno"), "python": ("uv",)}
+
+
 def _interpreter(language: str, source: str, invocations: list[Invocation]) -> str:
     """What the APP runs a program with: the one interpreter SKILL.md runs it with (or the one
     launcher, as it is most often shown: ``uv run --no-project``); else, when
-    SKILL.md runs it directly (``./x.ts``) or not at all, what its ``#!`` line names; else its
-    language's."""
+    SKILL.md runs it directly (``./x.ts``), what its ``#!`` line names, and when it never shows
+    it run, the runtime its ``#!`` line names if the language's default cannot stand in for it
+    (``_OWN_RUNTIMES``); else its language's."""
     interpreters = sorted({inv.interpreter for inv in invocations if inv.interpreter})
     if len(interpreters) == 1:
         return interpreters[0]
@@ -285,9 +291,12 @@ def _interpreter(language: str, source: str, invocations: list[Invocation]) -> s
         # once): the way the documents run it most, the first one shown on a tie
         shown = [inv.interpreter for inv in invocations if inv.interpreter]
         return max(interpreters, key=lambda i: (shown.count(i), -shown.index(i)))
-    direct = any(not inv.interpreter for inv in invocations) or not invocations
+    direct = any(not inv.interpreter for inv in invocations)
     if direct and not interpreters and shebang_command(source):
-        return shebang_command(source)  # `#!/usr/bin/env bun`: never shown run, its own way
+        return shebang_command(source)
+    shebang = shebang_command(source).split(" ")[0]
+    if not invocations and shebang in _OWN_RUNTIMES.get(language, ()):
+        return shebang_command(source)  # `#!/usr/bin/env bun`: a script tsx cannot run
     return DEFAULT_INTERPRETER.get(language, "")
 
 

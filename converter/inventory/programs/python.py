@@ -4,6 +4,7 @@ whichever it imports (``python_decorators`` and ``python_argparse`` read each)."
 from __future__ import annotations
 
 import ast
+from typing import TypeGuard
 
 from skill2app.converter.inventory.programs.interface import Command, Param, add_param, dest_of
 from skill2app.converter.inventory.programs.python_argparse import argparse_command
@@ -39,7 +40,10 @@ def _by_hand(module: ast.Module) -> Command | None:
     a name given a slice or copy of it."""
     aliases = {"sys.argv"}
     for node in ast.walk(module):
-        if isinstance(node, ast.Assign) and "sys.argv" in ast.unparse(node.value):
+        if isinstance(node, ast.ImportFrom) and node.module == "sys":  # from sys import argv
+            aliases |= {a.asname or a.name for a in node.names if a.name == "argv"}
+    for node in ast.walk(module):
+        if isinstance(node, ast.Assign) and any(a in ast.unparse(node.value) for a in aliases):
             aliases |= {ast.unparse(t) for t in node.targets if isinstance(t, ast.Name)}
     switches: dict[str, None] = {}
     valued: dict[str, None] = {}
@@ -65,7 +69,7 @@ def _by_hand(module: ast.Module) -> Command | None:
     return command
 
 
-def _is_flag(value: object) -> bool:
+def _is_flag(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and value.startswith("-") and value not in ("-h", "--help", "-")
 
 

@@ -8,6 +8,7 @@ is left out rather than guessed.
 from __future__ import annotations
 
 import ast
+import copy
 from typing import Any
 
 from skill2app.converter.inventory.programs.interface import (
@@ -58,7 +59,7 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
         key=lambda n: (n.lineno, n.col_offset),
     )
     targets = _targets(module)
-    helpers = _helpers(module)
+    helpers = _helpers(module, targets)
     inside = {id(c) for helper in helpers.values() for c in helper.calls}  # done per call
     parsers: dict[str, Command] = {}  # variable → parser
     groups: dict[str, Command] = {}  # subparsers variable → parent parser
@@ -113,17 +114,46 @@ class _Helper:
         )
 
 
-def _helpers(module: ast.Module) -> dict[str, _Helper]:
-    """Module-level functions calling ``add_argument`` on one of their parameters."""
+def _helpers(module: ast.Module, targets: dict[int, str]) -> dict[str, _Helper]:
+    """Module-level functions that only add arguments to a parser they are given
+    (``add_argument`` on a parameter, nothing else of argparse), and that the module calls
+    with a parser it made.  A function that makes a parser, adds subcommands or rebinds its
+    parameter (``def get_parser(parser=None): parser = parser or ArgumentParser()``) is read
+    where it stands, as the rest of the module."""
+    made = {
+        name
+        for call in ast.walk(module)
+        if isinstance(call, ast.Call)
+        and _callee(call)[1] in ("ArgumentParser", "add_parser", "add_argument_group")
+        and (name := targets.get(id(call), ""))
+    }
+    called = {
+        _callee(c)[1]
+        for c in ast.walk(module)
+        if isinstance(c, ast.Call)
+        and not _callee(c)[0]
+        and any(ast.unparse(a) in made for a in [*c.args, *(k.value for k in c.keywords)])
+    }
     found: dict[str, _Helper] = {}
     for node in module.body:
-        if isinstance(node, ast.FunctionDef):
-            helper = _Helper(node)
-            if any(
-                _callee(c)[1] == "add_argument" and _callee(c)[0] in helper.params
-                for c in helper.calls
-            ):
-                found[node.name] = helper
+        if not isinstance(node, ast.FunctionDef) or node.name not in called:
+            continue
+        helper = _Helper(node)
+        adds = [c for c in helper.calls if _callee(c)[1] == "add_argument"]
+        builds = any(
+            _callee(c)[1] in ("ArgumentParser", "add_subparsers", "add_parser")
+            for c in helper.calls
+        )
+        rebinds = any(
+            isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign)
+            and any(
+                isinstance(t, ast.Name) and t.id in helper.params
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+            )
+            for n in ast.walk(node)
+        )
+        if adds and all(_callee(c)[0] in helper.params for c in adds) and not (builds or rebinds):
+            found[node.name] = helper
     return found
 
 
@@ -159,7 +189,7 @@ def _inherit(command: Command, call: ast.Call, parsers: dict[str, Command]) -> N
         for element in parents.elts:
             parent = parsers.get(ast.unparse(element))
             for param in parent.params if parent is not None else []:
-                add_param(command, param)
+                add_param(command, copy.copy(param))  # each subcommand its own
 
 
 def _text(value: Any) -> str:
