@@ -961,3 +961,20 @@ def test_the_second_reads_cases_keep_their_needs(tmp_path: Path) -> None:
     assert ("file", "~/.mytool/config.json", True) in found
     assert any(k == "node-package" and n == "left-pad" for k, n, _r in found)
     assert any(k == "env" and n == "API_KEY" for k, n, _r in found)
+
+
+@pytest.mark.parametrize(
+    ("line", "login"),
+    [
+        ("于是授权你删掉真正在起作用的正文", False),  # permission given to the reader
+        ("zsh 是现代 macOS 的默认登录 shell", False),
+        ("public + 0 stars 且用户明确授权", False),
+        ("the default login shell", False),
+        ("需要用户授权后才能调用", True),  # the feishu skills' OAuth consent
+        ("Log in with `gh auth login` first.", True),
+    ],
+)
+def test_a_login_word_in_prose_means_a_login(tmp_path: Path, line: str, login: bool) -> None:
+    """claude-md-progressive-disclosurer: "授权你删掉" and "默认登录 shell" made a login check."""
+    write_tree(tmp_path, {"SKILL.md": HEAD + line + "\n"})
+    assert any(k == "auth" for k, _n, _r in needs(tmp_path)) is login

@@ -63,8 +63,9 @@ SHELL_VARS = frozenset(
     "SKILL_DIR SKILL_ROOT SKILL_PATH BASE_DIR BASEDIR CLAUDE_SKILL_DIR CLAUDE_PLUGIN_ROOT".split()
 )
 _AUTH = re.compile(
-    r"\b(api[ _-]?keys?|access[ _-]tokens?|tokens?|oauth|log ?in|sign ?in|authenticat\w*|"
-    r"credentials?|bearer|secrets?)\b(?!\s*walls?\b)|(密钥|令牌|登录(?!墙)|认证|授权|凭据)",
+    r"\b(api[ _-]?keys?|access[ _-]tokens?|tokens?|oauth|log ?in(?!\s+shells?\b)|sign ?in|"
+    r"authenticat\w*|credentials?|bearer|secrets?)\b(?!\s*walls?\b)|"
+    r"(密钥|令牌|登录(?!墙|\s*shell)|认证|(?<!明确)授权(?![你我他她给])|凭据)",
     re.I,
 )
 _ENV_INLINE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
