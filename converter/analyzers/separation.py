@@ -3,8 +3,8 @@
 The heuristic says a pipeline's requests in other words (``triggers.more_requests``: "获取日程"
 → "查看日程", "create event" → "create an event") until it has five.  Said of siblings that
 share an object, other words can mean another sibling's task: "查看日程" of get-event is what
-list-events' "查看所有日程" says, and the router then sends list-events' own phrases to
-get-event.  So the expansions are kept only where the router agrees: each trigger is routed
+list-events' "查看所有日程" says, and the router sends it to list-events.  So the expansions
+are kept only where the router agrees: each trigger is routed
 against the rest of the table with itself left out (the routing self-test of
 ``runtime/routing/selftest.py``), and
 
@@ -50,7 +50,8 @@ class Expansions:
 def separate(plan: Plan, expansions: dict[str, Expansions], taken: set[str]) -> list[str]:
     """Drop the expansions of ``plan``'s pipelines that the router confuses with a sibling,
     and refill from the candidates (``taken``: trigger keys no pipeline may take again);
-    return notes for the report (empty when the router cannot be loaded here)."""
+    return notes for the report (what was dropped, or that the router could not be loaded
+    here and nothing was checked)."""
     if len(plan.pipelines) < 2 or not any(e.made for e in expansions.values()):
         return []
     try:
