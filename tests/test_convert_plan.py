@@ -205,7 +205,13 @@ def test_shell_dispatch_and_unshown_paths(tmp_path: Path) -> None:
     assert check_plan(plan, inventory) == []
     (pipeline,) = plan.pipelines
     assert pipeline.name == "notes-add"
-    assert pipeline.triggers == ["add a note", "add notes", "insert a note", "insert notes"]
+    assert pipeline.triggers == [
+        "add a note",
+        "add notes",
+        "insert a note",
+        "insert notes",
+        "insert the notes",
+    ]
     assert pipeline.steps[0].to_dict() == {
         "name": "add",
         "type": "code",

@@ -404,7 +404,7 @@ def _joined(verb: str, rest: str) -> str:
 
 
 # Verbs that bring a thing into being: "create a task", "创建一个任务".
-_MAKING = frozenset("create make add generate build draft write new schedule book".split())
+_MAKING = frozenset("create make add generate build draft write new schedule book scaffold".split())
 _ZH_MAKING = ("创建", "新建", "新增", "添加", "生成")
 # Verbs whose plural object may be "all" of them: "list all tasks", "merge all PDFs".
 _ALL_OF = frozenset(
@@ -420,7 +420,8 @@ _DETERMINERS = frozenset(
 
 def counted(request: str) -> list[str]:
     """``request`` with its object counted, as users also ask: "create task" → "create a
-    task", "list tasks" → "list all tasks"; "创建任务" → "创建一个任务" and "帮我创建一个任务",
+    task", "list tasks" → "list all tasks" and "list the tasks", "compile storyboard" →
+    "compile the storyboard"; "创建任务" → "创建一个任务" and "帮我创建一个任务",
     "删除任务" → "帮我删除任务".  None for a request that names a file, counts its object
     already, does not open with a verb and its object, or whose verb takes no "a"/"all"
     ("filter rows" is no "filter all rows")."""
@@ -442,11 +443,19 @@ def counted(request: str) -> list[str]:
     noun = words[(ends or len(words)) - 1]  # "convert PDF to images" counts "PDF"
     if noun.lower() in _UNCOUNTED:
         return []  # "write code", "check status"
+    # "compile the storyboard": what is acted on exists already (a thing made does not: no
+    # "create the task"); not a phrasal verb's ("zip up a directory"), a program's ("install
+    # pandoc", "run whispers") or an object counted already, nor an adjective alone
+    # ("detect pattern-based")
+    bare = not {w.lower() for w in words[1:]} & (_DETERMINERS | _PHRASAL)
+    named = verb in _RUNS or re.search(r"(?:-based|ing|ed)$", words[-1])
+    the = [" ".join([words[0], "the", *words[1:]])] if bare and not named else []
+    the = [] if verb in _MAKING else the
     if re.fullmatch(r"[A-Za-z]*[a-z]s|[A-Z]+s", noun) and not noun.endswith(_NOT_PLURAL):
-        return [" ".join([words[0], "all", *words[1:]])] if verb in _ALL_OF else []
+        return [*([" ".join([words[0], "all", *words[1:]])] if verb in _ALL_OF else []), *the]
     first = words[1]
     if verb not in _MAKING or first.isupper() or first[0].lower() in "uh":
-        return []  # "an URL", "a hour", "an user": unsure of the article, none
+        return the  # "an URL", "a hour", "an user": unsure of the article, none
     article = "an" if first[0].lower() in "aeio" else "a"
     return [" ".join([words[0], article, *words[1:]])]
 
@@ -458,6 +467,9 @@ _ZH_COUNTED = "一二两三四五几多每所全各到给在并和与及成向�
 _ZH_ANY_LEADS = sorted(
     {*_ZH_LEADS, *(v for others in ZH_SYNONYMS.values() for v in others)}, key=len
 )
+# Particles of a phrasal verb ("zip up", "clean out"), and verbs whose object is a program.
+_PHRASAL = frozenset("up out off over down back".split())
+_RUNS = frozenset("run install execute launch start use uninstall".split())
 # Words after a request's object: "convert PDF to images" counts "PDF", not "images".
 _PARTICLES = frozenset("to from into in on with for by of as".split())
 # Words after a verb that are no object to count.
