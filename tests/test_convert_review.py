@@ -134,6 +134,16 @@ def test_a_request_matched_away_from_its_section_is_a_finding(skill: Path) -> No
     )
     pizza = next(r for r in check.routed if r.request.text == ELSEWHERE)
     assert pizza.request.expected == "order-pizza" and not pizza.finding
+    # the review names the phrase that drew it (round 13/14's hosts left probes unsure for
+    # want of knowing which trigger pulled them)
+    assert report.nearest and report.nearest[0].startswith(
+        'order-pizza: trigger "count the words of the report"'
+    )
+    from skill2app.converter.analyzers.brief import review_prompt
+
+    prompt = review_prompt("demo", "pipelines: []", check)
+    row = next(line for line in prompt.splitlines() if "count the words of the report |" in line)
+    assert row.startswith("| ⚠ ") and '— nearest: order-pizza: trigger "count the words' in row
 
 
 def _start(skill: Path, tmp_path: Path, *flags: str, attempts: int = 3) -> dict[str, Any]:

@@ -269,8 +269,9 @@ REVIEW = """\
 Before app-convert writes it, see where app-run's embedded router (no model) sends the requests \
 the skill itself quotes, the situations its description names, and your probes. A row marked ⚠ \
 reaches no pipeline (Skill mode), leaves the router unsure (the user is asked to pick), or lands \
-on another pipeline than the one whose source section quotes it (a probe: the one it probes). \
-Check the other rows too: a request matched to the wrong pipeline runs the wrong thing.
+on another pipeline than the one whose source section quotes it (a probe: the one it probes); \
+its "nearest" names the phrases that drew it there, with their scores. Check the other rows \
+too: a request matched to the wrong pipeline runs the wrong thing.
 
 | request | from | routes to |
 |---|---|---|
@@ -327,6 +328,9 @@ def review_prompt(
         decided = {"match": routed.pipeline, "no_match": "Skill mode"}.get(routed.decision)
         where = decided or "unsure: " + ", ".join(routed.candidates)
         text = routed.request.text.replace("|", "/")
+        if routed.finding and routed.decision != "no_match" and routed.nearest:
+            drew = "; ".join(routed.nearest).replace("|", "/")
+            where += f" — nearest: {drew}"  # the phrases to reword, or to give the other
         rows.append(f"| {mark}{text} | {routed.request.where} | {where} |")
     return REVIEW.format(
         skill=skill, rows="\n".join(rows), ran=_ran(verification), plan=plan_yaml.rstrip()

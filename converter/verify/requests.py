@@ -60,6 +60,7 @@ class Routed:
     candidates: tuple[str, ...] = ()  # the short list when unsure
 
     copied: str = ""  # a probe that is this pipeline's trigger word for word
+    nearest: tuple[str, ...] = ()  # the phrases that drew it: 'count-words: trigger "…" (0.71)'
 
     @property
     def finding(self) -> str:
@@ -91,6 +92,7 @@ class Routed:
             "candidates": list(self.candidates),
             "expected": self.request.expected or None,
             "finding": self.finding or None,
+            "nearest": list(self.nearest),
         }
 
 
@@ -204,7 +206,10 @@ def route_requests(plan: Plan, inventory: Inventory) -> RequestCheck:
             tuple(c.pipeline for c in decided.candidates) if decided.decision == "unsure" else ()
         )
         copied = triggers.get(request.text.casefold(), "") if request.kind == "probe" else ""
-        routed.append(Routed(request, decided.decision, decided.pipeline or best, shown, copied))
+        nearest = tuple(f"{c.pipeline}: {c.why}" for c in decided.candidates[:2] if c.why)
+        routed.append(
+            Routed(request, decided.decision, decided.pipeline or best, shown, copied, nearest)
+        )
     return RequestCheck(ran=True, routed=routed)
 
 
