@@ -1271,11 +1271,17 @@ def test_an_array_inputs_enum_is_what_each_item_may_be() -> None:
     assert any("default: ['ruff', 'bandit'] is not one of its enum" in e for e in errors), errors
 
 
+def _only_pipeline(root: Path, files: dict[str, Any]) -> tuple[Pipeline, list[str]]:
+    """The one pipeline the heuristic makes of a skill, and its steps' kinds."""
+    (pipeline,) = analyze(build_inventory(make_tree(root, files))).pipelines
+    return pipeline, [type(step).__name__ for step in pipeline.steps]
+
+
 def test_a_workflow_step_naming_a_program_runs_it_there(tmp_path: Path) -> None:
     """workspace-count-tokens (round 12): "1. `scripts/count.py` を実行する" was an llm step,
     and the command of the example block under the list ran last, after the steps that were
     to present its report."""
-    skill = make_tree(
+    pipeline, kinds = _only_pipeline(
         tmp_path / "count",
         {
             "SKILL.md": "---\nname: count\ndescription: トークンを数える。\n---\n## 手順\n\n"
@@ -1285,8 +1291,6 @@ def test_a_workflow_step_naming_a_program_runs_it_there(tmp_path: Path) -> None:
             "p.add_argument('--root', action='append')\np.parse_args()\nprint('ok')\n",
         },
     )
-    (pipeline,) = analyze(build_inventory(skill)).pipelines
-    kinds = [type(step).__name__ for step in pipeline.steps]
     assert kinds == ["CodeStep", "LlmStep", "LlmStep"]
     assert pipeline.steps[0].program == "scripts/count.py"
 
@@ -1294,7 +1298,7 @@ def test_a_workflow_step_naming_a_program_runs_it_there(tmp_path: Path) -> None:
 def test_a_step_that_only_names_a_program_keeps_no_command(tmp_path: Path) -> None:
     """A reviewer's case: "1. Make sure the dependencies of `scripts/report.py` are
     installed" runs nothing; the command stays with step 2, whose block shows it."""
-    skill = make_tree(
+    _pipeline, kinds = _only_pipeline(
         tmp_path / "report",
         {
             "SKILL.md": "---\nname: report\ndescription: Reports.\n---\n## Steps\n\n"
@@ -1305,6 +1309,4 @@ def test_a_step_that_only_names_a_program_keeps_no_command(tmp_path: Path) -> No
             "p.add_argument('--input')\np.parse_args()\nprint('ok')\n",
         },
     )
-    (pipeline,) = analyze(build_inventory(skill)).pipelines
-    kinds = [type(step).__name__ for step in pipeline.steps]
     assert kinds == ["LlmStep", "CodeStep", "LlmStep"]

@@ -48,7 +48,7 @@ from skill2app.converter.analyzers.paths import (
     path_name,
     piped_reason,
 )
-from skill2app.converter.analyzers.separation import Expansions, separate
+from skill2app.converter.analyzers.separation import Expansions, lone_english, separate
 from skill2app.converter.analyzers.situations import situations
 from skill2app.converter.analyzers.snippets import snippet_pipelines
 from skill2app.converter.analyzers.subcommands import subcommand_pipelines
@@ -69,7 +69,6 @@ from skill2app.converter.analyzers.text import (
     unique,
 )
 from skill2app.converter.analyzers.triggers import (
-    CJK_LANGUAGES,
     MAX_TRIGGERS,
     MIN_TRIGGERS,
     as_task,
@@ -423,31 +422,14 @@ def _dedupe(plan: Plan) -> None:
             more = more_requests(
                 pipeline.triggers, plan.language, plan.app_name, pipeline.description
             )
-            _expand(pipeline, more, short, triggers, mine)
-        english = [t for t in pipeline.triggers if not has_cjk(t)]
-        if (
-            plan.language in CJK_LANGUAGES
-            and len(english) == 1
-            and len(pipeline.triggers) < MAX_TRIGGERS
-        ):
+            mine.give(pipeline, more, short, triggers)
+        if lone_english(plan.language, pipeline.triggers) and len(pipeline.triggers) < MAX_TRIGGERS:
+            english = [t for t in pipeline.triggers if not has_cjk(t)]
             verb = (english[0].split() or [""])[0].lower()  # "create a tasklist" first
             said = sorted(more_requests(english, "en"), key=lambda c: c.split()[:1] != [verb])
-            _expand(pipeline, said, 1, triggers, mine)
+            mine.give(pipeline, said, 1, triggers)
         triggers |= {trigger_key(t) for t in pipeline.triggers}
     plan.notes += separate(plan, expansions, triggers)
-
-
-def _expand(
-    pipeline: Pipeline, candidates: list[str], count: int, taken: set[str], mine: Expansions
-) -> None:
-    """Give ``pipeline`` ``count`` of ``candidates`` (none in ``taken``); keep the rest for
-    ``separation`` to try when one of them confuses the router."""
-    have = taken | {trigger_key(t) for t in pipeline.triggers}
-    added = pick(candidates, have, count)
-    keys = {trigger_key(t) for t in added}
-    pipeline.triggers += added
-    mine.made |= keys
-    mine.left += [c for c in candidates if trigger_key(c) not in have | keys]
 
 
 def _leave_unmappable(plan: Plan, inventory: Inventory) -> None:

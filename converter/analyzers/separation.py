@@ -46,6 +46,24 @@ class Expansions:
     made: set[str] = field(default_factory=set)  # trigger keys the analyzer made up
     left: list[str] = field(default_factory=list)  # candidates not yet tried, best first
 
+    def give(self, pipeline: Pipeline, candidates: list[str], count: int, taken: set[str]) -> None:
+        """Give ``pipeline`` ``count`` of ``candidates`` that no pipeline has (``taken``,
+        which then holds them too); the rest stay ``left`` for a later top-up."""
+        have = taken | _keys(pipeline.triggers)
+        added = pick(candidates, have, count)
+        tried = have | _keys(added)
+        pool = dict.fromkeys([*self.left, *candidates])
+        self.left = [c for c in pool if trigger_key(c) not in tried]
+        self.made |= _keys(added)
+        taken |= _keys(added)
+        pipeline.triggers += added
+
+
+def lone_english(language: str, triggers: list[str]) -> bool:
+    """Whether a Chinese or Japanese skill's pipeline has one English request: alone in its
+    language, it has nothing of its own to reach (the self-test sends it to a sibling)."""
+    return language in CJK_LANGUAGES and sum(not has_cjk(t) for t in triggers) == 1
+
 
 def separate(plan: Plan, expansions: dict[str, Expansions], taken: set[str]) -> list[str]:
     """Drop the expansions of ``plan``'s pipelines that the router confuses with a sibling,
@@ -105,30 +123,17 @@ def _culprits(
 def _refill(plan: Plan, expansions: dict[str, Expansions], taken: set[str]) -> None:
     """Top up each pipeline short of five, or left with one English request in a Chinese or
     Japanese skill, from its candidates not yet tried."""
+    cjk = plan.language in CJK_LANGUAGES
     for pipeline in plan.pipelines:
         mine = expansions.get(pipeline.name)
         if mine is None or not mine.left:
             continue
         short = MIN_TRIGGERS - in_language(pipeline.triggers, plan.language)
         if short > 0:
-            cjk = plan.language in CJK_LANGUAGES
             alike = [c for c in mine.left if has_cjk(c) == cjk]  # in the skill's language
-            _top_up(pipeline, mine, alike, short, taken)
-        english = [t for t in pipeline.triggers if not has_cjk(t)]
-        if plan.language in CJK_LANGUAGES and len(english) == 1:
-            _top_up(pipeline, mine, [c for c in mine.left if not has_cjk(c)], 1, taken)
-
-
-def _top_up(
-    pipeline: Pipeline, mine: Expansions, candidates: list[str], count: int, taken: set[str]
-) -> None:
-    have = taken | _keys(pipeline.triggers)
-    added = pick(candidates, have, count)
-    tried = have | _keys(added)
-    mine.left = [c for c in mine.left if trigger_key(c) not in tried]
-    mine.made |= _keys(added)
-    taken |= _keys(added)
-    pipeline.triggers += added
+            mine.give(pipeline, alike, short, taken)
+        if lone_english(plan.language, pipeline.triggers):
+            mine.give(pipeline, [c for c in mine.left if not has_cjk(c)], 1, taken)
 
 
 def _keys(triggers: list[str]) -> set[str]:

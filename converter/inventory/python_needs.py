@@ -89,15 +89,13 @@ def _top_modules(nodes: list[ast.stmt]) -> set[str]:
     return found
 
 
-def _another_way(handler: ast.ExceptHandler, node: ast.AST, scanner: object) -> bool:
-    """Whether ``node``, in ``handler``, is a fallback: what it imports is not what the try
-    imported (``except ImportError: from yaml import SafeLoader`` after ``from yaml import
-    CSafeLoader`` still needs yaml)."""
-    parents = getattr(scanner, "parents", {})
-    tried = parents.get(handler)
-    if not isinstance(tried, ast.Try):
+def _another_way(tried: ast.AST | None, node: ast.AST) -> bool:
+    """Whether ``node``, in an ``except`` of the ``try`` statement ``tried``, is a fallback:
+    what it imports is not what the try imported (``except ImportError: from yaml import
+    SafeLoader`` after ``from yaml import CSafeLoader`` still needs yaml)."""
+    if not isinstance(tried, ast.Try) or not isinstance(node, ast.stmt):
         return False
-    mine = _top_modules([node]) if isinstance(node, ast.stmt) else set()
+    mine = _top_modules([node])
     return bool(mine) and not mine & _top_modules(tried.body)
 
 
@@ -180,7 +178,9 @@ class PythonNeeds:
             if isinstance(parent, ast.Try) and child in parent.body and _tolerant(parent):
                 # `except ImportError: HAS_X = False`, then `if not HAS_X: raise`: needed
                 return not (_assigned(parent) & self.fatal_flags)
-            if isinstance(parent, ast.ExceptHandler) and _another_way(parent, node, self):
+            if isinstance(parent, ast.ExceptHandler) and _another_way(
+                self.parents.get(parent), node
+            ):
                 return True  # `from backports.zoneinfo import ...` when zoneinfo failed
             if isinstance(parent, ast.If | ast.IfExp | ast.While) and child is not parent.test:
                 if self._conditional_test(parent.test):

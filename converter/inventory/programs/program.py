@@ -292,11 +292,11 @@ def _interpreter(language: str, source: str, invocations: list[Invocation]) -> s
         shown = [inv.interpreter for inv in invocations if inv.interpreter]
         return max(interpreters, key=lambda i: (shown.count(i), -shown.index(i)))
     direct = any(not inv.interpreter for inv in invocations)
-    if direct and not interpreters and shebang_command(source):
-        return shebang_command(source)
-    shebang = shebang_command(source).split(" ")[0]
-    if not invocations and shebang in _OWN_RUNTIMES.get(language, ()):
-        return shebang_command(source)  # `#!/usr/bin/env bun`: a script tsx cannot run
+    shebang = shebang_command(source)
+    if direct and not interpreters and shebang:
+        return shebang
+    if not invocations and shebang.split(" ")[0] in _OWN_RUNTIMES.get(language, ()):
+        return shebang  # `#!/usr/bin/env bun`: a script tsx cannot run
     return DEFAULT_INTERPRETER.get(language, "")
 
 
