@@ -975,6 +975,13 @@ def test_check_plan_other_skills(skill: str, edit: Any, expected_error: str) -> 
     ("text", "expected_error", "line"),
     [
         pytest.param("plan_version: 1\napp: [\n", "broken YAML", 3, id="broken-yaml"),
+        # an attack by hand: an escape in a plan was an internal error (exit 70)
+        pytest.param(
+            'plan_version: 2\napp: {name: x, description: "a\x1b]0;pwned\x07"}\n',
+            "broken YAML: unacceptable character #x001b",
+            2,
+            id="control-character",
+        ),
         pytest.param(
             "- a\n",
             "the plan does not match its schema: (plan): ['a'] is not of type",

@@ -946,3 +946,16 @@ def test_a_signal_before_an_agent_run_takes_over(
     events = read_events(Path(out["record"]))
     assert (events[-1]["event"], events[-1]["status"]) == ("run_end", "interrupted")
     assert not (runtime_env / "destructor.runs").exists()
+
+
+def test_a_control_character_in_a_plain_yaml_file_is_a_load_error() -> None:
+    """The YAML reader refuses a control character when the loader is made: `safe_yaml` made
+    it outside its `try`, so a plan, a sample, an answers file or an APP's SKILL.md
+    frontmatter holding `\\x1b` was an internal error (exit 70) instead of a file:line."""
+    from skill2app.runtime.app.document import safe_yaml
+    from skill2app.runtime.errors import LoadError
+
+    with pytest.raises(LoadError) as caught:
+        safe_yaml("name: x\ndescription: a\x1b[2Jb\n", "SKILL.md", first_line=2)
+    assert caught.value.message == "invalid YAML: unacceptable character #x001b"
+    assert caught.value.where is not None and caught.value.where.line == 3

@@ -18,6 +18,7 @@ import yaml
 
 from skill2app.converter.errors import FrontmatterError, SkillError, Where
 from skill2app.converter.inventory.markdown import CodeBlock, InlineCode, Section, scan_markdown
+from skill2app.runtime.app.document import refused_character
 
 MAX_SKILL_MD_BYTES = 1_000_000
 MAX_FRONTMATTER_NODES = 5_000
@@ -154,10 +155,10 @@ def _load_frontmatter(text: str, file: str) -> tuple[dict[str, Any], dict[str, i
     try:
         loader = yaml.SafeLoader(text)  # its reader refuses control characters at once
     except yaml.reader.ReaderError as exc:
-        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        character, line = refused_character(exc, text)
         raise FrontmatterError(
-            f"broken YAML in the frontmatter: unacceptable character #x{code:04x}",
-            where=Where(file, text.count("\n", 0, exc.position) + 2),
+            f"broken YAML in the frontmatter: unacceptable character {character}",
+            where=Where(file, line + 2),
             hint="the frontmatter is plain text: remove the control character",
         ) from exc
     key_lines: dict[str, int] = {}

@@ -93,10 +93,10 @@ def parse_yaml(text: str, path: Path) -> Any:
             hint = "a key may appear only once in a mapping: remove or rename one of them"
         raise LoadError(f"invalid YAML: {problem}", where=Where(path, line), hint=hint) from exc
     except ReaderError as exc:  # a control character such as NUL: a binary file?
-        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        character, line = refused_character(exc, text)
         raise LoadError(
-            f"invalid YAML: unacceptable character #x{code:04x}",
-            where=Where(path, text.count("\n", 0, exc.position) + 1),
+            f"invalid YAML: unacceptable character {character}",
+            where=Where(path, line + 1),
             hint="pipeline files are plain text: remove the control character",
         ) from exc
     except YAMLError as exc:
@@ -177,7 +177,15 @@ def safe_yaml(
     used) to more than ``max_nodes`` values."""
     import yaml
 
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)  # its reader refuses control characters at once
+    except yaml.reader.ReaderError as exc:
+        character, line = refused_character(exc, text)
+        raise LoadError(
+            f"invalid YAML: unacceptable character {character}",
+            where=Where(path, line + first_line),
+            hint="the file is plain text: remove the control character",
+        ) from None
     try:
         node = loader.get_single_node()
         if node is None:
@@ -199,6 +207,13 @@ def safe_yaml(
         ) from None
     finally:
         loader.dispose()
+
+
+def refused_character(exc: Any, text: str) -> tuple[str, int]:
+    """What a YAML reader (PyYAML's or ruamel's ``ReaderError``) refused in ``text``: the
+    character, as ``#x001b``, and the 0-based line it is on."""
+    code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+    return f"#x{code:04x}", text.count("\n", 0, exc.position)
 
 
 def _check_graph(node: Any, path: Path | str, first: int, max_nodes: int, max_depth: int) -> None:
