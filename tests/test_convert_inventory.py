@@ -1508,3 +1508,14 @@ def test_a_python_program_never_shown_run_keeps_python3(tmp_path: Path) -> None:
     found = {p.path: p.interpreter for p in build_inventory(tmp_path).programs}
     assert found == {"scripts/a.py": "python3", "scripts/b.py": "uv run --script",
                      "scripts/c.ts": "deno run"}  # fmt: skip
+
+
+def test_a_program_too_deep_to_unparse_has_no_interface_and_no_crash() -> None:
+    """An attack by hand: `x = a+a+…` 900 terms deep parses, but unparsing it (to see whether
+    it copies sys.argv) recursed past Python's limit, and app-convert stopped with an
+    internal error."""
+    deep = (
+        "import sys\nargv = sys.argv\nx = " + "+".join(["a"] * 900) + '\nif "--v" in argv: pass\n'
+    )
+    command, _doc = extract_python_cli(deep)
+    assert command is None

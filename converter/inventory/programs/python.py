@@ -19,6 +19,14 @@ def extract_python_cli(source: str) -> tuple[Command | None, str]:
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # 200,000 deep, too
         return None, ""
     names = Names(module)
+    try:
+        return _command(module, names), names.docstring
+    except RecursionError:  # an expression parsed, but too deep to unparse: no interface read
+        return None, names.docstring
+
+
+def _command(module: ast.Module, names: Names) -> Command | None:
+    """What the framework the program imports declares, or the flags it tests by hand."""
     imported = _imports(module)
     command = None
     if "typer" in imported:
@@ -31,7 +39,7 @@ def extract_python_cli(source: str) -> tuple[Command | None, str]:
         _declared(command)
     elif "sys" in imported:
         command = _by_hand(module)
-    return command, names.docstring
+    return command
 
 
 def _by_hand(module: ast.Module) -> Command | None:
