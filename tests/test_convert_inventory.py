@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import write_tree
 
 from skill2app.converter.errors import ConvertError, FrontmatterError, SkillError
 from skill2app.converter.inventory.invocations import invocations_in
@@ -35,18 +36,6 @@ EXAMPLES = ROOT / "examples" / "skills"
 GOLDEN = Path(__file__).resolve().parent / "golden" / "convert"
 SKILLS = sorted(p.name for p in EXAMPLES.iterdir() if (p / "SKILL.md").is_file())
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
-
-
-def make_tree(root: Path, files: dict[str, str | bytes]) -> Path:
-    """Write ``files`` (relative path → content) under ``root`` and return ``root``."""
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return root
 
 
 def compare_golden(path: Path, text: str) -> None:
@@ -227,7 +216,7 @@ def test_sections_and_code_blocks() -> None:
 def test_skill_folder_errors(
     tmp_path: Path, files: dict[str, str | bytes], expected_error: str
 ) -> None:
-    make_tree(tmp_path, files)
+    write_tree(tmp_path, files)
     with pytest.raises(SkillError) as caught:
         build_inventory(tmp_path)
     assert expected_error in caught.value.one_line()
@@ -239,7 +228,7 @@ def test_not_a_folder(tmp_path: Path) -> None:
 
 
 def test_lowercase_skill_md_and_skipped_folders(tmp_path: Path) -> None:
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "skill.md": OK,
@@ -473,7 +462,7 @@ def test_what_a_command_feeds_a_program_on_stdin(text: str, expected: list[tuple
 
 
 def test_the_inventory_shows_stdin_only_where_there_is_some(tmp_path: Path) -> None:
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": OK
@@ -714,7 +703,7 @@ def test_a_usage_line_splits_into_arguments_and_description(
 
 
 def test_lower_case_names_on_a_usage_line_name_the_inputs(tmp_path: Path) -> None:
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": OK + "```bash\nbash scripts/cp.sh ./in/a ./out/b\n"
@@ -755,7 +744,7 @@ def test_a_positional_shown_by_example_gets_a_generic_name(word: str, name: str)
 
 
 def test_programs_found_in_every_layout(tmp_path: Path) -> None:
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": OK + "```bash\nnode ./calendar.js --action list\nbin/tool --x 1\n```\n"
@@ -797,7 +786,7 @@ def test_programs_found_in_every_layout(tmp_path: Path) -> None:
 
 
 def test_requirements_from_programs(tmp_path: Path) -> None:
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": OK
@@ -1034,7 +1023,7 @@ def test_example_calendar_and_git_scripts(tmp_path: Path) -> None:
 
 def test_nothing_runs_without_probe(tmp_path: Path) -> None:
     marker = tmp_path / "ran"
-    make_tree(
+    write_tree(
         tmp_path / "skill",
         {
             "SKILL.md": OK + "```bash\npython3 tools/t.py --x 1\n```\n",
@@ -1057,7 +1046,7 @@ def test_nothing_runs_without_probe(tmp_path: Path) -> None:
 
 def test_probe_timeout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(probe_module, "PROBE_TIMEOUT", 0.5)
-    make_tree(tmp_path, {"SKILL.md": OK, "scripts/slow.sh": "sleep 30 &\nsleep 30\n"})
+    write_tree(tmp_path, {"SKILL.md": OK, "scripts/slow.sh": "sleep 30 &\nsleep 30\n"})
     started = time.monotonic()
     probe = build_inventory(tmp_path, probe=True).programs[0].probe
     assert probe is not None and probe["error"] == "timed out"
@@ -1066,7 +1055,7 @@ def test_probe_timeout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_invocations_in_other_markdown_files(tmp_path: Path) -> None:
     """Real skills often show their commands in a linked document, not in SKILL.md."""
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": OK + "To fill a form, follow FORMS.md.\n",
@@ -1107,7 +1096,7 @@ def test_invocations_in_other_markdown_files(tmp_path: Path) -> None:
 
 def test_a_default_or_a_file_the_program_writes_is_no_file_check(tmp_path: Path) -> None:
     """A fresh install has no data file yet: the constructor must not demand one."""
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": OK
@@ -1132,7 +1121,7 @@ def test_a_file_not_made_by_the_program_or_needed_at_its_default_is_a_file_check
 ) -> None:
     """A negated or obligated making, or a default location that must exist, is the user's
     job: the constructor checks for it (QA: both were silently dropped)."""
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": OK
@@ -1166,7 +1155,7 @@ def test_a_file_not_made_by_the_program_or_needed_at_its_default_is_a_file_check
 
 
 def test_a_script_run_directly_that_cannot_run_that_way_is_warned_about(tmp_path: Path) -> None:
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": OK
@@ -1202,7 +1191,7 @@ def test_commands_only_skill_md_runs_are_warnings_not_constructor_failures(
 ) -> None:
     """Pseudo-code in an untagged block (an agent's own tool names) and binaries only the
     agent runs in Skill mode must not make the constructor refuse every pipeline."""
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": OK + "```\nview file.py lines 45-60\nstr_replace in file.py\n```\n"
@@ -1220,7 +1209,7 @@ def test_commands_only_skill_md_runs_are_warnings_not_constructor_failures(
 def test_requirements_a_program_copes_without_are_only_warnings(tmp_path: Path) -> None:
     """Real skills: an import in try/except ImportError (a fallback exists), a tool looked up
     with shutil.which (the program checks it itself), a module loaded by name."""
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": OK,
@@ -1251,7 +1240,7 @@ def test_what_a_program_installs_itself_is_its_output_not_a_requirement(tmp_path
     it creates, and patches tsconfig with a `node -e "..."` script over several lines.  The
     packages blocked every pipeline (they are what the script makes), and the script's lines
     (`const fs = ...`) became binaries."""
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": OK + "```bash\nbash scripts/init.sh demo\n```\n",
@@ -1275,7 +1264,7 @@ def test_a_program_of_another_skill_the_documents_run_is_known_as_they_show_it(
     """feishu: every skill signs in with `node ../feishu-auth/auth.js --auth-and-poll ...` and
     looks names up with the search-user skill's program, in a block or inline: their flags
     were nowhere in the inventory, so an analyst could not call them right."""
-    make_tree(
+    write_tree(
         tmp_path / "task",
         {
             "SKILL.md": OK + "```bash\nnode ./task.js --action list\n"
@@ -1284,7 +1273,7 @@ def test_a_program_of_another_skill_the_documents_run_is_known_as_they_show_it(
             "task.js": "const a = process.argv.indexOf('--action');\n",
         },
     )
-    make_tree(tmp_path / "feishu-auth", {"auth.js": "process.argv.indexOf('--not-shown')\n"})
+    write_tree(tmp_path / "feishu-auth", {"auth.js": "process.argv.indexOf('--not-shown')\n"})
     inventory = build_inventory(tmp_path / "task")
     assert [p.path for p in inventory.programs] == ["task.js"]
     shown = {p.path: {x.name: x.type for x in p.cli.params} for p in inventory.elsewhere if p.cli}
@@ -1311,7 +1300,7 @@ def test_documentation_lines_in_shell_blocks_are_not_commands(tmp_path: Path) ->
         "jq . out.json\n"
         "```\n"
     )
-    make_tree(tmp_path, {"SKILL.md": OK + block})
+    write_tree(tmp_path, {"SKILL.md": OK + block})
     found = {(r.kind, r.name) for r in build_inventory(tmp_path).requirements}
     assert found == {("binary", "jq")}
 
@@ -1319,7 +1308,7 @@ def test_documentation_lines_in_shell_blocks_are_not_commands(tmp_path: Path) ->
 def test_scripts_the_documentation_names_but_the_skill_lacks_are_warned_about(
     tmp_path: Path,
 ) -> None:
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": OK
@@ -1403,8 +1392,6 @@ def test_a_node_flag_passed_on_first_and_read_later_is_typed_where_it_is_read() 
 
 
 def test_a_boolean_flags_documented_default_is_a_boolean(tmp_path: Path) -> None:
-    from helpers import write_tree
-
     write_tree(
         tmp_path,
         {
@@ -1446,8 +1433,6 @@ def test_a_documented_default_a_parser_does_not_declare_is_a_description(
     """takusaotome shift-planner (fresh9): "| --patterns | No | ビルトイン5パターン |" says what
     the program does without the flag; argparse declares `default=None`, and the pipeline
     passed `--patterns ビルトイン5パターン`, taken for a file, on every run."""
-    from helpers import write_tree
-
     write_tree(
         tmp_path,
         {
@@ -1494,8 +1479,6 @@ def test_a_python_program_never_shown_run_keeps_python3(tmp_path: Path) -> None:
     """`#!/usr/bin/env python` (often missing on Debian) or `#!/usr/bin/python2.7` must not
     replace python3 for a program no document runs; only a runtime the default cannot stand
     in for does (bun, deno, `uv run --script`)."""
-    from helpers import write_tree
-
     write_tree(
         tmp_path,
         {

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers import write_tree
 
 from skill2app.converter.analyzers import default_analyzer, get_analyzer
 from skill2app.converter.analyzers.heuristic import analyze
@@ -44,14 +45,6 @@ EXAMPLES = ROOT / "examples" / "skills"
 GOLDEN = Path(__file__).resolve().parent / "golden" / "convert"
 SKILLS = sorted(p.name for p in EXAMPLES.iterdir() if (p / "SKILL.md").is_file())
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
-
-
-def make_tree(root: Path, files: dict[str, str]) -> Path:
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(content, encoding="utf-8")
-    return root
 
 
 @pytest.fixture(autouse=True)
@@ -187,7 +180,7 @@ SKILL = "---\nname: demo\ndescription: Demo things. Use when the user asks to ad
 
 
 def test_shell_dispatch_and_unshown_paths(tmp_path: Path) -> None:
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": SKILL + "# Demo\n## Add a note\n```bash\nbash scripts/notes.sh add "
@@ -233,7 +226,7 @@ def test_shell_dispatch_and_unshown_paths(tmp_path: Path) -> None:
 
 
 def test_commands_shown_in_another_file(tmp_path: Path) -> None:
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": SKILL + "# Demo\nFor forms, read FORMS.md.\n",
@@ -259,7 +252,7 @@ def test_commands_shown_in_another_file(tmp_path: Path) -> None:
 def test_untidy_skill(tmp_path: Path) -> None:
     """BOM, CRLF, a name that is not ASCII, odd program names, broken and binary files."""
     skill = tmp_path / "s"
-    make_tree(
+    write_tree(
         skill,
         {
             "scripts/脚本.py": (
@@ -295,14 +288,14 @@ def test_untidy_skill(tmp_path: Path) -> None:
 
 
 def test_prose_without_rules_stays_in_skill_mode(tmp_path: Path) -> None:
-    make_tree(tmp_path, {"SKILL.md": SKILL + "# Demo\n## Tone\nBe friendly.\n"})
+    write_tree(tmp_path, {"SKILL.md": SKILL + "# Demo\n## Tone\nBe friendly.\n"})
     plan = analyze(build_inventory(tmp_path))
     assert plan.pipelines == []
     assert [k.topic for k in plan.skill_mode] == ["Tone", "Requests no pipeline matches"]
 
 
 def test_cleanup_means_destructor(tmp_path: Path) -> None:
-    make_tree(
+    write_tree(
         tmp_path,
         {"SKILL.md": SKILL + "# Demo\nAfterwards, clean up the temporary files in /tmp/demo.\n"},
     )
@@ -330,7 +323,7 @@ def test_what_real_skills_write_is_read_as_meant(tmp_path: Path) -> None:
         "```bash\npython scripts/cleanup.py --before 2023-01-01\n```\n"
     )
     script = "import sys\nif __name__ == '__main__':\n    print(sys.argv)\n"
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": skill_md,
@@ -351,7 +344,7 @@ def test_what_real_skills_write_is_read_as_meant(tmp_path: Path) -> None:
 
 def test_a_usage_line_is_no_description(tmp_path: Path) -> None:
     """pdf skill: docstrings that only say "Usage: x.py [fields.json]"."""
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": SKILL
@@ -403,7 +396,7 @@ def test_names_and_descriptions_come_from_the_skills_words_not_its_examples(
     """A positional is named by the usage line (FILE), else by what it is (a file), never
     after the example value (article_txt); a usage line's own words describe the program; a
     sentence goes on past a semicolon; ß is ss; a sample takes the value SKILL.md shows."""
-    make_tree(tmp_path, NAMED)
+    write_tree(tmp_path, NAMED)
     inventory = build_inventory(tmp_path)
     plan = analyze(inventory)
     assert check_plan(plan, inventory) == []
@@ -450,7 +443,7 @@ def test_every_use_no_pipeline_runs_has_one_skill_mode_entry(tmp_path: Path) -> 
     """QA (flow, textkit): a pipe a workflow pipeline reproduces is no Skill-mode entry; a
     use dropped from a pipeline (curl-fed, or fed by another program outside a workflow) is
     one, named by its section; a description stops at the end of its list item."""
-    make_tree(tmp_path, DROPPED_USES)
+    write_tree(tmp_path, DROPPED_USES)
     inventory = build_inventory(tmp_path)
     plan = analyze(inventory)
     assert check_plan(plan, inventory) == []
@@ -476,7 +469,7 @@ def test_every_use_no_pipeline_runs_has_one_skill_mode_entry(tmp_path: Path) -> 
 def test_a_pipe_of_three_programs_runs_in_the_order_of_the_line(tmp_path: Path) -> None:
     """Review: the steps were ordered by program name, so `z | m | a` read a's input from a
     step not yet run and the workflow went to Skill mode."""
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": SKILL + "# Flow\n## Fetch and tidy\n\n"
@@ -506,7 +499,7 @@ def test_samples_keep_the_data_skill_md_feeds_exactly(tmp_path: Path) -> None:
     """A JSON object echoed into a program is a value, not a `{placeholder}`; a heredoc's
     body is the sample; a flag value's trailing space survives (QA: all three became
     "example" or lost the space, and --smoke failed on them)."""
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": SKILL + "# Demo\n## Records\n"
@@ -533,7 +526,7 @@ def test_samples_keep_the_data_skill_md_feeds_exactly(tmp_path: Path) -> None:
 
 
 def test_a_description_never_ends_in_a_semicolon_or_colon(tmp_path: Path) -> None:
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": SKILL + "# Demo\n## Slow requests\nPipe the log into the filter;\n"
@@ -555,7 +548,7 @@ def test_a_programs_interpreter_is_a_need_of_the_pipelines_running_it(tmp_path: 
     applies to the pipeline running it, not only to the one whose shell script calls node;
     a #! line naming another interpreter makes that one a need.  A plan whose check names
     only SKILL.md (an llm plan) is scoped the same way, from the inventory."""
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": SKILL + "# Demo\n## List\n```bash\nnode scripts/cal.js --days 3\n```\n"
@@ -585,7 +578,7 @@ def test_a_programs_interpreter_is_a_need_of_the_pipelines_running_it(tmp_path: 
 def test_a_program_run_directly_runs_with_what_its_shebang_names(tmp_path: Path) -> None:
     """`./scripts/dn.ts` with `#!/usr/bin/env deno` got `npx tsx` (from its extension) and an
     npx check: for a program SKILL.md runs directly, the #! line wins over the extension."""
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": SKILL + "# Demo\n## Deno\n```bash\n./scripts/dn.ts --x 1\n```\n"
@@ -619,7 +612,7 @@ def test_a_pip_install_and_the_import_it_gives_are_one_check(tmp_path: Path) -> 
     """`pip install PyYAML` + `import yaml` was a global PyYAML check (stopping the bash
     pipeline that never imports it) and a scoped yaml one: one check now, scoped to the
     pipelines importing it; a package no program imports stays global."""
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": SKILL
@@ -654,7 +647,7 @@ def test_a_written_step_importing_a_module_of_the_skill_needs_what_the_module_ne
 ) -> None:
     """slack-gif-creator: the written steps import core.gif_builder (imageio) or only
     core.validators (Pillow); checking a GIF must not stop because imageio is missing."""
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": SKILL + "# Demo\nMake GIFs with `core/gif_builder.py`.\n",
@@ -684,7 +677,7 @@ def test_a_written_step_importing_a_module_of_the_skill_needs_what_the_module_ne
 def test_an_env_var_is_the_need_of_the_written_steps_reading_it(tmp_path: Path) -> None:
     """notion-sdk (round 5): NOTION_TOKEN, read by the skill's check script and by the
     analyst's written steps, was checked only before the pipeline running that script."""
-    make_tree(
+    write_tree(
         tmp_path,
         {
             "SKILL.md": SKILL + "# Demo\n```bash\npython3 scripts/check.py\n```\n",
@@ -1042,7 +1035,7 @@ def test_a_program_documented_in_its_own_section_and_in_a_workflow_keeps_its_tit
 ) -> None:
     """The section that documents one program alone names its pipeline, even when a later
     workflow section runs it beside others."""
-    skill = make_tree(
+    skill = write_tree(
         tmp_path / "edits",
         {
             "SKILL.md": "---\nname: edits\ndescription: Edit files safely.\n---\n"
@@ -1099,7 +1092,7 @@ def _feeds(plan: Plan) -> dict[str, Any]:
 
 
 def test_data_piped_or_redirected_into_a_program_becomes_a_stdin_input(tmp_path: Path) -> None:
-    inventory = build_inventory(make_tree(tmp_path / "piped", PIPED))
+    inventory = build_inventory(write_tree(tmp_path / "piped", PIPED))
     plan = analyze(inventory)
     file_feed = {"from": "input.input_file", "as": "file"}
     assert _feeds(plan) == {
@@ -1128,7 +1121,7 @@ def load_plan_text(text: str, tmp_path: Path) -> Plan:
 
 
 def test_data_from_another_commands_output_stays_in_skill_mode(tmp_path: Path) -> None:
-    plan = analyze(build_inventory(make_tree(tmp_path / "piped", PIPED)))
+    plan = analyze(build_inventory(write_tree(tmp_path / "piped", PIPED)))
     assert "remote" not in [p.name for p in plan.pipelines]
     kept = next(k for k in plan.skill_mode if k.topic == "tools/remote.py")
     assert kept.to_dict() == {
@@ -1140,7 +1133,7 @@ def test_data_from_another_commands_output_stays_in_skill_mode(tmp_path: Path) -
 
 
 def test_a_program_shown_with_and_without_a_pipe_keeps_the_plain_use(tmp_path: Path) -> None:
-    skill = make_tree(
+    skill = write_tree(
         tmp_path / "mixed",
         {
             "SKILL.md": "---\nname: mixed\ndescription: Get data.\n---\n```bash\n"
@@ -1159,7 +1152,7 @@ def test_a_program_shown_with_and_without_a_pipe_keeps_the_plain_use(tmp_path: P
 
 
 def test_a_workflow_pipes_one_program_into_the_next(tmp_path: Path) -> None:
-    skill = make_tree(
+    skill = write_tree(
         tmp_path / "flow",
         {
             "SKILL.md": "---\nname: flow\ndescription: Review logs.\n---\n## Review\n\n"
@@ -1217,7 +1210,7 @@ def test_a_workflow_pipes_one_program_into_the_next(tmp_path: Path) -> None:
     ],
 )
 def test_check_plan_finds_stdin_problems(tmp_path: Path, edit: Any, expected_error: str) -> None:
-    inventory = build_inventory(make_tree(tmp_path / "piped", PIPED))
+    inventory = build_inventory(write_tree(tmp_path / "piped", PIPED))
     plan = analyze(inventory)
     pipeline = plan.pipelines[0]
     step = pipeline.steps[0]
@@ -1227,7 +1220,7 @@ def test_check_plan_finds_stdin_problems(tmp_path: Path, edit: Any, expected_err
 
 
 def test_check_plan_asks_for_skill_mode_when_no_step_can_feed_the_program(tmp_path: Path) -> None:
-    inventory = build_inventory(make_tree(tmp_path / "piped", PIPED))
+    inventory = build_inventory(write_tree(tmp_path / "piped", PIPED))
     step = CodeStep("remote", "tools/remote.py")
     plan = Plan("piped", "Read data.", pipelines=[Pipeline("remote", "Parse", ["p"], [], [step])])
     assert check_plan(plan, inventory) == [
@@ -1245,7 +1238,7 @@ def test_the_schema_rejects_a_bad_stdin_mapping() -> None:
 
 
 def test_a_workflow_feeds_a_file_an_llm_step_saves_to_the_next_program(tmp_path: Path) -> None:
-    skill = make_tree(
+    skill = write_tree(
         tmp_path / "saved",
         {
             "SKILL.md": "---\nname: saved\ndescription: Apply a plan.\n---\n## Apply\n\n"
@@ -1280,7 +1273,7 @@ def test_an_array_inputs_enum_is_what_each_item_may_be() -> None:
 
 def _only_pipeline(root: Path, files: dict[str, Any]) -> tuple[Pipeline, list[str]]:
     """The one pipeline the heuristic makes of a skill, and its steps' kinds."""
-    (pipeline,) = analyze(build_inventory(make_tree(root, files))).pipelines
+    (pipeline,) = analyze(build_inventory(write_tree(root, files))).pipelines
     return pipeline, [type(step).__name__ for step in pipeline.steps]
 
 

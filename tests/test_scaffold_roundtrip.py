@@ -6,24 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import write_tree
 
 from skill2app.scaffold import specs, step
 from skill2app.scaffold.errors import BadFile, Conflict, NotFound
 from skill2app.scaffold.files import EDIT
 
 
-def make_tree(root: Path, files: dict[str, str]) -> Path:
-    """Write ``files`` (relative path -> text) under ``root``; return ``root``."""
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(text.encode("utf-8"))
-    return root
-
-
 def add_step(root: Path, pipeline_yaml: str, spec: specs.StepSpec, after: str | None) -> str:
     """The new text of ``pipeline_yaml`` after adding ``spec`` (nothing is written)."""
-    app = make_tree(root, {"SKILL.md": "x", "pipelines/p/pipeline.yaml": pipeline_yaml})
+    app = write_tree(root, {"SKILL.md": "x", "pipelines/p/pipeline.yaml": pipeline_yaml})
     changes = step.plan_step(app, "p", spec, after=after)
     (edit,) = [c for c in changes if c.path.name == "pipeline.yaml"]
     assert edit.action == EDIT
@@ -219,7 +211,7 @@ def test_insert_keeps_everything_else(
 def test_the_diff_only_adds_lines(
     tmp_path: Path, original: str, spec: specs.StepSpec, after: str | None
 ) -> None:
-    app = make_tree(tmp_path, {"SKILL.md": "x", "pipelines/p/pipeline.yaml": original})
+    app = write_tree(tmp_path, {"SKILL.md": "x", "pipelines/p/pipeline.yaml": original})
     edit = [c for c in step.plan_step(app, "p", spec, after=after) if c.action == EDIT][0]
     body = edit.diff().splitlines()[2:]
     removed = [line for line in body if line.startswith("-")]
@@ -234,7 +226,7 @@ def test_crlf_files_stay_crlf(tmp_path: Path) -> None:
 
 def test_a_second_llm_step_is_added_to_existing_answers_keeping_comments(tmp_path: Path) -> None:
     answers = "# my answers\nanswers:\n  p/old:   # hand written\n    - {summary: hi}\n"
-    app = make_tree(
+    app = write_tree(
         tmp_path,
         {
             "SKILL.md": "x",
@@ -252,7 +244,7 @@ def test_a_second_llm_step_is_added_to_existing_answers_keeping_comments(tmp_pat
 
 def test_an_answer_that_is_already_there_is_left_alone(tmp_path: Path) -> None:
     answers = "answers:\n  p/judge:\n    - {summary: mine}\n"
-    app = make_tree(
+    app = write_tree(
         tmp_path,
         {
             "SKILL.md": "x",
@@ -339,7 +331,7 @@ def test_files_app_new_cannot_edit(
     expected_error: tuple[type, str],
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    make_tree(tmp_path, {"SKILL.md": "x", "pipelines/p/pipeline.yaml": text})
+    write_tree(tmp_path, {"SKILL.md": "x", "pipelines/p/pipeline.yaml": text})
     error_type, message = expected_error
     with pytest.raises(error_type) as caught:
         step.plan_step(Path("."), "p", specs.step(name), after=after)
@@ -348,7 +340,7 @@ def test_files_app_new_cannot_edit(
 
 def test_invalid_yaml_names_the_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    make_tree(
+    write_tree(
         tmp_path, {"SKILL.md": "x", "pipelines/p/pipeline.yaml": "name: p\nsteps:\n  - a: [\n"}
     )
     with pytest.raises(BadFile) as caught:

@@ -37,8 +37,8 @@ HERE = Path(__file__).resolve().parent
 EXPECTATIONS = HERE / "expectations"
 DEFAULT_MIRRORS = Path("/work/.mirror")
 # fresh: held out for round 5; fresh2 for round 7; fresh3 for round 8; fresh4 for round 9;
-# fresh5 for round 10; fresh6 for round 11; fresh7 for round 12; fresh8 for round 13; fresh9 for round 14;
-# fresh10 for round 15
+# fresh5 for round 10; fresh6 for round 11; fresh7 for round 12; fresh8 for round 13;
+# fresh9 for round 14; fresh10 for round 15
 SETS = (
     "dev",
     "test",

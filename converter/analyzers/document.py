@@ -10,6 +10,12 @@ from skill2app.converter.inventory.invocations import Invocation
 from skill2app.converter.inventory.skill import SkillDoc
 
 _ORDERED = re.compile(r"^\s{0,3}(\d+)[.)]\s+(.*)$")
+# "Step 2: Parse events", "Phase 1 - Reproduce", "ステップ2：…", "步骤 2：…", "第2步 …"
+_STEP_TITLE = re.compile(
+    r"^(?:(?:step|phase|stage|ステップ|步骤|阶段)\s*(\d+)|第\s*(\d+)\s*[步阶]段?)"
+    r"\s*(?:[:：.)\-–—]\s*|\s+|$)(.*)$",
+    re.I,
+)
 _BULLET = re.compile(r"^\s{0,3}[-*+]\s+(.*)$")
 
 
@@ -23,6 +29,7 @@ class Item:
     text: str  # the item's prose without Markdown, code blocks left out
     raw: str = ""  # the same with Markdown (inline code) kept
     invocations: list[Invocation] = field(default_factory=list)
+    heading: bool = False  # a step written as a sub-heading (``### Step 2: Parse``)
 
 
 def own_range(doc: SkillDoc, index: int) -> tuple[int, int]:
@@ -77,6 +84,41 @@ def ordered_items(doc: SkillDoc, index: int) -> list[Item]:
         item.raw = item.text
         item.text = strip_markdown(item.text)
     return items
+
+
+def headed_items(doc: SkillDoc, index: int) -> list[Item]:
+    """The steps of a section written as sub-headings (``### Step 1: Parse``), in order: each
+    is an item spanning its sub-heading's whole text.  Empty unless there are two or more, all
+    at one heading level."""
+    parent = doc.sections[index]
+    steps = []
+    for at in range(index + 1, len(doc.sections)):
+        level = doc.sections[at].level
+        if level <= parent.level:
+            break
+        above = next(i for i in range(at - 1, -1, -1) if doc.sections[i].level < level)
+        match = _STEP_TITLE.match(doc.sections[at].title.strip())
+        if match is not None and above == index:  # the section's own steps, not deeper ones
+            steps.append((at, match))
+    if len(steps) < 2 or len({doc.sections[at].level for at, _m in steps}) > 1:
+        return []
+    items = []
+    for at, match in steps:
+        section = doc.sections[at]
+        title = match.group(3).strip()
+        paragraphs = section_prose(doc, at).split("\n\n")
+        prose = next((p.strip() for p in paragraphs if _is_prose(p)), "")
+        raw = f"{title}: {' '.join(prose.split())}" if title and prose else title or prose
+        number = int(match.group(1) or match.group(2))
+        items.append(
+            Item(number, section.line, section.end_line, strip_markdown(raw), raw, heading=True)
+        )
+    return items
+
+
+def _is_prose(paragraph: str) -> bool:
+    text = paragraph.strip()
+    return bool(text) and not text.startswith(("|", "-", "*", ">", "<"))
 
 
 def collect_rules(doc: SkillDoc) -> list[tuple[str, int]]:

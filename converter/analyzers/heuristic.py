@@ -1,12 +1,15 @@
 """The heuristic analyzer: a deterministic plan from the inventory, without any network.
 
-1. Each documented workflow (a numbered list that runs programs and asks for judgement)
-   becomes one pipeline of code and llm steps (``workflow.py``).
+1. Each documented workflow (a numbered list that runs programs and asks for judgement, or
+   steps under sub-headings that hand a file on) becomes one pipeline of code and llm steps
+   (``workflow.py``).
 2. Each program not used only inside a workflow gives one pipeline per main path: per
    subcommand, per value of an action flag (``--action create_event``), or one for the
    program (``paths.py``).
 3. A skill without programs whose SKILL.md states rules or steps gets one llm pipeline that
-   applies them to the user's text.
+   applies them to the user's text; a judgement-led skill with programs gets one that
+   applies its method, a survey program first and the files the model makes saved last
+   (``method.py``).
 4. Triggers come from the skill's own words (section titles, subcommand help, "Use when ..."
    clauses of the description), so they are in the skill's language.
 5. Binaries, env vars, packages, config files and auth the skill mentions become constructor
@@ -28,8 +31,6 @@ from skill2app.converter.analyzers.commands import command_pipelines
 from skill2app.converter.analyzers.coverage import unaccounted
 from skill2app.converter.analyzers.document import (
     Item,
-    collect_rules,
-    ordered_items,
     own_range,
     section_prose,
 )
@@ -40,6 +41,7 @@ from skill2app.converter.analyzers.documentation import (
     section_at,
 )
 from skill2app.converter.analyzers.lifecycle import constructor, destructor
+from skill2app.converter.analyzers.method import method_pipeline, prose_pipeline
 from skill2app.converter.analyzers.paths import (
     MainPath,
     code_step,
@@ -79,9 +81,7 @@ from skill2app.converter.analyzers.triggers import (
     trigger_key,
 )
 from skill2app.converter.analyzers.workflow import (
-    GENERIC_SCHEMA,
     find_workflows,
-    labels,
     unreproduced_pipe,
     workflow_steps,
 )
@@ -91,7 +91,7 @@ from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.programs.language import windows_twins
 from skill2app.converter.inventory.programs.program import Program
 from skill2app.converter.plan.check import check_plan
-from skill2app.converter.plan.model import CodeStep, Input, LlmStep, Pipeline, Plan
+from skill2app.converter.plan.model import CodeStep, LlmStep, Pipeline, Plan
 from skill2app.converter.plan.model import SkillModeItem as Kept
 
 UNMENTIONED = "no document of the skill runs or names it: a helper of its programs, not a task"
@@ -119,7 +119,11 @@ def analyze(inventory: Inventory) -> Plan:
         pipeline, found = _workflow_pipeline(inventory, index, items, plan)
         plan.pipelines.append(pipeline)
         claims.extend((pipeline, clause, strength) for clause, strength in found.items())
-        in_workflow |= {_at(inv) for item in items for inv in item.invocations}
+        if items[0].heading:  # each step has its own heading: a task of its own too
+            doc = inventory.skill
+            covered |= {doc.section_of(item.line) for item in items}
+        else:
+            in_workflow |= {_at(inv) for item in items for inv in item.invocations}
     twins = windows_twins(
         [p.path for p in inventory.programs], {p.path: p.language for p in inventory.programs}
     )
@@ -139,8 +143,10 @@ def analyze(inventory: Inventory) -> Plan:
     tool = subcommand_pipelines(inventory, {p.name for p in plan.pipelines})
     plan.pipelines += tool
     if not inventory.programs and not tool:
-        prose = _prose_pipeline(inventory, plan.app_name, covered)
+        prose = prose_pipeline(inventory, plan.app_name, covered)
         plan.pipelines.extend([prose] if prose else [])
+    method = method_pipeline(inventory, plan.app_name, plan.pipelines, covered)
+    plan.pipelines.extend([method] if method else [])
     distribute_quotes(plan, inventory)
     _dedupe(plan)
     _leave_unmappable(plan, inventory)
@@ -362,42 +368,6 @@ def _workflow_pipeline(
         f"{doc.path}:{doc.sections[index].line}",
     )
     return pipeline, found
-
-
-def _prose_pipeline(inventory: Inventory, app: str, covered: set[int]) -> Pipeline | None:
-    """One llm step that applies the skill's rules and steps to the user's text."""
-    doc = inventory.skill
-    rules = collect_rules(doc)
-    if not rules:
-        return None
-    text = labels(inventory.language)
-    steps_text = []
-    for index in range(len(doc.sections)):
-        items = ordered_items(doc, index)
-        if len(items) >= 2:
-            covered.add(index)
-            steps_text += [f"{i}. {item.text}" for i, item in enumerate(items, start=1)]
-    covered |= {doc.section_of(line) for _rule, line in rules}
-    rule_texts = unique([r for r, _line in rules])
-    prompt = doc.frontmatter.description + "\n\n"
-    prompt += text["rules"] + "\n" + "".join(f"- {r}\n" for r in rule_texts) + "\n"
-    if steps_text:
-        prompt += text["steps"] + "\n" + "\n".join(steps_text) + "\n\n"
-    prompt += f"{text['input']}\n{{{{input.text}}}}\n"
-    step = LlmStep(
-        "apply_guidance", prompt, tier_for(doc.frontmatter.description), GENERIC_SCHEMA, rule_texts
-    )
-    triggers = situations(doc) or [first_sentence(doc.frontmatter.description)]
-    text_input = Input("text", "string", True, text["text"])
-    return Pipeline(
-        app,
-        first_sentence(doc.frontmatter.description),
-        unique(triggers, MAX_TRIGGERS),
-        [text_input],
-        [step],
-        step.name,
-        f"{doc.path}:{rules[0][1]}",
-    )
 
 
 def _dedupe(plan: Plan) -> None:

@@ -290,15 +290,18 @@ def is_output_file(param: Param) -> bool:
 
 def examples(path: MainPath, param: Param) -> list[str]:
     values: list[str] = []
+    declared = path.command.positionals()
+    if param.kind != "flag" and param not in declared:
+        return []  # a positional the program does not declare: only its own use shows it
     for parsed in path.parsed():
         if param.kind == "flag":
             values += [v for n, v in parsed.flags if n == param.name and v is not None]
         elif param.rest:  # every remaining word: the example is all of them
-            index = path.command.positionals().index(param)
+            index = declared.index(param)
             words = parsed.positionals[index:]
             values += [json.dumps(words)] if words and not any(map(is_placeholder, words)) else []
         else:
-            index = path.command.positionals().index(param)
+            index = declared.index(param)
             values += parsed.positionals[index : index + 1]
     return [v for v in values if not is_placeholder(v)]
 

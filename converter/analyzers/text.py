@@ -14,8 +14,8 @@ _WORD = re.compile(rf"[A-Za-z0-9]+|[{CJK}]+")
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!?;。！？；])\s*|\s+-\s+|\s+—\s+")
 _LIST_SPLIT = re.compile(r",\s*|;\s*|\s+or\s+|\s+and\s+|[，、；]|或者?|以及")
 _USE_WHEN = re.compile(
-    r"\b(?:use|invoke|trigger)s?\s+(?:this\s+)?(?:skill\s+)?(?:especially\s+)?"
-    r"(?:when(?:ever)?|for|if|any ?time)\b\s*(?P<en>.+)$"
+    r"(?:\b(?:use|invoke|trigger)s?\s+(?:this\s+)?(?:skill\s+)?|\b(?:should\s+)?be\s+used\s+)"
+    r"(?:especially\s+)?(?:when(?:ever)?|for|if|any ?time)\b\s*(?P<en>.+)$"
     r"|\b(?:this includes|includes|including|supports|triggers (?:include|on)|activates? on)"
     r"\s*:?\s*(?P<list>.+)$"
     r"|(?:当|在)?(?:用户)?(?:要求|需要|想要|想|请求|让你)?(?P<zh>[^。；]+?)时(?:使用|调用)"
@@ -25,7 +25,7 @@ _USE_WHEN = re.compile(
 _NEGATED = re.compile(r"(?:\bnot|n['’]t|\bnever|不要|不|勿)\s*$", re.I)
 _ASKS = re.compile(
     r"^(?:the\s+user|someone|a\s+user|users?|you)\s+(?:asks?|wants?|needs?|requests?)"
-    r"(?:\s+(?:for|to))?\s+",
+    r"(?:\s+(?:for|to))?\s+|^(?:the\s+user|a\s+user|users|someone)\s+(?=\w+s\b)",
     re.I,
 )
 _MODAL = re.compile(
@@ -135,11 +135,30 @@ def use_when_phrases(description: str) -> list[str]:
             continue  # "Do NOT trigger when ...": a situation the skill is not for
         groups = ("en", "list", "zh", "zhlist")
         tail = next((match.group(g) for g in groups if match.group(g)), "").strip().rstrip(".。")
+        third = bool(_DOES.match(tail))  # "the user reports a bug, describes …": said as asked
         tail = _ASKS.sub("", tail)
         tail = re.sub(r"\((?:\d+|[a-z])\)\s*", "", tail)  # "(1) managing ..., (2) listing"
         tail = re.sub(r"\s*[(（][^()（）]*[)）]", "", tail)  # "(A, AAAA, MX)": examples, not items
-        phrases.extend(_items([_tidy(p) for p in _LIST_SPLIT.split(tail)]))
+        items = _items([_tidy(p) for p in _LIST_SPLIT.split(tail)])
+        phrases.extend(_as_asked(item) if third else item for item in items)
     return unique(phrases)
+
+
+_DOES = re.compile(r"(?:the\s+user|a\s+user|users|someone)\s+(?!asks\b)[a-z]+s\b", re.I)
+
+
+def _as_asked(item: str) -> str:
+    """"reports a bug" → "report a bug": what the user does, as the user asks for it."""
+    first, _, rest = item.partition(" ")
+    if not rest or not re.fullmatch(r"[a-z]+[^s]s", first):
+        return item
+    if first.endswith("ies"):
+        verb = first[:-3] + "y"
+    elif re.search(r"(?:sh|ch|x|ss|zz)es$", first):
+        verb = first[:-2]
+    else:
+        verb = first[:-1]
+    return f"{verb} {rest}"
 
 
 _DETERMINER = frozenset(

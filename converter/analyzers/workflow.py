@@ -16,7 +16,12 @@ import posixpath
 import re
 from typing import Any
 
-from skill2app.converter.analyzers.document import Item, collect_rules, ordered_items
+from skill2app.converter.analyzers.document import (
+    Item,
+    collect_rules,
+    headed_items,
+    ordered_items,
+)
 from skill2app.converter.analyzers.paths import (
     MainPath,
     input_for,
@@ -58,31 +63,94 @@ def labels(language: str) -> dict[str, str]:
 
 
 def find_workflows(inventory: Inventory) -> list[tuple[int, list[Item]]]:
-    """(section index, items) of every workflow section, in document order."""
+    """(section index, items) of every workflow section, in document order: a numbered list,
+    or steps written as sub-headings (``### Step 2: Parse``), whose steps inside a workflow
+    of sub-headings are not read again as workflows of their own."""
     doc = inventory.skill
     found = []
+    inside = -1  # last line of the workflow of sub-headings being read
     for index in range(len(doc.sections)):
-        if _in_setup(doc.sections, index):
+        if _in_setup(doc.sections, index) or doc.sections[index].line <= inside:
             continue  # "1. Log into your account ... 4. run configure.py": done once, by hand
+        headed = _headed_workflow(inventory, index)
+        if headed:
+            found.append((index, headed))
+            inside = doc.sections[index].end_line
+            continue
         items = ordered_items(doc, index)
         if len(items) < 2:
             continue
-        for item in items:
-            item.invocations = sorted(
-                (
-                    inv
-                    for p in inventory.programs
-                    for inv in p.invocations
-                    if inv.file == doc.path and item.line <= inv.line <= item.end_line
-                ),
-                key=lambda inv: (inv.line, inv.position, inv.program),  # a | b | c: a, b, c
-            )
+        _place(inventory, items)
         _run_where_named(items)
         programs = {inv.program for item in items for inv in item.invocations}
         judgement = any(not item.invocations for item in items)
         if programs and (judgement or len(programs) >= 2):
             found.append((index, items))
     return found
+
+
+def _place(inventory: Inventory, items: list[Item]) -> None:
+    """Give each item the invocations of SKILL.md written inside it."""
+    for item in items:
+        item.invocations = sorted(
+            (
+                inv
+                for p in inventory.programs
+                for inv in p.invocations
+                if inv.file == inventory.skill.path and item.line <= inv.line <= item.end_line
+            ),
+            key=lambda inv: (inv.line, inv.position, inv.program),  # a | b | c: a, b, c
+        )
+
+
+def _headed_workflow(inventory: Inventory, index: int) -> list[Item]:
+    """The steps of section ``index`` written as sub-headings, when two or more run a program;
+    steps before the first that does (collecting the input) and setup steps are left out."""
+    doc = inventory.skill
+    items = [
+        item
+        for item in headed_items(doc, index)
+        if not SETUP_TITLES.search(doc.sections[doc.section_of(item.line)].title)
+    ]
+    _place(inventory, items)
+    first = next((i for i, item in enumerate(items) if item.invocations), len(items))
+    items = items[first:]
+    saved: set[str] = set()
+    for item in items:  # a step reads a file an earlier step saved: one chain of data
+        for inv in item.invocations:
+            if saved & set(inv.argv):
+                return items
+        saved |= {value for inv in item.invocations for value in _saves(inventory, inv)}
+    return []
+
+
+def _saves(inventory: Inventory, inv: Invocation) -> list[str]:
+    """The files an invocation names to an output-file flag (``--output events.json``)."""
+    program = inventory.program(inv.program)
+    cli = (program.cli if program else None) or Command("none")
+    parsed = parse_argv(inv.argv, cli)
+    return _saves_in(cli.subcommands.get(parsed.subcommand, cli), parsed.flags)
+
+
+def _saves_in(command: Command, flags: list[tuple[str, str | None]]) -> list[str]:
+    """The file names (with an extension) given to ``command``'s output-file flags."""
+    return [
+        value
+        for name, value in flags
+        if value is not None
+        and _FILE_NAME.search(value)
+        and (param := command.flag(name)) is not None
+        and is_output_file(param)
+    ]
+
+
+_FILE_NAME = re.compile(r"[^/\\]\.[A-Za-z0-9]{1,8}$")
+
+
+def _folder_like(value: str) -> bool:
+    """``out/``, ``/home/me/cards_work``: a folder, which the program fills, not a file whose
+    content it would print instead."""
+    return value.endswith(("/", "\\")) or ("/" in value and "." not in value.rsplit("/", 1)[-1])
 
 
 def _run_where_named(items: list[Item]) -> None:
@@ -152,7 +220,7 @@ class StepBuilder:
         self.labels = labels(inventory.language)
         self.steps: list[Step] = []
         self.inputs: dict[str, Input] = {}
-        self.produced: dict[str, str] = {}  # file name an llm step saves → that step
+        self.produced: dict[str, str] = {}  # file a step saves → the reference to its output
         self.ran: dict[str, CodeStep] = {}  # program → the last step running it
         self.pipes: set[tuple[str, int, str]] = set()  # (file, line, program) piping onwards
 
@@ -180,7 +248,7 @@ class StepBuilder:
             )
         )
         for word in _FILE_WORD.findall(item.raw):
-            self.produced[word] = name
+            self.produced[word] = f"{name}.output"
 
     def _context(self) -> str:
         if self.steps:
@@ -200,13 +268,18 @@ class StepBuilder:
             fixed, stdout = [], "text"  # the next program reads what it prints, as documented
         fixed_flags = {a.flag for a in fixed}
         args: list[Arg] = []
+        saved: list[str] = []  # files it writes, which now travel on stdout
         for name, value in parsed.flags:
             if name in fixed_flags:
                 continue
+            if value in _saves_in(command, [(name, value)]):
+                saved.append(value)
             args.extend(self._flag(path, command, name, value))
         for index, value in enumerate(parsed.positionals):
             args.append(self._positional(path, command, index, value))
         args.extend(self._missing_required(path, command, args))
+        if stdout == "text" and any(v.lower().endswith(".json") for v in saved):
+            stdout = "json"  # what it saves as JSON it prints instead
         stem = inv.program.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         step = CodeStep(
             self.unique_name(snake(parsed.subcommand or stem) or "run"),
@@ -218,6 +291,8 @@ class StepBuilder:
         )
         self.steps.append(step)
         self.ran[inv.program] = step
+        for value in saved:  # `--output events.json` read by a later `--input events.json`
+            self.produced[value] = f"{step.name}.output" + (".stdout" if stdout == "text" else "")
 
     def _feed(self, stdin: Stdin) -> StdinFeed:
         """What a step feeds its program on stdin: the output of the step piping into it, or
@@ -227,7 +302,7 @@ class StepBuilder:
             text = ".stdout" if producer.stdout == "text" else ""
             return StdinFeed(f"{producer.name}.output{text}", "text")
         if stdin.kind == "file" and stdin.value in self.produced:  # `< notes.json` it saved
-            return StdinFeed(f"{self.produced[stdin.value]}.output", "text")
+            return StdinFeed(self.produced[stdin.value], "text")
         item, feed = stdin_input([stdin], True, set(self.inputs))
         self.inputs[item.name] = item
         return feed
@@ -236,15 +311,15 @@ class StepBuilder:
         param = command.flag(name) or Param(name, "flag", dest_of(name), source="invocation")
         if value is None:
             return [Arg(name)]  # a switch the workflow uses
-        if is_output_file(param):
+        if is_output_file(param) and not _folder_like(value):
             return []  # the output travels on stdout instead
         if value in self.produced:
-            return [Arg(name, ref=f"{self.produced[value]}.output", pass_as="file")]
+            return [Arg(name, ref=self.produced[value], pass_as="file")]
         return [Arg(name, ref=f"input.{self._input(path, param)}")]
 
     def _positional(self, path: MainPath, command: Command, index: int, value: str) -> Arg:
         if value in self.produced:
-            return Arg(ref=f"{self.produced[value]}.output", pass_as="file")
+            return Arg(ref=self.produced[value], pass_as="file")
         declared = command.positionals()
         param = (
             declared[index]

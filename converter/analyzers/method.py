@@ -1,0 +1,312 @@
+"""The skill's method as a pipeline: what a skill teaches the model to do, beyond its programs.
+
+A skill without programs that states rules or steps gets one llm pipeline applying them to the
+user's text (``prose_pipeline``).  A skill with programs gets one too (``method_pipeline``)
+when its own words say it is for something no program pipeline took (a "Use when" clause left
+over) and it teaches a method: steps that run no program.  Then:
+
+1. a program that surveys without being told anything (``find-tests.sh [dir]``, a profiler)
+   runs first, and its report goes to the model;
+2. the model (reasoning tier) follows SKILL.md's steps and rules on the user's request and
+   answers with a summary and, when the skill makes files (a test, a page, a report), the
+   files it makes;
+3. a written step saves those files in the folder the user names (the working folder by
+   default), never outside it and never over a file that exists unless asked to: a file it
+   keeps back is in its output with the reason and the content.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from skill2app.converter.analyzers.document import collect_rules, ordered_items, own_range
+from skill2app.converter.analyzers.situations import situations
+from skill2app.converter.analyzers.text import (
+    SETUP_TITLES,
+    WHEN_TITLES,
+    first_sentence,
+    has_cjk,
+    tier_for,
+    unique,
+    use_when_phrases,
+)
+from skill2app.converter.analyzers.triggers import MAX_TRIGGERS, trigger_key
+from skill2app.converter.analyzers.verbs import imperative
+from skill2app.converter.analyzers.workflow import GENERIC_SCHEMA, labels
+from skill2app.converter.inventory.model import Inventory
+from skill2app.converter.inventory.skill import SkillDoc
+from skill2app.converter.plan.model import (
+    CodeStep,
+    Input,
+    LlmStep,
+    Pipeline,
+    Sample,
+    Written,
+)
+
+MAX_STEPS = 12  # of the method, in the prompt: a longer list is the skill's whole manual
+# Programs that look before anything is done: they may run first with no input.
+_SURVEY = re.compile(
+    r"find|scan|profil|survey|discover|detect|inspect|collect|list|status|info|inventory|"
+    r"overview|context|explore|analy[sz]|audit|stat",
+    re.I,
+)
+# "write a failing test", "生成页面": the skill makes files, which the model writes.
+_MAKES_FILES = re.compile(
+    r"\b(?:write|create|generate|produce|draft|save|build|make|add)s?\b[^.\n]{0,60}?"
+    r"\b(?:files?|tests?|pages?|documents?|reports?|html|markdown|notes|scripts?|changelog|"
+    r"diagrams?|specs?)\b|(?:生成|写入|保存|创建|编写|写)[^。\n]{0,20}?(?:文件|页面|网页|报告|文档|测试)|"
+    r"(?:作成|生成|保存|書き)[^。\n]{0,20}?(?:ファイル|ページ|レポート|テスト|文書)",
+    re.I,
+)
+_PATH_PATTERN = r"^(?![/\\])(?![A-Za-z]:)(?!.*(?:^|[/\\])\.\.(?:[/\\]|$)).+$"
+FILES_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "summary": {"type": "string", "minLength": 1},
+        "files": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "path": {"type": "string", "minLength": 1, "pattern": _PATH_PATTERN},
+                    "content": {"type": "string"},
+                },
+                "required": ["path", "content"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    "required": ["summary", "files"],
+    "additionalProperties": False,
+}
+ANSWER = {
+    "en": "Answer with `summary`: what you did and found, for the user, and `files`: each file "
+    "you make or change, its path relative to the working folder and its whole content (an "
+    "empty list when the request needs no file).",
+    "zh": "回答 `summary`（给用户的说明：做了什么、发现了什么）和 `files`：你生成或修改的每个文件，"
+    "路径相对于工作目录，附完整内容（请求不需要文件时为空列表）。",
+}
+SURVEY_LABEL = {"en": "What {program} reports:", "zh": "{program} 的输出："}
+SAVE_SOURCE = """\
+import json
+import os
+import sys
+from pathlib import Path
+
+PAYLOAD = json.load(sys.stdin)
+INPUT = PAYLOAD["input"]
+ANSWER = PAYLOAD["steps"][{step!r}]["output"]
+caller = Path(os.environ.get("APP_CALLER_CWD") or ".").resolve()
+folder = (caller / (INPUT.get("out_dir") or ".")).resolve()
+written, kept = [], []
+for item in ANSWER.get("files") or []:
+    path = (folder / item["path"]).resolve()
+    if folder not in path.parents:
+        kept.append({{"path": item["path"], "reason": "outside " + str(folder),
+                     "content": item["content"]}})
+    elif path.exists() and not INPUT.get("overwrite"):
+        kept.append({{"path": item["path"], "reason": "exists (set overwrite to replace it)",
+                     "content": item["content"]}})
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(item["content"], encoding="utf-8")
+        written.append(str(path))
+output = {{"summary": ANSWER["summary"], "written": written, "kept": kept}}
+print(json.dumps({{"output": output}}, ensure_ascii=False))
+"""
+
+
+def prose_pipeline(inventory: Inventory, app: str, covered: set[int]) -> Pipeline | None:
+    """One llm step that applies the skill's rules and steps to the user's text."""
+    doc = inventory.skill
+    rules = collect_rules(doc)
+    if not rules:
+        return None
+    text = labels(inventory.language)
+    steps_text = []
+    for index in range(len(doc.sections)):
+        items = ordered_items(doc, index)
+        if len(items) >= 2:
+            covered.add(index)
+            steps_text += [f"{i}. {item.text}" for i, item in enumerate(items, start=1)]
+    covered |= {doc.section_of(line) for _rule, line in rules}
+    rule_texts = unique([r for r, _line in rules])
+    prompt = doc.frontmatter.description + "\n\n"
+    prompt += text["rules"] + "\n" + "".join(f"- {r}\n" for r in rule_texts) + "\n"
+    if steps_text:
+        prompt += text["steps"] + "\n" + "\n".join(steps_text) + "\n\n"
+    prompt += f"{text['input']}\n{{{{input.text}}}}\n"
+    step = LlmStep(
+        "apply_guidance", prompt, tier_for(doc.frontmatter.description), GENERIC_SCHEMA, rule_texts
+    )
+    triggers = situations(doc) or [first_sentence(doc.frontmatter.description)]
+    text_input = Input("text", "string", True, text["text"])
+    return Pipeline(
+        app,
+        first_sentence(doc.frontmatter.description),
+        unique(triggers, MAX_TRIGGERS),
+        [text_input],
+        [step],
+        step.name,
+        f"{doc.path}:{rules[0][1]}",
+    )
+
+
+def method_pipeline(
+    inventory: Inventory, app: str, pipelines: list[Pipeline], covered: set[int]
+) -> Pipeline | None:
+    """The pipeline applying the method of a judgement-led skill with programs (module
+    docstring), or None when its programs' pipelines do what it is for."""
+    doc = inventory.skill
+    taken = {trigger_key(t) for p in pipelines for t in p.triggers}
+    left = [c for c in situations(doc) if trigger_key(c) not in taken and _a_task(c)]
+    method = _method_steps(inventory)
+    if not inventory.programs or not left or not method:
+        return None
+    covered |= {index for index, _steps in method}
+    covered |= {
+        at
+        for index, _steps in method
+        for at in _above(doc, index)
+        if _METHOD.search(doc.sections[at].title)
+    }  # "Core workflow" over "Phase 1: Reproduce"
+    steps_text = [text for _index, steps in method for text in steps][:MAX_STEPS]
+    language = "zh" if inventory.language == "zh" else "en"
+    text = labels(inventory.language)
+    rules = unique([rule for rule, _line in collect_rules(doc)])
+    inputs = [Input("request", "string", True, text["request"])]
+    steps: list[CodeStep | LlmStep] = []
+    survey = _survey(pipelines)
+    prompt = doc.frontmatter.description + "\n\n"
+    prompt += text["steps"] + "\n" + "".join(f"{i}. {s}\n" for i, s in enumerate(steps_text, 1))
+    if rules:
+        prompt += "\n" + text["rules"] + "\n" + "".join(f"- {r}\n" for r in rules)
+    prompt += f"\n{text['request']}:\n{{{{input.request}}}}\n"
+    if survey is not None:
+        step, more = survey
+        steps.append(step)
+        inputs += [i for i in more if i.name not in {j.name for j in inputs}]
+        shown = SURVEY_LABEL[language].format(program=step.program)
+        prompt += f"\n{shown}\n{{{{{step.name}.output}}}}\n"
+    makes = bool(_MAKES_FILES.search(doc.frontmatter.description + "\n" + doc.body))
+    schema = FILES_SCHEMA if makes else GENERIC_SCHEMA
+    if makes:
+        prompt += "\n" + ANSWER[language] + "\n"
+    llm = LlmStep("apply_method", prompt, "reasoning", copy.deepcopy(schema), rules)
+    steps.append(llm)
+    answer: dict[str, Any] = {"summary": "sample", "files": []} if makes else {"result": "sample"}
+    if makes:
+        inputs += [
+            Input("out_dir", "string", False, "Folder the files are saved in", None, "."),
+            Input("overwrite", "boolean", False, "Replace files that exist", None, False),
+        ]
+        steps.append(
+            CodeStep(
+                "save_files",
+                "",
+                write=Written("python", SAVE_SOURCE.format(step=llm.name)),
+                output={"summary": "string", "written": "array", "kept": "array"},
+            )
+        )
+    description = _what_it_does(doc.frontmatter.description)
+    title = next((imperative(s.title) for s in doc.sections if s.level == 1), "")
+    first = method[0][0]
+    return Pipeline(
+        app,
+        description,
+        unique([t for t in [title, *left, description] if t], MAX_TRIGGERS),
+        inputs,
+        steps,
+        steps[-1].name,
+        f"{doc.path}:{doc.sections[first].line}",
+        Sample(answers={llm.name: answer}),
+    )
+
+
+def _what_it_does(description: str) -> str:
+    """The first sentence of a description that says what the skill does, not when to use it
+    ("This skill should be used when … . Enforces test-driven bug fixing workflow." → the
+    second)."""
+    sentences = [first_sentence(s) for s in _SENTENCES.split(description.strip())]
+    said = [s for s in sentences if s and not use_when_phrases(s)]
+    return (said or [first_sentence(description)])[0]
+
+
+_SENTENCES = re.compile(r"(?<=[.!?。！？])\s+")
+
+
+def _method_steps(inventory: Inventory) -> list[tuple[int, list[str]]]:
+    """(section, step texts) of each numbered list of two steps or more that runs no program,
+    outside setup and "when to use" sections."""
+    doc = inventory.skill
+    lines = {(inv.file, inv.line) for program in inventory.programs for inv in program.invocations}
+    found = []
+    for index in range(len(doc.sections)):
+        titles = _titles(doc, index)
+        if not any(_METHOD.search(t) for t in titles) or any(
+            _NOT_METHOD.search(t) or SETUP_TITLES.search(t) or WHEN_TITLES.search(t) for t in titles
+        ):
+            continue
+        items = ordered_items(doc, index)
+        start, end = own_range(doc, index)
+        runs = any(file == doc.path and start <= line <= end for file, line in lines)
+        if len(items) >= 2 and not runs:
+            found.append((index, [item.text for item in items]))
+    return found
+
+
+# Sections that teach how the work is done, and those that only list what goes wrong, what it
+# looks like or what to check.
+_METHOD = re.compile(
+    r"workflow|process|procedure|\bsteps?\b|method|approach|how (?:to|it works)|\bphase|"
+    r"\bstage|\bcore\b|strateg|流程|步骤|工作流|方法|做法|手順|ワークフロー|フロー",
+    re.I,
+)
+_NOT_METHOD = re.compile(
+    r"mistake|pitfall|anti-?pattern|avoid|error|troubleshoot|faq|example|sample|output|"
+    r"format|checklist|reference|常见|错误|示例|例子|输出|格式|注意|よくある|例",
+    re.I,
+)
+
+
+def _titles(doc: SkillDoc, index: int) -> list[str]:
+    """The titles of section ``index`` and of the sections it sits under (but the document's
+    own title, which says little)."""
+    above = [at for at in _above(doc, index) if doc.sections[at].level > 1]
+    return [doc.sections[index].title, *(doc.sections[at].title for at in above)]
+
+
+def _above(doc: SkillDoc, index: int) -> list[int]:
+    """The sections section ``index`` sits under, innermost first."""
+    found = []
+    level = doc.sections[index].level
+    for at in range(index - 1, -1, -1):
+        if doc.sections[at].level < level:
+            found.append(at)
+            level = doc.sections[at].level
+    return found
+
+
+def _a_task(clause: str) -> bool:
+    """Whether a situation names a task in words enough to route ("write a failing test";
+    not "routing" or "Node/TypeScript", pieces of a list)."""
+    if has_cjk(clause):
+        return len(clause) >= 4
+    return len(clause.split()) >= 3 and clause[:1].isalpha()
+
+
+def _survey(pipelines: list[Pipeline]) -> tuple[CodeStep, list[Input]] | None:
+    """A copy of the one step of a program pipeline that surveys and needs no input, and its
+    inputs."""
+    for pipeline in pipelines:
+        if len(pipeline.steps) != 1 or any(i.required for i in pipeline.input):
+            continue
+        step = pipeline.steps[0]
+        if not isinstance(step, CodeStep) or step.written:
+            continue
+        if _SURVEY.search(f"{pipeline.name} {step.program} {step.subcommand}"):
+            return copy.deepcopy(step), copy.deepcopy(pipeline.input)
+    return None

@@ -1,0 +1,223 @@
+"""app-convert's heuristic: workflows written as sub-headings, and a judgement-led skill's
+method as a pipeline (converter/analyzers/method.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from helpers import write_tree
+
+from skill2app.converter.analyzers.heuristic import analyze
+from skill2app.converter.analyzers.text import use_when_phrases
+from skill2app.converter.inventory.model import build_inventory
+from skill2app.converter.plan.check import check_plan
+from skill2app.converter.plan.model import CodeStep, LlmStep
+
+TRACKER = """\
+import argparse, json
+p = argparse.ArgumentParser()
+sub = p.add_subparsers(dest="cmd", required=True)
+parse = sub.add_parser("parse")
+parse.add_argument("--input", required=True)
+parse.add_argument("--output")
+correlate = sub.add_parser("correlate")
+correlate.add_argument("--input", required=True)
+correlate.add_argument("--output")
+report = sub.add_parser("report")
+report.add_argument("--input", required=True)
+args = p.parse_args()
+print(json.dumps({"cmd": args.cmd}))
+"""
+
+
+def _steps_skill(root: Path, second_input: str, third_input: str = "groups.json") -> Path:
+    """timezone-aware-event-tracker (round 14): steps under "### Step N" headings, the second
+    reading (or not) the file the first saves."""
+    return write_tree(
+        root,
+        {
+            "SKILL.md": "---\nname: tracker\ndescription: Track events across timezones.\n---\n"
+            "# Tracker\n\n## Workflow\n\n### Step 1: Collect Event Data\n\nGather the logs.\n\n"
+            "### Step 2: Parse Events\n\nNormalise the times.\n\n```bash\n"
+            "python3 scripts/track.py parse --input events.csv --output normalized.json\n```\n\n"
+            "### Step 3: Correlate Events\n\nGroup what happened together.\n\n```bash\n"
+            f"python3 scripts/track.py correlate --input {second_input} --output groups.json\n"
+            "```\n\n### Step 4: Report\n\n```bash\n"
+            f"python3 scripts/track.py report --input {third_input}\n```\n",
+            "scripts/track.py": TRACKER,
+        },
+    )
+
+
+def test_steps_under_headings_that_hand_a_file_on_are_one_pipeline(tmp_path: Path) -> None:
+    """The timezone tracker's judges: "no chained parse->correlate->report path: the user must
+    run three pipelines and pass file paths between them"."""
+    inventory = build_inventory(_steps_skill(tmp_path / "t", "normalized.json"))
+    plan = analyze(inventory)
+    chain = next(p for p in plan.pipelines if len(p.steps) > 1)
+    assert [s.name for s in chain.steps] == ["parse", "correlate", "report"]  # Step 1 collects
+    parse, correlate, report = chain.steps
+    assert isinstance(parse, CodeStep) and parse.stdout == "json"  # it prints what it saved
+    assert not any(a.flag == "--output" for a in parse.args)
+    given = {a.flag: a.to_dict() for a in correlate.args}
+    assert given["--input"] == {"flag": "--input", "from": "parse.output", "as": "file"}
+    assert {a.flag: a.to_dict() for a in report.args}["--input"]["from"] == "correlate.output"
+    assert [i.name for i in chain.input] == ["input"]  # events.csv only
+    # each step is a task of its own too, and no step heading is left to Skill mode
+    assert len(plan.pipelines) == 4
+    assert [k.topic for k in plan.skill_mode if k.topic.startswith("Step")] == [
+        "Step 1: Collect Event Data"  # what the user gathers first: guidance for the model
+    ]
+    assert check_plan(plan, inventory) == []
+
+
+def test_steps_under_headings_without_a_file_handed_on_are_no_workflow(tmp_path: Path) -> None:
+    plan = analyze(build_inventory(_steps_skill(tmp_path / "t", "other.json", "more.json")))
+    assert all(len(p.steps) == 1 for p in plan.pipelines)
+
+
+def test_a_folder_given_to_an_output_flag_is_an_input_not_stdout(tmp_path: Path) -> None:
+    """reading-business-cards: ``--out /home/claude/cards_work`` names a folder the program
+    fills; the workflow must not drop it as if the output travelled on stdout."""
+    skill = write_tree(
+        tmp_path / "cards",
+        {
+            "SKILL.md": "---\nname: cards\ndescription: Read cards.\n---\n## Workflow\n\n"
+            "1. Run `python3 scripts/prep.py --input scans/ --out /home/me/cards_work`.\n"
+            "2. Check the tiles look right.\n",
+            "scripts/prep.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--input')\np.add_argument('--out')\np.parse_args()\n",
+        },
+    )
+    plan = analyze(build_inventory(skill))
+    workflow = next(p for p in plan.pipelines if len(p.steps) > 1)
+    assert any(a.flag == "--out" for a in workflow.steps[0].args)
+
+
+BUGS = {
+    "SKILL.md": "---\nname: bugs\ndescription: This skill should be used when the user reports "
+    "a bug or asks to fix failing code. Enforces a test-first bug fixing workflow.\n---\n"
+    "# Test-first bug fixing\n\n## Core workflow\n\n### Phase 1: Reproduce\n\n"
+    "1. **Understand the bug** - expected vs actual behaviour\n"
+    "2. **Write a failing test** - one test that shows the bug\n\n"
+    "### Phase 2: Fix\n\n3. **Fix the code** - never the test\n4. **Report** - with the test\n\n"
+    "## Common mistakes\n\n1. Testing the fix instead of the bug\n2. Skipping the suite\n\n"
+    "## Scripts\n\n- `scripts/find-tests.sh [directory]` - locate test infrastructure\n",
+    "scripts/find-tests.sh": "#!/bin/bash\n# Find test infrastructure\n# Usage: ./find-tests.sh "
+    '[directory]\nDIR=${1:-.}\necho "tests in $DIR"\n',
+}
+
+
+def test_a_judgement_led_skill_with_a_survey_program_gets_its_method(tmp_path: Path) -> None:
+    """test-first-bugs (round 14): "Only one pipeline, a bare wrapper of find-tests.sh, so the
+    skill's actual job ... is missing"."""
+    inventory = build_inventory(write_tree(tmp_path / "bugs", BUGS))
+    plan = analyze(inventory)
+    method = plan.pipeline("bugs")
+    assert method is not None
+    survey, llm, save = method.steps
+    assert isinstance(survey, CodeStep) and survey.program == "scripts/find-tests.sh"
+    assert isinstance(llm, LlmStep) and llm.model == "reasoning"
+    assert "Write a failing test" in llm.prompt and "Fix the code" in llm.prompt
+    assert "Testing the fix instead" not in llm.prompt  # mistakes are no steps
+    assert "{{find_tests.output}}" in llm.prompt and "{{input.request}}" in llm.prompt
+    assert llm.schema is not None and llm.schema["required"] == ["summary", "files"]
+    assert isinstance(save, CodeStep) and save.written and method.output == "save_files"
+    assert method.description == "Enforces a test-first bug fixing workflow"
+    assert "report a bug" in method.triggers
+    assert {i.name: i.required for i in method.input} == {
+        "request": True,
+        "directory": False,
+        "out_dir": False,
+        "overwrite": False,
+    }
+    assert not any(k.topic in ("Core workflow", "Phase 1: Reproduce") for k in plan.skill_mode)
+    assert check_plan(plan, inventory) == []
+
+
+def test_a_skill_whose_programs_do_what_it_is_for_gets_no_method(tmp_path: Path) -> None:
+    files = dict(BUGS)
+    files["SKILL.md"] = files["SKILL.md"].replace(
+        "reports a bug or asks to fix failing code", "wants to find tests"
+    )
+    plan = analyze(build_inventory(write_tree(tmp_path / "bugs", files)))
+    assert plan.pipeline("bugs") is None
+
+
+def _save(tmp_path: Path, files: list[dict[str, str]], overwrite: bool = False) -> dict:
+    plan = analyze(build_inventory(write_tree(tmp_path / "bugs", BUGS)))
+    method = plan.pipeline("bugs")
+    assert method is not None
+    save = method.steps[-1]
+    assert isinstance(save, CodeStep) and save.write is not None
+    program = tmp_path / "save.py"
+    program.write_text(save.write.source, encoding="utf-8")
+    payload = {
+        "input": {"request": "x", "out_dir": "proj", "overwrite": overwrite},
+        "steps": {"apply_method": {"output": {"summary": "done", "files": files}}},
+    }
+    env = {**os.environ, "APP_CALLER_CWD": str(tmp_path / "caller")}
+    done = subprocess.run(
+        [sys.executable, str(program)],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    return json.loads(done.stdout)["output"]
+
+
+def test_the_method_saves_new_files_under_its_folder_and_keeps_the_rest(tmp_path: Path) -> None:
+    (tmp_path / "caller" / "proj").mkdir(parents=True)
+    (tmp_path / "caller" / "proj" / "app.py").write_text("old\n")
+    out = _save(
+        tmp_path,
+        [
+            {"path": "tests/test_bug.py", "content": "def test_bug(): assert False\n"},
+            {"path": "app.py", "content": "new\n"},
+            {"path": "../escape.py", "content": "x"},
+        ],
+    )
+    made = tmp_path / "caller" / "proj" / "tests" / "test_bug.py"
+    assert out["written"] == [str(made)] and made.read_text().startswith("def test_bug")
+    assert (tmp_path / "caller" / "proj" / "app.py").read_text() == "old\n"
+    assert [k["path"] for k in out["kept"]] == ["app.py", "../escape.py"]
+    assert out["kept"][0]["content"] == "new\n" and out["summary"] == "done"
+    assert not (tmp_path / "caller" / "escape.py").exists()
+    again = _save(tmp_path, [{"path": "app.py", "content": "new\n"}], overwrite=True)
+    assert again["kept"] == [] and (tmp_path / "caller" / "proj" / "app.py").read_text() == "new\n"
+
+
+def test_should_be_used_when_lists_situations_as_the_user_says_them() -> None:
+    description = (
+        "This skill should be used when the user reports a bug, describes unexpected "
+        "behavior, fixes typos, or asks to fix something. Enforces test-first fixing."
+    )
+    assert use_when_phrases(description)[:3] == [
+        "report a bug",
+        "describe unexpected behavior",
+        "fix typos",
+    ]
+    assert use_when_phrases("Use when tables overflow the page")[0] == "tables overflow the page"
+
+
+def test_a_workflow_giving_a_program_more_positionals_than_it_declares(tmp_path: Path) -> None:
+    """An undeclared positional of a workflow's command crashed the heuristic (ValueError in
+    ``examples``) instead of becoming an input."""
+    skill = write_tree(
+        tmp_path / "p",
+        {
+            "SKILL.md": "---\nname: p\ndescription: Play.\n---\n## Workflow\n\n"
+            "1. Run `python3 scripts/play.py intro.cast`.\n2. Describe what it shows.\n",
+            "scripts/play.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--speed')\np.parse_args()\n",
+        },
+    )
+    plan = analyze(build_inventory(skill))
+    workflow = next(p for p in plan.pipelines if len(p.steps) > 1)
+    assert [i.name for i in workflow.input][:1] == ["intro_cast"]
