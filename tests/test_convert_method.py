@@ -119,8 +119,13 @@ def test_a_judgement_led_skill_with_a_survey_program_gets_its_method(tmp_path: P
     plan = analyze(inventory)
     method = plan.pipeline("bugs")
     assert method is not None
-    survey, llm, save = method.steps
+    survey, read, llm, save = method.steps
     assert isinstance(survey, CodeStep) and survey.program == "scripts/find-tests.sh"
+    assert (
+        isinstance(read, CodeStep)
+        and read.written
+        and "{{read_files.output.files}}" in (llm.prompt if isinstance(llm, LlmStep) else "")
+    )
     assert isinstance(llm, LlmStep) and llm.model == "reasoning"
     assert "Write a failing test" in llm.prompt and "Fix the code" in llm.prompt
     assert "Testing the fix instead" not in llm.prompt  # mistakes are no steps
@@ -132,6 +137,7 @@ def test_a_judgement_led_skill_with_a_survey_program_gets_its_method(tmp_path: P
     assert {i.name: i.required for i in method.input} == {
         "request": True,
         "directory": False,
+        "files": False,
         "out_dir": False,
         "overwrite": False,
     }
@@ -191,6 +197,34 @@ def test_the_method_saves_new_files_under_its_folder_and_keeps_the_rest(tmp_path
     assert not (tmp_path / "caller" / "escape.py").exists()
     again = _save(tmp_path, [{"path": "app.py", "content": "new\n"}], overwrite=True)
     assert again["kept"] == [] and (tmp_path / "caller" / "proj" / "app.py").read_text() == "new\n"
+
+
+def test_the_method_reads_the_files_the_request_is_about(tmp_path: Path) -> None:
+    """log-debugger (round 15): the method pipeline "never reads a log"."""
+    plan = analyze(build_inventory(write_tree(tmp_path / "bugs", BUGS)))
+    method = plan.pipeline("bugs")
+    assert method is not None
+    read = method.step("read_files")
+    assert isinstance(read, CodeStep) and read.write is not None
+    program = write_tree(
+        tmp_path / "caller",
+        {"app.log": "ERROR boom\n", "big.log": "x" * 300_000, "proj/a.py": "", "read.py": ""},
+    )
+    (program / "read.py").write_text(read.write.source, encoding="utf-8")
+    payload = {"input": {"files": ["app.log", "big.log", "proj", "missing.log"]}}
+    done = subprocess.run(
+        [sys.executable, str(program / "read.py")],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "APP_CALLER_CWD": str(program)},
+        check=True,
+    )
+    app_log, big, folder, missing = json.loads(done.stdout)["output"]["files"]
+    assert app_log == {"path": "app.log", "content": "ERROR boom\n", "truncated": False}
+    assert big["truncated"] and len(big["content"]) == 200_000
+    assert folder == {"path": "proj", "folder": ["a.py"]}
+    assert "error" in missing
 
 
 def test_should_be_used_when_lists_situations_as_the_user_says_them() -> None:

@@ -978,3 +978,32 @@ def test_a_login_word_in_prose_means_a_login(tmp_path: Path, line: str, login: b
     """claude-md-progressive-disclosurer: "授权你删掉" and "默认登录 shell" made a login check."""
     write_tree(tmp_path, {"SKILL.md": HEAD + line + "\n"})
     assert any(k == "auth" for k, _n, _r in needs(tmp_path)) is login
+
+
+def test_round_15_runners_wrappers_and_an_optional_tool_raised_as_the_programs_own(
+    tmp_path: Path,
+) -> None:
+    """fresh10: `uv run scripts/collect.py` ran every step through uv, which the constructor
+    never checked (the step then failed with exit 127); `env -u http_proxy python3 x.py`
+    made `http_proxy` a binary; pip-audit, run in a `try` whose `except OSError` raises the
+    program's own `Unavailable` (which its callers catch), was a blocking need."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nuv run scripts/collect.py proj\n"
+            "env -u http_proxy -u HTTPS_PROXY python3 scripts/fetch.py --days 3\n```\n",
+            "scripts/collect.py": "import subprocess, sys\n\n\nclass Unavailable(Exception):\n"
+            "    pass\n\n\ndef audit():\n    try:\n"
+            "        return subprocess.run(['pip-audit', '--format', 'json'])\n"
+            "    except OSError as exc:\n        raise Unavailable(str(exc)) from exc\n\n\n"
+            "def fatal():\n    try:\n        return subprocess.run(['osv-scanner'])\n"
+            "    except OSError as exc:\n        raise SystemExit(str(exc))\n\n\n"
+            "print(audit(), fatal(), sys.argv)\n",
+            "scripts/fetch.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--days')\np.parse_args()\n",
+        },
+    )
+    binaries = {(n, r) for k, n, r in needs(tmp_path) if k == "binary"}
+    assert ("uv", True) in binaries
+    assert ("pip-audit", False) in binaries and ("osv-scanner", True) in binaries
+    assert not {n for n, _r in binaries} & {"http_proxy", "HTTPS_PROXY", "-u"}

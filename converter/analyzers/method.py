@@ -6,7 +6,8 @@ when its own words say it is for something no program pipeline took (a "Use when
 over) and it teaches a method: steps that run no program.  Then:
 
 1. a program that surveys without being told anything (``find-tests.sh [dir]``, a profiler)
-   runs first, and its report goes to the model;
+   runs first, and its report goes to the model, with the files the request is about (the
+   ``files`` input: each read up to ``READ_BYTES``, a folder listed);
 2. the model (reasoning tier) follows SKILL.md's steps and rules on the user's request and
    answers with a summary and, when the skill makes files (a test, a page, a report), the
    files it makes;
@@ -90,6 +91,38 @@ ANSWER = {
     "路径相对于工作目录，附完整内容（请求不需要文件时为空列表）。",
 }
 SURVEY_LABEL = {"en": "What {program} reports:", "zh": "{program} 的输出："}
+READ_LABEL = {"en": "The files the request is about:", "zh": "请求涉及的文件："}
+FILES_INPUT = {
+    "en": "Files or folders the request is about (read for the model)",
+    "zh": "请求涉及的文件或目录（读取后交给模型）",
+}
+READ_BYTES = 200_000  # of each file, for the prompt
+READ_SOURCE = f"""\
+import json
+import os
+import sys
+from pathlib import Path
+
+LIMIT = {READ_BYTES}
+INPUT = json.load(sys.stdin)["input"]
+caller = Path(os.environ.get("APP_CALLER_CWD") or ".")
+read = []
+for name in INPUT.get("files") or []:
+    path = caller / name
+    try:
+        if path.is_dir():
+            names = sorted(str(p.relative_to(path)) for p in path.rglob("*") if p.is_file())
+            read.append({{"path": name, "folder": names[:500]}})
+            continue
+        with path.open("rb") as handle:
+            data = handle.read(LIMIT + 1)
+    except OSError as exc:
+        read.append({{"path": name, "error": str(exc)}})
+        continue
+    text = data[:LIMIT].decode("utf-8", errors="replace")
+    read.append({{"path": name, "content": text, "truncated": len(data) > LIMIT}})
+print(json.dumps({{"output": {{"files": read}}}}, ensure_ascii=False))
+"""
 SAVE_SOURCE = """\
 import json
 import os
@@ -159,13 +192,15 @@ def method_pipeline(
     inventory: Inventory, app: str, pipelines: list[Pipeline], covered: set[int]
 ) -> Pipeline | None:
     """The pipeline applying the method of a judgement-led skill with programs (module
-    docstring), or None when its programs' pipelines do what it is for."""
+    docstring), or None when its programs' pipelines do what it is for, or a workflow
+    pipeline has an llm step already (log-debugger: two pipelines, one description)."""
     doc = inventory.skill
     taken = {trigger_key(t) for p in pipelines for t in p.triggers}
     left = [c for c in situations(doc) if trigger_key(c) not in taken and _a_task(c)]
     method = _method_steps(inventory)
-    if not inventory.programs or not left or not method:
-        return None
+    judged = any(isinstance(step, LlmStep) for p in pipelines for step in p.steps)
+    if not inventory.programs or not left or not method or judged:
+        return None  # a workflow pipeline asks for the skill's judgement already
     covered |= {index for index, _steps in method}
     covered |= {
         at
@@ -191,6 +226,11 @@ def method_pipeline(
         inputs += [i for i in more if i.name not in {j.name for j in inputs}]
         shown = SURVEY_LABEL[language].format(program=step.program)
         prompt += f"\n{shown}\n{{{{{step.name}.output}}}}\n"
+    inputs.append(Input("files", "array", False, FILES_INPUT[language]))
+    steps.append(
+        CodeStep("read_files", "", write=Written("python", READ_SOURCE), output={"files": "array"})
+    )
+    prompt += f"\n{READ_LABEL[language]}\n{{{{read_files.output.files}}}}\n"
     makes = bool(_MAKES_FILES.search(doc.frontmatter.description + "\n" + doc.body))
     schema = FILES_SCHEMA if makes else GENERIC_SCHEMA
     if makes:

@@ -148,7 +148,7 @@ _DOES = re.compile(r"(?:the\s+user|a\s+user|users|someone)\s+(?!asks\b)[a-z]+s\b
 
 
 def _as_asked(item: str) -> str:
-    """"reports a bug" → "report a bug": what the user does, as the user asks for it."""
+    """ "reports a bug" → "report a bug": what the user does, as the user asks for it."""
     first, _, rest = item.partition(" ")
     if not rest or not re.fullmatch(r"[a-z]+[^s]s", first):
         return item

@@ -101,7 +101,7 @@ def skill_needs(
         # Its interpreter is the program's own need, wherever SKILL.md shows the command;
         # a Windows twin's (pwsh for extract.ps1 beside extract.sh) only warns
         binary, spot = interpreter_need(program, sources[program.path])
-        if binary and not re.fullmatch(r"(python3?(\.\d+)?|py|bash|sh|uv)", binary):
+        if binary and not re.fullmatch(r"(python3?(\.\d+)?|py|bash|sh)", binary):
             for where in [f"{inv.file}:{inv.line}" for inv in program.invocations] + [spot]:
                 out.add("binary", binary, where, required=program.path not in twins)
     _attribute(out, import_graph(sources, languages, local), {p.path for p in programs})

@@ -54,21 +54,26 @@ CLIENT_KEYS = {
 Add = Callable[[str, str, int, bool], None]  # (kind, name, line, required)
 
 
-def stops(handler: ast.AST) -> bool:
+def stops(handler: ast.AST, own: frozenset[str] = frozenset()) -> bool:
     """Whether an except clause (or a branch) ends the program: ``raise``, ``sys.exit(...)``,
-    ``exit()``."""
+    ``exit()``; not a ``raise`` of one of the ``own`` exception classes the source defines
+    (``raise Unavailable(...) from exc``: its callers carry on without what was missing)."""
     for node in ast.walk(handler):
         if isinstance(node, ast.Raise):
+            raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            if raised is not None and ast.unparse(raised) in own:
+                continue
             return True
         if isinstance(node, ast.Call) and ast.unparse(node.func) in ("sys.exit", "exit", "quit"):
             return True
     return False
 
 
-def _tolerant(node: ast.Try) -> bool:
-    """A ``try`` whose handlers carry on after a missing module or program."""
+def _tolerant(node: ast.Try, own: frozenset[str] = frozenset()) -> bool:
+    """A ``try`` whose handlers carry on after a missing module or program (or turn its
+    absence into one of the ``own`` exceptions the source defines, for its callers)."""
     for handler in node.handlers:
-        if stops(handler):
+        if stops(handler, own):
             continue
         kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
         caught = {ast.unparse(k).rsplit(".", 1)[-1] if k else "BaseException" for k in kinds}
@@ -155,6 +160,12 @@ class PythonNeeds:
             if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
         }
         self.probes = {name for name, f in self.functions.items() if _is_probe(f)}
+        self.own_errors = frozenset(
+            n.name
+            for n in tree.body
+            if isinstance(n, ast.ClassDef)
+            and any(re.search(r"Error|Exception|Unavailable", ast.unparse(b)) for b in n.bases)
+        )
         self.fatal_flags = _fatal_flags(tree)
         self.conditional_functions = self._conditional_functions()
 
@@ -175,7 +186,11 @@ class PythonNeeds:
         for parent, child in self._ancestors(node):
             if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef):
                 return False
-            if isinstance(parent, ast.Try) and child in parent.body and _tolerant(parent):
+            if (
+                isinstance(parent, ast.Try)
+                and child in parent.body
+                and _tolerant(parent, self.own_errors)
+            ):
                 # `except ImportError: HAS_X = False`, then `if not HAS_X: raise`: needed
                 return not (_assigned(parent) & self.fatal_flags)
             if isinstance(parent, ast.ExceptHandler) and _another_way(

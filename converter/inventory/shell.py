@@ -18,6 +18,15 @@ from dataclasses import dataclass, field, replace
 
 SHELL_LANGUAGES = ("", "bash", "sh", "shell", "zsh", "console", "shell-session", "terminal")
 _WRAPPERS = ("sudo", "env", "time", "nohup", "exec", "command", "npx", "pnpx", "bunx")
+# A wrapper's options that take the next word as their value (a variable, a user, a file).
+_VALUED = {
+    "env": ("-u", "--unset", "-C", "--chdir"),
+    "sudo": ("-u", "--user", "-g", "--group", "-C", "-D", "--chdir", "-h", "--host"),
+    "time": ("-f", "--format", "-o", "--output"),
+    "exec": ("-a",),
+    "npx": ("-p", "--package"),
+    "pnpx": ("-p", "--package"),
+}
 PACKAGE_RUNNERS = ("npx", "pnpx", "bunx")  # they fetch the package they run when it is missing
 _KEYWORDS = ("if", "then", "else", "elif", "while", "until", "do", "!", "{")
 _OPERATORS = {"&&", "||", ";", "|", "&", "(", ")", ";;", "|&"}
@@ -419,7 +428,9 @@ def _flush(
                 name, _, value = argv[0].partition("=")
                 env.append(name)
                 values[name] = value
-            argv.pop(0)
+            option = argv.pop(0)
+            if option in _VALUED.get(wrapper, ()) and argv:  # `env -u http_proxy CMD`
+                argv.pop(0)
     if not argv:
         return cwd
     if argv[0] == "cd":
