@@ -12,6 +12,7 @@ from pathlib import Path
 from helpers import write_tree
 
 from skill2app.converter.analyzers.heuristic import analyze
+from skill2app.converter.analyzers.situations import situations
 from skill2app.converter.analyzers.text import use_when_phrases
 from skill2app.converter.inventory.model import build_inventory
 from skill2app.converter.plan.check import check_plan
@@ -255,3 +256,31 @@ def test_a_workflow_giving_a_program_more_positionals_than_it_declares(tmp_path:
     plan = analyze(build_inventory(skill))
     workflow = next(p for p in plan.pipelines if len(p.steps) > 1)
     assert [i.name for i in workflow.input][:1] == ["intro_cast"]
+
+
+def test_a_descriptions_list_of_requests_under_a_label_gives_situations(tmp_path: Path) -> None:
+    """daymade-sector-research (round 15): "触发场景（命中任一即读本 skill）：" over a list of
+    quoted requests gave no situation, so its pipelines had triggers like "ann query"."""
+    description = (
+        "|-\n  A股行业投研工作流。\n\n  触发场景（命中任一即读本 skill）：\n"
+        "  - 「XX 行业 Top N」（如「医药行业今天的 Top 10 标的」）\n"
+        "  - 「这些标的最近一周 / 一个月发过哪些公告」\n"
+        "  - 「判断 XX 行业 / 板块现在的市场情绪怎么样」\n\n  核心能力：东财成分股。"
+    )
+    skill = write_tree(
+        tmp_path / "s",
+        {
+            "SKILL.md": f"---\nname: s\ndescription: {description}\n---\n# 投研\n\n"
+            "## 公告检索\n\n```bash\npython3 scripts/ann.py --codes 600613\n```\n",
+            "scripts/ann.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--codes')\np.parse_args()\n",
+        },
+    )
+    inventory = build_inventory(skill)
+    assert situations(inventory.skill) == [
+        "医药行业今天的 Top 10 标的",
+        "这些标的最近一周或一个月发过哪些公告",
+        "判断行业或板块现在的市场情绪怎么样",
+    ]
+    (pipeline,) = analyze(inventory).pipelines
+    assert "公告检索" in pipeline.triggers  # 检索 is an action

@@ -16,6 +16,7 @@ import re
 from skill2app.converter.analyzers.document import own_range, prose_lines
 from skill2app.converter.analyzers.text import (
     WHEN_TITLES,
+    has_cjk,
     strip_markdown,
     unique,
     use_when_phrases,
@@ -38,8 +39,51 @@ _NOTE = re.compile(r"\s+(?:→|->|=>|—|–|-)\s+.*$|\s*[:：;；].*$")
 
 
 def situations(doc: SkillDoc) -> list[str]:
-    """The description's "Use when" clauses, then the items of its "When to Use" sections."""
-    return unique([*use_when_phrases(doc.frontmatter.description), *when_items(doc)])
+    """The description's "Use when" clauses and the items it lists under a "when" label,
+    then the items of its "When to Use" sections."""
+    description = doc.frontmatter.description
+    return unique(
+        [*use_when_phrases(description), *listed_in_description(description), *when_items(doc)]
+    )
+
+
+# A description's label over a list of the requests it is for: "触发场景（命中任一即读本
+# skill）：", "Use it when:", "Triggers:" (its lines are joined: the items follow on one line).
+_LABEL = re.compile(
+    r"(?:触发(?:场景|条件|词)|使用场景|适用场景|何时使用|when to use|use (?:it |this skill )?when|"
+    r"triggers?(?: on)?|トリガー|使用タイミング)[^：:。.]{0,30}[：:]",
+    re.I,
+)
+_DASH = re.compile(r"(?:^|\s)[-*•]\s+")
+_QUOTED = re.compile(r"[「“\"]([^」”\"]{2,80})[」”\"]")
+_EXAMPLE = re.compile(
+    r"[（(](?:如|例如|比如|e\.g\.,?|eg|for example,?)\s*[「“\"]([^」”\"]+)[」”\"]", re.I
+)
+
+
+def listed_in_description(description: str) -> list[str]:
+    """The items of a list right after a "when" label in the description: the example it
+    quotes (「XX 行业 Top N」（如「医药行业今天的 Top 10 标的」） → the example), else the request
+    it quotes, else its first sentence said as a request."""
+    label = _LABEL.search(description)
+    if label is None:
+        return []
+    before, *items = _DASH.split(description[label.end() :])
+    if before.strip():
+        return []  # no list right after the label
+    found: list[str] = []
+    for item in items:
+        item = item.strip()
+        said = _EXAMPLE.search(item) or _QUOTED.match(item)
+        if said is not None:
+            request = re.sub(r"X{2,}\s*", "", said.group(1)).strip()
+            request = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", request)
+            # "最近一周 / 一个月": either is asked ("最近一周或一个月")
+            request = re.sub(r"\s*/\s*", "或" if has_cjk(request) else " or ", request)
+        else:
+            request = as_request(re.split(r"(?<=[。！？.!?])\s", item)[0])
+        found += [request] if request and not is_negative(request) else []
+    return unique(found, MAX_ITEMS)
 
 
 def when_items(doc: SkillDoc) -> list[str]:
