@@ -1350,7 +1350,9 @@ def test_one_launcher_said_two_ways_is_the_one_shown_most(tmp_path: Path) -> Non
     six places and ``uv run scripts/extract_pdf.py`` in one made the program run with plain
     python3, without the dependencies its inline metadata declares."""
     (tmp_path / "scripts").mkdir()
-    (tmp_path / "scripts" / "x.py").write_text("# /// script\n# ///\nprint(1)\n")
+    (tmp_path / "scripts" / "x.py").write_text(
+        '# /// script\n# dependencies = ["pdfplumber"]\n# ///\nprint(1)\n'
+    )
     (tmp_path / "SKILL.md").write_text(
         "---\nname: x\ndescription: d\n---\n# X\n\n```bash\n"
         "uv run scripts/x.py a.pdf\nuv run --no-project scripts/x.py b.pdf\n"

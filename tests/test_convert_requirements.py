@@ -1007,3 +1007,49 @@ def test_round_15_runners_wrappers_and_an_optional_tool_raised_as_the_programs_o
     assert ("uv", True) in binaries
     assert ("pip-audit", False) in binaries and ("osv-scanner", True) in binaries
     assert not {n for n, _r in binaries} & {"http_proxy", "HTTPS_PROXY", "-u"}
+
+
+def test_a_pep_723_script_without_dependencies_runs_with_python3_not_uv(tmp_path: Path) -> None:
+    """analysis-dcf and ascii-diagram-validator: `uv run scripts/x.py` of a script whose PEP
+    723 block lists no dependencies needs no uv (round 15's judges found its step failing,
+    exit 127, where uv was not installed); one with dependencies still runs with uv."""
+    header = '#!/usr/bin/env python3\n# /// script\n# requires-python = ">=3.10"\n'
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nuv run scripts/dcf.py --input a.json\n"
+            "uv run scripts/fetch.py --days 3\n```\n",
+            "scripts/dcf.py": header + "# dependencies = []\n# ///\nimport argparse\n"
+            "p = argparse.ArgumentParser()\np.add_argument('--input')\np.parse_args()\n",
+            "scripts/fetch.py": header + '# dependencies = [\n#   "requests",\n# ]\n# ///\n'
+            "import argparse\np = argparse.ArgumentParser()\np.add_argument('--days')\n"
+            "p.parse_args()\n",
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    assert inventory.program("scripts/dcf.py").interpreter == "python3"
+    assert inventory.program("scripts/fetch.py").interpreter == "uv run"
+    uv = [r for r in inventory.requirements if r.name == "uv"]
+    assert uv and all("scripts/dcf.py" not in w for r in uv for w in r.where)
+
+
+def test_a_sibling_skills_module_on_sys_path_is_outside_not_a_package(tmp_path: Path) -> None:
+    """ledger (fresh11): `sys.path.insert(0, os.path.join(dirname(abspath(__file__)), "..",
+    "..", "shared", "scripts"))` then `import secret_detect` required a PyPI package
+    `secret_detect`; it is the sibling skill `shared`'s module, a file outside the skill."""
+    write_tree(
+        tmp_path,
+        {
+            "shared/scripts/secret_detect.py": "def mask(x):\n    return x\n",
+            "ledger/SKILL.md": HEAD + "```bash\npython3 scripts/lint.py notes.md\n```\n",
+            "ledger/scripts/lint.py": "import os\nimport sys\n\nsys.path.insert(\n"
+            "    0, os.path.join(os.path.dirname(os.path.abspath(__file__)),\n"
+            '                    "..", "..", "shared", "scripts"))\n'
+            "import secret_detect  # noqa: E402\n\nprint(secret_detect.mask(sys.argv))\n",
+        },
+    )
+    inventory = build_inventory(tmp_path / "ledger")
+    assert not [r for r in inventory.requirements if r.name == "secret_detect"]
+    assert [(o.where(), o.target) for o in inventory.outside] == [
+        ("scripts/lint.py:7", "../shared/scripts/secret_detect.py")
+    ]

@@ -113,7 +113,8 @@ def _alias_prefixes(text: str) -> set[str]:
 
 def sys_path_dirs(file: str, source: str) -> list[str]:
     """Skill folders ``file`` adds to ``sys.path`` with a path built from ``__file__``
-    (``os.path.dirname(__file__)``, ``Path(__file__).parent.parent / "lib"``)."""
+    (``os.path.dirname(__file__)``, ``Path(__file__).parent.parent / "lib"``); a folder
+    outside the skill (a sibling skill's, ``../shared/scripts``) starts with ``..``."""
     if "sys.path" not in source:
         return []
     try:
@@ -129,7 +130,7 @@ def sys_path_dirs(file: str, source: str) -> list[str]:
         if not node.args:
             continue
         folder = _path_value(node.args[-1], file)
-        if folder is not None and not folder.startswith(".."):
+        if folder is not None:
             found.append("" if folder == "." else folder)
     return found
 

@@ -174,11 +174,12 @@ def build_inventory(
     # a block holding only words the skill's programs take (`auditItems`, an operation of
     # burp-search.sh shown alone under its heading) runs no program of that name
     run = [c for c in commands if not set(c[1].argv) <= passed]
-    requirements = skill_needs(skill_dir, doc, run, programs, paths, modules, values)
-    files = [FileEntry(p, roles.get(p, "other")) for p in paths]
-    language = detect_language(doc)
     code = [p for p in paths if roles.get(p) in ("program", "module")]
     outside = outside_files(skill_dir, code, limit)
+    elsewhere = sorted({o.target for o in outside})
+    requirements = skill_needs(skill_dir, doc, run, programs, paths, modules, values, elsewhere)
+    files = [FileEntry(p, roles.get(p, "other")) for p in paths]
+    language = detect_language(doc)
     return Inventory(
         skill_dir, doc, language, programs, files, requirements, warnings, docs, outside,
         shown_elsewhere,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from skill2app.converter.inventory.imports import (
@@ -62,16 +63,18 @@ def skill_needs(
     paths: list[str],
     modules: list[str],
     values: set[str],
+    elsewhere: Sequence[str] = (),
 ) -> list[Requirement]:
     """What the skill needs.  ``values``: the words its documented commands pass (`CHAT_ID`
-    in prose about `--chat-id "CHAT_ID"` is the value to put there, not a variable)."""
+    in prose about `--chat-id "CHAT_ID"` is the value to put there, not a variable);
+    ``elsewhere``: files outside the skill its programs use (``../shared/scripts/x.py``)."""
     out = Collector()
     file = doc.path
     for doc_path in sorted({d for d, _c, _tagged in commands}):
         for tagged in (True, False):  # a binary from an untagged block only warns
             chosen = [c for d, c, t in commands if d == doc_path and t == tagged]
             from_commands(chosen, doc_path, out, required=tagged)
-    local = LocalFiles(paths)
+    local = LocalFiles([*paths, *elsewhere])  # a sibling skill's module is no package
     local.read_aliases(lambda rel: read_source(skill_dir / rel))
     body_lines = doc.body.split("\n")
     for block in doc.code_blocks:

@@ -12,11 +12,13 @@ says it is missing.
 
 from __future__ import annotations
 
+import ast
 import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from skill2app.converter.inventory.imports import sys_path_dirs
 from skill2app.converter.inventory.programs.program import read_source
 
 _RELATIVE = re.compile(r"""(["'`])(\.\.?/[^"'`\n$]{1,200})\1""")
@@ -53,6 +55,7 @@ def outside_files(
         source = (
             read_source(root / rel) if not rel.startswith("../") else read_inside(root, rel, bound)
         )
+        found += _python_siblings(root, shown, rel, source, bound)
         for line_no, line in enumerate(source.split("\n"), 1):
             for _quote, literal in _RELATIVE.findall(line):
                 target = _resolve(root, posixpath.dirname(rel), literal, bound)
@@ -63,6 +66,38 @@ def outside_files(
                     seen.add(target)
                     todo.append((target, target))
     return _unique(found)
+
+
+def _python_siblings(root: Path, shown: str, rel: str, source: str, bound: Path) -> list[Outside]:
+    """The modules a Python file imports from a folder outside the skill its ``sys.path``
+    lines add (``sys.path.insert(0, os.path.join(HERE, "..", "..", "shared", "scripts"))``
+    then ``import secret_detect``)."""
+    if not rel.endswith(".py") or rel.startswith("../"):
+        return []
+    outside = [d for d in sys_path_dirs(rel, source) if d.startswith("../")]
+    if not outside:
+        return []
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    found = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module]
+        else:
+            continue
+        for name in names:
+            for folder in outside:
+                literal = posixpath.join(folder, *name.split("."))
+                target = _resolve(root, "", literal, bound)
+                if target is not None:
+                    found.append(Outside(shown, node.lineno, target))
+                    break
+    return found
 
 
 def _resolve(root: Path, folder: str, literal: str, bound: Path) -> str | None:

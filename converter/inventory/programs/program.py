@@ -278,6 +278,35 @@ _OWN_RUNTIMES = {"typescript": ("bun", "deno"), "node": ("bun", "deno"), "python
 
 
 def _interpreter(language: str, source: str, invocations: list[Invocation]) -> str:
+    """``_shown_interpreter``, but python3 for a script ``uv run`` would give nothing: its
+    PEP 723 block lists no dependencies (``dependencies = []``), so uv is not needed to run
+    it (analysis-dcf, ascii-diagram-validator: a step failed where uv was not installed)."""
+    interpreter = _shown_interpreter(language, source, invocations)
+    words = interpreter.split()
+    plain = words[:2] == ["uv", "run"] and set(words[2:]) <= {"--no-project", "--script"}
+    if language == "python" and plain and _no_dependencies(source):
+        return DEFAULT_INTERPRETER["python"]
+    return interpreter
+
+
+_PEP723 = re.compile(r"^# /// script\s*$(?P<body>.*?)^# ///\s*$", re.M | re.S)
+
+
+def _no_dependencies(source: str) -> bool:
+    """Whether the script's PEP 723 block declares no dependencies and no Python newer than
+    the one running app-run (3.11 at least), which runs a python3 step."""
+    block = _PEP723.search(source)
+    if block is None:
+        return False
+    body = "\n".join(line.removeprefix("#").strip() for line in block["body"].splitlines())
+    listed = re.search(r"^dependencies\s*=\s*\[(?P<items>[^\]]*)\]", body, re.M)
+    wants = re.search(r"^requires-python\s*=\s*[\"']>=?\s*3\.(?P<minor>\d+)", body, re.M)
+    if wants and int(wants["minor"]) > 11:  # app-run's own Python is 3.11 at least
+        return False
+    return listed is None or not listed["items"].strip(" \n,")
+
+
+def _shown_interpreter(language: str, source: str, invocations: list[Invocation]) -> str:
     """What the APP runs a program with: the one interpreter SKILL.md runs it with (or the one
     launcher, as it is most often shown: ``uv run --no-project``); else, when
     SKILL.md runs it directly (``./x.ts``), what its ``#!`` line names, and when it never shows
