@@ -179,6 +179,19 @@ VERDICTS = [
         set(),
     ),
     ("sys.exit(0 if not errors else 300)\n", set()),
+    # hit-weekly-brief (round 16): `if errors: print(FAIL ...); return 1`, last `return 0`
+    (
+        "def main(argv=None):\n    args = parse(argv)\n    errors = validate(args.file)\n"
+        "    if errors:\n        for e in errors:\n            print(f'FAIL: {e}')\n"
+        "        return 1\n    print('OK')\n    return 0\nsys.exit(main())\n",
+        {1},
+    ),
+    (  # the same shape on a missing file, or a usage check: failures
+        "def main():\n    if not path.exists():\n        print('error: file not found')\n"
+        "        return 1\n    if len(sys.argv) < 2:\n        return 2\n    return 0\n"
+        "sys.exit(main())\n",
+        set(),
+    ),
     ("sys.exit(0 if (" + "x+" * 600 + "x) else 1)\n", set()),
 ]
 
