@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 from helpers import write_tree
@@ -212,7 +213,11 @@ def test_the_method_reads_the_files_the_request_is_about(tmp_path: Path) -> None
         {"app.log": "ERROR boom\n", "big.log": "x" * 300_000, "proj/a.py": "", "read.py": ""},
     )
     (program / "read.py").write_text(read.write.source, encoding="utf-8")
-    payload = {"input": {"files": ["app.log", "big.log", "proj", "missing.log"]}}
+    with zipfile.ZipFile(program / "paper.docx", "w") as docx:
+        docx.writestr("word/document.xml", "<w:p><w:t>Methods</w:t></w:p><w:t>n = 12</w:t>")
+    (program / "blob.bin").write_bytes(b"\x00\x01binary")
+    files = ["app.log", "big.log", "proj", "missing.log", "paper.docx", "blob.bin"]
+    payload = {"input": {"files": files}}
     done = subprocess.run(
         [sys.executable, str(program / "read.py")],
         input=json.dumps(payload),
@@ -221,7 +226,9 @@ def test_the_method_reads_the_files_the_request_is_about(tmp_path: Path) -> None
         env={**os.environ, "APP_CALLER_CWD": str(program)},
         check=True,
     )
-    app_log, big, folder, missing = json.loads(done.stdout)["output"]["files"]
+    app_log, big, folder, missing, paper, blob = json.loads(done.stdout)["output"]["files"]
+    assert paper["content"] == "Methods n = 12"  # scholar-evaluation: not the zip's bytes
+    assert blob == {"path": "blob.bin", "binary": True, "bytes": 8}
     assert app_log == {"path": "app.log", "content": "ERROR boom\n", "truncated": False}
     assert big["truncated"] and len(big["content"]) == 200_000
     assert folder == {"path": "proj", "folder": ["a.py"]}
@@ -284,3 +291,27 @@ def test_a_descriptions_list_of_requests_under_a_label_gives_situations(tmp_path
     ]
     (pipeline,) = analyze(inventory).pipelines
     assert "公告检索" in pipeline.triggers  # 检索 is an action
+
+
+def test_a_survey_told_what_to_look_at_runs_on_the_document_named(tmp_path: Path) -> None:
+    """verifying-claims (round 16): the method pipeline "sees the folder's file names, not
+    the bundle" — gather_context.py DOC, which needs the document, was no survey."""
+    skill = write_tree(
+        tmp_path / "claims",
+        {
+            "SKILL.md": "---\nname: claims\ndescription: Verify what a document claims about "
+            "code. Use when the user asks to check docs against the code.\n---\n# Claims\n\n"
+            "## Workflow\n\n1. Gather the claims and the code they name\n"
+            "2. Judge each claim PASS or FAIL\n3. Write the drift report\n\n"
+            "## Gathering\n\n```bash\npython3 scripts/gather_context.py docs/api.md\n```\n",
+            "scripts/gather_context.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('doc')\np.add_argument('--src')\np.parse_args()\n",
+        },
+    )
+    inventory = build_inventory(skill)
+    plan = analyze(inventory)
+    method = plan.pipeline("claims")
+    assert method is not None
+    assert [s.name for s in method.steps][:2] == ["gather_context", "read_files"]
+    assert {i.name: i.required for i in method.input}["doc"] is True
+    assert check_plan(plan, inventory) == []

@@ -51,7 +51,7 @@ MAX_STEPS = 12  # of the method, in the prompt: a longer list is the skill's who
 # Programs that look before anything is done: they may run first with no input.
 _SURVEY = re.compile(
     r"find|scan|profil|survey|discover|detect|inspect|collect|list|status|info|inventory|"
-    r"overview|context|explore|analy[sz]|audit|stat",
+    r"overview|context|explore|analy[sz]|audit|stat|gather",
     re.I,
 )
 # "write a failing test", "生成页面": the skill makes files, which the model writes.
@@ -97,13 +97,50 @@ FILES_INPUT = {
     "zh": "请求涉及的文件或目录（读取后交给模型）",
 }
 READ_BYTES = 200_000  # of each file, for the prompt
-READ_SOURCE = f"""\
-import json
+READ_SOURCE = r"""import json
 import os
+import re
+import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
-LIMIT = {READ_BYTES}
+LIMIT = @LIMIT@
+
+
+def as_text(path, head):
+    # The text of a file: a PDF's or an Office document's words, else the file decoded;
+    # None for any other binary file.
+    suffix = path.suffix.lower()
+    if suffix == ".pdf":
+        try:
+            from pypdf import PdfReader
+
+            return "\n".join(page.extract_text() or "" for page in PdfReader(str(path)).pages)
+        except Exception:
+            pass
+        try:
+            done = subprocess.run(
+                ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
+                timeout=60,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout if done.returncode == 0 else None
+    if suffix in (".docx", ".pptx", ".xlsx"):
+        wanted = ("word/document", "ppt/slides/slide", "xl/sharedStrings")
+        try:
+            with zipfile.ZipFile(path) as archive:
+                parts = sorted(n for n in archive.namelist() if n.startswith(wanted))
+                xml = " ".join(archive.read(n).decode("utf-8", "replace") for n in parts)
+        except (OSError, zipfile.BadZipFile, KeyError):
+            return None
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", xml)).strip()
+    if b"\x00" in head:
+        return None
+    return head.decode("utf-8", errors="replace")
+
+
 INPUT = json.load(sys.stdin)["input"]
 caller = Path(os.environ.get("APP_CALLER_CWD") or ".")
 read = []
@@ -112,17 +149,22 @@ for name in INPUT.get("files") or []:
     try:
         if path.is_dir():
             names = sorted(str(p.relative_to(path)) for p in path.rglob("*") if p.is_file())
-            read.append({{"path": name, "folder": names[:500]}})
+            read.append({"path": name, "folder": names[:500]})
             continue
         with path.open("rb") as handle:
             data = handle.read(LIMIT + 1)
+        text = as_text(path, data[:LIMIT])
     except OSError as exc:
-        read.append({{"path": name, "error": str(exc)}})
+        read.append({"path": name, "error": str(exc)})
         continue
-    text = data[:LIMIT].decode("utf-8", errors="replace")
-    read.append({{"path": name, "content": text, "truncated": len(data) > LIMIT}})
-print(json.dumps({{"output": {{"files": read}}}}, ensure_ascii=False))
-"""
+    if text is None:
+        read.append({"path": name, "binary": True, "bytes": path.stat().st_size})
+        continue
+    document = path.suffix.lower() in (".pdf", ".docx", ".pptx", ".xlsx")
+    cut = len(text) > LIMIT if document else len(data) > LIMIT
+    read.append({"path": name, "content": text[:LIMIT], "truncated": cut})
+print(json.dumps({"output": {"files": read}}, ensure_ascii=False))
+""".replace("@LIMIT@", str(READ_BYTES))
 SAVE_SOURCE = """\
 import json
 import os
@@ -339,14 +381,26 @@ def _a_task(clause: str) -> bool:
 
 
 def _survey(pipelines: list[Pipeline]) -> tuple[CodeStep, list[Input]] | None:
-    """A copy of the one step of a program pipeline that surveys and needs no input, and its
-    inputs."""
-    for pipeline in pipelines:
-        if len(pipeline.steps) != 1 or any(i.required for i in pipeline.input):
-            continue
-        step = pipeline.steps[0]
-        if not isinstance(step, CodeStep) or step.written:
-            continue
-        if _SURVEY.search(f"{pipeline.name} {step.program} {step.subcommand}"):
-            return copy.deepcopy(step), copy.deepcopy(pipeline.input)
-    return None
+    """A copy of the one step of a program pipeline that surveys, and its inputs: one that
+    needs no input first (``find-tests.sh [dir]``), else one told only what to look at
+    (``gather_context.py DOC``: the document the user names)."""
+    found = [
+        pipeline
+        for pipeline in pipelines
+        if len(pipeline.steps) == 1
+        and isinstance(step := pipeline.steps[0], CodeStep)
+        and not step.written
+        and _SURVEY.search(f"{pipeline.name} {step.program} {step.subcommand}")
+        and all(not i.required or _WHAT.search(i.name) for i in pipeline.input)
+        and sum(1 for i in pipeline.input if i.required) <= 1
+    ]
+    found.sort(key=lambda p: any(i.required for i in p.input))
+    if not found:
+        return None
+    step = found[0].steps[0]
+    assert isinstance(step, CodeStep)
+    return copy.deepcopy(step), copy.deepcopy(found[0].input)
+
+
+# An input naming what a survey looks at: a file, a folder, a document.
+_WHAT = re.compile(r"path|file|dir|folder|doc|target|project|repo|root|input", re.I)
