@@ -186,6 +186,12 @@ VERDICTS = [
         "        return 1\n    print('OK')\n    return 0\nsys.exit(main())\n",
         {1},
     ),
+    (  # the reviewer's: a key or a variable looked up, not an outcome
+        "def main():\n    if os.environ.get('API_TOKEN') is None:\n        return 1\n"
+        "    if resp['error']:\n        return 2\n    if cfg['mode'] != 'prod':\n"
+        "        return 3\n    return 0\nsys.exit(main())\n",
+        set(),
+    ),
     (  # the same shape on a missing file, or a usage check: failures
         "def main():\n    if not path.exists():\n        print('error: file not found')\n"
         "        return 1\n    if len(sys.argv) < 2:\n        return 2\n    return 0\n"

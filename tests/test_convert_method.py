@@ -197,6 +197,19 @@ def test_the_method_saves_new_files_under_its_folder_and_keeps_the_rest(tmp_path
     assert [k["path"] for k in out["kept"]] == ["app.py", "../escape.py"]
     assert out["kept"][0]["content"] == "new\n" and out["summary"] == "done"
     assert not (tmp_path / "caller" / "escape.py").exists()
+    odd = _save(  # the reviewer's: a file then a path under it, twice the same, the folder
+        tmp_path,
+        [
+            {"path": "f", "content": "1"},
+            {"path": "f/g", "content": "2"},
+            {"path": "f", "content": "3"},
+            {"path": ".", "content": "4"},
+            {"path": "a\x00b", "content": "5"},
+        ],
+    )
+    assert odd["written"] == [str(tmp_path / "caller" / "proj" / "f")]
+    assert [k["path"] for k in odd["kept"]] == ["f/g", "f", ".", "a\x00b"]
+    assert (tmp_path / "caller" / "proj" / "f").read_text() == "1"
     again = _save(tmp_path, [{"path": "app.py", "content": "new\n"}], overwrite=True)
     assert again["kept"] == [] and (tmp_path / "caller" / "proj" / "app.py").read_text() == "new\n"
 
@@ -216,7 +229,12 @@ def test_the_method_reads_the_files_the_request_is_about(tmp_path: Path) -> None
     with zipfile.ZipFile(program / "paper.docx", "w") as docx:
         docx.writestr("word/document.xml", "<w:p><w:t>Methods</w:t></w:p><w:t>n = 12</w:t>")
     (program / "blob.bin").write_bytes(b"\x00\x01binary")
+    (program / "proj" / ".git").mkdir()
+    (program / "proj" / ".git" / "HEAD").write_text("ref")
+    (program / "broken.docx").write_bytes(b"PK\x03\x04 not a zip")
+    os.mkfifo(program / "pipe")
     files = ["app.log", "big.log", "proj", "missing.log", "paper.docx", "blob.bin"]
+    files += ["broken.docx", "pipe", 5]
     payload = {"input": {"files": files}}
     done = subprocess.run(
         [sys.executable, str(program / "read.py")],
@@ -226,7 +244,11 @@ def test_the_method_reads_the_files_the_request_is_about(tmp_path: Path) -> None
         env={**os.environ, "APP_CALLER_CWD": str(program)},
         check=True,
     )
-    app_log, big, folder, missing, paper, blob = json.loads(done.stdout)["output"]["files"]
+    app_log, big, folder, missing, paper, blob, broken, pipe, number = json.loads(done.stdout)[
+        "output"
+    ]["files"]
+    assert broken == {"path": "broken.docx", "binary": True, "bytes": 14}
+    assert pipe == {"path": "pipe", "error": "not a regular file"} and "error" in number
     assert paper["content"] == "Methods n = 12"  # scholar-evaluation: not the zip's bytes
     assert blob == {"path": "blob.bin", "binary": True, "bytes": 8}
     assert app_log == {"path": "app.log", "content": "ERROR boom\n", "truncated": False}
@@ -315,3 +337,42 @@ def test_a_survey_told_what_to_look_at_runs_on_the_document_named(tmp_path: Path
     assert [s.name for s in method.steps][:2] == ["gather_context", "read_files"]
     assert {i.name: i.required for i in method.input}["doc"] is True
     assert check_plan(plan, inventory) == []
+
+
+def test_a_surveys_own_files_input_does_not_drop_the_method(tmp_path: Path) -> None:
+    """The reviewer's: a survey taking --files made the method declare `files` twice, and
+    the pipeline was left to Skill mode."""
+    files = dict(BUGS)
+    files["SKILL.md"] = files["SKILL.md"].replace(
+        "- `scripts/find-tests.sh [directory]` - locate test infrastructure\n",
+        "```bash\npython3 scripts/scan.py --files a.py --out-dir rep\n```\n",
+    )
+    files["scripts/scan.py"] = (
+        "import argparse\np = argparse.ArgumentParser()\np.add_argument('--files')\n"
+        "p.add_argument('--out-dir')\np.parse_args()\n"
+    )
+    inventory = build_inventory(write_tree(tmp_path / "bugs", files))
+    plan = analyze(inventory)
+    method = plan.pipeline("bugs")
+    assert method is not None and method.steps[0].name == "scan"
+    names = [i.name for i in method.input]
+    assert len(names) == len(set(names)) and {"files", "files_2", "out_dir_2"} <= set(names)
+    read = method.step("read_files")
+    assert isinstance(read, CodeStep) and read.write and '"files_2"' in read.write.source
+    assert check_plan(plan, inventory) == []
+
+
+def test_a_descriptions_list_ends_where_its_sentence_does() -> None:
+    """The reviewer's: the items of a "Do not use for:" list after the list became triggers."""
+    from skill2app.converter.analyzers.situations import listed_in_description
+
+    english = (
+        'Weather helper. Triggers: - "what is the weather in Paris" - "will it rain '
+        'tomorrow". Do not use for: - "write code for me"'
+    )
+    assert listed_in_description(english) == [
+        "what is the weather in Paris",
+        "will it rain tomorrow",
+    ]
+    chinese = "天气。触发场景： - 「北京天气怎么样」 - 「明天会下雨吗」。不要用于：- 「翻译这段话」"
+    assert listed_in_description(chinese) == ["北京天气怎么样", "明天会下雨吗"]

@@ -998,7 +998,11 @@ def test_round_15_runners_wrappers_and_an_optional_tool_raised_as_the_programs_o
             "    except OSError as exc:\n        raise Unavailable(str(exc)) from exc\n\n\n"
             "def fatal():\n    try:\n        return subprocess.run(['osv-scanner'])\n"
             "    except OSError as exc:\n        raise SystemExit(str(exc))\n\n\n"
-            "print(audit(), fatal(), sys.argv)\n",
+            "class ConversionError(Exception):\n    pass\n\n\n"
+            "def convert():\n    try:\n        return subprocess.run(['pandoc'])\n"
+            "    except OSError as exc:\n        raise ConversionError(str(exc)) from exc\n\n\n"
+            "try:\n    audit()\nexcept Unavailable:\n    pass\n"
+            "print(fatal(), convert(), sys.argv)\n",
             "scripts/fetch.py": "import argparse\np = argparse.ArgumentParser()\n"
             "p.add_argument('--days')\np.parse_args()\n",
         },
@@ -1006,6 +1010,7 @@ def test_round_15_runners_wrappers_and_an_optional_tool_raised_as_the_programs_o
     binaries = {(n, r) for k, n, r in needs(tmp_path) if k == "binary"}
     assert ("uv", True) in binaries
     assert ("pip-audit", False) in binaries and ("osv-scanner", True) in binaries
+    assert ("pandoc", True) in binaries  # its own error, which nothing catches: it stops
     assert not {n for n, _r in binaries} & {"http_proxy", "HTTPS_PROXY", "-u"}
 
 
@@ -1053,3 +1058,21 @@ def test_a_sibling_skills_module_on_sys_path_is_outside_not_a_package(tmp_path: 
     assert [(o.where(), o.target) for o in inventory.outside] == [
         ("scripts/lint.py:7", "../shared/scripts/secret_detect.py")
     ]
+
+
+def test_a_sys_path_of_the_skills_parent_finds_a_siblings_package(tmp_path: Path) -> None:
+    """The reviewer's: `sys.path.insert(0, join(dirname(abspath(__file__)), ".."))` in a
+    program beside SKILL.md, then `from shared import mod`: `shared` was a PyPI package."""
+    write_tree(
+        tmp_path,
+        {
+            "shared/__init__.py": "",
+            "shared/mod.py": "X = 1\n",
+            "tool/SKILL.md": HEAD + "```bash\npython3 run.py\n```\n",
+            "tool/run.py": "import os\nimport sys\n\nsys.path.insert(0, os.path.join("
+            "os.path.dirname(os.path.abspath(__file__)), '..'))\nfrom shared import mod\n",
+        },
+    )
+    inventory = build_inventory(tmp_path / "tool")
+    assert not [r for r in inventory.requirements if r.name == "shared"]
+    assert [o.target for o in inventory.outside] == ["../shared/__init__.py"]

@@ -100,6 +100,7 @@ READ_BYTES = 200_000  # of each file, for the prompt
 READ_SOURCE = r"""import json
 import os
 import re
+import stat
 import subprocess
 import sys
 import zipfile
@@ -129,12 +130,19 @@ def as_text(path, head):
         return done.stdout if done.returncode == 0 else None
     if suffix in (".docx", ".pptx", ".xlsx"):
         wanted = ("word/document", "ppt/slides/slide", "xl/sharedStrings")
+        chunks, size = [], 0
         try:
             with zipfile.ZipFile(path) as archive:
-                parts = sorted(n for n in archive.namelist() if n.startswith(wanted))
-                xml = " ".join(archive.read(n).decode("utf-8", "replace") for n in parts)
-        except (OSError, zipfile.BadZipFile, KeyError):
+                for part in sorted(n for n in archive.namelist() if n.startswith(wanted)):
+                    with archive.open(part) as member:  # never more than 4 * LIMIT unpacked
+                        chunk = member.read(4 * LIMIT - size)
+                    chunks.append(chunk.decode("utf-8", "replace"))
+                    size += len(chunk)
+                    if size >= 4 * LIMIT:
+                        break
+        except Exception:  # a damaged, encrypted or odd archive: not read
             return None
+        xml = " ".join(chunks)
         return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", xml)).strip()
     if b"\x00" in head:
         return None
@@ -143,19 +151,46 @@ def as_text(path, head):
 
 INPUT = json.load(sys.stdin)["input"]
 caller = Path(os.environ.get("APP_CALLER_CWD") or ".")
+FOLDER_ENTRIES = 500
+
+
+def listing(folder):
+    # Up to FOLDER_ENTRIES file names under a folder, breadth first, hidden folders and
+    # links not followed.
+    found, todo = [], [folder]
+    while todo and len(found) < FOLDER_ENTRIES:
+        current = todo.pop(0)
+        try:
+            entries = sorted(os.scandir(current), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                todo.append(entry.path)
+            elif entry.is_file(follow_symlinks=False):
+                found.append(str(Path(entry.path).relative_to(folder)))
+                if len(found) >= FOLDER_ENTRIES:
+                    break
+    return found
+
+
 read = []
-for name in INPUT.get("files") or []:
-    path = caller / name
+for name in INPUT.get("@FILES@") or []:
     try:
+        path = caller / str(name)
         if path.is_dir():
-            names = sorted(str(p.relative_to(path)) for p in path.rglob("*") if p.is_file())
-            read.append({"path": name, "folder": names[:500]})
+            read.append({"path": name, "folder": listing(path)})
+            continue
+        if not stat.S_ISREG(path.stat().st_mode):
+            read.append({"path": name, "error": "not a regular file"})
             continue
         with path.open("rb") as handle:
             data = handle.read(LIMIT + 1)
         text = as_text(path, data[:LIMIT])
-    except OSError as exc:
-        read.append({"path": name, "error": str(exc)})
+    except Exception as exc:  # one unreadable entry never stops the others
+        read.append({"path": str(name), "error": str(exc)})
         continue
     if text is None:
         read.append({"path": name, "binary": True, "bytes": path.stat().st_size})
@@ -165,32 +200,42 @@ for name in INPUT.get("files") or []:
     read.append({"path": name, "content": text[:LIMIT], "truncated": cut})
 print(json.dumps({"output": {"files": read}}, ensure_ascii=False))
 """.replace("@LIMIT@", str(READ_BYTES))
-SAVE_SOURCE = """\
-import json
+SAVE_SOURCE = r"""import json
 import os
 import sys
 from pathlib import Path
 
 PAYLOAD = json.load(sys.stdin)
 INPUT = PAYLOAD["input"]
-ANSWER = PAYLOAD["steps"][{step!r}]["output"]
+ANSWER = PAYLOAD["steps"]["@STEP@"]["output"]
 caller = Path(os.environ.get("APP_CALLER_CWD") or ".").resolve()
-folder = (caller / (INPUT.get("out_dir") or ".")).resolve()
-written, kept = [], []
+folder = (caller / (INPUT.get("@FOLDER@") or ".")).resolve()
+replace = bool(INPUT.get("@REPLACE@"))
+written, kept, seen = [], [], set()
+
+
+def keep(item, reason):
+    kept.append({"path": str(item.get("path")), "reason": reason, "content": item.get("content")})
+
+
 for item in ANSWER.get("files") or []:
-    path = (folder / item["path"]).resolve()
-    if folder not in path.parents:
-        kept.append({{"path": item["path"], "reason": "outside " + str(folder),
-                     "content": item["content"]}})
-    elif path.exists() and not INPUT.get("overwrite"):
-        kept.append({{"path": item["path"], "reason": "exists (set overwrite to replace it)",
-                     "content": item["content"]}})
-    else:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(item["content"], encoding="utf-8")
-        written.append(str(path))
-output = {{"summary": ANSWER["summary"], "written": written, "kept": kept}}
-print(json.dumps({{"output": output}}, ensure_ascii=False))
+    try:
+        path = (folder / item["path"]).resolve()
+        if folder not in path.parents:
+            keep(item, "outside " + str(folder))
+        elif path in seen:
+            keep(item, "named twice in the answer: the first one was saved")
+        elif path.exists() and not (replace and path.is_file()):
+            keep(item, "exists (set @REPLACE@ to replace it)" if path.is_file() else "a folder")
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(item["content"], encoding="utf-8")
+            written.append(str(path))
+            seen.add(path)
+    except (OSError, ValueError, RuntimeError, TypeError, KeyError) as exc:
+        keep(item, "not saved: " + str(exc))
+output = {"summary": ANSWER["summary"], "written": written, "kept": kept}
+print(json.dumps({"output": output}, ensure_ascii=False))
 """
 
 
@@ -264,13 +309,18 @@ def method_pipeline(
     prompt += f"\n{text['request']}:\n{{{{input.request}}}}\n"
     if survey is not None:
         step, more = survey
+        if step.name in ("read_files", "apply_method", "save_files"):
+            step.name += "_survey"
         steps.append(step)
         inputs += [i for i in more if i.name not in {j.name for j in inputs}]
         shown = SURVEY_LABEL[language].format(program=step.program)
         prompt += f"\n{shown}\n{{{{{step.name}.output}}}}\n"
-    inputs.append(Input("files", "array", False, FILES_INPUT[language]))
+    taken = {i.name for i in inputs}  # the survey's own inputs keep their names
+    files, folder, replace = (_free(n, taken) for n in ("files", "out_dir", "overwrite"))
+    inputs.append(Input(files, "array", False, FILES_INPUT[language]))
+    reader = READ_SOURCE.replace("@FILES@", files)
     steps.append(
-        CodeStep("read_files", "", write=Written("python", READ_SOURCE), output={"files": "array"})
+        CodeStep("read_files", "", write=Written("python", reader), output={"files": "array"})
     )
     prompt += f"\n{READ_LABEL[language]}\n{{{{read_files.output.files}}}}\n"
     makes = bool(_MAKES_FILES.search(doc.frontmatter.description + "\n" + doc.body))
@@ -282,14 +332,15 @@ def method_pipeline(
     answer: dict[str, Any] = {"summary": "sample", "files": []} if makes else {"result": "sample"}
     if makes:
         inputs += [
-            Input("out_dir", "string", False, "Folder the files are saved in", None, "."),
-            Input("overwrite", "boolean", False, "Replace files that exist", None, False),
+            Input(folder, "string", False, "Folder the files are saved in", None, "."),
+            Input(replace, "boolean", False, "Replace files that exist", None, False),
         ]
+        saver = SAVE_SOURCE.replace("@STEP@", llm.name).replace("@FOLDER@", folder)
         steps.append(
             CodeStep(
                 "save_files",
                 "",
-                write=Written("python", SAVE_SOURCE.format(step=llm.name)),
+                write=Written("python", saver.replace("@REPLACE@", replace)),
                 output={"summary": "string", "written": "array", "kept": "array"},
             )
         )
@@ -306,6 +357,14 @@ def method_pipeline(
         f"{doc.path}:{doc.sections[first].line}",
         Sample(answers={llm.name: answer}),
     )
+
+
+def _free(name: str, taken: set[str]) -> str:
+    """``name``, or ``name`` with a number when a survey's input has it (``--files``)."""
+    found, number = name, 2
+    while found in taken:
+        found, number = f"{name}_{number}", number + 1
+    return found
 
 
 def _what_it_does(description: str) -> str:

@@ -72,8 +72,10 @@ def listed_in_description(description: str) -> list[str]:
     if before.strip():
         return []  # no list right after the label
     found: list[str] = []
-    for item in items:
-        item = item.strip()
+    for listed in items:
+        # the list ends with a sentence's end: what follows is prose, or another list
+        # ("Do not use for: - …", "不要用于：- …")
+        item, *after = _SENTENCE_END.split(listed.strip(), maxsplit=1)
         said = _EXAMPLE.search(item) or _QUOTED.match(item)
         if said is not None:
             request = re.sub(r"X{2,}\s*", "", said.group(1)).strip()
@@ -81,9 +83,14 @@ def listed_in_description(description: str) -> list[str]:
             # "最近一周 / 一个月": either is asked ("最近一周或一个月")
             request = re.sub(r"\s*/\s*", "或" if has_cjk(request) else " or ", request)
         else:
-            request = as_request(re.split(r"(?<=[。！？.!?])\s", item)[0])
+            request = as_request(item)
         found += [request] if request and not is_negative(request) else []
+        if after and after[0].strip():
+            break
     return unique(found, MAX_ITEMS)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？])")
 
 
 def when_items(doc: SkillDoc) -> list[str]:

@@ -148,17 +148,24 @@ _DOES = re.compile(r"(?:the\s+user|a\s+user|users|someone)\s+(?!asks\b)[a-z]+s\b
 
 
 def _as_asked(item: str) -> str:
-    """ "reports a bug" → "report a bug": what the user does, as the user asks for it."""
+    """ "reports a bug" → "report a bug": what the user does, as the user asks for it (only a
+    verb known to be said of a user: "always reports", "status reports" stay)."""
     first, _, rest = item.partition(" ")
-    if not rest or not re.fullmatch(r"[a-z]+[^s]s", first):
-        return item
-    if first.endswith("ies"):
-        verb = first[:-3] + "y"
-    elif re.search(r"(?:sh|ch|x|ss|zz)es$", first):
-        verb = first[:-2]
-    else:
-        verb = first[:-1]
-    return f"{verb} {rest}"
+    verb = _SAID_OF_USER.get(first.lower())
+    return f"{verb} {rest}" if verb and rest else item
+
+
+# Verbs a description says of the user ("when the user reports …, describes …, has …").
+_SAID_OF_USER = {
+    word + ("es" if word.endswith(("sh", "ch", "x", "ss")) else "s"): word
+    for word in (
+        "report describe say mention want need provide share paste upload request encounter "
+        "hit see get run type give send notice show fix find ask write create edit update "
+        "review open reference work start build deploy add change use debug analyze analyse "
+        "compare plan draft submit install set configure convert generate check import "
+        "export search wonder complain question discuss explore investigate mean"
+    ).split()
+} | {"has": "have", "does": "do", "goes": "go", "tries": "try", "verifies": "verify"}
 
 
 _DETERMINER = frozenset(

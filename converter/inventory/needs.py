@@ -22,6 +22,7 @@ from skill2app.converter.inventory.program_needs import (
 )
 from skill2app.converter.inventory.programs.language import language_of, windows_twins
 from skill2app.converter.inventory.programs.program import Program, interpreter_need, read_source
+from skill2app.converter.inventory.python_needs import caught_classes
 from skill2app.converter.inventory.requirements import (
     Collector,
     Requirement,
@@ -97,8 +98,14 @@ def skill_needs(
     sources = {rel: read_source(skill_dir / rel) for rel in [*modules, *(p.path for p in programs)]}
     languages = {rel: language_of(Path(rel), sources[rel]) for rel in modules}
     languages |= {p.path: p.language for p in programs}
+    caught = frozenset(
+        name
+        for rel, source in sources.items()
+        if languages[rel] == "python"
+        for name in caught_classes(source)
+    )
     for rel, source in sources.items():
-        from_program(rel, languages[rel], source, local, out)
+        from_program(rel, languages[rel], source, local, out, caught)
     twins = windows_twins([p.path for p in programs], languages)
     for program in programs:
         # Its interpreter is the program's own need, wherever SKILL.md shows the command;

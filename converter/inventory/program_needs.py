@@ -31,9 +31,17 @@ _SHELL_PLATFORM = re.compile(
 _SHELL_CHECK = re.compile(r"\b(?:command\s+-v|which|hash|type\s+-P)\s+([\w.+-]+)")
 
 
-def from_program(path: str, language: str, source: str, local: LocalFiles, out: Collector) -> None:
+def from_program(
+    path: str,
+    language: str,
+    source: str,
+    local: LocalFiles,
+    out: Collector,
+    caught: frozenset[str] = frozenset(),
+) -> None:
+    """``caught``: the exception classes some ``except`` of the skill's Python catches."""
     if language == "python":
-        _python(path, source, local, out)
+        _python(path, source, local, out, caught=caught)
     elif language in ("node", "typescript"):
         _node(path, source, local, out)
     elif language in ("bash", "sh", "zsh"):
@@ -42,7 +50,7 @@ def from_program(path: str, language: str, source: str, local: LocalFiles, out: 
 
 def _python(
     path: str, source: str, local: LocalFiles | None, out: Collector, offset: int = 0, *,
-    required: bool = True,
+    required: bool = True, caught: frozenset[str] = frozenset(),
 ) -> None:  # fmt: skip
     try:
         tree = ast.parse(source)
@@ -56,7 +64,7 @@ def _python(
     def add(kind: str, name: str, line: int, needed: bool) -> None:
         out.add(kind, name, f"{path}:{line + offset}", required=required and needed)
 
-    PythonNeeds(tree, is_local, COMMON_COMMANDS).scan(add)
+    PythonNeeds(tree, is_local, COMMON_COMMANDS, caught).scan(add)
 
 
 def from_python_example(

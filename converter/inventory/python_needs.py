@@ -82,6 +82,21 @@ def _tolerant(node: ast.Try, own: frozenset[str] = frozenset()) -> bool:
     return False
 
 
+def caught_classes(source: str) -> set[str]:
+    """The exception classes a Python source's ``except`` clauses name (``except
+    sources.Unavailable`` → ``Unavailable``)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ExceptHandler) and node.type is not None:
+            kinds = node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]
+            found |= {ast.unparse(k).rsplit(".", 1)[-1] for k in kinds}
+    return found
+
+
 def _top_modules(nodes: list[ast.stmt]) -> set[str]:
     """The top-level modules the statements import."""
     found: set[str] = set()
@@ -146,7 +161,13 @@ def imported_by_name(node: ast.Call) -> str:
 class PythonNeeds:
     """One Python source's needs, each with whether the program can do without it."""
 
-    def __init__(self, tree: ast.Module, is_local: Callable[[str], bool], common: frozenset[str]):
+    def __init__(
+        self,
+        tree: ast.Module,
+        is_local: Callable[[str], bool],
+        common: frozenset[str],
+        caught: frozenset[str] = frozenset(),
+    ):
         self.tree = tree
         self.is_local = is_local
         self.common = common
@@ -160,10 +181,13 @@ class PythonNeeds:
             if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
         }
         self.probes = {name for name, f in self.functions.items() if _is_probe(f)}
+        # exception classes of its own that the program's callers catch (``caught``: the
+        # skill's ``except`` clauses, this file's and the others')
         self.own_errors = frozenset(
             n.name
             for n in tree.body
             if isinstance(n, ast.ClassDef)
+            and n.name in caught
             and any(re.search(r"Error|Exception|Unavailable", ast.unparse(b)) for b in n.bases)
         )
         self.fatal_flags = _fatal_flags(tree)
@@ -189,7 +213,7 @@ class PythonNeeds:
             if (
                 isinstance(parent, ast.Try)
                 and child in parent.body
-                and _tolerant(parent, self.own_errors)
+                and _tolerant(parent, self.own_errors if self._function_of(parent) else frozenset())
             ):
                 # `except ImportError: HAS_X = False`, then `if not HAS_X: raise`: needed
                 return not (_assigned(parent) & self.fatal_flags)

@@ -74,7 +74,7 @@ def _python_siblings(root: Path, shown: str, rel: str, source: str, bound: Path)
     then ``import secret_detect``)."""
     if not rel.endswith(".py") or rel.startswith("../"):
         return []
-    outside = [d for d in sys_path_dirs(rel, source) if d.startswith("../")]
+    outside = [d for d in sys_path_dirs(rel, source) if d == ".." or d.startswith("../")]
     if not outside:
         return []
     try:

@@ -278,7 +278,7 @@ _OWN_RUNTIMES = {"typescript": ("bun", "deno"), "node": ("bun", "deno"), "python
 
 
 def _interpreter(language: str, source: str, invocations: list[Invocation]) -> str:
-    """``_shown_interpreter``, but python3 for a script ``uv run`` would give nothing: its
+    """``_shown_interpreter``, but python3 for a script to which ``uv run`` adds nothing: its
     PEP 723 block lists no dependencies (``dependencies = []``), so uv is not needed to run
     it (analysis-dcf, ascii-diagram-validator: a step failed where uv was not installed)."""
     interpreter = _shown_interpreter(language, source, invocations)
@@ -293,16 +293,17 @@ _PEP723 = re.compile(r"^# /// script\s*$(?P<body>.*?)^# ///\s*$", re.M | re.S)
 
 
 def _no_dependencies(source: str) -> bool:
-    """Whether the script's PEP 723 block declares no dependencies and no Python newer than
-    the one running app-run (3.11 at least), which runs a python3 step."""
+    """Whether the script's PEP 723 block declares no dependencies and asks for no Python
+    newer than 3.11 (``>=3.12``, ``==3.12.*``, ``~=3.12``: uv fetches that one)."""
     block = _PEP723.search(source)
     if block is None:
         return False
     body = "\n".join(line.removeprefix("#").strip() for line in block["body"].splitlines())
     listed = re.search(r"^dependencies\s*=\s*\[(?P<items>[^\]]*)\]", body, re.M)
-    wants = re.search(r"^requires-python\s*=\s*[\"']>=?\s*3\.(?P<minor>\d+)", body, re.M)
-    if wants and int(wants["minor"]) > 11:  # app-run's own Python is 3.11 at least
-        return False
+    wants = re.search(r"^requires-python\s*=\s*[\"'](?P<spec>[^\"']*)", body, re.M)
+    for minor in re.findall(r"(?:>=|>|==|~=)\s*3\.(\d+)", wants["spec"] if wants else ""):
+        if int(minor) > 11:  # a Python newer than app-run needs: uv fetches it
+            return False
     return listed is None or not listed["items"].strip(" \n,")
 
 

@@ -100,9 +100,20 @@ def _returned(block: list[ast.stmt], found: dict[int, str]) -> None:
         test = ast.unparse(branch.test)
         if not status:
             continue
-        if _ARGUMENTS.search(test) or not _classifies(branch.test) or _says_error(branch.body):
+        if _ARGUMENTS.search(test) or not _names_outcome(branch.test) or _says_error(branch.body):
             continue
         found.setdefault(status, f"the program's verdict: {test[:60]} ...")
+
+
+def _names_outcome(test: ast.expr) -> bool:
+    """Whether a test's own names say what a check found (``if errors:``, ``if not ok():``),
+    not a key or a variable it looks up (``resp["error"]``, ``environ.get("API_TOKEN")``)."""
+    names = [
+        node.id if isinstance(node, ast.Name) else node.attr
+        for node in ast.walk(test)
+        if isinstance(node, ast.Name | ast.Attribute)
+    ]
+    return bool(_VERDICT.search(" ".join(names)))
 
 
 def _chain(node: ast.If, found: dict[int, str]) -> None:
