@@ -278,7 +278,7 @@ class StepBuilder:
         for index, value in enumerate(parsed.positionals):
             args.append(self._positional(path, command, index, value))
         args.extend(self._missing_required(path, command, args))
-        if stdout == "text" and any(v.lower().endswith(".json") for v in saved):
+        if stdout == "text" and program.emits_json and any(v.endswith(".json") for v in saved):
             stdout = "json"  # what it saves as JSON it prints instead
         stem = inv.program.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         step = CodeStep(
