@@ -5,9 +5,10 @@ user's text (``prose_pipeline``).  A skill with programs gets one too (``method_
 when its own words say it is for something no program pipeline took (a "Use when" clause left
 over) and it teaches a method: steps that run no program.  Then:
 
-1. a program that surveys without being told anything (``find-tests.sh [dir]``, a profiler)
-   runs first, and its report goes to the model, with the files the request is about (the
-   ``files`` input: each read up to ``READ_BYTES``, a folder listed);
+1. a program that surveys runs first — one needing no input (``find-tests.sh [dir]``), else
+   one told only what to look at (``gather_context.py DOC``) — and its report goes to the
+   model, with the files the request is about (the ``files`` input: the text of each, up to
+   200 KB, a PDF's and an Office document's too; a folder's file names);
 2. the model (reasoning tier) follows SKILL.md's steps and rules on the user's request and
    answers with a summary and, when the skill makes files (a test, a page, a report), the
    files it makes;
@@ -23,6 +24,7 @@ import re
 from typing import Any
 
 from skill2app.converter.analyzers.document import collect_rules, ordered_items, own_range
+from skill2app.converter.analyzers.method_programs import reader, saver
 from skill2app.converter.analyzers.situations import situations
 from skill2app.converter.analyzers.text import (
     SETUP_TITLES,
@@ -48,7 +50,7 @@ from skill2app.converter.plan.model import (
 )
 
 MAX_STEPS = 12  # of the method, in the prompt: a longer list is the skill's whole manual
-# Programs that look before anything is done: they may run first with no input.
+# Programs that look before anything is done: they may run first.
 _SURVEY = re.compile(
     r"find|scan|profil|survey|discover|detect|inspect|collect|list|status|info|inventory|"
     r"overview|context|explore|analy[sz]|audit|stat|gather",
@@ -96,147 +98,6 @@ FILES_INPUT = {
     "en": "Files or folders the request is about (read for the model)",
     "zh": "请求涉及的文件或目录（读取后交给模型）",
 }
-READ_BYTES = 200_000  # of each file, for the prompt
-READ_SOURCE = r"""import json
-import os
-import re
-import stat
-import subprocess
-import sys
-import zipfile
-from pathlib import Path
-
-LIMIT = @LIMIT@
-
-
-def as_text(path, head):
-    # The text of a file: a PDF's or an Office document's words, else the file decoded;
-    # None for any other binary file.
-    suffix = path.suffix.lower()
-    if suffix == ".pdf":
-        try:
-            from pypdf import PdfReader
-
-            return "\n".join(page.extract_text() or "" for page in PdfReader(str(path)).pages)
-        except Exception:
-            pass
-        try:
-            done = subprocess.run(
-                ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
-                timeout=60,
-            )
-        except (OSError, subprocess.SubprocessError):
-            return None
-        return done.stdout if done.returncode == 0 else None
-    if suffix in (".docx", ".pptx", ".xlsx"):
-        wanted = ("word/document", "ppt/slides/slide", "xl/sharedStrings")
-        chunks, size = [], 0
-        try:
-            with zipfile.ZipFile(path) as archive:
-                for part in sorted(n for n in archive.namelist() if n.startswith(wanted)):
-                    with archive.open(part) as member:  # never more than 4 * LIMIT unpacked
-                        chunk = member.read(4 * LIMIT - size)
-                    chunks.append(chunk.decode("utf-8", "replace"))
-                    size += len(chunk)
-                    if size >= 4 * LIMIT:
-                        break
-        except Exception:  # a damaged, encrypted or odd archive: not read
-            return None
-        xml = " ".join(chunks)
-        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", xml)).strip()
-    if b"\x00" in head:
-        return None
-    return head.decode("utf-8", errors="replace")
-
-
-INPUT = json.load(sys.stdin)["input"]
-caller = Path(os.environ.get("APP_CALLER_CWD") or ".")
-FOLDER_ENTRIES = 500
-
-
-def listing(folder):
-    # Up to FOLDER_ENTRIES file names under a folder, breadth first, hidden folders and
-    # links not followed.
-    found, todo = [], [folder]
-    while todo and len(found) < FOLDER_ENTRIES:
-        current = todo.pop(0)
-        try:
-            entries = sorted(os.scandir(current), key=lambda e: e.name)
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            if entry.is_dir(follow_symlinks=False):
-                todo.append(entry.path)
-            elif entry.is_file(follow_symlinks=False):
-                found.append(str(Path(entry.path).relative_to(folder)))
-                if len(found) >= FOLDER_ENTRIES:
-                    break
-    return found
-
-
-read = []
-for name in INPUT.get("@FILES@") or []:
-    try:
-        path = caller / str(name)
-        if path.is_dir():
-            read.append({"path": name, "folder": listing(path)})
-            continue
-        if not stat.S_ISREG(path.stat().st_mode):
-            read.append({"path": name, "error": "not a regular file"})
-            continue
-        with path.open("rb") as handle:
-            data = handle.read(LIMIT + 1)
-        text = as_text(path, data[:LIMIT])
-    except Exception as exc:  # one unreadable entry never stops the others
-        read.append({"path": str(name), "error": str(exc)})
-        continue
-    if text is None:
-        read.append({"path": name, "binary": True, "bytes": path.stat().st_size})
-        continue
-    document = path.suffix.lower() in (".pdf", ".docx", ".pptx", ".xlsx")
-    cut = len(text) > LIMIT if document else len(data) > LIMIT
-    read.append({"path": name, "content": text[:LIMIT], "truncated": cut})
-print(json.dumps({"output": {"files": read}}, ensure_ascii=False))
-""".replace("@LIMIT@", str(READ_BYTES))
-SAVE_SOURCE = r"""import json
-import os
-import sys
-from pathlib import Path
-
-PAYLOAD = json.load(sys.stdin)
-INPUT = PAYLOAD["input"]
-ANSWER = PAYLOAD["steps"]["@STEP@"]["output"]
-caller = Path(os.environ.get("APP_CALLER_CWD") or ".").resolve()
-folder = (caller / (INPUT.get("@FOLDER@") or ".")).resolve()
-replace = bool(INPUT.get("@REPLACE@"))
-written, kept, seen = [], [], set()
-
-
-def keep(item, reason):
-    kept.append({"path": str(item.get("path")), "reason": reason, "content": item.get("content")})
-
-
-for item in ANSWER.get("files") or []:
-    try:
-        path = (folder / item["path"]).resolve()
-        if folder not in path.parents:
-            keep(item, "outside " + str(folder))
-        elif path in seen:
-            keep(item, "named twice in the answer: the first one was saved")
-        elif path.exists() and not (replace and path.is_file()):
-            keep(item, "exists (set @REPLACE@ to replace it)" if path.is_file() else "a folder")
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(item["content"], encoding="utf-8")
-            written.append(str(path))
-            seen.add(path)
-    except (OSError, ValueError, RuntimeError, TypeError, KeyError) as exc:
-        keep(item, "not saved: " + str(exc))
-output = {"summary": ANSWER["summary"], "written": written, "kept": kept}
-print(json.dumps({"output": output}, ensure_ascii=False))
-"""
 
 
 def prose_pipeline(inventory: Inventory, app: str, covered: set[int]) -> Pipeline | None:
@@ -318,9 +179,10 @@ def method_pipeline(
     taken = {i.name for i in inputs}  # the survey's own inputs keep their names
     files, folder, replace = (_free(n, taken) for n in ("files", "out_dir", "overwrite"))
     inputs.append(Input(files, "array", False, FILES_INPUT[language]))
-    reader = READ_SOURCE.replace("@FILES@", files)
     steps.append(
-        CodeStep("read_files", "", write=Written("python", reader), output={"files": "array"})
+        CodeStep(
+            "read_files", "", write=Written("python", reader(files)), output={"files": "array"}
+        )
     )
     prompt += f"\n{READ_LABEL[language]}\n{{{{read_files.output.files}}}}\n"
     makes = bool(_MAKES_FILES.search(doc.frontmatter.description + "\n" + doc.body))
@@ -335,12 +197,11 @@ def method_pipeline(
             Input(folder, "string", False, "Folder the files are saved in", None, "."),
             Input(replace, "boolean", False, "Replace files that exist", None, False),
         ]
-        saver = SAVE_SOURCE.replace("@STEP@", llm.name).replace("@FOLDER@", folder)
         steps.append(
             CodeStep(
                 "save_files",
                 "",
-                write=Written("python", saver.replace("@REPLACE@", replace)),
+                write=Written("python", saver(llm.name, folder, replace)),
                 output={"summary": "string", "written": "array", "kept": "array"},
             )
         )
