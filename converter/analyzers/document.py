@@ -86,6 +86,17 @@ def ordered_items(doc: SkillDoc, index: int) -> list[Item]:
     return items
 
 
+def ancestors(doc: SkillDoc, index: int) -> list[int]:
+    """The sections section ``index`` sits under, innermost first."""
+    found = []
+    level = doc.sections[index].level
+    for at in range(index - 1, -1, -1):
+        if doc.sections[at].level < level:
+            found.append(at)
+            level = doc.sections[at].level
+    return found
+
+
 def headed_items(doc: SkillDoc, index: int) -> list[Item]:
     """The steps of a section written as sub-headings (``### Step 1: Parse``), in order: each
     is an item spanning its sub-heading's whole text.  Empty unless there are two or more, all
@@ -93,12 +104,10 @@ def headed_items(doc: SkillDoc, index: int) -> list[Item]:
     parent = doc.sections[index]
     steps = []
     for at in range(index + 1, len(doc.sections)):
-        level = doc.sections[at].level
-        if level <= parent.level:
+        if doc.sections[at].level <= parent.level:
             break
-        above = next(i for i in range(at - 1, -1, -1) if doc.sections[i].level < level)
         match = _STEP_TITLE.match(doc.sections[at].title.strip())
-        if match is not None and above == index:  # the section's own steps, not deeper ones
+        if match is not None and ancestors(doc, at)[0] == index:  # its own, not deeper ones
             steps.append((at, match))
     if len(steps) < 2 or len({doc.sections[at].level for at, _m in steps}) > 1:
         return []

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from skill2app.converter.analyzers.text import snake
+from skill2app.converter.analyzers.text import free_name, snake
 from skill2app.converter.inventory.invocations import Invocation, is_placeholder
 from skill2app.converter.plan.model import RESERVED_ENV, EnvVar, Input
 from skill2app.runtime.app.secrets import is_secret_name
@@ -55,8 +55,4 @@ def _input_name(shown: list[str], variable: str, taken: set[str]) -> str:
     named = next((m for v in shown if (m := _NAMED.match(v))), None)
     base = snake(next(g for g in named.groups() if g), 4) if named else ""
     base = base or snake(variable.lower(), 4) or "value"
-    name, count = base, 1
-    while name in taken:
-        count += 1
-        name = f"{base}_{count}"
-    return name
+    return free_name(base, taken)

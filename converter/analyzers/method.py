@@ -23,13 +23,19 @@ import copy
 import re
 from typing import Any
 
-from skill2app.converter.analyzers.document import collect_rules, ordered_items, own_range
+from skill2app.converter.analyzers.document import (
+    ancestors,
+    collect_rules,
+    ordered_items,
+    own_range,
+)
 from skill2app.converter.analyzers.method_programs import reader, saver
 from skill2app.converter.analyzers.situations import situations
 from skill2app.converter.analyzers.text import (
     SETUP_TITLES,
     WHEN_TITLES,
     first_sentence,
+    free_name,
     has_cjk,
     tier_for,
     unique,
@@ -143,17 +149,18 @@ def method_pipeline(
     docstring), or None when its programs' pipelines do what it is for, or a workflow
     pipeline has an llm step already (log-debugger: two pipelines, one description)."""
     doc = inventory.skill
+    if not inventory.programs or any(isinstance(s, LlmStep) for p in pipelines for s in p.steps):
+        return None  # a prose skill's pipeline, or a workflow asking for judgement, does it
     taken = {trigger_key(t) for p in pipelines for t in p.triggers}
     left = [c for c in situations(doc) if trigger_key(c) not in taken and _a_task(c)]
-    method = _method_steps(inventory)
-    judged = any(isinstance(step, LlmStep) for p in pipelines for step in p.steps)
-    if not inventory.programs or not left or not method or judged:
-        return None  # a workflow pipeline asks for the skill's judgement already
+    method = _method_steps(inventory) if left else []
+    if not method:
+        return None
     covered |= {index for index, _steps in method}
     covered |= {
         at
         for index, _steps in method
-        for at in _above(doc, index)
+        for at in ancestors(doc, index)
         if _METHOD.search(doc.sections[at].title)
     }  # "Core workflow" over "Phase 1: Reproduce"
     steps_text = [text for _index, steps in method for text in steps][:MAX_STEPS]
@@ -177,7 +184,7 @@ def method_pipeline(
         shown = SURVEY_LABEL[language].format(program=step.program)
         prompt += f"\n{shown}\n{{{{{step.name}.output}}}}\n"
     taken = {i.name for i in inputs}  # the survey's own inputs keep their names
-    files, folder, replace = (_free(n, taken) for n in ("files", "out_dir", "overwrite"))
+    files, folder, replace = (free_name(n, taken) for n in ("files", "out_dir", "overwrite"))
     inputs.append(Input(files, "array", False, FILES_INPUT[language]))
     steps.append(
         CodeStep(
@@ -218,14 +225,6 @@ def method_pipeline(
         f"{doc.path}:{doc.sections[first].line}",
         Sample(answers={llm.name: answer}),
     )
-
-
-def _free(name: str, taken: set[str]) -> str:
-    """``name``, or ``name`` with a number when a survey's input has it (``--files``)."""
-    found, number = name, 2
-    while found in taken:
-        found, number = f"{name}_{number}", number + 1
-    return found
 
 
 def _what_it_does(description: str) -> str:
@@ -277,19 +276,8 @@ _NOT_METHOD = re.compile(
 def _titles(doc: SkillDoc, index: int) -> list[str]:
     """The titles of section ``index`` and of the sections it sits under (but the document's
     own title, which says little)."""
-    above = [at for at in _above(doc, index) if doc.sections[at].level > 1]
+    above = [at for at in ancestors(doc, index) if doc.sections[at].level > 1]
     return [doc.sections[index].title, *(doc.sections[at].title for at in above)]
-
-
-def _above(doc: SkillDoc, index: int) -> list[int]:
-    """The sections section ``index`` sits under, innermost first."""
-    found = []
-    level = doc.sections[index].level
-    for at in range(index - 1, -1, -1):
-        if doc.sections[at].level < level:
-            found.append(at)
-            level = doc.sections[at].level
-    return found
 
 
 def _a_task(clause: str) -> bool:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from skill2app.converter.analyzers.dispatch import dispatched
 from skill2app.converter.analyzers.environment import env_of
 from skill2app.converter.analyzers.modes import Mode, find_modes
-from skill2app.converter.analyzers.text import capital, humanize, slug, snake
+from skill2app.converter.analyzers.text import capital, free_name, humanize, slug, snake
 from skill2app.converter.inventory.invocations import Invocation, is_placeholder, order_key
 from skill2app.converter.inventory.programs.interface import (
     AUTHORITATIVE,
@@ -405,10 +405,7 @@ def stdin_input(fed: list[Stdin], required: bool, taken: set[str]) -> tuple[Inpu
     else text), and the step's feed from it; its name is added to ``taken``."""
     kind = "file" if any(s.kind == "file" for s in fed) else "text"
     name, description = STDIN_INPUTS[kind]
-    base, count = name, 1
-    while name in taken:
-        count += 1
-        name = f"{base}_{count}"
+    name = free_name(name, taken)
     examples = [s.value for s in fed if s.kind == kind and s.value]
     examples = [e for e in examples if len(e) <= MAX_EXAMPLE and not is_placeholder(e)]
     if examples:  # the sample input: what SKILL.md pipes in (a heredoc's body too)

@@ -276,6 +276,14 @@ def unique(items: list[str], limit: int = 0) -> list[str]:
     return out[:limit] if limit else out
 
 
+def free_name(name: str, taken: set[str]) -> str:
+    """``name``, else the first of ``name_2``, ``name_3`` … not in ``taken``."""
+    found, number = name, 2
+    while found in taken:
+        found, number = f"{name}_{number}", number + 1
+    return found
+
+
 def is_rule(text: str) -> bool:
     return bool(_MODAL.search(text))
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from skill2app.converter.analyzers.document import (
     Item,
+    ancestors,
     collect_rules,
     headed_items,
     ordered_items,
@@ -29,7 +30,7 @@ from skill2app.converter.analyzers.paths import (
     json_switch,
     stdin_input,
 )
-from skill2app.converter.analyzers.text import SETUP_TITLES, snake, tier_for, unique
+from skill2app.converter.analyzers.text import SETUP_TITLES, free_name, snake, tier_for, unique
 from skill2app.converter.inventory.invocations import Invocation
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.programs.interface import (
@@ -40,6 +41,7 @@ from skill2app.converter.inventory.programs.interface import (
     parse_argv,
 )
 from skill2app.converter.inventory.shell import Stdin
+from skill2app.converter.inventory.skill import SkillDoc
 from skill2app.converter.plan.model import Arg, CodeStep, Input, LlmStep, StdinFeed, Step
 
 GENERIC_SCHEMA: dict[str, Any] = {
@@ -70,7 +72,7 @@ def find_workflows(inventory: Inventory) -> list[tuple[int, list[Item]]]:
     found = []
     inside = -1  # last line of the workflow of sub-headings being read
     for index in range(len(doc.sections)):
-        if _in_setup(doc.sections, index) or doc.sections[index].line <= inside:
+        if _in_setup(doc, index) or doc.sections[index].line <= inside:
             continue  # "1. Log into your account ... 4. run configure.py": done once, by hand
         headed = _headed_workflow(inventory, index)
         if headed:
@@ -200,15 +202,11 @@ def unreproduced_pipe(items: list[Item]) -> Invocation | None:
     return None
 
 
-def _in_setup(sections: list, index: int) -> bool:
+def _in_setup(doc: SkillDoc, index: int) -> bool:
     """Whether section ``index`` or a section it sits under has a setup-like title."""
-    level = sections[index].level + 1
-    for section in reversed(sections[: index + 1]):
-        if section.level < level:
-            if SETUP_TITLES.search(section.title):
-                return True
-            level = section.level
-    return False
+    return any(
+        SETUP_TITLES.search(doc.sections[at].title) for at in [index, *ancestors(doc, index)]
+    )
 
 
 class StepBuilder:
@@ -225,11 +223,7 @@ class StepBuilder:
         self.pipes: set[tuple[str, int, str]] = set()  # (file, line, program) piping onwards
 
     def unique_name(self, name: str) -> str:
-        taken = {s.name for s in self.steps}
-        candidate, n = name, 2
-        while candidate in taken:
-            candidate, n = f"{name}_{n}", n + 1
-        return candidate
+        return free_name(name, {s.name for s in self.steps})
 
     def llm_item(self, item: Item) -> None:
         name = self.unique_name(snake(item.text, 3) or f"step_{len(self.steps) + 1}")
@@ -267,13 +261,10 @@ class StepBuilder:
         if (inv.file, inv.line, inv.program) in self.pipes:
             fixed, stdout = [], "text"  # the next program reads what it prints, as documented
         fixed_flags = {a.flag for a in fixed}
+        given = [(name, value) for name, value in parsed.flags if name not in fixed_flags]
+        saved = _saves_in(command, given)  # files it writes, which now travel on stdout
         args: list[Arg] = []
-        saved: list[str] = []  # files it writes, which now travel on stdout
-        for name, value in parsed.flags:
-            if name in fixed_flags:
-                continue
-            if value in _saves_in(command, [(name, value)]):
-                saved.append(value)
+        for name, value in given:
             args.extend(self._flag(path, command, name, value))
         for index, value in enumerate(parsed.positionals):
             args.append(self._positional(path, command, index, value))
