@@ -450,3 +450,19 @@ def test_the_package_fetchers_know_the_sandbox_is_offline(tmp_path: Path) -> Non
     assert env["npm_config_offline"] == "true" and env["UV_OFFLINE"] == "0"
     said = needs_of("step exited with 1: npm error code ENOTCACHED")
     assert said == "needs the network, which the smoke run does not have"
+
+
+def test_a_descriptions_situations_are_read_from_bounded_text() -> None:
+    """A hand attack (review of the round-15/16 change): 60 KB of "（如「" in a listed item,
+    or of "用户要求" in one sentence, made the situation patterns quadratic (11 s for 60 KB,
+    hours for the 1 MB a SKILL.md may hold). Each listed item and each sentence is now read up
+    to a bound, so what lies past it is not read at all."""
+    from skill2app.converter.analyzers.situations import MAX_ITEM, listed_in_description
+    from skill2app.converter.analyzers.text import MAX_CLAUSE, use_when_phrases
+
+    far = "x " * MAX_CLAUSE + "use when merging PDFs"
+    assert use_when_phrases(far) == [] and use_when_phrases("Use when merging PDFs") != []
+    padded = "Triggers: - " + "（" * MAX_ITEM + "（如「天气怎么样」）"
+    assert listed_in_description(padded) == []
+    assert listed_in_description("Triggers: - 「x」（如「天气怎么样」）") == ["天气怎么样"]
+    assert listed_in_description("Triggers: - " + "（如「" * 300_000) == []  # returns at all

@@ -57,8 +57,9 @@ _LABEL = re.compile(
 _DASH = re.compile(r"(?:^|\s)[-*•]\s+")
 _QUOTED = re.compile(r"[「“\"]([^」”\"]{2,80})[」”\"]")
 _EXAMPLE = re.compile(
-    r"[（(](?:如|例如|比如|e\.g\.,?|eg|for example,?)\s*[「“\"]([^」”\"]+)[」”\"]", re.I
+    r"[（(](?:如|例如|比如|e\.g\.,?|eg|for example,?)\s*[「“\"]([^」”\"]{1,120})[」”\"]", re.I
 )
+MAX_ITEM = 400  # characters of one listed item read: a longer one is prose, not a request
 
 
 def listed_in_description(description: str) -> list[str]:
@@ -76,6 +77,7 @@ def listed_in_description(description: str) -> list[str]:
         # the list ends with a sentence's end: what follows is prose, or another list
         # ("Do not use for: - …", "不要用于：- …")
         item, *after = _SENTENCE_END.split(listed.strip(), maxsplit=1)
+        item = item[:MAX_ITEM]
         said = _EXAMPLE.search(item) or _QUOTED.match(item)
         if said is not None:
             request = re.sub(r"X{2,}\s*", "", said.group(1)).strip()

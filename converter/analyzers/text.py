@@ -22,6 +22,7 @@ _USE_WHEN = re.compile(
     r"|(?:支持|用于|适用于)(?P<zhlist>[^。；]+)",
     re.I,
 )
+MAX_CLAUSE = 2000  # characters of one sentence of a description read for its situations
 _NEGATED = re.compile(r"(?:\bnot|n['’]t|\bnever|不要|不|勿)\s*$", re.I)
 _ASKS = re.compile(
     r"^(?:the\s+user|someone|a\s+user|users?|you)\s+(?:asks?|wants?|needs?|requests?)"
@@ -130,6 +131,7 @@ def use_when_phrases(description: str) -> list[str]:
     """The situations a description lists after "Use when ..." / "...时使用"."""
     phrases: list[str] = []
     for sentence in _CLAUSE_SPLIT.split(strip_markdown(description)):
+        sentence = sentence[:MAX_CLAUSE]  # _USE_WHEN's Chinese branch is quadratic in length
         match = _USE_WHEN.search(sentence)
         if not match or _NEGATED.search(sentence[: match.start()]):
             continue  # "Do NOT trigger when ...": a situation the skill is not for
