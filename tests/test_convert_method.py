@@ -376,3 +376,16 @@ def test_a_descriptions_list_ends_where_its_sentence_does() -> None:
     ]
     chinese = "天气。触发场景： - 「北京天气怎么样」 - 「明天会下雨吗」。不要用于：- 「翻译这段话」"
     assert listed_in_description(chinese) == ["北京天气怎么样", "明天会下雨吗"]
+
+
+def test_the_sections_a_section_sits_under(tmp_path: Path) -> None:
+    """``document.ancestors`` follows ``SkillDoc.parents`` (worked out once per document: the
+    walk back through every earlier heading made 20,000 headings take 101 s, now 10 s)."""
+    from skill2app.converter.analyzers.document import ancestors
+
+    levels = [1, 2, 3, 3, 2, 4, 3, 1, 2, 2, 5]
+    body = "".join("#" * level + f" s{i}\n\ntext\n\n" for i, level in enumerate(levels))
+    skill = write_tree(tmp_path / "s", {"SKILL.md": "---\nname: s\ndescription: d.\n---\n" + body})
+    doc = build_inventory(skill).skill
+    assert doc.parents == [-1, 0, 1, 1, 0, 4, 4, -1, 7, 7, 9]
+    assert ancestors(doc, 5) == [4, 0] and ancestors(doc, 10) == [9, 7] and ancestors(doc, 0) == []

@@ -35,23 +35,15 @@ class Item:
 def own_range(doc: SkillDoc, index: int) -> tuple[int, int]:
     """First and last file line of a section's own text (up to the next heading of any level)."""
     section = doc.sections[index]
-    later = doc.sections[index + 1 :]
-    end = later[0].line - 1 if later else doc.body_line + doc.body.count("\n")
-    return section.line + 1, end
-
-
-def code_lines(doc: SkillDoc) -> set[int]:
-    """File lines that belong to fenced code blocks (fences included)."""
-    lines: set[int] = set()
-    for block in doc.code_blocks:
-        lines.update(range(block.line, block.line + block.text.count("\n") + 3))
-    return lines
+    if index + 1 < len(doc.sections):
+        return section.line + 1, doc.sections[index + 1].line - 1
+    return section.line + 1, doc.body_line + len(doc.body_lines) - 1
 
 
 def prose_lines(doc: SkillDoc, start: int, end: int) -> list[tuple[int, str]]:
     """(file line, text) of the non-code lines between ``start`` and ``end``."""
-    all_lines = doc.body.split("\n")
-    skip = code_lines(doc)
+    all_lines = doc.body_lines
+    skip = doc.code_lines
     out = []
     for line in range(start, end + 1):
         offset = line - doc.body_line
@@ -89,11 +81,10 @@ def ordered_items(doc: SkillDoc, index: int) -> list[Item]:
 def ancestors(doc: SkillDoc, index: int) -> list[int]:
     """The sections section ``index`` sits under, innermost first."""
     found = []
-    level = doc.sections[index].level
-    for at in range(index - 1, -1, -1):
-        if doc.sections[at].level < level:
-            found.append(at)
-            level = doc.sections[at].level
+    at = doc.parents[index]
+    while at != -1:
+        found.append(at)
+        at = doc.parents[at]
     return found
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,32 @@ class SkillDoc:
     code_blocks: list[CodeBlock]
     inline_code: list[InlineCode]
     warnings: list[str]
+
+    @cached_property
+    def body_lines(self) -> list[str]:
+        """The body's lines (file line ``body_line + i`` is ``body_lines[i]``)."""
+        return self.body.split("\n")
+
+    @cached_property
+    def code_lines(self) -> frozenset[int]:
+        """File lines that belong to fenced code blocks (fences included)."""
+        return frozenset(
+            line
+            for block in self.code_blocks
+            for line in range(block.line, block.line + block.text.count("\n") + 3)
+        )
+
+    @cached_property
+    def parents(self) -> list[int]:
+        """The index of the section each section sits under; -1 for a top one."""
+        found: list[int] = []
+        open_ones: list[int] = []  # the sections a next heading may sit under, outermost first
+        for index, section in enumerate(self.sections):
+            while open_ones and self.sections[open_ones[-1]].level >= section.level:
+                open_ones.pop()
+            found.append(open_ones[-1] if open_ones else -1)
+            open_ones.append(index)
+        return found
 
     def section_of(self, line: int) -> int:
         """Index of the innermost section containing file line ``line``; -1 if none."""
