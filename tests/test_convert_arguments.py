@@ -1021,3 +1021,21 @@ def test_help_is_a_flag_every_parser_declares(tmp_path: Path) -> None:
     report = convert(Options(skill_dir=skill, out=tmp_path / "app", analyzer="heuristic"))
     said = [n for n in report.notes + report.warnings if "does not declare" in n]
     assert said and all("--format" in n for n in said)
+
+
+def test_a_shown_value_that_is_the_arguments_own_help_is_no_example(tmp_path: Path) -> None:
+    """baidu-search (round 16): `search.py "搜索关键词"` first, with help="搜索关键词", then
+    real queries; the sample searched for the placeholder."""
+    skill = write_tree(
+        tmp_path / "search",
+        {
+            "SKILL.md": "---\nname: search\ndescription: 百度搜索。\n---\n# 搜索\n\n```bash\n"
+            'python3 scripts/search.py "搜索关键词"\npython3 scripts/search.py "人工智能" --json\n```\n',
+            "scripts/search.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('query', help='搜索关键词')\np.add_argument('--json', "
+            "action='store_true')\np.parse_args()\n",
+        },
+    )
+    plan = analyze(build_inventory(skill))
+    (query,) = [i for p in plan.pipelines for i in p.input if i.name == "query"]
+    assert query.description == "搜索关键词 (e.g. 人工智能)"

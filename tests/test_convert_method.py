@@ -389,3 +389,27 @@ def test_the_sections_a_section_sits_under(tmp_path: Path) -> None:
     doc = build_inventory(skill).skill
     assert doc.parents == [-1, 0, 1, 1, 0, 4, 4, -1, 7, 7, 9]
     assert ancestors(doc, 5) == [4, 0] and ancestors(doc, 10) == [9, 7] and ancestors(doc, 0) == []
+
+
+BRIEF = {
+    "SKILL.md": "---\nname: weekly-brief\ndescription: Write the weekly health brief for "
+    "management. Use for weekly health briefs and policy digests.\n---\n# Weekly brief\n\n"
+    "## Workflow\n\n1. Collect the week's news from the sources\n2. Write the brief with "
+    "sources\n3. Save it as brief.md\n\n## Check\n\n```bash\npython3 scripts/validate_weekly_brief"
+    ".py --file brief.md\n```\n",
+    "scripts/validate_weekly_brief.py": "import argparse\np = argparse.ArgumentParser()\n"
+    "p.add_argument('--file', required=True)\np.parse_args()\n",
+}
+
+
+def test_a_checker_named_like_the_skill_is_not_what_the_skill_is_for(tmp_path: Path) -> None:
+    """hit-weekly-brief (round 16): its one program validates a brief, and took every "use
+    for" situation, so requests to write a brief went to the validator and the writing was
+    left to Skill mode."""
+    plan = analyze(build_inventory(write_tree(tmp_path / "weekly-brief", BRIEF)))
+    checker = plan.pipeline("validate-weekly-brief")
+    method = plan.pipeline("weekly-brief")
+    assert checker is not None and method is not None
+    assert "weekly health briefs" not in checker.triggers
+    assert "weekly health briefs" in method.triggers
+    assert "apply_method" in [s.name for s in method.steps]

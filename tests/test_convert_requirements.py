@@ -1076,3 +1076,36 @@ def test_a_sys_path_of_the_skills_parent_finds_a_siblings_package(tmp_path: Path
     inventory = build_inventory(tmp_path / "tool")
     assert not [r for r in inventory.requirements if r.name == "shared"]
     assert [o.target for o in inventory.outside] == ["../shared/__init__.py"]
+
+
+def test_words_that_only_look_like_commands_are_no_binaries(tmp_path: Path) -> None:
+    """Found across the corpus (68 of 100 skills' constructors): search terms and tables in
+    untagged blocks (`cancer immunotherapy`, `en  English  vtt`), a choice between values
+    (`--mode <drama|narration>`, `{done|doing}`), Python in a block tagged bash (`import os`,
+    `api_key = os.getenv(...)`), words in parentheses, the reader's own command
+    (`/path/to/your/script.sh`, `some-long-running-job`), dotted identifiers (`cs.LG`), and a
+    `$( )` inside double quotes whose own quotes cut it (`"$(date -d "${N} days ago")"`)."""
+    skill = write_tree(
+        tmp_path / "s",
+        {
+            "SKILL.md": "---\nname: s\ndescription: Search papers.\n---\n# S\n\n"
+            "```\ncancer immunotherapy\ndiabetes AND treatment\n```\n\n"
+            "```\nen        English          vtt, ttml\ncs.LG    # Machine Learning\n"
+            "&status={done|doing|mark}\n```\n\n"
+            "```bash\nimport os\napi_key = os.getenv('KEY')\n"
+            "python3 scripts/s.py --mode <drama|narration>\n"
+            "/path/to/your/script.sh > log\nsome-long-running-job 2>&1 | tail\n"
+            "echo ok  # Exit code: 0 (validates nested boxes)\n```\n\n"
+            "```\nrg --files src\n```\n",
+            "scripts/s.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--mode')\np.parse_args()\n",
+            "scripts/prune.sh": '#!/bin/bash\nCUTOFF="$(/bin/date -u -d "${KEEP_DAYS} days ago" '
+            '+%Y%m%d)"\n# eval "$(install_x.sh)"\necho "$CUTOFF"\n',
+        },
+    )
+    names = {r.name for r in build_inventory(skill).requirements if r.kind == "binary"}
+    assert names & {
+        "cancer", "diabetes", "en", "cs.LG", "doing", "import", "api_key", "narration",
+        "script.sh", "some-long-running-job", "validates", "days", "install_x.sh",
+    } == set()  # fmt: skip
+    assert "rg" in names  # an untagged line with an option is a command line

@@ -222,9 +222,19 @@ def _is_the_skill(inventory: Inventory, program: Program) -> bool:
     if any(p is not program and p.mentioned for p in inventory.programs):
         return False
     stem = program.path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
-    return stem in _ENTRY_POINTS or bool(
-        keys(humanize(stem)) & keys(inventory.skill.frontmatter.name.replace("-", " "))
-    )
+    name = inventory.skill.frontmatter.name.replace("-", " ")
+    if _checks(stem) and not _checks(name):  # validate_weekly_brief.py of hit-weekly-brief
+        return False  # checks what the skill makes: the skill is the making
+    return stem in _ENTRY_POINTS or bool(keys(humanize(stem)) & keys(name))
+
+
+# A program that checks what the skill makes: its name's first or last word says so.
+_CHECKING = re.compile(r"^(?:validat\w*|check\w*|lint\w*|verif\w*)$")
+
+
+def _checks(name: str) -> bool:
+    words = humanize(name).lower().split()
+    return bool(words) and bool(_CHECKING.match(words[0]) or _CHECKING.match(words[-1]))
 
 
 def _piped_use(inventory: Inventory, inv: Invocation, covered: set[int]) -> Kept:

@@ -303,7 +303,8 @@ def examples(path: MainPath, param: Param) -> list[str]:
         else:
             index = declared.index(param)
             values += parsed.positionals[index : index + 1]
-    return [v for v in values if not is_placeholder(v)]
+    own = param.help.strip().casefold()  # `search.py "搜索关键词"` with help "搜索关键词"
+    return [v for v in values if not is_placeholder(v) and v.strip().casefold() != own]
 
 
 def input_for(path: MainPath, param: Param, name: str) -> Input:

@@ -49,9 +49,35 @@ PROSE_WORDS = frozenset(
 _PROSE_ARG = re.compile(r"[A-Za-z]+[,.;:?!]?")
 
 
-def _prose(argv: list[str]) -> bool:
+def _prose(argv: list[str], least: int = 4) -> bool:
     """A line of words (``container where Claude executes tools``), not a command line."""
-    return len(argv) >= 4 and all(_PROSE_ARG.fullmatch(word) for word in argv)
+    return len(argv) >= least and all(_PROSE_ARG.fullmatch(word) for word in argv)
+
+
+# A command a document writes for the reader's own: `/path/to/your/script.sh`,
+# `some-long-running-job`; a dotted name that is no script (`cs.LG`, `science.abc123`).
+_YOURS = re.compile(r"(?:^|/)(?:path/to|your|my)(?:/|[-_])|^(?:some|your|my)-", re.I)
+_SCRIPT_SUFFIX = re.compile(r"\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|php|exe|bat|cmd|ps1|jar)$")
+
+
+def _placeholder_command(word: str, name: str) -> bool:
+    if _YOURS.search(word) or _YOURS.search(name):
+        return True
+    return "." in name and not _SCRIPT_SUFFIX.search(name) and not re.search(r"\.\d+$", name)
+
+
+# What shows a line of an untagged block is a command line: an option, a path or a variable,
+# a `key=value`, a pipe or a redirection.
+_EVIDENCE = re.compile(r"^(?:--?[A-Za-z][\w-]*(?:=.*)?|[.~$/].*|.*/.*|[\w.-]+=.*)$")
+
+
+def _shell_evidence(command: SimpleCommand) -> bool:
+    return (
+        command.stdin is not None
+        or command.position > 0
+        or any(_EVIDENCE.match(arg) for arg in command.argv[1:])
+        or bool({"install", "add"} & set(command.argv[1:3]))  # `npm install docx`
+    )
 
 
 SHELL_VARS = frozenset(
@@ -177,6 +203,7 @@ def from_commands(
     *,
     required: bool = True,
     program: bool = False,
+    shown: frozenset[str] = frozenset(),
 ) -> None:
     """Binaries and packages from commands that do not run one of the skill's programs.
 
@@ -186,6 +213,9 @@ def from_commands(
     there, words in parentheses and plain English words are prose, not commands.  What a
     program installs itself (``program``: ``pnpm install react`` in scripts/init.sh) is its
     output, not a requirement: only its installer is named (a warning, like its other tools).
+    An untagged block's line is a command when a block tagged as shell runs the same name
+    (``shown``) or the line has the shape of one (``_shell_evidence``): a list of search terms
+    or a table of language codes runs nothing.
     """
     for command in commands:
         # `npx @editframe/cli render`: npx fetches the package it runs, whose binary may be
@@ -202,6 +232,12 @@ def from_commands(
             continue
         if not required and (command.nested or name in PROSE_WORDS or _prose(command.argv)):
             continue
+        if _placeholder_command(command.argv[0], name):
+            continue  # `/path/to/your/script.sh`, `some-long-running-job`, `cs.LG`
+        if command.nested and len(command.argv) >= 3 and _prose(command.argv, 3):
+            continue  # `Exit code: 0 (validates nested boxes)`: words in parentheses
+        if not required and name not in shown and not _shell_evidence(command):
+            continue  # `cancer immunotherapy`, `en  English  vtt`: a term list, a table
         installs = {"install", "add"} & set(command.argv[1:3])
         if program and name in ("pip", "pip3", "uv", "npm", "pnpm", "yarn") and installs:
             out.add("binary", name, where, required=False)

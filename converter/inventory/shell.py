@@ -144,7 +144,11 @@ def _quote_after(text: str, quote: str = "") -> str:
 # A placeholder word: `<file.pdf>`, `<output pdf>`, `<workspace>/iteration-N`, `<dir>/out.json`,
 # `<owner>/<repo>`, `[<path> ...]`, a value `NAME=<user_id>` and `<目标目录>` too.
 _NAME = r"<[^\W\d](?:[^<>|&;\n]*?[^<>|&;\s])?>"
-_ANGLE = re.compile(rf"(?:(?<=[\s\[=])|^){_NAME}(?:{_NAME}|[^\s<>|&;\]])*(?=[\s\]]|$)")
+# ... or a choice between values: `--mode <drama|narration>`, `&status={done|doing|mark}`
+_CHOICE = r"<[\w.-]+(?:\|[\w.-]+)+>|\{[\w.-]+(?:\|[\w.-]+)+\}"
+_ANGLE = re.compile(
+    rf"(?:(?<=[\s\[=])|^)(?:{_CHOICE}|{_NAME}(?:{_NAME}|[^\s<>|&;\]])*)(?=[\s\]]|$)"
+)
 
 
 def tokenize(line: str) -> list[str]:
@@ -224,6 +228,8 @@ def simple_commands(
     pseudo-code or prose run nothing either (``_shell_lines``)."""
     if not language:
         text = "" if _DRAWING.search(text) else _shell_lines(text)
+    else:  # `api_key = os.getenv(...)`, `import os` in a block tagged bash: Python
+        text = "\n".join("" if _NEVER_SHELL.match(ln) else ln for ln in text.split("\n"))
     if not text:
         return []
     commands = _commands(text, first_line, language, paths=paths)
@@ -244,6 +250,12 @@ _NOT_SHELL = re.compile(
 )  # a line no shell reads: `x = y` (spaces around =), a colon opening a block or a list,
 # Python's, Java's and JavaScript's own statements (`raise SystemExit(rsp)`, `from x import
 # y`, `final String s = call(x);`)
+# Of those, what no block tagged as shell means either: an assignment with spaces around the
+# =, a Python import.
+_NEVER_SHELL = re.compile(
+    r"^\s*(?:[A-Za-z_][\w.\[\]]*\s+=\s+\S|from\s+[\w.]+\s+import\s|"
+    r"import\s+\w+(?:\s*,\s*\w+)*\s*$)"
+)
 _WORD = re.compile(
     r"[^\s/.$=\"']+|\"[^\"]*\""
 )  # no path, file or variable: a term, or a quoted one
@@ -327,7 +339,8 @@ _HOLE = re.compile(r"\x01(\d+)\x01")
 def _lift_substitutions(line: str) -> tuple[str, list[str]]:
     """``line`` with each unquoted ``$( ... )`` held as one placeholder inside its word
     (``launchctl bootstrap gui/$(id -u) FILE`` stays one command of three words), and the
-    commands inside, in order.  Inside double quotes the shell lexer keeps them whole."""
+    commands inside, in order; inside double quotes too, where the shell runs them just the
+    same (``CUTOFF="$(date -d "${N} days ago")"``: the inner quotes are the command's own)."""
     out: list[str] = []
     inner: list[str] = []
     quote, i = "", 0
@@ -337,9 +350,12 @@ def _lift_substitutions(line: str) -> tuple[str, list[str]]:
             out.append(line[i : i + 2])
             i += 2
             continue
+        if not quote and char == "#" and (i == 0 or line[i - 1] in " \t;"):
+            out.append(line[i:])  # a comment runs nothing: `# eval "$(install.sh)"`
+            break
         if char in "'\"" and quote in ("", char):
             quote = "" if quote else char
-        elif not quote and line.startswith("$(", i) and not line.startswith("$((", i):
+        elif quote != "'" and line.startswith("$(", i) and not line.startswith("$((", i):
             end = _closing(line, i + 2)
             if end != -1:
                 out.append(f"\x01{len(inner)}\x01")
