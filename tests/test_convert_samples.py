@@ -165,3 +165,22 @@ def test_the_report_lists_no_placeholder_for_a_sample_the_plan_gives(tmp_path: P
     plan = Plan("demo", "Demo", pipelines=[derived, given])
     report = Report.from_plan(plan, build_inventory(skill), skill=str(skill), mode="out")
     assert list(report.placeholders) == ["read"]
+
+
+def test_what_a_file_is_is_no_file_and_the_note_reads_well() -> None:
+    """`document_type` (a kind of document, "ringi") was taken for a file to read, and the
+    note said "no sample a file for ..."."""
+    samples = pipeline_samples(
+        pipeline(
+            Input("document_type", "string", True),
+            Input("pdf_name", "string", True, "e.g. report"),
+            Input("config_path", "string", True),
+        ),
+        [],
+    )
+    assert samples.inputs["document_type"] == "example"
+    assert samples.inputs["pdf_name"] == "report"
+    assert samples.placeholders["document_type"].startswith("no example of document_type")
+    assert samples.placeholders["config_path"] == (
+        "no sample file for config_path: put the path of a real one here"
+    )

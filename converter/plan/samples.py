@@ -88,7 +88,12 @@ _PATHISH = re.compile(
     r"photo|document|workbook|spreadsheet|log|logfile|md|html|yaml)(?:_|$)",
     re.I,
 )
-_NOT_A_FILE = re.compile(r"(?:^|_)(?:text|content|query|message|prompt|request)(?:_|$)", re.I)
+_NOT_A_FILE = re.compile(
+    r"(?:^|_)(?:text|content|query|message|prompt|request)(?:_|$)"
+    # what a file is, not the file: `document_type`, `file_format`, `pdf_name`, `image_count`
+    r"|_(?:type|kind|format|mode|name|id|title|level|style|lang|language|count|size)$",
+    re.I,
+)
 
 
 def _program_inputs(pipeline: Pipeline) -> set[str]:
@@ -168,7 +173,7 @@ def _shipped(value: Any, files: list[str]) -> bool:
 
 
 def _why(item: Input, suffix: str) -> str:
-    kind = f"a {suffix} file" if suffix else "a file"
+    kind = f"{suffix} file" if suffix else "file"
     return f"no sample {kind} for {item.name}: put the path of a real one here"
 
 
