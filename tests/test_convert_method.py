@@ -413,3 +413,81 @@ def test_a_checker_named_like_the_skill_is_not_what_the_skill_is_for(tmp_path: P
     assert "weekly health briefs" not in checker.triggers
     assert "weekly health briefs" in method.triggers
     assert "apply_method" in [s.name for s in method.steps]
+
+
+DRAW = {
+    "SKILL.md": "---\nname: draw\ndescription: Draw cards to decide. Use when the user says "
+    "'you pick'.\n---\n# Draw\n\n## Quick Start\n\n1. Run the drawing script:\n   ```bash\n"
+    "   python3 {baseDir}/scripts/draw.py\n   ```\n\n2. Each card has a `file` path relative to "
+    "`{baseDir}/`\n\n3. For faster reads, use `--content`:\n   ```bash\n"
+    "   python3 {baseDir}/scripts/draw.py --content\n   ```\n\n4. Interpret the spread using "
+    "[{baseDir}/references/GUIDE.md]({baseDir}/references/GUIDE.md)\n\n5. Apply the reading to "
+    "the task at hand\n\n## Rules\n\n- **Never fake a draw.** If the script fails, say so\n"
+    "  and stop.\n",
+    "scripts/draw.py": "import argparse, json\np = argparse.ArgumentParser()\n"
+    "p.add_argument('--content', action='store_true')\np.parse_args()\n"
+    "print(json.dumps({'cards': [1]}))\n",
+    "references/GUIDE.md": "# Guide\n\nRead the cards as a story.\n",
+}
+
+
+def test_judgement_steps_in_a_row_are_one_step_that_sees_the_task_and_the_guides(
+    tmp_path: Path,
+) -> None:
+    """let-fate-decide (round 17): each numbered step was an llm step of its own (four in a
+    chain) with no input for the user's task, `{baseDir}` paths left as they were, the guide
+    they name never read, a rule cut at its line break, and the draw run twice because step 3
+    shows the same command with one more switch."""
+    root = write_tree(tmp_path / "draw", DRAW)
+    plan = analyze(build_inventory(root))
+    pipeline = plan.pipeline("draw")
+    assert pipeline is not None
+    assert [s.name for s in pipeline.steps] == ["draw", "read_guides", "apply_steps"]
+    llm = pipeline.steps[-1]
+    assert isinstance(llm, LlmStep) and llm.model == "reasoning"
+    assert "{baseDir}" not in llm.prompt and "references/GUIDE.md" in llm.prompt
+    assert "relative to the skill's folder" in llm.prompt
+    assert "{{input.request}}" in llm.prompt and "{{draw.output}}" in llm.prompt
+    assert "{{read_guides.output.files}}" in llm.prompt
+    assert "If the script fails, say so and stop." in llm.prompt  # the rule's second line
+    assert [i.name for i in pipeline.input] == ["request"]
+    reader = pipeline.steps[1]
+    assert isinstance(reader, CodeStep) and reader.write is not None
+    program = tmp_path / "read.py"
+    program.write_text(reader.write.source, encoding="utf-8")
+
+    def read() -> dict:
+        done = subprocess.run(
+            [sys.executable, str(program)],
+            input=json.dumps({"input": {"request": "x"}, "steps": {}}),
+            capture_output=True,
+            text=True,
+            env={**os.environ, "APP_ROOT": str(root)},
+            check=True,
+        )
+        (guide,) = json.loads(done.stdout)["output"]["files"]
+        return guide
+
+    guide = read()
+    assert guide["path"] == "references/GUIDE.md" and "as a story" in guide["content"]
+    (tmp_path / "outside.md").write_text("secret", encoding="utf-8")
+    (root / "references" / "GUIDE.md").unlink()
+    (root / "references" / "GUIDE.md").symlink_to(tmp_path / "outside.md")
+    assert read() == {"path": "references/GUIDE.md", "error": "outside the APP"}
+
+
+def test_a_list_of_things_over_its_checker_is_no_workflow(tmp_path: Path) -> None:
+    """japanese-enterprise-doc-formatter (round 17): the thirteen sections a document needs
+    ("1. 件名 (Subject)") above the checker's command became thirteen llm steps."""
+    root = write_tree(
+        tmp_path / "doc",
+        {
+            "SKILL.md": "---\nname: doc\ndescription: Format documents.\n---\n# Doc\n\n"
+            "## Workflow\n\n### Step 2: Validate\n\nRequired sections:\n1. 件名 (Subject)\n"
+            "2. 起案日 (Draft Date)\n3. Risks\n\n```bash\npython3 scripts/check.py --input d.md\n```\n",
+            "scripts/check.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--input', required=True)\np.parse_args()\n",
+        },
+    )
+    plan = analyze(build_inventory(root))
+    assert not [s for p in plan.pipelines for s in p.steps if isinstance(s, LlmStep)]

@@ -1291,7 +1291,7 @@ def test_a_workflow_step_naming_a_program_runs_it_there(tmp_path: Path) -> None:
             "p.add_argument('--root', action='append')\np.parse_args()\nprint('ok')\n",
         },
     )
-    assert kinds == ["CodeStep", "LlmStep", "LlmStep"]
+    assert kinds == ["CodeStep", "LlmStep"]  # steps 2 and 3: one llm step doing both
     assert pipeline.steps[0].program == "scripts/count.py"
 
 

@@ -127,8 +127,16 @@ def collect_rules(doc: SkillDoc) -> list[tuple[str, int]]:
     for index, section in enumerate(doc.sections):
         start, end = own_range(doc, index)
         rule_section = bool(RULE_TITLES.search(section.title))
+        bullets: list[tuple[str, int]] = []  # each with its indented continuation lines
         for line, text in prose_lines(doc, start, end):
             match = _BULLET.match(text)
-            if match and (rule_section or is_rule(match.group(1))):
-                rules.append((strip_markdown(match.group(1)), line))
+            if match:
+                bullets.append((match.group(1), line))
+            elif bullets and text.strip() and text[:1] in (" ", "\t"):
+                bullets[-1] = (f"{bullets[-1][0]} {text.strip()}", bullets[-1][1])
+            elif bullets and text.strip():
+                bullets.append(("", line))  # prose between: a bullet after it starts anew
+        for text, line in bullets:
+            if text and (rule_section or is_rule(text)):
+                rules.append((strip_markdown(text), line))
     return rules

@@ -1,6 +1,7 @@
 """The programs the method pipeline writes (``method.py``): its written steps.
 
-``reader``: reads the files the request is about, for the model: a regular file's text up to
+``reader``: reads the files the request is about, for the model (``guide_reader``: the
+skill's own guides a step names, from the APP folder): a regular file's text up to
 ``READ_BYTES`` (a PDF's through pypdf or pdftotext, an Office document's words from its XML,
 at most four times that unpacked; other binary files are not read), a folder's first 500 file
 names breadth first (hidden folders and links not followed); one unreadable entry is reported,
@@ -68,7 +69,7 @@ def as_text(path, head):
 
 
 INPUT = json.load(sys.stdin)["input"]
-caller = Path(os.environ.get("APP_CALLER_CWD") or ".")
+caller = Path(os.environ.get("@ROOT@") or ".")
 FOLDER_ENTRIES = 500
 
 
@@ -95,9 +96,12 @@ def listing(folder):
 
 
 read = []
-for name in INPUT.get("@FILES@") or []:
+for name in @NAMES@:
     try:
         path = caller / str(name)
+        if @INSIDE@ and caller.resolve() not in path.resolve().parents:
+            read.append({"path": name, "error": "outside the APP"})
+            continue
         if path.is_dir():
             read.append({"path": name, "folder": listing(path)})
             continue
@@ -159,7 +163,15 @@ print(json.dumps({"output": output}, ensure_ascii=False))
 
 def reader(files: str) -> str:
     """The read step's program, reading the input ``files``."""
-    return _READ.replace("@FILES@", files)
+    program = _READ.replace("@NAMES@", f'INPUT.get("{files}") or []')
+    return program.replace("@ROOT@", "APP_CALLER_CWD").replace("@INSIDE@", "False")
+
+
+def guide_reader(paths: list[str]) -> str:
+    """A read step's program for files of the skill itself (``references/GUIDE.md``), read
+    from the APP folder, never outside it."""
+    program = _READ.replace("@NAMES@", repr(list(paths)))
+    return program.replace("@ROOT@", "APP_ROOT").replace("@INSIDE@", "True")
 
 
 def saver(step: str, folder: str, replace: str) -> str:

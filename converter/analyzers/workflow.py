@@ -30,7 +30,17 @@ from skill2app.converter.analyzers.paths import (
     json_switch,
     stdin_input,
 )
-from skill2app.converter.analyzers.text import SETUP_TITLES, free_name, snake, tier_for, unique
+from skill2app.converter.analyzers.method_programs import guide_reader
+from skill2app.converter.analyzers.text import (
+    SETUP_TITLES,
+    free_name,
+    has_cjk,
+    snake,
+    strip_markdown,
+    tier_for,
+    unique,
+)
+from skill2app.converter.analyzers.verbs import names_an_action
 from skill2app.converter.inventory.invocations import Invocation
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.programs.interface import (
@@ -42,7 +52,15 @@ from skill2app.converter.inventory.programs.interface import (
 )
 from skill2app.converter.inventory.shell import Stdin
 from skill2app.converter.inventory.skill import SkillDoc
-from skill2app.converter.plan.model import Arg, CodeStep, Input, LlmStep, StdinFeed, Step
+from skill2app.converter.plan.model import (
+    Arg,
+    CodeStep,
+    Input,
+    LlmStep,
+    StdinFeed,
+    Step,
+    Written,
+)
 
 GENERIC_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -53,11 +71,16 @@ GENERIC_SCHEMA: dict[str, Any] = {
 LABELS = {
     "en": {"rules": "Follow these rules:", "steps": "Steps:", "input": "Input:",
            "previous": "Output of the previous step:", "request": "The user's request",
-           "text": "The text to work on"},
+           "text": "The text to work on", "guides": "The skill's guides these steps name:"},
     "zh": {"rules": "遵守以下规则：", "steps": "步骤：", "input": "输入：",
-           "previous": "上一步的输出：", "request": "用户的请求", "text": "要处理的文本"},
+           "previous": "上一步的输出：", "request": "用户的请求", "text": "要处理的文本",
+           "guides": "这些步骤提到的技能指南："},
 }  # fmt: skip
 _FILE_WORD = re.compile(r"`([\w.-]+\.(?:json|ya?ml|csv|md|txt))`")
+# The skill's own folder as an agent's placeholder: `{baseDir}/references/GUIDE.md`.
+_BASE_DIR = re.compile(r"\{(?:baseDir|base_dir|skillDir|SKILL_DIR)\}/(?=[\w.])")
+_BASE_DIR_ALONE = re.compile(r"`?\{(?:baseDir|base_dir|skillDir|SKILL_DIR)\}/?`?")
+_SKILL_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:md|txt))\b")
 
 
 def labels(language: str) -> dict[str, str]:
@@ -85,10 +108,29 @@ def find_workflows(inventory: Inventory) -> list[tuple[int, list[Item]]]:
         _place(inventory, items)
         _run_where_named(items)
         programs = {inv.program for item in items for inv in item.invocations}
-        judgement = any(not item.invocations for item in items)
+        judgement = [item for item in items if not item.invocations]
+        if judgement and len(programs) == 1 and _enumeration(judgement):
+            continue  # "1. 件名 (Subject) … 13. 承認欄" over its checker: things, not steps
         if programs and (judgement or len(programs) >= 2):
             found.append((index, items))
     return found
+
+
+def _without_base_dir(text: str) -> str:
+    """``text`` with the skill folder's placeholder read: ``{baseDir}/references/X.md`` is
+    ``references/X.md`` in the APP, a bare ``{baseDir}/`` the skill's folder."""
+    return _BASE_DIR_ALONE.sub("the skill's folder", _BASE_DIR.sub("", text))
+
+
+def _enumeration(items: list[Item]) -> bool:
+    """Whether items are names of things (the sections a document needs: "件名 (Subject)",
+    "Risks"), not steps to take: short, no sentence, no action."""
+    for item in items:
+        name = re.sub(r"\s*[(（][^)）]*[)）]", "", strip_markdown(item.text)).strip()
+        short = len(name) <= 16 if has_cjk(name) else len(name.split()) <= 3
+        if not short or re.search(r"[.。:：!?！？]", name) or names_an_action(name):
+            return False
+    return True
 
 
 def _place(inventory: Inventory, items: list[Item]) -> None:
@@ -225,30 +267,89 @@ class StepBuilder:
     def unique_name(self, name: str) -> str:
         return free_name(name, {s.name for s in self.steps})
 
-    def llm_item(self, item: Item) -> None:
-        name = self.unique_name(snake(item.text, 3) or f"step_{len(self.steps) + 1}")
+    def llm_items(self, items: list[Item]) -> None:
+        """One llm step for consecutive items that run no program: the model does them in
+        one go (a step of its own each, they saw only a heading and the step before), with
+        the skill's guides they name read for it."""
+        texts = [_without_base_dir(item.text) for item in items]
+        first = snake(texts[0], 3) or f"step_{len(self.steps) + 1}"
+        name = self.unique_name(first if len(items) == 1 else "apply_steps")
         context = self._context()
-        prompt = item.text + "\n\n"
+        guides = self._guides(items)
+        if len(items) == 1:
+            prompt = texts[0] + "\n\n"
+        else:
+            numbered = "".join(f"{i}. {text}\n" for i, text in enumerate(texts, start=1))
+            prompt = self.labels["steps"] + "\n" + numbered + "\n"
         if self.rules:
             prompt += self.labels["rules"] + "\n" + "".join(f"- {r}\n" for r in self.rules) + "\n"
         prompt += context
+        if guides:
+            prompt += f"\n{self.labels['guides']}\n{{{{{guides}.output.files}}}}\n"
+        schema = next((s for item in items if (s := schema_from_example(item))), None)
         self.steps.append(
             LlmStep(
                 name,
                 prompt.rstrip() + "\n",
-                tier_for(item.text),
-                schema_from_example(item) or GENERIC_SCHEMA,
+                "reasoning" if len(items) > 1 else tier_for(texts[0]),
+                schema or GENERIC_SCHEMA,
                 list(self.rules),
             )
         )
-        for word in _FILE_WORD.findall(item.raw):
-            self.produced[word] = f"{name}.output"
+        for item in items:
+            for word in _FILE_WORD.findall(item.raw):
+                self.produced[word] = f"{name}.output"
 
     def _context(self) -> str:
-        if self.steps:
-            return f"{self.labels['previous']}\n{{{{{self.steps[-1].name}.output}}}}\n"
-        self.inputs.setdefault("request", Input("request", "string", True, self.labels["request"]))
-        return f"{self.labels['input']}\n{{{{input.request}}}}\n"
+        """The user's request for the first llm step (a program may have run before it: the
+        model still needs the task), and the output of the step before."""
+        asked = "request" in self.inputs
+        if not self.steps:
+            self.inputs.setdefault("request", Input("request", "string", True, self.labels["request"]))
+            return f"{self.labels['input']}\n{{{{input.request}}}}\n"
+        context = f"{self.labels['previous']}\n{{{{{self.steps[-1].name}.output}}}}\n"
+        if not asked:  # what the programs were given may say it all: "" then
+            needed = not any(i.required for i in self.inputs.values())
+            request = Input("request", "string", needed, self.labels["request"])
+            request.default = None if needed else ""
+            self.inputs["request"] = request
+            context = f"{self.labels['request']}:\n{{{{input.request}}}}\n\n" + context
+        return context
+
+    def _guides(self, items: list[Item]) -> str:
+        """The name of a step reading the skill's Markdown files the items name (``[guide](
+        {baseDir}/references/GUIDE.md)``), added before the llm step; "" when they name
+        none."""
+        have = {f.path for f in self.inventory.files}
+        named = unique(
+            [
+                path
+                for item in items
+                for path in _SKILL_FILE.findall(_BASE_DIR.sub("", item.raw))
+                if path in have and path != self.inventory.skill.path
+            ]
+        )
+        if not named:
+            return ""
+        name = self.unique_name("read_guides")
+        step = CodeStep(name, "", write=Written("python", guide_reader(named)))
+        step.output = {"files": "array"}
+        self.steps.append(step)
+        return name
+
+    def repeats(self, inv: Invocation) -> bool:
+        """Whether ``inv`` runs a program this pipeline already ran, with the same
+        subcommand and nothing a step made since: the same call shown again ("for faster
+        reads, use `--content`"), not a second one."""
+        done = self.ran.get(inv.program)
+        if done is None:
+            return False
+        program = self.inventory.program(inv.program)
+        cli = (program.cli if program else None) or Command("none")
+        if parse_argv(inv.argv, cli).subcommand != done.subcommand:
+            return False
+        made = set(self.produced)
+        return not (made & set(inv.argv)) and not (inv.stdin and inv.stdin.value in made)
 
     def code_invocation(self, inv: Invocation) -> None:
         program = self.inventory.program(inv.program)
@@ -385,10 +486,17 @@ def workflow_steps(inventory: Inventory, items: list[Item]) -> StepBuilder:
         for inv in item.invocations
         if inv.stdin is not None and inv.stdin.kind == "program"
     }
+    run: list[Item] = []  # items in a row that run no program
     for item in items:
-        if item.invocations:
-            for inv in item.invocations:
-                builder.code_invocation(inv)
-        else:
-            builder.llm_item(item)
+        fresh = [inv for inv in item.invocations if not builder.repeats(inv)]
+        if not fresh:
+            run.append(item)
+            continue
+        if run:
+            builder.llm_items(run)
+            run = []
+        for inv in fresh:
+            builder.code_invocation(inv)
+    if run:
+        builder.llm_items(run)
     return builder
