@@ -491,3 +491,29 @@ def test_a_list_of_things_over_its_checker_is_no_workflow(tmp_path: Path) -> Non
     )
     plan = analyze(build_inventory(root))
     assert not [s for p in plan.pipelines for s in p.steps if isinstance(s, LlmStep)]
+
+
+def test_a_step_running_a_program_shown_above_the_list_runs_it_there(tmp_path: Path) -> None:
+    """codebase-onboarding (round 17): "1. Run `scripts/analyzer.py` against the target
+    repository" with the command in a quick start above; the steps after it (fill the
+    template) were left to Skill mode and the analyzer, named like the skill, took every
+    situation."""
+    root = write_tree(
+        tmp_path / "onboarding",
+        {
+            "SKILL.md": "---\nname: onboarding\ndescription: Write onboarding docs. Use when "
+            "preparing handoff documentation.\n---\n# Onboarding\n\n## Quick Start\n\n```bash\n"
+            "python3 scripts/analyzer.py /path/to/repo\n```\n\n## Workflow\n\n1. Run "
+            "`scripts/analyzer.py` against the target repository.\n2. Capture the key signals.\n"
+            "3. Fill the template in `references/template.md`.\n",
+            "scripts/analyzer.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('path')\np.parse_args()\n",
+            "references/template.md": "# Template\n",
+        },
+    )
+    plan = analyze(build_inventory(root))
+    workflow = plan.pipeline("onboarding")
+    assert workflow is not None
+    assert [s.name for s in workflow.steps] == ["analyzer", "read_guides", "apply_steps"]
+    assert "preparing handoff documentation" in workflow.triggers
+    assert {i.name: i.required for i in workflow.input} == {"path": True, "request": False}

@@ -107,6 +107,7 @@ def analyze(inventory: Inventory) -> Plan:
     in_workflow: set[tuple[str, str, int]] = set()
     kept: set[tuple[str, str, int]] = set()  # piped into, in a workflow kept in Skill mode
     claims: list[tuple[Pipeline, str, float]] = []  # "Use when" clauses the paths matched
+    judged: set[str] = set()  # programs a workflow runs beside steps of judgement
     for index, items in find_workflows(inventory):
         covered.add(index)
         unreproduced = unreproduced_pipe(items)
@@ -118,6 +119,8 @@ def analyze(inventory: Inventory) -> Plan:
             continue
         pipeline, found = _workflow_pipeline(inventory, index, items, plan)
         plan.pipelines.append(pipeline)
+        if any(isinstance(step, LlmStep) for step in pipeline.steps):
+            judged |= {inv.program for item in items for inv in item.invocations}
         claims.extend((pipeline, clause, strength) for clause, strength in found.items())
         if items[0].heading:  # each step has its own heading: a task of its own too
             doc = inventory.skill
@@ -136,7 +139,9 @@ def analyze(inventory: Inventory) -> Plan:
         if invs and all(_at(inv) in in_workflow for inv in invs):
             plan.notes.append(f"{program.path} runs only inside a workflow pipeline")
             continue
-        claims += _program_pipelines(inventory, program, in_workflow | kept, covered, plan)
+        claims += _program_pipelines(
+            inventory, program, in_workflow | kept, covered, plan, program.path in judged
+        )
     _settle(claims)
     plan.pipelines += snippet_pipelines(inventory, {p.name for p in plan.pipelines})
     plan.pipelines += command_pipelines(inventory, {p.name for p in plan.pipelines})
@@ -173,6 +178,7 @@ def _program_pipelines(
     handled: set[tuple[str, str, int]],
     covered: set[int],
     plan: Plan,
+    judged: bool = False,
 ) -> list[tuple[Pipeline, str, float]]:
     """Add a pipeline per main path of ``program`` to ``plan``, and a Skill-mode entry per
     path or use of it that no pipeline runs (``handled``: uses a workflow already covers);
@@ -194,7 +200,8 @@ def _program_pipelines(
             continue
         for inv in dropped:  # the uses the pipeline leaves out, each with its reason
             plan.skill_mode.append(_piped_use(inventory, inv, covered))
-        alone = len(paths) == 1 and _is_the_skill(inventory, program)
+        # a program a workflow runs before judgement is a step of the skill, not the skill
+        alone = len(paths) == 1 and not judged and _is_the_skill(inventory, program)
         pipeline, found = _path_pipeline(inventory, path, covered, alone)
         plan.pipelines.append(pipeline)
         claims.extend((pipeline, clause, strength) for clause, strength in found.items())

@@ -106,7 +106,7 @@ def find_workflows(inventory: Inventory) -> list[tuple[int, list[Item]]]:
         if len(items) < 2:
             continue
         _place(inventory, items)
-        _run_where_named(items)
+        _run_where_named(inventory, items)
         programs = {inv.program for item in items for inv in item.invocations}
         judgement = [item for item in items if not item.invocations]
         if judgement and len(programs) == 1 and _enumeration(judgement):
@@ -197,13 +197,14 @@ def _folder_like(value: str) -> bool:
     return value.endswith(("/", "\\")) or ("/" in value and "." not in value.rsplit("/", 1)[-1])
 
 
-def _run_where_named(items: list[Item]) -> None:
+def _run_where_named(inventory: Inventory, items: list[Item]) -> None:
     """A step that says to run a program (``1. `scripts/count.py` を実行する``) runs the
     command the example block under the list shows for it (read as the last step's): the
     program runs first, and the last step is judgement again (workspace-count-tokens ran its
     script after four llm steps that were to present its report).  Only the last step gives
     its command away, and only to a step with a word for running it: "make sure the
-    dependencies of `scripts/x.py` are installed" runs nothing."""
+    dependencies of `scripts/x.py` are installed" runs nothing.  With no such block, the step
+    runs the program as SKILL.md first shows it (a quick start above the list)."""
     if not items:
         return
     last = items[-1]
@@ -219,6 +220,23 @@ def _run_where_named(items: list[Item]) -> None:
             item.invocations = named
             last.invocations = [inv for inv in last.invocations if inv not in named]
             return
+    if any(item.invocations for item in items):
+        return
+    for item in items:
+        shown = [
+            inv
+            for program in inventory.programs
+            if _names(item.raw, program.path)
+            for inv in program.invocations[:1]
+            if inv.file == inventory.skill.path
+        ]
+        if _RUN_WORD.search(item.raw) and len(shown) == 1:
+            item.invocations = shown  # "1. Run `scripts/x.py` against the repository"
+            return
+
+
+def _names(raw: str, path: str) -> bool:
+    return f"`{path}`" in raw or f"`{posixpath.basename(path)}`" in raw
 
 
 _RUN_WORD = re.compile(r"\b(?:run|execute|invoke|call)\b|実行|执行|运行|調用|调用", re.I)
