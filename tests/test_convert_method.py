@@ -514,6 +514,16 @@ def test_a_step_running_a_program_shown_above_the_list_runs_it_there(tmp_path: P
     plan = analyze(build_inventory(root))
     workflow = plan.pipeline("onboarding")
     assert workflow is not None
-    assert [s.name for s in workflow.steps] == ["analyzer", "read_guides", "apply_steps"]
+    names = [s.name for s in workflow.steps]
+    assert names == ["analyzer", "read_guides", "apply_steps", "save_files"]
     assert "preparing handoff documentation" in workflow.triggers
-    assert {i.name: i.required for i in workflow.input} == {"path": True, "request": False}
+    assert {i.name: i.required for i in workflow.input} == {
+        "path": True,
+        "request": False,
+        "out_dir": False,
+        "overwrite": False,
+    }
+    llm = workflow.steps[2]
+    assert isinstance(llm, LlmStep) and llm.schema is not None
+    assert llm.schema["required"] == ["summary", "files"]  # filling the template makes a file
+    assert check_plan(plan, build_inventory(root)) == []

@@ -29,7 +29,13 @@ from skill2app.converter.analyzers.document import (
     ordered_items,
     own_range,
 )
-from skill2app.converter.analyzers.method_programs import reader, saver
+from skill2app.converter.analyzers.method_programs import (
+    ANSWER,
+    FILES_SCHEMA,
+    MAKES_FILES,
+    reader,
+    save_step,
+)
 from skill2app.converter.analyzers.situations import situations
 from skill2app.converter.analyzers.text import (
     SETUP_TITLES,
@@ -62,42 +68,6 @@ _SURVEY = re.compile(
     r"overview|context|explore|analy[sz]|audit|stat|gather",
     re.I,
 )
-# "write a failing test", "生成页面": the skill makes files, which the model writes.
-_MAKES_FILES = re.compile(
-    r"\b(?:write|create|generate|produce|draft|save|build|make|add)s?\b[^.\n]{0,60}?"
-    r"\b(?:files?|tests?|pages?|documents?|reports?|html|markdown|notes|scripts?|changelog|"
-    r"diagrams?|specs?)\b|(?:生成|写入|保存|创建|编写|写)[^。\n]{0,20}?(?:文件|页面|网页|报告|文档|测试)|"
-    r"(?:作成|生成|保存|書き)[^。\n]{0,20}?(?:ファイル|ページ|レポート|テスト|文書)",
-    re.I,
-)
-_PATH_PATTERN = r"^(?![/\\])(?![A-Za-z]:)(?!.*(?:^|[/\\])\.\.(?:[/\\]|$)).+$"
-FILES_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "summary": {"type": "string", "minLength": 1},
-        "files": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "path": {"type": "string", "minLength": 1, "pattern": _PATH_PATTERN},
-                    "content": {"type": "string"},
-                },
-                "required": ["path", "content"],
-                "additionalProperties": False,
-            },
-        },
-    },
-    "required": ["summary", "files"],
-    "additionalProperties": False,
-}
-ANSWER = {
-    "en": "Answer with `summary`: what you did and found, for the user, and `files`: each file "
-    "you make or change, its path relative to the working folder and its whole content (an "
-    "empty list when the request needs no file).",
-    "zh": "回答 `summary`（给用户的说明：做了什么、发现了什么）和 `files`：你生成或修改的每个文件，"
-    "路径相对于工作目录，附完整内容（请求不需要文件时为空列表）。",
-}
 SURVEY_LABEL = {"en": "What {program} reports:", "zh": "{program} 的输出："}
 READ_LABEL = {"en": "The files the request is about:", "zh": "请求涉及的文件："}
 FILES_INPUT = {
@@ -192,7 +162,7 @@ def method_pipeline(
         )
     )
     prompt += f"\n{READ_LABEL[language]}\n{{{{read_files.output.files}}}}\n"
-    makes = bool(_MAKES_FILES.search(doc.frontmatter.description + "\n" + doc.body))
+    makes = bool(MAKES_FILES.search(doc.frontmatter.description + "\n" + doc.body))
     schema = FILES_SCHEMA if makes else GENERIC_SCHEMA
     if makes:
         prompt += "\n" + ANSWER[language] + "\n"
@@ -204,14 +174,7 @@ def method_pipeline(
             Input(folder, "string", False, "Folder the files are saved in", None, "."),
             Input(replace, "boolean", False, "Replace files that exist", None, False),
         ]
-        steps.append(
-            CodeStep(
-                "save_files",
-                "",
-                write=Written("python", saver(llm.name, folder, replace)),
-                output={"summary": "string", "written": "array", "kept": "array"},
-            )
-        )
+        steps.append(save_step("save_files", llm.name, folder, replace))
     description = _what_it_does(doc.frontmatter.description)
     title = next((imperative(s.title) for s in doc.sections if s.level == 1), "")
     first = method[0][0]

@@ -15,7 +15,48 @@ the content.
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
+from skill2app.converter.plan.model import CodeStep, Written
+
 READ_BYTES = 200_000  # of each file, for the prompt
+# "write a failing test", "生成页面": the skill makes files, which the model writes.
+MAKES_FILES = re.compile(
+    r"\b(?:write|create|generate|produce|draft|save|build|make|add)s?\b[^.\n]{0,60}?"
+    r"\b(?:files?|tests?|pages?|documents?|reports?|html|markdown|notes|scripts?|changelog|"
+    r"diagrams?|specs?)\b|(?:生成|写入|保存|创建|编写|写)[^。\n]{0,20}?(?:文件|页面|网页|报告|文档|测试)|"
+    r"(?:作成|生成|保存|書き)[^。\n]{0,20}?(?:ファイル|ページ|レポート|テスト|文書)",
+    re.I,
+)
+_PATH_PATTERN = r"^(?![/\\])(?![A-Za-z]:)(?!.*(?:^|[/\\])\.\.(?:[/\\]|$)).+$"
+FILES_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "summary": {"type": "string", "minLength": 1},
+        "files": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "path": {"type": "string", "minLength": 1, "pattern": _PATH_PATTERN},
+                    "content": {"type": "string"},
+                },
+                "required": ["path", "content"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    "required": ["summary", "files"],
+    "additionalProperties": False,
+}
+ANSWER = {
+    "en": "Answer with `summary`: what you did and found, for the user, and `files`: each file "
+    "you make or change, its path relative to the working folder and its whole content (an "
+    "empty list when the request needs no file).",
+    "zh": "回答 `summary`（给用户的说明：做了什么、发现了什么）和 `files`：你生成或修改的每个文件，"
+    "路径相对于工作目录，附完整内容（请求不需要文件时为空列表）。",
+}
 _READ = r"""import json
 import os
 import re
@@ -178,3 +219,13 @@ def saver(step: str, folder: str, replace: str) -> str:
     """The save step's program: the answer of llm step ``step``, under the input ``folder``,
     replacing files when the input ``replace`` is true."""
     return _SAVE.replace("@STEP@", step).replace("@FOLDER@", folder).replace("@REPLACE@", replace)
+
+
+def save_step(name: str, step: str, folder: str, replace: str) -> CodeStep:
+    """The written step saving the files llm step ``step`` answers with (``saver``)."""
+    return CodeStep(
+        name,
+        "",
+        write=Written("python", saver(step, folder, replace)),
+        output={"summary": "string", "written": "array", "kept": "array"},
+    )

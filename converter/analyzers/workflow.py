@@ -11,6 +11,7 @@ other command's output cannot be reproduced (``unreproduced_pipe``).
 
 from __future__ import annotations
 
+import copy
 import json
 import posixpath
 import re
@@ -23,6 +24,13 @@ from skill2app.converter.analyzers.document import (
     headed_items,
     ordered_items,
 )
+from skill2app.converter.analyzers.method_programs import (
+    ANSWER,
+    FILES_SCHEMA,
+    MAKES_FILES,
+    guide_reader,
+    save_step,
+)
 from skill2app.converter.analyzers.paths import (
     MainPath,
     input_for,
@@ -30,7 +38,6 @@ from skill2app.converter.analyzers.paths import (
     json_switch,
     stdin_input,
 )
-from skill2app.converter.analyzers.method_programs import guide_reader
 from skill2app.converter.analyzers.text import (
     SETUP_TITLES,
     free_name,
@@ -80,6 +87,10 @@ _FILE_WORD = re.compile(r"`([\w.-]+\.(?:json|ya?ml|csv|md|txt))`")
 # The skill's own folder as an agent's placeholder: `{baseDir}/references/GUIDE.md`.
 _BASE_DIR = re.compile(r"\{(?:baseDir|base_dir|skillDir|SKILL_DIR)\}/(?=[\w.])")
 _BASE_DIR_ALONE = re.compile(r"`?\{(?:baseDir|base_dir|skillDir|SKILL_DIR)\}/?`?")
+# "Fill the onboarding template in `references/onboarding-template.md`": a document to make.
+_FILLS = re.compile(
+    r"\bfill (?:in |out )?(?:the |a |an )?[\w -]{0,30}template\b|填写.{0,10}模板", re.I
+)
 _SKILL_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:md|txt))\b")
 
 
@@ -285,10 +296,12 @@ class StepBuilder:
     def unique_name(self, name: str) -> str:
         return free_name(name, {s.name for s in self.steps})
 
-    def llm_items(self, items: list[Item]) -> None:
+    def llm_items(self, items: list[Item], last: bool = False) -> None:
         """One llm step for consecutive items that run no program: the model does them in
         one go (a step of its own each, they saw only a heading and the step before), with
-        the skill's guides they name read for it."""
+        the skill's guides they name read for it.  When they end the workflow and make a
+        file (write a report, fill a template), the model answers with the files and a
+        written step saves them (``method_programs.save_step``)."""
         texts = [_without_base_dir(item.text) for item in items]
         first = snake(texts[0], 3) or f"step_{len(self.steps) + 1}"
         name = self.unique_name(first if len(items) == 1 else "apply_steps")
@@ -305,6 +318,12 @@ class StepBuilder:
         if guides:
             prompt += f"\n{self.labels['guides']}\n{{{{{guides}.output.files}}}}\n"
         schema = next((s for item in items if (s := schema_from_example(item))), None)
+        joined = "\n".join(texts)
+        makes = last and not schema and bool(MAKES_FILES.search(joined) or _FILLS.search(joined))
+        if makes:
+            language = "zh" if self.inventory.language == "zh" else "en"
+            prompt += "\n" + ANSWER[language] + "\n"
+            schema = copy.deepcopy(FILES_SCHEMA)
         self.steps.append(
             LlmStep(
                 name,
@@ -317,13 +336,22 @@ class StepBuilder:
         for item in items:
             for word in _FILE_WORD.findall(item.raw):
                 self.produced[word] = f"{name}.output"
+        if makes:
+            taken = set(self.inputs)
+            folder, replace = (free_name(n, taken) for n in ("out_dir", "overwrite"))
+            self.inputs[folder] = Input(folder, "string", False, "Folder the files are saved in")
+            self.inputs[folder].default = "."
+            self.inputs[replace] = Input(replace, "boolean", False, "Replace files that exist")
+            self.inputs[replace].default = False
+            self.steps.append(save_step(self.unique_name("save_files"), name, folder, replace))
 
     def _context(self) -> str:
         """The user's request for the first llm step (a program may have run before it: the
         model still needs the task), and the output of the step before."""
         asked = "request" in self.inputs
         if not self.steps:
-            self.inputs.setdefault("request", Input("request", "string", True, self.labels["request"]))
+            request = Input("request", "string", True, self.labels["request"])
+            self.inputs.setdefault("request", request)
             return f"{self.labels['input']}\n{{{{input.request}}}}\n"
         context = f"{self.labels['previous']}\n{{{{{self.steps[-1].name}.output}}}}\n"
         if not asked:  # what the programs were given may say it all: "" then
@@ -516,5 +544,5 @@ def workflow_steps(inventory: Inventory, items: list[Item]) -> StepBuilder:
         for inv in fresh:
             builder.code_invocation(inv)
     if run:
-        builder.llm_items(run)
+        builder.llm_items(run, last=True)
     return builder
