@@ -1017,13 +1017,14 @@ def test_round_15_runners_wrappers_and_an_optional_tool_raised_as_the_programs_o
 def test_a_pep_723_script_without_dependencies_runs_with_python3_not_uv(tmp_path: Path) -> None:
     """analysis-dcf and ascii-diagram-validator: `uv run scripts/x.py` of a script whose PEP
     723 block lists no dependencies needs no uv (round 15's judges found its step failing,
-    exit 127, where uv was not installed); one with dependencies still runs with uv."""
+    exit 127, where uv was not installed); one with dependencies still runs with uv.  So with
+    `--no-config` (let-fate-decide, round 17), which changes nothing for such a script."""
     header = '#!/usr/bin/env python3\n# /// script\n# requires-python = ">=3.10"\n'
     write_tree(
         tmp_path,
         {
-            "SKILL.md": HEAD + "```bash\nuv run scripts/dcf.py --input a.json\n"
-            "uv run scripts/fetch.py --days 3\n```\n",
+            "SKILL.md": HEAD + "```bash\nuv run --no-config scripts/dcf.py --input a.json\n"
+            "uv run --no-config scripts/fetch.py --days 3\n```\n",
             "scripts/dcf.py": header + "# dependencies = []\n# ///\nimport argparse\n"
             "p = argparse.ArgumentParser()\np.add_argument('--input')\np.parse_args()\n",
             "scripts/fetch.py": header + '# dependencies = [\n#   "requests",\n# ]\n# ///\n'
@@ -1033,7 +1034,7 @@ def test_a_pep_723_script_without_dependencies_runs_with_python3_not_uv(tmp_path
     )
     inventory = build_inventory(tmp_path)
     assert inventory.program("scripts/dcf.py").interpreter == "python3"
-    assert inventory.program("scripts/fetch.py").interpreter == "uv run"
+    assert inventory.program("scripts/fetch.py").interpreter == "uv run --no-config"
     uv = [r for r in inventory.requirements if r.name == "uv"]
     assert uv and all("scripts/dcf.py" not in w for r in uv for w in r.where)
 

@@ -184,3 +184,24 @@ def test_what_a_file_is_is_no_file_and_the_note_reads_well() -> None:
     assert samples.placeholders["config_path"] == (
         "no sample file for config_path: put the path of a real one here"
     )
+
+
+def test_a_folder_to_read_gets_a_small_project() -> None:
+    """codebase-onboarding (round 17): "Path to project directory" had a placeholder sample,
+    so neither the smoke run nor `app-run test` ran the analyzer."""
+    samples = pipeline_samples(
+        pipeline(
+            Input("path", "string", True, "Path to project directory"),
+            Input("repo_dir", "string", True, "e.g. <repo>"),
+            Input("out_dir", "string", True, "Folder to write to"),
+            Input("assets", "string", True, "e.g. assets/"),
+        ),
+        ["assets/logo.png"],
+    )
+    assert samples.inputs["path"] == "pipelines/read/samples/path"
+    assert samples.inputs["repo_dir"] == "pipelines/read/samples/repo_dir"
+    assert "pipelines/read/samples/path/README.md" in samples.files
+    assert "pipelines/read/samples/path/src/main.py" in samples.files
+    assert samples.inputs["out_dir"] != "pipelines/read/samples/out_dir"  # written, not read
+    assert samples.inputs["assets"] == "assets/"  # the skill ships it
+    assert not {"path", "repo_dir"} & set(samples.placeholders)

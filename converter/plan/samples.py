@@ -11,11 +11,13 @@ which the generated adapters treat as absent.
 
 A file to read whose example is no real file (``<file.pdf>``, a name the skill does not
 ship) gets a small real file of its type, written beside the samples (``fixtures``: PDF,
-xlsx, docx, PNG, CSV, text ...): ``pipelines/<p>/samples/<input>.pdf``.  What is still a
-placeholder after that (a value of ``example``, a file of a type no fixture covers, a folder
-to read) is named in ``samples/placeholders.json`` (``{"inputs": {"<input>": "<why, what to
-put there>"}}``): ``app-run test`` reports such a pipeline as a placeholder, neither passed
-nor failed, and app-convert's report lists it.
+xlsx, docx, PNG, CSV, text ...): ``pipelines/<p>/samples/<input>.pdf``; a folder to read
+(``repo_path``, "Path to project directory") a small project of two files
+(``FOLDER_FIXTURE``): ``pipelines/<p>/samples/<input>/``.  What is still a placeholder after
+that (a value of ``example``, a file of a type no fixture covers) is named in
+``samples/placeholders.json`` (``{"inputs": {"<input>": "<why, what to put there>"}}``):
+``app-run test`` reports such a pipeline as a placeholder, neither passed nor failed, and
+app-convert's report lists it.
 
 ``samples/answers.yaml`` gives one answer per llm step: the smallest value matching the
 step's JSON Schema, with a property named like an input taking the input's sample value.
@@ -67,6 +69,10 @@ def pipeline_samples(pipeline: Pipeline, files: list[str]) -> Samples:
         value = sample_value(item, files)
         if item.name not in programs or (item.default is not None and value == item.default):
             pass  # an llm step takes any text; the program's own default is its business
+        elif _reads_a_folder(item, value) and not _shipped_folder(value, files):
+            value = f"{folder}/{item.name}"  # a small project: a README and one source file
+            for name, data in FOLDER_FIXTURE.items():
+                samples.files[f"{value}/{name}"] = data
         elif _reads_a_file(item, value) and not _shipped(value, files):
             suffix = suffix_of(item, value)
             fixture = fixture_for(suffix) if suffix else None
@@ -136,6 +142,31 @@ def suffix_of(item: Input, value: Any) -> str:
             if word in _SUFFIX_WORDS:
                 return _SUFFIX_WORDS[word]
     return ""
+
+
+# What a folder to read gets when the skill shows none: a project of two files.
+FOLDER_FIXTURE = {
+    "README.md": b"# Sample project\n\nA small project made by app-convert for smoke runs.\n",
+    "src/main.py": b'def main():\n    print("hello")\n\n\nif __name__ == "__main__":\n    main()\n',
+}
+_FOLDER_WORDS = re.compile(r"\b(?:director(?:y|ies)|folders?|repo(?:sitory)?|project)\b", re.I)
+
+
+def _reads_a_folder(item: Input, value: Any) -> bool:
+    """Whether the input names a folder the program reads (``repo_path``, "Path to project
+    directory"), with no real example: a placeholder, or nothing."""
+    if item.type != "string" or _WRITES.search(f"{item.name} {item.description}"):
+        return False
+    pathish = re.search(r"(?:^|_)(?:path|root|dir)$", item.name)
+    named = _FOLDER.search(item.name) or (pathish and _FOLDER_WORDS.search(item.description))
+    text = value if isinstance(value, str) else ""
+    return bool(named) and (text in ("", _PLACEHOLDER["string"]) or _placeholder(text))
+
+
+def _shipped_folder(value: Any, files: list[str]) -> bool:
+    """Whether ``value`` is a folder of the skill (copied into the APP)."""
+    prefix = str(value).strip("/").removeprefix("./") + "/"
+    return isinstance(value, str) and any(f.startswith(prefix) for f in files)
 
 
 def _reads_a_file(item: Input, value: Any) -> bool:

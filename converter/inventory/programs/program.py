@@ -277,13 +277,17 @@ def documented_only(rel: str, invocations: list[Invocation]) -> Program:
 _OWN_RUNTIMES = {"typescript": ("bun", "deno"), "node": ("bun", "deno"), "python": ("uv",)}
 
 
+# `uv run` options that change nothing for a script without dependencies.
+_PLAIN_UV_OPTIONS = {"--no-project", "--script", "--no-config", "--isolated", "--quiet", "-q"}
+
+
 def _interpreter(language: str, source: str, invocations: list[Invocation]) -> str:
     """``_shown_interpreter``, but python3 for a script to which ``uv run`` adds nothing: its
     PEP 723 block lists no dependencies (``dependencies = []``), so uv is not needed to run
     it (analysis-dcf, ascii-diagram-validator: a step failed where uv was not installed)."""
     interpreter = _shown_interpreter(language, source, invocations)
     words = interpreter.split()
-    plain = words[:2] == ["uv", "run"] and set(words[2:]) <= {"--no-project", "--script"}
+    plain = words[:2] == ["uv", "run"] and set(words[2:]) <= _PLAIN_UV_OPTIONS
     if language == "python" and plain and _no_dependencies(source):
         return DEFAULT_INTERPRETER["python"]
     return interpreter
