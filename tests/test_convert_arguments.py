@@ -1039,3 +1039,29 @@ def test_a_shown_value_that_is_the_arguments_own_help_is_no_example(tmp_path: Pa
     plan = analyze(build_inventory(skill))
     (query,) = [i for p in plan.pipelines for i in p.input if i.name == "query"]
     assert query.description == "搜索关键词 (e.g. 人工智能)"
+
+
+def test_a_hand_rolled_typescript_parser_with_a_take_many_helper(tmp_path: Path) -> None:
+    """baoyu-image-gen (round 18): `if (a === "--ref" || a === "--reference") { const
+    { items, next } = takeMany(i); ... }` with `const takeMany = (i: number): {...} => {
+    while (j < argv.length) { if (v.startsWith("-")) break; items.push(v) } }`: --ref was a
+    string and --reference a flag of its own."""
+    source = (
+        "function parseArgs(argv: string[]) {\n"
+        "  const takeMany = (i: number): { items: string[]; next: number } => {\n"
+        "    const items: string[] = [];\n    let j = i + 1;\n"
+        "    while (j < argv.length) {\n      const v = argv[j]!;\n"
+        '      if (v.startsWith("-")) break;\n      items.push(v);\n      j++;\n    }\n'
+        "    return { items, next: j - 1 };\n  };\n"
+        "  for (let i = 0; i < argv.length; i++) {\n    const a = argv[i]!;\n"
+        '    if (a === "--ref" || a === "--reference") {\n'
+        "      const { items, next } = takeMany(i);\n      i = next;\n      continue;\n    }\n"
+        '    if (a === "--image") {\n      const v = argv[++i];\n      continue;\n    }\n'
+        "  }\n}\nparseArgs(process.argv.slice(2));\n"
+    )
+    command, _dispatch = scan_node(source)
+    ref = command.flag("--reference")
+    assert ref is not None and ref.name == "--ref" and ref.aliases == ["--reference"]
+    assert (ref.type, ref.spread) == ("array", True)
+    image = command.flag("--image")
+    assert image is not None and image.type == "string" and image.valued

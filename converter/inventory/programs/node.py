@@ -75,7 +75,9 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
             flag = match.group(1)
             known = command.flag(flag)
             if known is None or not (known.typed or known.valued):
-                after = source[match.end() : match.end() + 160]
+                window = source[match.end() : match.end() + 240]
+                also = _ALSO.match(window)
+                after = window[also.end() if also else 0 :][:160]
                 param = _literal_flag(flag, after)
                 called = re.search(
                     r"\b([\w$]+)\s*\(\s*$", source[max(0, match.start() - 40) : match.start()]
@@ -91,10 +93,18 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
                             param.valued,
                         )
                     continue
-                if getters.get(helper) == "value":  # `getArg('--url')`
+                own = re.split(r"\bcontinue\b|\bbreak\b|['\"]--[a-z]", after, maxsplit=1)[0]
+                calls = re.findall(r"\b([\w$]+)\s*\(", own)
+                if any(getters.get(call) == "many" for call in calls):
+                    param.type, param.typed, param.valued = "array", True, True
+                    param.spread = True  # `--ref a.png b.png`: the flag once, then each
+                elif getters.get(helper) == "value":  # `getArg('--url')`
                     param.type, param.valued = "string", True
                 elif helper in ("includes", "has") or getters.get(helper) == "switch":
                     param.type, param.typed = "boolean", True  # `args.includes('--quiet')`
+                if also:  # `a === "--ref" || a === "--reference"`: one flag, two spellings
+                    spelled = re.findall(r"['\"](-{1,2}[\w-]+)['\"]", also.group(0))
+                    param.aliases = [a for a in spelled if a != flag and not command.flag(a)]
                 target = re.match(r"[^=;]*?\.(\w+)\s*=[^=]", after.split(";", 1)[0])
                 if target and target.group(1) in checked and param.type != "boolean":
                     param.required = param.certain = True  # main() stops without it
@@ -147,21 +157,30 @@ def _checked_at_start(source: str) -> set[str]:
 
 
 _FUNCTION = re.compile(
-    r"\bfunction\s+([\w$]+)\s*\([^)]{0,80}\)\s*\{"
+    r"\bfunction\s+([\w$]+)\s*\([^)]{0,80}\)(?:\s*:\s*[^{=;]{1,80})?\s*\{"
     r"|\b(?:const|let|var)\s+([\w$]+)\s*=\s*"
-    r"(?:function\s*\([^)]{0,80}\)|\(?[\w$\s,]{0,80}\)?\s*=>)\s*\{?"
+    r"(?:function\s*\([^)]{0,80}\)|\(?[\w$\s,]{0,80}\)?\s*=>"
+    # TypeScript: `(i: number): { items: string[] } =>`
+    r"|\([^()]{0,80}\)\s*:\s*[^=]{1,80}?=>)\s*\{?"
 )
+# The other spellings tested beside a flag: `a === "--ref" || a === "--reference"`.
+_ALSO = re.compile(r"^['\"]?(?:\s*\|\|\s*[\w$.\[\]]+\s*===\s*['\"]-{1,2}[\w-]+['\"])+")
+# A helper that takes every word up to the next flag (`takeMany(i)`: `--ref a.png b.png`).
+_TAKES_MANY = re.compile(r"\bwhile\b[^;]{0,80}\blength\b[\s\S]{0,200}?startsWith\(\s*['\"]-")
 _NEXT_WORD = re.compile(r"indexOf\([^()]{1,40}\)\s*\+\s*1\b")
 
 
 def _getters(source: str) -> dict[str, str]:
-    """The program's helpers that read one flag, by name: "value" for one returning the word
-    after it (``function getArg(name) { const i = args.indexOf(name); return args[i + 1]; }``),
-    "switch" for one saying whether it is there (``const has = (f) => args.includes(f)``)."""
+    """The program's helpers that read one flag, by name: "many" for one taking every word
+    up to the next flag, "value" for one returning the word after it (``function
+    getArg(name) { const i = args.indexOf(name); return args[i + 1]; }``), "switch" for one
+    saying whether it is there (``const has = (f) => args.includes(f)``)."""
     found: dict[str, str] = {}
     for match in _FUNCTION.finditer(source):
         body = source[match.end() : match.end() + 300]  # a getter is short
-        if _TAKES_VALUE.search(body) or _NEXT_WORD.search(body):
+        if _TAKES_MANY.search(body):
+            found[match.group(1) or match.group(2)] = "many"
+        elif _TAKES_VALUE.search(body) or _NEXT_WORD.search(body):
             found[match.group(1) or match.group(2)] = "value"
         elif re.match(r"[^;{}]{0,40}?\.includes\(\s*\w+\s*\)\s*;?\s*\}?\s*$", body.split("\n")[0]):
             found[match.group(1) or match.group(2)] = "switch"
