@@ -527,3 +527,32 @@ def test_a_step_running_a_program_shown_above_the_list_runs_it_there(tmp_path: P
     assert isinstance(llm, LlmStep) and llm.schema is not None
     assert llm.schema["required"] == ["summary", "files"]  # filling the template makes a file
     assert check_plan(plan, build_inventory(root)) == []
+
+
+def test_examples_of_one_call_in_a_step_run_it_once(tmp_path: Path) -> None:
+    """deploy-to-vercel (round 18): step 3 shows its fallback script three ways ("# Deploy
+    current directory", "# Deploy specific project", "# Deploy existing tarball"); the
+    workflow ran the upload three times."""
+    root = write_tree(
+        tmp_path / "deploy",
+        {
+            "SKILL.md": "---\nname: deploy\ndescription: Deploy a site.\n---\n# Deploy\n\n"
+            "## Steps\n\n1. Decide whether the project is ready to deploy.\n\n2. Deploy it:\n"
+            "   ```bash\n   # Deploy current directory\n   bash resources/deploy.sh\n\n"
+            "   # Deploy specific project\n   bash resources/deploy.sh /path/to/project\n\n"
+            "   # Deploy existing tarball\n   bash resources/deploy.sh /path/to/project.tgz\n"
+            "   ```\n\n3. Tell the user the preview URL.\n",
+            "resources/deploy.sh": '#!/bin/bash\nTARGET="${1:-.}"\necho "{\\"url\\": 1}"\n',
+        },
+    )
+    plan = analyze(build_inventory(root))
+    runs = [
+        s for p in plan.pipelines for s in p.steps
+        if isinstance(s, CodeStep) and s.program == "resources/deploy.sh"
+    ]  # fmt: skip
+    workflow = plan.pipeline("deploy")
+    assert workflow is not None
+    assert [s.name for s in workflow.steps] == ["decide_whether_the", "deploy", "tell_the_user"]
+    assert len([s for s in workflow.steps if s in runs]) == 1
+    (path,) = [i for i in workflow.input if i.name not in ("request",)]
+    assert not path.required  # one example deploys the current folder

@@ -292,6 +292,7 @@ class StepBuilder:
         self.produced: dict[str, str] = {}  # file a step saves → the reference to its output
         self.ran: dict[str, CodeStep] = {}  # program → the last step running it
         self.pipes: set[tuple[str, int, str]] = set()  # (file, line, program) piping onwards
+        self.fewest = 0  # positionals the fewest of the current call's examples give
 
     def unique_name(self, name: str) -> str:
         return free_name(name, {s.name for s in self.steps})
@@ -397,13 +398,17 @@ class StepBuilder:
         made = set(self.produced)
         return not (made & set(inv.argv)) and not (inv.stdin and inv.stdin.value in made)
 
-    def code_invocation(self, inv: Invocation) -> None:
+    def code_invocation(self, inv: Invocation, shown: list[Invocation] | None = None) -> None:
+        """A code step running ``inv``; ``shown``: the examples of the same call its step
+        gives beside it ("Deploy current directory", "Deploy specific project"), which say
+        what may be left out."""
         program = self.inventory.program(inv.program)
         assert program is not None
         cli = program.cli or Command("none")
         parsed = parse_argv(inv.argv, cli)
         command = cli.subcommands.get(parsed.subcommand, cli)
-        path = MainPath(program, command, parsed.subcommand, None, [inv])
+        path = MainPath(program, command, parsed.subcommand, None, shown or [inv])
+        self.fewest = min(len(parse_argv(i.argv, cli).positionals) for i in shown or [inv])
         fixed, stdout = json_switch(command, program)
         if (inv.file, inv.line, inv.program) in self.pipes:
             fixed, stdout = [], "text"  # the next program reads what it prints, as documented
@@ -466,7 +471,10 @@ class StepBuilder:
                 dest_of(value), "positional", dest_of(value), required=True, source="invocation"
             )
         )
-        return Arg(ref=f"input.{self._input(path, param)}")
+        name = self._input(path, param)
+        if index >= self.fewest:  # an example of the same call leaves it out
+            self.inputs[name].required = False
+        return Arg(ref=f"input.{name}")
 
     def _missing_required(self, path: MainPath, command: Command, args: list[Arg]) -> list[Arg]:
         """Inputs for what the program requires and the documented command leaves out:
@@ -492,6 +500,25 @@ class StepBuilder:
         if name not in self.inputs:
             self.inputs[name] = input_for(path, param, name)
         return name
+
+
+def _one_call_each(
+    builder: StepBuilder, invocations: list[Invocation]
+) -> list[tuple[Invocation, list[Invocation]]]:
+    """One step's commands, each program and subcommand once: several examples of the same
+    call in one step are ways to make it ("# Deploy current directory", "# Deploy specific
+    project", "# Deploy existing tarball"), not calls to make in turn (an upload script ran
+    three times).  The fullest example runs, with the others to tell what it may leave out;
+    a call fed by another's output stays as it is."""
+    groups: dict[tuple[str, str], list[Invocation]] = {}
+    for inv in invocations:
+        program = builder.inventory.program(inv.program)
+        cli = (program.cli if program else None) or Command("none")
+        key = (inv.program, parse_argv(inv.argv, cli).subcommand or "")
+        if inv.stdin is not None:
+            key = (inv.program, f"{key[1]}@{inv.line}")  # piped: a call of its own
+        groups.setdefault(key, []).append(inv)
+    return [(max(group, key=lambda i: len(i.argv)), group) for group in groups.values()]
 
 
 def schema_from_example(item: Item) -> dict[str, Any] | None:
@@ -541,8 +568,11 @@ def workflow_steps(inventory: Inventory, items: list[Item]) -> StepBuilder:
         if run:
             builder.llm_items(run)
             run = []
-        for inv in fresh:
-            builder.code_invocation(inv)
+        calls = [(inv, [inv]) for inv in fresh]
+        if not item.heading:  # a numbered step; a section under a heading shows many uses
+            calls = _one_call_each(builder, fresh)
+        for inv, shown in calls:
+            builder.code_invocation(inv, shown)
     if run:
         builder.llm_items(run, last=True)
     return builder
