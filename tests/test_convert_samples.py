@@ -188,16 +188,25 @@ def test_what_a_file_is_is_no_file_and_the_note_reads_well() -> None:
 
 def test_a_folder_to_read_gets_a_small_project() -> None:
     """codebase-onboarding (round 17): "Path to project directory" had a placeholder sample,
-    so neither the smoke run nor `app-run test` ran the analyzer."""
+    so neither the smoke run nor `app-run test` ran the analyzer.  A folder that holds
+    something else (baoyu-comic's `comic_dir` of page images, round 18) got that project
+    too, and its own test failed: a folder of images gets images, any other a placeholder."""
     samples = pipeline_samples(
         pipeline(
             Input("path", "string", True, "Path to project directory"),
             Input("repo_dir", "string", True, "e.g. <repo>"),
             Input("out_dir", "string", True, "Folder to write to"),
             Input("assets", "string", True, "e.g. assets/"),
+            Input("images_dir", "string", True, "Folder of page images"),
+            Input("comic_dir", "string", True),  # holding what? a placeholder still
         ),
         ["assets/logo.png"],
     )
+    assert sorted(n for n in samples.files if "/images_dir/" in n) == [
+        "pipelines/read/samples/images_dir/01.png",
+        "pipelines/read/samples/images_dir/02.png",
+    ]
+    assert "comic_dir" in samples.placeholders
     assert samples.inputs["path"] == "pipelines/read/samples/path"
     assert samples.inputs["repo_dir"] == "pipelines/read/samples/repo_dir"
     assert "pipelines/read/samples/path/README.md" in samples.files

@@ -12,12 +12,12 @@ which the generated adapters treat as absent.
 A file to read whose example is no real file (``<file.pdf>``, a name the skill does not
 ship) gets a small real file of its type, written beside the samples (``fixtures``: PDF,
 xlsx, docx, PNG, CSV, text ...): ``pipelines/<p>/samples/<input>.pdf``; a folder to read
-(``repo_path``, "Path to project directory") a small project of two files
-(``FOLDER_FIXTURE``): ``pipelines/<p>/samples/<input>/``.  What is still a placeholder after
-that (a value of ``example``, a file of a type no fixture covers) is named in
-``samples/placeholders.json`` (``{"inputs": {"<input>": "<why, what to put there>"}}``):
-``app-run test`` reports such a pipeline as a placeholder, neither passed nor failed, and
-app-convert's report lists it.
+(``repo_path``, "Path to project directory") a small project of two files, one of images
+(``images_dir``) two PNGs (``FOLDER_FIXTURES``): ``pipelines/<p>/samples/<input>/``.  What
+is still a placeholder after that (a value of ``example``, a file of a type no fixture
+covers, a folder holding something else) is named in ``samples/placeholders.json``
+(``{"inputs": {"<input>": "<why, what to put there>"}}``): ``app-run test`` reports such a
+pipeline as a placeholder, neither passed nor failed, and app-convert's report lists it.
 
 ``samples/answers.yaml`` gives one answer per llm step: the smallest value matching the
 step's JSON Schema, with a property named like an input taking the input's sample value.
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skill2app.converter.inventory.invocations import is_json_literal
-from skill2app.converter.plan.fixtures import ALIASES, BY_SUFFIX, fixture_for
+from skill2app.converter.plan.fixtures import ALIASES, BY_SUFFIX, fixture_for, image_png
 from skill2app.converter.plan.model import Input, Pipeline
 
 _EXAMPLE = re.compile(r"(?:\be\.g\.|\bfor example\b|例如|比如)[:：,]?\s*", re.I)
@@ -69,10 +69,10 @@ def pipeline_samples(pipeline: Pipeline, files: list[str]) -> Samples:
         value = sample_value(item, files)
         if item.name not in programs or (item.default is not None and value == item.default):
             pass  # an llm step takes any text; the program's own default is its business
-        elif _reads_a_folder(item, value) and not _shipped_folder(value, files):
-            value = f"{folder}/{item.name}"  # a small project: a README and one source file
-            for name, data in FOLDER_FIXTURE.items():
-                samples.files[f"{value}/{name}"] = data
+        elif (kind := _folder_kind(item, value)) and not _shipped_folder(value, files):
+            value = f"{folder}/{item.name}"  # a small project, or a folder of two images
+            for name, make in FOLDER_FIXTURES[kind].items():
+                samples.files[f"{value}/{name}"] = make()
         elif _reads_a_file(item, value) and not _shipped(value, files):
             suffix = suffix_of(item, value)
             fixture = fixture_for(suffix) if suffix else None
@@ -144,23 +144,35 @@ def suffix_of(item: Input, value: Any) -> str:
     return ""
 
 
-# What a folder to read gets when the skill shows none: a project of two files.
-FOLDER_FIXTURE = {
-    "README.md": b"# Sample project\n\nA small project made by app-convert for smoke runs.\n",
-    "src/main.py": b'def main():\n    print("hello")\n\n\nif __name__ == "__main__":\n    main()\n',
+# What a folder to read gets when the skill shows none, by what it holds: a project of two
+# files, or two images; any other folder stays a placeholder.
+FOLDER_FIXTURES: dict[str, dict[str, Any]] = {
+    "project": {
+        "README.md": lambda: b"# Sample project\n\nA small project made by app-convert.\n",
+        "src/main.py": lambda: b'def main():\n    print("hello")\n\n\nmain()\n',
+    },
+    "images": {"01.png": image_png, "02.png": image_png},
 }
 _FOLDER_WORDS = re.compile(r"\b(?:director(?:y|ies)|folders?|repo(?:sitory)?|project)\b", re.I)
+_HOLDS = {
+    "project": re.compile(r"project|repo|codebase|source|(?:^|_)src(?:_|$)|package|plugin", re.I),
+    "images": re.compile(r"image|(?:^|_)img|photo|picture|png|jpe?g", re.I),
+}
 
 
-def _reads_a_folder(item: Input, value: Any) -> bool:
-    """Whether the input names a folder the program reads (``repo_path``, "Path to project
-    directory"), with no real example: a placeholder, or nothing."""
+def _folder_kind(item: Input, value: Any) -> str:
+    """What a folder the program reads holds (``FOLDER_FIXTURES``: "project" for
+    ``repo_path`` or "Path to project directory", "images" for ``images_dir``), when the
+    skill gives no real example of it; "" otherwise."""
     if item.type != "string" or _WRITES.search(f"{item.name} {item.description}"):
-        return False
+        return ""
     pathish = re.search(r"(?:^|_)(?:path|root|dir)$", item.name)
     named = _FOLDER.search(item.name) or (pathish and _FOLDER_WORDS.search(item.description))
     text = value if isinstance(value, str) else ""
-    return bool(named) and (text in ("", _PLACEHOLDER["string"]) or _placeholder(text))
+    if not named or not (text in ("", _PLACEHOLDER["string"]) or _placeholder(text)):
+        return ""
+    said = f"{item.name} {item.description}"
+    return next((kind for kind, words in _HOLDS.items() if words.search(said)), "")
 
 
 def _shipped_folder(value: Any, files: list[str]) -> bool:
