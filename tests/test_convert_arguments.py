@@ -1065,3 +1065,32 @@ def test_a_hand_rolled_typescript_parser_with_a_take_many_helper(tmp_path: Path)
     assert (ref.type, ref.spread) == ("array", True)
     image = command.flag("--image")
     assert image is not None and image.type == "string" and image.valued
+
+
+def test_a_flag_table_with_escaped_bars_and_a_ratio_shown_as_16_9(tmp_path: Path) -> None:
+    """baoyu-image-gen (round 18): `| \\`--provider google\\|openai\\|dashscope\\` | ... |` was
+    cut at the escaped bars (help "openai\\", choices without openai, which the program's
+    dispatch did not list either: its last branch is the default), and `--ar <ratio>` shown
+    as `--ar 16:9` was typed a number, so "16:9" was rejected."""
+    skill = write_tree(
+        tmp_path / "gen",
+        {
+            "SKILL.md": "---\nname: gen\ndescription: Make images.\n---\n# Gen\n\n```bash\n"
+            "node scripts/main.js --prompt cat --ar 16:9 --provider openai\n```\n\n"
+            "| Option | Description |\n|---|---|\n"
+            "| `--provider google\\|openai\\|dashscope` | Force provider (default: google) |\n"
+            "| `--ar <ratio>` | Aspect ratio (e.g. `16:9`) |\n",
+            "scripts/main.js": "const argv = process.argv.slice(2);\nlet provider = 'google';\n"
+            "for (let i = 0; i < argv.length; i++) {\n  const a = argv[i];\n"
+            '  if (a === "--prompt") { const v = argv[++i]; continue; }\n'
+            '  if (a === "--ar") { const v = argv[++i]; continue; }\n'
+            '  if (a === "--provider") { provider = argv[++i]; continue; }\n}\n'
+            'if (provider === "google") { console.log(1); }\n'
+            'else if (provider === "dashscope") { console.log(2); }\nelse { console.log(3); }\n',
+        },
+    )
+    plan = analyze(build_inventory(skill))
+    inputs = {i.name: i for p in plan.pipelines for i in p.input}
+    assert set(inputs["provider"].enum or []) >= {"google", "openai", "dashscope"}
+    assert "openai\\" not in inputs["provider"].description
+    assert inputs["ar"].type == "string"

@@ -1110,3 +1110,25 @@ def test_words_that_only_look_like_commands_are_no_binaries(tmp_path: Path) -> N
         "script.sh", "some-long-running-job", "validates", "days", "install_x.sh",
     } == set()  # fmt: skip
     assert "rg" in names  # an untagged line with an option is a command line
+
+
+def test_either_key_of_a_fallback_chain_and_a_dotenv_in_a_folder_block_nothing(
+    tmp_path: Path,
+) -> None:
+    """baoyu-image-gen (round 18): `process.env.GOOGLE_API_KEY || process.env.GEMINI_API_KEY`
+    made GEMINI_API_KEY required (the first read's `||` was taken by the regex before the
+    second was read), and `~/.baoyu-skills/.env` in "Load Priority: CLI args > env vars >
+    ~/.baoyu-skills/.env" was a required file; the constructor stopped every run."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nnode scripts/main.js --prompt cat\n```\n\n"
+            "**Load Priority**: CLI args > env vars > `~/.baoyu-skills/.env`\n",
+            "scripts/main.js": "const key = process.env.GOOGLE_API_KEY || "
+            "process.env.GEMINI_API_KEY || null;\nconsole.log(key, process.argv);\n",
+        },
+    )
+    required = {(k, n) for k, n, r in needs(tmp_path) if r}
+    assert not required & {
+        ("env", "GOOGLE_API_KEY"), ("env", "GEMINI_API_KEY"), ("file", "~/.baoyu-skills/.env")
+    }  # fmt: skip

@@ -307,12 +307,18 @@ def examples(path: MainPath, param: Param) -> list[str]:
     return [v for v in values if not is_placeholder(v) and v.strip().casefold() != own]
 
 
+def _numeric(value: str) -> bool:
+    return bool(re.fullmatch(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", value.strip()))
+
+
 def input_for(path: MainPath, param: Param, name: str) -> Input:
     authoritative = path.command.framework in AUTHORITATIVE
     seen = examples(path, param)
     kind = param.type
     if not param.typed and kind == "string" and seen and all(_int(v) for v in seen):
         kind = "integer"
+    elif not param.typed and kind in ("integer", "number") and not all(map(_numeric, seen)):
+        kind = "string"  # `--ar <ratio>` shown as `--ar 16:9`: not a number after all
     shown_optional = any(param.name in inv.optional for inv in path.invocations)
     if path.mode is not None and param.name == path.mode.key:
         required = True  # what the mode works on: "--batch list.csv"

@@ -117,7 +117,9 @@ def _node(path: str, source: str, local: LocalFiles, out: Collector) -> None:
         for match in _NODE_ENV.finditer(line):
             if match.group(4) and re.match(r"\s*(?:\d|(['\"`])(?!\1))", line[match.end() :]):
                 continue  # `process.env.PORT || 3000`: a setting with its default, no need
-            fallback = bool(match.group(1) or match.group(4))  # a ?? b / a || b
+            # a ?? b / a || b (the `||` before b may be the previous match's, read already)
+            after_other = re.search(r"(?:\?\?|\|\|)\s*$", line[: match.start()])
+            fallback = bool(match.group(1) or match.group(4) or after_other)
             fallback = fallback or _tested(line, match.start(), source)
             name = match.group(2) or match.group(3)
             out.add("env", name, where, required=not (fallback or platform))

@@ -396,7 +396,8 @@ def from_inline(text: str, line: int, file: str, out: Collector, context: str = 
         if not made_by_program(sentence, text) and not _choices(sentence):
             # named in passing (a legacy folder, a log it keeps) it is only a warning
             # a `.env` sets variables the environment may give as well: never blocking
-            required = _user_provides(sentence) and not text.startswith(".env")
+            dotenv = text.rstrip("/").rsplit("/", 1)[-1].startswith(".env")  # ~/.x/.env too
+            required = _user_provides(sentence) and not dotenv
             checked = _checked(context, text)
             out.add("file", text, f"{file}:{line}", required=required, checked=checked)
 

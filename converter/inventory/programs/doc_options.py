@@ -96,7 +96,9 @@ def doc_options(
 
 
 def _cells(line: str) -> list[str]:
-    return [c.strip() for c in line.strip().strip("|").split("|")]
+    # `google\|openai` is one cell: Markdown's escaped bar, a bar inside the cell's text
+    cells = re.split(r"(?<!\\)\|", line.strip().strip("|"))
+    return [c.strip().replace("\\|", "|") for c in cells]
 
 
 def _table(file: str, rows: list[tuple[int, list[str]]], sections: list[Section]) -> list:
@@ -110,7 +112,10 @@ def _table(file: str, rows: list[tuple[int, list[str]]], sections: list[Section]
             continue
         match = _FLAG_CELL.match(cells[flag_at])
         assert match is not None
-        arg = UsageArg(match.group(1), "flag", (match.group(2) or "").strip())
+        value = (match.group(2) or "").strip()
+        arg = UsageArg(match.group(1), "flag", value)
+        if re.fullmatch(r"[\w.-]+(?:\|[\w.-]+)+", value):  # `--provider google\|openai`
+            arg.choices = value.split("|")
         option = DocOption(arg, file, number, _scope(sections, number))
         for title, cell in zip(header, cells, strict=False):
             _cell(option, title, cell.strip("` "))
@@ -247,6 +252,10 @@ def _apply(program: Program, option: DocOption) -> None:
         if not complete:
             kind = option.type or (arg.type if arg.value or arg.default else param.type)
             param.type = param.documented_type(kind)  # `--x true`: the code reads a value
+            if param.choices and arg.choices:  # a dispatch's branches (`if (p === "google")
+                # … else openai`) and the documented values (`google|openai|dashscope`)
+                more = [c for c in arg.choices if c not in param.choices]
+                param.choices = [*param.choices, *more]
             param.choices = param.choices or arg.choices
             if option.optional or param.default is not None:
                 param.required, param.certain = False, True
