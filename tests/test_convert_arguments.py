@@ -1030,7 +1030,8 @@ def test_a_shown_value_that_is_the_arguments_own_help_is_no_example(tmp_path: Pa
         tmp_path / "search",
         {
             "SKILL.md": "---\nname: search\ndescription: 百度搜索。\n---\n# 搜索\n\n```bash\n"
-            'python3 scripts/search.py "搜索关键词"\npython3 scripts/search.py "人工智能" --json\n```\n',
+            'python3 scripts/search.py "搜索关键词"\n'
+            'python3 scripts/search.py "人工智能" --json\n```\n',
             "scripts/search.py": "import argparse\np = argparse.ArgumentParser()\n"
             "p.add_argument('query', help='搜索关键词')\np.add_argument('--json', "
             "action='store_true')\np.parse_args()\n",

@@ -484,7 +484,8 @@ def test_a_list_of_things_over_its_checker_is_no_workflow(tmp_path: Path) -> Non
         {
             "SKILL.md": "---\nname: doc\ndescription: Format documents.\n---\n# Doc\n\n"
             "## Workflow\n\n### Step 2: Validate\n\nRequired sections:\n1. 件名 (Subject)\n"
-            "2. 起案日 (Draft Date)\n3. Risks\n\n```bash\npython3 scripts/check.py --input d.md\n```\n",
+            "2. 起案日 (Draft Date)\n3. Risks\n\n"
+            "```bash\npython3 scripts/check.py --input d.md\n```\n",
             "scripts/check.py": "import argparse\np = argparse.ArgumentParser()\n"
             "p.add_argument('--input', required=True)\np.parse_args()\n",
         },
