@@ -557,3 +557,64 @@ def test_examples_of_one_call_in_a_step_run_it_once(tmp_path: Path) -> None:
     assert len([s for s in workflow.steps if s in runs]) == 1
     (path,) = [i for i in workflow.input if i.name not in ("request",)]
     assert not path.required  # one example deploys the current folder
+
+
+def _kinds(root: Path, files: dict[str, str]) -> dict[str, list[str]]:
+    plan = analyze(build_inventory(write_tree(root, files)))
+    return {p.name: [type(s).__name__[0] for s in p.steps] for p in plan.pipelines}
+
+
+def test_the_reviewers_workflow_cases(tmp_path: Path) -> None:
+    """A reviewer's second read of the workflow changes: a call with another value is a call
+    of its own (`--action close --id 42` after `--action list`); a tip that says to run a
+    program again is no workflow; a Japanese step list (結果を確認する) is steps, not names;
+    a guide linked as `./references/x.md` is read."""
+    tickets = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--action')\n"
+    tickets += "p.add_argument('--id')\np.parse_args()\n"
+    got = _kinds(
+        tmp_path / "api",
+        {
+            "SKILL.md": "---\nname: api\ndescription: Manage tickets.\n---\n# T\n\n## Workflow\n\n"
+            "1. List open tickets:\n   ```bash\n   python3 scripts/tickets.py --action list\n"
+            "   ```\n2. Pick the ticket the user means\n3. Close it:\n   ```bash\n"
+            "   python3 scripts/tickets.py --action close --id 42\n   ```\n",
+            "scripts/tickets.py": tickets,
+        },
+    )
+    assert got["api"] == ["C", "L", "C"]
+    fetch = (
+        "import argparse\np = argparse.ArgumentParser()\np.add_argument('url')\np.parse_args()\n"
+    )
+    got = _kinds(
+        tmp_path / "fetch",
+        {
+            "SKILL.md": "---\nname: fetch\ndescription: Fetch pages.\n---\n# F\n\n## Usage\n\n"
+            "```bash\npython3 scripts/fetch.py https://example.org\n```\n\n## Tips\n\n"
+            "1. If you get a timeout, run `scripts/fetch.py` again later\n"
+            "2. Sites behind a login cannot be fetched\n",
+            "scripts/fetch.py": fetch,
+        },
+    )
+    assert list(got.values()) == [["C"]]
+    check = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--input')\n"
+    got = _kinds(
+        tmp_path / "ja",
+        {
+            "SKILL.md": "---\nname: ja\ndescription: 検査する。\n---\n# 検査\n\n## 手順\n\n"
+            "1. `scripts/check.py` を実行する\n2. 結果を確認する\n3. 問題を修正する\n\n"
+            "```bash\npython3 scripts/check.py --input a.md\n```\n",
+            "scripts/check.py": check + "p.parse_args()\n",
+        },
+    )
+    assert ["C", "L"] in got.values()
+    got = _kinds(
+        tmp_path / "guide",
+        {
+            "SKILL.md": "---\nname: guide\ndescription: Write posts.\n---\n# P\n\n## Workflow\n\n"
+            "1. Gather facts:\n   ```bash\n   python3 scripts/facts.py --input x\n   ```\n"
+            "2. Write the post following [the guide](./references/style.md)\n",
+            "scripts/facts.py": check + "p.parse_args()\n",
+            "references/style.md": "# Style\n",
+        },
+    )
+    assert got["guide"] == ["C", "C", "L"]  # facts, read_guides, the post

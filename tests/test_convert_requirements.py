@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from helpers import write_tree
 
+from skill2app.converter.analyzers.document import collect_rules
 from skill2app.converter.analyzers.heuristic import analyze
 from skill2app.converter.inventory.model import build_inventory
 from skill2app.converter.inventory.requirements import sentence_of
@@ -1133,3 +1134,22 @@ def test_either_key_of_a_fallback_chain_and_a_dotenv_in_a_folder_block_nothing(
     assert not required & {
         ("env", "GOOGLE_API_KEY"), ("env", "GEMINI_API_KEY"), ("file", "~/.baoyu-skills/.env")
     }  # fmt: skip
+
+
+def test_a_substitution_is_a_command_and_an_example_under_a_rule_no_rule(tmp_path: Path) -> None:
+    """A reviewer's second read: `TOKEN=$(gh auth token)` lost gh (three plain words were
+    taken for words in parentheses), and an indented example after a rule's prose became a
+    rule of its own."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nTOKEN=$(gh auth token)\ncd $(go env GOPATH)\n"
+            "echo ok  # (validates nested boxes, crosses)\n```\n\n## Rules\n\n- Keep it short.\n"
+            "- Never invent quotes.\n\nFor example:\n\n  Release 2.0 is out today.\n",
+            "scripts/a.py": "import sys\n",
+        },
+    )
+    binaries = {n for k, n, _r in needs(tmp_path) if k == "binary"}
+    assert {"gh", "go"} <= binaries and "validates" not in binaries
+    rules = [text for text, _line in collect_rules(build_inventory(tmp_path).skill)]
+    assert rules == ["Keep it short.", "Never invent quotes."]

@@ -169,17 +169,15 @@ def test_the_report_lists_no_placeholder_for_a_sample_the_plan_gives(tmp_path: P
 
 def test_what_a_file_is_is_no_file_and_the_note_reads_well() -> None:
     """`document_type` (a kind of document, "ringi") was taken for a file to read, and the
-    note said "no sample a file for ..."."""
+    note said "no sample a file for ..." (`file_name` is a file, though: see below)."""
     samples = pipeline_samples(
         pipeline(
             Input("document_type", "string", True),
-            Input("pdf_name", "string", True, "e.g. report"),
             Input("config_path", "string", True),
         ),
         [],
     )
     assert samples.inputs["document_type"] == "example"
-    assert samples.inputs["pdf_name"] == "report"
     assert samples.placeholders["document_type"].startswith("no example of document_type")
     assert samples.placeholders["config_path"] == (
         "no sample file for config_path: put the path of a real one here"
@@ -214,3 +212,18 @@ def test_a_folder_to_read_gets_a_small_project() -> None:
     assert samples.inputs["out_dir"] != "pipelines/read/samples/out_dir"  # written, not read
     assert samples.inputs["assets"] == "assets/"  # the skill ships it
     assert not {"path", "repo_dir"} & set(samples.placeholders)
+
+
+def test_a_file_in_a_project_is_no_folder_and_a_file_name_is_a_file() -> None:
+    """A reviewer's second read: `config_path` ("Path to the project config file") got a
+    folder, so the smoke run failed with IsADirectoryError; `file_name` (e.g. report.pdf)
+    was taken for what a file is, not a file."""
+    samples = pipeline_samples(
+        pipeline(
+            Input("config_path", "string", True, "Path to the project config file"),
+            Input("file_name", "string", True, "PDF file to summarize (e.g. report.pdf)"),
+        ),
+        [],
+    )
+    assert samples.inputs["config_path"] == "example"
+    assert samples.inputs["file_name"] == "pipelines/read/samples/report.pdf"

@@ -132,7 +132,7 @@ def collect_rules(doc: SkillDoc) -> list[tuple[str, int]]:
             match = _BULLET.match(text)
             if match:
                 bullets.append((match.group(1), line))
-            elif bullets and text.strip() and text[:1] in (" ", "\t"):
+            elif bullets and bullets[-1][0] and text.strip() and text[:1] in (" ", "\t"):
                 bullets[-1] = (f"{bullets[-1][0]} {text.strip()}", bullets[-1][1])
             elif bullets and text.strip():
                 bullets.append(("", line))  # prose between: a bullet after it starts anew

@@ -117,7 +117,7 @@ def find_workflows(inventory: Inventory) -> list[tuple[int, list[Item]]]:
         if len(items) < 2:
             continue
         _place(inventory, items)
-        _run_where_named(inventory, items)
+        _run_where_named(inventory, items, doc.sections[index].title)
         programs = {inv.program for item in items for inv in item.invocations}
         judgement = [item for item in items if not item.invocations]
         if judgement and len(programs) == 1 and _enumeration(judgement):
@@ -137,11 +137,18 @@ def _enumeration(items: list[Item]) -> bool:
     """Whether items are names of things (the sections a document needs: "件名 (Subject)",
     "Risks"), not steps to take: short, no sentence, no action."""
     for item in items:
-        name = re.sub(r"\s*[(（][^)）]*[)）]", "", strip_markdown(item.text)).strip()
+        if len(item.text) > 200:
+            return False
+        name = re.sub(r"[(（][^()（）]*[)）]", "", strip_markdown(item.text)).strip()
         short = len(name) <= 16 if has_cjk(name) else len(name.split()) <= 3
         if not short or re.search(r"[.。:：!?！？]", name) or names_an_action(name):
             return False
+        if _JA_PREDICATE.search(name):  # 結果を確認する, 修正します: a step, in Japanese
+            return False
     return True
+
+
+_JA_PREDICATE = re.compile(r"[をにへでと][^\s]*[るすくぐむぶつうた]$|(?:する|します|して|した)$")
 
 
 def _place(inventory: Inventory, items: list[Item]) -> None:
@@ -208,7 +215,7 @@ def _folder_like(value: str) -> bool:
     return value.endswith(("/", "\\")) or ("/" in value and "." not in value.rsplit("/", 1)[-1])
 
 
-def _run_where_named(inventory: Inventory, items: list[Item]) -> None:
+def _run_where_named(inventory: Inventory, items: list[Item], title: str = "") -> None:
     """A step that says to run a program (``1. `scripts/count.py` を実行する``) runs the
     command the example block under the list shows for it (read as the last step's): the
     program runs first, and the last step is judgement again (workspace-count-tokens ran its
@@ -231,9 +238,11 @@ def _run_where_named(inventory: Inventory, items: list[Item]) -> None:
             item.invocations = named
             last.invocations = [inv for inv in last.invocations if inv not in named]
             return
-    if any(item.invocations for item in items):
-        return
+    if any(item.invocations for item in items) or not _WORKFLOW_TITLE.search(title):
+        return  # "## Tips: 1. If you get a timeout, run `fetch.py` again": no workflow
     for item in items:
+        if _CONDITIONAL.match(item.text):
+            continue
         shown = [
             inv
             for program in inventory.programs
@@ -244,6 +253,15 @@ def _run_where_named(inventory: Inventory, items: list[Item]) -> None:
         if _RUN_WORD.search(item.raw) and len(shown) == 1:
             item.invocations = shown  # "1. Run `scripts/x.py` against the repository"
             return
+
+
+# A section whose numbered list is the way the work is done, and a step that only applies
+# sometimes.
+_WORKFLOW_TITLE = re.compile(
+    r"workflow|process|procedure|\bsteps?\b|how to|quick ?start|usage|流程|步骤|手順|ワークフロー",
+    re.I,
+)
+_CONDITIONAL = re.compile(r"\s*(?:if|when|unless|in case|如果|若|当|もし)\b", re.I)
 
 
 def _names(raw: str, path: str) -> bool:
@@ -291,6 +309,7 @@ class StepBuilder:
         self.inputs: dict[str, Input] = {}
         self.produced: dict[str, str] = {}  # file a step saves → the reference to its output
         self.ran: dict[str, CodeStep] = {}  # program → the last step running it
+        self.ran_argv: dict[str, list[str]] = {}  # program → the command line it ran with
         self.pipes: set[tuple[str, int, str]] = set()  # (file, line, program) piping onwards
         self.fewest = 0  # positionals the fewest of the current call's examples give
 
@@ -372,8 +391,8 @@ class StepBuilder:
             [
                 path
                 for item in items
-                for path in _SKILL_FILE.findall(_BASE_DIR.sub("", item.raw))
-                if path in have and path != self.inventory.skill.path
+                for found in _SKILL_FILE.findall(_BASE_DIR.sub("", item.raw))
+                if (path := found.removeprefix("./")) in have and path != self.inventory.skill.path
             ]
         )
         if not named:
@@ -385,16 +404,20 @@ class StepBuilder:
         return name
 
     def repeats(self, inv: Invocation) -> bool:
-        """Whether ``inv`` runs a program this pipeline already ran, with the same
-        subcommand and nothing a step made since: the same call shown again ("for faster
-        reads, use `--content`"), not a second one."""
-        done = self.ran.get(inv.program)
-        if done is None:
+        """Whether ``inv`` is a call this pipeline already made, shown again with switches
+        added ("for faster reads, use `--content`") and nothing a step made since: the same
+        subcommand, positionals and flag values; another value is a call of its own."""
+        before = self.ran_argv.get(inv.program)
+        if before is None:
             return False
         program = self.inventory.program(inv.program)
         cli = (program.cli if program else None) or Command("none")
-        if parse_argv(inv.argv, cli).subcommand != done.subcommand:
-            return False
+        now, then = parse_argv(inv.argv, cli), parse_argv(before, cli)
+        if now.subcommand != then.subcommand or now.positionals != then.positionals:
+            return False  # `tickets.py --action close --id 42` after `--action list`: a call
+        added = set(now.flags) - set(then.flags)
+        if not set(then.flags) <= set(now.flags) or any(v is not None for _n, v in added):
+            return False  # another value, or one more value: a call of its own
         made = set(self.produced)
         return not (made & set(inv.argv)) and not (inv.stdin and inv.stdin.value in made)
 
@@ -434,6 +457,7 @@ class StepBuilder:
         )
         self.steps.append(step)
         self.ran[inv.program] = step
+        self.ran_argv[inv.program] = list(inv.argv)
         for value in saved:  # `--output events.json` read by a later `--input events.json`
             self.produced[value] = f"{step.name}.output" + (".stdout" if stdout == "text" else "")
 

@@ -71,11 +71,11 @@ def skill_needs(
     ``elsewhere``: files outside the skill its programs use (``../shared/scripts/x.py``)."""
     out = Collector()
     file = doc.path
-    shown = frozenset(c.argv[0].rsplit("/", 1)[-1] for _d, c, tagged in commands if tagged)
+    run_tagged = frozenset(c.argv[0].rsplit("/", 1)[-1] for _d, c, tagged in commands if tagged)
     for doc_path in sorted({d for d, _c, _tagged in commands}):
         for tagged in (True, False):  # a binary from an untagged block only warns
             chosen = [c for d, c, t in commands if d == doc_path and t == tagged]
-            from_commands(chosen, doc_path, out, required=tagged, shown=shown)
+            from_commands(chosen, doc_path, out, required=tagged, shown=run_tagged)
     local = LocalFiles([*paths, *elsewhere])  # a sibling skill's module is no package
     local.read_aliases(lambda rel: read_source(skill_dir / rel))
     body_lines = doc.body.split("\n")

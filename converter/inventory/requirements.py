@@ -54,6 +54,13 @@ def _prose(argv: list[str], least: int = 4) -> bool:
     return len(argv) >= least and all(_PROSE_ARG.fullmatch(word) for word in argv)
 
 
+def _listing(argv: list[str]) -> bool:
+    """Words with a comma or a full stop between them (``validates nested boxes,
+    T-junctions, crosses``): prose, where `$(gh auth token)` is a command."""
+    words = all(re.fullmatch(r"[A-Za-z][\w-]*[,.;:]?", word) for word in argv)
+    return words and any(word[-1] in ",.;:" for word in argv[:-1])
+
+
 # A command a document writes for the reader's own: `/path/to/your/script.sh`,
 # `some-long-running-job`; a dotted name that is no script (`cs.LG`, `science.abc123`).
 _YOURS = re.compile(r"(?:^|/)(?:path/to|your|my)(?:/|[-_])|^(?:some|your|my)-", re.I)
@@ -234,8 +241,8 @@ def from_commands(
             continue
         if _placeholder_command(command.argv[0], name):
             continue  # `/path/to/your/script.sh`, `some-long-running-job`, `cs.LG`
-        if command.nested and len(command.argv) >= 3 and _prose(command.argv, 3):
-            continue  # `Exit code: 0 (validates nested boxes)`: words in parentheses
+        if command.nested and len(command.argv) >= 3 and _listing(command.argv):
+            continue  # `(validates nested boxes, crosses)`: words in parentheses
         if not required and name not in shown and not _shell_evidence(command):
             continue  # `cancer immunotherapy`, `en  English  vtt`: a term list, a table
         installs = {"install", "add"} & set(command.argv[1:3])

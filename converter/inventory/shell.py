@@ -357,11 +357,13 @@ def _lift_substitutions(line: str) -> tuple[str, list[str]]:
             quote = "" if quote else char
         elif quote != "'" and line.startswith("$(", i) and not line.startswith("$((", i):
             end = _closing(line, i + 2)
-            if end != -1:
-                out.append(f"\x01{len(inner)}\x01")
-                inner.append(line[i + 2 : end])
-                i = end + 1
-                continue
+            if end == -1:  # unclosed: so is every later one (each would scan to the end)
+                out.append(line[i:])
+                break
+            out.append(f"\x01{len(inner)}\x01")
+            inner.append(line[i + 2 : end])
+            i = end + 1
+            continue
         out.append(char)
         i += 1
     return "".join(out), inner

@@ -96,8 +96,8 @@ _PATHISH = re.compile(
 )
 _NOT_A_FILE = re.compile(
     r"(?:^|_)(?:text|content|query|message|prompt|request)(?:_|$)"
-    # what a file is, not the file: `document_type`, `file_format`, `pdf_name`, `image_count`
-    r"|_(?:type|kind|format|mode|name|id|title|level|style|lang|language|count|size)$",
+    # what a file is, not the file: `document_type`, `file_format`, `image_count`
+    r"|_(?:type|kind|format|mode|id|title|level|style|lang|language|count|size)$",
     re.I,
 )
 
@@ -154,6 +154,7 @@ FOLDER_FIXTURES: dict[str, dict[str, Any]] = {
     "images": {"01.png": image_png, "02.png": image_png},
 }
 _FOLDER_WORDS = re.compile(r"\b(?:director(?:y|ies)|folders?|repo(?:sitory)?|project)\b", re.I)
+_A_FILE = re.compile(r"(?:^|[\W_])(?:file|files|config|json|ya?ml|toml|csv|pdf)(?:$|[\W_])", re.I)
 _HOLDS = {
     "project": re.compile(r"project|repo|codebase|source|(?:^|_)src(?:_|$)|package|plugin", re.I),
     "images": re.compile(r"image|(?:^|_)img|photo|picture|png|jpe?g", re.I),
@@ -164,14 +165,16 @@ def _folder_kind(item: Input, value: Any) -> str:
     """What a folder the program reads holds (``FOLDER_FIXTURES``: "project" for
     ``repo_path`` or "Path to project directory", "images" for ``images_dir``), when the
     skill gives no real example of it; "" otherwise."""
-    if item.type != "string" or _WRITES.search(f"{item.name} {item.description}"):
-        return ""
+    said = f"{item.name} {item.description}"
+    if item.type != "string" or _WRITES.search(said) or _A_FILE.search(said):
+        return ""  # `config_path`, "Path to the project config file": a file in a folder
+    if isinstance(value, str) and _DOCUMENT.search(value.strip("<>[]{}")):
+        return ""  # its example names a file (`<config.json>`)
     pathish = re.search(r"(?:^|_)(?:path|root|dir)$", item.name)
     named = _FOLDER.search(item.name) or (pathish and _FOLDER_WORDS.search(item.description))
     text = value if isinstance(value, str) else ""
     if not named or not (text in ("", _PLACEHOLDER["string"]) or _placeholder(text)):
         return ""
-    said = f"{item.name} {item.description}"
     return next((kind for kind, words in _HOLDS.items() if words.search(said)), "")
 
 

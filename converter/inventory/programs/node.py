@@ -159,7 +159,8 @@ def _checked_at_start(source: str) -> set[str]:
 _FUNCTION = re.compile(
     r"\bfunction\s+([\w$]+)\s*\([^)]{0,80}\)(?:\s*:\s*[^{=;]{1,80})?\s*\{"
     r"|\b(?:const|let|var)\s+([\w$]+)\s*=\s*"
-    r"(?:function\s*\([^)]{0,80}\)|\(?[\w$\s,]{0,80}\)?\s*=>"
+    # params start with a word or a parenthesis, never a space: linear on `= ` + spaces
+    r"(?:function\s*\([^)]{0,80}\)|(?:\([\w$\s,]{0,80}\)|[\w$][\w$]{0,79})\s*=>"
     # TypeScript: `(i: number): { items: string[] } =>`
     r"|\([^()]{0,80}\)\s*:\s*[^=]{1,80}?=>)\s*\{?"
 )
