@@ -258,7 +258,8 @@ def _run_where_named(inventory: Inventory, items: list[Item], title: str = "") -
 # A section whose numbered list is the way the work is done, and a step that only applies
 # sometimes.
 _WORKFLOW_TITLE = re.compile(
-    r"workflow|process|procedure|\bsteps?\b|how to|quick ?start|usage|流程|步骤|手順|ワークフロー",
+    r"workflow|process|procedure|\bsteps?\b|how to|quick ?start|usage|\bmode\b|流程|步骤|手順|"
+    r"ワークフロー",
     re.I,
 )
 _CONDITIONAL = re.compile(r"\s*(?:if|when|unless|in case|如果|若|当|もし)\b", re.I)
