@@ -466,3 +466,28 @@ def test_a_descriptions_situations_are_read_from_bounded_text() -> None:
     assert listed_in_description(padded) == []
     assert listed_in_description("Triggers: - 「x」（如「天气怎么样」）") == ["天气怎么样"]
     assert listed_in_description("Triggers: - " + "（如「" * 300_000) == []  # returns at all
+
+
+def test_program_and_workflow_patterns_are_read_in_linear_time(tmp_path: Path) -> None:
+    """A reviewer's timings (second read of this round's converter change): a Node helper
+    pattern on `const x = ` and spaces (4,000 spaces: 3.7 s), unclosed `$(` inside double
+    quotes (10,000: 27.6 s) and a numbered step of unclosed parentheses (40,000: 16 s) were
+    quadratic; at these sizes they would take hours.  Each now returns at once."""
+    from skill2app.converter.inventory.programs.node import scan_node
+    from skill2app.converter.inventory.shell import simple_commands
+
+    command, _dispatch = scan_node("const x = " + " " * 200_000 + "1;\nprocess.argv;\n")
+    assert command.params == []
+    assert simple_commands('echo "' + "$(" * 100_000 + '"', 1, "bash")[0].argv[0] == "echo"
+    skill = tmp_path / "s"
+    (skill / "scripts").mkdir(parents=True)
+    (skill / "scripts" / "a.py").write_text("import sys\n", encoding="utf-8")
+    (skill / "SKILL.md").write_text(
+        "---\nname: s\ndescription: x.\n---\n# S\n\n## Workflow\n\n1. Run `scripts/a.py`\n"
+        "2. " + "(" * 200_000 + "\n\n```bash\npython3 scripts/a.py\n```\n",
+        encoding="utf-8",
+    )
+    from skill2app.converter.analyzers.heuristic import analyze
+    from skill2app.converter.inventory.model import build_inventory
+
+    assert analyze(build_inventory(skill)).pipelines
