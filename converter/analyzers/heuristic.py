@@ -2,7 +2,7 @@
 
 1. Each documented workflow (a numbered list that runs programs and asks for judgement, or
    steps under sub-headings that hand a file on) becomes one pipeline of code and llm steps
-   (``workflow.py``).
+   (``workflow.py`` finds it, ``step_builder.py`` makes its steps).
 2. Each program not used only inside a workflow gives one pipeline per main path: per
    subcommand, per value of an action flag (``--action create_event``), or one for the
    program (``paths.py``).
@@ -53,6 +53,7 @@ from skill2app.converter.analyzers.paths import (
 from skill2app.converter.analyzers.separation import Expansions, lone_english, separate
 from skill2app.converter.analyzers.situations import situations
 from skill2app.converter.analyzers.snippets import snippet_pipelines
+from skill2app.converter.analyzers.step_builder import workflow_steps
 from skill2app.converter.analyzers.subcommands import subcommand_pipelines
 from skill2app.converter.analyzers.text import (
     EXAMPLE_TITLES,
@@ -80,11 +81,7 @@ from skill2app.converter.analyzers.triggers import (
     pick,
     trigger_key,
 )
-from skill2app.converter.analyzers.workflow import (
-    find_workflows,
-    unreproduced_pipe,
-    workflow_steps,
-)
+from skill2app.converter.analyzers.workflow import find_workflows, unreproduced_pipe
 from skill2app.converter.inventory.exits import ok_exit_codes
 from skill2app.converter.inventory.invocations import Invocation, order_key
 from skill2app.converter.inventory.model import Inventory

@@ -37,6 +37,7 @@ from skill2app.converter.analyzers.method_programs import (
     save_step,
 )
 from skill2app.converter.analyzers.situations import situations
+from skill2app.converter.analyzers.step_builder import GENERIC_SCHEMA, labels
 from skill2app.converter.analyzers.text import (
     SETUP_TITLES,
     WHEN_TITLES,
@@ -49,7 +50,6 @@ from skill2app.converter.analyzers.text import (
 )
 from skill2app.converter.analyzers.triggers import MAX_TRIGGERS, trigger_key
 from skill2app.converter.analyzers.verbs import imperative
-from skill2app.converter.analyzers.workflow import GENERIC_SCHEMA, labels
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.skill import SkillDoc
 from skill2app.converter.plan.model import (
