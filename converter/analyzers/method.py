@@ -34,6 +34,7 @@ from skill2app.converter.analyzers.method_programs import (
     FILES_SCHEMA,
     MAKES_FILES,
     reader,
+    save_inputs,
     save_step,
 )
 from skill2app.converter.analyzers.situations import situations
@@ -170,10 +171,7 @@ def method_pipeline(
     steps.append(llm)
     answer: dict[str, Any] = {"summary": "sample", "files": []} if makes else {"result": "sample"}
     if makes:
-        inputs += [
-            Input(folder, "string", False, "Folder the files are saved in", None, "."),
-            Input(replace, "boolean", False, "Replace files that exist", None, False),
-        ]
+        inputs += save_inputs(folder, replace)
         steps.append(save_step("save_files", llm.name, folder, replace))
     description = _what_it_does(doc.frontmatter.description)
     title = next((imperative(s.title) for s in doc.sections if s.level == 1), "")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from skill2app.converter.plan.model import CodeStep, Written
+from skill2app.converter.plan.model import CodeStep, Input, Written
 
 READ_BYTES = 200_000  # of each file, for the prompt
 # "write a failing test", "生成页面": the skill makes files, which the model writes.
@@ -229,3 +229,12 @@ def save_step(name: str, step: str, folder: str, replace: str) -> CodeStep:
         write=Written("python", saver(step, folder, replace)),
         output={"summary": "string", "written": "array", "kept": "array"},
     )
+
+
+def save_inputs(folder: str, replace: str) -> list[Input]:
+    """The inputs a save step (``save_step``) reads: the folder, the working one by default,
+    and whether to replace files that exist, off by default."""
+    return [
+        Input(folder, "string", False, "Folder the files are saved in", None, "."),
+        Input(replace, "boolean", False, "Replace files that exist", None, False),
+    ]

@@ -22,6 +22,7 @@ from skill2app.converter.analyzers.method_programs import (
     FILES_SCHEMA,
     MAKES_FILES,
     guide_reader,
+    save_inputs,
     save_step,
 )
 from skill2app.converter.analyzers.paths import (
@@ -101,7 +102,6 @@ class StepBuilder:
         self.ran: dict[str, CodeStep] = {}  # program → the last step running it
         self.ran_argv: dict[str, list[str]] = {}  # program → the command line it ran with
         self.pipes: set[tuple[str, int, str]] = set()  # (file, line, program) piping onwards
-        self.fewest = 0  # positionals the fewest of the current call's examples give
 
     def unique_name(self, name: str) -> str:
         return free_name(name, {s.name for s in self.steps})
@@ -149,10 +149,7 @@ class StepBuilder:
         if makes:
             taken = set(self.inputs)
             folder, replace = (free_name(n, taken) for n in ("out_dir", "overwrite"))
-            self.inputs[folder] = Input(folder, "string", False, "Folder the files are saved in")
-            self.inputs[folder].default = "."
-            self.inputs[replace] = Input(replace, "boolean", False, "Replace files that exist")
-            self.inputs[replace].default = False
+            self.inputs |= {i.name: i for i in save_inputs(folder, replace)}
             self.steps.append(save_step(self.unique_name("save_files"), name, folder, replace))
 
     def _context(self) -> str:
@@ -221,7 +218,7 @@ class StepBuilder:
         parsed = parse_argv(inv.argv, cli)
         command = cli.subcommands.get(parsed.subcommand, cli)
         path = MainPath(program, command, parsed.subcommand, None, shown or [inv])
-        self.fewest = min(len(parse_argv(i.argv, cli).positionals) for i in shown or [inv])
+        fewest = min(len(parse_argv(i.argv, cli).positionals) for i in shown or [inv])
         fixed, stdout = json_switch(command, program)
         if (inv.file, inv.line, inv.program) in self.pipes:
             fixed, stdout = [], "text"  # the next program reads what it prints, as documented
@@ -232,7 +229,7 @@ class StepBuilder:
         for name, value in given:
             args.extend(self._flag(path, command, name, value))
         for index, value in enumerate(parsed.positionals):
-            args.append(self._positional(path, command, index, value))
+            args.append(self._positional(path, command, index, value, index >= fewest))
         args.extend(self._missing_required(path, command, args))
         if stdout == "text" and program.emits_json and any(v.endswith(".json") for v in saved):
             stdout = "json"  # what it saves as JSON it prints instead
@@ -274,7 +271,11 @@ class StepBuilder:
             return [Arg(name, ref=self.produced[value], pass_as="file")]
         return [Arg(name, ref=f"input.{self._input(path, param)}")]
 
-    def _positional(self, path: MainPath, command: Command, index: int, value: str) -> Arg:
+    def _positional(
+        self, path: MainPath, command: Command, index: int, value: str, optional: bool = False
+    ) -> Arg:
+        """The argument passing positional ``value``: an earlier step's file, else an input
+        (``optional`` when an example of the same call leaves it out)."""
         if value in self.produced:
             return Arg(ref=self.produced[value], pass_as="file")
         declared = command.positionals()
@@ -286,7 +287,7 @@ class StepBuilder:
             )
         )
         name = self._input(path, param)
-        if index >= self.fewest:  # an example of the same call leaves it out
+        if optional:
             self.inputs[name].required = False
         return Arg(ref=f"input.{name}")
 
