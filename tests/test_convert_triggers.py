@@ -415,3 +415,18 @@ def test_a_lone_english_request_of_a_chinese_skill_gets_a_second(tmp_path: Path)
     assert "create a tasklist" in triggers["todo-create-tasklist"]
     assert "list all tasklists" in triggers["todo-list-tasklists"]
     assert all(len(ts) <= MAX_TRIGGERS for ts in triggers.values())
+
+
+def test_a_phrase_cut_out_of_a_sentence_is_no_trigger() -> None:
+    """anthropics skill-creator / docx, mcp-builder, cc-skills mlflow: list items and
+    sentence halves became triggers ("package the skill and present the", "extracting
+    content from", "whether in Python", "by run status", "reply to comment 0")."""
+    assert clean("package the skill and present the") == ""
+    assert clean("extracting content from") == ""
+    assert clean("whether in Python") == ""
+    assert clean("by run status") == ""
+    assert clean("also emit a full-resolution JPEG tier") == ""
+    assert clean("reply to comment 0") == ""
+    assert clean("log in to the dashboard") == "log in to the dashboard"
+    assert clean("turn on notifications") == "turn on notifications"
+    assert clean("show top 10 stories") == "show top 10 stories"

@@ -18,6 +18,7 @@ from skill2app.converter.analyzers.heuristic import analyze
 from skill2app.converter.analyzers.triggers import more_requests
 from skill2app.converter.analyzers.verbs import (
     asked_of,
+    asked_politely,
     asks_of,
     counted,
     imperative,
@@ -113,12 +114,14 @@ def test_more_requests_keep_to_the_skills_language_and_never_repeat_the_descript
         "combine all PDFs",
         "combine the PDFs",
         "join the PDFs",
+        "help me merge PDFs",
     ]
     assert more_requests(["accept changes"], "en") == [
         "approve changes",
         "accept all changes",
         "accept the changes",
         "approve the changes",
+        "help me accept changes",
     ]
     assert more_requests(["extract tables"], "en", "pdf") == [
         "pull tables",
@@ -128,6 +131,7 @@ def test_more_requests_keep_to_the_skills_language_and_never_repeat_the_descript
         "extract the tables",
         "pull the tables",
         "get the tables",
+        "help me extract tables",
     ]
     assert more_requests(["发送消息", "send message"], "zh") == [
         "发消息",
@@ -142,6 +146,7 @@ def test_more_requests_keep_to_the_skills_language_and_never_repeat_the_descript
         "render a single shot",
         "draw a single shot",
         "produce a single shot",
+        "help me render a single shot",
     ]
     assert more_requests(["validate"], "en", description="Validate Office XML files") == []
 
@@ -193,7 +198,8 @@ def test_a_request_is_also_said_with_its_object_counted(request_: str, said: lis
         ("Verify spark-video dependencies. Exit 0 = ready", "verify spark-video dependencies"),
         ("Recalc Script\nRecalculates all formulas in it", "recalculate all formulas"),
         ("Extract a filtered, sorted CSV", ""),  # the object cut short
-        ("Monthly quota monitor for the skill", ""),  # no verb first
+        ("Monthly quota monitor for the skill", "monitor quota"),  # a doer: what it does
+        ("Enhanced extraction script", ""),  # a doer with only a quality: no object
         ("Validate Office XML files", ""),  # the whole description again
         ("创建任务 — 飞书任务管理", ""),
     ],
@@ -261,9 +267,44 @@ def test_a_chinese_skills_pipeline_without_chinese_requests_has_its_english_ones
         "compare versions",
         "diff the versions",
         "compare the versions",
+        "help me diff versions",
     ]
     more = more_requests(
         ["profile claude md"], "zh", description="Profile a CLAUDE.md before a change."
     )
     assert more[:2] == ["profile a CLAUDE.md", "analyze claude md"]
     assert more_requests(["创建任务", "profile claude md"], "zh")[0] == "新建任务"
+
+
+def test_a_description_naming_its_program_as_a_doer_is_asked_for_what_it_does() -> None:
+    """cc-skills verbatim-audit-notify: "Retention pruner for pushover-verbatim-notify JSONL
+    audit" and "Monthly quota monitor ..." opened with no verb and gave no request."""
+    assert asks_of("Retention pruner for pushover JSONL audit") == [
+        "prune retention",
+        "prune pushover JSONL audit",
+    ]
+    assert asks_of("Verbatim+UUID-linked Pushover notification sender") == [
+        "send pushover notification"  # its qualities left out
+    ]
+    assert asks_of("A parser for Burp files") == ["parse burp files"]
+    assert asks_of("Excel Formula Recalculation Script") == ["recalculate excel formula"]
+    assert asks_of("The state machine") == []  # no doer
+    assert asks_of("Guide for creating MCP servers") == []
+
+
+def test_requests_are_also_asked_as_users_ask_in_english_and_japanese() -> None:
+    assert asked_politely("merge PDFs", "en") == ["help me merge PDFs"]
+    assert asked_politely("pushover quota", "en") == []  # no verb first: nothing to ask
+    assert asked_politely("人間の回答を記録する", "ja") == [
+        "人間の回答を記録して",
+        "人間の回答を記録してください",
+    ]
+    assert asked_politely("ログを分析", "ja") == ["ログを分析して", "ログを分析してください"]
+    assert asked_politely("ログの一覧です", "ja") == []  # no verb at the end
+    assert asked_politely("ログの一覧", "ja") == []  # a noun, not a verbal one
+    assert asked_politely("创建任务", "zh") == []  # Chinese has 帮我 (counted)
+    # a Japanese skill's pipeline gets Japanese requests, not only English ones
+    assert more_requests(["承認を記録する"], "ja")[:2] == [
+        "承認を記録して",
+        "承認を記録してください",
+    ]

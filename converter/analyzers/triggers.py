@@ -16,7 +16,8 @@ A pipeline's triggers are gathered from what the skill says about that task, bes
 7. while a pipeline has fewer than five, those requests with their verb said another way
    ("merge PDFs" → "combine PDFs", "创建任务" → "新建任务") or first ("景点搜索" → "搜索景点":
    ``verbs.variants``), then with their object counted ("create task" → "create a task",
-   "list tasks" → "list all tasks", "创建任务" → "创建一个任务": ``verbs.counted``).
+   "list tasks" → "list all tasks", "创建任务" → "创建一个任务": ``verbs.counted``), then
+   asked as users ask ("help me merge PDFs", "記録する" → "記録して": ``verbs.asked_politely``).
 
 Titles lose their numbering ("Step 2:", "步骤 1 —"), a short label ("下游：", "Option A:")
 and a warning ("（必须执行）", "高危", "(MANDATORY ...)"); a "Note:" title is no task.
@@ -46,6 +47,7 @@ from skill2app.converter.analyzers.text import (
 from skill2app.converter.analyzers.verbs import (
     VERBS,
     ZH_VERBS,
+    asked_politely,
     asks_of,
     counted,
     imperative,
@@ -191,15 +193,24 @@ def clean(phrase: str) -> str:
     if text.lower() in VERBS:  # "format", "validate": a verb alone asks for nothing
         return ""
     # "scripts/x.py", "Edit XML 0", "manipulate Word documents (", "一次调用即可完成"
-    if _JUNK.search(text) or _REMARK.search(text):
+    if _JUNK.search(text) or _REMARK.search(text) or _FRAGMENT.search(text):
         return ""
     return text
+
+
+# Part of a sentence, not a request: cut after a word that needs more ("package the skill
+# and present the", "extracting content from") or opening mid-sentence ("whether in
+# Python", "by run status", "also emit a JPEG tier").
+_FRAGMENT = re.compile(
+    r"(?i:\s(?:the|a|an|of|to|from|with|and|or|for|by|into|at|as|than|that|which|its|their|"
+    r"your|whether)$|^(?:whether|and|or|but|by|also|with|than|because|which|so that|such as)\s)"
+)
 
 
 # A path of the skill, a command-line value left over ("Edit XML 0"), an open bracket at the end.
 _JUNK = re.compile(
     r"(?:^|\s)[\w.-]*/[\w./-]*\.(?:py|js|mjs|cjs|ts|sh|rb|go)\b"  # scripts/x.py
-    r"|\s\d+\s+[A-Z][a-z]|\b(?:[A-Z]{2,}|[A-Z][a-z]+)\s\d+$"  # "comment 1 Reply", "Edit XML 0"
+    r"|\s\d+\s+[A-Z][a-z]|\b(?:[A-Z]{2,}|[A-Z][a-z]+)\s\d+$|\s0$"  # "Edit XML 0", "comment 0"
     r"|[(\[（]\s*$|^[^(]*\)|\+\s"  # "documents (", "a plan + code"
     r"|(?i:^(?:use|invoke|trigger|load)\s+this\s+skill\b|^this\s+skill\b)"  # the skill's
     r"|^(?:使用|调用)?(?:本|该|此)技能"  # own words of itself
@@ -291,7 +302,9 @@ def more_requests(
     of_document = [o for t in mine if not chinese and (o := on_document(t, skill))]
     other_words = variants(mine)
     counts = [c for t in [*mine, *other_words] for c in counted(t)]
-    return [*asked, *other_words, *of_document, *counts]
+    japanese = [t for t in triggers if has_cjk(t)] if language == "ja" else []
+    polite = [p for t in [*japanese, *mine] for p in asked_politely(t, language)]
+    return [*asked, *other_words, *of_document, *counts, *polite]
 
 
 def in_language(triggers: list[str], language: str) -> int:

@@ -325,10 +325,60 @@ def asked_of(description: str) -> str:
     return next(iter(asks_of(description)), "")
 
 
+# A noun for who does the action, after the words of what it acts on: "notification sender",
+# "Retention pruner", "Skill Packager", "quota monitor" (a verb of ``VERBS`` itself).
+_AGENT_ENDINGS = (("er", ""), ("r", ""), ("or", "e"), ("er", "e"), ("ner", ""), ("ter", ""))
+# What a program is called after what it does: "Excel Formula Recalculation Script".
+_TOOL_NOUNS = frozenset("script tool helper utility program cli wrapper".split())
+# A word that says what something is like, not what it is: "Monthly", "Enhanced", "UUID-linked".
+_QUALITY = re.compile(r"(?:ed|ly|ive|al|ic|ous|ful|less|able|ible|istic)$", re.I)
+
+
+def agent_verb(word: str) -> str:
+    """The verb of ``VERBS`` an agent noun names ("sender" → "send", "pruner" → "prune",
+    "validator" → "validate", "scanner" → "scan"); "" for any other word."""
+    low = word.lower()
+    if not low.endswith(("er", "or")) or len(low) < 5:
+        return ""
+    for ending, added in _AGENT_ENDINGS:
+        if low.endswith(ending) and (verb := low[: -len(ending)] + added) in VERBS:
+            return verb
+    return ""
+
+
+def _agentive(sentence: str) -> list[str]:
+    """A description that names its program as a doer ("Monthly quota monitor for the
+    notify skill", "Retention pruner for JSONL audit", "Pushover notification sender") as
+    the requests for what it does: "monitor quota" (what it names, its qualities left
+    out) and "monitor notify skill" (what it works on), "prune JSONL audit", "send Pushover
+    notification"; none for any other sentence."""
+    end = _OBJECT_END.search(sentence)
+    words = (sentence[: end.start()] if end else sentence).split()
+    words = words[1:] if words and words[0].lower() in ("a", "an", "the") else words
+    if words and words[-1].lower() in _TOOL_NOUNS:  # "Excel Formula Recalculation Script"
+        words = words[:-1]
+    if not 1 <= len(words) <= 5 or not re.fullmatch(r"[A-Za-z]+", words[-1]):
+        return []
+    last = words[-1].lower()
+    verb = last if len(words) > 1 and last in VERBS else ""
+    verb = verb or agent_verb(last) or _NOUNS.get(last, "")
+    if not verb or any(w.lower() in _NOT_OBJECT for w in words[:-1]):
+        return []
+    after = (
+        re.match(r"\s+for\s+(?:the\s+|a\s+|an\s+)?(.+)", sentence[end.start() :]) if end else None
+    )
+    target = _OBJECT_END.split(after.group(1))[0].split() if after else []
+    # what the title names before it, its qualities left out ("Monthly quota monitor":
+    # "monitor quota"), and what it works on ("pruner for the JSONL audit": "prune JSONL audit")
+    named = [w for w in words[:-1] if not _QUALITY.search(w)]
+    return [sentence_case(" ".join([verb, *o])) for o in (named, target) if 1 <= len(o) <= 4]
+
+
 def asks_of(description: str, limit: int = 2) -> list[str]:
     """``asked_of`` for each sentence of a description's first lines that opens with a verb,
     up to ``limit`` ("Profile a CLAUDE.md. Lists the longest lines" → "profile a CLAUDE.md",
-    "list the longest lines")."""
+    "list the longest lines"), or whose first names its program as a doer ("Notification
+    sender" → "send notification": ``_agentive``)."""
     if has_cjk(description):
         return []
     found: list[str] = []
@@ -342,6 +392,9 @@ def asks_of(description: str, limit: int = 2) -> list[str]:
             words = asked.split()
             verb = _base(words[0]) if words else ""
             said += 1
+            if not verb and said == 1 and (doer := _agentive(sentence)):
+                found += doer  # "Retention pruner for JSONL audit": "prune JSONL audit"
+                continue
             # "Lists the longest lines" says what it does; "Run setup.sh first" is an order
             if said > 1 and verb and verb == words[0].lower():
                 continue
@@ -458,6 +511,30 @@ def counted(request: str) -> list[str]:
         return the  # "an URL", "a hour", "an user": unsure of the article, none
     article = "an" if first[0].lower() in "aeio" else "a"
     return [" ".join([words[0], article, *words[1:]])]
+
+
+# Japanese requests end in a verb's dictionary form ("記録する") or a verbal noun
+# ("ログを分析"); a user asks with the te-form ("記録して", "分析してください").
+_JA_VERBAL = re.compile(
+    "(?:分析|検索|作成|変換|生成|確認|記録|承認|却下|削除|追加|更新|取得|登録|出力|集計|抽出|"
+    "整形|翻訳|要約|修正|検証|実行|比較|送信|保存|設定|表示|判定|計算|評価|最適化|置換|診断|"
+    "調査|監査|整理|添削|校正|一括承認)$"
+)
+
+
+def asked_politely(request: str, language: str) -> list[str]:
+    """``request`` as a user also asks for it: "help me merge PDFs" (a request that opens
+    with a verb, English); "記録して", "ログを分析してください" (Japanese, from "記録する",
+    "ログを分析"); none otherwise (Chinese has ``counted``'s "帮我")."""
+    if language == "ja" and has_cjk(request):
+        stem = request[:-2] if request.endswith("する") else request
+        if stem == request and not _JA_VERBAL.search(request):
+            return []
+        return [f"{stem}して", f"{stem}してください"]
+    words = request.split()
+    if has_cjk(request) or not 2 <= len(words) <= 6 or words[0].lower() not in VERBS:
+        return []
+    return [f"help me {words[0].lower()} {' '.join(words[1:])}"]
 
 
 # What, after a Chinese verb, counts its object already or is no object: numbers and
