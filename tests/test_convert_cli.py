@@ -659,7 +659,7 @@ def test_human_report_and_progress_on_stderr(here: Path) -> None:
         "app-run check: 0 errors, 0 warnings",
         "Python files compiled: 4, 0 failed",
         "Argument mappings checked against the programs: 8 flags, 0 unknown",
-        "Routing self-test: 21 of 23 descriptions and triggers reach their own pipeline",
+        "Routing self-test: 20 of 22 descriptions and triggers reach their own pipeline",
         '  routing self-test: description "Keep the rows of a CSV file that match every --where '
         'COLU..." of pipeline "csv-filter" is matched to "csv-stats"',
         '  routing self-test: trigger "a quick look at the columns of a CSV file" of pipeline '

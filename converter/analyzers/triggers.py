@@ -202,15 +202,17 @@ def clean(phrase: str) -> str:
 # and present the", "extracting content from") or opening mid-sentence ("whether in
 # Python", "by run status", "also emit a JPEG tier").
 _FRAGMENT = re.compile(
-    r"(?i:\s(?:the|a|an|of|to|from|with|and|or|for|by|into|at|as|than|that|which|its|their|"
-    r"your|whether)$|^(?:whether|and|or|but|by|also|with|than|because|which|so that|such as)\s)"
-)
+    r"^(?!(?i:what|which|who|whom|whose|where|when|why|how)\b)(?:.*\s(?:the|a|an|of|from|and|"
+    r"or|by|into|as|than|its|their|your|whether)|(?i:whether|and|or|but|by|also|with|than|"
+    r"because|so that|such as)\s.*)$"
+)  # a question may end on a preposition: "where is this from"
 
 
 # A path of the skill, a command-line value left over ("Edit XML 0"), an open bracket at the end.
 _JUNK = re.compile(
     r"(?:^|\s)[\w.-]*/[\w./-]*\.(?:py|js|mjs|cjs|ts|sh|rb|go)\b"  # scripts/x.py
-    r"|\s\d+\s+[A-Z][a-z]|\b(?:[A-Z]{2,}|[A-Z][a-z]+)\s\d+$|\s0$"  # "Edit XML 0", "comment 0"
+    r"|\s\d+\s+[A-Z][a-z]|\b(?:[A-Z]{2,}|[A-Z][a-z]+)\s\d+$"  # "Edit XML 0"
+    r"|\b(?:comment|item|row|line|page|index|entry)\s0$"  # "reply to comment 0"
     r"|[(\[（]\s*$|^[^(]*\)|\+\s"  # "documents (", "a plan + code"
     r"|(?i:^(?:use|invoke|trigger|load)\s+this\s+skill\b|^this\s+skill\b)"  # the skill's
     r"|^(?:使用|调用)?(?:本|该|此)技能"  # own words of itself

@@ -309,10 +309,10 @@ _NOUNS_TOO = frozenset(
 
 
 # Where a description's action and object end: "Render a single shot via the provider".
-_OBJECT_END = re.compile(
-    r"\s+(?:via|with|using|through|from|into|onto|for|by|in|on|at|when|so|and then|then|"
-    r"after|before|without|while|until|if|unless)\s"
-    r"|\s*[,;:(—–]|\s+-\s",
+_OBJECT_END = re.compile(  # from the start of a run of spaces only: linear on long runs
+    r"(?<!\s)(?:\s+(?:via|with|using|through|from|into|onto|for|by|in|on|at|when|so|and then|"
+    r"then|after|before|without|while|until|if|unless)\s"
+    r"|\s*[,;:(—–]|\s+-\s)",
     re.I,
 )
 
@@ -327,30 +327,39 @@ def asked_of(description: str) -> str:
 
 # A noun for who does the action, after the words of what it acts on: "notification sender",
 # "Retention pruner", "Skill Packager", "quota monitor" (a verb of ``VERBS`` itself).
-_AGENT_ENDINGS = (("er", ""), ("r", ""), ("or", "e"), ("er", "e"), ("ner", ""), ("ter", ""))
+_AGENT_ENDINGS = (("er", ""), ("er", "e"), ("or", ""), ("or", "e"))
+# Nouns in -er/-or that name no doer of a task verb ("MCP server" serves nothing a user asks).
+_NOT_DOERS = frozenset(
+    "server computer starter poster charter shower planter order number folder user layer "
+    "cover header marker power water container border corner error other after later "
+    "monitor filter answer register letter matter paper".split()
+)
 # What a program is called after what it does: "Excel Formula Recalculation Script".
 _TOOL_NOUNS = frozenset("script tool helper utility program cli wrapper".split())
-# A word that says what something is like, not what it is: "Monthly", "Enhanced", "UUID-linked".
-_QUALITY = re.compile(r"(?:ed|ly|ive|al|ic|ous|ful|less|able|ible|istic)$", re.I)
+# A word that says what something is like, not what it is: "Monthly", "Enhanced", "UUID-linked",
+# "Deterministic" (not "feed", "Drive", "table" or "journal").
+_QUALITY = re.compile(r"\w{2}(?:[^e]ed|ly|istic)$", re.I)
 
 
 def agent_verb(word: str) -> str:
     """The verb of ``VERBS`` an agent noun names ("sender" → "send", "pruner" → "prune",
     "validator" → "validate", "scanner" → "scan"); "" for any other word."""
     low = word.lower()
-    if not low.endswith(("er", "or")) or len(low) < 5:
+    if not low.endswith(("er", "or")) or len(low) < 5 or low in _NOT_DOERS:
         return ""
-    for ending, added in _AGENT_ENDINGS:
-        if low.endswith(ending) and (verb := low[: -len(ending)] + added) in VERBS:
-            return verb
+    stem = low[:-2]
+    stems = [stem, stem[:-1]] if stem[-1] == stem[-2] else [stem]  # "logger", "scanner"
+    for base in stems:
+        for ending, added in _AGENT_ENDINGS:
+            if low.endswith(ending) and (verb := base + added) in VERBS:
+                return verb
     return ""
 
 
 def _agentive(sentence: str) -> list[str]:
     """A description that names its program as a doer ("Monthly quota monitor for the
-    notify skill", "Retention pruner for JSONL audit", "Pushover notification sender") as
-    the requests for what it does: "monitor quota" (what it names, its qualities left
-    out) and "monitor notify skill" (what it works on), "prune JSONL audit", "send Pushover
+    notify skill", "A parser for Burp files", "Pushover notification sender") as the
+    request for what it does: "monitor quota", "parse Burp files", "send Pushover
     notification"; none for any other sentence."""
     end = _OBJECT_END.search(sentence)
     words = (sentence[: end.start()] if end else sentence).split()
@@ -360,18 +369,22 @@ def _agentive(sentence: str) -> list[str]:
     if not 1 <= len(words) <= 5 or not re.fullmatch(r"[A-Za-z]+", words[-1]):
         return []
     last = words[-1].lower()
-    verb = last if len(words) > 1 and last in VERBS else ""
+    verb = last if len(words) > 1 and last in VERBS - _NOUNS_TOO else ""  # not "Error log"
     verb = verb or agent_verb(last) or _NOUNS.get(last, "")
-    if not verb or any(w.lower() in _NOT_OBJECT for w in words[:-1]):
-        return []
+    if not verb or any(w.lower() in _NOT_OBJECT | _NOT_OBJECTS for w in words[:-1]):
+        return []  # "How validation works", "Git commit"
     after = (
         re.match(r"\s+for\s+(?:the\s+|a\s+|an\s+)?(.+)", sentence[end.start() :]) if end else None
     )
     target = _OBJECT_END.split(after.group(1))[0].split() if after else []
-    # what the title names before it, its qualities left out ("Monthly quota monitor":
-    # "monitor quota"), and what it works on ("pruner for the JSONL audit": "prune JSONL audit")
+    # what the name says before it, its qualities left out ("Monthly quota monitor": "monitor
+    # quota"); else what it works on ("A parser for Burp files": "parse Burp files"), never
+    # whom or why ("Report generator for managers", "Counter for cost estimation")
     named = [w for w in words[:-1] if not _QUALITY.search(w)]
-    return [sentence_case(" ".join([verb, *o])) for o in (named, target) if 1 <= len(o) <= 4]
+    if not named and target and re.search(r"ing$", target[0]):
+        target = []
+    obj = named or target
+    return [sentence_case(" ".join([verb, *obj]))] if 1 <= len(obj) <= 4 else []
 
 
 def asks_of(description: str, limit: int = 2) -> list[str]:
@@ -393,7 +406,9 @@ def asks_of(description: str, limit: int = 2) -> list[str]:
             verb = _base(words[0]) if words else ""
             said += 1
             if not verb and said == 1 and (doer := _agentive(sentence)):
-                found += doer  # "Retention pruner for JSONL audit": "prune JSONL audit"
+                found += doer  # "Pushover notification sender": "send pushover notification"
+                if len(found) >= limit:
+                    return found
                 continue
             # "Lists the longest lines" says what it does; "Run setup.sh first" is an order
             if said > 1 and verb and verb == words[0].lower():
@@ -528,12 +543,15 @@ def asked_politely(request: str, language: str) -> list[str]:
     "ログを分析"); none otherwise (Chinese has ``counted``'s "帮我")."""
     if language == "ja" and has_cjk(request):
         stem = request[:-2] if request.endswith("する") else request
-        if stem == request and not _JA_VERBAL.search(request):
-            return []
+        verbal = _JA_VERBAL.search(request)
+        if stem == request and (not verbal or request[: verbal.start()].endswith("の")):
+            return []  # "ログの一覧", "ログの分析" (a noun of it: no "ログの分析して")
         return [f"{stem}して", f"{stem}してください"]
     words = request.split()
     if has_cjk(request) or not 2 <= len(words) <= 6 or words[0].lower() not in VERBS:
         return []
+    if words[0].lower() in _NOUNS_TOO or words[1].lower() in ("me", "my", "of", "notes"):
+        return []  # "log files", "show me the logs", "list of tasks", "release notes"
     return [f"help me {words[0].lower()} {' '.join(words[1:])}"]
 
 
