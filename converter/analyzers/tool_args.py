@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from skill2app.converter.analyzers.snippets import FIXTURE, PATH, SECRET, reading
 from skill2app.converter.analyzers.text import snake
+from skill2app.converter.inventory.programs.usage import NUMBER
 
 
 class Shown(Protocol):
@@ -34,7 +35,6 @@ OUTPUT_FLAGS = frozenset({"-o", "--output", "--out", "--out-dir", "--output-dir"
 PLACEHOLDER = re.compile(r"<([A-Za-z_][\w .-]{0,40})>")
 OPTIONAL_ARG = re.compile(r"^\[([a-z][\w-]{0,40})\]$")
 _FLAG = re.compile(r"^(--?[A-Za-z][\w-]*)(?:=(.*))?$")
-_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # VAR_NAME: a value to fill in
 
 
@@ -200,10 +200,10 @@ def _typed(entry: Flag, value: str | None, repeated: bool, usage: bool) -> None:
         entry.type, entry.sample = "array", [*earlier, _sample(value)]
     elif entry.sample is None:
         entry.sample = value if entry.writes else _sample(value)
-        if _NUMBER.match(value) and entry.type == "string":
+        if NUMBER.match(value) and entry.type == "string":
             entry.type = "number" if "." in value else "integer"
             entry.sample = float(value) if "." in value else int(value)
-    elif entry.type in ("integer", "number") and not _NUMBER.match(value):
+    elif entry.type in ("integer", "number") and not NUMBER.match(value):
         entry.type, entry.sample = "string", str(entry.sample)
 
 

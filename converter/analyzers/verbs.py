@@ -284,7 +284,7 @@ def variants(triggers: list[str]) -> list[str]:
         last = words[-1].lower()
         named = len(words) == 2 and re.fullmatch(r"[a-z][a-z-]*[a-z]", words[0])  # "space create"
         modifier = words[0] in _DETERMINERS | VERBS | _NOT_OBJECTS
-        if named and last in VERBS - _NOUNS_TOO and not modifier:
+        if named and last in _ACTIONS and not modifier:
             words = [last, *words[:-1]]  # "storyboard compile" → "compile storyboard"
             found.append(" ".join(words))
         for other in VERB_SYNONYMS.get(words[0].lower(), ()):
@@ -306,6 +306,8 @@ _NOUNS_TOO = frozenset(
     "format log test sort track trace alert comment tag review share post scan score view "
     "query answer reply print release process".split()
 )
+# Verbs that are actions wherever they stand (not "log", "map", "order": ``_NOUNS_TOO``).
+_ACTIONS = VERBS - _NOUNS_TOO
 
 
 # Where a description's action and object end: "Render a single shot via the provider".
@@ -325,9 +327,6 @@ def asked_of(description: str) -> str:
     return next(iter(asks_of(description)), "")
 
 
-# A noun for who does the action, after the words of what it acts on: "notification sender",
-# "Retention pruner", "Skill Packager", "quota monitor" (a verb of ``VERBS`` itself).
-_AGENT_ENDINGS = (("er", ""), ("er", "e"), ("or", ""), ("or", "e"))
 # Nouns in -er/-or that name no doer of a task verb ("MCP server" serves nothing a user asks).
 _NOT_DOERS = frozenset(
     "server computer starter poster charter shower planter order number folder user layer "
@@ -342,40 +341,35 @@ _QUALITY = re.compile(r"\w{2}(?:[^e]ed|ly|istic)$", re.I)
 
 
 def agent_verb(word: str) -> str:
-    """The verb of ``VERBS`` an agent noun names ("sender" → "send", "pruner" → "prune",
-    "validator" → "validate", "scanner" → "scan"); "" for any other word."""
+    """The verb of ``VERBS`` an agent noun names, the noun for who does it: "sender" →
+    "send", "pruner" → "prune", "validator" → "validate", "scanner" → "scan"; "" for any
+    other word."""
     low = word.lower()
     if not low.endswith(("er", "or")) or len(low) < 5 or low in _NOT_DOERS:
         return ""
     stem = low[:-2]
     stems = [stem, stem[:-1]] if stem[-1] == stem[-2] else [stem]  # "logger", "scanner"
-    for base in stems:
-        for ending, added in _AGENT_ENDINGS:
-            if low.endswith(ending) and (verb := base + added) in VERBS:
-                return verb
-    return ""
+    return next((v for base in stems for v in (base, base + "e") if v in VERBS), "")
 
 
-def _agentive(sentence: str) -> list[str]:
+def _agentive(name: str, rest: str) -> list[str]:
     """A description that names its program as a doer ("Monthly quota monitor for the
     notify skill", "A parser for Burp files", "Pushover notification sender") as the
     request for what it does: "monitor quota", "parse Burp files", "send Pushover
-    notification"; none for any other sentence."""
-    end = _OBJECT_END.search(sentence)
-    words = (sentence[: end.start()] if end else sentence).split()
+    notification"; none for any other sentence.  ``name``: the sentence up to where its
+    object ends (``_OBJECT_END``), ``rest``: what follows ("for Burp files")."""
+    words = name.split()
     words = words[1:] if words and words[0].lower() in ("a", "an", "the") else words
     if words and words[-1].lower() in _TOOL_NOUNS:  # "Excel Formula Recalculation Script"
         words = words[:-1]
     if not 1 <= len(words) <= 5 or not re.fullmatch(r"[A-Za-z]+", words[-1]):
         return []
     last = words[-1].lower()
-    verb = last if len(words) > 1 and last in VERBS - _NOUNS_TOO else ""  # not "Error log"
+    verb = last if len(words) > 1 and last in _ACTIONS else ""  # not "Error log"
     verb = verb or agent_verb(last) or _NOUNS.get(last, "")
     if not verb or any(w.lower() in _NOT_OBJECT | _NOT_OBJECTS for w in words[:-1]):
         return []  # "How validation works", "Git commit"
-    after = (
-        re.match(r"\s+for\s+(?:the\s+|a\s+|an\s+)?(.+)", sentence[end.start() :]) if end else None
-    )
+    after = re.match(r"\s+for\s+(?:the\s+|a\s+|an\s+)?(.+)", rest)
     target = _OBJECT_END.split(after.group(1))[0].split() if after else []
     # what the name says before it, its qualities left out ("Monthly quota monitor": "monitor
     # quota"); else what it works on ("A parser for Burp files": "parse Burp files"), never
@@ -405,7 +399,7 @@ def asks_of(description: str, limit: int = 2) -> list[str]:
             words = asked.split()
             verb = _base(words[0]) if words else ""
             said += 1
-            if not verb and said == 1 and (doer := _agentive(sentence)):
+            if not verb and said == 1 and (doer := _agentive(asked, sentence[len(asked) :])):
                 found += doer  # "Pushover notification sender": "send pushover notification"
                 if len(found) >= limit:
                     return found
@@ -548,10 +542,10 @@ def asked_politely(request: str, language: str) -> list[str]:
             return []  # "ログの一覧", "ログの分析" (a noun of it: no "ログの分析して")
         return [f"{stem}して", f"{stem}してください"]
     words = request.split()
-    if has_cjk(request) or not 2 <= len(words) <= 6 or words[0].lower() not in VERBS:
-        return []
-    if words[0].lower() in _NOUNS_TOO or words[1].lower() in ("me", "my", "of", "notes"):
-        return []  # "log files", "show me the logs", "list of tasks", "release notes"
+    if has_cjk(request) or not 2 <= len(words) <= 6 or words[0].lower() not in _ACTIONS:
+        return []  # "pushover quota"; "log files" (a noun first)
+    if words[1].lower() in ("me", "my", "of", "notes"):
+        return []  # "show me the logs", "list of tasks", "release notes"
     return [f"help me {words[0].lower()} {' '.join(words[1:])}"]
 
 

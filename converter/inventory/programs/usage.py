@@ -30,7 +30,7 @@ _DEFAULT = re.compile(
     r"[`'\"“]?(?P<value>[^\s`'\"”,;)），；。]+)",
     re.I,
 )
-_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
+NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")  # a value shown as a number: 20, -1, 0.5
 _RANGE = re.compile(r"^<?\s*-?\d+\s*(?:\.\.|–|-|to)\s*-?\d+\s*>?$")
 _FRACTION_NAME = re.compile(
     r"(?:^|[\W_])(?:frac|fraction|ratio|float|decimal|percent|rate)(?:$|[\W_])", re.I
@@ -71,7 +71,7 @@ class UsageArg:
         if _RANGE.match(self.value):  # `<-2..2>`, `<1-100>`, whatever its default says
             return "integer"
         sample = self.default if self.default is not None else self.value
-        if sample and _NUMBER.match(sample) and not _PLACEHOLDER.match(sample):
+        if sample and NUMBER.match(sample) and not _PLACEHOLDER.match(sample):
             return "number" if "." in sample else "integer"
         named = self.kind == "positional" or sample.upper() == sample or sample[:1] in "<["
         if _FRACTION_NAME.search(sample) and named:
