@@ -14,13 +14,10 @@ from pathlib import Path
 import pytest
 from helpers import write_tree
 
+from skill2app.converter.analyzers.asking import asked_of, asked_politely, asks_of, counted
 from skill2app.converter.analyzers.heuristic import analyze
 from skill2app.converter.analyzers.triggers import more_requests
 from skill2app.converter.analyzers.verbs import (
-    asked_of,
-    asked_politely,
-    asks_of,
-    counted,
     imperative,
     names_an_action,
     on_document,

@@ -16,8 +16,8 @@ A pipeline's triggers are gathered from what the skill says about that task, bes
 7. while a pipeline has fewer than five, those requests with their verb said another way
    ("merge PDFs" → "combine PDFs", "创建任务" → "新建任务") or first ("景点搜索" → "搜索景点":
    ``verbs.variants``), then with their object counted ("create task" → "create a task",
-   "list tasks" → "list all tasks", "创建任务" → "创建一个任务": ``verbs.counted``), then
-   asked as users ask ("help me merge PDFs", "記録する" → "記録して": ``verbs.asked_politely``).
+   "list tasks" → "list all tasks", "创建任务" → "创建一个任务": ``asking.counted``), then
+   asked as users ask ("help me merge PDFs", "記録する" → "記録して": ``asking.asked_politely``).
 
 Titles lose their numbering ("Step 2:", "步骤 1 —"), a short label ("下游：", "Option A:")
 and a warning ("（必须执行）", "高危", "(MANDATORY ...)"); a "Note:" title is no task.
@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 
+from skill2app.converter.analyzers.asking import asked_politely, asks_of, counted
 from skill2app.converter.analyzers.text import (
     CJK,
     capital,
@@ -47,9 +48,6 @@ from skill2app.converter.analyzers.text import (
 from skill2app.converter.analyzers.verbs import (
     VERBS,
     ZH_VERBS,
-    asked_politely,
-    asks_of,
-    counted,
     imperative,
     names_an_action,
     on_document,
@@ -293,7 +291,7 @@ def more_requests(
     scores the description already, and a copy as a trigger doubles its weight against the
     siblings ("summarise the numeric columns of a CSV file" drew "what columns are in
     orders.csv?" to csv-stats); only its action and object ("Render a single shot via the
-    configured provider" → "render a single shot": ``verbs.asks_of``).  The words are
+    configured provider" → "render a single shot": ``asking.asks_of``).  The words are
     English and Chinese: a skill in another language (Japanese, say), or a Chinese skill's
     pipeline with no Chinese request (a program named in English), has its English requests
     said another way."""
