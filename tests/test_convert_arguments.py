@@ -204,6 +204,22 @@ def test_a_remainder_comes_after_the_flags(tmp_path: Path) -> None:
     assert inputs(pipeline)["port"] == ("array", True, None)
 
 
+def test_the_words_a_wrapper_passes_on_are_an_array(tmp_path: Path) -> None:
+    """dependency-updater (round 19): `run-taze.sh [-r] [additional-args]` took one string, so
+    "minor --write" reached taze as one unknown argument."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nscripts/run-taze.sh [-r] [additional-args]\n```\n",
+            "scripts/run-taze.sh": '#!/bin/bash\n# Usage: run-taze.sh [-r] [additional-args]\ntaze "$@"\n',
+        },
+    )
+    (pipeline,) = plan.pipelines
+    assert inputs(pipeline)["additional_args"] == ("array", False, None)
+    (arg,) = usage_args("[-r] [extra_options]")[1:]
+    assert (arg.name, arg.repeat, arg.rest) == ("extra_options", True, True)
+
+
 def test_optional_flags_after_a_label_or_in_a_table(tmp_path: Path) -> None:
     plan = plan_of(
         tmp_path,

@@ -229,3 +229,37 @@ def test_a_verdict_the_code_gives_is_a_result_of_the_step(tmp_path: Path) -> Non
     (pipeline,) = analyze(inventory).pipelines
     step = pipeline.steps[0]
     assert isinstance(step, CodeStep) and step.ok_exit_codes == [0, 1]
+
+
+CHECK_TOOL = """#!/bin/bash
+TOOL_NAME="$1"
+if [ -z "$TOOL_NAME" ]; then
+    echo "Usage: check-tool.sh <tool-name> [install-command]"
+    exit 1
+fi
+if command -v "$TOOL_NAME" &> /dev/null; then
+    echo "OK: $TOOL_NAME is installed"
+    exit 0
+else
+    echo "MISSING: $TOOL_NAME is not installed"
+    if [ -n "$2" ]; then
+        echo "Install with: $2"
+    fi
+    exit 1
+fi
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "statuses"),
+    [
+        (CHECK_TOOL, {1}),  # dependency-updater (round 19): MISSING on stdout, then exit 1
+        ('if ! command -v taze; then\n  echo "ERROR: taze is not installed"\n  exit 1\nfi\n', set()),
+        ('if [ -n "$x" ]; then\n  echo "FAIL: drift" >&2\n  exit 1\nfi\n', set()),  # stderr
+        ('echo "FAIL: $n checks"\nif [ "$n" -gt 0 ]; then\n  exit 2\nfi\n', set()),  # elsewhere
+    ],
+)
+def test_the_statuses_a_shell_script_gives_after_its_verdict(source: str, statuses: set) -> None:
+    from skill2app.converter.inventory.programs.verdicts import shell_verdicts
+
+    assert set(shell_verdicts(source)) == statuses

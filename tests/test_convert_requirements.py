@@ -973,12 +973,51 @@ def test_the_second_reads_cases_keep_their_needs(tmp_path: Path) -> None:
         ("the default login shell", False),
         ("需要用户授权后才能调用", True),  # the feishu skills' OAuth consent
         ("Log in with `gh auth login` first.", True),
+        # round 19's judges: permission, a prohibition, the skill's subject, code names
+        ("不得在未获授权时安装或升级依赖。", False),
+        ("- 不绕过登录、验证码、付费、访问控制或 robots/站点限制。", False),
+        ('"Compare the login page against the Figma design at [URL]"', False),
+        ("If a credential-shaped string is detected, rendering stops.", False),
+        ("The script uses `secrets` for cryptographic randomness.", False),
+        ('print "tokens.json not found. Generate it with the scaffold" and stop', False),
+        ("Only pass `--allow-secrets` after a human has looked.", False),
+        ("Verify users can successfully login with valid credentials", False),
+        ("| Login | 8 | 12 | Complete |", False),
+        ("编辑 config.json，填写邮箱地址和授权码。", True),  # an app password: a need
+        ("若返回 auth_required，不要询问用户是否授权，直接执行以下命令发送授权链接", True),
+        ("If not signed in, run `uip login` first.", True),
     ],
 )
 def test_a_login_word_in_prose_means_a_login(tmp_path: Path, line: str, login: bool) -> None:
     """claude-md-progressive-disclosurer: "授权你删掉" and "默认登录 shell" made a login check."""
     write_tree(tmp_path, {"SKILL.md": HEAD + line + "\n"})
     assert any(k == "auth" for k, _n, _r in needs(tmp_path)) is login
+
+
+def test_a_skill_that_looks_for_secrets_lists_no_login(tmp_path: Path) -> None:
+    """code-hardcode-audit: its scanners' tables ("Config file secrets", "credentials, retry
+    config") made a required "api key" login for a skill that finds them in code."""
+    prose = (
+        'Triggers: "secret scanning", "leaked secrets", "API keys".\n\n'
+        "| Whispers | Config file secrets (YAML, JSON) |\n"
+    )
+    write_tree(tmp_path, {"SKILL.md": HEAD + prose})
+    assert [k for k, _n, _r in needs(tmp_path) if k == "auth"] == []
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "machine youtube login USERNAME password PASSWORD",  # a .netrc line
+        "Compare the login page against the Figma design",  # a request shown as a block
+    ],
+)
+def test_a_login_is_not_named_by_a_line_that_is_no_command(tmp_path: Path, block: str) -> None:
+    """yt-dlp-expert's login was named "machine youtube login", qa-test-planner's by a
+    request."""
+    prose = "Set your API token first.\n\n```\n" + block + "\n```\n"
+    write_tree(tmp_path, {"SKILL.md": HEAD + prose})
+    assert {(k, n) for k, n, _r in needs(tmp_path) if k == "auth"} == {("auth", "token")}
 
 
 def test_round_15_runners_wrappers_and_an_optional_tool_raised_as_the_programs_own(

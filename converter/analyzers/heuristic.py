@@ -133,6 +133,13 @@ def analyze(inventory: Inventory) -> Plan:
             why = f"the Windows twin of {twins[program.path]}: the model runs it on Windows"
             plan.skill_mode.append(Kept(program.path, why))
             continue
+        if program.prompts_at:  # a step has no terminal: it would stop at its first question
+            why = (
+                f"asks its questions on the terminal ({program.path}:{program.prompts_at}); "
+                "a pipeline step has none to answer them"
+            )
+            plan.skill_mode.append(Kept(program.path, why))
+            continue
         if invs and all(_at(inv) in in_workflow for inv in invs):
             plan.notes.append(f"{program.path} runs only inside a workflow pipeline")
             continue
@@ -144,7 +151,7 @@ def analyze(inventory: Inventory) -> Plan:
     plan.pipelines += command_pipelines(inventory, {p.name for p in plan.pipelines})
     tool = subcommand_pipelines(inventory, {p.name for p in plan.pipelines})
     plan.pipelines += tool
-    if not inventory.programs and not tool:
+    if not plan.pipelines:  # no programs, or none a step can run: the model does the task
         prose = prose_pipeline(inventory, plan.app_name, covered)
         plan.pipelines.extend([prose] if prose else [])
     method = method_pipeline(inventory, plan.app_name, plan.pipelines, covered)

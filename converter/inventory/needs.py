@@ -15,6 +15,7 @@ from skill2app.converter.inventory.imports import (
     node_imports,
     python_imports,
 )
+from skill2app.converter.inventory.logins import from_prose, one_login
 from skill2app.converter.inventory.program_needs import (
     from_js_example,
     from_program,
@@ -28,9 +29,7 @@ from skill2app.converter.inventory.requirements import (
     Requirement,
     from_commands,
     from_inline,
-    from_prose,
     from_shell_text,
-    one_login,
     where_key,
 )
 from skill2app.converter.inventory.shell import SHELL_LANGUAGES, SimpleCommand

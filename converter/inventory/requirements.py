@@ -95,12 +95,6 @@ SHELL_VARS = frozenset(
     # placeholders agents substitute with the skill's own folder
     "SKILL_DIR SKILL_ROOT SKILL_PATH BASE_DIR BASEDIR CLAUDE_SKILL_DIR CLAUDE_PLUGIN_ROOT".split()
 )
-_AUTH = re.compile(
-    r"\b(api[ _-]?keys?|access[ _-]tokens?|tokens?|oauth|log ?in(?!\s+shells?\b)|sign ?in|"
-    r"authenticat\w*|credentials?|bearer|secrets?)\b(?!\s*walls?\b)|"
-    r"(密钥|令牌|登录(?!墙|\s*shell)|认证|(?<!明确)授权(?![你我他她给])|凭据)",
-    re.I,
-)
 _ENV_INLINE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 _ENV_REF = re.compile(r"\$\{?([A-Z][A-Z0-9_]*[A-Z0-9])(:?[?-])?")
 _ASSIGN = re.compile(r"(?:^|[\s;(])(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=")
@@ -447,96 +441,3 @@ def sentence_of(part: str, text: str) -> str:
             return sentence
         position += len(sentence)
     return ""
-
-
-# The words of a login, most telling first: what names the thing to have beats "login".
-_LOGIN_WORDS = (
-    "api key", "access token", "oauth", "credential", "bearer", "token", "secret", "密钥",
-    "令牌", "凭据", "log in", "login", "sign in", "登录", "授权", "认证",
-)  # fmt: skip
-_SIGN_IN = re.compile(r"\b(?:auth\s+(?:login|status)|login|signin|sign-in)\b")
-
-
-def one_login(requirements: list[Requirement], commands: list[list[str]]) -> list[Requirement]:
-    """A skill's mentions of a login ("token", "authentication", "log in", 授权) as one entry:
-    named by the command that signs in when the skill shows one (``gh auth login``), else by
-    its most telling word (the constructor only lists a login: no program can check one)."""
-    logins = [r for r in requirements if r.kind == "auth"]
-    if not logins:
-        return requirements
-    signing = next((c for c in commands if _SIGN_IN.search(" ".join(c[:3]))), None)
-    rank = {w: i for i, w in enumerate(_LOGIN_WORDS)}
-    named = min((r.name for r in logins), key=lambda n: (rank.get(n, len(rank)), n))
-    name = " ".join(signing[:3]) if signing else named
-    where = [spot for r in logins for spot in r.where]
-    merged = Requirement("auth", name, any(r.required for r in logins), where)
-    return sorted(
-        [*(r for r in requirements if r.kind != "auth"), merged],
-        key=lambda item: (KINDS.index(item.kind), item.name),
-    )
-
-
-# "无需 API Key", "no API key needed", "without a token", "API key: not required".
-_NO_AUTH_BEFORE = re.compile(
-    r"(?:无需|不需要|不用|免)\s*$|\b(?:no|without|(?:do|does|did)(?: not|n't) (?:need|require))"
-    r"\s+(?:an?\s+|any\s+)?$",
-    re.I,
-)
-_NO_AUTH_AFTER = re.compile(
-    r"^\s*[:：]?\s*(?:is |are )?(?:not (?:needed|required)|optional|unnecessary)"
-    r"|^\s*(?:不需要|可选)",
-    re.I,
-)
-
-
-# Tokens a model reads, counted or spent, not a login: "~0.42 token/byte", "零 token 成本",
-# "高信号 token 集合", "context tokens", "token budget".
-_COUNTED_BEFORE = re.compile(
-    r"(?:(?<![A-Za-z])\d[\d.,]*\s*[kKmM万千]?|\bper|/|零|估|高信号|\b(?:context|input|output|prompt|"
-    r"high-signal|fewer|more|many|few))\s*$",
-    re.I,
-)
-_COUNTED_AFTER = re.compile(
-    r"^\s*(?:/|成本|集合|数|量|消耗|预算|计数|上限|\b(?:counts?|counting|budgets?|usage|"
-    r"limits?|windows?|costs?|per|economy|efficien\w*|spent|savings?)\b)",
-    re.I,
-)
-
-
-# What makes a bare "token" a login's ("set your GitHub token", "GH_TOKEN", "the API token"),
-# not an alignment token, a design token or a lexer's.
-_LOGIN_CUE = re.compile(
-    r"\b(?:api|keys?|auth\w*|log ?in|sign ?in|access|secrets?|credentials?|bearer|github|"
-    r"gitlab|personal|oauth\d?|passwords?|env(?:ironment)?|export|header|account|expire[sd]?|"
-    r"refresh|revoke[sd]?|scopes?|permissions?|paste|generate|bot|integration|your|provide|"
-    r"set|pat|slack|notion|discord|telegram|hugging ?face|hf)\b|[A-Z][A-Z0-9]*_TOKEN\b|"
-    r"令牌|密钥|授权|登录|认证|凭据|凭证|过期|刷新|权限|tenant_access|user_access",
-    re.I,
-)
-
-
-def _counted_tokens(line: str, match: re.Match[str]) -> bool:
-    """Whether the word "token" at ``match`` counts a model's tokens (``_COUNTED_*``)."""
-    return bool(
-        _COUNTED_BEFORE.search(line[max(0, match.start() - 16) : match.start()])
-        or _COUNTED_AFTER.match(line[match.end() : match.end() + 16])
-        or "tiktoken" in line.lower()
-    )
-
-
-def from_prose(lines: list[str], first_line: int, file: str, out: Collector) -> None:
-    """Logins the prose names.  A skill that says it needs none ("无需 API Key", "no API key
-    needed") lists none, whatever else its prose calls a token: a warning that a login may be
-    missing, for a skill its author says works without one, only misleads."""
-    for offset, line in enumerate(lines):
-        for match in _AUTH.finditer(line):
-            word = (match.group(1) or match.group(2)).lower()
-            word = re.sub(r"[ _-]+", " ", word).rstrip("s") if match.group(1) else word
-            if _NO_AUTH_BEFORE.search(line[: match.start()]) or _NO_AUTH_AFTER.match(
-                line[match.end() :]
-            ):
-                out.no_login = True
-                continue
-            if word == "token" and (_counted_tokens(line, match) or not _LOGIN_CUE.search(line)):
-                continue  # a model's tokens ("零 token 成本"), a lexer's or a design's
-            out.add("auth", word, f"{file}:{first_line + offset}")

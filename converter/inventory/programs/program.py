@@ -47,7 +47,11 @@ from skill2app.converter.inventory.programs.scripts import (
     scan_shell,
     usage_positionals,
 )
-from skill2app.converter.inventory.programs.verdicts import python_verdicts
+from skill2app.converter.inventory.programs.verdicts import (
+    python_verdicts,
+    shell_verdicts,
+    terminal_prompt,
+)
 from skill2app.converter.inventory.shell import simple_commands
 
 PROGRAM_DIRS = ("tools", "scripts")
@@ -80,6 +84,7 @@ class Program:
     insists: set[str] = field(default_factory=set)  # flags it stops without (``node.insisted``)
     exit_notes: str = ""  # its code's comments on exit statuses ("exit 1 when findings exist")
     verdicts: dict[int, str] = field(default_factory=dict)  # statuses its code gives as answers
+    prompts_at: int = 0  # the line of its first question on the terminal (``terminal_prompt``)
     # optional flags a document describes → (file, first line, last line) of each section
     # that describes them: the pipelines of the commands there offer them
     doc_options: dict[str, list[tuple[str, int, int]]] = field(default_factory=dict)
@@ -106,6 +111,8 @@ class Program:
             data["warnings"] = list(self.warnings)
         if self.verdicts:  # exit statuses that are answers, not failures
             data["result_exits"] = {str(k): v for k, v in sorted(self.verdicts.items())}
+        if self.prompts_at:  # it asks its questions on the terminal
+            data["prompts_at"] = f"{self.path}:{self.prompts_at}"
         if not self.mentioned:
             data["mentioned"] = False
         if self.doc_options:
@@ -185,6 +192,8 @@ def describe(
         program.verdicts = python_verdicts(source)
     elif lang in ("bash", "sh", "zsh"):
         program.cli, dispatch = scan_shell(source)
+        program.verdicts = shell_verdicts(source)
+        program.prompts_at = terminal_prompt(source)
         program.doc = leading_comment(source, "#")
     elif lang in ("node", "typescript"):
         program.cli, dispatch = scan_node(source)

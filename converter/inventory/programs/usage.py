@@ -85,6 +85,10 @@ class UsageArg:
 
 _TOKEN = re.compile(r"\[|\]|\{[^{}]*\}|<[^<>]*>|\"[^\"]*\"|'[^']*'|\|(?!\S)|[^\s\[\]]+")
 
+# A positional named for the words a wrapper passes on to the program it runs
+# (`run-taze.sh [-r] [additional-args]`, `[taze_args]`, `[extra options]`): every word.
+_PASSED_ON = re.compile(r"(?:^|_)(?:args|arguments|options|opts|flags)$")
+
 
 def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
@@ -167,6 +171,8 @@ def _positional(word: str, optional: bool, rest: bool, found: list[UsageArg]) ->
         return
     choices = _choices(word)
     name = dest_of(re.split(r"[|,]", text)[0] if choices else text)
+    if _PASSED_ON.search(name):  # `[additional-args]`: the words a wrapper hands on, each one
+        repeat = rest = True
     if rest and found and found[-1].rest:
         found[-1].repeat = True
         return

@@ -18,6 +18,12 @@ when
 
 Anything else — an exit in an ``except``, after a usage message, on a missing file — stays
 a failure.
+
+A shell script says its verdict on stdout right before the status (dependency-updater's
+check-tool.sh: ``echo "MISSING: $TOOL_NAME is not installed"`` ... ``exit 1``): a status
+that ends a branch whose stdout starts with a verdict word (``MISSING``, ``FAIL``,
+``OUTDATED``, ``DRIFT``) is the answer; one after ``ERROR:``, a usage line or text sent to
+stderr stays a failure (``shell_verdicts``).
 """
 
 from __future__ import annotations
@@ -26,6 +32,42 @@ import ast
 import re
 
 _EXITS = ("sys.exit", "exit", "quit")
+
+
+# A verdict a shell script prints as the first word of a line on stdout.
+_SHELL_VERDICT = re.compile(
+    r"""^\s*(?:echo|printf)\s+(?:-e\s+)?["']?\s*(?:[✗✘❌]\s*)?"""
+    r"(MISSING|FAIL(?:ED|URE)?|NG|NOT[ _]OK|NOT[ _]READY|DRIFT|DIRTY|OUTDATED|STALE|CHANGED|"
+    r"UNHEALTHY|VIOLATIONS?|FOUND)\b"
+)
+_SHELL_EXIT = re.compile(r"^\s*exit\s+([0-9]{1,3})\s*(?:[;#]|$)")
+# Where a branch starts: nothing above it in the script belongs to it.
+_SHELL_BRANCH = re.compile(r"^\s*(?:if|elif|else|then|fi|case|esac|function\b)|\)\s*$|[{}]\s*$")
+_STDERR = re.compile(r">&\s*2|>\s*/dev/stderr")
+
+
+def shell_verdicts(source: str) -> dict[int, str]:
+    """Status -> the verdict line a shell script prints before it (the module's doc)."""
+    found: dict[int, str] = {}
+    lines = source.splitlines()
+    for index, line in enumerate(lines):
+        status = _SHELL_EXIT.match(line)
+        if status is None or not 0 < int(status.group(1)) < 256:
+            continue
+        nested = 0  # an `if ... fi` inside the branch: stepped over
+        for above in reversed(lines[max(0, index - 12) : index]):
+            if re.match(r"\s*fi\b", above):
+                nested += 1
+                continue
+            if nested:
+                nested -= bool(re.match(r"\s*if\b", above))
+                continue
+            if _SHELL_BRANCH.search(above):
+                break
+            if _SHELL_VERDICT.match(above) and not _STDERR.search(above):
+                found.setdefault(int(status.group(1)), above.strip()[:120])
+                break
+    return found
 
 
 def python_verdicts(source: str) -> dict[int, str]:
@@ -209,3 +251,26 @@ def _exited_functions(tree: ast.Module) -> set[str]:
             if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name):
                 names.add(inner.func.id)
     return names
+
+
+# `read -r name` / `read -p "Bug title: " title` on a line of its own: a question the user
+# answers on the terminal.  Not `while read -r line; do ... done < file`, `cmd | while read`,
+# `read -r x < file` nor `read ... <<< "$text"`: those read data.
+_PROMPT_READ = re.compile(
+    r"""^\s*read\s+(?:-[a-zA-Z]+\s+(?:"[^"]*"\s+|'[^']*'\s+|\S+\s+)?)*"""
+    r"[A-Za-z_]\w*(?:\s+\w+)*\s*(?:[;#]|$)"
+)
+_TTY_CHECK = re.compile(r"-t\s+0\b|\bisatty\b|/dev/tty")
+
+
+def terminal_prompt(source: str) -> int:
+    """The line (1-based) of a shell script's first question to the user on the terminal, 0
+    when it asks none or checks whether it has a terminal first (``[ -t 0 ]``): a pipeline
+    step gets no terminal, so such a script stops at its first question (qa-test-planner's
+    generators, round 19)."""
+    if _TTY_CHECK.search(source):
+        return 0
+    for number, line in enumerate(source.splitlines(), 1):
+        if _PROMPT_READ.match(line) and "<" not in line:
+            return number
+    return 0
