@@ -211,7 +211,9 @@ def test_the_words_a_wrapper_passes_on_are_an_array(tmp_path: Path) -> None:
         tmp_path,
         {
             "SKILL.md": HEAD + "```bash\nscripts/run-taze.sh [-r] [additional-args]\n```\n",
-            "scripts/run-taze.sh": '#!/bin/bash\n# Usage: run-taze.sh [-r] [additional-args]\ntaze "$@"\n',
+            "scripts/run-taze.sh": (
+                '#!/bin/bash\n# Usage: run-taze.sh [-r] [additional-args]\ntaze "$@"\n'
+            ),
         },
     )
     (pipeline,) = plan.pipelines
@@ -1111,3 +1113,26 @@ def test_a_flag_table_with_escaped_bars_and_a_ratio_shown_as_16_9(tmp_path: Path
     assert set(inputs["provider"].enum or []) >= {"google", "openai", "dashscope"}
     assert "openai\\" not in inputs["provider"].description
     assert inputs["ar"].type == "string"
+
+
+def test_a_documented_output_format_is_kept(tmp_path: Path) -> None:
+    """meeting-minutes-reviewer (round 20): the feedback report's `--format markdown` was
+    replaced by `--format json`, so the Markdown report was never written; a command that
+    names no format still gets JSON to read."""
+    program = (
+        "import argparse\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--minutes', required=True)\np.add_argument('--output')\n"
+        "p.add_argument('--format', choices=['json', 'markdown'], default='json')\n"
+        "p.parse_args()\n"
+    )
+    formats = {}
+    for shown in ("--format markdown --output feedback.md", "--output review.json"):
+        doc = f"```bash\npython3 scripts/review.py --minutes m.md {shown}\n```\n"
+        root = tmp_path / str(len(formats))
+        plan = plan_of(root, {"SKILL.md": HEAD + doc, "scripts/review.py": program})
+        (pipeline,) = plan.pipelines
+        formats[shown] = [a.get("value") for a in args(pipeline) if a.get("flag") == "--format"]
+    assert formats == {
+        "--format markdown --output feedback.md": ["markdown"],
+        "--output review.json": ["json"],
+    }

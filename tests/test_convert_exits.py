@@ -199,6 +199,13 @@ VERDICTS = [
         set(),
     ),
     ("sys.exit(0 if (" + "x+" * 600 + "x) else 1)\n", set()),
+    (  # meeting-minutes-reviewer (round 20): exit 1 = critical issues found, before exit(0)
+        "if not args.minutes.exists():\n    print('Error: not found')\n    sys.exit(1)\n"
+        "if result.summary['critical_count'] > 0:\n    sys.exit(1)\nsys.exit(0)\n",
+        {1},
+    ),
+    ("if len(sys.argv) < 2:\n    sys.exit(2)\nsys.exit(0)\n", set()),  # a usage check
+    ("if not ok:\n    print('Error: config not found')\n    sys.exit(2)\nsys.exit(0)\n", set()),
 ]
 
 
@@ -254,7 +261,10 @@ fi
     ("source", "statuses"),
     [
         (CHECK_TOOL, {1}),  # dependency-updater (round 19): MISSING on stdout, then exit 1
-        ('if ! command -v taze; then\n  echo "ERROR: taze is not installed"\n  exit 1\nfi\n', set()),
+        (
+            'if ! command -v taze; then\n  echo "ERROR: taze is not installed"\n  exit 1\nfi\n',
+            set(),
+        ),
         ('if [ -n "$x" ]; then\n  echo "FAIL: drift" >&2\n  exit 1\nfi\n', set()),  # stderr
         ('echo "FAIL: $n checks"\nif [ "$n" -gt 0 ]; then\n  exit 2\nfi\n', set()),  # elsewhere
     ],

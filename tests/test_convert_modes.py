@@ -130,9 +130,9 @@ def test_a_description_naming_its_trigger_phrases_gives_them(tmp_path: Path) -> 
     )
     assert use_when_phrases(text) == [
         'picking the "most relevant files"',
-        '"rank these documents"',
-        '"search this corpus"',
-        '"find content about X"',
+        "rank these documents",  # a tail of quoted requests gives each, unquoted
+        "search this corpus",
+        "find content about X",
     ]
 
 

@@ -1310,3 +1310,33 @@ def test_a_step_that_only_names_a_program_keeps_no_command(tmp_path: Path) -> No
         },
     )
     assert kinds == ["LlmStep", "CodeStep", "LlmStep"]
+
+
+def test_a_workflows_steps_heading_takes_its_parents_title(tmp_path: Path) -> None:
+    """ai-text-humanizer (round 19): "## Workflow 1: AI臭診断" / "### Steps" and
+    "## Workflow 3: Before/After比較" / "### Steps" made two pipelines named after the skill,
+    with the same description and no trigger of their own."""
+    skill = write_tree(
+        tmp_path / "ja",
+        {
+            "SKILL.md": "---\nname: humanizer\ndescription: 日本語テキストのAI臭を検出する。\n---\n"
+            "## Workflow 1: AI臭診断\n\n"
+            "テキストを受け取り、パターンの検出とスコアリングを行う。\n\n"
+            "### Steps\n\n1. **テキスト受領** — ファイルを受け取る\n"
+            "2. `python3 scripts/detect.py <input_file>` を実行する\n"
+            "3. レポートを作成する\n\n"
+            "## Workflow 3: Before/After比較\n\n元文とリライト文を並べて比較する。\n\n"
+            "### Steps\n\n1. **元文のスコア確認** — 結果を使用する\n"
+            "2. `python3 scripts/detect.py <rewritten_file>` を実行する\n"
+            "3. 差分を説明する\n",
+            "scripts/detect.py": "import sys\nprint(open(sys.argv[1]).read()[:10])\n",
+        },
+    )
+    plan = analyze(build_inventory(skill))
+    named = {p.name: p for p in plan.pipelines}
+    assert set(named) == {"humanizer", "before-after"}  # "AI臭診断" leaves only "ai" for a name
+    assert (
+        named["humanizer"].description == "テキストを受け取り、パターンの検出とスコアリングを行う"
+    )
+    assert named["before-after"].description == "元文とリライト文を並べて比較する"
+    assert "Before/After比較して" in named["before-after"].triggers

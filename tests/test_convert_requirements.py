@@ -1192,3 +1192,42 @@ def test_a_substitution_is_a_command_and_an_example_under_a_rule_no_rule(tmp_pat
     assert {"gh", "go"} <= binaries and "validates" not in binaries
     rules = [text for text, _line in collect_rules(build_inventory(tmp_path).skill)]
     assert rules == ["Keep it short.", "Never invent quotes."]
+
+
+def test_a_module_imported_from_a_siblings_folder_is_no_package(tmp_path: Path) -> None:
+    """ledger (round 16's skill, converted alone): `sys.path.insert(0, ../../shared/scripts)`
+    then `import secret_detect` made a blocking `pip install secret_detect`."""
+    source = (
+        "import os, sys\nimport requests\n"
+        "sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),\n"
+        "                '..', '..', 'shared', 'scripts'))\n"
+        "import secret_detect  # noqa: E402\n"
+    )
+    write_tree(
+        tmp_path, {"SKILL.md": HEAD + "Run `python scripts/lint.py`.\n", "scripts/lint.py": source}
+    )
+    packages = {n for k, n, _r in needs(tmp_path) if k == "python-package"}
+    assert packages == {"requests"}
+
+
+def test_an_installer_does_not_need_what_it_installs(tmp_path: Path) -> None:
+    """querying-markdown (round 20): install-mq.sh's `command -v mq` made mq a required check
+    of the install-mq pipeline, which then refused to run exactly when mq was missing."""
+    from skill2app.converter.convert import Options, convert
+
+    installer = (
+        "#!/usr/bin/env bash\n# Idempotent installer for `mq`, the jq-for-Markdown CLI.\n"
+        'if command -v mq >/dev/null 2>&1; then\n  echo "mq already installed"\n  exit 0\nfi\n'
+        'curl -fsSL https://example.org/mq -o "$HOME/.local/bin/mq"\n'
+        'echo "Installed: $(mq --version)"\n'
+    )
+    prose = "Install mq with `bash scripts/install-mq.sh`, then run `mq '.h' README.md`.\n"
+    write_tree(tmp_path / "skill", {"SKILL.md": HEAD + prose, "scripts/install-mq.sh": installer})
+    inventory = build_inventory(tmp_path / "skill")
+    assert inventory.program("scripts/install-mq.sh").installs == {"mq"}
+    out = tmp_path / "app"
+    convert(Options(tmp_path / "skill", out=out, analyzer="heuristic"))
+    source = (out / "pipelines/_constructor/steps/check_environment.py").read_text()
+    checks = ast.literal_eval(source.split("CHECKS = ", 1)[1].split("\n\n\n")[0])
+    mq = next(c for c in checks if c["name"] == "mq")
+    assert "install-mq" not in mq.get("pipelines", ["every pipeline"])

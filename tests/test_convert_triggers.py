@@ -15,7 +15,7 @@ import pytest
 from helpers import write_tree
 
 from skill2app.converter.analyzers.heuristic import analyze
-from skill2app.converter.analyzers.text import use_when_phrases
+from skill2app.converter.analyzers.text import quoted_only, use_when_phrases
 from skill2app.converter.analyzers.triggers import (
     MAX_TRIGGERS,
     align_nouns,
@@ -81,6 +81,31 @@ def test_use_when_clauses_never_take_a_negative_condition() -> None:
         "rotating pages",
     ]
     assert use_when_phrases("飞书任务管理。支持任务清单、评论、子任务。") == ["任务清单", "子任务"]
+
+
+def test_a_use_when_list_of_quoted_requests_gives_each_and_an_item_of_them_none() -> None:
+    """ai-text-humanizer (round 19): "Use when: 「AIっぽい文章を直して」「AI臭を消して」
+    "humanize this text"" was one 140-character item, dropped; download-gemini-images'
+    "..., renaming them in order" was a trigger that names nothing."""
+    description = (
+        "AIテキストを人間らしくリライトする。Use when: 「AIっぽい文章を直して」「AI臭を消して」 "
+        '"make this sound more human", "humanize this text". 6つのパターンを検出。'
+    )
+    assert use_when_phrases(description) == [
+        "AIっぽい文章を直して",
+        "AI臭を消して",
+        "make this sound more human",
+        "humanize this text",
+    ]
+    gemini = (
+        "Download images from a Gemini chat. Use when the task needs opening Gemini image "
+        "lightboxes, downloading the larger image files, renaming them in order, and "
+        "producing a ZIP archive."
+    )
+    assert "renaming them in order" not in use_when_phrases(gemini)
+    assert "producing a ZIP archive" in use_when_phrases(gemini)
+    assert quoted_only('the user says "merge" or "join" and wants a report') == []
+    assert quoted_only('"merge", "join" or "combine"') == ["merge", "join", "combine"]
 
 
 def test_quoted_requests_are_what_users_say() -> None:

@@ -207,8 +207,12 @@ def _in_plan(plan: Plan | None, path: str, flag: dict[str, Any], inventory: Inve
         one_mode = bool(step.subcommand) or any(
             a.flag and not a.ref and a.value is not None for a in step.args
         )
+        spellings = {flag["flag"]}  # `-o` in the docs, `--output` in the step: one flag
+        for command in (own, program.cli if program else None):
+            known = command.flag(flag["flag"]) if command is not None else None
+            spellings |= {known.name, *known.aliases} if known is not None else set()
         for arg in step.args:
-            if arg.flag != flag["flag"]:
+            if arg.flag not in spellings:
                 continue
             if not arg.ref:  # a literal it passes: the bare switch, or a fixed value
                 if (arg.value is None) == bool(flag.get("boolean") and flag["type"] == "boolean"):

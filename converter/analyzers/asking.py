@@ -16,12 +16,14 @@ from skill2app.converter.analyzers.text import has_cjk
 from skill2app.converter.analyzers.verbs import (
     ACTIONS,
     DETERMINERS,
+    JA_ACTIONS,
     NOT_OBJECT,
     NOT_OBJECTS,
     VERB_NOUNS,
     VERBS,
     ZH_LEADS,
     ZH_SYNONYMS,
+    names_an_action,
     names_file,
     sentence_case,
     zh_verb_of,
@@ -197,13 +199,36 @@ def counted(request: str) -> list[str]:
     return [" ".join([words[0], article, *words[1:]])]
 
 
+# Words a description says before a noun that are no domain ("管理任务会话", "支持任务 CRUD").
+_NO_DOMAIN = frozenset(
+    "管理 支持 用于 进行 可以 需要 使用 通过 包括 以及 提供 所有 相关 当前 指定".split()
+)
+
+
+def in_its_domain(request: str, text: str) -> list[str]:
+    """A Chinese ``request`` with its object named as the skill's ``text`` names it: "禁用任务"
+    of a skill whose description says "定时任务" → "禁用定时任务" (the dense models take "帮我禁用
+    任务" for "启用任务"; the domain word keeps the request with its own task).  The two
+    characters before the object in ``text`` are the domain's word when they are no verb
+    ("删除定时任务": 定时; not "管理任务": 管理)."""
+    lead = zh_verb_of(request, _ZH_ANY_LEADS)
+    rest = request[len(lead) :]
+    if not lead or not re.fullmatch(r"[\u4e00-\u9fff]{2,6}", rest):
+        return []
+    found: list[str] = []
+    for match in re.finditer(rf"([\u4e00-\u9fff]{{2}})(?={re.escape(rest)})", text):
+        word = match.group(1)
+        if word in found or word in _NO_DOMAIN or word[-1] in _ZH_COUNTED:
+            continue
+        if zh_verb_of(word, _ZH_ANY_LEADS) or names_an_action(word):
+            continue
+        found.append(word)
+    return [f"{lead}{word}{rest}" for word in found[:2]]
+
+
 # Japanese requests end in a verb's dictionary form ("記録する") or a verbal noun
 # ("ログを分析"); a user asks with the te-form ("記録して", "分析してください").
-_JA_VERBAL = re.compile(
-    "(?:分析|検索|作成|変換|生成|確認|記録|承認|却下|削除|追加|更新|取得|登録|出力|集計|抽出|"
-    "整形|翻訳|要約|修正|検証|実行|比較|送信|保存|設定|表示|判定|計算|評価|最適化|置換|診断|"
-    "調査|監査|整理|添削|校正|一括承認)$"
-)
+_JA_VERBAL = re.compile(f"(?:{'|'.join(sorted(JA_ACTIONS, key=len, reverse=True))})$")
 
 
 def asked_politely(request: str, language: str) -> list[str]:

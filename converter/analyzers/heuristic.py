@@ -365,12 +365,18 @@ def _workflow_pipeline(
     them when it is the skill's only workflow and the skill has no other program)."""
     doc = inventory.skill
     title = doc.sections[index].title
+    told = index  # the section that says what the workflow is for
+    parent = doc.parents[index]
+    if GENERIC_TITLES.match(title.strip()) and parent >= 0 and doc.sections[parent].level > 1:
+        told = parent  # "## Workflow 1: AI臭診断" over "### Steps" (not the skill's own title)
+        title = doc.sections[told].title
     task = as_task(title)
-    generic = bool(GENERIC_TITLES.match(title.strip())) or not slug(title) or not task
-    name = plan.app_name if generic else slug(task)
+    generic = bool(GENERIC_TITLES.match(title.strip())) or not slug(task) or not task
+    # a task in CJK leaves little of itself in a name ("AI臭診断" → "ai"): the skill's then
+    name = plan.app_name if generic or len(slug(task)) < 4 else slug(task)
     description = first_sentence(doc.frontmatter.description)
     if not generic:
-        description = describing(section_prose(doc, index)) or capital(task)
+        description = describing(section_prose(doc, told)) or capital(task)
     builder = workflow_steps(inventory, items)
     topic = keys(" ".join([title, *(item.text for item in items)]))
     topic -= keys(humanize(doc.frontmatter.name))
@@ -411,7 +417,11 @@ def _dedupe(plan: Plan) -> None:
         short = MIN_TRIGGERS - in_language(pipeline.triggers, plan.language)
         if short > 0:  # the same requests in other words
             more = more_requests(
-                pipeline.triggers, plan.language, plan.app_name, pipeline.description
+                pipeline.triggers,
+                plan.language,
+                plan.app_name,
+                pipeline.description,
+                plan.app_description,
             )
             mine.give(pipeline, more, short, triggers)
         if lone_english(plan.language, pipeline.triggers) and len(pipeline.triggers) < MAX_TRIGGERS:

@@ -381,6 +381,12 @@ def _coerce(value: object, kind: str) -> object:
 def code_step(path: MainPath, taken: set[str]) -> tuple[CodeStep, list[Input]]:
     """The single code step of a main path, and the inputs it reads."""
     fixed, stdout = json_switch(path.command, path.program)
+    shown = path.invocations
+    asked = {v for i in shown for v in _formats(i, fixed[0].flag)} if fixed else set()
+    if fixed and asked and all(_formats(i, fixed[0].flag) for i in shown) and "json" not in asked:
+        # `--format markdown --output report.md`: as documented, when every command says so
+        fixed = [Arg(fixed[0].flag, sorted(asked)[0])] if len(asked) == 1 else []
+        stdout = "text"
     args: list[Arg] = [Arg(path.action[0], path.action[1])] if path.action else []
     args += [Arg(flag) for flag in (path.mode.switches if path.mode is not None else ())]
     rest: list[Arg] = []  # every remaining word: after the flags, as documented
@@ -405,6 +411,14 @@ def code_step(path: MainPath, taken: set[str]) -> tuple[CodeStep, list[Input]]:
     step.env, variables = env_of(path.invocations, taken)  # `NAME=<value> python3 x.py`
     inputs += variables
     return step, inputs
+
+
+def _formats(invocation: Invocation, flag: str) -> set[str]:
+    """The values a documented command gives the format flag (lower case)."""
+    argv = invocation.argv
+    values = [argv[i + 1] for i, word in enumerate(argv[:-1]) if word == flag]
+    values += [w.split("=", 1)[1] for w in argv if w.startswith(f"{flag}=")]
+    return {v.lower() for v in values}
 
 
 def stdin_input(fed: list[Stdin], required: bool, taken: set[str]) -> tuple[Input, StdinFeed]:

@@ -328,7 +328,12 @@ def _pipeline(
     short = MIN_TRIGGERS - in_language(triggers, inventory.language)
     if short > 0:
         taken = claimed | {trigger_key(t) for t in triggers}
-        more = more_requests(triggers, inventory.language, description=description)
+        more = more_requests(
+            triggers,
+            inventory.language,
+            description=description,
+            domain=inventory.skill.frontmatter.description,
+        )
         triggers += pick(more, taken, short)
     claimed.update(trigger_key(t) for t in triggers)
     return Pipeline(

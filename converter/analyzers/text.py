@@ -137,6 +137,10 @@ def use_when_phrases(description: str) -> list[str]:
             continue  # "Do NOT trigger when ...": a situation the skill is not for
         groups = ("en", "list", "zh", "zhlist")
         tail = next((match.group(g) for g in groups if match.group(g)), "").strip().rstrip(".。")
+        asked = quoted_only(tail)
+        if asked:  # "Use when: 「AIっぽい文章を直して」「AI臭を消して」 "humanize this text""
+            phrases.extend(asked)
+            continue
         third = bool(_DOES.match(tail))  # "the user reports a bug, describes …": said as asked
         tail = _ASKS.sub("", tail)
         tail = re.sub(r"\((?:\d+|[a-z])\)\s*", "", tail)  # "(1) managing ..., (2) listing"
@@ -144,6 +148,24 @@ def use_when_phrases(description: str) -> list[str]:
         items = _items([_tidy(p) for p in _LIST_SPLIT.split(tail)])
         phrases.extend(_as_asked(item) if third else item for item in items)
     return unique(phrases)
+
+
+_QUOTE = re.compile(r"「([^」]{2,80})」|“([^”]{2,80})”|\"([^\"]{2,80})\"")
+# What may stand between the quoted requests of a list: commas, "or", spaces.
+_BETWEEN = re.compile(r"^[\s,，、;；:：/|]*(?:(?:or|and|或|或者)[\s,，、]*)?$", re.I)
+
+
+def quoted_only(tail: str) -> list[str]:
+    """The requests of a tail that is nothing but quoted requests ("「A」「B」 "c", "d""), in
+    order; [] when anything else is said beside them."""
+    found: list[str] = []
+    at = 0
+    for match in _QUOTE.finditer(tail):
+        if not _BETWEEN.match(tail[at : match.start()]):
+            return []
+        found.append(next(g for g in match.groups() if g).strip())
+        at = match.end()
+    return found if len(found) >= 2 and _BETWEEN.match(tail[at:]) else []
 
 
 _DOES = re.compile(r"(?:the\s+user|a\s+user|users|someone)\s+(?!asks\b)[a-z]+s\b", re.I)
@@ -193,8 +215,13 @@ def _items(parts: list[str]) -> list[str]:
         elif len(parts) > 1:  # a word of a list, named on its own
             items += [w for w in waiting if len(w) >= 5 and w.lower() not in _STOP]
         waiting = []
-        items += [part] if _worth(part) else []
+        items += [part] if _worth(part) and not _ANAPHORIC.match(part) else []
     return items
+
+
+# An item whose object is an earlier item's ("..., downloading the images, renaming them in
+# order"): no request on its own.
+_ANAPHORIC = re.compile(r"^\w+\s+(?:them|it|they)\b", re.I)
 
 
 def _shares_object(waiting: list[str], words: list[str]) -> bool:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 
-from skill2app.converter.analyzers.asking import asked_politely, asks_of, counted
+from skill2app.converter.analyzers.asking import asked_politely, asks_of, counted, in_its_domain
 from skill2app.converter.analyzers.text import (
     CJK,
     capital,
@@ -283,7 +283,7 @@ def trigger_key(text: str) -> str:
 
 
 def more_requests(
-    triggers: list[str], language: str, skill: str = "", description: str = ""
+    triggers: list[str], language: str, skill: str = "", description: str = "", domain: str = ""
 ) -> list[str]:
     """Candidates for a pipeline short of five, in the skill's language: its requests with
     the verb said another way, and said of the document a file-type skill works on ("extract
@@ -294,7 +294,8 @@ def more_requests(
     configured provider" → "render a single shot": ``asking.asks_of``).  The words are
     English and Chinese: a skill in another language (Japanese, say), or a Chinese skill's
     pipeline with no Chinese request (a program named in English), has its English requests
-    said another way."""
+    said another way.  A Chinese request names its object as the skill's description
+    (``domain``) does ("禁用任务" → "禁用定时任务": ``asking.in_its_domain``)."""
     chinese = language == "zh" and any(has_cjk(t) for t in triggers)  # else its English ones
     mine = [t for t in triggers if has_cjk(t) == chinese]
     asked = [] if chinese else asks_of(description)
@@ -304,7 +305,8 @@ def more_requests(
     counts = [c for t in [*mine, *other_words] for c in counted(t)]
     japanese = [t for t in triggers if has_cjk(t)] if language == "ja" else []
     polite = [p for t in [*japanese, *mine] for p in asked_politely(t, language)]
-    return [*asked, *other_words, *of_document, *counts, *polite]
+    domains = [d for t in [*mine, *other_words] if chinese for d in in_its_domain(t, domain)]
+    return [*asked, *other_words, *domains, *of_document, *counts, *polite]
 
 
 def in_language(triggers: list[str], language: str) -> int:

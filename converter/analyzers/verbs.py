@@ -68,7 +68,9 @@ _MORE_VERBS = (
     "classify categorize detect recognize translate answer respond reply mention tag "
     "annotate split shrink compress expand list show hide enable disable handle manage "
     "create summarise organise analyse optimise visualise categorise append prepend revert "
-    "snapshot rollback undo redo assemble emit retrieve wipe clear execute"
+    "snapshot rollback undo redo assemble emit retrieve wipe clear execute correlate suggest "
+    "segment anonymize align interpret diagnose humanize rewrite produce examine separate "
+    "bump recompute duplicate enforce explore deduplicate normalize normalise validate"
 ).split()
 VERBS = frozenset([*VERB_SYNONYMS, *_MORE_VERBS])
 # Nouns made from a verb that titles use ("Validation", "Data analysis").
@@ -233,6 +235,15 @@ _ZH_ACTIONS = (
 ).split()
 
 
+# Japanese verbal nouns: a request ends with one ("ログを分析"), a title names a task with one
+# ("AI臭診断", "Before/After比較"), a user asks with its te-form ("分析して").
+JA_ACTIONS = (
+    "分析 検索 作成 変換 生成 確認 記録 承認 却下 削除 追加 更新 取得 登録 出力 集計 抽出 整形 "
+    "翻訳 要約 修正 検証 実行 比較 送信 保存 設定 表示 判定 計算 評価 最適化 置換 診断 調査 監査 "
+    "整理 添削 校正 一括承認 リライト"
+).split()
+
+
 # Two-character actions a Chinese request may end with ("骑行路线规划"), beyond ``ZH_LEADS``.
 _ZH_ENDS = sorted({*ZH_LEADS, *(a for a in _ZH_ACTIONS if len(a) == 2)}, key=len, reverse=True)
 
@@ -248,7 +259,7 @@ def names_an_action(title: str) -> bool:
         asked = _POLITE.sub("", title)
         return any(
             verb in title if len(verb) > 1 else asked.startswith(verb)
-            for verb in (*ZH_LEADS, *_ZH_ACTIONS)
+            for verb in (*ZH_LEADS, *_ZH_ACTIONS, *JA_ACTIONS)
         )
     words = title.split()
     one_task = len(words) == 1 and re.fullmatch(r"[A-Z]?[a-z]{3,}", title)  # "Agenda"

@@ -115,6 +115,18 @@ def sys_path_dirs(file: str, source: str) -> list[str]:
     """Skill folders ``file`` adds to ``sys.path`` with a path built from ``__file__``
     (``os.path.dirname(__file__)``, ``Path(__file__).parent.parent / "lib"``); a folder
     outside the skill (a sibling skill's, ``../shared/scripts``) starts with ``..``."""
+    return [folder for folder, _line in _sys_path_calls(file, source)]
+
+
+def outside_from(file: str, source: str) -> int:
+    """The line from which ``file`` imports from a folder outside the skill it adds to
+    ``sys.path`` (ledger's ``sys.path.insert(0, ".../../shared/scripts")`` then ``import
+    secret_detect``: a sibling skill's module, no package to install); 0 when it adds none."""
+    lines = [line for folder, line in _sys_path_calls(file, source) if folder.startswith("..")]
+    return min(lines, default=0)
+
+
+def _sys_path_calls(file: str, source: str) -> list[tuple[str, int]]:
     if "sys.path" not in source:
         return []
     try:
@@ -131,7 +143,7 @@ def sys_path_dirs(file: str, source: str) -> list[str]:
             continue
         folder = _path_value(node.args[-1], file)
         if folder is not None:
-            found.append("" if folder == "." else folder)
+            found.append(("" if folder == "." else folder, node.lineno))
     return found
 
 

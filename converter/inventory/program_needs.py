@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import re
 
-from skill2app.converter.inventory.imports import LocalFiles
+from skill2app.converter.inventory.imports import LocalFiles, outside_from
 from skill2app.converter.inventory.python_needs import PythonNeeds
 from skill2app.converter.inventory.requirements import COMMON_COMMANDS, Collector, from_commands
 from skill2app.converter.inventory.shell import simple_commands
@@ -57,9 +57,12 @@ def _python(
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # 200,000 deep, too
         return
     roots = local.roots(path, source) if local is not None else []
+    outside = outside_from(path, source)
 
-    def is_local(top: str) -> bool:
-        return local is not None and local.python_local(top, roots)
+    def is_local(top: str, line: int) -> bool:
+        """The skill's own module, or one imported after a sibling's folder joins sys.path."""
+        own = local is not None and local.python_local(top, roots)
+        return own or 0 < outside < line
 
     def add(kind: str, name: str, line: int, needed: bool) -> None:
         out.add(kind, name, f"{path}:{line + offset}", required=required and needed)

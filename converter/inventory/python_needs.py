@@ -164,7 +164,7 @@ class PythonNeeds:
     def __init__(
         self,
         tree: ast.Module,
-        is_local: Callable[[str], bool],
+        is_local: Callable[[str, int], bool],  # (module, line of its import)
         common: frozenset[str],
         caught: frozenset[str] = frozenset(),
     ):
@@ -313,7 +313,7 @@ class PythonNeeds:
     def _package(self, top: str, node: ast.AST, line: int, add: Add) -> None:
         if not top or top == "__future__" or top in sys.stdlib_module_names:
             return
-        if self.is_local(top):
+        if self.is_local(top, line):
             return
         required = not self.conditional(node)
         add("python-package", top, line, required)

@@ -29,7 +29,7 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
     var is also the need of every pipeline whose written steps read it, a binary of every
     pipeline whose written steps run it.  A check whose plan names its ``pipelines`` is scoped
     to those alone; a variable a pipeline's step gives its program (``env``) is not that
-    pipeline's need."""
+    pipeline's need, nor a tool its program installs (``Program.installs``)."""
     users: dict[str, set[str]] = {}
     written: dict[str, set[str]] = {}  # package key -> pipelines whose written steps import it
     for pipeline in plan.pipelines:
@@ -41,6 +41,10 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
                     written.setdefault(package_key(module), set()).add(pipeline.name)
                 for file in _own_modules(step.write.modules(), inventory):
                     users.setdefault(file, set()).add(pipeline.name)  # its needs are the step's
+    installers: dict[str, set[str]] = {}  # tool -> programs installing it
+    for program in inventory.programs:
+        for tool in program.installs:
+            installers.setdefault(tool, set()).add(program.path)
     known = {_key(r.kind, r.name): r.where for r in inventory.requirements}
     code = {f.path for f in inventory.files if f.role in ("program", "module")}
     checks = []
@@ -48,7 +52,9 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
         data = check.to_dict()
         spots = [*check.where, *known.get(_key(check.kind, check.name), [])]
         files = {spot.rpartition(":")[0] or spot for spot in spots}
-        programs = [f for f in files if f in users]  # SKILL.md's own mentions run no pipeline
+        installing = installers.get(check.name.lower(), set()) if check.kind == "binary" else set()
+        # SKILL.md's own mentions run no pipeline; an installer does not need what it installs
+        programs = [f for f in files if f in users and f not in installing]
         scoped: set[str] = set().union(*(users[f] for f in programs)) if programs else set()
         if check.kind == "python-package":
             scoped |= written.get(package_key(check.name), set())
@@ -61,7 +67,9 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
         elif scoped or (files and files <= code):  # code no pipeline runs needs it: none
             data["pipelines"] = sorted(scoped)
         setting = _setting(plan, check.name) if check.kind == "env" else set()
-        if setting:  # a pipeline whose step gives the program the variable does not need it
+        setting |= {name for f in installing for name in users.get(f, ())}
+        if setting:  # a pipeline whose step gives the program the variable, or installs the
+            # tool, does not need it (install-mq.sh: mq)
             named = data.get("pipelines", [p.name for p in plan.pipelines])
             data["pipelines"] = sorted(set(named) - setting)
         if check.kind == "python-package" and check.name in PIP_NAMES:

@@ -85,6 +85,7 @@ class Program:
     exit_notes: str = ""  # its code's comments on exit statuses ("exit 1 when findings exist")
     verdicts: dict[int, str] = field(default_factory=dict)  # statuses its code gives as answers
     prompts_at: int = 0  # the line of its first question on the terminal (``terminal_prompt``)
+    installs: set[str] = field(default_factory=set)  # the tools it installs (``installed_by``)
     # optional flags a document describes → (file, first line, last line) of each section
     # that describes them: the pipelines of the commands there offer them
     doc_options: dict[str, list[tuple[str, int, int]]] = field(default_factory=dict)
@@ -111,6 +112,8 @@ class Program:
             data["warnings"] = list(self.warnings)
         if self.verdicts:  # exit statuses that are answers, not failures
             data["result_exits"] = {str(k): v for k, v in sorted(self.verdicts.items())}
+        if self.installs:  # what it installs is none of its needs
+            data["installs"] = sorted(self.installs)
         if self.prompts_at:  # it asks its questions on the terminal
             data["prompts_at"] = f"{self.path}:{self.prompts_at}"
         if not self.mentioned:
@@ -200,6 +203,7 @@ def describe(
         program.insists = insisted(source)
         program.doc = leading_comment(source, "//")
     program.doc = (program.doc or _usage_line(source)).strip()[:2000]
+    program.installs = installed_by(rel, program.doc)
     program.exit_notes = "\n".join(_EXIT_COMMENT.findall(source)[:MAX_EXIT_NOTES])
     _apply_dispatch(program, dispatch)
     program.cli = program.cli or Command("none")
@@ -418,6 +422,21 @@ def _language_from_invocations(invocations: list[Invocation]) -> str:
         if base in INTERPRETERS:
             return INTERPRETERS[base]
     return ""
+
+
+# An installer is named for what it installs (`install-mq.sh`, `setup_ffmpeg.py`) or says so
+# ("Idempotent installer for `mq`", "Installs pandoc"): that tool is its product, no need.
+_INSTALLER_NAME = re.compile(r"(?:install|setup)[-_]([a-z][\w.-]*)", re.I)
+_INSTALLER_DOC = re.compile(r"\binstall(?:s|er for|ing)\s+`?([A-Za-z][\w.-]*)`?")
+
+
+def installed_by(path: str, doc: str) -> set[str]:
+    """The tools the program at ``path`` installs, by its name and its doc's first line."""
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    found = {m.group(1).lower() for m in [_INSTALLER_NAME.fullmatch(stem)] if m}
+    first = doc.split("\n", 1)[0]
+    found |= {m.group(1).lower() for m in _INSTALLER_DOC.finditer(first)}
+    return found - {"the", "a", "an", "all", "dependencies", "deps", "requirements", "packages"}
 
 
 def _emits_json(language: str, source: str) -> bool:

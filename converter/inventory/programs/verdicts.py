@@ -103,7 +103,53 @@ def _verdicts(tree: ast.Module) -> dict[int, str]:
             _conditional(value, found)
         if isinstance(node, ast.If) and id(node) not in elifs:
             _chain(node, found)
+        for block in _blocks(node):
+            _exits_before(block, found)
     return found
+
+
+def _exits_before(block: list[ast.stmt], found: dict[int, str]) -> None:
+    """``if result.summary["critical_count"] > 0: sys.exit(1)`` right before a last
+    ``sys.exit(0)`` (meeting-minutes-reviewer: its exit 1 is "critical issues found")."""
+    end = block[-1] if block else None
+    if not isinstance(end, ast.Expr) or _exit_status([end]) != 0:
+        return
+    for branch in block[:-1]:
+        if not isinstance(branch, ast.If) or branch.orelse or not branch.body:
+            continue
+        status = _exit_status(branch.body)
+        test = branch.test
+        if not status or _ARGUMENTS.search(ast.unparse(test)) or _says_error(branch.body):
+            continue
+        if _names_outcome(test) or _counts_findings(test):
+            found.setdefault(status, f"the program's verdict: {ast.unparse(test)[:60]} ...")
+
+
+# What a count of findings is called (``critical_count``, ``errors``, ``len(issues)``).
+_FINDINGS = re.compile(
+    r"(?:^|_)(?:critical|errors?|issues?|violations?|findings?|failures?|problems?)(?:_count)?$",
+    re.I,
+)
+
+
+def _counts_findings(test: ast.expr) -> bool:
+    """A comparison of a count of findings with a number (``summary["critical_count"] > 0``)."""
+    for node in ast.walk(test):
+        if not isinstance(node, ast.Compare):
+            continue
+        if not any(
+            isinstance(c, ast.Constant) and isinstance(c.value, int) for c in node.comparators
+        ):
+            continue
+        for item in ast.walk(node.left):
+            name = (
+                item.value if isinstance(item, ast.Constant) and isinstance(item.value, str)
+                else item.id if isinstance(item, ast.Name)
+                else item.attr if isinstance(item, ast.Attribute) else ""
+            )  # fmt: skip
+            if name and _FINDINGS.search(name):
+                return True
+    return False
 
 
 def _conditional(value: ast.expr, found: dict[int, str]) -> None:
