@@ -220,6 +220,10 @@ def test_the_words_a_wrapper_passes_on_are_an_array(tmp_path: Path) -> None:
     assert inputs(pipeline)["additional_args"] == ("array", False, None)
     (arg,) = usage_args("[-r] [extra_options]")[1:]
     assert (arg.name, arg.repeat, arg.rest) == ("extra_options", True, True)
+    # only the last, optional one: not before other positionals, nor one a single value names
+    assert not any(a.rest for a in usage_args("[extra-args] <input> <output>"))
+    assert [a.name for a in usage_args("[git_args] -- <path>")] == ["git_args", "path"]
+    assert not usage_args("<build_flags>")[0].rest
 
 
 def test_optional_flags_after_a_label_or_in_a_table(tmp_path: Path) -> None:
@@ -1136,3 +1140,18 @@ def test_a_documented_output_format_is_kept(tmp_path: Path) -> None:
         "--format markdown --output feedback.md": ["markdown"],
         "--output review.json": ["json"],
     }
+
+
+def test_a_json_switch_takes_no_value(tmp_path: Path) -> None:
+    """A reviewer's second read: `count.py --json notes.txt` (a store_true switch) was read as
+    `--json` given the value notes.txt, and the step lost its JSON output."""
+    program = (
+        "import argparse\np = argparse.ArgumentParser()\np.add_argument('file')\n"
+        "p.add_argument('--json', action='store_true')\np.parse_args()\n"
+    )
+    doc = "```bash\npython3 scripts/count.py --json notes.txt\n```\n"
+    plan = plan_of(tmp_path, {"SKILL.md": HEAD + doc, "scripts/count.py": program})
+    (pipeline,) = plan.pipelines
+    (step,) = pipeline.steps
+    assert {"flag": "--json"} in args(pipeline)
+    assert step.stdout == "json"

@@ -205,6 +205,7 @@ VERDICTS = [
         {1},
     ),
     ("if len(sys.argv) < 2:\n    sys.exit(2)\nsys.exit(0)\n", set()),  # a usage check
+    ("if problems_count > 0:\n    sys.exit(3)\nwork()\nsys.exit(0)\n", set()),  # not right before
     ("if not ok:\n    print('Error: config not found')\n    sys.exit(2)\nsys.exit(0)\n", set()),
 ]
 
@@ -267,9 +268,56 @@ fi
         ),
         ('if [ -n "$x" ]; then\n  echo "FAIL: drift" >&2\n  exit 1\nfi\n', set()),  # stderr
         ('echo "FAIL: $n checks"\nif [ "$n" -gt 0 ]; then\n  exit 2\nfi\n', set()),  # elsewhere
+        # a reviewer's second read: the last message before the exit decides
+        (
+            'if x; then\n  echo "MISSING: jq"\n  echo "ERROR: cannot go on" >&2\n  exit 1\nfi\n',
+            set(),
+        ),
+        ('for f in *; do\n  echo "FOUND $f"\ndone\necho "download aborted"\nexit 2\n', set()),
+        ("if x; then\n  echo MISSING: ${T}\n  exit 1\nfi\n", {1}),
     ],
 )
 def test_the_statuses_a_shell_script_gives_after_its_verdict(source: str, statuses: set) -> None:
     from skill2app.converter.inventory.programs.verdicts import shell_verdicts
 
     assert set(shell_verdicts(source)) == statuses
+
+
+@pytest.mark.parametrize(
+    ("source", "line"),
+    [
+        ('echo "Bug title:"\nread -r title\n', 2),  # qa-test-planner (round 19)
+        ('read -r -p "Continue? [y/N] " answer\n', 1),
+        ('exec < /dev/tty\nread -p "Title: " t\n', 2),  # reads the terminal outright
+        ('{\n  read -r header\n  while read -r row; do :; done\n} < "$1"\n', 0),  # data
+        ("cat list | while true; do\n  read -r item\ndone\n", 0),
+        ("read -r -u 3 line\n", 0),
+        ("if [ -t 0 ]; then read -r x; fi\n", 0),  # asks only with a terminal
+        ("read " + "-a " * 40 + "!\n", 0),  # no backtracking between options: instant
+    ],
+)
+def test_the_question_a_shell_script_asks_on_the_terminal(source: str, line: int) -> None:
+    from skill2app.converter.inventory.programs.verdicts import terminal_prompt
+
+    assert terminal_prompt(source) == line
+
+
+def test_a_workflow_running_an_interactive_script_is_left_to_skill_mode(tmp_path: Path) -> None:
+    """A reviewer's second read: only the per-program pipelines were left to Skill mode; a
+    workflow running `new_bug.sh` still got a step that stops at its first question."""
+    skill = write_tree(
+        tmp_path / "qa",
+        {
+            "SKILL.md": "---\nname: qa\ndescription: File bugs.\n---\n## Filing a bug\n\n"
+            "1. Run `bash scripts/new_bug.sh` and answer its questions.\n"
+            "2. Review the report it wrote.\n",
+            "scripts/new_bug.sh": '#!/bin/bash\nread -p "Bug title: " title\necho "# $title"\n',
+        },
+    )
+    plan = analyze(build_inventory(skill))
+    assert not any(
+        isinstance(step, CodeStep) and step.program == "scripts/new_bug.sh"
+        for pipeline in plan.pipelines
+        for step in pipeline.steps
+    )
+    assert any("terminal" in item.reason for item in plan.skill_mode)

@@ -986,6 +986,19 @@ def test_the_second_reads_cases_keep_their_needs(tmp_path: Path) -> None:
         ("编辑 config.json，填写邮箱地址和授权码。", True),  # an app password: a need
         ("若返回 auth_required，不要询问用户是否授权，直接执行以下命令发送授权链接", True),
         ("If not signed in, run `uip login` first.", True),
+        # a reviewer's second read: real logins the filters must keep, and two they missed
+        ("Set your API key; the script autodetects the region.", True),
+        ("Requires a Slack bot token. Messages are scanned for keywords.", True),
+        ("首次使用需要登录，之后自动检测登录状态", True),
+        ("If you cannot log in, ask the user.", True),
+        ("不要忘记登录账号", True),
+        ("You need a valid API key.", True),
+        ("| API key | required | from platform.openai.com |", True),
+        ("确保已经授权飞书应用", True),
+        ("请先获得授权后再使用", True),
+        ("Set your API key(s) in .env", True),
+        ("Do not run `oo auth login` proactively.", False),
+        ("- [ ] No potential secrets detected (API keys, passwords, tokens)", False),
     ],
 )
 def test_a_login_word_in_prose_means_a_login(tmp_path: Path, line: str, login: bool) -> None:
@@ -996,13 +1009,17 @@ def test_a_login_word_in_prose_means_a_login(tmp_path: Path, line: str, login: b
 
 def test_a_skill_that_looks_for_secrets_lists_no_login(tmp_path: Path) -> None:
     """code-hardcode-audit: its scanners' tables ("Config file secrets", "credentials, retry
-    config") made a required "api key" login for a skill that finds them in code."""
-    prose = (
-        'Triggers: "secret scanning", "leaked secrets", "API keys".\n\n'
-        "| Whispers | Config file secrets (YAML, JSON) |\n"
+    config") made a required "api key" login for a skill that finds them in code.  Only its
+    description says so: advice in the prose ("Rotate leaked API keys") keeps a real login."""
+    head = (
+        "---\nname: audit\ndescription: Detect leaked secrets. TRIGGERS - secret scanning.\n---\n"
     )
-    write_tree(tmp_path, {"SKILL.md": HEAD + prose})
-    assert [k for k, _n, _r in needs(tmp_path) if k == "auth"] == []
+    prose = "| Whispers | Config file secrets (YAML, JSON) |\nSet your API token first.\n"
+    write_tree(tmp_path / "audit", {"SKILL.md": head + prose})
+    assert [k for k, _n, _r in needs(tmp_path / "audit") if k == "auth"] == []
+    advice = "Export your OpenAI API key first.\n\nRotate leaked API keys immediately.\n"
+    write_tree(tmp_path / "tool", {"SKILL.md": HEAD + advice})
+    assert [k for k, _n, _r in needs(tmp_path / "tool") if k == "auth"] == ["auth"]
 
 
 @pytest.mark.parametrize(
@@ -1194,20 +1211,21 @@ def test_a_substitution_is_a_command_and_an_example_under_a_rule_no_rule(tmp_pat
     assert rules == ["Keep it short.", "Never invent quotes."]
 
 
-def test_a_module_imported_from_a_siblings_folder_is_no_package(tmp_path: Path) -> None:
+def test_a_module_imported_from_a_siblings_folder_blocks_nothing(tmp_path: Path) -> None:
     """ledger (round 16's skill, converted alone): `sys.path.insert(0, ../../shared/scripts)`
-    then `import secret_detect` made a blocking `pip install secret_detect`."""
+    then `import secret_detect` made a blocking `pip install secret_detect`.  What is imported
+    after the sibling's folder joins sys.path may be its module or a package: a warning."""
     source = (
         "import os, sys\nimport requests\n"
         "sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),\n"
         "                '..', '..', 'shared', 'scripts'))\n"
-        "import secret_detect  # noqa: E402\n"
+        "import secret_detect  # noqa: E402\nimport yaml  # noqa: E402\n"
     )
     write_tree(
         tmp_path, {"SKILL.md": HEAD + "Run `python scripts/lint.py`.\n", "scripts/lint.py": source}
     )
-    packages = {n for k, n, _r in needs(tmp_path) if k == "python-package"}
-    assert packages == {"requests"}
+    packages = {(n, r) for k, n, r in needs(tmp_path) if k == "python-package"}
+    assert packages == {("requests", True), ("secret_detect", False), ("yaml", False)}
 
 
 def test_an_installer_does_not_need_what_it_installs(tmp_path: Path) -> None:
@@ -1225,6 +1243,11 @@ def test_an_installer_does_not_need_what_it_installs(tmp_path: Path) -> None:
     write_tree(tmp_path / "skill", {"SKILL.md": HEAD + prose, "scripts/install-mq.sh": installer})
     inventory = build_inventory(tmp_path / "skill")
     assert inventory.program("scripts/install-mq.sh").installs == {"mq"}
+    from skill2app.converter.inventory.programs.program import installed_by
+
+    assert installed_by("scripts/setup_git.sh", "Configure the git identity") == set()
+    assert installed_by("scripts/get.sh", "Installs pandoc if missing") == {"pandoc"}
+    assert installed_by("scripts/get.sh", "Installs into ~/.local/bin") == set()
     out = tmp_path / "app"
     convert(Options(tmp_path / "skill", out=out, analyzer="heuristic"))
     source = (out / "pipelines/_constructor/steps/check_environment.py").read_text()

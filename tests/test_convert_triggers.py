@@ -104,6 +104,12 @@ def test_a_use_when_list_of_quoted_requests_gives_each_and_an_item_of_them_none(
     )
     assert "renaming them in order" not in use_when_phrases(gemini)
     assert "producing a ZIP archive" in use_when_phrases(gemini)
+    assert use_when_phrases(
+        "Use when the user asks to make it shorter, or translate the draft."
+    ) == [
+        "make it shorter",  # "it" is the user's text: a request of its own
+        "translate the draft",
+    ]
     assert quoted_only('the user says "merge" or "join" and wants a report') == []
     assert quoted_only('"merge", "join" or "combine"') == ["merge", "join", "combine"]
 
@@ -460,3 +466,41 @@ def test_a_phrase_cut_out_of_a_sentence_is_no_trigger() -> None:
         assert clean(kept) == kept
     assert clean("sum column A") == "sum column A"
     assert clean("scale the deployment to 0") == "scale the deployment to 0"
+
+
+@pytest.mark.parametrize(
+    ("request_", "text", "asked"),
+    [
+        ("禁用任务", "定时任务管理。创建、查看、修改、删除定时任务", ["禁用定时任务"]),
+        ("创建任务", "飞书任务管理。支持任务 CRUD、任务清单", ["创建飞书任务"]),
+        ("查询订单", "帮你查询用户的订单", []),  # 户的 is no word
+        ("删除文件", "本地的文件", []),
+        ("导出报表", "生成日报表", []),  # 成日: cut across words
+        ("发送消息", "在群消息中", []),
+        ("重置任务会话", "管理任务会话数据", []),  # 管理 is a verb, no domain
+    ],
+)
+def test_a_chinese_request_in_the_skills_own_domain_word(
+    request_: str, text: str, asked: list[str]
+) -> None:
+    """cron-manager: "帮我禁用任务" went to enable-task; "禁用定时任务" stays with its task."""
+    from skill2app.converter.analyzers.asking import in_its_domain
+
+    assert in_its_domain(request_, text) == asked
+
+
+@pytest.mark.parametrize(
+    ("title", "action"),
+    [
+        ("AI臭診断", True),  # ai-text-humanizer's "Workflow 1: AI臭診断"
+        ("Before/After比較", True),
+        ("ログを分析する", True),
+        ("表示方法", False),  # a Chinese noun that opens with a Japanese verbal noun
+        ("保存位置", False),
+        ("判定标准", False),
+    ],
+)
+def test_a_japanese_verbal_noun_names_an_action_at_the_end(title: str, action: bool) -> None:
+    from skill2app.converter.analyzers.verbs import names_an_action
+
+    assert names_an_action(title) is action

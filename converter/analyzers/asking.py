@@ -217,18 +217,28 @@ def in_its_domain(request: str, text: str) -> list[str]:
         return []
     found: list[str] = []
     for match in re.finditer(rf"([\u4e00-\u9fff]{{2}})(?={re.escape(rest)})", text):
-        word = match.group(1)
-        if word in found or word in _NO_DOMAIN or word[-1] in _ZH_COUNTED:
-            continue
+        word, before = match.group(1), text[: match.start()]
+        if word in found or word in _NO_DOMAIN or set(word) & _ZH_JOINS:
+            continue  # "用户的订单": 户的 is no word
         if zh_verb_of(word, _ZH_ANY_LEADS) or names_an_action(word):
             continue
-        found.append(word)
+        starts = not re.search(r"[\u4e00-\u9fff]$", before) or any(
+            before.endswith(lead) for lead in _ZH_ANY_LEADS
+        )  # a word starts there: after no Chinese, or after a verb ("删除定时任务")
+        if starts:
+            found.append(word)
     return [f"{lead}{word}{rest}" for word in found[:2]]
+
+
+# Characters that join words, never part of a domain word before a noun.
+_ZH_JOINS = frozenset("的地得之在了和与及或把被给向从对将为于")
 
 
 # Japanese requests end in a verb's dictionary form ("記録する") or a verbal noun
 # ("ログを分析"); a user asks with the te-form ("記録して", "分析してください").
-_JA_VERBAL = re.compile(f"(?:{'|'.join(sorted(JA_ACTIONS, key=len, reverse=True))})$")
+_JA_VERBAL = re.compile(
+    f"(?:{'|'.join(map(re.escape, sorted(JA_ACTIONS, key=len, reverse=True)))})$"
+)
 
 
 def asked_politely(request: str, language: str) -> list[str]:

@@ -133,13 +133,6 @@ def analyze(inventory: Inventory) -> Plan:
             why = f"the Windows twin of {twins[program.path]}: the model runs it on Windows"
             plan.skill_mode.append(Kept(program.path, why))
             continue
-        if program.prompts_at:  # a step has no terminal: it would stop at its first question
-            why = (
-                f"asks its questions on the terminal ({program.path}:{program.prompts_at}); "
-                "a pipeline step has none to answer them"
-            )
-            plan.skill_mode.append(Kept(program.path, why))
-            continue
         if invs and all(_at(inv) in in_workflow for inv in invs):
             plan.notes.append(f"{program.path} runs only inside a workflow pipeline")
             continue
@@ -151,6 +144,7 @@ def analyze(inventory: Inventory) -> Plan:
     plan.pipelines += command_pipelines(inventory, {p.name for p in plan.pipelines})
     tool = subcommand_pipelines(inventory, {p.name for p in plan.pipelines})
     plan.pipelines += tool
+    _leave_interactive(plan, inventory)
     if not plan.pipelines:  # no programs, or none a step can run: the model does the task
         prose = prose_pipeline(inventory, plan.app_name, covered)
         plan.pipelines.extend([prose] if prose else [])
@@ -373,7 +367,8 @@ def _workflow_pipeline(
     task = as_task(title)
     generic = bool(GENERIC_TITLES.match(title.strip())) or not slug(task) or not task
     # a task in CJK leaves little of itself in a name ("AI臭診断" → "ai"): the skill's then
-    name = plan.app_name if generic or len(slug(task)) < 4 else slug(task)
+    short = has_cjk(task) and len(slug(task)) < 4
+    name = plan.app_name if generic or short else slug(task)
     description = first_sentence(doc.frontmatter.description)
     if not generic:
         description = describing(section_prose(doc, told)) or capital(task)
@@ -431,6 +426,29 @@ def _dedupe(plan: Plan) -> None:
             mine.give(pipeline, said, 1, triggers)
         triggers |= {trigger_key(t) for t in pipeline.triggers}
     plan.notes += separate(plan, expansions, triggers)
+
+
+def _leave_interactive(plan: Plan, inventory: Inventory) -> None:
+    """Leave to Skill mode every pipeline running a program that asks its questions on the
+    terminal (``Program.prompts_at``): a step has none, so it would stop at the first one."""
+    for pipeline in list(plan.pipelines):
+        asking = [
+            program
+            for step in pipeline.steps
+            if isinstance(step, CodeStep) and (program := inventory.program(step.program))
+            and program.prompts_at
+        ]  # fmt: skip
+        if not asking:
+            continue
+        plan.pipelines.remove(pipeline)
+        first = asking[0]
+        why = (
+            f"asks its questions on the terminal ({first.path}:{first.prompts_at}); "
+            "a pipeline step has none to answer them"
+        )
+        topic = first.path if len(pipeline.steps) == 1 else pipeline.name
+        if not any(k.topic == topic and k.reason == why for k in plan.skill_mode):
+            plan.skill_mode.append(Kept(topic, why, pipeline.source))
 
 
 def _leave_unmappable(plan: Plan, inventory: Inventory) -> None:

@@ -381,12 +381,8 @@ def _coerce(value: object, kind: str) -> object:
 def code_step(path: MainPath, taken: set[str]) -> tuple[CodeStep, list[Input]]:
     """The single code step of a main path, and the inputs it reads."""
     fixed, stdout = json_switch(path.command, path.program)
-    shown = path.invocations
-    asked = {v for i in shown for v in _formats(i, fixed[0].flag)} if fixed else set()
-    if fixed and asked and all(_formats(i, fixed[0].flag) for i in shown) and "json" not in asked:
-        # `--format markdown --output report.md`: as documented, when every command says so
-        fixed = [Arg(fixed[0].flag, sorted(asked)[0])] if len(asked) == 1 else []
-        stdout = "text"
+    shown = [_formats(i.argv, fixed[0].flag) for i in path.invocations] if fixed else []
+    fixed, stdout = documented_output(fixed, stdout, shown)
     args: list[Arg] = [Arg(path.action[0], path.action[1])] if path.action else []
     args += [Arg(flag) for flag in (path.mode.switches if path.mode is not None else ())]
     rest: list[Arg] = []  # every remaining word: after the flags, as documented
@@ -413,9 +409,22 @@ def code_step(path: MainPath, taken: set[str]) -> tuple[CodeStep, list[Input]]:
     return step, inputs
 
 
-def _formats(invocation: Invocation, flag: str) -> set[str]:
-    """The values a documented command gives the format flag (lower case)."""
-    argv = invocation.argv
+def documented_output(
+    fixed: list[Arg], stdout: str, shown: list[set[str]]
+) -> tuple[list[Arg], str]:
+    """``json_switch``'s choice, unless it is a format flag's value and every documented
+    command (``shown``: the values each gives that flag) gives it another one
+    (`--format markdown --output report.md`): then the value shown, and text on stdout."""
+    if not fixed or fixed[0].value is None or not shown or not all(shown):
+        return fixed, stdout  # a switch (`--json`), or a command that names no format
+    asked = set().union(*shown)
+    if "json" in asked:
+        return fixed, stdout
+    return ([Arg(fixed[0].flag, next(iter(asked)))] if len(asked) == 1 else []), "text"
+
+
+def _formats(argv: list[str], flag: str) -> set[str]:
+    """The values a documented command line gives ``flag`` (lower case)."""
     values = [argv[i + 1] for i, word in enumerate(argv[:-1]) if word == flag]
     values += [w.split("=", 1)[1] for w in argv if w.startswith(f"{flag}=")]
     return {v.lower() for v in values}

@@ -27,6 +27,7 @@ from skill2app.converter.analyzers.method_programs import (
 )
 from skill2app.converter.analyzers.paths import (
     MainPath,
+    documented_output,
     input_for,
     is_output_file,
     json_switch,
@@ -222,9 +223,9 @@ class StepBuilder:
         fixed, stdout = json_switch(command, program)
         if (inv.file, inv.line, inv.program) in self.pipes:
             fixed, stdout = [], "text"  # the next program reads what it prints, as documented
-        asked = {str(v).lower() for a in fixed for name, v in parsed.flags if name == a.flag}
-        if asked and "json" not in asked:
-            fixed, stdout = [], "text"  # `--format markdown --output report.md`, as documented
+        if fixed:  # `--format markdown --output report.md`: as documented
+            given_format = {str(v).lower() for n, v in parsed.flags if n == fixed[0].flag and v}
+            fixed, stdout = documented_output(fixed, stdout, [given_format])
         fixed_flags = {a.flag for a in fixed}
         given = [(name, value) for name, value in parsed.flags if name not in fixed_flags]
         saved = saves_in(command, given)  # files it writes, which now travel on stdout

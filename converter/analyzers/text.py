@@ -205,7 +205,7 @@ def _items(parts: list[str]) -> list[str]:
     charts or exporting data") stays as it is; other single words are dropped."""
     items: list[str] = []
     waiting: list[str] = []  # single words before the item that may complete them
-    for part in [*parts, ""]:
+    for index, part in enumerate([*parts, ""]):
         words = part.split()
         if len(words) == 1 and not has_cjk(part):
             waiting.append(part)
@@ -215,13 +215,14 @@ def _items(parts: list[str]) -> list[str]:
         elif len(parts) > 1:  # a word of a list, named on its own
             items += [w for w in waiting if len(w) >= 5 and w.lower() not in _STOP]
         waiting = []
-        items += [part] if _worth(part) and not _ANAPHORIC.match(part) else []
+        anaphoric = index > 0 and _ANAPHORIC.match(part)
+        items += [part] if _worth(part) and not anaphoric else []
     return items
 
 
-# An item whose object is an earlier item's ("..., downloading the images, renaming them in
-# order"): no request on its own.
-_ANAPHORIC = re.compile(r"^\w+\s+(?:them|it|they)\b", re.I)
+# An item after the first whose object is an earlier item's ("..., downloading the images,
+# renaming them in order"): no request on its own ("make it shorter" is: it is the user's text).
+_ANAPHORIC = re.compile(r"^\w+\s+(?:them|they)\b", re.I)
 
 
 def _shares_object(waiting: list[str], words: list[str]) -> bool:

@@ -244,6 +244,11 @@ JA_ACTIONS = (
 ).split()
 
 
+# A Japanese title ends with its verbal noun ("AI臭診断", "Before/After比較", "ログを分析する");
+# in a Chinese one such a word may be a noun's first half ("表示方法", "保存位置").
+_JA_ENDS = re.compile(f"(?:{'|'.join(map(re.escape, JA_ACTIONS))})(?:する|して)?$")
+
+
 # Two-character actions a Chinese request may end with ("骑行路线规划"), beyond ``ZH_LEADS``.
 _ZH_ENDS = sorted({*ZH_LEADS, *(a for a in _ZH_ACTIONS if len(a) == 2)}, key=len, reverse=True)
 
@@ -259,8 +264,8 @@ def names_an_action(title: str) -> bool:
         asked = _POLITE.sub("", title)
         return any(
             verb in title if len(verb) > 1 else asked.startswith(verb)
-            for verb in (*ZH_LEADS, *_ZH_ACTIONS, *JA_ACTIONS)
-        )
+            for verb in (*ZH_LEADS, *_ZH_ACTIONS)
+        ) or bool(_JA_ENDS.search(title))
     words = title.split()
     one_task = len(words) == 1 and re.fullmatch(r"[A-Z]?[a-z]{3,}", title)  # "Agenda"
     return bool(one_task) or any(_verb(word.strip(",.:;()")) for word in words)

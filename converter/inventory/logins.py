@@ -32,7 +32,7 @@ _LOGIN_WORDS = (
 _SIGN_IN = re.compile(r"\b(?:auth\s+(?:login|status)|login|signin|sign-in)\b")
 # A command that signs in starts with a program's name (``gh``, ``uip``), not a word of
 # prose ("Compare the login page ...") nor a .netrc line ("machine youtube login ...").
-_PROGRAM_NAME = re.compile(r"[a-z][\w.-]*")
+_PROGRAM_NAME = re.compile(r"(?:[\w.~${}/-]*/)?[a-z][\w.-]*")  # `gh`, `./bin/tool`, `$HOME/x/uip`
 
 
 def one_login(requirements: list[Requirement], commands: list[list[str]]) -> list[Requirement]:
@@ -111,50 +111,65 @@ def _counted_tokens(line: str, match: re.Match[str]) -> bool:
     )
 
 
-def from_prose(lines: list[str], first_line: int, file: str, out: Collector) -> None:
+def from_prose(
+    lines: list[str], first_line: int, file: str, out: Collector, *, purpose: bool = False
+) -> None:
     """Logins the prose names.  A skill that says it needs none ("无需 API Key", "no API key
     needed") lists none, whatever else its prose calls a token: a warning that a login may be
-    missing, for a skill its author says works without one, only misleads."""
+    missing, for a skill its author says works without one, only misleads.  Nor does a skill
+    whose ``purpose`` (its description) is finding secrets ("leaked secrets", "secret
+    scanning"): its prose names them as what it looks for."""
     for offset, line in enumerate(lines):
+        cue = None  # whether the line speaks of a login at all (for a bare "token"), once
         for match in _AUTH.finditer(line):
             word = (match.group(1) or match.group(2)).lower()
             word = re.sub(r"[ _-]+", " ", word).rstrip("s") if match.group(1) else word
-            if _NO_AUTH_BEFORE.search(line[: match.start()]) or _NO_AUTH_AFTER.match(
-                line[match.end() :]
-            ):
+            before = line[max(0, match.start() - _NEAR) : match.start()]
+            after = line[match.end() : match.end() + _NEAR]
+            if _NO_AUTH_BEFORE.search(before) or _NO_AUTH_AFTER.match(after):
                 out.no_login = True
                 continue
-            if word == "token" and (_counted_tokens(line, match) or not _LOGIN_CUE.search(line)):
-                continue  # a model's tokens ("零 token 成本"), a lexer's or a design's
-            if _SECRETS_SOUGHT.search(line):
+            if word == "token":
+                cue = bool(_LOGIN_CUE.search(line)) if cue is None else cue
+                if _counted_tokens(line, match) or not cue:
+                    continue  # a model's tokens ("零 token 成本"), a lexer's or a design's
+            if purpose and _SECRETS_SOUGHT.search(line):
                 out.no_login = True  # what the skill looks for, so its every login word is too
-            if _not_asked_for(line, match):
+            if _not_asked_for(before, after, match.group(0)):
                 continue
             out.add("auth", word, f"{file}:{first_line + offset}")
 
 
+_NEAR = 80  # characters either side of a login word that say what it is there: bounded work
+
 # What comes before a login word in its clause when the skill forbids something: "不绕过登录",
-# "不在未获授权时...设置凭据", "Do not run `oo auth login` proactively", "Secrets should NOT go".
+# "不在未获授权时...设置凭据", "Do not run `oo auth login` proactively", "Secrets should NOT go"
+# (not "不要忘记登录": a reminder).
 _FORBIDS = re.compile(
-    r"不得|不要|不能|绝不|禁止|不在|切勿|请勿|不可|绕过|\b(?:never|do not|don't|must not|"
-    r"should not|cannot)\b|\bNOT\b"
+    r"不得|不要(?!忘)|不能|绝不|禁止|不在|切勿|请勿|不可|绕过|"
+    r"\b(?i:never|do not|don't|must not|should not)\b|\bNOT\b"
 )
 _CLAUSE_END = re.compile(r"[.;!?,:]\s|[。；！？，：]")
-# Words of a line about finding secrets in what the skill reads, not about having one.
+# Words next to a login word about finding secrets in what the skill reads, not having one:
+# "secrets detected", "credential-shaped string", "扫描密钥".
 _SCANNED = re.compile(
-    r"detect\w*|scan\w*|leak\w*|hard-?coded|-shaped|redact\w*|检测|扫描|泄露|脱敏", re.I
+    r"\b(?:detect\w*|scan\w*|leak\w*|hard-?coded|redact\w*)\b|^-shaped\b|检测|扫描|泄露|脱敏",
+    re.I,
 )
+_SCAN_WINDOW = 16  # characters either side of the login word where such a word counts
 # A login that is the skill's subject: "the login page", "login broken", "Login crashes",
-# "login-required pages", 登录页面; "users can login", "user authentication", "JWT login".
+# "login-required pages", 登录页面; "users can login", "user authentication", "JWT login",
+# "login with valid credentials" (a test case).
 _SUBJECT_AFTER = re.compile(
-    r"^(?:-required\b|[\"'”]?\s*(?:pages?|screens?|forms?|functions?|features?|flows?|buttons?|"
-    r"crash\w*|broken|bugs?|tests?|requirements?|patterns?|fields?|modals?|dialogs?|"
-    r"endpoints?|routes?|logic|middleware|module|service|model|with\s+(?:in)?valid)\b|\s*(?:页面|界面|功能|流程|按钮))",
+    r"^(?:-required\b|[\"'”]?\s*(?:pages?|screens?|forms?|functions?|features?|flows?|"
+    r"buttons?|crash\w*|broken|bugs?|tests?|requirements?|patterns?|fields?|modals?|"
+    r"dialogs?|endpoints?|routes?|logic|middleware|module|service|model|with\s+(?:in)?valid)"
+    r"\b|\s*(?:页面|界面|功能|流程|按钮))",
     re.I,
 )
 _SUBJECT_BEFORE = re.compile(
     r"(?:\busers?\s+(?:can\s+)?(?:successfully\s+)?|\bjwt(?:-based)?\s+(?:user\s+)?|"
-    r"\b(?:in)?valid\s+)$",
+    r"\bwith\s+(?:in)?valid\s+)$",
     re.I,
 )
 # A skill about finding secrets: "secret scanning", "leaked secrets", "hardcoded credentials",
@@ -164,24 +179,32 @@ _SECRETS_SOUGHT = re.compile(
     r"|\b(?:leaked|hard-?coded)\s+(?:secrets?|credentials?|api[ _-]?keys?|tokens?)\b",
     re.I,
 )
-# 授权 as permission (未获授权, 经授权, 不授权, 覆盖授权), not an authorisation code (授权码).
-_PERMISSION = re.compile(r"(?:获|经|不|无|覆盖|得到|获得)$")
+# 授权 as permission refused or missing (未获授权, 未经授权, 不授权, 没有覆盖授权), not one to
+# obtain (获得授权后再使用, 已经授权) nor an authorisation code (授权码).
+_PERMISSION = re.compile(r"(?:未获|未获得|未经|没有|不|无|覆盖)$")
+# A feature named in a table row of its own ("| Login | 8 | 12 |"); a key or token there is a
+# requirement listed ("| API key | required |").
+_FEATURE = re.compile(r"log ?in|sign ?in|登录", re.I)
 
 
-def _not_asked_for(line: str, match: re.Match[str]) -> bool:
-    """Whether the login word at ``match`` is none the skill asks for (the module's doc)."""
-    before, after = line[: match.start()], line[match.end() :]
+def _not_asked_for(before: str, after: str, word: str) -> bool:
+    """Whether the login ``word``, with the text ``before`` and ``after`` it on its line, is
+    none the skill asks for (the module's doc)."""
     clause = _CLAUSE_END.split(before)[-1]
-    if _FORBIDS.search(clause) or _SCANNED.search(line):
+    if _FORBIDS.search(clause):
+        return True
+    near = clause[-_SCAN_WINDOW:] + " " + _CLAUSE_END.split(after)[0][:_SCAN_WINDOW]
+    opened = before.rfind("(")  # a list in brackets: "secrets detected (API keys, tokens)"
+    if opened >= 0 and ")" not in before[opened:]:
+        near += " " + before[max(0, opened - _SCAN_WINDOW) : opened]
+    if _SCANNED.search(near) or _SCANNED.match(after):
         return True
     if _SUBJECT_AFTER.match(after) or _SUBJECT_BEFORE.search(before):
         return True
-    if before[-1:] in (".", "-", "/") or re.match(r"\.\w|\(|-\w", after):
+    if before[-1:] in (".", "-", "/") or re.match(r"\.\w|-\w", after):
         return True  # AuthService.login(), tokens.json, --allow-secrets, /login, TC-LOGIN-001
-    if re.search(r"\|\s*$", before) and re.match(r"\s*\|", after):
-        return True  # a table cell of its own: a row about logins ("| Login | 8 | 12 |")
+    if _FEATURE.fullmatch(word) and re.search(r"\|\s*$", before) and re.match(r"\s*\|", after):
+        return True
     if before.endswith("`") and after.startswith("`"):  # Python's `secrets`
         return True
-    return (
-        match.group(0) == "授权" and bool(_PERMISSION.search(before)) and not after.startswith("码")
-    )
+    return word == "授权" and bool(_PERMISSION.search(before)) and not after.startswith("码")

@@ -94,7 +94,8 @@ def skill_needs(
             span.text, span.line, file, out, _context(body_lines, span.line - doc.body_line)
         )
     from_prose(body_lines, doc.body_line, file, out)
-    from_prose([doc.frontmatter.description, doc.frontmatter.compatibility or ""], 1, file, out)
+    description = [doc.frontmatter.description, doc.frontmatter.compatibility or ""]
+    from_prose(description, 1, file, out, purpose=True)
     sources = {rel: read_source(skill_dir / rel) for rel in [*modules, *(p.path for p in programs)]}
     languages = {rel: language_of(Path(rel), sources[rel]) for rel in modules}
     languages |= {p.path: p.language for p in programs}

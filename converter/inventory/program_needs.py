@@ -59,10 +59,13 @@ def _python(
     roots = local.roots(path, source) if local is not None else []
     outside = outside_from(path, source)
 
-    def is_local(top: str, line: int) -> bool:
-        """The skill's own module, or one imported after a sibling's folder joins sys.path."""
-        own = local is not None and local.python_local(top, roots)
-        return own or 0 < outside < line
+    def is_local(top: str, line: int) -> bool | None:
+        """The skill's own module (True), a package (False), or unknown (None): imported,
+        unresolved, after a folder outside the skill joins sys.path (ledger's secret_detect,
+        in the sibling ``shared`` skill converted without it; or a package after all)."""
+        if local is not None and local.python_local(top, roots):
+            return True
+        return None if 0 < outside < line else False
 
     def add(kind: str, name: str, line: int, needed: bool) -> None:
         out.add(kind, name, f"{path}:{line + offset}", required=required and needed)

@@ -164,7 +164,7 @@ class PythonNeeds:
     def __init__(
         self,
         tree: ast.Module,
-        is_local: Callable[[str, int], bool],  # (module, line of its import)
+        is_local: Callable[[str, int], bool | None],  # (module, line): own / package / unknown
         common: frozenset[str],
         caught: frozenset[str] = frozenset(),
     ):
@@ -313,9 +313,10 @@ class PythonNeeds:
     def _package(self, top: str, node: ast.AST, line: int, add: Add) -> None:
         if not top or top == "__future__" or top in sys.stdlib_module_names:
             return
-        if self.is_local(top, line):
+        own = self.is_local(top, line)
+        if own:
             return
-        required = not self.conditional(node)
+        required = own is not None and not self.conditional(node)  # unknown: a warning
         add("python-package", top, line, required)
         if top in SYSTEM_NEEDS:
             add("binary", SYSTEM_NEEDS[top], line, required)

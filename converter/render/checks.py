@@ -67,7 +67,8 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
         elif scoped or (files and files <= code):  # code no pipeline runs needs it: none
             data["pipelines"] = sorted(scoped)
         setting = _setting(plan, check.name) if check.kind == "env" else set()
-        setting |= {name for f in installing for name in users.get(f, ())}
+        if check.pipelines is None:  # the analyst's own scoping stands
+            setting |= {name for f in installing for name in users.get(f, ())}
         if setting:  # a pipeline whose step gives the program the variable, or installs the
             # tool, does not need it (install-mq.sh: mq)
             named = data.get("pipelines", [p.name for p in plan.pipelines])

@@ -424,10 +424,15 @@ def _language_from_invocations(invocations: list[Invocation]) -> str:
     return ""
 
 
-# An installer is named for what it installs (`install-mq.sh`, `setup_ffmpeg.py`) or says so
-# ("Idempotent installer for `mq`", "Installs pandoc"): that tool is its product, no need.
-_INSTALLER_NAME = re.compile(r"(?:install|setup)[-_]([a-z][\w.-]*)", re.I)
-_INSTALLER_DOC = re.compile(r"\binstall(?:s|er for|ing)\s+`?([A-Za-z][\w.-]*)`?")
+# An installer is named for what it installs (`install-mq.sh`, `install_pandoc.py`) or says so
+# on its first line ("Idempotent installer for `mq`", "Installs pandoc if missing"): that tool
+# is its product, no need.  `setup_git.sh` configures git: it needs it.
+_INSTALLER_NAME = re.compile(r"install[-_]([a-z][\w.-]*)", re.I)
+_INSTALLER_DOC = re.compile(r"\binstall(?:s|er for|ing)\s+`?([A-Za-z][\w.-]*)`?", re.I)
+_NOT_A_TOOL = frozenset(
+    "the a an all any it into to in on from with dependencies deps requirements packages "
+    "everything tools".split()
+)
 
 
 def installed_by(path: str, doc: str) -> set[str]:
@@ -436,7 +441,7 @@ def installed_by(path: str, doc: str) -> set[str]:
     found = {m.group(1).lower() for m in [_INSTALLER_NAME.fullmatch(stem)] if m}
     first = doc.split("\n", 1)[0]
     found |= {m.group(1).lower() for m in _INSTALLER_DOC.finditer(first)}
-    return found - {"the", "a", "an", "all", "dependencies", "deps", "requirements", "packages"}
+    return found - _NOT_A_TOOL
 
 
 def _emits_json(language: str, source: str) -> bool:

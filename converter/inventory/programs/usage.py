@@ -85,8 +85,8 @@ class UsageArg:
 
 _TOKEN = re.compile(r"\[|\]|\{[^{}]*\}|<[^<>]*>|\"[^\"]*\"|'[^']*'|\|(?!\S)|[^\s\[\]]+")
 
-# A positional named for the words a wrapper passes on to the program it runs
-# (`run-taze.sh [-r] [additional-args]`, `[taze_args]`, `[extra options]`): every word.
+# A positional named for the words a wrapper passes on to the program it runs, optional and
+# last (`run-taze.sh [-r] [additional-args]`, `[taze_args]`): every word.
 _PASSED_ON = re.compile(r"(?:^|_)(?:args|arguments|options|opts|flags)$")
 
 
@@ -123,6 +123,9 @@ def usage_args(text: str) -> list[UsageArg]:
         else:
             _positional(word, depth > 0, rest, found)
         index += 1
+    last = found[-1] if found else None
+    if last and last.kind == "positional" and last.optional and _PASSED_ON.search(last.name):
+        last.repeat = last.rest = True  # `run-taze.sh [-r] [additional-args]`, last: every word
     return found
 
 
@@ -171,8 +174,6 @@ def _positional(word: str, optional: bool, rest: bool, found: list[UsageArg]) ->
         return
     choices = _choices(word)
     name = dest_of(re.split(r"[|,]", text)[0] if choices else text)
-    if _PASSED_ON.search(name):  # `[additional-args]`: the words a wrapper hands on, each one
-        repeat = rest = True
     if rest and found and found[-1].rest:
         found[-1].repeat = True
         return

@@ -21,9 +21,9 @@ a failure.
 
 A shell script says its verdict on stdout right before the status (dependency-updater's
 check-tool.sh: ``echo "MISSING: $TOOL_NAME is not installed"`` ... ``exit 1``): a status
-that ends a branch whose stdout starts with a verdict word (``MISSING``, ``FAIL``,
-``OUTDATED``, ``DRIFT``) is the answer; one after ``ERROR:``, a usage line or text sent to
-stderr stays a failure (``shell_verdicts``).
+whose branch's last message (an ``if ... fi`` inside it aside) starts with a verdict word on
+stdout (``MISSING``, ``FAIL``, ``OUTDATED``, ``DRIFT``) is the answer; one after ``ERROR:``, a
+usage line or text sent to stderr stays a failure (``shell_verdicts``).
 """
 
 from __future__ import annotations
@@ -42,7 +42,10 @@ _SHELL_VERDICT = re.compile(
 )
 _SHELL_EXIT = re.compile(r"^\s*exit\s+([0-9]{1,3})\s*(?:[;#]|$)")
 # Where a branch starts: nothing above it in the script belongs to it.
-_SHELL_BRANCH = re.compile(r"^\s*(?:if|elif|else|then|fi|case|esac|function\b)|\)\s*$|[{}]\s*$")
+_SHELL_BRANCH = re.compile(
+    r"^\s*(?:if|elif|else|then|fi|case|esac|for|while|until|do|done|function)\b|\)\s*$|[{}]\s*$"
+)
+_SHELL_OUTPUT = re.compile(r"^\s*(?:echo|printf)\b")
 _STDERR = re.compile(r">&\s*2|>\s*/dev/stderr")
 
 
@@ -62,11 +65,11 @@ def shell_verdicts(source: str) -> dict[int, str]:
             if nested:
                 nested -= bool(re.match(r"\s*if\b", above))
                 continue
-            if _SHELL_BRANCH.search(above):
-                break
             if _SHELL_VERDICT.match(above) and not _STDERR.search(above):
                 found.setdefault(int(status.group(1)), above.strip()[:120])
                 break
+            if _SHELL_BRANCH.search(above) or _SHELL_OUTPUT.match(above):
+                break  # the branch starts, or another message is what it says last
     return found
 
 
@@ -111,18 +114,17 @@ def _verdicts(tree: ast.Module) -> dict[int, str]:
 def _exits_before(block: list[ast.stmt], found: dict[int, str]) -> None:
     """``if result.summary["critical_count"] > 0: sys.exit(1)`` right before a last
     ``sys.exit(0)`` (meeting-minutes-reviewer: its exit 1 is "critical issues found")."""
-    end = block[-1] if block else None
-    if not isinstance(end, ast.Expr) or _exit_status([end]) != 0:
+    if len(block) < 2 or not isinstance(block[-1], ast.Expr) or _exit_status(block[-1:]) != 0:
         return
-    for branch in block[:-1]:
-        if not isinstance(branch, ast.If) or branch.orelse or not branch.body:
-            continue
-        status = _exit_status(branch.body)
-        test = branch.test
-        if not status or _ARGUMENTS.search(ast.unparse(test)) or _says_error(branch.body):
-            continue
-        if _names_outcome(test) or _counts_findings(test):
-            found.setdefault(status, f"the program's verdict: {ast.unparse(test)[:60]} ...")
+    branch = block[-2]  # the test right before the end, nothing between
+    if not isinstance(branch, ast.If) or branch.orelse or not branch.body:
+        return
+    status = _exit_status(branch.body)
+    test = branch.test
+    if not status or _ARGUMENTS.search(ast.unparse(test)) or _says_error(branch.body):
+        return
+    if _names_outcome(test) or _counts_findings(test):
+        found.setdefault(status, f"the program's verdict: {ast.unparse(test)[:60]} ...")
 
 
 # What a count of findings is called (``critical_count``, ``errors``, ``len(issues)``).
@@ -300,23 +302,35 @@ def _exited_functions(tree: ast.Module) -> set[str]:
 
 
 # `read -r name` / `read -p "Bug title: " title` on a line of its own: a question the user
-# answers on the terminal.  Not `while read -r line; do ... done < file`, `cmd | while read`,
-# `read -r x < file` nor `read ... <<< "$text"`: those read data.
+# answers on the terminal.  Not `read -r x < file`, `read ... <<< "$text"` nor `read -u 3`:
+# those read data.  An option's value never starts with "-" (no backtracking between them).
 _PROMPT_READ = re.compile(
-    r"""^\s*read\s+(?:-[a-zA-Z]+\s+(?:"[^"]*"\s+|'[^']*'\s+|\S+\s+)?)*"""
+    r"""^\s*read\s+(?:-[a-zA-Z]+\s+(?:"[^"]*"\s+|'[^']*'\s+|(?!-)\S+\s+)?)*"""
     r"[A-Za-z_]\w*(?:\s+\w+)*\s*(?:[;#]|$)"
 )
-_TTY_CHECK = re.compile(r"-t\s+0\b|\bisatty\b|/dev/tty")
+_ASKS = re.compile(r"^\s*read\s+(?:-\w+\s+)*-\w*p")  # `read -p "Title: " t`: a question
+_FD = re.compile(r"\s-\w*u\s*\d")  # `read -r -u 3 line`: a file descriptor
+# The script reads its data in a loop or block fed from a file or a pipe (`done < "$1"`,
+# `} < list`, `cat list | while`, `< <(cmd)`): its reads may all be those.
+_FED = re.compile(r"(?:\bdone|\})\s*<|\|\s*while\b|<\s*<\(")
+_TTY_CHECK = re.compile(r"(?:\[\[?|\btest)\s*-t\s+0\b|\bisatty\b")  # asks only with a terminal
+MAX_PROMPT_LINE = 500
 
 
 def terminal_prompt(source: str) -> int:
     """The line (1-based) of a shell script's first question to the user on the terminal, 0
-    when it asks none or checks whether it has a terminal first (``[ -t 0 ]``): a pipeline
-    step gets no terminal, so such a script stops at its first question (qa-test-planner's
-    generators, round 19)."""
+    when it asks none, checks whether it has a terminal first (``[ -t 0 ]``), or may be
+    reading data a loop or block is fed; a `read -p` question counts whatever else the
+    script does.  A pipeline step gets no terminal, so such a script stops at its first
+    question (qa-test-planner's generators, round 19)."""
     if _TTY_CHECK.search(source):
         return 0
+    fed = bool(_FED.search(source))
     for number, line in enumerate(source.splitlines(), 1):
-        if _PROMPT_READ.match(line) and "<" not in line:
+        if len(line) > MAX_PROMPT_LINE or not _PROMPT_READ.match(line):
+            continue
+        if "<" in line or _FD.search(line):
+            continue
+        if _ASKS.match(line) or not fed:
             return number
     return 0
