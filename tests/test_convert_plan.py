@@ -1340,3 +1340,27 @@ def test_a_workflows_steps_heading_takes_its_parents_title(tmp_path: Path) -> No
     )
     assert named["before-after"].description == "元文とリライト文を並べて比較する"
     assert "Before/After比較して" in named["before-after"].triggers
+
+
+def test_every_llm_step_of_a_workflow_sees_its_inputs_and_the_models_earlier_answer(
+    tmp_path: Path,
+) -> None:
+    """personal-write-humanizer (round 20): the rewrite step saw only the checker's findings,
+    never the text to rewrite nor the model's first answer, so it could rewrite nothing."""
+    skill = write_tree(
+        tmp_path / "rw",
+        {
+            "SKILL.md": "---\nname: rw\ndescription: Rewrite text so it reads as written by a "
+            "person.\n---\n## Workflow\n\n1. Decide the audience and the tone to keep.\n"
+            "2. Run `python3 scripts/check.py <text_or_file>` to find machine-like phrases.\n"
+            "3. Rewrite the text, keeping every number and name.\n",
+            "scripts/check.py": "import sys\nprint(sys.argv[1][:20])\n",
+        },
+    )
+    plan = analyze(build_inventory(skill))
+    (pipeline,) = plan.pipelines
+    first, *_code, last = pipeline.steps
+    assert isinstance(first, LlmStep) and isinstance(last, LlmStep)
+    assert "{{input.text_or_file}}" in first.prompt
+    assert "{{input.text_or_file}}" in last.prompt
+    assert f"{{{{{first.name}.output}}}}" in last.prompt

@@ -64,10 +64,12 @@ GENERIC_SCHEMA: dict[str, Any] = {
 LABELS = {
     "en": {"rules": "Follow these rules:", "steps": "Steps:", "input": "Input:",
            "previous": "Output of the previous step:", "request": "The user's request",
-           "text": "The text to work on", "guides": "The skill's guides these steps name:"},
+           "text": "The text to work on", "guides": "The skill's guides these steps name:",
+           "inputs": "The pipeline's inputs:", "answer": "Your answer at step {step}:"},
     "zh": {"rules": "遵守以下规则：", "steps": "步骤：", "input": "输入：",
            "previous": "上一步的输出：", "request": "用户的请求", "text": "要处理的文本",
-           "guides": "这些步骤提到的技能指南："},
+           "guides": "这些步骤提到的技能指南：", "inputs": "流水线的输入：",
+           "answer": "你在步骤 {step} 的回答："},
 }  # fmt: skip
 _FILE_WORD = re.compile(r"`([\w.-]+\.(?:json|ya?ml|csv|md|txt))`")
 # The skill's own folder as an agent's placeholder: `{baseDir}/references/GUIDE.md`.
@@ -169,6 +171,30 @@ class StepBuilder:
             self.inputs["request"] = request
             context = f"{self.labels['request']}:\n{{{{input.request}}}}\n\n" + context
         return context
+
+    def show_what_it_needs(self) -> None:
+        """Every llm step sees the pipeline's inputs (the text to rewrite, a file's path: an
+        input a later code step asked for is the model's data too) and, after code steps,
+        the model's own answer at the llm step before: personal-write-humanizer's rewrite step
+        saw only the checker's findings, never the text nor its first answer (round 20)."""
+        told = self.labels["inputs"]
+        data = [name for name in self.inputs if name != "request"]
+        last_llm = ""
+        for index, step in enumerate(self.steps):
+            if not isinstance(step, LlmStep):
+                continue
+            missing = [n for n in data if f"input.{n}" not in step.prompt]
+            extra = "".join(f"- {n}: {{{{input.{n}}}}}\n" for n in missing)
+            before = self.steps[index - 1] if index else None
+            if last_llm and before is not None and before.name != last_llm:
+                if f"{last_llm}.output" not in step.prompt:
+                    answer = self.labels["answer"].format(step=last_llm)
+                    step.prompt = (
+                        step.prompt.rstrip() + f"\n\n{answer}\n{{{{{last_llm}.output}}}}\n"
+                    )
+            if extra:
+                step.prompt = step.prompt.rstrip() + f"\n\n{told}\n{extra}"
+            last_llm = step.name
 
     def _guides(self, items: list[Item]) -> str:
         """The name of a step reading the skill's Markdown files the items name (``[guide](
@@ -394,4 +420,5 @@ def workflow_steps(inventory: Inventory, items: list[Item]) -> StepBuilder:
             builder.code_invocation(inv, shown)
     if run:
         builder.llm_items(run, last=True)
+    builder.show_what_it_needs()
     return builder
