@@ -224,6 +224,7 @@ def test_the_words_a_wrapper_passes_on_are_an_array(tmp_path: Path) -> None:
     assert not any(a.rest for a in usage_args("[extra-args] <input> <output>"))
     assert [a.name for a in usage_args("[git_args] -- <path>")] == ["git_args", "path"]
     assert not usage_args("<build_flags>")[0].rest
+    assert [a.name for a in usage_args("<file> [extra_args] [--json]") if a.rest] == ["extra_args"]
 
 
 def test_optional_flags_after_a_label_or_in_a_table(tmp_path: Path) -> None:

@@ -206,6 +206,11 @@ VERDICTS = [
     ),
     ("if len(sys.argv) < 2:\n    sys.exit(2)\nsys.exit(0)\n", set()),  # a usage check
     ("if problems_count > 0:\n    sys.exit(3)\nwork()\nsys.exit(0)\n", set()),  # not right before
+    (  # two verdicts, and a message between the last and the end
+        "if errors > 0:\n    sys.exit(1)\nif warnings > 0:\n    sys.exit(2)\n"
+        "print('All checks passed')\nsys.exit(0)\n",
+        {1, 2},
+    ),
     ("if not ok:\n    print('Error: config not found')\n    sys.exit(2)\nsys.exit(0)\n", set()),
 ]
 
@@ -275,6 +280,13 @@ fi
         ),
         ('for f in *; do\n  echo "FOUND $f"\ndone\necho "download aborted"\nexit 2\n', set()),
         ("if x; then\n  echo MISSING: ${T}\n  exit 1\nfi\n", {1}),
+        ('if x; then\n  echo "DRIFT: files differ"\n  echo\n  exit 3\nfi\n', {3}),  # more output
+        (
+            'if x; then\n  echo "MISSING: 2"\n  for t in a b; do\n    echo "- $t"\n'
+            "  done\n  exit 1\nfi\n",
+            {1},
+        ),
+        ("echo " + " " * 50_000 + "x\nexit 1\n", set()),  # a long line: no backtracking
     ],
 )
 def test_the_statuses_a_shell_script_gives_after_its_verdict(source: str, statuses: set) -> None:
@@ -294,6 +306,11 @@ def test_the_statuses_a_shell_script_gives_after_its_verdict(source: str, status
         ("read -r -u 3 line\n", 0),
         ("if [ -t 0 ]; then read -r x; fi\n", 0),  # asks only with a terminal
         ("read " + "-a " * 40 + "!\n", 0),  # no backtracking between options: instant
+        ('if [ ! -t 0 ]; then\n  input=$(cat)\nelse\n  read -r -p "Text: " input\nfi\n', 0),
+        ('while read -r f; do :; done < list.txt\necho "Delete? [y/N]"\nread -r answer\n', 3),
+        ('read -u "$fd" line\n', 0),
+        ('read -n 1 -s -r -p "Press any key"\n', 1),
+        ('IFS= read -r -p "Name: " name\n', 1),
     ],
 )
 def test_the_question_a_shell_script_asks_on_the_terminal(source: str, line: int) -> None:

@@ -997,7 +997,14 @@ def test_the_second_reads_cases_keep_their_needs(tmp_path: Path) -> None:
         ("确保已经授权飞书应用", True),
         ("请先获得授权后再使用", True),
         ("Set your API key(s) in .env", True),
-        ("Do not run `oo auth login` proactively.", False),
+        ("Do not run `oo auth login` proactively.", True),  # English: the login stays
+        ("Never commit your API key; export OPENAI_API_KEY instead.", True),
+        ("Don't forget to set your API key.", True),
+        ("Do not proceed until you have authenticated with `gh auth login`.", True),
+        ("使用前请先扫描二维码登录", True),  # a QR-code login is a login
+        ("Requires an API key (detected automatically from env).", True),
+        ("Export your API key (see the leak-free setup guide).", True),
+        ("运行前扫描密钥，发现泄露立即停止", False),  # 扫描密钥: looking for secrets
         ("- [ ] No potential secrets detected (API keys, passwords, tokens)", False),
     ],
 )
@@ -1248,6 +1255,9 @@ def test_an_installer_does_not_need_what_it_installs(tmp_path: Path) -> None:
     assert installed_by("scripts/setup_git.sh", "Configure the git identity") == set()
     assert installed_by("scripts/get.sh", "Installs pandoc if missing") == {"pandoc"}
     assert installed_by("scripts/get.sh", "Installs into ~/.local/bin") == set()
+    assert installed_by("scripts/setup.sh", "Installs Python dependencies") == set()
+    assert installed_by("scripts/boot.sh", "Installs npm packages for the app") == set()
+    assert installed_by("scripts/boot.sh", "Installing required tools") == set()
     out = tmp_path / "app"
     convert(Options(tmp_path / "skill", out=out, analyzer="heuristic"))
     source = (out / "pipelines/_constructor/steps/check_environment.py").read_text()

@@ -477,6 +477,7 @@ def test_a_phrase_cut_out_of_a_sentence_is_no_trigger() -> None:
         ("删除文件", "本地的文件", []),
         ("导出报表", "生成日报表", []),  # 成日: cut across words
         ("发送消息", "在群消息中", []),
+        ("发送消息", "发送群消息", []),  # 送群 straddles 发送
         ("重置任务会话", "管理任务会话数据", []),  # 管理 is a verb, no domain
     ],
 )

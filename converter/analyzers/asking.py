@@ -225,7 +225,12 @@ def in_its_domain(request: str, text: str) -> list[str]:
         starts = not re.search(r"[\u4e00-\u9fff]$", before) or any(
             before.endswith(lead) for lead in _ZH_ANY_LEADS
         )  # a word starts there: after no Chinese, or after a verb ("删除定时任务")
-        if starts:
+        straddles = any(  # "发送群消息": 送群 is the end of 发送 and a start
+            before.endswith(lead[:-1]) and word.startswith(lead[-1])
+            for lead in _ZH_ANY_LEADS
+            if len(lead) > 1
+        )
+        if starts and not straddles:
             found.append(word)
     return [f"{lead}{word}{rest}" for word in found[:2]]
 

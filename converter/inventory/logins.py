@@ -107,7 +107,6 @@ def _counted_tokens(line: str, match: re.Match[str]) -> bool:
     return bool(
         _COUNTED_BEFORE.search(line[max(0, match.start() - 16) : match.start()])
         or _COUNTED_AFTER.match(line[match.end() : match.end() + 16])
-        or "tiktoken" in line.lower()
     )
 
 
@@ -121,6 +120,8 @@ def from_prose(
     scanning"): its prose names them as what it looks for."""
     for offset, line in enumerate(lines):
         cue = None  # whether the line speaks of a login at all (for a bare "token"), once
+        sought = purpose and bool(_SECRETS_SOUGHT.search(line))
+        counted = "tiktoken" in line.lower()
         for match in _AUTH.finditer(line):
             word = (match.group(1) or match.group(2)).lower()
             word = re.sub(r"[ _-]+", " ", word).rstrip("s") if match.group(1) else word
@@ -131,9 +132,9 @@ def from_prose(
                 continue
             if word == "token":
                 cue = bool(_LOGIN_CUE.search(line)) if cue is None else cue
-                if _counted_tokens(line, match) or not cue:
+                if counted or _counted_tokens(line, match) or not cue:
                     continue  # a model's tokens ("零 token 成本"), a lexer's or a design's
-            if purpose and _SECRETS_SOUGHT.search(line):
+            if sought:
                 out.no_login = True  # what the skill looks for, so its every login word is too
             if _not_asked_for(before, after, match.group(0)):
                 continue
@@ -143,19 +144,18 @@ def from_prose(
 _NEAR = 80  # characters either side of a login word that say what it is there: bounded work
 
 # What comes before a login word in its clause when the skill forbids something: "不绕过登录",
-# "不在未获授权时...设置凭据", "Do not run `oo auth login` proactively", "Secrets should NOT go"
-# (not "不要忘记登录": a reminder).
-_FORBIDS = re.compile(
-    r"不得|不要(?!忘)|不能|绝不|禁止|不在|切勿|请勿|不可|绕过|"
-    r"\b(?i:never|do not|don't|must not|should not)\b|\bNOT\b"
-)
+# "不在未获授权时...设置凭据" (not "不要忘记登录": a reminder).  An English prohibition keeps its
+# login: "Never commit your API key", "Do not proceed until you have run `gh auth login`".
+_FORBIDS = re.compile(r"不得|不要(?!忘)|绝不|禁止|不在|切勿|请勿|不可|绕过")
 _CLAUSE_END = re.compile(r"[.;!?,:]\s|[。；！？，：]")
 # Words next to a login word about finding secrets in what the skill reads, not having one:
 # "secrets detected", "credential-shaped string", "扫描密钥".
 _SCANNED = re.compile(
-    r"\b(?:detect\w*|scan\w*|leak\w*|hard-?coded|redact\w*)\b|^-shaped\b|检测|扫描|泄露|脱敏",
+    r"\b(?:detect(?:s|ed|ion|ing)?|scan(?:s|ned|ning|ner)?|leak(?:s|ed|ing)?|hard-?coded|"
+    r"redact(?:s|ed|ion|ing)?)\b(?!-)|^-shaped\b",
     re.I,
 )
+_ZH_SCANNED = re.compile(r"(?:检测|扫描|泄露|脱敏)$|^(?:检测|扫描|泄露|脱敏)")  # next to it
 _SCAN_WINDOW = 16  # characters either side of the login word where such a word counts
 # A login that is the skill's subject: "the login page", "login broken", "Login crashes",
 # "login-required pages", 登录页面; "users can login", "user authentication", "JWT login",
@@ -193,12 +193,15 @@ def _not_asked_for(before: str, after: str, word: str) -> bool:
     clause = _CLAUSE_END.split(before)[-1]
     if _FORBIDS.search(clause):
         return True
-    near = clause[-_SCAN_WINDOW:] + " " + _CLAUSE_END.split(after)[0][:_SCAN_WINDOW]
+    following = _CLAUSE_END.split(after)[0].split("(")[0][:_SCAN_WINDOW]  # not "(detected …)"
+    near = clause[-_SCAN_WINDOW:] + " " + following
     opened = before.rfind("(")  # a list in brackets: "secrets detected (API keys, tokens)"
     if opened >= 0 and ")" not in before[opened:]:
         near += " " + before[max(0, opened - _SCAN_WINDOW) : opened]
     if _SCANNED.search(near) or _SCANNED.match(after):
         return True
+    if _ZH_SCANNED.search(before.rstrip()) or _ZH_SCANNED.match(after.lstrip()):
+        return True  # "扫描密钥", "密钥泄露"; not "扫描二维码登录"
     if _SUBJECT_AFTER.match(after) or _SUBJECT_BEFORE.search(before):
         return True
     if before[-1:] in (".", "-", "/") or re.match(r"\.\w|-\w", after):

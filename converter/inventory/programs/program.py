@@ -428,10 +428,13 @@ def _language_from_invocations(invocations: list[Invocation]) -> str:
 # on its first line ("Idempotent installer for `mq`", "Installs pandoc if missing"): that tool
 # is its product, no need.  `setup_git.sh` configures git: it needs it.
 _INSTALLER_NAME = re.compile(r"install[-_]([a-z][\w.-]*)", re.I)
-_INSTALLER_DOC = re.compile(r"\binstall(?:s|er for|ing)\s+`?([A-Za-z][\w.-]*)`?", re.I)
+_INSTALLER_DOC = re.compile(
+    r"\b[Ii]nstall(?:s|er for|ing)\s+(?:`([\w.-]+)`|([a-z][\w.-]*)\b(?![ \t]+(?:packages?|"
+    r"dependencies|deps|modules?|requirements|plugins?|librar(?:y|ies)|tools?|files?)\b))"
+)
 _NOT_A_TOOL = frozenset(
     "the a an all any it into to in on from with dependencies deps requirements packages "
-    "everything tools".split()
+    "everything tools required this these those your our missing needed system".split()
 )
 
 
@@ -440,7 +443,7 @@ def installed_by(path: str, doc: str) -> set[str]:
     stem = posixpath.splitext(posixpath.basename(path))[0]
     found = {m.group(1).lower() for m in [_INSTALLER_NAME.fullmatch(stem)] if m}
     first = doc.split("\n", 1)[0]
-    found |= {m.group(1).lower() for m in _INSTALLER_DOC.finditer(first)}
+    found |= {(m.group(1) or m.group(2)).lower() for m in _INSTALLER_DOC.finditer(first)}
     return found - _NOT_A_TOOL
 
 

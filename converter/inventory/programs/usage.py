@@ -123,8 +123,8 @@ def usage_args(text: str) -> list[UsageArg]:
         else:
             _positional(word, depth > 0, rest, found)
         index += 1
-    last = found[-1] if found else None
-    if last and last.kind == "positional" and last.optional and _PASSED_ON.search(last.name):
+    last = next((a for a in reversed(found) if a.kind == "positional"), None)
+    if last and last.optional and _PASSED_ON.search(last.name):
         last.repeat = last.rest = True  # `run-taze.sh [-r] [additional-args]`, last: every word
     return found
 

@@ -21,9 +21,9 @@ a failure.
 
 A shell script says its verdict on stdout right before the status (dependency-updater's
 check-tool.sh: ``echo "MISSING: $TOOL_NAME is not installed"`` ... ``exit 1``): a status
-whose branch's last message (an ``if ... fi`` inside it aside) starts with a verdict word on
-stdout (``MISSING``, ``FAIL``, ``OUTDATED``, ``DRIFT``) is the answer; one after ``ERROR:``, a
-usage line or text sent to stderr stays a failure (``shell_verdicts``).
+whose branch prints a verdict word on stdout (``MISSING``, ``FAIL``, ``OUTDATED``, ``DRIFT``;
+other output after it, a loop or an ``if ... fi`` inside it aside) is the answer; one after
+``ERROR:``, a usage line or text sent to stderr stays a failure (``shell_verdicts``).
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ _EXITS = ("sys.exit", "exit", "quit")
 
 
 # A verdict a shell script prints as the first word of a line on stdout.
-_SHELL_VERDICT = re.compile(
-    r"""^\s*(?:echo|printf)\s+(?:-e\s+)?["']?\s*(?:[✗✘❌]\s*)?"""
+_SHELL_VERDICT = re.compile(  # one way to match each space: linear on a line of spaces
+    r"""^\s*(?:echo|printf)\s+(?:-e\s+)?(?:["']\s*)?(?:[✗✘❌]\s*)?"""
     r"(MISSING|FAIL(?:ED|URE)?|NG|NOT[ _]OK|NOT[ _]READY|DRIFT|DIRTY|OUTDATED|STALE|CHANGED|"
     r"UNHEALTHY|VIOLATIONS?|FOUND)\b"
 )
@@ -45,7 +45,11 @@ _SHELL_EXIT = re.compile(r"^\s*exit\s+([0-9]{1,3})\s*(?:[;#]|$)")
 _SHELL_BRANCH = re.compile(
     r"^\s*(?:if|elif|else|then|fi|case|esac|for|while|until|do|done|function)\b|\)\s*$|[{}]\s*$"
 )
-_SHELL_OUTPUT = re.compile(r"^\s*(?:echo|printf)\b")
+# A message before the exit that says the program failed: the status is a failure's.
+_SHELL_FAILED = re.compile(r"^\s*(?:echo|printf)\s.*?(?:\b(?:ERROR|Error|error|Usage|usage)\b)")
+_LOOP_END = re.compile(r"^\s*done\b")
+_LOOP_START = re.compile(r"^\s*(?:for|while|until)\b|\|\s*while\b")
+MAX_SHELL_LINE = 500
 _STDERR = re.compile(r">&\s*2|>\s*/dev/stderr")
 
 
@@ -57,19 +61,27 @@ def shell_verdicts(source: str) -> dict[int, str]:
         status = _SHELL_EXIT.match(line)
         if status is None or not 0 < int(status.group(1)) < 256:
             continue
-        nested = 0  # an `if ... fi` inside the branch: stepped over
+        ifs = loops = 0  # an `if ... fi` or a loop inside the branch: stepped over
         for above in reversed(lines[max(0, index - 12) : index]):
+            if len(above) > MAX_SHELL_LINE:
+                break
+            if re.search(r"\bdo\b.*\bdone\b|\bthen\b.*\bfi\b", above):
+                continue  # a loop or test on one line: a statement of the branch
             if re.match(r"\s*fi\b", above):
-                nested += 1
+                ifs += 1
                 continue
-            if nested:
-                nested -= bool(re.match(r"\s*if\b", above))
+            if _LOOP_END.match(above):
+                loops += 1
+                continue
+            if ifs or loops:
+                ifs -= ifs > 0 and bool(re.match(r"\s*if\b", above))
+                loops -= loops > 0 and bool(_LOOP_START.search(above))
                 continue
             if _SHELL_VERDICT.match(above) and not _STDERR.search(above):
                 found.setdefault(int(status.group(1)), above.strip()[:120])
                 break
-            if _SHELL_BRANCH.search(above) or _SHELL_OUTPUT.match(above):
-                break  # the branch starts, or another message is what it says last
+            if _SHELL_BRANCH.search(above) or _STDERR.search(above) or _SHELL_FAILED.match(above):
+                break  # the branch starts, or the program says it failed
     return found
 
 
@@ -116,15 +128,30 @@ def _exits_before(block: list[ast.stmt], found: dict[int, str]) -> None:
     ``sys.exit(0)`` (meeting-minutes-reviewer: its exit 1 is "critical issues found")."""
     if len(block) < 2 or not isinstance(block[-1], ast.Expr) or _exit_status(block[-1:]) != 0:
         return
-    branch = block[-2]  # the test right before the end, nothing between
-    if not isinstance(branch, ast.If) or branch.orelse or not branch.body:
-        return
-    status = _exit_status(branch.body)
-    test = branch.test
-    if not status or _ARGUMENTS.search(ast.unparse(test)) or _says_error(branch.body):
-        return
-    if _names_outcome(test) or _counts_findings(test):
+    for branch in reversed(block[:-1]):  # the tests right before the end; output between them
+        if _prints(branch):
+            continue
+        if not isinstance(branch, ast.If) or branch.orelse or not branch.body:
+            return  # anything else (``work()``) may fail on its own: stop
+        status = _exit_status(branch.body)
+        test = branch.test
+        if not status or _ARGUMENTS.search(ast.unparse(test)) or _says_error(branch.body):
+            return
+        if not (_names_outcome(test) or _counts_findings(test)):
+            return
         found.setdefault(status, f"the program's verdict: {ast.unparse(test)[:60]} ...")
+
+
+_PRINTS = re.compile(r"^(?:print|sys\.(?:stdout|stderr)\.write|logging\.\w+|log\.\w+|click\.echo)$")
+
+
+def _prints(statement: ast.stmt) -> bool:
+    """Whether a statement only prints (``print("All checks passed")``)."""
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Call)
+        and bool(_PRINTS.match(ast.unparse(statement.value.func)))
+    )
 
 
 # What a count of findings is called (``critical_count``, ``errors``, ``len(issues)``).
@@ -305,15 +332,17 @@ def _exited_functions(tree: ast.Module) -> set[str]:
 # answers on the terminal.  Not `read -r x < file`, `read ... <<< "$text"` nor `read -u 3`:
 # those read data.  An option's value never starts with "-" (no backtracking between them).
 _PROMPT_READ = re.compile(
-    r"""^\s*read\s+(?:-[a-zA-Z]+\s+(?:"[^"]*"\s+|'[^']*'\s+|(?!-)\S+\s+)?)*"""
-    r"[A-Za-z_]\w*(?:\s+\w+)*\s*(?:[;#]|$)"
+    r"""^\s*(?:\w+=\S*\s+)*read\s+(?:-[a-zA-Z]+(?:\s+(?:"[^"]*"|'[^']*'|(?!-)\S+))?\s+)*"""
+    r"(?:[A-Za-z_]\w*(?:\s+\w+)*)?\s*(?:[;#]|$)"
 )
-_ASKS = re.compile(r"^\s*read\s+(?:-\w+\s+)*-\w*p")  # `read -p "Title: " t`: a question
-_FD = re.compile(r"\s-\w*u\s*\d")  # `read -r -u 3 line`: a file descriptor
-# The script reads its data in a loop or block fed from a file or a pipe (`done < "$1"`,
-# `} < list`, `cat list | while`, `< <(cmd)`): its reads may all be those.
-_FED = re.compile(r"(?:\bdone|\})\s*<|\|\s*while\b|<\s*<\(")
-_TTY_CHECK = re.compile(r"(?:\[\[?|\btest)\s*-t\s+0\b|\bisatty\b")  # asks only with a terminal
+# `read -p "Title: " t`, `read -n 1 -s -r -p "Press any key"`: a question, whatever else.
+_ASKS = re.compile(r"^\s*(?:\w+=\S*\s+)*read\b[^<|]*\s-[a-zA-Z]*p\b")
+_FD = re.compile(r"\s-\w*u\s*\S")  # `read -r -u 3 line`, `-u "$fd"`: a file descriptor
+# A loop or block fed from a file or a pipe (`done < "$1"`, `} < list`, `cat list | while`,
+# `done < <(cmd)`): the reads inside it read that data.
+_OPENS = re.compile(r"^\s*(?:(?:while|until|for)\b.*|.*\|\s*while\b.*)$|^\s*\{\s*$")
+_CLOSES = re.compile(r"^\s*(?:done|\})(.*)$")
+_TTY_CHECK = re.compile(r"(?:\[\[?|\btest)\s*(?:!\s*)?-t\s+0\b|\bisatty\b")  # asks only with one
 MAX_PROMPT_LINE = 500
 
 
@@ -325,12 +354,30 @@ def terminal_prompt(source: str) -> int:
     question (qa-test-planner's generators, round 19)."""
     if _TTY_CHECK.search(source):
         return 0
-    fed = bool(_FED.search(source))
-    for number, line in enumerate(source.splitlines(), 1):
-        if len(line) > MAX_PROMPT_LINE or not _PROMPT_READ.match(line):
+    lines = source.splitlines()
+    fed = _fed_lines(lines)
+    for number, line in enumerate(lines, 1):
+        if len(line) > MAX_PROMPT_LINE or not (_PROMPT_READ.match(line) or _ASKS.match(line)):
             continue
         if "<" in line or _FD.search(line):
             continue
-        if _ASKS.match(line) or not fed:
+        if _ASKS.match(line) or number not in fed:
             return number
     return 0
+
+
+def _fed_lines(lines: list[str]) -> set[int]:
+    """The lines (1-based) inside a loop or block whose data comes from a file or a pipe."""
+    fed: set[int] = set()
+    opened: list[tuple[int, bool]] = []  # (first line, piped into: `cat x | while`)
+    for number, line in enumerate(lines, 1):
+        if len(line) > MAX_PROMPT_LINE:
+            continue
+        closes = _CLOSES.match(line)
+        if closes and opened:
+            first, piped = opened.pop()
+            if piped or "<" in closes.group(1):
+                fed |= set(range(first, number + 1))
+        elif _OPENS.match(line) and not re.search(r"\bdone\b", line):
+            opened.append((number, bool(re.search(r"\|\s*while\b", line))))
+    return fed
