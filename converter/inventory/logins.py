@@ -2,12 +2,13 @@
 "Log in with `gh auth login` first".
 
 A word of a login is a need only where the skill asks for one.  It is none where the skill
-says it needs none ("无需 API Key"), forbids something ("不绕过登录", "Do not run `oo auth
-login` proactively"), asks the user's permission (未获授权时), looks for secrets in what it
-reads ("secret scanning", "credential-shaped string is detected"), works on a login as its
-subject ("the login page", "user authentication feature", ``AuthService.login()``), or names
-code ("tokens.json", Python's `secrets`).  All of a skill's login words make one entry
-(``one_login``): no program can check a login, the constructor only lists it.
+says it needs none ("无需 API Key"), forbids something in Chinese ("不绕过登录"; "Never commit
+your API key" still needs one), asks the user's permission (未获授权时), looks for secrets in
+what it reads ("secrets detected", "credential-shaped string", a description about "secret
+scanning"), works on a login as its subject ("the login page", "user authentication
+feature", ``AuthService.login()``), or names code ("tokens.json", Python's `secrets`).  All
+of a skill's login words make one entry (``one_login``): no program can check a login, the
+constructor only lists it.
 """
 
 from __future__ import annotations
