@@ -1364,3 +1364,21 @@ def test_every_llm_step_of_a_workflow_sees_its_inputs_and_the_models_earlier_ans
     assert "{{input.text_or_file}}" in first.prompt
     assert "{{input.text_or_file}}" in last.prompt
     assert f"{{{{{first.name}.output}}}}" in last.prompt
+
+
+def test_a_snippet_under_a_numbered_step_is_named_by_its_task(tmp_path: Path) -> None:
+    """get-available-resources (round 20): "### Step 2: Read and Apply Recommendations" over a
+    Python snippet made the pipeline step-2-read-and-apply, triggered by "step 2: read ..."."""
+    skill = write_tree(
+        tmp_path / "res",
+        {
+            "SKILL.md": "---\nname: res\ndescription: Detect resources.\n---\n"
+            "### Step 2: Read and Apply Recommendations\n\n```python\nimport json\n"
+            "with open('.claude_resources.json') as f:\n    data = json.load(f)\n"
+            "print(data['cpu'])\n```\n",
+        },
+    )
+    plan = analyze(build_inventory(skill))
+    names = [p.name for p in plan.pipelines]
+    assert names and not any(n.startswith("step-2") for n in names)
+    assert not any(t.lower().startswith("step 2") for p in plan.pipelines for t in p.triggers)

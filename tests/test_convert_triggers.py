@@ -112,6 +112,10 @@ def test_a_use_when_list_of_quoted_requests_gives_each_and_an_item_of_them_none(
     ]
     assert quoted_only('the user says "merge" or "join" and wants a report') == []
     assert quoted_only('"merge", "join" or "combine"') == ["merge", "join", "combine"]
+    # personal-write-humanizer (round 20): "用于“去 AI 味”“说人话”“润色中文”等请求"
+    assert quoted_only("“去 AI 味”“说人话”“润色中文”等请求") == ["去 AI 味", "说人话", "润色中文"]
+    assert quoted_only('"merge these", "split that", etc.') == ["merge these", "split that"]
+    assert quoted_only("“去 AI 味”“说人话”等请求与其他") == []
 
 
 def test_quoted_requests_are_what_users_say() -> None:

@@ -31,7 +31,7 @@ from skill2app.converter.analyzers.text import (
     unique,
     use_when_phrases,
 )
-from skill2app.converter.analyzers.triggers import is_negative
+from skill2app.converter.analyzers.triggers import is_negative, title_text
 from skill2app.converter.analyzers.verbs import imperative
 from skill2app.converter.plan.model import CodeStep, Input, Pipeline, Sample, Written
 
@@ -105,6 +105,7 @@ def snippet_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline]:
         title = doc.sections[block.section].title
         if GENERIC.match(title.strip()) or is_negative(title):  # "When NOT to Use"
             continue
+        title = title_text(title) or title  # "Step 2: Read and Apply ..." → "Read and Apply ..."
         name = slug(title, 5)
         if not name or name in taken:
             continue

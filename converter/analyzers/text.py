@@ -155,6 +155,13 @@ _QUOTE = re.compile(r"「([^」]{2,80})」|“([^”]{2,80})”|\"([^\"]{2,80})\
 _BETWEEN = re.compile(r"^[\s,，、;；:：/|]*(?:(?:or|and|或|或者)[\s,，、]*)?$", re.I)
 
 
+# What may end such a list: "…等请求", "…之类的需求", ", etc.".
+_ETC = re.compile(
+    r"^[\s,，、]*(?:(?:等|之类)的?(?:请求|场景|需求|问题|情况|任务)?|etc\.?|and so on)[\s。.]*$",
+    re.I,
+)
+
+
 def quoted_only(tail: str) -> list[str]:
     """The requests of a tail that is nothing but quoted requests ("「A」「B」 "c", "d""), in
     order; [] when anything else is said beside them."""
@@ -165,7 +172,8 @@ def quoted_only(tail: str) -> list[str]:
             return []
         found.append(next(g for g in match.groups() if g).strip())
         at = match.end()
-    return found if len(found) >= 2 and _BETWEEN.match(tail[at:]) else []
+    rest = tail[at:]
+    return found if len(found) >= 2 and (_BETWEEN.match(rest) or _ETC.match(rest)) else []
 
 
 _DOES = re.compile(r"(?:the\s+user|a\s+user|users|someone)\s+(?!asks\b)[a-z]+s\b", re.I)
