@@ -365,7 +365,7 @@ def _workflow_pipeline(
         told = parent  # "## Workflow 1: AI臭診断" over "### Steps" (not the skill's own title)
         title = doc.sections[told].title
     task = as_task(title)
-    generic = bool(GENERIC_TITLES.match(title.strip())) or not slug(task) or not task
+    generic = bool(GENERIC_TITLES.match(title.strip())) or not slug(task)  # no task, or no name
     # a task in CJK leaves little of itself in a name ("AI臭診断" → "ai"): the skill's then
     short = has_cjk(task) and len(slug(task)) < 4
     name = plan.app_name if generic or short else slug(task)

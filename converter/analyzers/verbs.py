@@ -70,7 +70,7 @@ _MORE_VERBS = (
     "create summarise organise analyse optimise visualise categorise append prepend revert "
     "snapshot rollback undo redo assemble emit retrieve wipe clear execute correlate suggest "
     "segment anonymize align interpret diagnose humanize rewrite produce examine separate "
-    "bump recompute duplicate enforce explore deduplicate normalize normalise validate"
+    "bump recompute duplicate enforce explore deduplicate normalize normalise"
 ).split()
 VERBS = frozenset([*VERB_SYNONYMS, *_MORE_VERBS])
 # Nouns made from a verb that titles use ("Validation", "Data analysis").

@@ -66,13 +66,14 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
             data["pipelines"] = sorted(set(check.pipelines))
         elif scoped or (files and files <= code):  # code no pipeline runs needs it: none
             data["pipelines"] = sorted(scoped)
-        setting = _setting(plan, check.name) if check.kind == "env" else set()
-        if check.pipelines is None:  # the analyst's own scoping stands
-            setting |= {name for f in installing for name in users.get(f, ())}
-        if setting:  # a pipeline whose step gives the program the variable, or installs the
-            # tool, does not need it (install-mq.sh: mq)
+        # a pipeline whose step gives the program the variable, or installs the tool, does
+        # not need it (install-mq.sh: mq); the analyst's own scoping of an installer stands
+        exempt = _setting(plan, check.name) if check.kind == "env" else set()
+        if check.pipelines is None:
+            exempt |= {name for f in installing for name in users.get(f, ())}
+        if exempt:
             named = data.get("pipelines", [p.name for p in plan.pipelines])
-            data["pipelines"] = sorted(set(named) - setting)
+            data["pipelines"] = sorted(set(named) - exempt)
         if check.kind == "python-package" and check.name in PIP_NAMES:
             data["install"] = PIP_NAMES[check.name]
         checks.append(data)

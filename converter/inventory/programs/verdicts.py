@@ -48,6 +48,9 @@ _SHELL_BRANCH = re.compile(
 # A message before the exit that says the program failed: the status is a failure's.
 _SHELL_FAILED = re.compile(r"^\s*(?:echo|printf)\s.*?(?:\b(?:ERROR|Error|error|Usage|usage)\b)")
 _LOOP_END = re.compile(r"^\s*done\b")
+_IF_END = re.compile(r"^\s*fi\b")
+_IF_START = re.compile(r"^\s*if\b")
+_ONE_LINE = re.compile(r"\bdo\b.*\bdone\b|\bthen\b.*\bfi\b")  # a loop or test on one line
 _LOOP_START = re.compile(r"^\s*(?:for|while|until)\b|\|\s*while\b")
 MAX_SHELL_LINE = 500
 _STDERR = re.compile(r">&\s*2|>\s*/dev/stderr")
@@ -65,16 +68,16 @@ def shell_verdicts(source: str) -> dict[int, str]:
         for above in reversed(lines[max(0, index - 12) : index]):
             if len(above) > MAX_SHELL_LINE:
                 break
-            if re.search(r"\bdo\b.*\bdone\b|\bthen\b.*\bfi\b", above):
-                continue  # a loop or test on one line: a statement of the branch
-            if re.match(r"\s*fi\b", above):
+            if _ONE_LINE.search(above):
+                continue  # a statement of the branch
+            if _IF_END.match(above):
                 ifs += 1
                 continue
             if _LOOP_END.match(above):
                 loops += 1
                 continue
             if ifs or loops:
-                ifs -= ifs > 0 and bool(re.match(r"\s*if\b", above))
+                ifs -= ifs > 0 and bool(_IF_START.match(above))
                 loops -= loops > 0 and bool(_LOOP_START.search(above))
                 continue
             if _SHELL_VERDICT.match(above) and not _STDERR.search(above):
