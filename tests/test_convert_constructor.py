@@ -76,6 +76,31 @@ def test_a_missing_program_stops_only_the_pipeline_that_needs_it(tmp_path: Path)
     )
 
 
+def test_a_program_it_copes_without_is_said_optional_for_its_pipeline(tmp_path: Path) -> None:
+    """get-available-resources (judge, round 20): a GPU probe inside try/except warned as if
+    the pipeline needed it."""
+    write_tree(
+        tmp_path / "skill",
+        {
+            "SKILL.md": "---\nname: gpu\ndescription: Find GPUs.\n---\n\n## Probe\n\n"
+            "```bash\npython3 scripts/probe.py\n```\n",
+            "scripts/probe.py": (
+                "import subprocess\ntry:\n    subprocess.run(['not-a-real-smi-xyz'])\n"
+                "except FileNotFoundError:\n    print('none')\n"
+            ),
+        },
+    )
+    convert(Options(tmp_path / "skill", out=tmp_path / "app", analyzer="heuristic"))
+    done = run_step(
+        tmp_path / "app", "pipelines/_constructor/steps/check_environment.py", "probe", {}
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "check_environment: warning: the program 'not-a-real-smi-xyz' is not on PATH: install it "
+        "(optional for probe: seen in scripts/probe.py)"
+    ]
+
+
 def test_a_step_missing_a_module_says_so_in_one_line(tmp_path: Path) -> None:
     app = converted(tmp_path)
     (tmp_path / "notes.txt").write_text("a b c\n")

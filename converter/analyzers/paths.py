@@ -38,7 +38,6 @@ from skill2app.converter.plan.model import Arg, CodeStep, Input, StdinFeed
 from skill2app.converter.plan.samples import example_of, with_example
 
 ACTION_FLAGS = {"action", "command", "cmd", "op", "operation", "task", "subcommand", "verb"}
-OUTPUT_FILE_FLAGS = {"output", "out", "output_file", "outfile", "output_path", "o", "dest"}
 FORMAT_FLAGS = ("--format", "--output-format", "--fmt", "-f")
 _FORMATS = frozenset(
     "json jsonl ndjson text txt plain table yaml yml csv tsv markdown md html xml human".split()
@@ -284,8 +283,17 @@ def documented_here(path: MainPath) -> set[str]:
     return found
 
 
+def said_optional(path: MainPath, param: Param) -> bool:
+    """Whether the documents call ``param`` optional where this path's command is shown
+    ("- `--hearing-sheet`: ... (optional)"), or show it in brackets."""
+    return param.name in documented_here(path) or any(
+        param.name in inv.optional for inv in path.invocations
+    )
+
+
 def is_output_file(param: Param) -> bool:
-    return not param.required and param.type == "string" and param.dest in OUTPUT_FILE_FLAGS
+    """An optional flag naming the file the program writes."""
+    return not param.required and param.names_output_file
 
 
 def examples(path: MainPath, param: Param) -> list[str]:
@@ -320,7 +328,7 @@ def input_for(path: MainPath, param: Param, name: str) -> Input:
     elif not param.typed and kind in ("integer", "number") and not all(map(_numeric, seen)):
         kind = "string"  # `--ar <ratio>` shown as `--ar 16:9`: not a number after all
     shown_optional = any(param.name in inv.optional for inv in path.invocations)
-    if path.mode is not None and param.name == path.mode.key:
+    if path.mode is not None and param.name == path.mode.key and not said_optional(path, param):
         required = True  # what the mode works on: "--batch list.csv"
     elif authoritative or param.certain:
         required = param.required

@@ -78,7 +78,16 @@ def _arg_spec(arg: Arg, program: Program | None, subcommand: str) -> dict[str, A
         data["spread"] = True
     if param is not None and program and program.cli and param in before(program.cli, subcommand):
         data["before"] = True
+    if param is not None and param.names_output_file:  # the adapter reads the file back
+        data["saves"] = True
+        if isinstance(param.default, str) and _file_name(param.default):
+            data["saves_by_default"] = param.default  # where it writes when not told
     return data
+
+
+def _file_name(text: str) -> bool:
+    """A default that names a file ("report.json"), not stdout ("-", "stdout", "")."""
+    return bool(text.strip()) and text.strip().lower() not in ("-", "stdout", "/dev/stdout")
 
 
 def _flag_param(program: Program | None, subcommand: str, flag: str) -> Param | None:

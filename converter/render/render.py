@@ -258,6 +258,7 @@ def _pipeline_files(
                 spec=py_literal(spec, prefix="SPEC = "),
                 stdin="stdin" in spec,
                 environment="env" in spec,
+                saves=any(arg.get("saves") for arg in spec["args"]),
                 **common,
             )
             files.append(RenderedFile(f"{base}/steps/{step.name}.py", content, executable=True))

@@ -13,6 +13,10 @@ from typing import Any
 
 # Frameworks whose declaration is complete: every flag the program takes is declared.
 AUTHORITATIVE = ("argparse", "click", "typer", "commander", "yargs")
+# What a flag naming the file a program writes is called (``--output``, ``-o``, ``--dest``).
+OUTPUT_FILE_DESTS = frozenset(
+    {"output", "out", "output_file", "outfile", "output_path", "o", "dest"}
+)
 _NOT_IDENT = re.compile(r"[^a-z0-9_]+")
 
 
@@ -42,6 +46,11 @@ class Param:
     certain: bool = False  # whether it is required is declared or documented, not guessed
     typed: bool = False  # its type comes from the program's code, not from a guess
     valued: bool = False  # the program's code reads a value after it: never a switch
+
+    @property
+    def names_output_file(self) -> bool:
+        """Whether it is a flag naming the file the program writes (``--output report.md``)."""
+        return self.kind == "flag" and self.type == "string" and self.dest in OUTPUT_FILE_DESTS
 
     def documented_type(self, kind: str) -> str:
         """Its type once documentation says ``kind``: its own when the program's code knew

@@ -100,7 +100,8 @@ def main() -> int:
         text = problem(check)
         why = check.get("why", "")
         if needed_by:
-            why = f"needed by {', '.join(needed_by)}" + (f": {why}" if why else "")
+            role = "needed by" if check["required"] else "optional for"  # it copes without
+            why = f"{role} {', '.join(needed_by)}" + (f": {why}" if why else "")
         why = f" ({why})" if why else ""
         if text and check["required"]:
             failed.append(text + why)

@@ -27,6 +27,10 @@ instead. It gets no stdin (a prompt for input fails at once). Its stderr is pass
 it ends — after its stdout when it failed, so its last words come last; a non-zero exit
 status is this step's. A failure for want of a Python module, a Node package or a program
 on PATH is said in one line instead ("x.py needs the Python package pypdf").
+A file the program is told to write (an arg with "saves": its value, else the program's own
+default "saves_by_default") has its folder made first, and once written it is in the output:
+"saved_to" (its absolute path) and, when the program printed no JSON, "saved" (its content:
+parsed when it is JSON, else its text; at most 200000 characters, none for a binary file).
 Edit SPEC by hand, or edit the plan and run app-convert again.
 """
 
@@ -46,7 +50,7 @@ SPEC = {
     "args": [
         {"flag": "--log", "from": "input.log_file"},
         {"flag": "--week", "from": "input.week"},
-        {"flag": "--out", "from": "input.csv_file"},
+        {"flag": "--out", "from": "input.csv_file", "saves": True},
     ],
     "inputs": {
         "log_file": {"required": True},
@@ -197,6 +201,63 @@ def error_said(output: object) -> str:
     return ""
 
 
+def saved_files(payload: dict) -> list[tuple[Path, bool]]:
+    """The files the program is told to write, each with whether it was named (not the
+    program's own default), relative to the folder it runs in."""
+    found = []
+    for arg in SPEC["args"]:
+        if not arg.get("saves"):
+            continue
+        value = lookup(arg["from"], payload) if "from" in arg else arg.get("value")
+        named = isinstance(value, str) and bool(value)
+        value = value if named else arg.get("saves_by_default")
+        if isinstance(value, str) and value:
+            found.append((working_dir() / text(value), named))
+    return found
+
+
+SAVED_LIMIT = 200_000
+
+
+def stamp(path: Path) -> tuple[int, int] | None:
+    """When and how big ``path`` last was (None: no such file), to tell a file written now."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return (info.st_mtime_ns, info.st_size)
+
+
+def with_saved(output: object, files: list[tuple[Path, bool]], before: list) -> object:
+    """``output`` with the first file the program wrote (its ``stamp`` is not ``before``'s):
+    "saved_to", and its content as "saved" when the program printed no JSON (only text, or
+    nothing)."""
+    for (path, _named), earlier in zip(files, before, strict=True):
+        try:
+            if not path.is_file() or stamp(path) == earlier:
+                continue  # not written, or left from before
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if not isinstance(output, dict):
+            return output  # a JSON array or value: the program's own answer, as it is
+        output = {**output, "saved_to": str(path.resolve())}
+        if set(output) - {"stdout", "saved_to", "exit_code", "stderr"}:
+            return output  # it printed JSON: that is the answer
+        try:
+            content = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return output  # a binary file: its path is the answer
+        try:
+            output["saved"] = json.loads(content) if path.suffix.lower() == ".json" else None
+        except json.JSONDecodeError:
+            output["saved"] = None
+        if output["saved"] is None:
+            output["saved"] = content[:SAVED_LIMIT]
+        return output
+    return output
+
+
 MISSING = [  # (the last words of a program that lacks something, what it lacks)
     (r"ModuleNotFoundError: No module named '(\w+)", "the Python package {0}"),
     (r"Cannot find module '([^'./][^']*)'", "the Node package {0} (npm install {0})"),
@@ -233,6 +294,11 @@ def main() -> int:
                     at += len(found)
                 else:
                     argv += found
+            files = saved_files(payload)
+            for path, named in files:
+                if named:  # `--output results/x.json`: results/ may not exist yet
+                    path.parent.mkdir(parents=True, exist_ok=True)
+            before = [stamp(path) for path, _named in files]
             done = subprocess.run(
                 argv, cwd=working_dir(), stdin=subprocess.DEVNULL, capture_output=True
             )
@@ -265,6 +331,7 @@ def main() -> int:
     if said and done.returncode == 0:  # exit status 0, yet all it printed is an error
         print(f"{SPEC['program']} reported an error (exit status 0): {said}", file=sys.stderr)
         return 1
+    output = with_saved(output, files, before)
     if SPEC.get("ok_exit_codes"):  # the status is part of the result, and what it said
         extra = {"exit_code": done.returncode, "stderr": stderr[-2000:]}
         output = {**output, **extra} if isinstance(output, dict) else {"result": output, **extra}
