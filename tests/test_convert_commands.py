@@ -139,3 +139,22 @@ def test_the_command_pipelines_run_and_a_missing_tool_is_said(skill: Path, tmp_p
     done = invoke("run", app, "extract-text", "-i", f"pdf_file={data}", "-q")
     assert done.exit_code != 0
     assert "needs the program textgrab-not-installed-here" in done.stderr
+
+
+def test_a_media_file_after_i_is_read_and_the_last_file_is_written(tmp_path: Path) -> None:
+    """ffmpeg-expert (judge, round 21): `ffmpeg -i input.mp4 ... output.gif` read a literal
+    input.mp4 and took output.gif for the file to read; a thumbnail after the inputs given by
+    -i is what ffmpeg writes; a file after --download is written, not read (bailian-cli)."""
+    md = (
+        "---\nname: media\ndescription: Edit media with ffmpeg.\n---\n\n# Media\n\n"
+        "## Make a GIF\n\n```bash\nffmpeg -i input.mp4 -t 5 -vf fps=10 output.gif\n```\n\n"
+        "## Extract a Thumbnail\n\n```bash\nffmpeg -ss 5 -i clip.mov -frames:v 1 thumb.jpg\n```\n\n"
+        "## Fetch a Video\n\n```bash\nmediatool get --prompt sunset --download sunset.mp4\n```\n"
+    )
+    root = write_tree(tmp_path, {"SKILL.md": md})
+    found = {p.name: p for p in analyze(build_inventory(root)).pipelines}
+    assert sorted(found) == ["extract-a-thumbnail", "make-a-gif"]
+    gif = [(i.name, i.required, i.default) for i in found["make-a-gif"].input]
+    assert gif == [("video_file", True, None), ("output_path", False, "output.gif")]
+    thumb = [(i.name, i.required, i.default) for i in found["extract-a-thumbnail"].input]
+    assert thumb == [("video_file", True, None), ("output_path", False, "thumb.jpg")]

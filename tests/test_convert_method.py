@@ -415,6 +415,18 @@ def test_a_checker_named_like_the_skill_is_not_what_the_skill_is_for(tmp_path: P
     assert "apply_method" in [s.name for s in method.steps]
 
 
+def test_a_gate_or_a_grader_is_not_what_the_skill_is_for(tmp_path: Path) -> None:
+    """academic-paper-reader, legal-issue-spot (round 21): a style gate and a grader, each
+    the skill's one program, took the skill's reading requests ("读论文")."""
+    for stem in ("paper_audit_gate", "grade_brief"):
+        files = {**BRIEF, f"scripts/{stem}.py": BRIEF["scripts/validate_weekly_brief.py"]}
+        del files["scripts/validate_weekly_brief.py"]
+        files["SKILL.md"] = files["SKILL.md"].replace("validate_weekly_brief", stem)
+        plan = analyze(build_inventory(write_tree(tmp_path / stem / "weekly-brief", files)))
+        checker = plan.pipeline(stem.replace("_", "-"))
+        assert checker is not None and "weekly health briefs" not in checker.triggers
+
+
 DRAW = {
     "SKILL.md": "---\nname: draw\ndescription: Draw cards to decide. Use when the user says "
     "'you pick'.\n---\n# Draw\n\n## Quick Start\n\n1. Run the drawing script:\n   ```bash\n"

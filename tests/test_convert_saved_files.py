@@ -1,11 +1,12 @@
-"""app-convert on real skills: what a program writes to its output file reaches the pipeline.
+"""app-convert on real skills: what a program writes and finds reaches the pipeline.
 
 Held-out skills showed it (judges, round 20): kdense's resource detector prints emoji text and
 writes its JSON to ``-o`` (``.claude_resources.json`` when not told), so the step's output was
 the decoration and ``--output results/res.json`` failed because ``results/`` did not exist;
 network-diagnostics prints nothing once given ``--output``, so the step output was
 ``{"stdout": ""}``.  A meeting-minutes reviewer's ``--hearing-sheet``, documented "(optional)",
-was made required because its section was the only one showing it.
+was made required because its section was the only one showing it, and the review its
+workflow asks for after the script ran was a catch-all llm step that never ran the script.
 """
 
 from __future__ import annotations
@@ -127,3 +128,36 @@ def test_a_flag_documented_optional_stays_optional_in_the_task_showing_it(
     inputs = {i.name: i.required for p in plan.pipelines for i in p.input}
     assert inputs["hearing_sheet"] is False
     assert inputs["minutes"] is True
+
+
+WORKFLOW_MD = (
+    "---\nname: review\ndescription: Review meeting minutes.\n---\n\n# Review\n\n"
+    "## Workflow\n\n### Step 1: Gather Input Documents\n\nCollect the minutes file.\n\n"
+    "### Step 2: Run Automated Analysis\n\n```bash\n"
+    "python3 scripts/review.py --minutes m.md{extra}\n```\n\n"
+    "Exit code 1 means critical issues were found.\n\n"
+    "### Step 3: Review Quality Scores\n\n"
+    "Examine the scores and decide which findings must be fixed before distribution.\n"
+)
+
+
+def test_steps_under_a_workflow_heading_with_judgement_after_a_program_are_one_pipeline(
+    tmp_path: Path,
+) -> None:
+    """meeting-minutes-reviewer, network-diagnostics (judges, round 20): the script's pipeline
+    returned raw findings, and the review the steps ask for was a catch-all that never ran it."""
+    files = {"SKILL.md": WORKFLOW_MD.format(extra=""), "scripts/review.py": REVIEW_PY}
+    plan = analyze(build_inventory(write_tree(tmp_path, files)))
+    first = plan.pipelines[0]
+    assert [s.type for s in first.steps] == ["code", "llm"]
+    assert first.steps[0].ok_exit_codes == [0, 1]  # "critical issues found" is a result
+    assert "{{review.output}}" in first.steps[1].prompt
+    assert "Examine the scores" in first.steps[1].prompt
+
+
+def test_a_workflow_whose_command_the_program_cannot_take_is_no_pipeline(tmp_path: Path) -> None:
+    """japanese-enterprise-doc-formatter: a step passing --input, which the program does not
+    declare, would leave the whole workflow (and what it covers) to Skill mode."""
+    files = {"SKILL.md": WORKFLOW_MD.format(extra=" --input x.md"), "scripts/review.py": REVIEW_PY}
+    plan = analyze(build_inventory(write_tree(tmp_path, files)))
+    assert plan.pipelines and all(s.type == "code" for p in plan.pipelines for s in p.steps)

@@ -64,6 +64,8 @@ NOT_TOOLS = frozenset(
 _SHELL_SYNTAX = re.compile(r"[|;&<>$`*?(){}\\]")
 _TOOL = re.compile(r"^[a-z][a-z0-9_.+-]*$")
 _OUTPUT_FLAGS = frozenset({"-o", "--output", "--out", "--outfile", "--output-file"})
+_INPUT_FLAGS = frozenset({"-i", "--input", "--in", "--infile", "--input-file"})
+_WRITING_FLAG = re.compile(r"^--?[\w-]*(?:download|save|output|dest|export|write)", re.I)
 _OUTPUT_NAME = re.compile(
     r"^(?:out|output|result|merged|combined|decrypted|encrypted|rotated|converted|compressed|"
     r"new|final|cleaned|fixed)\b",
@@ -92,8 +94,11 @@ class Command:
     files: list[Literal]
 
 
-def command_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline]:
-    """One pipeline per task SKILL.md shows as a single tool command (see the module text)."""
+def command_pipelines(
+    inventory: Inventory, taken: set[str], tools: frozenset[str] = frozenset()
+) -> list[Pipeline]:
+    """One pipeline per task SKILL.md shows as a single tool command (see the module text),
+    none of ``tools`` (a tool whose subcommands are pipelines already)."""
     doc = inventory.skill
     own = {p.path.rsplit("/", 1)[-1].rsplit(".", 1)[0] for p in inventory.programs}
     verbs = {name.split("-")[0] for name in taken}
@@ -104,6 +109,8 @@ def command_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline]:
             continue
         title = doc.sections[block.section].title
         for command in _commands(block, title, own, seen.setdefault(block.section, set())):
+            if command.tool in tools:
+                continue
             name = slug(command.title, 5)
             verb = name.split("-")[0]
             if not name or name in taken or verb in verbs:
@@ -170,11 +177,15 @@ def _literals(words: list[str]) -> list[Literal]:
     files: list[Literal] = []
     names: list[str] = []
     paths = [i for i, w in enumerate(words) if PATH.match(w) and not w.startswith("-")]
+    flagged = [at for at in paths if at > 0 and words[at - 1] in _INPUT_FLAGS]
     for at in paths:
         value = words[at]
-        after_flag = at > 0 and words[at - 1] in _OUTPUT_FLAGS
+        before = words[at - 1] if at > 0 else ""
+        after_flag = before in _OUTPUT_FLAGS or bool(_WRITING_FLAG.search(before))
         last = at == paths[-1] and len(paths) > 1
-        writes = after_flag or (last and bool(_OUTPUT_NAME.match(_stem(value).rsplit("/")[-1])))
+        named = bool(_OUTPUT_NAME.match(_stem(value).rsplit("/")[-1]))
+        # `ffmpeg -i in.mp4 -frames:v 1 thumb.jpg`: after the inputs given by -i, the output
+        writes = after_flag or (last and (named or (bool(flagged) and at not in flagged)))
         name = "output_path" if writes else _input_name(value, names)
         names.append(name)
         files.append(Literal(at, value, name, writes))

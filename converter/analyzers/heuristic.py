@@ -54,7 +54,7 @@ from skill2app.converter.analyzers.separation import Expansions, lone_english, s
 from skill2app.converter.analyzers.situations import situations
 from skill2app.converter.analyzers.snippets import snippet_pipelines
 from skill2app.converter.analyzers.step_builder import workflow_steps
-from skill2app.converter.analyzers.subcommands import subcommand_pipelines
+from skill2app.converter.analyzers.subcommands import documented_tool, subcommand_pipelines
 from skill2app.converter.analyzers.text import (
     EXAMPLE_TITLES,
     GENERIC_TITLES,
@@ -141,8 +141,13 @@ def analyze(inventory: Inventory) -> Plan:
         )
     _settle(claims)
     plan.pipelines += snippet_pipelines(inventory, {p.name for p in plan.pipelines})
-    plan.pipelines += command_pipelines(inventory, {p.name for p in plan.pipelines})
     tool = subcommand_pipelines(inventory, {p.name for p in plan.pipelines})
+    shown = documented_tool(inventory) if tool else None  # its commands are its subcommands'
+    plan.pipelines += command_pipelines(
+        inventory,
+        {p.name for p in [*plan.pipelines, *tool]},
+        frozenset(shown[0][:1]) if shown else frozenset(),
+    )
     plan.pipelines += tool
     _leave_interactive(plan, inventory)
     if not plan.pipelines:  # no programs, or none a step can run: the model does the task
@@ -233,8 +238,9 @@ def _is_the_skill(inventory: Inventory, program: Program) -> bool:
     return stem in _ENTRY_POINTS or bool(keys(humanize(stem)) & keys(name))
 
 
-# A program that checks what the skill makes: its name's first or last word says so.
-_CHECKING = re.compile(r"^(?:validat\w*|check\w*|lint\w*|verif\w*)$")
+# A program that checks what the skill makes: its name's first or last word says so
+# (``paper_audit_gate.py`` of a paper-reading skill, ``grade_issue_spot.py``).
+_CHECKING = re.compile(r"^(?:validat\w*|check\w*|lint\w*|verif\w*|audit\w*|gate|grad(?:e|er|ing))$")
 
 
 def _checks(name: str) -> bool:

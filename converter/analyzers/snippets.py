@@ -40,7 +40,9 @@ if TYPE_CHECKING:
     from skill2app.converter.inventory.model import Inventory
 
 PATH = re.compile(
-    r"^[\w./-]*[\w-]\.(pdf|csv|tsv|xlsx|xls|docx|pptx|txt|md|json|png|jpe?g|gif|html|xml)$", re.I
+    r"^[\w./-]*[\w-]\.(pdf|csv|tsv|xlsx|xls|docx|pptx|txt|md|json|png|jpe?g|gif|webp|html|xml|"
+    r"mp4|mov|mkv|avi|webm|m4v|mp3|wav|m4a|aac|flac|ogg|opus|srt|vtt)$",
+    re.I,
 )
 WRITES = {"save", "to_excel", "to_csv", "to_json", "write", "savefig", "Canvas",
           "SimpleDocTemplate", "dump"}  # fmt: skip
@@ -57,7 +59,10 @@ FIXTURE = {"pdf": "one-page.pdf", "csv": "table.csv", "xlsx": "table.xlsx", "xls
 SECOND = {"pdf": "form.pdf"}
 KIND = {"txt": "text", "md": "markdown", "xlsx": "excel", "xls": "excel", "docx": "word",
         "pptx": "slides", "png": "image", "jpg": "image", "jpeg": "image",
-        "gif": "image"}  # fmt: skip
+        "gif": "image", "webp": "image", "mp4": "video", "mov": "video", "mkv": "video",
+        "avi": "video", "webm": "video", "m4v": "video", "mp3": "audio", "wav": "audio",
+        "m4a": "audio", "aac": "audio", "flac": "audio", "ogg": "audio", "opus": "audio",
+        "srt": "subtitles", "vtt": "subtitles"}  # fmt: skip
 KNOWN = set(dir(builtins)) | {"__name__", "__file__"}
 
 

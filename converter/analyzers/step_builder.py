@@ -35,6 +35,7 @@ from skill2app.converter.analyzers.paths import (
 )
 from skill2app.converter.analyzers.text import free_name, snake, tier_for, unique
 from skill2app.converter.analyzers.workflow import folder_like, saves_in
+from skill2app.converter.inventory.exits import ok_exit_codes
 from skill2app.converter.inventory.invocations import Invocation
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.programs.interface import (
@@ -272,6 +273,7 @@ class StepBuilder:
             stdout,
             stdin=self._feed(inv.stdin) if inv.stdin is not None else None,
         )
+        step.ok_exit_codes = ok_exit_codes(self.inventory, program, command, shown or [inv])
         self.steps.append(step)
         self.ran[inv.program] = step
         self.ran_argv[inv.program] = list(inv.argv)

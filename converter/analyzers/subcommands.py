@@ -117,8 +117,36 @@ class Subcommand:
 
 def subcommand_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline]:
     """One pipeline per subcommand of the outside tool a skill without programs shows."""
-    if inventory.programs:
+    found = documented_tool(inventory)
+    if found is None:
         return []
+    launcher, _shown, subcommands = found
+    docs = inventory.documents
+    pairs = dict(p for doc in docs for p in _PAIR.findall(strip_markdown(doc.text)))
+    kept = [sub for sub in subcommands if sub.words[0] not in SETUP | SERVERS]
+    said = {sub.words: _said(inventory, sub, _model(sub)) for sub in kept}
+    # a phrase said of two subcommands (the title of the section showing both) tells
+    # neither apart
+    counts = Counter(trigger_key(phrase) for phrases in said.values() for phrase in phrases)
+    claimed: set[str] = set()  # the triggers of the pipelines before: never on two
+    pipelines = []
+    for sub in kept[:MAX_PIPELINES]:
+        name = slug(" ".join(sub.words), 4)
+        if not name or name in taken:
+            continue
+        taken.add(name)
+        own = [phrase for phrase in said[sub.words] if counts[trigger_key(phrase)] == 1]
+        pipelines.append(_pipeline(inventory, launcher, sub, name, pairs, own, claimed))
+    return pipelines
+
+
+def documented_tool(
+    inventory: Inventory,
+) -> tuple[tuple[str, ...], list[Line], list[Subcommand]] | None:
+    """The outside tool a skill without programs shows with subcommands (its launcher, the
+    lines showing it, its subcommands); None when there is none."""
+    if inventory.programs:
+        return None
     docs = inventory.documents  # SKILL.md first (its body), then the files it links
     by_tool: dict[tuple[str, ...], list[Line]] = {}
     for doc in docs:
@@ -139,7 +167,7 @@ def subcommand_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline
                     seen = Line(doc, line, rest, comment, section, usage, after, before)
                     by_tool.setdefault(launcher, []).append(seen)
     if not by_tool:
-        return []
+        return None
     launcher, shown = max(by_tool.items(), key=lambda item: len(item[1]))
     subcommands = _subcommands(shown)
     # two subcommands or more; or one the documents show three times at least (`buf curl`)
@@ -148,23 +176,8 @@ def subcommand_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline
         or not subcommands
         or (len(subcommands) == 1 and len(subcommands[0].lines) < 3)
     ):
-        return []
-    pairs = dict(p for doc in docs for p in _PAIR.findall(strip_markdown(doc.text)))
-    kept = [sub for sub in subcommands if sub.words[0] not in SETUP | SERVERS]
-    said = {sub.words: _said(inventory, sub, _model(sub)) for sub in kept}
-    # a phrase said of two subcommands (the title of the section showing both) tells
-    # neither apart
-    counts = Counter(trigger_key(phrase) for phrases in said.values() for phrase in phrases)
-    claimed: set[str] = set()  # the triggers of the pipelines before: never on two
-    found = []
-    for sub in kept[:MAX_PIPELINES]:
-        name = slug(" ".join(sub.words), 4)
-        if not name or name in taken:
-            continue
-        taken.add(name)
-        own = [phrase for phrase in said[sub.words] if counts[trigger_key(phrase)] == 1]
-        found.append(_pipeline(inventory, launcher, sub, name, pairs, own, claimed))
-    return found
+        return None
+    return launcher, shown, subcommands
 
 
 def _model(sub: Subcommand) -> Line:

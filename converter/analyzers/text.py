@@ -89,8 +89,11 @@ def ascii_words(text: str) -> list[str]:
 
 
 def slug(text: str, limit: int = 5) -> str:
-    """Lowercase-hyphen name from the ASCII words of ``text``; "" when it has none."""
-    return "-".join(ascii_words(text)[:limit])
+    """Lowercase-hyphen name from the ASCII words of ``text``, from its first word with a
+    letter ("指定位置から1フレーム抽出" has no name: not "1"); "" when it has none."""
+    words = ascii_words(text)
+    start = next((i for i, word in enumerate(words) if re.search("[a-z]", word)), len(words))
+    return "-".join(words[start:][:limit])
 
 
 def snake(text: str, limit: int = 4) -> str:

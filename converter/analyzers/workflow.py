@@ -2,7 +2,10 @@
 
 A section whose ordered list runs a program in at least one item, and either has an item
 without a program or runs two programs, is a workflow (``find_workflows``); so are steps
-written as sub-headings when one reads a file an earlier one saves.  A list of things rather
+written as sub-headings when one reads a file an earlier one saves, or when a step of
+judgement follows a program's (``### Step 2: Run Automated Analysis``, ``### Step 3: Review
+Quality Scores``) under a section of the document (not its title over its phases) and every
+command of them is one its program takes.  A list of things rather
 than steps (a document's sections) above one program's command is none.  A step that says to
 run a program with no command of its own runs it as SKILL.md first shows it.  Data piped into
 a program comes from an input (``cat FILE |``, ``< FILE``, ``echo TEXT |``) or from the step of
@@ -118,7 +121,23 @@ def _headed_workflow(inventory: Inventory, index: int) -> list[Item]:
             if saved & set(inv.argv):
                 return items
         saved |= {value for inv in item.invocations for value in _saves(inventory, inv)}
-    return []
+    judging = any(not item.invocations for item in items[1:])
+    runnable = all(_maps(inventory, inv) for item in items for inv in item.invocations)
+    if doc.sections[index].level > 1 and judging and runnable:
+        return items  # a step of judgement on what a program found ("Review Quality Scores")
+    return []  # the document's own title over its phases: the skill, not one workflow
+
+
+def _maps(inventory: Inventory, inv: Invocation) -> bool:
+    """Whether every flag a command passes is one its program declares (a parser that says
+    which it takes); a document's slip (``--input`` to a program without it) is no step."""
+    program = inventory.program(inv.program)
+    cli = (program.cli if program else None) or Command("none")
+    parsed = parse_argv(inv.argv, cli)
+    command = cli.subcommands.get(parsed.subcommand, cli)
+    if command.framework == "none" and not command.params:
+        return True
+    return all(command.flag(name) is not None for name, _value in parsed.flags)
 
 
 def _saves(inventory: Inventory, inv: Invocation) -> list[str]:
