@@ -59,6 +59,7 @@ SETS = (
     "fresh14",
     "fresh15",
     "fresh16",
+    "fresh17",
 )
 _SOURCE = re.compile(r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<commit>[0-9a-f]{7,40}):(?P<path>\S+)$")
 _KEY = re.compile(r"^(set|source):\s*(\S+)\s*$", re.M)
