@@ -349,6 +349,19 @@ FILES = ["scripts/fill_form.py", "scripts/x.sh", "calendar.js", "tools/report.py
             "",
             [("scripts/fill_form.py", ["<in.pdf>"], "python", [])],
         ),
+        (  # charting-vega-lite (round 21): a placeholder ending a path is no redirection,
+            # in quotes too (uipath-governance)
+            'python scripts/fill_form.py /uploads/<filename> --out "$T/<product>.json" --x',
+            "",
+            [
+                (
+                    "scripts/fill_form.py",
+                    ["/uploads/<filename>", "--out", "$T/<product>.json", "--x"],
+                    "python",
+                    [],
+                )
+            ],
+        ),
         ("python other.py --x", "", []),
         (  # burpsuite-project-parser (fresh3): the skill root as a `{baseDir}` placeholder
             "{baseDir}/scripts/fill_form.py in.pdf auditItems | wc -cl",

@@ -630,3 +630,74 @@ def test_the_reviewers_workflow_cases(tmp_path: Path) -> None:
         },
     )
     assert got["guide"] == ["C", "C", "L"]  # facts, read_guides, the post
+
+
+AUDIT_PY = (
+    "import argparse\np = argparse.ArgumentParser()\np.add_argument('--file', required=True)\n"
+    "p.add_argument('--monitor', action='store_true')\np.parse_args()\n"
+)
+AUDIT = {
+    "SKILL.md": "---\nname: audit\ndescription: Audit a dataset.\n---\n# Audit\n\n"
+    "## Entry Points\n\n### Mode 1 — Full Audit (New Dataset)\n\n"
+    "1. **Profile** — Run `profile.py` to get shape and types\n"
+    "2. **Missing Values** — Run `missing.py` to classify missingness\n"
+    "3. **Score & Report** — Assign a quality score and produce the remediation plan\n\n"
+    "### Mode 3 — Monitoring\n\n1. Generate thresholds from `profile.py --monitor`\n"
+    "2. Schedule the checks\n\n## Tools\n\n```bash\npython3 scripts/profile.py --file data.csv\n"
+    "python3 scripts/missing.py --file data.csv\n```\n",
+    "scripts/profile.py": AUDIT_PY,
+    "scripts/missing.py": AUDIT_PY,
+}
+
+
+def test_each_step_saying_to_run_a_program_runs_it_and_the_model_sees_every_output(
+    tmp_path: Path,
+) -> None:
+    """data-quality-auditor (round 21): only the first "Run `x.py`" step ran its program (as
+    a prose mention showed it, with --monitor); the model was told to "run" the others, and
+    saw only the last output.  A program named like a standard module gets a step name that
+    is not one."""
+    plan = analyze(build_inventory(write_tree(tmp_path / "audit", AUDIT)))
+    audit = plan.pipeline("full-audit")
+    assert audit is not None
+    assert [s.type for s in audit.steps] == ["code", "code", "llm"]
+    profile, missing, review = audit.steps
+    assert isinstance(profile, CodeStep) and isinstance(missing, CodeStep)
+    assert (profile.program, missing.program) == ("scripts/profile.py", "scripts/missing.py")
+    assert all(a.flag != "--monitor" for a in profile.args)
+    assert "{{run_profile.output}}" in review.prompt and "{{missing.output}}" in review.prompt
+    # steps/profile.py would hide Python's profile module: the pipeline was dropped for it
+    assert profile.name == "run_profile"
+
+
+ANALYZE_PY = "import sys, json\nprint(json.dumps({'fields': [sys.argv[1]]}))\n"
+CHARTS_MD = (
+    "---\nname: charts\ndescription: Make charts from data.\n---\n# Charts\n\n"
+    "## Primary Workflow: Data Upload → Chart Explorer\n\n"
+    "Execute this sequence when user uploads data without specifying chart type:\n\n"
+    "### 1. Analyze Data Structure\n\n```bash\n"
+    "python /mnt/skills/charts/scripts/analyze.py /mnt/user-data/uploads/<filename>\n```\n\n"
+    "### 2. Select Meaningful Charts\n\nPick five charts the data supports.\n\n"
+    "## {several}\n\n### 1. Profile\n\n```bash\npython scripts/analyze.py data.csv\n```\n\n"
+    "### 2. Review\n\nRead the profile.\n"
+)
+
+
+def test_numbered_sub_headings_of_one_workflow_are_its_steps(tmp_path: Path) -> None:
+    """charting-vega-lite (round 21): "### 1. Analyze Data Structure" under "## Primary
+    Workflow: ..." was no workflow, so no pipeline ever made a chart; its command's
+    `uploads/<filename>` was read as a redirection from the file `filename>`.  "Key
+    Workflows" over numbered sub-headings lists several tasks, not the steps of one."""
+    files = {
+        "SKILL.md": CHARTS_MD.format(several="Key Workflows"),
+        "scripts/analyze.py": ANALYZE_PY,
+    }
+    plan = analyze(build_inventory(write_tree(tmp_path / "charts", files)))
+    explorer = plan.pipeline("data-upload-chart-explorer")
+    assert explorer is not None
+    assert [s.type for s in explorer.steps] == ["code", "llm"]
+    run = explorer.steps[0]
+    assert isinstance(run, CodeStep) and run.stdin is None
+    assert len([i for i in explorer.input if i.required]) == 1  # the uploaded file
+    assert explorer.description == "Data Upload → Chart Explorer"  # not "Execute this ..."
+    assert not any(len(p.steps) > 1 for p in plan.pipelines if p is not explorer)

@@ -16,6 +16,12 @@ _STEP_TITLE = re.compile(
     r"\s*(?:[:：.)\-–—]\s*|\s+|$)(.*)$",
     re.I,
 )
+# A sub-heading numbered as a step of its section: "1. Analyze Data Structure", "2) Plan".
+_NUMBERED_TITLE = re.compile(
+    r"^(?:(?:step|phase|stage|ステップ|步骤|阶段)\s*(\d+)|第\s*(\d+)\s*[步阶]段?|(\d+)[.)])"
+    r"\s*(?:[:：.)\-–—]\s*|\s+|$)(.*)$",
+    re.I,
+)
 _BULLET = re.compile(r"^\s{0,3}[-*+]\s+(.*)$")
 
 
@@ -88,16 +94,17 @@ def ancestors(doc: SkillDoc, index: int) -> list[int]:
     return found
 
 
-def headed_items(doc: SkillDoc, index: int) -> list[Item]:
-    """The steps of a section written as sub-headings (``### Step 1: Parse``), in order: each
-    is an item spanning its sub-heading's whole text.  Empty unless there are two or more, all
-    at one heading level."""
+def headed_items(doc: SkillDoc, index: int, numbered: bool = False) -> list[Item]:
+    """The steps of a section written as sub-headings (``### Step 1: Parse``; with
+    ``numbered``, ``### 1. Analyze Data`` too), in order: each is an item spanning its
+    sub-heading's whole text.  Empty unless there are two or more, all at one heading level."""
     parent = doc.sections[index]
     steps = []
+    pattern = _NUMBERED_TITLE if numbered else _STEP_TITLE
     for at in range(index + 1, len(doc.sections)):
         if doc.sections[at].level <= parent.level:
             break
-        match = _STEP_TITLE.match(doc.sections[at].title.strip())
+        match = pattern.match(doc.sections[at].title.strip())
         if match is not None and ancestors(doc, at)[0] == index:  # its own, not deeper ones
             steps.append((at, match))
     if len(steps) < 2 or len({doc.sections[at].level for at, _m in steps}) > 1:
@@ -105,11 +112,12 @@ def headed_items(doc: SkillDoc, index: int) -> list[Item]:
     items = []
     for at, match in steps:
         section = doc.sections[at]
-        title = match.group(3).strip()
+        *numbers, title = match.groups()
+        title = title.strip()
         paragraphs = section_prose(doc, at).split("\n\n")
         prose = next((p.strip() for p in paragraphs if _is_prose(p)), "")
         raw = f"{title}: {' '.join(prose.split())}" if title and prose else title or prose
-        number = int(match.group(1) or match.group(2))
+        number = int(next(n for n in numbers if n))
         items.append(
             Item(number, section.line, section.end_line, strip_markdown(raw), raw, heading=True)
         )

@@ -68,6 +68,7 @@ from skill2app.converter.analyzers.text import (
     keys,
     overlap,
     slug,
+    strip_markdown,
     tier_for,
     unique,
 )
@@ -79,7 +80,9 @@ from skill2app.converter.analyzers.triggers import (
     in_language,
     more_requests,
     pick,
+    title_text,
     trigger_key,
+    worth,
 )
 from skill2app.converter.analyzers.workflow import find_workflows, unreproduced_pipe
 from skill2app.converter.inventory.exits import ok_exit_codes
@@ -370,7 +373,7 @@ def _workflow_pipeline(
     if GENERIC_TITLES.match(title.strip()) and parent >= 0 and doc.sections[parent].level > 1:
         told = parent  # "## Workflow 1: AI臭診断" over "### Steps" (not the skill's own title)
         title = doc.sections[told].title
-    task = as_task(title)
+    task = as_task(title) or _labelled_task(title)
     generic = bool(GENERIC_TITLES.match(title.strip())) or not slug(task)  # no task, or no name
     # a task in CJK leaves little of itself in a name ("AI臭診断" → "ai"): the skill's then
     short = has_cjk(task) and len(slug(task)) < 4
@@ -396,6 +399,21 @@ def _workflow_pipeline(
         f"{doc.path}:{doc.sections[index].line}",
     )
     return pipeline, found
+
+
+# "Primary Workflow: Data Upload → Chart Explorer": which workflow, then what it does.
+_WORKFLOW_LABEL = re.compile(
+    r"^[^:：]{0,30}\b(?:workflow|process|procedure)\s*[:：]\s*(\S.*)$|^[^:：]{0,10}(?:流程|工作流)\s*[:：]\s*(\S.*)$",
+    re.I,
+)
+
+
+def _labelled_task(title: str) -> str:
+    """What a workflow labelled in its title does ("Secondary Workflow: Specific Chart
+    Request" → "Specific Chart Request"); "" when the title is no such label."""
+    found = _WORKFLOW_LABEL.match(strip_markdown(title).lstrip("# ").strip())
+    rest = next((g for g in found.groups() if g), "") if found else ""
+    return title_text(rest) if rest and worth(rest) else ""
 
 
 def _dedupe(plan: Plan) -> None:

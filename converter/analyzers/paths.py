@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from skill2app.converter.analyzers.dispatch import dispatched
 from skill2app.converter.analyzers.environment import env_of
 from skill2app.converter.analyzers.modes import Mode, find_modes
-from skill2app.converter.analyzers.text import capital, free_name, humanize, slug, snake
+from skill2app.converter.analyzers.text import capital, free_name, humanize, slug, snake, step_name
 from skill2app.converter.inventory.invocations import Invocation, is_placeholder, order_key
 from skill2app.converter.inventory.programs.interface import (
     AUTHORITATIVE,
@@ -405,7 +405,7 @@ def code_step(path: MainPath, taken: set[str]) -> tuple[CodeStep, list[Input]]:
     if rest and any("--" in inv.argv for inv in path.invocations):
         rest.insert(0, Arg(value="--"))
     stem = path.program.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    name = snake(path.label) or snake(stem) or "run"
+    name = step_name(snake(path.label) or snake(stem) or "run")
     step = CodeStep(name, path.program.path, args + fixed + rest, path.subcommand, stdout)
     fed = [inv.stdin for inv in path.invocations if inv.stdin is not None]
     if fed:

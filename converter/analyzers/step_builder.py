@@ -33,7 +33,7 @@ from skill2app.converter.analyzers.paths import (
     json_switch,
     stdin_input,
 )
-from skill2app.converter.analyzers.text import free_name, snake, tier_for, unique
+from skill2app.converter.analyzers.text import free_name, snake, step_name, tier_for, unique
 from skill2app.converter.analyzers.workflow import folder_like, saves_in
 from skill2app.converter.inventory.exits import ok_exit_codes
 from skill2app.converter.inventory.invocations import Invocation
@@ -66,11 +66,12 @@ LABELS = {
     "en": {"rules": "Follow these rules:", "steps": "Steps:", "input": "Input:",
            "previous": "Output of the previous step:", "request": "The user's request",
            "text": "The text to work on", "guides": "The skill's guides these steps name:",
-           "inputs": "The pipeline's inputs:", "answer": "Your answer at step {step}:"},
+           "inputs": "The pipeline's inputs:", "answer": "Your answer at step {step}:",
+           "output_of": "Output of step {step}:"},
     "zh": {"rules": "遵守以下规则：", "steps": "步骤：", "input": "输入：",
            "previous": "上一步的输出：", "request": "用户的请求", "text": "要处理的文本",
            "guides": "这些步骤提到的技能指南：", "inputs": "流水线的输入：",
-           "answer": "你在步骤 {step} 的回答："},
+           "answer": "你在步骤 {step} 的回答：", "output_of": "步骤 {step} 的输出："},
 }  # fmt: skip
 _FILE_WORD = re.compile(r"`([\w.-]+\.(?:json|ya?ml|csv|md|txt))`")
 # The skill's own folder as an agent's placeholder: `{baseDir}/references/GUIDE.md`.
@@ -108,7 +109,7 @@ class StepBuilder:
         self.pipes: set[tuple[str, int, str]] = set()  # (file, line, program) piping onwards
 
     def unique_name(self, name: str) -> str:
-        return free_name(name, {s.name for s in self.steps})
+        return free_name(step_name(name), {s.name for s in self.steps})
 
     def llm_items(self, items: list[Item], last: bool = False) -> None:
         """One llm step for consecutive items that run no program: the model does them in
@@ -164,7 +165,18 @@ class StepBuilder:
             request = Input("request", "string", True, self.labels["request"])
             self.inputs.setdefault("request", request)
             return f"{self.labels['input']}\n{{{{input.request}}}}\n"
-        context = f"{self.labels['previous']}\n{{{{{self.steps[-1].name}.output}}}}\n"
+        ran: list[str] = []  # the code steps since the last llm step: the model sees each
+        for step in reversed(self.steps):
+            if isinstance(step, LlmStep):
+                break
+            ran.insert(0, step.name)
+        if len(ran) > 1:  # profile, missing values, outliers: then score and report
+            context = "".join(
+                f"{self.labels['output_of'].format(step=name)}\n{{{{{name}.output}}}}\n\n"
+                for name in ran
+            )
+        else:
+            context = f"{self.labels['previous']}\n{{{{{self.steps[-1].name}.output}}}}\n"
         if not asked:  # what the programs were given may say it all: "" then
             needed = not any(i.required for i in self.inputs.values())
             request = Input("request", "string", needed, self.labels["request"])

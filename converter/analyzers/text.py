@@ -7,6 +7,7 @@ bullets), so they stay in the skill's language; these helpers only cut and compa
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 
 CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
@@ -315,6 +316,13 @@ def unique(items: list[str], limit: int = 0) -> list[str]:
             seen.add(key)
             out.append(item.strip())
     return out[:limit] if limit else out
+
+
+def step_name(name: str) -> str:
+    """``name``, or ``run_<name>`` when Python's standard library has a module of that name: a
+    step is written as steps/<name>.py, which would hide it from the steps beside it
+    (``scripts/profile.py``'s step, ``json``)."""
+    return f"run_{name}" if name in sys.stdlib_module_names else name
 
 
 def free_name(name: str, taken: set[str]) -> str:

@@ -327,6 +327,7 @@ def first_of(text: str) -> str:
 INSTRUCTION = re.compile(
     r"^(?:(?:tell|ask|once|after|before|if|when|while|note|make sure|remember|always|never|"
     r"do not|don't|you|run|use|call|see|read|first|then|next|finally|important|warning|"
+    r"execute|follow|perform|"
     r"critical|it|this|that)\b|请|注意|先|然后|首先|如果|若|必须|确认|确保|务必)",
     re.I,
 )

@@ -109,7 +109,7 @@ def _headed_workflow(inventory: Inventory, index: int) -> list[Item]:
     doc = inventory.skill
     items = [
         item
-        for item in headed_items(doc, index)
+        for item in headed_items(doc, index, _one_workflow(doc.sections[index].title))
         if not SETUP_TITLES.search(doc.sections[doc.section_of(item.line)].title)
     ]
     _place(inventory, items)
@@ -194,19 +194,24 @@ def _run_where_named(inventory: Inventory, items: list[Item], title: str = "") -
             return
     if any(item.invocations for item in items) or not _WORKFLOW_TITLE.search(title):
         return  # "## Tips: 1. If you get a timeout, run `fetch.py` again": no workflow
-    for item in items:
-        if _CONDITIONAL.match(item.text):
+    for item in items:  # each: "2. Run `missing_value_analyzer.py` to classify ..."
+        if _CONDITIONAL.match(item.text) or not _RUN_WORD.search(item.raw):
             continue
         shown = [
-            inv
+            first
             for program in inventory.programs
             if _names(item.raw, program.path)
-            for inv in program.invocations[:1]
-            if inv.file == inventory.skill.path
+            and (first := _first_shown(inventory, program.invocations)) is not None
         ]
-        if _RUN_WORD.search(item.raw) and len(shown) == 1:
-            item.invocations = shown  # "1. Run `scripts/x.py` against the repository"
-            return
+        if len(shown) == 1:
+            item.invocations = shown
+
+
+def _first_shown(inventory: Inventory, invocations: list[Invocation]) -> Invocation | None:
+    """The first command of SKILL.md running a program, a block's before a mention in prose
+    ("from `data_profiler.py --monitor`" is no way to run it for a full audit)."""
+    mine = [inv for inv in invocations if inv.file == inventory.skill.path]
+    return next((inv for inv in mine if inv.source == "block"), mine[0] if mine else None)
 
 
 # A section whose numbered list is the way the work is done, and a step that only applies
@@ -216,6 +221,16 @@ _WORKFLOW_TITLE = re.compile(
     r"ワークフロー",
     re.I,
 )
+# "Key Workflows", "Processes": a list of tasks, each numbered sub-heading one of its own.
+_SEVERAL = re.compile(r"\b(?:workflows|processes|procedures|modes|examples)\b", re.I)
+
+
+def _one_workflow(title: str) -> bool:
+    """Whether a section is one workflow whose numbered sub-headings are its steps
+    ("## Primary Workflow: Data Upload → Chart Explorer" over "### 1. Analyze Data")."""
+    return bool(_WORKFLOW_TITLE.search(title)) and not _SEVERAL.search(title)
+
+
 _CONDITIONAL = re.compile(r"\s*(?:if|when|unless|in case|如果|若|当|もし)\b", re.I)
 
 

@@ -142,12 +142,14 @@ def _quote_after(text: str, quote: str = "") -> str:
 
 
 # A placeholder word: `<file.pdf>`, `<output pdf>`, `<workspace>/iteration-N`, `<dir>/out.json`,
-# `<owner>/<repo>`, `[<path> ...]`, a value `NAME=<user_id>` and `<目标目录>` too.
+# `<owner>/<repo>`, `uploads/<filename>`, `[<path> ...]`, a value `NAME=<user_id>` and
+# `<目标目录>` too.
 _NAME = r"<[^\W\d](?:[^<>|&;\n]*?[^<>|&;\s])?>"
 # ... or a choice between values: `--mode <drama|narration>`, `&status={done|doing|mark}`
 _CHOICE = r"<[\w.-]+(?:\|[\w.-]+)+>|\{[\w.-]+(?:\|[\w.-]+)+\}"
 _ANGLE = re.compile(
-    rf"(?:(?<=[\s\[=])|^)(?:{_CHOICE}|{_NAME}(?:{_NAME}|[^\s<>|&;\]])*)(?=[\s\]]|$)"
+    rf"(?:(?<=[\s\[=])|^)(?:{_CHOICE}|{_NAME}(?:{_NAME}|[^\s<>|&;\]])*)(?=[\s\]]|$)|"
+    rf"(?<=/){_NAME}(?:{_NAME}|[^\s<>|&;\]\"'])*(?=[\s\]\"']|$)"  # uploads/<filename>"
 )
 
 
