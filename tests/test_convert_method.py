@@ -639,6 +639,7 @@ AUDIT_PY = (
 AUDIT = {
     "SKILL.md": "---\nname: audit\ndescription: Audit a dataset.\n---\n# Audit\n\n"
     "## Entry Points\n\n### Mode 1 — Full Audit (New Dataset)\n\n"
+    "Use when the user brings a dataset nobody has assessed yet.\n\n"
     "1. **Profile** — Run `profile.py` to get shape and types\n"
     "2. **Missing Values** — Run `missing.py` to classify missingness\n"
     "3. **Score & Report** — Assign a quality score and produce the remediation plan\n\n"
@@ -668,6 +669,7 @@ def test_each_step_saying_to_run_a_program_runs_it_and_the_model_sees_every_outp
     assert "{{run_profile.output}}" in review.prompt and "{{missing.output}}" in review.prompt
     # steps/profile.py would hide Python's profile module: the pipeline was dropped for it
     assert profile.name == "run_profile"
+    assert "brings a dataset nobody has assessed yet" in audit.triggers  # its own words
 
 
 ANALYZE_PY = "import sys, json\nprint(json.dumps({'fields': [sys.argv[1]]}))\n"

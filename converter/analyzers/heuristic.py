@@ -71,6 +71,7 @@ from skill2app.converter.analyzers.text import (
     strip_markdown,
     tier_for,
     unique,
+    use_when_phrases,
 )
 from skill2app.converter.analyzers.triggers import (
     MAX_TRIGGERS,
@@ -388,7 +389,11 @@ def _workflow_pipeline(
         p.path for p in inventory.programs
     }
     found = _described(situations(doc), set(), topic, 0 if alone else 2)
-    triggers = [task, description, *found]
+    # "### Mode 1 — Full Audit" over "Use when you have a dataset you've never assessed
+    # before.": the situation its own section names
+    own = use_when_phrases(section_prose(doc, told).split("\n\n")[0])
+    own = [o for o in own if len(o.split()) >= 3 or (has_cjk(o) and len(o) >= 4)]
+    triggers = [task, description, *own, *found]
     pipeline = Pipeline(
         name,
         description,
