@@ -703,3 +703,54 @@ def test_numbered_sub_headings_of_one_workflow_are_its_steps(tmp_path: Path) -> 
     assert len([i for i in explorer.input if i.required]) == 1  # the uploaded file
     assert explorer.description == "Data Upload → Chart Explorer"  # not "Execute this ..."
     assert not any(len(p.steps) > 1 for p in plan.pipelines if p is not explorer)
+
+
+def test_a_step_forbidding_a_program_does_not_run_it(tmp_path: Path) -> None:
+    """A second read: "3. Never run `purge.py` without confirmation" ran purge every time."""
+    files = {
+        **AUDIT,
+        "SKILL.md": AUDIT["SKILL.md"]
+        .replace(
+            "3. **Score & Report**", "3. Never run `purge.py` without confirmation\n4. **Score"
+        )
+        .replace("```\n", "python3 scripts/purge.py --file data.csv\n```\n"),
+        "scripts/purge.py": AUDIT_PY,
+    }
+    plan = analyze(build_inventory(write_tree(tmp_path / "audit", files)))
+    audit = plan.pipeline("full-audit")
+    assert audit is not None
+    programs = [s.program for s in audit.steps if isinstance(s, CodeStep)]
+    assert "scripts/purge.py" not in programs and len(programs) == 2
+
+
+def test_numbered_alternatives_under_usage_are_no_workflow(tmp_path: Path) -> None:
+    """A second read: "## Usage" over "### 1. Summarize a CSV", "### 2. Compare two CSVs",
+    "### 3. Review the numbers" made one pipeline needing every file of both."""
+    md = (
+        "---\nname: csv\ndescription: Analyze CSV files.\n---\n# CSV\n\n## Usage\n\n"
+        "### 1. Summarize a CSV\n\n```bash\npython3 scripts/profile.py --file data.csv\n```\n\n"
+        "### 2. Compare Two CSV Files\n\n```bash\npython3 scripts/missing.py --file old.csv\n"
+        "```\n\n### 3. Review the Numbers\n\nRead what the tools printed.\n"
+    )
+    files = {"SKILL.md": md, "scripts/profile.py": AUDIT_PY, "scripts/missing.py": AUDIT_PY}
+    plan = analyze(build_inventory(write_tree(tmp_path / "csv", files)))
+    assert plan.pipelines and all(len(p.steps) == 1 for p in plan.pipelines)
+
+
+def test_an_option_before_the_subcommand_is_the_programs(tmp_path: Path) -> None:
+    """A second read: `logs.py --verbose scan server.log` (--verbose on the parent parser)
+    was taken for a flag the program does not declare, and the workflow was dropped."""
+    logs = (
+        "import argparse\np = argparse.ArgumentParser()\np.add_argument('--verbose', "
+        "action='store_true')\nsub = p.add_subparsers(dest='cmd')\nscan = sub.add_parser('scan')\n"
+        "scan.add_argument('file')\np.parse_args()\n"
+    )
+    md = (
+        "---\nname: logs\ndescription: Find errors in logs.\n---\n# Logs\n\n## Workflow\n\n"
+        "### Step 1: Scan the Log\n\n```bash\npython3 scripts/logs.py --verbose scan server.log\n"
+        "```\n\n### Step 2: Explain the Errors\n\nTell the user what caused each error.\n"
+    )
+    plan = analyze(
+        build_inventory(write_tree(tmp_path / "logs", {"SKILL.md": md, "scripts/logs.py": logs}))
+    )
+    assert any([s.type for s in p.steps] == ["code", "llm"] for p in plan.pipelines)

@@ -161,3 +161,50 @@ def test_a_workflow_whose_command_the_program_cannot_take_is_no_pipeline(tmp_pat
     files = {"SKILL.md": WORKFLOW_MD.format(extra=" --input x.md"), "scripts/review.py": REVIEW_PY}
     plan = analyze(build_inventory(write_tree(tmp_path, files)))
     assert plan.pipelines and all(s.type == "code" for p in plan.pipelines for s in p.steps)
+
+
+def test_a_file_named_like_one_of_the_app_is_written_where_the_user_is(tmp_path: Path) -> None:
+    """A second read: `output=README.md` from an empty folder wrote into the APP's README."""
+    app, pipeline = converted(tmp_path, {"SKILL.md": DETECT_MD, "scripts/detect.py": DETECT_PY})
+    before = (app / "README.md").read_bytes()
+    work = tmp_path / "work"
+    work.mkdir()
+    output = json.dumps(run(app, pipeline, work, "output=README.md"))
+    assert (app / "README.md").read_bytes() == before
+    assert (work / "README.md").is_file() and str(work / "README.md") in output
+
+
+BIG_PY = """import argparse
+parser = argparse.ArgumentParser()
+parser.add_argument("-o", "--output", help="Output file path")
+args = parser.parse_args()
+if "://" not in args.output:
+    with open(args.output, "w") as handle:
+        handle.write("é" * 150_000 + "x" * 300_000)
+"""
+BIG_MD = DETECT_MD.replace("detect.py -o out.json", "big.py -o out.txt")
+
+
+def test_a_big_file_is_read_back_in_part_and_a_url_makes_no_folder(tmp_path: Path) -> None:
+    app, pipeline = converted(tmp_path, {"SKILL.md": BIG_MD, "scripts/big.py": BIG_PY})
+    work = tmp_path / "work"
+    work.mkdir()
+    result = run(app, pipeline, work, "output=big.txt")
+    output = result["output"] if "output" in result else result
+    found = json.dumps(result)
+    assert '"saved_truncated": true' in found
+    saved = next(v for k, v in _items(output) if k == "saved")
+    assert 0 < len(saved) <= 200_000
+    run(app, pipeline, work, "output=s3://bucket/key.txt")
+    assert not (work / "s3:").exists()
+
+
+def _items(value: object):
+    """Every (key, value) of a JSON value, nested ones too."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key, item
+            yield from _items(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _items(item)

@@ -41,7 +41,7 @@ from skill2app.converter.analyzers.snippets import (
     reading,
     situations,
 )
-from skill2app.converter.analyzers.text import slug, snake, unique
+from skill2app.converter.analyzers.text import free_name, slug, snake, step_name, unique
 from skill2app.converter.analyzers.triggers import as_task
 from skill2app.converter.plan.model import CodeStep, Pipeline, Sample, Written
 
@@ -65,7 +65,10 @@ _SHELL_SYNTAX = re.compile(r"[|;&<>$`*?(){}\\]")
 _TOOL = re.compile(r"^[a-z][a-z0-9_.+-]*$")
 _OUTPUT_FLAGS = frozenset({"-o", "--output", "--out", "--outfile", "--output-file"})
 _INPUT_FLAGS = frozenset({"-i", "--input", "--in", "--infile", "--input-file"})
-_WRITING_FLAG = re.compile(r"^--?[\w-]*(?:download|save|output|dest|export|write)", re.I)
+_WRITING_FLAG = re.compile(
+    r"^(?!--?no-)--?(?:[\w-]*[_-])?(?:download|save|output|out|dest|export|write)(?:[_-](?:to|file|path|dir))?$",
+    re.I,
+)  # --download sunset.mp4, --save-to x, --output-file x; not --no-save, --download-archive
 _OUTPUT_NAME = re.compile(
     r"^(?:out|output|result|merged|combined|decrypted|encrypted|rotated|converted|compressed|"
     r"new|final|cleaned|fixed)\b",
@@ -185,8 +188,10 @@ def _literals(words: list[str]) -> list[Literal]:
         last = at == paths[-1] and len(paths) > 1
         named = bool(_OUTPUT_NAME.match(_stem(value).rsplit("/")[-1]))
         # `ffmpeg -i in.mp4 -frames:v 1 thumb.jpg`: after the inputs given by -i, the output
-        writes = after_flag or (last and (named or (bool(flagged) and at not in flagged)))
-        name = "output_path" if writes else _input_name(value, names)
+        # (not the value of another option: `tablix -i data.csv --config rules.json`)
+        trailing = bool(flagged) and at not in flagged and not before.startswith("-")
+        writes = after_flag or (last and (named or trailing))
+        name = free_name("output_path", set(names)) if writes else _input_name(value, names)
         names.append(name)
         files.append(Literal(at, value, name, writes))
     return files
@@ -239,7 +244,7 @@ def _pipeline(inventory: Inventory, command: Command, name: str) -> Pipeline:
     title = command.title[:1].upper() + command.title[1:]
     description = f"{title} with {command.tool}"
     step = CodeStep(
-        snake(name, 4) or "run",
+        step_name(snake(name, 4) or "run"),
         "",
         write=Written("python", program_source(command)),
         output={"printed": "string", "written": "array"},

@@ -28,6 +28,7 @@ from skill2app.converter.analyzers.text import (
     overlap,
     slug,
     snake,
+    step_name,
     unique,
     use_when_phrases,
 )
@@ -319,7 +320,7 @@ def _pipeline(inventory: Inventory, snippet: Snippet, name: str, title: str) -> 
     description = f"{title} with {library}" if with_library else title
     inputs = [file_input(item) for item in snippet.files]
     step = CodeStep(
-        snake(name, 4) or "run",
+        step_name(snake(name, 4) or "run"),
         "",
         write=Written("python", program_source(snippet)),
         output={"printed": "string", "written": "array"},

@@ -40,7 +40,14 @@ from typing import TYPE_CHECKING, Any
 from skill2app.converter.analyzers.commands import NOT_TOOLS, SHELLS
 from skill2app.converter.analyzers.documentation import prose_before
 from skill2app.converter.analyzers.snippets import GENERIC, situations
-from skill2app.converter.analyzers.text import capital, slug, snake, strip_markdown, unique
+from skill2app.converter.analyzers.text import (
+    capital,
+    slug,
+    snake,
+    step_name,
+    strip_markdown,
+    unique,
+)
 from skill2app.converter.analyzers.tool_args import (
     OPTIONAL_ARG,
     PLACEHOLDER,
@@ -302,7 +309,7 @@ def _pipeline(
         inputs.append(Input(flag.name, flag.type, required, what, None, default))
     tool = launcher[0]
     step = CodeStep(
-        snake(name, 4) or "run",
+        step_name(snake(name, 4) or "run"),
         "",
         write=Written("python", program_source(launcher, sub.words, positionals, flags)),
         output={"printed": "string"},

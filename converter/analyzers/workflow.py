@@ -32,11 +32,13 @@ from skill2app.converter.analyzers.text import (
     has_cjk,
     strip_markdown,
 )
+from skill2app.converter.analyzers.triggers import is_negative
 from skill2app.converter.analyzers.verbs import names_an_action
 from skill2app.converter.inventory.invocations import Invocation
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.programs.interface import (
     Command,
+    as_run,
     parse_argv,
 )
 from skill2app.converter.inventory.skill import SkillDoc
@@ -104,8 +106,10 @@ def _place(inventory: Inventory, items: list[Item]) -> None:
 
 
 def _headed_workflow(inventory: Inventory, index: int) -> list[Item]:
-    """The steps of section ``index`` written as sub-headings, when two or more run a program;
-    steps before the first that does (collecting the input) and setup steps are left out."""
+    """The steps of section ``index`` written as sub-headings, when one reads a file an
+    earlier one saves, or a step of judgement follows a program's (under a section of the
+    document, every command one its program takes); steps before the first that runs a
+    program (collecting the input) and setup steps are left out."""
     doc = inventory.skill
     items = [
         item
@@ -134,10 +138,12 @@ def _maps(inventory: Inventory, inv: Invocation) -> bool:
     program = inventory.program(inv.program)
     cli = (program.cli if program else None) or Command("none")
     parsed = parse_argv(inv.argv, cli)
-    command = cli.subcommands.get(parsed.subcommand, cli)
+    command = as_run(cli, parsed.subcommand) if parsed.subcommand else cli  # its options too
     if command.framework == "none" and not command.params:
         return True
-    return all(command.flag(name) is not None for name, _value in parsed.flags)
+    return all(
+        command.flag(name) is not None or name in ("-h", "--help") for name, _v in parsed.flags
+    )
 
 
 def _saves(inventory: Inventory, inv: Invocation) -> list[str]:
@@ -195,7 +201,9 @@ def _run_where_named(inventory: Inventory, items: list[Item], title: str = "") -
     if any(item.invocations for item in items) or not _WORKFLOW_TITLE.search(title):
         return  # "## Tips: 1. If you get a timeout, run `fetch.py` again": no workflow
     for item in items:  # each: "2. Run `missing_value_analyzer.py` to classify ..."
-        if _CONDITIONAL.match(item.text) or not _RUN_WORD.search(item.raw):
+        if _CONDITIONAL.match(item.text) or is_negative(item.text):
+            continue  # "3. Never run `purge.py` without the user's confirmation"
+        if not _RUN_WORD.search(item.raw):
             continue
         shown = [
             first
@@ -227,8 +235,12 @@ _SEVERAL = re.compile(r"\b(?:workflows|processes|procedures|modes|examples)\b", 
 
 def _one_workflow(title: str) -> bool:
     """Whether a section is one workflow whose numbered sub-headings are its steps
-    ("## Primary Workflow: Data Upload → Chart Explorer" over "### 1. Analyze Data")."""
-    return bool(_WORKFLOW_TITLE.search(title)) and not _SEVERAL.search(title)
+    ("## Primary Workflow: Data Upload → Chart Explorer" over "### 1. Analyze Data"; not
+    "## Usage" over alternatives: "### 1. Summarize a CSV", "### 2. Compare two CSVs")."""
+    return bool(_ONE_WORKFLOW.search(title)) and not _SEVERAL.search(title)
+
+
+_ONE_WORKFLOW = re.compile(r"workflow|process|procedure|流程|手順|ワークフロー", re.I)
 
 
 _CONDITIONAL = re.compile(r"\s*(?:if|when|unless|in case|如果|若|当|もし)\b", re.I)

@@ -27,10 +27,12 @@ instead. It gets no stdin (a prompt for input fails at once). Its stderr is pass
 it ends — after its stdout when it failed, so its last words come last; a non-zero exit
 status is this step's. A failure for want of a Python module, a Node package or a program
 on PATH is said in one line instead ("x.py needs the Python package pypdf").
-A file the program is told to write (an arg with "saves": its value, else the program's own
-default "saves_by_default") has its folder made first, and once written it is in the output:
-"saved_to" (its absolute path) and, when the program printed no JSON, "saved" (its content:
-parsed when it is JSON, else its text; at most 200000 characters, none for a binary file).
+A file the program is told to write (an arg with "saves": its value, never the APP's copy of
+a file of that name, else the program's own default "saves_by_default") has its folder made
+first when it is named (not for a URL), and once written it is in the output: "saved_to" (its
+absolute path) and, when the program printed no JSON, "saved" (its content: parsed when it is
+JSON, else its text; at most 200000 characters, "saved_truncated" when it holds more; none
+for a binary file).
 Edit SPEC by hand, or edit the plan and run app-convert again.
 """
 
@@ -103,11 +105,13 @@ def located(value: object) -> object:
     return str(app_root() / value)
 
 
-def lookup(ref: str, payload: dict) -> object:
-    """The value ``ref`` names: ``input.x`` or ``step.output[.field...]`` (None: absent)."""
+def lookup(ref: str, payload: dict, locate: bool = True) -> object:
+    """The value ``ref`` names: ``input.x`` or ``step.output[.field...]`` (None: absent);
+    a file to write is not ``located`` (the APP's own copy is never the one written)."""
     head, _, rest = ref.partition(".")
     if head == "input":
-        return located(input_value(rest, payload))
+        value = input_value(rest, payload)
+        return located(value) if locate else value
     value = ((payload.get("steps") or {}).get(head) or {}).get("output")
     for key in rest.split(".")[1:]:
         value = value.get(key) if isinstance(value, dict) else None
@@ -135,7 +139,7 @@ def words(index: int, arg: dict, payload: dict, scratch: Path) -> list[str]:
     """The argv words of one arg of SPEC["args"]."""
     flag = arg.get("flag", "")
     if "from" in arg:
-        value = lookup(arg["from"], payload)
+        value = lookup(arg["from"], payload, not arg.get("saves"))
     elif "value" in arg:
         value = arg["value"]
     else:
@@ -204,15 +208,16 @@ def saved_files(payload: dict) -> list[tuple[Path, bool]]:
     for arg in SPEC["args"]:
         if not arg.get("saves"):
             continue
-        value = lookup(arg["from"], payload) if "from" in arg else arg.get("value")
+        value = lookup(arg["from"], payload, False) if "from" in arg else arg.get("value")
         named = isinstance(value, str) and bool(value)
         value = value if named else arg.get("saves_by_default")
-        if isinstance(value, str) and value:
+        if isinstance(value, str) and value and not URL.match(value):  # s3://…: not a file here
             found.append((working_dir() / text(value), named))
     return found
 
 
-SAVED_LIMIT = 200_000
+SAVED_LIMIT = 200_000  # characters of a saved file put in the output
+URL = re.compile(r"^[A-Za-z][\w+.-]*:[/\\]{2}")  # s3://bucket/key.json: no folder to make
 
 
 def stamp(path: Path) -> tuple[int, int] | None:
@@ -224,6 +229,17 @@ def stamp(path: Path) -> tuple[int, int] | None:
     return (info.st_mtime_ns, info.st_size)
 
 
+def text_of(data: bytes, cut: bool) -> str | None:
+    """``data`` as UTF-8 text (``cut``: read only in part, maybe inside a character); None
+    when it is not text."""
+    for end in range(4 if cut else 1):  # a character cut at the end takes up to 3 bytes
+        try:
+            return data[: len(data) - end].decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+    return None
+
+
 def with_saved(output: object, files: list[tuple[Path, bool]], before: list) -> object:
     """``output`` with the first file the program wrote (its ``stamp`` is not ``before``'s):
     "saved_to", and its content as "saved" when the program printed no JSON (only text, or
@@ -232,7 +248,9 @@ def with_saved(output: object, files: list[tuple[Path, bool]], before: list) -> 
         try:
             if not path.is_file() or stamp(path) == earlier:
                 continue  # not written, or left from before
-            data = path.read_bytes()
+            size = path.stat().st_size
+            with path.open("rb") as handle:  # a video is not read whole to find it binary
+                data = handle.read(4 * SAVED_LIMIT + 1)
         except OSError:
             continue
         if not isinstance(output, dict):
@@ -240,16 +258,17 @@ def with_saved(output: object, files: list[tuple[Path, bool]], before: list) -> 
         output = {**output, "saved_to": str(path.resolve())}
         if set(output) - {"stdout", "saved_to", "exit_code", "stderr"}:
             return output  # it printed JSON: that is the answer
-        try:
-            content = data.decode("utf-8")
-        except UnicodeDecodeError:
+        content = text_of(data, cut=size > len(data))
+        if content is None:
             return output  # a binary file: its path is the answer
+        whole = size <= len(data) and len(content) <= SAVED_LIMIT
         try:
-            output["saved"] = json.loads(content) if path.suffix.lower() == ".json" else None
+            parsed = json.loads(content) if whole and path.suffix.lower() == ".json" else None
         except json.JSONDecodeError:
-            output["saved"] = None
-        if output["saved"] is None:
-            output["saved"] = content[:SAVED_LIMIT]
+            parsed = None
+        output["saved"] = parsed if parsed is not None else content[:SAVED_LIMIT]
+        if not whole:
+            output["saved_truncated"] = True  # the file holds more: read it at saved_to
         return output
     return output
 
@@ -292,8 +311,11 @@ def main() -> int:
                     argv += found
             files = saved_files(payload)
             for path, named in files:
-                if named:  # `--output results/x.json`: results/ may not exist yet
-                    path.parent.mkdir(parents=True, exist_ok=True)
+                if named:
+                    try:  # `--output results/x.json`: results/ may not exist yet
+                        path.parent.mkdir(parents=True, exist_ok=True)
+                    except OSError:
+                        pass  # the program says what is wrong with the path
             before = [stamp(path) for path, _named in files]
             done = subprocess.run(
                 argv, cwd=working_dir(), stdin=subprocess.DEVNULL, capture_output=True

@@ -95,11 +95,13 @@ def located(value: object) -> object:
     return str(app_root() / value)
 
 
-def lookup(ref: str, payload: dict) -> object:
-    """The value ``ref`` names: ``input.x`` or ``step.output[.field...]`` (None: absent)."""
+def lookup(ref: str, payload: dict, locate: bool = True) -> object:
+    """The value ``ref`` names: ``input.x`` or ``step.output[.field...]`` (None: absent);
+    a file to write is not ``located`` (the APP's own copy is never the one written)."""
     head, _, rest = ref.partition(".")
     if head == "input":
-        return located(input_value(rest, payload))
+        value = input_value(rest, payload)
+        return located(value) if locate else value
     value = ((payload.get("steps") or {}).get(head) or {}).get("output")
     for key in rest.split(".")[1:]:
         value = value.get(key) if isinstance(value, dict) else None
@@ -127,7 +129,7 @@ def words(index: int, arg: dict, payload: dict, scratch: Path) -> list[str]:
     """The argv words of one arg of SPEC["args"]."""
     flag = arg.get("flag", "")
     if "from" in arg:
-        value = lookup(arg["from"], payload)
+        value = lookup(arg["from"], payload, not arg.get("saves"))
     elif "value" in arg:
         value = arg["value"]
     else:
