@@ -1264,3 +1264,35 @@ def test_an_installer_does_not_need_what_it_installs(tmp_path: Path) -> None:
     checks = ast.literal_eval(source.split("CHECKS = ", 1)[1].split("\n\n\n")[0])
     mq = next(c for c in checks if c["name"] == "mq")
     assert "install-mq" not in mq.get("pipelines", ["every pipeline"])
+
+
+def test_a_paragraph_in_an_untagged_block_names_no_program(tmp_path: Path) -> None:
+    """venue-templates (judge, round 22): example abstracts in untagged blocks of its asset
+    files gave the constructor the programs `drug`, `hazard`, `mean` and `available`."""
+    abstract = (
+        "# Example\n\n```\nDrug discovery is a costly and time-consuming process, with the\n"
+        "drug requiring 10-15 years and $2.6 billion to develop [1]. Machine learning\n"
+        "offers the potential to accelerate this process by predicting molecular\n"
+        "standard 31·8%; hazard ratio 1·16; 95% CI, 0·79 to 1·70). Hyperglycemia was\n```\n\n"
+        "```\nlatexmk -pdf paper.tex\n```\n"
+    )
+    root = write_tree(
+        tmp_path,
+        {"SKILL.md": "---\nname: v\ndescription: Venues.\n---\n\nSee [it](assets/ex.md).\n",
+         "assets/ex.md": abstract},
+    )  # fmt: skip
+    names = {r.name for r in build_inventory(root).requirements if r.kind == "binary"}
+    assert not {"drug", "hazard", "offers", "standard"} & names
+    assert "latexmk" in names  # a command in an untagged block still is one
+
+
+def test_a_condition_the_method_checks_is_no_environment_variable(tmp_path: Path) -> None:
+    """daily-meeting-update (judge, round 22): "If `HAS_GH` or `HAS_GIT`:" warned that the
+    variables HAS_GH and HAS_GIT were not set."""
+    md = (
+        "---\nname: s\ndescription: Standup.\n---\n\n## Sources\n\nIf `HAS_GH` or `HAS_GIT`:\n"
+        "- pull the commits\n\nSet `GITHUB_TOKEN` for private repositories.\n"
+    )
+    root = write_tree(tmp_path, {"SKILL.md": md})
+    envs = {r.name for r in build_inventory(root).requirements if r.kind == "env"}
+    assert envs == {"GITHUB_TOKEN"}

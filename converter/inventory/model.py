@@ -39,7 +39,12 @@ from skill2app.converter.inventory.programs.program import (
     read_source,
 )
 from skill2app.converter.inventory.requirements import Requirement, where_key
-from skill2app.converter.inventory.shell import SHELL_LANGUAGES, SimpleCommand, simple_commands
+from skill2app.converter.inventory.shell import (
+    SHELL_LANGUAGES,
+    SimpleCommand,
+    prose_block,
+    simple_commands,
+)
 from skill2app.converter.inventory.siblings import Outside, outside_files, read_inside
 from skill2app.converter.inventory.skill import SkillDoc, read_skill_md
 from skill2app.converter.marker import MARKER
@@ -323,7 +328,7 @@ def find_invocations(
         )
         for doc in docs
         for block in doc.code_blocks
-        if block.language in SHELL_LANGUAGES
+        if block.language in SHELL_LANGUAGES and (block.language or not prose_block(block.text))
     ]
     linked = linked_names([c for _d, _b, commands in blocks for c in commands], files)
     for doc, block, commands in blocks:

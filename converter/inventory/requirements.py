@@ -385,11 +385,20 @@ def _user_provides(sentence: str) -> bool:
     return bool(makings) and all(_NOT_MADE.search(sentence[: m.start()]) for m in makings)
 
 
+# A flag the model sets for itself in a condition of the method ("If `HAS_GH` or `HAS_GIT`:"),
+# not a variable of the environment.
+_CONDITION_FLAG = re.compile(
+    r"^\W*(?:if|when|unless)\s+`[A-Z][A-Z0-9_]*`(?:\s+(?:or|and)\s+`[A-Z][A-Z0-9_]*`)*\s*[:：]",
+    re.I,
+)
+
+
 def from_inline(text: str, line: int, file: str, out: Collector, context: str = "") -> None:
     """An env var or a config file named in inline code; ``context`` is the text of its line,
     whose sentence tells a required file from one the program makes itself."""
     if _ENV_INLINE.match(text) and text not in SHELL_VARS:
-        out.add("env", text, f"{file}:{line}", required=False)
+        if not _CONDITION_FLAG.search(context):
+            out.add("env", text, f"{file}:{line}", required=False)
     elif _INSTALL.match(text):  # `npm install -g docx`: what the model's own code needs
         from_commands(simple_commands(text, line), file, out, required=False)
     elif _CONFIG.match(text):

@@ -17,6 +17,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 SHELL_LANGUAGES = ("", "bash", "sh", "shell", "zsh", "console", "shell-session", "terminal")
+# A word of a sentence, its brackets and punctuation aside: "release", "work/reproducibility",
+# "Sodium-glucose", "4,744", "40%", "0·79" (and a bullet "•").
+_PLAIN_WORD = re.compile(r"|[A-Za-z][a-z]*(?:[-'/][A-Za-z]+)*|[−-]?\d[\d.,·%]*")
+
+
+def prose_block(text: str) -> bool:
+    """Whether an untagged block holds wrapped paragraphs (an example abstract, a sample
+    letter: "drug requiring 10-15 years and $2.6 billion to develop [1]. Machine learning"),
+    not commands: half its lines or more are sentences (six words or more, three in four
+    plain words, no option)."""
+    lines = [line.split() for line in text.splitlines() if line.strip()]
+    sentences = 0
+    for words in lines:
+        plain = sum(bool(_PLAIN_WORD.fullmatch(w.strip("()[]{}\"'*•,.;:!?"))) for w in words)
+        options = any(w.startswith("-") and len(w) > 1 and w[1] != " " for w in words[1:])
+        sentences += len(words) >= 6 and plain * 4 >= len(words) * 3 and not options
+    return bool(lines) and sentences * 2 >= len(lines)
+
+
 _WRAPPERS = ("sudo", "env", "time", "nohup", "exec", "command", "npx", "pnpx", "bunx")
 # A wrapper's options that take the next word as their value (a variable, a user, a file).
 _VALUED = {
