@@ -149,11 +149,14 @@ def test_a_media_file_after_i_is_read_and_the_last_file_is_written(tmp_path: Pat
         "---\nname: media\ndescription: Edit media with ffmpeg.\n---\n\n# Media\n\n"
         "## Make a GIF\n\n```bash\nffmpeg -i input.mp4 -t 5 -vf fps=10 output.gif\n```\n\n"
         "## Extract a Thumbnail\n\n```bash\nffmpeg -ss 5 -i clip.mov -frames:v 1 thumb.jpg\n```\n\n"
-        "## Fetch a Video\n\n```bash\nmediatool get --prompt sunset --download sunset.mp4\n```\n"
+        "## Fetch a Video\n\n```bash\nmediatool get --prompt sunset --download sunset.mp4\n```\n\n"
+        "## Convert a Talk to MP3\n\n```bash\nffmpeg -i talk.mp4 -vn talk.mp3\n```\n"
     )
     root = write_tree(tmp_path, {"SKILL.md": md})
     found = {p.name: p for p in analyze(build_inventory(root)).pipelines}
-    assert sorted(found) == ["extract-a-thumbnail", "make-a-gif"]
+    assert sorted(found) == ["convert-a-talk-to-mp3", "extract-a-thumbnail", "make-a-gif"]
+    audio = [(i.name, i.required, i.default) for i in found["convert-a-talk-to-mp3"].input]
+    assert audio == [("video_file", True, None), ("output_path", False, "talk.mp3")]
     gif = [(i.name, i.required, i.default) for i in found["make-a-gif"].input]
     assert gif == [("video_file", True, None), ("output_path", False, "output.gif")]
     thumb = [(i.name, i.required, i.default) for i in found["extract-a-thumbnail"].input]

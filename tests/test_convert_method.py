@@ -640,7 +640,7 @@ AUDIT = {
     "SKILL.md": "---\nname: audit\ndescription: Audit a dataset.\n---\n# Audit\n\n"
     "## Entry Points\n\n### Mode 1 — Full Audit (New Dataset)\n\n"
     "Use when the user brings a dataset nobody has assessed yet.\n\n"
-    "1. **Profile** — Run `profile.py` to get shape and types\n"
+    "1. **Profile** — Run `profile.py` to get shape and types; it does not modify the file\n"
     "2. **Missing Values** — Run `missing.py` to classify missingness\n"
     "3. **Score & Report** — Assign a quality score and produce the remediation plan\n\n"
     "### Mode 3 — Monitoring\n\n1. Generate thresholds from `profile.py --monitor`\n"

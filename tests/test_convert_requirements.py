@@ -1274,7 +1274,8 @@ def test_a_paragraph_in_an_untagged_block_names_no_program(tmp_path: Path) -> No
         "drug requiring 10-15 years and $2.6 billion to develop [1]. Machine learning\n"
         "offers the potential to accelerate this process by predicting molecular\n"
         "standard 31·8%; hazard ratio 1·16; 95% CI, 0·79 to 1·70). Hyperglycemia was\n```\n\n"
-        "```\nlatexmk -pdf paper.tex\n```\n"
+        "```\n# Build the paper from its source with the default settings of latexmk\n"
+        "latexmk -pdf paper.tex\n```\n"
     )
     root = write_tree(
         tmp_path,
@@ -1291,8 +1292,9 @@ def test_a_condition_the_method_checks_is_no_environment_variable(tmp_path: Path
     variables HAS_GH and HAS_GIT were not set."""
     md = (
         "---\nname: s\ndescription: Standup.\n---\n\n## Sources\n\nIf `HAS_GH` or `HAS_GIT`:\n"
-        "- pull the commits\n\nSet `GITHUB_TOKEN` for private repositories.\n"
+        "- pull the commits\n\nSteps:\n\n1. If `HAS_HG`: export `HG_TOKEN` first\n\n"
+        "Set `GITHUB_TOKEN` for private repositories.\n"
     )
     root = write_tree(tmp_path, {"SKILL.md": md})
     envs = {r.name for r in build_inventory(root).requirements if r.kind == "env"}
-    assert envs == {"GITHUB_TOKEN"}
+    assert envs == {"GITHUB_TOKEN", "HG_TOKEN"}

@@ -66,7 +66,8 @@ _TOOL = re.compile(r"^[a-z][a-z0-9_.+-]*$")
 _OUTPUT_FLAGS = frozenset({"-o", "--output", "--out", "--outfile", "--output-file"})
 _INPUT_FLAGS = frozenset({"-i", "--input", "--in", "--infile", "--input-file"})
 _WRITING_FLAG = re.compile(
-    r"^(?!--?no-)--?(?:[\w-]*[_-])?(?:download|save|output|out|dest|export|write)(?:[_-](?:to|file|path|dir))?$",
+    r"^(?!--?no-)--?(?:[\w-]*[_-])?(?:download|save|output|out|dest|export|write)"
+    r"(?:[_-]?(?:to|as|file|filename|name|path|dir|directory|folder|ination))?$",
     re.I,
 )  # --download sunset.mp4, --save-to x, --output-file x; not --no-save, --download-archive
 _OUTPUT_NAME = re.compile(
@@ -189,7 +190,7 @@ def _literals(words: list[str]) -> list[Literal]:
         named = bool(_OUTPUT_NAME.match(_stem(value).rsplit("/")[-1]))
         # `ffmpeg -i in.mp4 -frames:v 1 thumb.jpg`: after the inputs given by -i, the output
         # (not the value of another option: `tablix -i data.csv --config rules.json`)
-        trailing = bool(flagged) and at not in flagged and not before.startswith("-")
+        trailing = bool(flagged) and at not in flagged and not before.startswith("--")
         writes = after_flag or (last and (named or trailing))
         name = free_name("output_path", set(names)) if writes else _input_name(value, names)
         names.append(name)

@@ -32,7 +32,6 @@ from skill2app.converter.analyzers.text import (
     has_cjk,
     strip_markdown,
 )
-from skill2app.converter.analyzers.triggers import is_negative
 from skill2app.converter.analyzers.verbs import names_an_action
 from skill2app.converter.inventory.invocations import Invocation
 from skill2app.converter.inventory.model import Inventory
@@ -201,7 +200,7 @@ def _run_where_named(inventory: Inventory, items: list[Item], title: str = "") -
     if any(item.invocations for item in items) or not _WORKFLOW_TITLE.search(title):
         return  # "## Tips: 1. If you get a timeout, run `fetch.py` again": no workflow
     for item in items:  # each: "2. Run `missing_value_analyzer.py` to classify ..."
-        if _CONDITIONAL.match(item.text) or is_negative(item.text):
+        if _CONDITIONAL.match(item.text) or _FORBIDS.match(item.text):
             continue  # "3. Never run `purge.py` without the user's confirmation"
         if not _RUN_WORD.search(item.raw):
             continue
@@ -240,9 +239,15 @@ def _one_workflow(title: str) -> bool:
     return bool(_ONE_WORKFLOW.search(title)) and not _SEVERAL.search(title)
 
 
-_ONE_WORKFLOW = re.compile(r"workflow|process|procedure|流程|手順|ワークフロー", re.I)
+_ONE_WORKFLOW = re.compile(
+    r"workflow|process|procedure|\bsteps\b|流程|步骤|手順|ワークフロー", re.I
+)
 
 
+# A step that holds a program back: "Never run `purge.py` …", "不要运行 …".
+_FORBIDS = re.compile(
+    r"\W*(?:never|do not|don't|avoid|must not|should not|不要|禁止|勿|しない)", re.I
+)
 _CONDITIONAL = re.compile(r"\s*(?:if|when|unless|in case|如果|若|当|もし)\b", re.I)
 
 

@@ -388,16 +388,30 @@ def _user_provides(sentence: str) -> bool:
 # A flag the model sets for itself in a condition of the method ("If `HAS_GH` or `HAS_GIT`:"),
 # not a variable of the environment.
 _CONDITION_FLAG = re.compile(
-    r"^\W*(?:if|when|unless)\s+`[A-Z][A-Z0-9_]*`(?:\s+(?:or|and)\s+`[A-Z][A-Z0-9_]*`)*\s*[:：]",
+    r"\W*(?:if|when|unless)\s+`[A-Z][A-Z0-9_]*`(?:\s+(?:or|and)\s+`[A-Z][A-Z0-9_]*`)*\s*[:：]",
     re.I,
 )
+
+
+def _in_condition(name: str, context: str) -> bool:
+    """Whether ``name`` is one of the flags a line of ``context`` opens a condition with
+    ("2. If `HAS_GH` or `HAS_GIT`:"); "If `HAS_SVN`: export `SVN_TOKEN`" names SVN_TOKEN
+    as a variable still."""
+    # the line, or a list item after the line introducing its list ("Steps: 1. If ...")
+    for start in re.finditer(
+        r"(?:^|\s(?:[-*+]|\d+[.)])\s+)(?=\W*(?:if|when|unless)\s)", context, re.I
+    ):
+        found = _CONDITION_FLAG.match(context, start.end())
+        if found is not None and f"`{name}`" in found.group(0):
+            return True
+    return False
 
 
 def from_inline(text: str, line: int, file: str, out: Collector, context: str = "") -> None:
     """An env var or a config file named in inline code; ``context`` is the text of its line,
     whose sentence tells a required file from one the program makes itself."""
     if _ENV_INLINE.match(text) and text not in SHELL_VARS:
-        if not _CONDITION_FLAG.search(context):
+        if not _in_condition(text, context):
             out.add("env", text, f"{file}:{line}", required=False)
     elif _INSTALL.match(text):  # `npm install -g docx`: what the model's own code needs
         from_commands(simple_commands(text, line), file, out, required=False)

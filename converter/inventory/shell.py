@@ -22,14 +22,23 @@ SHELL_LANGUAGES = ("", "bash", "sh", "shell", "zsh", "console", "shell-session",
 _PLAIN_WORD = re.compile(r"|[A-Za-z][a-z]*(?:[-'/][A-Za-z]+)*|[−-]?\d[\d.,·%]*")
 
 
+_COMMAND_START = re.compile(
+    r"^(?:python3?|node|bash|sh|zsh|uv|uvx|npx|bunx?|deno|pip3?|npm|pnpm|yarn|sudo|env|\$|[.~]?/.*)$"
+)
+_SCRIPT_PATH = re.compile(r"[\w.-]/[\w./-]*\.\w{1,5}\b")
+
+
 def prose_block(text: str) -> bool:
     """Whether an untagged block holds wrapped paragraphs (an example abstract, a sample
     letter: "drug requiring 10-15 years and $2.6 billion to develop [1]. Machine learning"),
     not commands: half its lines or more are sentences (six words or more, three in four
     plain words, no option)."""
     lines = [line.split() for line in text.splitlines() if line.strip()]
+    lines = [words for words in lines if not words[0].startswith("#")]  # comments: neither
     sentences = 0
     for words in lines:
+        if _COMMAND_START.match(words[0]) or any(_SCRIPT_PATH.search(w) for w in words):
+            continue  # `python scripts/generate.py "A sunset over the mountains"`
         plain = sum(bool(_PLAIN_WORD.fullmatch(w.strip("()[]{}\"'*•,.;:!?"))) for w in words)
         options = any(w.startswith("-") and len(w) > 1 and w[1] != " " for w in words[1:])
         sentences += len(words) >= 6 and plain * 4 >= len(words) * 3 and not options
