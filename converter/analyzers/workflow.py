@@ -246,7 +246,7 @@ _ONE_WORKFLOW = re.compile(
 
 # A step that holds a program back: "Never run `purge.py` …", "不要运行 …".
 _FORBIDS = re.compile(
-    r"\W*(?:never|do not|don't|avoid|must not|should not|不要|禁止|勿|しない)", re.I
+    r"\W*(?:(?:never|do not|don't|avoid|must not|should not)\b|不要|禁止|勿)", re.I
 )
 _CONDITIONAL = re.compile(r"\s*(?:if|when|unless|in case|如果|若|当|もし)\b", re.I)
 
