@@ -11,17 +11,11 @@ from skill2app.converter.inventory.skill import SkillDoc
 
 _ORDERED = re.compile(r"^\s{0,3}(\d+)[.)]\s+(.*)$")
 # "Step 2: Parse events", "Phase 1 - Reproduce", "ステップ2：…", "步骤 2：…", "第2步 …"
-_STEP_TITLE = re.compile(
-    r"^(?:(?:step|phase|stage|ステップ|步骤|阶段)\s*(\d+)|第\s*(\d+)\s*[步阶]段?)"
-    r"\s*(?:[:：.)\-–—]\s*|\s+|$)(.*)$",
-    re.I,
-)
-# A sub-heading numbered as a step of its section: "1. Analyze Data Structure", "2) Plan".
-_NUMBERED_TITLE = re.compile(
-    r"^(?:(?:step|phase|stage|ステップ|步骤|阶段)\s*(\d+)|第\s*(\d+)\s*[步阶]段?|(\d+)[.)])"
-    r"\s*(?:[:：.)\-–—]\s*|\s+|$)(.*)$",
-    re.I,
-)
+_STEP_NUMBER = r"(?:step|phase|stage|ステップ|步骤|阶段)\s*(\d+)|第\s*(\d+)\s*[步阶]段?"
+_AFTER_NUMBER = r"\s*(?:[:：.)\-–—]\s*|\s+|$)(.*)$"  # the title after it
+_STEP_TITLE = re.compile(rf"^(?:{_STEP_NUMBER}){_AFTER_NUMBER}", re.I)
+# ... or numbered as a step of its section: "1. Analyze Data Structure", "2) Plan".
+_NUMBERED_TITLE = re.compile(rf"^(?:{_STEP_NUMBER}|(\d+)[.)]){_AFTER_NUMBER}", re.I)
 _BULLET = re.compile(r"^\s{0,3}[-*+]\s+(.*)$")
 
 

@@ -145,12 +145,12 @@ def analyze(inventory: Inventory) -> Plan:
         )
     _settle(claims)
     plan.pipelines += snippet_pipelines(inventory, {p.name for p in plan.pipelines})
-    tool = subcommand_pipelines(inventory, {p.name for p in plan.pipelines})
-    shown = documented_tool(inventory) if tool else None  # its commands are its subcommands'
-    plan.pipelines += command_pipelines(
+    shown = documented_tool(inventory)
+    tool = subcommand_pipelines(inventory, {p.name for p in plan.pipelines}, shown) if shown else []
+    plan.pipelines += command_pipelines(  # a tool's commands are its subcommands' pipelines'
         inventory,
         {p.name for p in [*plan.pipelines, *tool]},
-        frozenset(shown[0][:1]) if shown else frozenset(),
+        frozenset(shown[0][:1]) if shown and tool else frozenset(),
     )
     plan.pipelines += tool
     _leave_interactive(plan, inventory)

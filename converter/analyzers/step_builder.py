@@ -34,7 +34,7 @@ from skill2app.converter.analyzers.paths import (
     stdin_input,
 )
 from skill2app.converter.analyzers.text import free_name, snake, step_name, tier_for, unique
-from skill2app.converter.analyzers.workflow import folder_like, saves_in
+from skill2app.converter.analyzers.workflow import folder_like, read_call, saves_in
 from skill2app.converter.inventory.exits import ok_exit_codes
 from skill2app.converter.inventory.invocations import Invocation
 from skill2app.converter.inventory.model import Inventory
@@ -237,9 +237,8 @@ class StepBuilder:
         before = self.ran_argv.get(inv.program)
         if before is None:
             return False
-        program = self.inventory.program(inv.program)
-        cli = (program.cli if program else None) or Command("none")
-        now, then = parse_argv(inv.argv, cli), parse_argv(before, cli)
+        cli, now = read_call(self.inventory, inv)
+        then = parse_argv(before, cli)
         if now.subcommand != then.subcommand or now.positionals != then.positionals:
             return False  # `tickets.py --action close --id 42` after `--action list`: a call
         added = set(now.flags) - set(then.flags)
@@ -254,8 +253,7 @@ class StepBuilder:
         what may be left out."""
         program = self.inventory.program(inv.program)
         assert program is not None
-        cli = program.cli or Command("none")
-        parsed = parse_argv(inv.argv, cli)
+        cli, parsed = read_call(self.inventory, inv)
         command = cli.subcommands.get(parsed.subcommand, cli)
         path = MainPath(program, command, parsed.subcommand, None, shown or [inv])
         fewest = min(len(parse_argv(i.argv, cli).positionals) for i in shown or [inv])
@@ -371,9 +369,7 @@ def _one_call_each(
     a call fed by another's output stays as it is."""
     groups: dict[tuple[str, str], list[Invocation]] = {}
     for inv in invocations:
-        program = builder.inventory.program(inv.program)
-        cli = (program.cli if program else None) or Command("none")
-        key = (inv.program, parse_argv(inv.argv, cli).subcommand or "")
+        key = (inv.program, read_call(builder.inventory, inv)[1].subcommand or "")
         if inv.stdin is not None:
             key = (inv.program, f"{key[1]}@{inv.line}")  # piped: a call of its own
         groups.setdefault(key, []).append(inv)

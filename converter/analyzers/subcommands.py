@@ -122,9 +122,15 @@ class Subcommand:
     lines: list[Line] = field(default_factory=list)
 
 
-def subcommand_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline]:
-    """One pipeline per subcommand of the outside tool a skill without programs shows."""
-    found = documented_tool(inventory)
+DocumentedTool = tuple[tuple[str, ...], list[Line], list[Subcommand]]  # documented_tool
+
+
+def subcommand_pipelines(
+    inventory: Inventory, taken: set[str], found: DocumentedTool | None = None
+) -> list[Pipeline]:
+    """One pipeline per subcommand of the outside tool a skill without programs shows
+    (``found``: its ``documented_tool``, read here when not given)."""
+    found = found or documented_tool(inventory)
     if found is None:
         return []
     launcher, _shown, subcommands = found
@@ -147,9 +153,7 @@ def subcommand_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline
     return pipelines
 
 
-def documented_tool(
-    inventory: Inventory,
-) -> tuple[tuple[str, ...], list[Line], list[Subcommand]] | None:
+def documented_tool(inventory: Inventory) -> DocumentedTool | None:
     """The outside tool a skill without programs shows with subcommands (its launcher, the
     lines showing it, its subcommands); None when there is none."""
     if inventory.programs:

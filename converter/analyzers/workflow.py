@@ -37,6 +37,7 @@ from skill2app.converter.inventory.invocations import Invocation
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.programs.interface import (
     Command,
+    ParsedArgs,
     as_run,
     parse_argv,
 )
@@ -134,9 +135,7 @@ def _headed_workflow(inventory: Inventory, index: int) -> list[Item]:
 def _maps(inventory: Inventory, inv: Invocation) -> bool:
     """Whether every flag a command passes is one its program declares (a parser that says
     which it takes); a document's slip (``--input`` to a program without it) is no step."""
-    program = inventory.program(inv.program)
-    cli = (program.cli if program else None) or Command("none")
-    parsed = parse_argv(inv.argv, cli)
+    cli, parsed = read_call(inventory, inv)
     command = as_run(cli, parsed.subcommand) if parsed.subcommand else cli  # its options too
     if command.framework == "none" and not command.params:
         return True
@@ -147,10 +146,16 @@ def _maps(inventory: Inventory, inv: Invocation) -> bool:
 
 def _saves(inventory: Inventory, inv: Invocation) -> list[str]:
     """The files an invocation names to an output-file flag (``--output events.json``)."""
+    cli, parsed = read_call(inventory, inv)
+    return saves_in(cli.subcommands.get(parsed.subcommand, cli), parsed.flags)
+
+
+def read_call(inventory: Inventory, inv: Invocation) -> tuple[Command, ParsedArgs]:
+    """The command line of the program ``inv`` runs (``Command("none")`` when it declares
+    none), and ``inv``'s words read against it."""
     program = inventory.program(inv.program)
     cli = (program.cli if program else None) or Command("none")
-    parsed = parse_argv(inv.argv, cli)
-    return saves_in(cli.subcommands.get(parsed.subcommand, cli), parsed.flags)
+    return cli, parse_argv(inv.argv, cli)
 
 
 def saves_in(command: Command, flags: list[tuple[str, str | None]]) -> list[str]:
