@@ -144,7 +144,8 @@ Review = Annotated[
         "--review/--no-review",
         help="Show an LLM analyst (host, llm) its passing plan once more when requests the "
         "skill quotes (or its own probes) reach no pipeline, leave the router unsure or land "
-        "elsewhere, or when its steps ran programs through stand-ins.",
+        "elsewhere, when its own triggers are matched to another pipeline, or when its steps "
+        "ran programs through stand-ins.",
     ),
 ]
 PlanOnly = Annotated[

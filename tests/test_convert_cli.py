@@ -787,7 +787,7 @@ def scripted_env(here: Path, answers: list[Any]) -> dict[str, str]:
 def test_the_llm_analyzer_retries_a_bad_plan_and_reports_model_and_attempts(here: Path) -> None:
     plan = yaml.safe_load((GOLDEN / "csv-report" / "plan.yaml").read_text("utf-8"))
     broken = {**plan, "pipelines": [{**plan["pipelines"][0], "steps": []}]}
-    env = scripted_env(here, [broken, plan])
+    env = scripted_env(here, [broken, plan, {"keep": True}])  # the review: kept
     args = [str(EXAMPLES / "csv-report"), "--out", "app", "--analyzer", "llm", "--json"]
     result = CliRunner().invoke(cli, args, env=env, color=False)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -216,7 +217,9 @@ def test_the_registry_returns_the_llm_analyzer() -> None:
 
 
 def test_a_valid_plan_is_accepted_on_the_first_attempt(calendar: Inventory) -> None:
-    api = Api(stream(calendar_answer()))
+    # the heuristic's triggers, which the plan keeps, draw some requests to a sibling: the
+    # plan is shown back once (the review), and the model keeps it
+    api = Api(stream(calendar_answer()), stream({"keep": True}, usage=(300, 20)))
     said: list[str] = []
     result = analyze_with_usage(
         calendar, provider=provider(api), config=CONFIG, progress=said.append
@@ -225,14 +228,20 @@ def test_a_valid_plan_is_accepted_on_the_first_attempt(calendar: Inventory) -> N
     assert isinstance(result, Analysis)
     assert result.plan.to_dict() == expected(calendar_plan())
     assert (result.attempts, result.model) == (1, MODEL)
-    assert result.usage == {"input_tokens": 1200, "output_tokens": 800}
+    assert result.usage == {"input_tokens": 1500, "output_tokens": 820}
     assert said[0] == f"analysing team-calendar with {MODEL} (attempt 1)…"
     assert "verifying the plan's 4 pipelines in a temporary copy" in said
     assert "smoke: calendar-create-event/create_event" in said  # judged by running it
-    assert said[-1] == "attempt 1: plan accepted (1,200 input + 800 output tokens)"
+    assert "attempt 1: plan accepted (1,200 input + 800 output tokens)" in said
+    assert said[-1] == "review: the model keeps its plan"
+    review = api.prompt(1)
+    assert "## Your own phrases that run the wrong pipeline" in review
+    assert re.search(
+        r'- (?:trigger|description) ".+" of `[\w-]+` → `[\w-]+` \(0\.\d\d against', review
+    )
     assert result.verification is not None and result.verification.smoke_ran
     assert {f.path for f in result.files} >= {"pipelines/agenda/pipeline.yaml", "README.md"}
-    body = api.body()
+    body = api.body(0)
     assert body["model"] == MODEL
     assert body["max_tokens"] == DEFAULT_MAX_TOKENS["reasoning"]
     assert body["thinking"] == {"type": "adaptive"}
@@ -240,7 +249,7 @@ def test_a_valid_plan_is_accepted_on_the_first_attempt(calendar: Inventory) -> N
     assert "output_config" not in body  # the plan schema is in the system prompt, as the host's
     assert body["system"] == system_prompt()
     assert '"plan_version"' in body["system"]
-    prompt = api.prompt()
+    prompt = api.prompt(0)
     assert prompt.startswith(GUIDE)  # the host analyst's prompt
     assert "## The heuristic draft plan (offline, by rules): improve it" in prompt
     skill_md = (EXAMPLES / "team-calendar" / "SKILL.md").read_text("utf-8")
@@ -252,7 +261,8 @@ def test_a_valid_plan_is_accepted_on_the_first_attempt(calendar: Inventory) -> N
 
 
 def test_analyze_returns_the_plan(calendar: Inventory) -> None:
-    plan = analyze(calendar, provider=provider(Api(stream(calendar_answer()))), config=CONFIG)
+    api = Api(stream(calendar_answer()), stream({"keep": True}))  # the review: kept
+    plan = analyze(calendar, provider=provider(api), config=CONFIG)
     assert plan.analyzer == "llm"
     assert [p.name for p in plan.pipelines] == [
         "calendar-create-event",
@@ -269,6 +279,7 @@ def test_a_plan_with_an_unknown_flag_is_repaired_on_retry(calendar: Inventory) -
     api = Api(
         stream(with_location(calendar_answer()), usage=(1000, 700)),
         stream(calendar_answer(), usage=(1900, 650)),
+        stream({"keep": True}, usage=(100, 5)),  # the review
     )
     said: list[str] = []
     result = analyze_with_usage(
@@ -277,8 +288,8 @@ def test_a_plan_with_an_unknown_flag_is_repaired_on_retry(calendar: Inventory) -
 
     assert result.plan.to_dict() == expected(calendar_plan())
     assert result.attempts == 2
-    assert result.usage == {"input_tokens": 2900, "output_tokens": 1350}
-    assert len(api.requests) == 2
+    assert result.usage == {"input_tokens": 3000, "output_tokens": 1355}
+    assert len(api.requests) == 3
     problem = "pipelines[0].steps[0].args[6]: scripts/calendar.js has no flag --location"
     assert problem not in api.prompt(0)
     retry = api.prompt(1)
@@ -501,7 +512,8 @@ def test_scripted_answers_in_plan_form_are_accepted_too(calendar: Inventory) -> 
     plan = calendar_plan()
     broken = copy.deepcopy(plan)
     broken["pipelines"][2]["steps"][0]["args"][1]["flag"] = "--event"
-    scripted = ScriptedProvider({"_convert/analyze": [{"$text": "Sure! Here is"}, broken, plan]})
+    answers = [{"$text": "Sure! Here is"}, broken, plan, {"keep": True}]  # then the review
+    scripted = ScriptedProvider({"_convert/analyze": answers})
     result = analyze_with_usage(calendar, provider=scripted, config=Config())
 
     assert result.plan.to_dict() == expected(plan)

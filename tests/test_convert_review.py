@@ -364,3 +364,36 @@ def test_the_analysts_probes_are_routed_at_the_review(skill: Path, tmp_path: Pat
         "probes"
         not in (tmp_path / "app" / "pipelines" / "count-words" / "pipeline.yaml").read_text()
     )
+
+
+def test_the_plans_own_phrases_matched_to_a_sibling_are_shown_at_the_review(
+    skill: Path, tmp_path: Path
+) -> None:
+    """Every request the skill quotes routes right, but one trigger of the pizza pipeline says
+    the word count's task: the router, with it left out, matches it to count-words, so a
+    user's request worded like it would run the wrong pipeline.  The review names it, the
+    pipeline it lands on and the phrase that drew it (rounds 13 to 22's judges found such
+    overlaps in every host APP, which `app-run check` listed and no host saw)."""
+    two = plan()
+    pizza = copy.deepcopy(two["pipelines"][0])
+    pizza |= {"name": "order-pizza", "description": "Order a pizza", "source": "SKILL.md:16",
+              "triggers": [ELSEWHERE, "get me a margherita", "a large pepperoni for tonight",
+                           "how many words are in my thesis"]}  # fmt: skip
+    two["pipelines"].append(pizza)
+    pause = _start(skill, tmp_path)
+    review = resume(pause["session"], json.dumps(two)).pause
+    assert review is not None and review["step"] == "review"
+    assert not any(row["finding"] for row in review["review"])  # the quoted requests: fine
+    section = review["prompt"].split("## Your own phrases that run the wrong pipeline", 1)[1]
+    line = next(x for x in section.splitlines() if "how many words are in my thesis" in x)
+    assert line.startswith('- trigger "how many words are in my thesis" of `order-pizza` → ')
+    assert "`count-words` (0." in line and ', drawn by "' in line
+    done = resume(review["session"], '{"keep": true}')
+    assert done.pause is None and done.ok
+
+
+def test_no_phrase_matched_elsewhere_no_section(skill: Path) -> None:
+    from skill2app.converter.analyzers.brief import review_prompt
+
+    check = route_requests(plan_from_dict(plan()), build_inventory(skill))
+    assert "## Your own phrases" not in review_prompt("demo", "pipelines: []", check)

@@ -342,3 +342,19 @@ def test_a_flag_value_that_looks_like_a_parameter_stays_the_flags(tmp_path: Path
     source = found["api"].steps[0].to_dict()["write"]["source"]
     assert "'title='" not in source and "'body='" not in source  # no key=value parameters
     assert not [i for i in found["api"].input if i.name in ("title", "body")]
+
+
+def test_a_namespaced_subcommand_is_said_verb_first(tmp_path: Path) -> None:
+    """obsidian-cli (round 11): `obsidian daily:append` was described "Daily:append (obsidian
+    daily:append)" with that line as its only trigger."""
+    body = (
+        "---\nname: vault\ndescription: Work with a notes vault through the vault CLI.\n---\n"
+        "# Vault\n\n```bash\nvault daily:read\n"
+        'vault daily:append content="- [ ] New task"\nvault search query="meeting"\n```\n'
+    )
+    skill = write_tree(tmp_path / "vault", {"SKILL.md": body})
+    by_name = {p.name: p for p in subcommand_pipelines(build_inventory(skill), set())}
+    append = next(p for name, p in by_name.items() if "append" in name)
+    assert append.description == "Append daily (vault daily:append)"
+    assert append.triggers[0] == "append daily"
+    assert not any(":" in t for t in append.triggers)

@@ -23,6 +23,7 @@ from skill2app.converter.analyzers.triggers import (
     clean,
     describing,
     in_language,
+    more_requests,
     pick,
     quoted_requests,
 )
@@ -520,3 +521,21 @@ def test_a_name_starts_with_a_letter() -> None:
     assert slug("指定位置から1フレーム抽出") == ""
     assert slug("2024 report builder") == "report-builder"
     assert slug("Step 2: Edit XML") == "step-2-edit-xml"
+
+
+def test_a_request_naming_only_a_program_is_no_trigger() -> None:
+    for junk in ("run the script", "help me execute the script", "use this tool", "call the CLI"):
+        assert clean(junk) == "", junk
+    assert clean("run the lint script") == "run the lint script"  # it says which task
+    assert clean("start the server") == "start the server"
+
+
+def test_a_japanese_request_is_asked_politely_in_an_english_skill_too() -> None:
+    """ba0918/ledger is written in English, its subcommands described in Japanese: each had
+    one trigger, as no variant was made for a Japanese phrase of a skill not in Japanese."""
+    more = more_requests(["人間の OK 回答を AGREED として記録する"], "en")
+    assert more == [
+        "人間の OK 回答を AGREED として記録して",
+        "人間の OK 回答を AGREED として記録してください",
+    ]
+    assert more_requests(["创建任务"], "en") == []  # Chinese: no kana, no Japanese forms

@@ -119,3 +119,15 @@ def test_app_new_pipeline_prints_the_self_test_warnings(shop: Path) -> None:
     assert result.exit_code == 0, result.output
     assert 'Warning: pipeline "refund-request" has 1 trigger' in result.stderr
     assert 'routes to "refund"' in result.stderr or 'routes to "refund-request"' in result.stderr
+
+
+def test_a_stray_names_the_phrase_of_the_other_pipeline_that_drew_it() -> None:
+    from skill2app.runtime.routing.selftest import selftest
+
+    entries = [
+        RouteEntry("refund", REFUND["description"], tuple(REFUND["triggers"])),
+        RouteEntry("label", LABEL["description"], (*LABEL["triggers"], "refund this order please")),
+    ]
+    (stray,) = [s for s in selftest(entries).strays if s.text == "refund this order please"]
+    assert (stray.own, stray.other) == ("label", "refund")
+    assert stray.nearest == "refund this order"  # refund's phrase nearest to it

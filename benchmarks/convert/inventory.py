@@ -272,17 +272,26 @@ def _same_name(found: str, wanted: str) -> bool:
 # -- triggers and routing ------------------------------------------------------------------
 
 
-def language_of(text: str) -> str:
+def language_of(text: str, languages: Sequence[str] = ()) -> str:
+    """ "en" for Latin script; for CJK, "ja" when it has kana, or when the skill is written in
+    Japanese and not in Chinese (a phrase of kanji alone: "台帳更新"), else "zh".  (Before
+    2026-12-02 every CJK phrase was "zh", so no pipeline of a Japanese skill could count as
+    having its five triggers in its languages.)"""
     import re
 
-    return "zh" if re.search(f"[{CJK}]", text) else "en"
+    if not re.search(f"[{CJK}]", text):
+        return "en"
+    if re.search("[\u3040-\u30ff]", text):
+        return "ja"
+    return "ja" if "ja" in languages and "zh" not in languages else "zh"
 
 
 def trigger_figures(entries: list[Any], languages: list[str]) -> dict[str, Any]:
     counts = [len(e.triggers) for e in entries]
-    in_language = [sum(language_of(t) in languages for t in e.triggers) for e in entries]
+    in_language = [sum(language_of(t, languages) in languages for t in e.triggers) for e in entries]
     covered = [
-        all(any(language_of(t) == lang for t in e.triggers) for lang in languages) for e in entries
+        all(any(language_of(t, languages) == lang for t in e.triggers) for lang in languages)
+        for e in entries
     ]
     return {
         "pipelines": len(entries),

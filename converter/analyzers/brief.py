@@ -8,8 +8,9 @@ problems app-convert found in the previous answer.  The answer is one plan docum
 YAML), checked against ``schemas/plan.schema.json`` (handed to the analyst with the prompt),
 the skill, and by rendering and verifying the APP it describes.
 
-A plan that passes is shown back once with the skill's own requests routed through it
-(``review_prompt``): the analyst keeps it or answers with a better one.
+A plan that passes is shown back once with the skill's own requests routed through it and its
+own phrases that the routing self-test matches to another pipeline (``review_prompt``): the
+analyst keeps it or answers with a better one.
 """
 
 from __future__ import annotations
@@ -290,15 +291,29 @@ SOME_NEW_FOLDER --smoke` verifies it (its routing self-test line says whether ne
 pull the pipelines' own phrases elsewhere), and `app-run route SOME_NEW_FOLDER "a request" \
 --json` shows where a request goes. Triggers that make two sibling pipelines alike help no one.
 
-{ran}Answer with `{{"keep": true}}` to keep the plan as verified, or with the whole changed plan \
-(YAML or one JSON object). A changed plan is verified again (this review is not asked twice); \
-if it fails and no attempt is left, the plan below is the one written.
+{strays}{ran}Answer with `{{"keep": true}}` to keep the plan as verified, or with the whole \
+changed plan (YAML or one JSON object). A changed plan is verified again (this review is not \
+asked twice); if it fails and no attempt is left, the plan below is the one written.
 
 Your plan as verified:
 
 ```yaml
 {plan}
 ```
+"""
+
+
+STRAYS = """\
+## Your own phrases that run the wrong pipeline
+
+Each description and trigger of your plan was routed as a request with itself left out, as a \
+user's request worded like it would be. These are matched, with no question asked, to another \
+pipeline than their own ("drawn by": that pipeline's phrase nearest to it). Reword each with \
+what only its pipeline does (its object, its input, its outcome), move it to the pipeline \
+whose task it says, or drop it; reword the drawing phrase when it is the vague one.
+
+{lines}
+
 """
 
 
@@ -333,8 +348,30 @@ def review_prompt(
             where += f" — nearest: {drew}"  # the phrases to reword, or to give the other
         rows.append(f"| {mark}{text} | {routed.request.where} | {where} |")
     return REVIEW.format(
-        skill=skill, rows="\n".join(rows), ran=_ran(verification), plan=plan_yaml.rstrip()
+        skill=skill,
+        rows="\n".join(rows) or "| (the skill quotes no request) | | |",
+        strays=_strays(verification),
+        ran=_ran(verification),
+        plan=plan_yaml.rstrip(),
     )
+
+
+SHOWN_STRAYS = 20
+
+
+def _strays(verification: Verification | None) -> str:
+    """The review's section on the plan's phrases matched to another pipeline ("" when none)."""
+    wrong = verification.routing.misrouted if verification is not None else []
+    if not wrong:
+        return ""
+    lines = [
+        f'- {s.kind} "{s.text}" of `{s.own}` → `{s.other}` ({s.score:.2f} against {s.mine:.2f})'
+        + (f', drawn by "{s.nearest}"' if s.nearest else "")
+        for s in wrong[:SHOWN_STRAYS]
+    ]
+    if len(wrong) > SHOWN_STRAYS:
+        lines.append(f"- ... and {len(wrong) - SHOWN_STRAYS} more")
+    return STRAYS.format(lines="\n".join(lines))
 
 
 def _ran(verification: Verification | None) -> str:

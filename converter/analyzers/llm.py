@@ -140,10 +140,12 @@ class _Reviewer:
         count = len(verdict.requests.findings)
         checked = verdict.verification
         ran = len(checked.calls) if checked is not None else 0
+        wrong = len(checked.routing.misrouted) if checked is not None else 0
         _tell(
             self.progress,
-            f"review: {count} of the skill's requests land off a pipeline, "
-            f"{ran} command lines ran through stand-ins",
+            f"review: {count} of the skill's requests land off a pipeline, {wrong} of the "
+            f"plan's own phrases are matched to another pipeline, {ran} command lines ran "
+            "through stand-ins",
         )
         prompt = review_prompt(
             skill, plan_to_yaml(verdict.plan), verdict.requests, verdict.verification

@@ -8,7 +8,8 @@ verifies it there: app-run check, compiling, argument mappings, a smoke run of e
 on its sample (a step that fails only because a dependency is not installed here is skipped,
 not held against the plan).  A plan that passes also has the skill's own requests routed
 through it (``verify/requests.py``): what lands in Skill mode, unsure or elsewhere is shown to
-the analyst once (the review) before the plan is final.  Nothing reaches the user's
+the analyst once (the review) before the plan is final, with the plan's own descriptions and
+triggers that the routing self-test matches to another pipeline.  Nothing reaches the user's
 destination until an answer passes; the caller writes the files of an accepted ``Verdict``.
 """
 
@@ -55,11 +56,12 @@ class Verdict:
     @property
     def to_review(self) -> bool:
         """Whether a plan that passed has something only its analyst can judge: requests of
-        the skill's own that land off a pipeline, command lines run through stand-ins, or
+        the skill's own that land off a pipeline, phrases of its own matched to another
+        pipeline (``RoutingCheck.misrouted``), command lines run through stand-ins, or
         findings of the smoke run."""
         checked = self.verification
         return bool(self.requests.findings) or bool(
-            checked is not None and (checked.calls or checked.notices)
+            checked is not None and (checked.calls or checked.notices or checked.routing.misrouted)
         )
 
 

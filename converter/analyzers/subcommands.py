@@ -422,7 +422,10 @@ def _acting(text: str) -> str:
 
 def _asked(words: tuple[str, ...], tool: str) -> str:
     """The subcommand as a request, its verb first: ``image generate`` → "generate image",
-    ``deploy`` of vercel → "deploy with vercel"."""
+    ``deploy`` of vercel → "deploy with vercel"; ``property:set`` → "set property", as
+    ``daily:append`` → "append daily" (a namespaced command: its parts are words)."""
+    if len(words) == 1 and re.fullmatch(r"[a-z][\w-]*(?::[a-z][\w-]*)+", words[0]):
+        words = tuple(words[0].split(":"))
     if len(words) == 1:
         verb = words[0].replace("-", " ")
         return f"{verb} with {tool}" if verb.split()[0] in VERBS else ""

@@ -66,6 +66,11 @@ GENERIC_TITLES = re.compile(
 )
 
 
+def has_kana(text: str) -> bool:
+    """Whether ``text`` has hiragana or katakana: Japanese, whatever the skill's language."""
+    return bool(re.search(r"[\u3040-\u30ff]", text))
+
+
 def has_cjk(text: str) -> bool:
     return bool(re.search(rf"[{CJK}]", text))
 

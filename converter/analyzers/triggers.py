@@ -41,6 +41,7 @@ from skill2app.converter.analyzers.text import (
     capital,
     first_sentence,
     has_cjk,
+    has_kana,
     humanize,
     is_rule,
     strip_markdown,
@@ -190,10 +191,21 @@ def clean(phrase: str) -> str:
         return ""
     if text.lower() in VERBS:  # "format", "validate": a verb alone asks for nothing
         return ""
+    if _ONLY_A_PROGRAM.match(text):  # "run the script": says which program, not which task
+        return ""
     # "scripts/x.py", "Edit XML 0", "manipulate Word documents (", "一次调用即可完成"
     if _JUNK.search(text) or _REMARK.search(text) or _FRAGMENT.search(text):
         return ""
     return text
+
+
+# A request whose only object is a program, whatever it does ("run the script", "help me
+# execute this command").
+_ONLY_A_PROGRAM = re.compile(
+    r"^(?:help me |please )?(?:run|execute|start|launch|call|use|invoke)\s+(?:the|this|a|that)?\s*"
+    r"(?:script|command|program|tool|helper|cli|utility)s?$",
+    re.I,
+)
 
 
 # Part of a sentence, not a request: cut after a word that needs more ("package the skill
@@ -294,8 +306,10 @@ def more_requests(
     configured provider" → "render a single shot": ``asking.asks_of``).  The words are
     English and Chinese: a skill in another language (Japanese, say), or a Chinese skill's
     pipeline with no Chinese request (a program named in English), has its English requests
-    said another way.  A Chinese request names its object as the skill's description
-    (``domain``) does ("禁用任务" → "禁用定时任务": ``asking.in_its_domain``)."""
+    said another way; a Japanese request (one with kana) is asked politely whatever the
+    skill's language ("記録する" → "記録して").  A Chinese request names its object as
+    the skill's description (``domain``) does ("禁用任务" → "禁用定时任务":
+    ``asking.in_its_domain``)."""
     chinese = language == "zh" and any(has_cjk(t) for t in triggers)  # else its English ones
     mine = [t for t in triggers if has_cjk(t) == chinese]
     asked = [] if chinese else asks_of(description)
@@ -303,8 +317,9 @@ def more_requests(
     of_document = [o for t in mine if not chinese and (o := on_document(t, skill))]
     other_words = variants(mine)
     counts = [c for t in [*mine, *other_words] for c in counted(t)]
-    japanese = [t for t in triggers if has_cjk(t)] if language == "ja" else []
-    polite = [p for t in [*japanese, *mine] for p in asked_politely(t, language)]
+    japanese = [t for t in triggers if has_kana(t) or (language == "ja" and has_cjk(t))]
+    polite = [p for t in japanese for p in asked_politely(t, "ja")]
+    polite += [p for t in mine for p in asked_politely(t, language)]
     domains = [d for t in [*mine, *other_words] if chinese for d in in_its_domain(t, domain)]
     return [*asked, *other_words, *domains, *of_document, *counts, *polite]
 

@@ -40,6 +40,12 @@ class RoutingCheck:
         return self.passed / self.phrases if self.phrases else 1.0
 
     @property
+    def misrouted(self) -> list[Stray]:
+        """The phrases the router, with each left out, matches to another pipeline: a request
+        worded like one of them runs the wrong pipeline (an unsure one is asked about)."""
+        return [s for s in self.strays if s.decision == "match"]
+
+    @property
     def errors(self) -> list[str]:
         return [
             f'routing self-test: pipelines "{a}" and "{b}" cannot be told apart: most of the '

@@ -107,6 +107,7 @@ class Stray:
     score: float
     mine: float
     decision: str = "match"  # what routing makes of it: a wrong match, or unsure (asks)
+    nearest: str = ""  # the phrase of ``other`` that drew it most
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,11 @@ def selftest(entries: Sequence[RouteEntry], *, cache_dir: Path | None = DEFAULT)
         )
         decided = outcome(ranked, router.policy)
         mine = float(scores[phrase.pipeline])
-        found.append(Stray(phrase.kind, phrase.text, own, other, ranked[0].score, mine, decided))
+        theirs = [j for j, p in enumerate(phrases) if p.pipeline == best]
+        nearest = phrases[max(theirs, key=lambda j: matrix[at, j])].text if theirs else ""
+        found.append(
+            Stray(phrase.kind, phrase.text, own, other, ranked[0].score, mine, decided, nearest)
+        )
     return SelfTest(len(phrases), found)
 
 
