@@ -161,3 +161,14 @@ def test_a_media_file_after_i_is_read_and_the_last_file_is_written(tmp_path: Pat
     assert gif == [("video_file", True, None), ("output_path", False, "output.gif")]
     thumb = [(i.name, i.required, i.default) for i in found["extract-a-thumbnail"].input]
     assert thumb == [("video_file", True, None), ("output_path", False, "thumb.jpg")]
+
+
+def test_a_task_titled_in_japanese_names_its_tool_in_brackets(tmp_path: Path) -> None:
+    """ffmpeg-expert (inventory, round 21): "MP3で抽出 with ffmpeg" mixed two languages."""
+    md = (
+        "---\nname: media\ndescription: ffmpeg で動画を編集する。\n---\n\n# メディア\n\n"
+        "## MP3で抽出\n\n```bash\nffmpeg -i input.mp4 -vn output.mp3\n```\n"
+    )
+    root = write_tree(tmp_path, {"SKILL.md": md})
+    (pipeline,) = analyze(build_inventory(root)).pipelines
+    assert pipeline.description == "MP3で抽出（ffmpeg）"

@@ -41,7 +41,14 @@ from skill2app.converter.analyzers.snippets import (
     reading,
     situations,
 )
-from skill2app.converter.analyzers.text import free_name, slug, snake, step_name, unique
+from skill2app.converter.analyzers.text import (
+    free_name,
+    has_cjk,
+    slug,
+    snake,
+    step_name,
+    unique,
+)
 from skill2app.converter.analyzers.triggers import as_task
 from skill2app.converter.plan.model import CodeStep, Pipeline, Sample, Written
 
@@ -243,7 +250,8 @@ def program_source(command: Command) -> str:
 
 def _pipeline(inventory: Inventory, command: Command, name: str) -> Pipeline:
     title = command.title[:1].upper() + command.title[1:]
-    description = f"{title} with {command.tool}"
+    # "Extract the audio with ffmpeg"; "MP3で抽出（ffmpeg）", not "MP3で抽出 with ffmpeg"
+    description = f"{title}（{command.tool}）" if has_cjk(title) else f"{title} with {command.tool}"
     step = CodeStep(
         step_name(snake(name, 4) or "run"),
         "",
