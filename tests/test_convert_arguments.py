@@ -1156,3 +1156,79 @@ def test_a_json_switch_takes_no_value(tmp_path: Path) -> None:
     (step,) = pipeline.steps
     assert {"flag": "--json"} in args(pipeline)
     assert step.stdout == "json"
+
+
+DIAGRAM_MD = """\
+---
+name: diagram
+description: Draw a diagram of a code base.
+---
+# Diagram
+
+```bash
+uv run scripts/diagram.py --target src/ --type call-graph --focus main --depth 2
+```
+
+| Argument | Short | Default | Description |
+|---|---|---|---|
+| `--target` | `-t` | required | Directory to analyze |
+| `--type` | `-T` | required | Diagram type |
+| `--focus` | `-f` | none | Center diagram on this node |
+| `--depth` | `-d` | `2` | Traversal depth |
+
+```bash
+uv run scripts/diagram.py -t src/ -T class-hierarchy -f QueryEngine
+uv run scripts/diagram.py -t src/ -T module-deps -f execute_query
+```
+"""
+
+
+def test_a_tables_short_column_names_aliases_and_its_default_column_what_is_required(
+    tmp_path: Path,
+) -> None:
+    """diagramming-code (judge, round 23): `-t src/ -T call-graph` became inputs `t` and
+    `t_6` beside `target` and `type`; "required" in the Default column left them optional;
+    the function names shown for `--focus` became its only choices."""
+    plan = plan_of(
+        tmp_path,
+        {"SKILL.md": DIAGRAM_MD, "scripts/diagram.py": "import sys\nprint(sys.argv)\n"},
+    )
+    (pipeline,) = plan.pipelines
+    got = inputs(pipeline)
+    assert set(got) == {"target", "type", "focus", "depth"}
+    assert got["target"][:2] == ("string", True) and got["type"][:2] == ("string", True)
+    assert next(i for i in pipeline.input if i.name == "focus").enum is None
+
+
+def test_a_flag_read_to_the_end_of_argv_takes_every_word_after_it(tmp_path: Path) -> None:
+    """repomix-safe-mixer (judge, round 23): `[--exclude pattern1 pattern2 ...]` and the
+    program's `argv[argv.index('--exclude') + 1:]` gave a required positional `file` (the
+    last pattern of an example) and an input `pattern2`."""
+    scan = (
+        "import sys\n"
+        "directory = sys.argv[1]\n"
+        "as_json = '--json' in sys.argv\n"
+        "patterns = []\n"
+        "if '--exclude' in sys.argv:\n"
+        "    at = sys.argv.index('--exclude')\n"
+        "    patterns = [a for a in sys.argv[at + 1:] if not a.startswith('--')]\n"
+        "print(directory, as_json, patterns)\n"
+    )
+    md = (
+        "---\nname: scan\ndescription: Scan a folder for secrets.\n---\n# Scan\n\n"
+        "Usage: `scan.py <directory> [--json] [--exclude pattern1 pattern2 ...]`\n\n"
+        "```bash\npython3 scripts/scan.py ./my-project --exclude '.*test.*' 'SECURITY\\.md'\n```\n"
+    )
+    assert [(a.name, a.repeat) for a in usage_args("[--exclude pattern1 pattern2 ...]")] == [
+        ("--exclude", True)
+    ]
+    (program,) = build_inventory(
+        write_tree(tmp_path, {"SKILL.md": md, "scripts/scan.py": scan})
+    ).programs
+    assert program.cli is not None
+    params = {p.name: (p.kind, p.type, p.required) for p in program.cli.params}
+    assert params == {
+        "--json": ("flag", "boolean", False),
+        "--exclude": ("flag", "array", False),
+        "directory": ("positional", "string", True),
+    }

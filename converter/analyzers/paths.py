@@ -511,8 +511,11 @@ def _values_seen(param: Param, values: list[str] | None) -> list[str] | None:
     """The values the documents pass to a flag, as its only values: never for a flag a parser
     declares without choices (``--lang`` with ``default="zh"``, shown once as ``--lang en``,
     takes any language), nor from one value (``--type feat``), nor when its default is not
-    among them."""
+    among them, nor when one is a name from the user's code (``--focus QueryEngine``, shown
+    beside ``--focus main``: a function or class to centre on, any of them)."""
     if not values or len(values) < 2 or param.source in AUTHORITATIVE:
+        return None
+    if any(re.search(r"[a-z][A-Z]", v) for v in values):
         return None
     if param.default is not None and str(param.default) not in values:
         return None

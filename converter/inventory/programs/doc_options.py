@@ -64,6 +64,7 @@ class DocOption:
     line: int
     scope: tuple[int, int]  # first and last line of the innermost section describing it
     optional: bool | None = None  # None: the document does not say
+    required: bool = False  # its default cell says it must be given: `| --target | required |`
     type: str = ""  # a type the document names ("" when it names none)
 
 
@@ -107,19 +108,26 @@ def _table(file: str, rows: list[tuple[int, list[str]]], sections: list[Section]
     header = [c.lower() for c in rows[0][1]]
     found = []
     for number, cells in rows[2:]:
-        flag_at = next((i for i, c in enumerate(cells) if _FLAG_CELL.match(c)), None)
-        if flag_at is None:
+        flags = [i for i, c in enumerate(cells) if _FLAG_CELL.match(c)]
+        if not flags:
             continue
+        # `| --target | -t | ...`: the long spelling names it, a short one beside it is an alias
+        flag_at = next((i for i in flags if cells[i].strip("`").startswith("--")), flags[0])
         match = _FLAG_CELL.match(cells[flag_at])
         assert match is not None
         value = (match.group(2) or "").strip()
         arg = UsageArg(match.group(1), "flag", value)
+        arg.aliases = [
+            short
+            for i in flags
+            if i != flag_at and re.fullmatch(r"-[A-Za-z]", short := cells[i].strip("` "))
+        ]
         if re.fullmatch(r"[\w.-]+(?:\|[\w.-]+)+", value):  # `--provider google\|openai`
             arg.choices = value.split("|")
         option = DocOption(arg, file, number, _scope(sections, number))
         for title, cell in zip(header, cells, strict=False):
             _cell(option, title, cell.strip("` "))
-        described = " ".join(c for i, c in enumerate(cells) if i != flag_at)
+        described = " ".join(c for i, c in enumerate(cells) if i not in flags)
         arg.help = arg.help or described
         arg.default = arg.default if arg.default is not None else default_in(described)
         arg.choices = arg.choices or _marked_choices(described)
@@ -133,6 +141,7 @@ def _cell(option: DocOption, title: str, cell: str) -> None:
     arg = option.arg
     if re.search(r"default|默认", title):
         if _REQUIRED.fullmatch(cell.strip("()（）* ")):  # "(required)" is no default value
+            option.optional, option.required = False, True  # but says it must be given
             return
         if cell.lower() not in _EMPTY:
             arg.default = cell
@@ -143,7 +152,7 @@ def _cell(option: DocOption, title: str, cell: str) -> None:
     elif _CONDITIONAL.search(cell):  # "search 时必填": needed by one action, not always
         option.optional = True
     elif _REQUIRED.search(cell) and len(cell) <= 12:
-        option.optional = False
+        option.optional = False  # not necessarily always: "send 必填", or under "**send 参数**"
     elif _OPTIONAL.search(cell) and len(cell) <= 12:
         option.optional = True
 
@@ -231,6 +240,31 @@ def _owners(programs: list[Program], option: DocOption, sources: dict[str, str])
     return near if len(near) == 1 else []
 
 
+# Where a flag known only from the skill's own command lines came from: a short spelling of
+# it there (`-t src/`) is the same flag once a table names it an alias.
+_GUESSED = ("invocation", "usage", "documentation")
+
+
+def _alias(commands: list, param: Param, aliases: list[str]) -> None:
+    """Give ``param`` the ``aliases`` a table names; one that the command lines made a flag
+    of its own (`-t src/` before the table said `| --target | -t |`) is folded into it."""
+    for alias in aliases:
+        for command in commands:
+            other = command.flag(alias)
+            if other is None or other is param:
+                continue
+            if other.name != alias or other.source not in _GUESSED:
+                break  # a parser's own flag, or another's alias: not ours to take
+            command.params.remove(other)
+            if other.choices and param.choices is not None:
+                param.choices = [
+                    *param.choices,
+                    *(c for c in other.choices if c not in param.choices),
+                ]
+        else:
+            param.aliases = sorted({*param.aliases, alias} - {param.name})
+
+
 def _apply(program: Program, option: DocOption) -> None:
     cli = program.cli
     if cli is None:
@@ -245,6 +279,7 @@ def _apply(program: Program, option: DocOption) -> None:
         params = [param]
     for param in params:
         param.help = param.help or arg.help
+        _alias(commands, param, arg.aliases)
         if param.default is None and arg.default is not None and not complete:
             # a parser that declares none means none: "ビルトイン5パターン" describes what the
             # program does without it, and passed as --patterns it is taken for a file
@@ -259,6 +294,8 @@ def _apply(program: Program, option: DocOption) -> None:
             param.choices = param.choices or arg.choices
             if option.optional or param.default is not None:
                 param.required, param.certain = False, True
+            elif option.required and not param.certain:  # "| --target | required |"
+                param.required, param.certain = True, True
         if param.type == "boolean" and isinstance(param.default, str):
             param.default = _truth(param.default)  # "false (removed)" is off, not a value
     if option.optional:

@@ -202,7 +202,13 @@ def _take_flag(argv: list[str], i: int, command: Command | None, parsed: ParsedA
         takes_value = False  # `--auth-and-poll --open-id X`: no parser takes a flag as a value
     if takes_value and nxt is not None:
         parsed.flags.append((canonical, nxt))
-        return i + 2
+        i += 2
+        while param is not None and param.spread and i < len(argv):  # `--exclude a b c`
+            if argv[i].startswith("-") and len(argv[i]) > 1 and not _is_number(argv[i]):
+                break
+            parsed.flags.append((canonical, argv[i]))
+            i += 1
+        return i
     parsed.flags.append((canonical, None))
     return i + 1
 

@@ -68,13 +68,42 @@ def _by_hand(module: ast.Module) -> Command | None:
                     valued[first.value] = None
     if not switches and not valued:
         return None
+    many = _read_to_the_end(module, aliases)
     command = Command("none")
     for name in [*switches, *valued]:
         taking = name in valued
         param = Param(name, "flag", dest_of(name), type="string" if taking else "boolean")
         param.source, param.typed, param.valued = "program", True, taking
+        if taking and name in many:  # `--exclude a b c`: every word after it
+            param.type, param.spread = "array", True
         add_param(command, param)
     return command
+
+
+def _read_to_the_end(module: ast.Module, aliases: set[str]) -> set[str]:
+    """The flags whose values are every word after them: ``i = argv.index("--exclude")``,
+    then ``argv[i + 1:]``."""
+    at: dict[str, str] = {}  # the name holding a flag's index -> the flag
+    for node in ast.walk(module):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            call = node.value
+            if (
+                isinstance(call.func, ast.Attribute)
+                and call.func.attr == "index"
+                and ast.unparse(call.func.value) in aliases
+                and call.args
+                and isinstance(call.args[0], ast.Constant)
+                and _is_flag(call.args[0].value)
+            ):
+                at |= {t.id: call.args[0].value for t in node.targets if isinstance(t, ast.Name)}
+    found: set[str] = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Subscript) and ast.unparse(node.value) in aliases:
+            part = node.slice
+            if isinstance(part, ast.Slice) and part.upper is None and part.lower is not None:
+                used = {n.id for n in ast.walk(part.lower) if isinstance(n, ast.Name)}
+                found |= {at[n] for n in used if n in at}
+    return found
 
 
 def _is_flag(value: object) -> TypeGuard[str]:

@@ -120,6 +120,8 @@ def usage_args(text: str) -> list[UsageArg]:
         elif word.startswith("-") and _FLAG.match(word.split("=", 1)[0]) and not rest:
             index = _flag(words, index, depth > 0, found)
             continue
+        elif _more_of_flag(found, word, words[index + 1 : index + 2]):
+            found[-1].repeat = True  # `--exclude pattern1 pattern2 ...`: the flag takes many
         else:
             _positional(word, depth > 0, rest, found)
         index += 1
@@ -127,6 +129,21 @@ def usage_args(text: str) -> list[UsageArg]:
     if last and last.optional and _PASSED_ON.search(last.name):
         last.repeat = last.rest = True  # `run-taze.sh [-r] [additional-args]`, last: every word
     return found
+
+
+def _more_of_flag(found: list[UsageArg], word: str, after: list[str]) -> bool:
+    """Whether ``word`` is a second value of the flag just read, said before an ellipsis:
+    ``pattern2`` in ``--exclude pattern1 pattern2 ...``, ``b.txt`` in ``--files a.txt b.txt
+    ...`` (the same name numbered on, or the same kind of file)."""
+    last = found[-1] if found else None
+    if last is None or last.kind != "flag" or not last.value or not set(after) & {*_ELLIPSIS}:
+        return False
+    first, second = last.value.strip("<>"), word.strip("<>")
+    numbered = re.sub(r"\d+$", "", first) == re.sub(r"\d+$", "", second) != first
+    typed = bool(re.fullmatch(r"[\w-]+(\.\w+)", first)) and first.rsplit(".", 1)[-1] == (
+        second.rsplit(".", 1)[-1] if "." in second else None
+    )
+    return numbered or typed
 
 
 def _bracketed_name(words: list[str], index: int) -> str:
