@@ -388,6 +388,13 @@ def test_the_plans_own_phrases_matched_to_a_sibling_are_shown_at_the_review(
     line = next(x for x in section.splitlines() if "how many words are in my thesis" in x)
     assert line.startswith('- trigger "how many words are in my thesis" of `order-pizza` → ')
     assert "`count-words` (0." in line and ', drawn by "' in line
+    (row,) = [r for r in review["misrouted"] if r["text"] == "how many words are in my thesis"]
+    assert (row["pipeline"], row["kind"], row["routes_to"]) == (
+        "order-pizza",
+        "trigger",
+        "count-words",
+    )
+    assert row["score"] > row["own_score"] and row["drawn_by"]
     done = resume(review["session"], '{"keep": true}')
     assert done.pause is None and done.ok
 

@@ -15,6 +15,8 @@ analyst keeps it or answers with a better one.
 
 from __future__ import annotations
 
+from typing import Any
+
 from skill2app.converter.analyzers.coverage import shown_tasks
 from skill2app.converter.analyzers.llm_prompt import (
     BUDGET_TOKENS,
@@ -357,6 +359,23 @@ def review_prompt(
 
 
 SHOWN_STRAYS = 20
+
+
+def misrouted_rows(verification: Verification | None) -> list[dict[str, Any]]:
+    """The plan's own phrases matched to another pipeline, as the host's pause carries them."""
+    wrong = verification.routing.misrouted if verification is not None else []
+    return [
+        {
+            "pipeline": s.own,
+            "kind": s.kind,
+            "text": s.text,
+            "routes_to": s.other,
+            "score": round(s.score, 4),
+            "own_score": round(s.mine, 4),
+            "drawn_by": s.nearest,
+        }
+        for s in wrong
+    ]
 
 
 def _strays(verification: Verification | None) -> str:

@@ -30,7 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skill2app.converter.analyzers.brief import analyst_prompt, material_for, review_prompt
+from skill2app.converter.analyzers.brief import (
+    analyst_prompt,
+    material_for,
+    misrouted_rows,
+    review_prompt,
+)
 from skill2app.converter.analyzers.loop import (
     MAX_ATTEMPTS,
     Verdict,
@@ -70,10 +75,13 @@ class HostPause:
     part: dict[str, Any] | None = None  # a collection: which skill of how many this plan is for
     step: str = "analyze"  # or "review": the plan passed; where the skill's requests route
     review: list[dict[str, Any]] | None = None
+    misrouted: list[dict[str, Any]] | None = None  # the plan's own phrases matched elsewhere
 
     def to_dict(self) -> dict[str, Any]:
         part = {"collection": self.part} if self.part else {}
         review = {"review": self.review} if self.review is not None else {}
+        if self.misrouted is not None:
+            review["misrouted"] = self.misrouted
         return (
             part
             | {
@@ -188,6 +196,7 @@ def resume(
                 "problems": [],
                 "verified": json.dumps(answer),
                 "review": [r.to_dict() for r in verdict.requests.routed],
+                "misrouted": misrouted_rows(verdict.verification),
                 "review_prompt": review_prompt(
                     inventory.skill.frontmatter.name or skill.name,
                     plan_to_yaml(verdict.plan),
@@ -285,6 +294,7 @@ def _pause(home: Path, data: dict[str, Any], inventory: Inventory) -> HostPause:
         part,
         step="review" if reviewing else "analyze",
         review=list(data["review"]) if reviewing else None,
+        misrouted=list(data.get("misrouted", [])) if reviewing else None,
     )
 
 

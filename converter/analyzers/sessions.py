@@ -66,7 +66,7 @@ def _valid(data: Any, session: str) -> bool:
               "draft": str}  # fmt: skip
     # a session paused for the review holds these too
     review = {"stage": str, "reviewed": bool, "verified": str, "review": list,
-              "review_prompt": str}  # fmt: skip
+              "review_prompt": str, "misrouted": list}  # fmt: skip
     return (
         isinstance(data, dict)
         and data.get("version") == VERSION
