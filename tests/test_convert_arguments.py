@@ -1232,3 +1232,57 @@ def test_a_flag_read_to_the_end_of_argv_takes_every_word_after_it(tmp_path: Path
         "--exclude": ("flag", "array", False),
         "directory": ("positional", "string", True),
     }
+
+
+def test_a_short_alias_folds_only_the_command_lines_of_its_tables_section(tmp_path: Path) -> None:
+    """A second read: `| --timeout | -t |` under "Send" made `jobs.js list -t failed`, in
+    another section, run `list --timeout failed`."""
+    md = (
+        "---\nname: jobs\ndescription: Send and list jobs.\n---\n# Jobs\n\n"
+        "## Send\n\n```bash\nnode jobs.js send job.json --timeout 30\n```\n\n"
+        "| Option | Short | Description |\n|---|---|---|\n| `--timeout` | `-t` | Seconds |\n\n"
+        "## List\n\n```bash\nnode jobs.js list -t failed\n```\n"
+    )
+    plan = plan_of(tmp_path, {"SKILL.md": md, "jobs.js": "console.log(process.argv)\n"})
+    listing = next(p for p in plan.pipelines if "list" in p.name)
+    assert [a.get("flag") for a in args(listing) if a.get("flag")] == ["-t"]
+
+
+def test_a_file_after_an_output_flag_is_no_second_value_of_it() -> None:
+    got = [(a.name, a.kind, a.repeat) for a in usage_args("-o merged.pdf input.pdf ...")]
+    assert got == [("-o", "flag", False), ("input_pdf", "positional", True)]
+
+
+@pytest.mark.parametrize(
+    ("source", "spread"),
+    [
+        ("import sys\nx = sys.argv[sys.argv.index('--exclude') + 1:]\n", {"--exclude"}),
+        ("from sys import argv\nx = argv[argv.index('--exclude') + 1:]\n", {"--exclude"}),
+        (
+            "import sys\ni = sys.argv.index('--out')\no = sys.argv[i + 1]\nr = sys.argv[i + 2:]\n",
+            set(),
+        ),
+        (
+            "import sys\ni = sys.argv.index('--exclude')\nx = sys.argv[i + 1:]\n"
+            "i = sys.argv.index('--out')\no = sys.argv[i + 1]\n",
+            {"--exclude"},
+        ),
+    ],
+)
+def test_the_flags_read_to_the_end_of_argv(source: str, spread: set[str]) -> None:
+    import ast
+
+    from skill2app.converter.inventory.programs.python import _by_hand
+
+    command = _by_hand(ast.parse(source))
+    assert command is not None
+    assert {p.name for p in command.params if p.spread} == spread
+
+
+def test_a_flag_of_two_values_takes_two() -> None:
+    from skill2app.converter.inventory.programs.interface import Command, Param, parse_argv
+
+    size = Param("--size", "flag", "size", type="array", spread=True, count=2, source="argparse")
+    parsed = parse_argv(["--size", "800", "600", "in.png"], Command("argparse", params=[size]))
+    assert parsed.flags == [("--size", "800"), ("--size", "600")]
+    assert parsed.positionals == ["in.png"]

@@ -404,3 +404,23 @@ def test_no_phrase_matched_elsewhere_no_section(skill: Path) -> None:
 
     check = route_requests(plan_from_dict(plan()), build_inventory(skill))
     assert "## Your own phrases" not in review_prompt("demo", "pipelines: []", check)
+
+
+def test_the_review_shows_twenty_misrouted_phrases_and_counts_the_rest(skill: Path) -> None:
+    from skill2app.converter.analyzers.brief import review_prompt
+    from skill2app.converter.verify.routes import RoutingCheck
+    from skill2app.converter.verify.verify import Verification
+    from skill2app.runtime.routing.selftest import Stray
+
+    strays = [
+        Stray("trigger", f"phrase {n}", "a", "b", 0.7, 0.5, "match", "b's") for n in range(23)
+    ]
+    strays.append(Stray("trigger", "asked about", "a", "b", 0.5, 0.4, "unsure"))
+    checked = Verification(routing=RoutingCheck(ran=True, phrases=40, strays=strays))
+    empty = route_requests(plan_from_dict(plan()), build_inventory(skill))
+    empty.routed = []
+    prompt = review_prompt("demo", "pipelines: []", empty, checked)
+    section = prompt.split("## Your own phrases that run the wrong pipeline", 1)[1]
+    assert section.count('\n- trigger "phrase ') == 20 and "- ... and 3 more" in section
+    assert "asked about" not in section  # unsure: the user is asked, nothing wrong runs
+    assert "| (the skill quotes no request) | | |" in prompt

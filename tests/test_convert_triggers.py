@@ -539,3 +539,35 @@ def test_a_japanese_request_is_asked_politely_in_an_english_skill_too() -> None:
         "人間の OK 回答を AGREED として記録してください",
     ]
     assert more_requests(["创建任务"], "en") == []  # Chinese: no kana, no Japanese forms
+
+
+def test_japanese_situations_of_a_description() -> None:
+    """flutter-xcodegen-ios (round 24): "「xcodegen に移行」「Flavor を増やす」では必ず使う" named
+    its requests, and the heuristic had none."""
+    description = (
+        "Flutter の ios/ を XcodeGen 構成へ移行する。「xcodegen に移行」"
+        "「iOS Flavor を xcodegen で」 「Flavor を増やす」では必ず使う。Pods は扱わない。"
+    )
+    assert use_when_phrases(description) == [
+        "xcodegen に移行",
+        "iOS Flavor を xcodegen で",
+        "Flavor を増やす",
+    ]
+    assert use_when_phrases("ログを分析したいときに使う。") == ["ログを分析したい"]
+
+
+def test_a_skill_of_steps_and_no_runnable_program_gets_an_llm_pipeline(tmp_path: Path) -> None:
+    """flutter-xcodegen-ios (round 24): its only program is run by another tool and its
+    Japanese SKILL.md has numbered steps but no rule the heuristic read: no pipeline at all."""
+    md = (
+        "---\nname: migrate\ndescription: ios/ を XcodeGen 構成へ移行する。"
+        "「xcodegen に移行」「Flavor を増やす」では必ず使う。\n---\n# 移行\n\n## 作業手順\n\n"
+        "1. 必須入力が揃っているか確認する\n2. テンプレを ios/ へコピーする\n"
+        "3. プレースホルダを実値に置換する\n"
+    )
+    root = write_tree(tmp_path / "migrate", {"SKILL.md": md, "assets/post.sh": "#!/bin/sh\n"})
+    (pipeline,) = analyze(build_inventory(root)).pipelines
+    assert pipeline.source == "SKILL.md:7"  # the steps' section
+    assert "xcodegen に移行" in pipeline.triggers
+    step = pipeline.steps[0]
+    assert "2. テンプレを ios/ へコピーする" in step.prompt

@@ -15,8 +15,6 @@ analyst keeps it or answers with a better one.
 
 from __future__ import annotations
 
-from typing import Any
-
 from skill2app.converter.analyzers.coverage import shown_tasks
 from skill2app.converter.analyzers.llm_prompt import (
     BUDGET_TOKENS,
@@ -337,8 +335,9 @@ to APP_CALLER_CWD).
 def review_prompt(
     skill: str, plan_yaml: str, check: RequestCheck, verification: Verification | None = None
 ) -> str:
-    """The review of a plan that passed: where the skill's own requests route, what its steps
-    ran through stand-ins and what the smoke run found (``verification``), and the plan."""
+    """The review of a plan that passed: where the skill's own requests route, which of its
+    own phrases the routing self-test matches to another pipeline, what its steps ran through
+    stand-ins and what the smoke run found (``verification``), and the plan."""
     rows = []
     for routed in check.routed:
         mark = "⚠ " if routed.finding else ""
@@ -361,21 +360,10 @@ def review_prompt(
 SHOWN_STRAYS = 20
 
 
-def misrouted_rows(verification: Verification | None) -> list[dict[str, Any]]:
+def misrouted_rows(verification: Verification | None) -> list[dict[str, object]]:
     """The plan's own phrases matched to another pipeline, as the host's pause carries them."""
     wrong = verification.routing.misrouted if verification is not None else []
-    return [
-        {
-            "pipeline": s.own,
-            "kind": s.kind,
-            "text": s.text,
-            "routes_to": s.other,
-            "score": round(s.score, 4),
-            "own_score": round(s.mine, 4),
-            "drawn_by": s.nearest,
-        }
-        for s in wrong
-    ]
+    return [s.to_dict() for s in wrong]
 
 
 def _strays(verification: Verification | None) -> str:

@@ -75,7 +75,7 @@ class HostPause:
     part: dict[str, Any] | None = None  # a collection: which skill of how many this plan is for
     step: str = "analyze"  # or "review": the plan passed; where the skill's requests route
     review: list[dict[str, Any]] | None = None
-    misrouted: list[dict[str, Any]] | None = None  # the plan's own phrases matched elsewhere
+    misrouted: list[dict[str, object]] | None = None  # the plan's own phrases matched elsewhere
 
     def to_dict(self) -> dict[str, Any]:
         part = {"collection": self.part} if self.part else {}

@@ -78,22 +78,26 @@ FILES_INPUT = {
 
 
 def prose_pipeline(inventory: Inventory, app: str, covered: set[int]) -> Pipeline | None:
-    """One llm step that applies the skill's rules and steps to the user's text."""
+    """One llm step that applies the skill's rules and steps to the user's text; None when
+    SKILL.md has neither (nothing to apply)."""
     doc = inventory.skill
     rules = collect_rules(doc)
-    if not rules:
-        return None
     text = labels(inventory.language)
     steps_text = []
+    first_step = 0
     for index in range(len(doc.sections)):
         items = ordered_items(doc, index)
         if len(items) >= 2:
             covered.add(index)
+            first_step = first_step or doc.sections[index].line
             steps_text += [f"{i}. {item.text}" for i, item in enumerate(items, start=1)]
+    if not rules and not steps_text:
+        return None
     covered |= {doc.section_of(line) for _rule, line in rules}
     rule_texts = unique([r for r, _line in rules])
     prompt = doc.frontmatter.description + "\n\n"
-    prompt += text["rules"] + "\n" + "".join(f"- {r}\n" for r in rule_texts) + "\n"
+    if rule_texts:
+        prompt += text["rules"] + "\n" + "".join(f"- {r}\n" for r in rule_texts) + "\n"
     if steps_text:
         prompt += text["steps"] + "\n" + "\n".join(steps_text) + "\n\n"
     prompt += f"{text['input']}\n{{{{input.text}}}}\n"
@@ -109,7 +113,7 @@ def prose_pipeline(inventory: Inventory, app: str, covered: set[int]) -> Pipelin
         [text_input],
         [step],
         step.name,
-        f"{doc.path}:{rules[0][1]}",
+        f"{doc.path}:{rules[0][1] if rules else first_step}",
     )
 
 

@@ -20,7 +20,10 @@ _USE_WHEN = re.compile(
     r"|\b(?:this includes|includes|including|supports|triggers (?:include|on)|activates? on)"
     r"\s*:?\s*(?P<list>.+)$"
     r"|(?:当|在)?(?:用户)?(?:要求|需要|想要|想|请求|让你)?(?P<zh>[^。；]+?)时(?:使用|调用)"
-    r"|(?:支持|用于|适用于)(?P<zhlist>[^。；]+)",
+    r"|(?:支持|用于|适用于)(?P<zhlist>[^。；]+)"
+    # Japanese: "「A」「B」では必ず使う", "…ときに使う", "…場合に使用する"
+    r"|(?P<jaquoted>(?:「[^」]{2,80}」\s*){1,12})(?:では|で|と言われたら)(?:必ず)?(?:使う|使用する|呼ぶ)"
+    r"|(?P<ja>[^。、]{2,80}?)(?:とき|時|場合)に(?:は)?(?:必ず)?(?:使う|使用する|呼ぶ)",
     re.I,
 )
 MAX_CLAUSE = 2000  # characters of one sentence of a description read for its situations
@@ -32,12 +35,13 @@ _ASKS = re.compile(
 )
 _MODAL = re.compile(
     r"\b(?:never|always|must|do not|don't|avoid|only|keep|no more than|at most)\b"
-    r"|不要|必须|避免|禁止|务必|保持|不得|不超过|只能",
+    r"|不要|必须|避免|禁止|务必|保持|不得|不超过|只能"
+    r"|必ず|してはいけない|しないこと|推測せず|厳守|避ける",  # Japanese
     re.I,
 )
 RULE_TITLES = re.compile(
     r"rule|guideline|constraint|convention|principle|style|do's|don'ts|"
-    r"规则|规范|约束|注意|原则|要求|守则",
+    r"规则|规范|约束|注意|原则|要求|守则|ルール|規約|制約|原則|注意事項",
     re.I,
 )
 _REASONING = re.compile(
@@ -144,7 +148,7 @@ def use_when_phrases(description: str) -> list[str]:
         match = _USE_WHEN.search(sentence)
         if not match or _NEGATED.search(sentence[: match.start()]):
             continue  # "Do NOT trigger when ...": a situation the skill is not for
-        groups = ("en", "list", "zh", "zhlist")
+        groups = ("en", "list", "zh", "zhlist", "jaquoted", "ja")
         tail = next((match.group(g) for g in groups if match.group(g)), "").strip().rstrip(".。")
         asked = quoted_only(tail)
         if asked:  # "Use when: 「AIっぽい文章を直して」「AI臭を消して」 "humanize this text""

@@ -66,16 +66,7 @@ class RoutingCheck:
             "skipped": self.skipped,
             "phrases": self.phrases,
             "passed": self.passed,
-            "strays": [
-                {
-                    "pipeline": s.own,
-                    "kind": s.kind,
-                    "text": s.text,
-                    "routes_to": s.other,
-                    "decision": s.decision,
-                }
-                for s in self.strays
-            ],
+            "strays": [s.to_dict() for s in self.strays],
             "few_triggers": self.few,
             "cannot_be_told_apart": [list(pair) for pair in self.apart],
         }

@@ -109,6 +109,18 @@ class Stray:
     decision: str = "match"  # what routing makes of it: a wrong match, or unsure (asks)
     nearest: str = ""  # the phrase of ``other`` that drew it most
 
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "pipeline": self.own,
+            "kind": self.kind,
+            "text": self.text,
+            "routes_to": self.other,
+            "decision": self.decision,
+            "score": round(self.score, 4),
+            "own_score": round(self.mine, 4),
+            "drawn_by": self.nearest,
+        }
+
 
 @dataclass(frozen=True)
 class SelfTest:

@@ -22,7 +22,12 @@ import re
 from dataclasses import dataclass
 
 from skill2app.converter.inventory.markdown import Section
-from skill2app.converter.inventory.programs.interface import AUTHORITATIVE, Param, dest_of
+from skill2app.converter.inventory.programs.interface import (
+    AUTHORITATIVE,
+    Command,
+    Param,
+    dest_of,
+)
 from skill2app.converter.inventory.programs.program import Program
 from skill2app.converter.inventory.programs.usage import (
     UsageArg,
@@ -34,6 +39,9 @@ from skill2app.converter.inventory.programs.usage import (
 _FLAG_CELL = re.compile(r"^`?(--?[A-Za-z][\w-]*)(?:[ =]([^`]+))?`?$")
 _OPTIONAL = re.compile(r"^(?:可选|optional|no|否|✗|×|-)$|可选(?!值)|\boptional\b", re.I)
 _REQUIRED = re.compile(r"^(?:必填|必须|必需|required|yes|是|✓|√)$|必填|\brequired\b", re.I)
+# A default cell saying the flag has none because it must be given ("required", "必填"; not
+# "yes", which is a switch's default).
+_MUST_GIVE = re.compile(r"required|必填|必须|必需", re.I)
 _CONDITIONAL = re.compile(
     r"\S\s*时(?:必填|必须|必需|需要)|(?:必填|必须)\s*[（(][^）)]*时|"
     r"\brequired\s+(?:when|for|if|with|by)\b|\bonly\s+(?:when|for|with)\b",
@@ -117,11 +125,8 @@ def _table(file: str, rows: list[tuple[int, list[str]]], sections: list[Section]
         assert match is not None
         value = (match.group(2) or "").strip()
         arg = UsageArg(match.group(1), "flag", value)
-        arg.aliases = [
-            short
-            for i in flags
-            if i != flag_at and re.fullmatch(r"-[A-Za-z]", short := cells[i].strip("` "))
-        ]
+        shorts = [_FLAG_CELL.match(cells[i]) for i in flags if i != flag_at]  # `-t DIR` too
+        arg.aliases = [m.group(1) for m in shorts if m and re.fullmatch(r"-[A-Za-z]", m.group(1))]
         if re.fullmatch(r"[\w.-]+(?:\|[\w.-]+)+", value):  # `--provider google\|openai`
             arg.choices = value.split("|")
         option = DocOption(arg, file, number, _scope(sections, number))
@@ -140,8 +145,11 @@ def _table(file: str, rows: list[tuple[int, list[str]]], sections: list[Section]
 def _cell(option: DocOption, title: str, cell: str) -> None:
     arg = option.arg
     if re.search(r"default|默认", title):
-        if _REQUIRED.fullmatch(cell.strip("()（）* ")):  # "(required)" is no default value
+        said = cell.strip("()（）* ")
+        if _MUST_GIVE.fullmatch(said):  # "(required)" is no default value
             option.optional, option.required = False, True  # but says it must be given
+            return
+        if _REQUIRED.fullmatch(said):  # "yes", "是": no value to take as a default
             return
         if cell.lower() not in _EMPTY:
             arg.default = cell
@@ -245,10 +253,17 @@ def _owners(programs: list[Program], option: DocOption, sources: dict[str, str])
 _GUESSED = ("invocation", "usage", "documentation")
 
 
-def _alias(commands: list, param: Param, aliases: list[str]) -> None:
-    """Give ``param`` the ``aliases`` a table names; one that the command lines made a flag
-    of its own (`-t src/` before the table said `| --target | -t |`) is folded into it."""
-    for alias in aliases:
+def _alias(program: Program, option: DocOption, param: Param) -> None:
+    """Give ``param`` the aliases ``option``'s table names; one that the command lines made a
+    flag of its own (`-t src/` before the table said `| --target | -t |`) is folded into it,
+    when every command line passing it is in the table's section (`list -t failed` in
+    another section may mean another flag)."""
+    commands = _commands(program)
+    first, last = option.scope
+    for alias in option.arg.aliases:
+        passing = [i for i in program.invocations if alias in i.argv]
+        if any(i.file != option.file or not first <= i.line <= last for i in passing):
+            continue
         for command in commands:
             other = command.flag(alias)
             if other is None or other is param:
@@ -262,7 +277,13 @@ def _alias(commands: list, param: Param, aliases: list[str]) -> None:
                     *(c for c in other.choices if c not in param.choices),
                 ]
         else:
-            param.aliases = sorted({*param.aliases, alias} - {param.name})
+            if alias not in param.aliases and alias != param.name:
+                param.aliases.append(alias)
+
+
+def _commands(program: Program) -> list[Command]:
+    cli = program.cli
+    return [cli, *cli.subcommands.values()] if cli is not None else []
 
 
 def _apply(program: Program, option: DocOption) -> None:
@@ -279,7 +300,7 @@ def _apply(program: Program, option: DocOption) -> None:
         params = [param]
     for param in params:
         param.help = param.help or arg.help
-        _alias(commands, param, arg.aliases)
+        _alias(program, option, param)
         if param.default is None and arg.default is not None and not complete:
             # a parser that declares none means none: "ビルトイン5パターン" describes what the
             # program does without it, and passed as --patterns it is taken for a file

@@ -42,6 +42,7 @@ class Param:
     source: str = ""  # argparse | click | typer | commander | yargs | shell | node | usage |
     # documentation | invocation
     spread: bool = False  # an array flag given once, then every value (argparse nargs="+")
+    count: int = 0  # how many values a spread flag takes (argparse nargs=2); 0: up to a flag
     rest: bool = False  # a positional taking every remaining word (REMAINDER, `-- cmd...`)
     certain: bool = False  # whether it is required is declared or documented, not guessed
     typed: bool = False  # its type comes from the program's code, not from a guess
@@ -159,8 +160,9 @@ class ParsedArgs:
 def parse_argv(argv: list[str], command: Command | None) -> ParsedArgs:
     """Split ``argv`` into subcommand, flags and positionals.
 
-    A flag the command declares takes a value unless it is boolean; an undeclared flag takes
-    the next word as its value; neither ever takes a word that is itself a flag.
+    A flag the command declares takes a value unless it is boolean (a spread one: every word
+    up to the next flag, or its ``count``); an undeclared flag takes the next word as its
+    value; neither ever takes a word that is itself a flag.
     """
     parsed = ParsedArgs()
     current = command
@@ -203,9 +205,13 @@ def _take_flag(argv: list[str], i: int, command: Command | None, parsed: ParsedA
     if takes_value and nxt is not None:
         parsed.flags.append((canonical, nxt))
         i += 2
+        taken = 1
         while param is not None and param.spread and i < len(argv):  # `--exclude a b c`
             if argv[i].startswith("-") and len(argv[i]) > 1 and not _is_number(argv[i]):
                 break
+            if param.count and taken >= param.count:  # `--size 800 600 in.png`: two
+                break
+            taken += 1
             parsed.flags.append((canonical, argv[i]))
             i += 1
         return i

@@ -81,28 +81,40 @@ def _by_hand(module: ast.Module) -> Command | None:
 
 
 def _read_to_the_end(module: ast.Module, aliases: set[str]) -> set[str]:
-    """The flags whose values are every word after them: ``i = argv.index("--exclude")``,
-    then ``argv[i + 1:]``."""
-    at: dict[str, str] = {}  # the name holding a flag's index -> the flag
+    """The flags whose values are every word after them: ``argv[argv.index("--exclude") +
+    1:]``, or ``i = argv.index("--exclude")`` then ``argv[i + 1:]`` (the assignment of ``i``
+    nearest above the slice; ``argv[i + 2:]`` is what follows the flag's one value)."""
+
+    def index_of(node: ast.AST) -> str:
+        """The flag ``node`` looks up in argv (``argv.index("--x")``), or ""."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            return ""
+        if node.func.attr != "index" or ast.unparse(node.func.value) not in aliases:
+            return ""
+        first = node.args[0] if node.args else None
+        return first.value if isinstance(first, ast.Constant) and _is_flag(first.value) else ""
+
+    at: list[tuple[int, str, str]] = []  # (line, name, flag): a name given a flag's index
     for node in ast.walk(module):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            call = node.value
-            if (
-                isinstance(call.func, ast.Attribute)
-                and call.func.attr == "index"
-                and ast.unparse(call.func.value) in aliases
-                and call.args
-                and isinstance(call.args[0], ast.Constant)
-                and _is_flag(call.args[0].value)
-            ):
-                at |= {t.id: call.args[0].value for t in node.targets if isinstance(t, ast.Name)}
+        if isinstance(node, ast.Assign) and (flag := index_of(node.value)):
+            at += [(node.lineno, t.id, flag) for t in node.targets if isinstance(t, ast.Name)]
     found: set[str] = set()
     for node in ast.walk(module):
-        if isinstance(node, ast.Subscript) and ast.unparse(node.value) in aliases:
-            part = node.slice
-            if isinstance(part, ast.Slice) and part.upper is None and part.lower is not None:
-                used = {n.id for n in ast.walk(part.lower) if isinstance(n, ast.Name)}
-                found |= {at[n] for n in used if n in at}
+        if not (isinstance(node, ast.Subscript) and ast.unparse(node.value) in aliases):
+            continue
+        part = node.slice
+        if not (isinstance(part, ast.Slice) and part.upper is None):
+            continue
+        lower = part.lower
+        if not (isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Add)):
+            continue
+        if not (isinstance(lower.right, ast.Constant) and lower.right.value == 1):
+            continue
+        flag = index_of(lower.left)
+        if not flag and isinstance(lower.left, ast.Name):
+            named = [a for a in at if a[1] == lower.left.id and a[0] <= node.lineno]
+            flag = max(named)[2] if named else ""
+        found |= {flag} if flag else set()
     return found
 
 

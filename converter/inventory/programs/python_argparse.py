@@ -238,6 +238,7 @@ def _argparse_param(call: ast.Call, names: Names) -> Param | None:
         and action not in ("append", "extend")
         and (nargs in _ARRAY_NARGS or (isinstance(nargs, int) and nargs > 1))
     )
+    param.count = nargs if isinstance(nargs, int) and param.spread else 0
     return param
 
 

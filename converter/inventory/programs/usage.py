@@ -133,17 +133,13 @@ def usage_args(text: str) -> list[UsageArg]:
 
 def _more_of_flag(found: list[UsageArg], word: str, after: list[str]) -> bool:
     """Whether ``word`` is a second value of the flag just read, said before an ellipsis:
-    ``pattern2`` in ``--exclude pattern1 pattern2 ...``, ``b.txt`` in ``--files a.txt b.txt
-    ...`` (the same name numbered on, or the same kind of file)."""
+    ``pattern2`` in ``--exclude pattern1 pattern2 ...`` (the same name numbered on; a file
+    of the same kind is not: ``-o merged.pdf input.pdf ...`` names the inputs after it)."""
     last = found[-1] if found else None
     if last is None or last.kind != "flag" or not last.value or not set(after) & {*_ELLIPSIS}:
         return False
     first, second = last.value.strip("<>"), word.strip("<>")
-    numbered = re.sub(r"\d+$", "", first) == re.sub(r"\d+$", "", second) != first
-    typed = bool(re.fullmatch(r"[\w-]+(\.\w+)", first)) and first.rsplit(".", 1)[-1] == (
-        second.rsplit(".", 1)[-1] if "." in second else None
-    )
-    return numbered or typed
+    return re.sub(r"\d+$", "", first) == re.sub(r"\d+$", "", second) != first
 
 
 def _bracketed_name(words: list[str], index: int) -> str:
