@@ -54,16 +54,16 @@ VERB_SYNONYMS = {
     "compute": ("calculate", "work out"), "detect": ("find", "spot"), "gather": ("collect",),
     "collect": ("gather",), "bundle": ("package",), "customize": ("tailor", "adapt"),
     "configure": ("set up",), "initialize": ("set up",), "init": ("set up",),
-    "sync": ("synchronize",), "deploy": ("ship", "publish"), "parse": ("read",),
+    "sync": ("synchronize",), "deploy": ("ship",), "parse": ("read",),
     "sort": ("order",), "audit": ("review", "check"), "describe": ("explain",),
     "explain": ("describe",), "optimize": ("improve", "tune"), "improve": ("refine",),
     "append": ("add",), "migrate": ("move",), "process": ("handle",),
     "identify": ("find",), "classify": ("categorize",), "plot": ("chart", "graph"),
     "visualize": ("chart", "plot"), "retrieve": ("get", "fetch"), "diagnose": ("troubleshoot",),
-    "rewrite": ("rephrase",), "explore": ("browse",), "score": ("rate",), "rank": ("order",),
-    "resolve": ("fix",), "crop": ("trim",), "restore": ("recover",), "release": ("publish",),
+    "rewrite": ("rephrase",), "explore": ("browse",), "score": ("rate",),
+    "resolve": ("fix",), "restore": ("recover",),
     "transcode": ("convert",), "organize": ("sort",),
-    "interpret": ("read",), "segment": ("split",), "transcribe": ("write out",),
+    "interpret": ("read",), "segment": ("split",),
 }  # fmt: skip
 # The actions of tasks, beyond those with synonyms: what a title's gerund or noun may name.
 _MORE_VERBS = (
