@@ -12,8 +12,9 @@ Read from the prose of every Markdown file (code blocks left out):
 ``attach`` gives each to the program it belongs to: one that is run in that document and
 whose source spells the flag, else the one program run in the same section.  What the
 documents say completes a program without a complete declaration (type, choices, default,
-optional); a declared one only gets help and defaults.  Optional flags are remembered with
-the section they were described in, so the pipelines of the commands there offer them.
+optional); a declared one only gets help, defaults and a table's short aliases.  Optional
+flags are remembered with the section they were described in, so the pipelines of the
+commands there offer them.
 """
 
 from __future__ import annotations
