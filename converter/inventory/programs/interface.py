@@ -172,7 +172,7 @@ def parse_argv(argv: list[str], command: Command | None) -> ParsedArgs:
         if word == "--":
             parsed.positionals.extend(argv[i + 1 :])
             break
-        if word.startswith("-") and len(word) > 1 and not _is_number(word):
+        if _is_flag_word(word):
             i = _take_flag(argv, i, current, parsed)
             continue
         subs = current.subcommands if current is not None else {}
@@ -194,7 +194,7 @@ def _take_flag(argv: list[str], i: int, command: Command | None, parsed: ParsedA
         parsed.flags.append((canonical, attached))
         return i + 1
     nxt = argv[i + 1] if i + 1 < len(argv) else None
-    is_flag = nxt is not None and nxt.startswith("-") and len(nxt) > 1 and not _is_number(nxt)
+    is_flag = nxt is not None and _is_flag_word(nxt)
     takes_value = (
         param.type != "boolean"
         if param is not None and param.source != "invocation"
@@ -207,7 +207,7 @@ def _take_flag(argv: list[str], i: int, command: Command | None, parsed: ParsedA
         i += 2
         taken = 1
         while param is not None and param.spread and i < len(argv):  # `--exclude a b c`
-            if argv[i].startswith("-") and len(argv[i]) > 1 and not _is_number(argv[i]):
+            if _is_flag_word(argv[i]):
                 break
             if param.count and taken >= param.count:  # `--size 800 600 in.png`: two
                 break
@@ -217,6 +217,11 @@ def _take_flag(argv: list[str], i: int, command: Command | None, parsed: ParsedA
         return i
     parsed.flags.append((canonical, None))
     return i + 1
+
+
+def _is_flag_word(word: str) -> bool:
+    """Whether a word of a command line is a flag (``-x``, ``--name``), not ``-`` nor ``-3``."""
+    return word.startswith("-") and len(word) > 1 and not _is_number(word)
 
 
 def _is_number(word: str) -> bool:

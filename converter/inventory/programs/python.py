@@ -61,11 +61,8 @@ def _by_hand(module: ast.Module) -> Command | None:
             if isinstance(node.ops[0], ast.In | ast.NotIn) and ast.unparse(where) in aliases:
                 if isinstance(flag, ast.Constant) and _is_flag(flag.value):
                     switches[flag.value] = None
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr == "index" and ast.unparse(node.func.value) in aliases:
-                first = node.args[0] if node.args else None
-                if isinstance(first, ast.Constant) and _is_flag(first.value):
-                    valued[first.value] = None
+        elif flag_name := _index_of(node, aliases):
+            valued[flag_name] = None
     if not switches and not valued:
         return None
     many = _read_to_the_end(module, aliases)
@@ -80,23 +77,23 @@ def _by_hand(module: ast.Module) -> Command | None:
     return command
 
 
+def _index_of(node: ast.AST, aliases: set[str]) -> str:
+    """The flag ``node`` looks up in argv (``argv.index("--x")``), or ""."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return ""
+    if node.func.attr != "index" or ast.unparse(node.func.value) not in aliases:
+        return ""
+    first = node.args[0] if node.args else None
+    return first.value if isinstance(first, ast.Constant) and _is_flag(first.value) else ""
+
+
 def _read_to_the_end(module: ast.Module, aliases: set[str]) -> set[str]:
     """The flags whose values are every word after them: ``argv[argv.index("--exclude") +
     1:]``, or ``i = argv.index("--exclude")`` then ``argv[i + 1:]`` (the assignment of ``i``
     nearest above the slice; ``argv[i + 2:]`` is what follows the flag's one value)."""
-
-    def index_of(node: ast.AST) -> str:
-        """The flag ``node`` looks up in argv (``argv.index("--x")``), or ""."""
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-            return ""
-        if node.func.attr != "index" or ast.unparse(node.func.value) not in aliases:
-            return ""
-        first = node.args[0] if node.args else None
-        return first.value if isinstance(first, ast.Constant) and _is_flag(first.value) else ""
-
     at: list[tuple[int, str, str]] = []  # (line, name, flag): a name given a flag's index
     for node in ast.walk(module):
-        if isinstance(node, ast.Assign) and (flag := index_of(node.value)):
+        if isinstance(node, ast.Assign) and (flag := _index_of(node.value, aliases)):
             at += [(node.lineno, t.id, flag) for t in node.targets if isinstance(t, ast.Name)]
     found: set[str] = set()
     for node in ast.walk(module):
@@ -110,7 +107,7 @@ def _read_to_the_end(module: ast.Module, aliases: set[str]) -> set[str]:
             continue
         if not (isinstance(lower.right, ast.Constant) and lower.right.value == 1):
             continue
-        flag = index_of(lower.left)
+        flag = _index_of(lower.left, aliases)
         if not flag and isinstance(lower.left, ast.Name):
             named = [a for a in at if a[1] == lower.left.id and a[0] <= node.lineno]
             flag = max(named)[2] if named else ""
