@@ -51,7 +51,10 @@ def _by_hand(module: ast.Module) -> Command | None:
         if isinstance(node, ast.ImportFrom) and node.module == "sys":  # from sys import argv
             aliases |= {a.asname or a.name for a in node.names if a.name == "argv"}
     for node in ast.walk(module):
-        if isinstance(node, ast.Assign) and any(a in ast.unparse(node.value) for a in aliases):
+        if not isinstance(node, ast.Assign):
+            continue
+        value = ast.unparse(node.value)  # once: not once for each name known so far
+        if any(a in value for a in aliases):
             aliases |= {ast.unparse(t) for t in node.targets if isinstance(t, ast.Name)}
     switches: dict[str, None] = {}
     valued: dict[str, None] = {}
@@ -91,10 +94,12 @@ def _read_to_the_end(module: ast.Module, aliases: set[str]) -> set[str]:
     """The flags whose values are every word after them: ``argv[argv.index("--exclude") +
     1:]``, or ``i = argv.index("--exclude")`` then ``argv[i + 1:]`` (the assignment of ``i``
     nearest above the slice; ``argv[i + 2:]`` is what follows the flag's one value)."""
-    at: list[tuple[int, str, str]] = []  # (line, name, flag): a name given a flag's index
+    at: dict[str, list[tuple[int, str]]] = {}  # a name -> (line, flag) of each index it got
     for node in ast.walk(module):
         if isinstance(node, ast.Assign) and (flag := _index_of(node.value, aliases)):
-            at += [(node.lineno, t.id, flag) for t in node.targets if isinstance(t, ast.Name)]
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    at.setdefault(target.id, []).append((node.lineno, flag))
     found: set[str] = set()
     for node in ast.walk(module):
         if not (isinstance(node, ast.Subscript) and ast.unparse(node.value) in aliases):
@@ -109,8 +114,8 @@ def _read_to_the_end(module: ast.Module, aliases: set[str]) -> set[str]:
             continue
         flag = _index_of(lower.left, aliases)
         if not flag and isinstance(lower.left, ast.Name):
-            named = [a for a in at if a[1] == lower.left.id and a[0] <= node.lineno]
-            flag = max(named)[2] if named else ""
+            named = [a for a in at.get(lower.left.id, []) if a[0] <= node.lineno]
+            flag = max(named)[1] if named else ""
         found |= {flag} if flag else set()
     return found
 
