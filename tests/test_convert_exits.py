@@ -212,6 +212,23 @@ VERDICTS = [
         {1, 2},
     ),
     ("if not ok:\n    print('Error: config not found')\n    sys.exit(2)\nsys.exit(0)\n", set()),
+    (  # implement-plan-preflight (round 24): a compound name, a verdict that counts errors
+        "if len(sys.argv) != 2:\n    print('Usage: v.py <id>')\n    sys.exit(1)\n"
+        "all_errors = check()\nif all_errors:\n"
+        "    print(f'[FAIL] validation failed with {len(all_errors)} error(s):')\n"
+        "    sys.exit(1)\nelse:\n    print('[PASS] ok')\n    sys.exit(0)\n",
+        {1},
+    ),
+    ("sys.exit(1 if has_issues else 0)\n", {1}),
+    ("sys.exit(2 if issue_count else 0)\n", {2}),
+    # compound names that are no outcome: a message, a missing file
+    ("if error_message:\n    sys.exit(1)\nelse:\n    sys.exit(0)\n", set()),
+    ("sys.exit(1 if file_not_found else 0)\n", set()),
+    (  # a verdict mark does not turn an error message into a verdict elsewhere
+        "if all_errors:\n    print('cannot read the config')\n    sys.exit(1)\n"
+        "else:\n    sys.exit(0)\n",
+        set(),
+    ),
 ]
 
 

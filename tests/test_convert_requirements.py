@@ -1298,3 +1298,21 @@ def test_a_condition_the_method_checks_is_no_environment_variable(tmp_path: Path
     root = write_tree(tmp_path, {"SKILL.md": md})
     envs = {r.name for r in build_inventory(root).requirements if r.kind == "env"}
     assert envs == {"GITHUB_TOKEN", "HG_TOKEN"}
+
+
+def test_a_name_in_capitals_is_a_variable_only_where_the_skill_says_so(tmp_path: Path) -> None:
+    """flutter-xcodegen-ios and wiki-query (round 24's judge): an Xcode build setting and a key
+    of the skill's config file, named in inline code, became environment checks; a name the
+    line calls a variable of the environment, or a secret's, stays one."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "* `PRODUCT_NAME` / 表示名\n"
+            "1. Read `.wiki.config` to find `WIKI_VAULT_PATH` (defaults `wiki/`).\n"
+            "* `DEVELOPMENT_TEAM`（`xcodegen` 実行時の環境変数）\n"
+            "Put your key in `GEMINI_API_KEY`.\n",
+            "run.py": "import sys\nprint(sys.argv)\n",
+        },
+    )
+    variables = {name for kind, name, _r in needs(tmp_path) if kind == "env"}
+    assert variables == {"DEVELOPMENT_TEAM", "GEMINI_API_KEY"}

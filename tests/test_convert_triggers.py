@@ -40,6 +40,8 @@ def plan_of(root: Path, files: dict[str, Any]) -> Plan:
     ("title", "task"),
     [
         ("Step 2: Edit XML", "edit XML"),
+        ("### Step P.4: Verify Checkpoint", "verify checkpoint"),  # implement-plan-preflight
+        ("Phase 1.2 - Build the graph", "build the graph"),
         # statistical-analyst: "### Mode 1 — Analyze ..." named a pipeline mode-1-analyze-...
         ("Mode 1 — Analyze Experiment Results (A/B Test)", "analyze experiment results"),
         ("Model 3 Settings", ""),

@@ -17,6 +17,7 @@ from skill2app.converter.analyzers.document import own_range, prose_lines
 from skill2app.converter.analyzers.text import (
     WHEN_TITLES,
     has_cjk,
+    quoted_only,
     strip_markdown,
     unique,
     use_when_phrases,
@@ -69,6 +70,9 @@ def listed_in_description(description: str) -> list[str]:
     label = _LABEL.search(description)
     if label is None:
         return []
+    quotes = _QUOTES_AHEAD.match(description[label.end() :])
+    if quotes:  # 'Triggers: "migrate", "rename cycles to plans".'
+        return [c for q in quoted_only(quotes.group(1)) if (c := clean(q))]
     before, *items = _DASH.split(description[label.end() :])
     if before.strip():
         return []  # no list right after the label
@@ -92,6 +96,12 @@ def listed_in_description(description: str) -> list[str]:
     return unique(found, MAX_ITEMS)
 
 
+# Quoted requests right after the label, one after another ("「A」「B」", '"a", "b" or "c"').
+_QUOTES_AHEAD = re.compile(
+    r"\s*((?:(?:「[^」]{1,80}」|“[^”]{1,80}”|\"[^\"]{1,80}\")[\s,，、;；/|]*(?:(?:or|and|或|或者)\s*)?)"
+    r"{2,12})",
+    re.I,
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？])")
 
 

@@ -293,9 +293,30 @@ def reading(files: Sequence[FileLiteral]) -> list[str]:
     taken from the input (a file it writes defaulting to the example's name)."""
     inputs = []
     for item in files:
-        default = f" or {item.value!r}" if item.writes else ""
-        inputs.append(f"{item.name} = INPUT.get({item.name!r}){default}")
+        if item.writes:
+            inputs.append(f"{item.name} = INPUT.get({item.name!r}) or {item.value!r}")
+        else:  # a file of the skill's own (references/x.md) is read from the APP folder
+            inputs.append(f"{item.name} = in_app(INPUT.get({item.name!r}))")
+    found = [
+        "HERE = os.path.abspath(__file__)",
+        'APP = os.environ.get("APP_ROOT") or HERE.rsplit(os.sep, 4)[0]',
+        "",
+        "",
+        "def in_app(path):",
+        '    """A path found only in the APP folder (the skill\'s own files) means that file."""',
+        "    if isinstance(path, str) and path and not os.path.exists(path):",
+        '        caller = os.environ.get("APP_CALLER_CWD") or os.getcwd()',
+        "        rel = os.path.relpath(path, caller) if os.path.isabs(path) else path",
+        "        there = os.path.join(APP, rel)",
+        '        if not rel.startswith("..") and os.path.exists(there):',
+        "            return there",
+        "    return path",
+        "",
+        "",
+    ]
+    reads = any(not item.writes for item in files)
     return [
+        *(found if reads else []),
         'INPUT = json.load(sys.stdin)["input"]',
         'os.chdir(os.environ.get("APP_CALLER_CWD") or ".")  # paths mean what the user meant',
         *inputs,

@@ -33,7 +33,14 @@ from skill2app.converter.analyzers.paths import (
     json_switch,
     stdin_input,
 )
-from skill2app.converter.analyzers.text import free_name, snake, step_name, tier_for, unique
+from skill2app.converter.analyzers.text import (
+    free_name,
+    snake,
+    step_name,
+    strip_markdown,
+    tier_for,
+    unique,
+)
 from skill2app.converter.analyzers.workflow import folder_like, read_call, saves_in
 from skill2app.converter.inventory.exits import ok_exit_codes
 from skill2app.converter.inventory.invocations import Invocation
@@ -405,6 +412,15 @@ def _schema_of(value: Any) -> dict[str, Any]:
     return {"type": "string"}
 
 
+# A step that reads the slash command's arguments ("Parse `$ARGUMENTS`: if empty or `check`,
+# use check mode"): what the runner does when it fills the pipeline's inputs.
+_PARSES_ARGUMENTS = re.compile(
+    r"^\s*(?:parse|read|interpret|check)\s+(?:the\s+)?(?:\$ARGUMENTS|(?:command[- ])?"
+    r"arguments?|args)\b|^\s*解析\s*(?:\$ARGUMENTS|参数|入参)",
+    re.I,
+)
+
+
 def workflow_steps(inventory: Inventory, items: list[Item]) -> StepBuilder:
     rules = unique([text for text, _line in collect_rules(inventory.skill)])
     builder = StepBuilder(inventory, rules)
@@ -416,6 +432,8 @@ def workflow_steps(inventory: Inventory, items: list[Item]) -> StepBuilder:
     }
     run: list[Item] = []  # items in a row that run no program
     for item in items:
+        if not item.invocations and _PARSES_ARGUMENTS.match(strip_markdown(item.text)):
+            continue  # the runner reads the inputs from the request: no step of the APP's
         fresh = [inv for inv in item.invocations if not builder.repeats(inv)]
         if not fresh:
             run.append(item)

@@ -79,7 +79,7 @@ PART_WORDS = re.compile(
     re.I,
 )
 _NUMBERING = re.compile(
-    r"^\s*(?:(?:step|phase|part|stage|mode)\s*\d+[a-z]?\s*[:.)\-–—]?|"
+    r"^\s*(?:(?:step|phase|part|stage|mode)\s*(?:[a-z][.-]?)?\d+(?:\.\d+)*[a-z]?\s*[:.)\-–—]?|"
     r"(?:[A-Za-z][.-])?\d+(?:\.\d+)*[.):]?|"
     r"[a-z][.)]|第[一二三四五六七八九十\d]+[步章节部分]\s*[:：、.]?|"
     r"(?:步骤|阶段)\s*[一二三四五六七八九十\d]+\s*[:：、.)）\-–—]?)\s*",

@@ -407,11 +407,27 @@ def _in_condition(name: str, context: str) -> bool:
     return False
 
 
+# What says a name in capitals is a variable of the environment: its line speaks of one, or
+# it names a secret ("GEMINI_API_KEY").  Else it is a build setting (`PRODUCT_NAME`), a key of
+# a config file (`OBSIDIAN_WIKI_VAULT_PATH` in `.obsidian-wiki.config`), a constant.
+_ENVIRONMENT_SAID = re.compile(
+    r"\benv(?:ironment)?\b|\bexport\b|\bvariables?\b|\bvars?\b|\btokens?\b|\bsecrets?\b|"
+    r"\bapi[ _-]?keys?\b|\bcredentials?\b|\bpasswords?\b|\bsets?\b|\$\{?[A-Z]|"
+    r"环境变量|環境変数|密钥|令牌",
+    re.I,
+)
+_SECRET_NAME = re.compile(r"_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD|PASS|PAT)$")
+
+
+def _said_of_environment(name: str, context: str) -> bool:
+    return bool(_SECRET_NAME.search(name) or not context or _ENVIRONMENT_SAID.search(context))
+
+
 def from_inline(text: str, line: int, file: str, out: Collector, context: str = "") -> None:
     """An env var or a config file named in inline code; ``context`` is the text of its line,
     whose sentence tells a required file from one the program makes itself."""
     if _ENV_INLINE.match(text) and text not in SHELL_VARS:
-        if not _in_condition(text, context):
+        if not _in_condition(text, context) and _said_of_environment(text, context):
             out.add("env", text, f"{file}:{line}", required=False)
     elif _INSTALL.match(text):  # `npm install -g docx`: what the model's own code needs
         from_commands(simple_commands(text, line), file, out, required=False)

@@ -43,6 +43,7 @@ from skill2app.converter.inventory.programs.scripts import (
     USAGE_SEPARATORS,
     heredoc_help,
     leading_comment,
+    name_shell_positionals,
     positional_name,
     scan_shell,
     usage_positionals,
@@ -211,6 +212,8 @@ def describe(
     help_text = "\n".join([program.doc, _usage_line(source), *heredoc_help(source)])
     usage = usage_of(help_text, posixpath.basename(rel))
     apply_usage(program.cli, usage, literals)
+    if lang in ("bash", "sh", "zsh"):
+        name_shell_positionals(program.cli, source)
     _argv_count(program.cli, source)
     _merge_invocations(program)
     if probe:

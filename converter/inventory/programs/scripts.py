@@ -283,6 +283,36 @@ def usage_positionals(doc: str, literals: Collection[str] = ()) -> list[str]:
     return names
 
 
+# A top-level assignment of a positional argument: ``MODE="${1:-check}"``, ``FILE=$1``.
+_SH_POSITIONAL = re.compile(
+    r'^(?:readonly\s+|declare\s+)?([A-Za-z_]\w{0,40})="?\$(?:\{([1-9])(?::-([^}"\s]{0,40}))?\}'
+    r'|([1-9]))"?\s*(?:#.*)?$',
+    re.M,
+)
+# Names a usage line gives a positional for want of one: its first choice, or a kind of value.
+_GENERIC = frozenset({"text", "value", "arg", "argument", "param", "input"})
+
+
+def name_shell_positionals(command: Command, source: str) -> None:
+    """A shell script's own name for a positional it reads into a variable
+    (``MODE="${1:-check}"`` under ``usage: x.sh [check|run]``: the input is ``mode``, by
+    default ``check``; before, it was named after its first choice), where the usage line
+    gave only a choice list or a generic name; the default after ``:-`` when none is known."""
+    positionals = command.positionals()
+    for match in _SH_POSITIONAL.finditer(source):
+        variable, index, default = match.group(1), match.group(2) or match.group(4), match.group(3)
+        if int(index) > len(positionals):
+            continue
+        param = positionals[int(index) - 1]
+        choices = param.choices or []
+        chosen = bool(choices) and param.name == dest_of(str(choices[0]))
+        if chosen or param.name in _GENERIC:
+            param.name = param.dest = dest_of(variable.lower())
+        if default and param.default is None and not param.required:
+            if not param.choices or default in param.choices:
+                param.default = default
+
+
 _PLACEHOLDER_NAME = re.compile(r"<([\w .-]+)>|\{([\w .-]+)\}|\[([\w .-]+)\]|([A-Z][A-Z0-9_]{2,})")
 
 

@@ -188,7 +188,7 @@ def _conditional(value: ast.expr, found: dict[int, str]) -> None:
     """``0 if ok else 1`` / ``1 if errors else 0``: the non-zero branch, when the test names
     a check's outcome (``if result`` may as well be "it failed to do it")."""
     test = ast.unparse(value.test) if isinstance(value, ast.IfExp) else ""
-    if isinstance(value, ast.IfExp) and _VERDICT.search(test) and not _ARGUMENTS.search(test):
+    if isinstance(value, ast.IfExp) and _says_verdict(test) and not _ARGUMENTS.search(test):
         statuses = [_int(value.body), _int(value.orelse)]
         if 0 in statuses and all(s is not None for s in statuses):
             for status in statuses:
@@ -233,7 +233,26 @@ def _names_outcome(test: ast.expr) -> bool:
         for node in ast.walk(test)
         if isinstance(node, ast.Name | ast.Attribute)
     ]
-    return bool(_VERDICT.search(" ".join(names)))
+    return _says_verdict(" ".join(names))
+
+
+_IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
+_TALLY = frozenset({"count", "found", "list", "total", "num", "n"})
+
+
+def _says_verdict(code: str) -> bool:
+    """Whether code names what a check found: a whole word (``errors``, ``ok``), or the word
+    a compound name ends with or counts (``all_errors``, ``has_issues``, ``errors_found``,
+    ``issue_count``; never ``error_message``, ``file_not_found``)."""
+
+    def words(match: re.Match[str]) -> str:
+        parts = match.group().lower().split("_")
+        if "not" in parts:
+            return ""
+        kept = [parts[-1]] + [p for p, q in zip(parts, parts[1:], strict=False) if q in _TALLY]
+        return " ".join(kept)
+
+    return bool(_VERDICT.search(_IDENTIFIER.sub(words, code)))
 
 
 def _chain(node: ast.If, found: dict[int, str]) -> None:
@@ -283,14 +302,22 @@ _ERROR_SAID = re.compile(
 )
 
 
+# A message that gives the check's verdict ("[FAIL] validation failed with 3 error(s)"):
+# whatever else it says, what follows is what the check found.
+_VERDICT_SAID = re.compile(r"\[\s*(?:FAIL(?:ED)?|NG)\s*\]|^\W*(?:❌|✗)?\s*FAIL(?:ED)?\b")
+
+
 def _says_error(body: list[ast.stmt]) -> bool:
-    """Whether a branch prints or logs an error message before it exits."""
-    for node in body:
-        for sub in ast.walk(node):
-            if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
-                if _ERROR_SAID.search(sub.value):
-                    return True
-    return False
+    """Whether a branch prints or logs an error message (not a verdict) before it exits."""
+    said = [
+        sub.value
+        for node in body
+        for sub in ast.walk(node)
+        if isinstance(sub, ast.Constant) and isinstance(sub.value, str)
+    ]
+    if any(_VERDICT_SAID.search(text) for text in said):
+        return False
+    return any(_ERROR_SAID.search(text) for text in said)
 
 
 def _classifies(test: ast.expr) -> bool:
@@ -301,7 +328,7 @@ def _classifies(test: ast.expr) -> bool:
             for item in ast.walk(node):
                 if isinstance(item, ast.Constant) and isinstance(item.value, str):
                     return True
-    return bool(_VERDICT.search(ast.unparse(test)))
+    return _says_verdict(ast.unparse(test))
 
 
 def _exit_status(body: list[ast.stmt]) -> int | None:
