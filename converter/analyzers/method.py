@@ -37,6 +37,11 @@ from skill2app.converter.analyzers.method_programs import (
     save_inputs,
     save_step,
 )
+from skill2app.converter.analyzers.report_format import (
+    report_format,
+    report_rules,
+    report_schema,
+)
 from skill2app.converter.analyzers.situations import situations
 from skill2app.converter.analyzers.step_builder import GENERIC_SCHEMA, labels
 from skill2app.converter.analyzers.text import (
@@ -101,8 +106,14 @@ def prose_pipeline(inventory: Inventory, app: str, covered: set[int]) -> Pipelin
     if steps_text:
         prompt += text["steps"] + "\n" + "\n".join(steps_text) + "\n\n"
     prompt += f"{text['input']}\n{{{{input.text}}}}\n"
+    form = report_format(doc)
+    schema, checks = (report_schema(form), report_rules(form)) if form else (GENERIC_SCHEMA, [])
     step = LlmStep(
-        "apply_guidance", prompt, tier_for(doc.frontmatter.description), GENERIC_SCHEMA, rule_texts
+        "apply_guidance",
+        prompt,
+        tier_for(doc.frontmatter.description),
+        copy.deepcopy(schema),
+        [*rule_texts, *checks],
     )
     triggers = situations(doc) or [first_sentence(doc.frontmatter.description)]
     text_input = Input("text", "string", True, text["text"])
@@ -168,12 +179,20 @@ def method_pipeline(
     )
     prompt += f"\n{READ_LABEL[language]}\n{{{{read_files.output.files}}}}\n"
     makes = bool(MAKES_FILES.search(doc.frontmatter.description + "\n" + doc.body))
-    schema = FILES_SCHEMA if makes else GENERIC_SCHEMA
+    form = None if makes else report_format(doc)
+    schema = FILES_SCHEMA if makes else report_schema(form) if form else GENERIC_SCHEMA
     if makes:
         prompt += "\n" + ANSWER[language] + "\n"
-    llm = LlmStep("apply_method", prompt, "reasoning", copy.deepcopy(schema), rules)
+    checks = report_rules(form) if form else []
+    llm = LlmStep("apply_method", prompt, "reasoning", copy.deepcopy(schema), [*rules, *checks])
     steps.append(llm)
-    answer: dict[str, Any] = {"summary": "sample", "files": []} if makes else {"result": "sample"}
+    answer: dict[str, Any] = (
+        {"summary": "sample", "files": []}
+        if makes
+        else {"report": schema["properties"]["report"]["examples"][0]}
+        if form
+        else {"result": "sample"}
+    )
     if makes:
         inputs += save_inputs(folder, replace)
         steps.append(save_step("save_files", llm.name, folder, replace))

@@ -33,6 +33,11 @@ from skill2app.converter.analyzers.paths import (
     json_switch,
     stdin_input,
 )
+from skill2app.converter.analyzers.report_format import (
+    report_format,
+    report_rules,
+    report_schema,
+)
 from skill2app.converter.analyzers.text import (
     free_name,
     snake,
@@ -146,13 +151,16 @@ class StepBuilder:
             language = "zh" if self.inventory.language == "zh" else "en"
             prompt += "\n" + ANSWER[language] + "\n"
             schema = copy.deepcopy(FILES_SCHEMA)
+        form = report_format(self.inventory.skill) if last and not schema else None
+        if form:  # the skill shows its answer's sections: the report has them
+            schema = report_schema(form)
         self.steps.append(
             LlmStep(
                 name,
                 prompt.rstrip() + "\n",
                 "reasoning" if len(items) > 1 else tier_for(texts[0]),
                 schema or GENERIC_SCHEMA,
-                list(self.rules),
+                [*self.rules, *(report_rules(form) if form else [])],
             )
         )
         for item in items:
