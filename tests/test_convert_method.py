@@ -783,3 +783,18 @@ def test_a_documented_report_format_is_the_answers_schema_and_checks(tmp_path: P
     without = REVIEW.split("## Output Format")[0]
     plan = analyze(build_inventory(write_tree(tmp_path / "t", {"SKILL.md": without})))
     assert list(plan.pipelines[0].steps[0].schema["properties"]) == ["result"]
+
+
+def test_a_report_sections_title_is_matched_as_written(tmp_path: Path) -> None:
+    """A title with the characters of a regular expression ("Cost ($)+", "a|b") is checked as
+    its text, and a sentence set as a heading is no section."""
+    import re
+
+    skill = REVIEW.replace("## Verdict\n", "## Cost ($)+\n## a|b\n## " + "word " * 40 + "\n")
+    plan = analyze(build_inventory(write_tree(tmp_path / "s", {"SKILL.md": skill})))
+    step = plan.pipelines[0].steps[0]
+    assert isinstance(step, LlmStep)
+    checks = [r["pattern"] for r in step.rules if isinstance(r, dict)]
+    assert len(checks) == 4  # Summary, Findings, Cost ($)+, a|b
+    assert re.search(checks[2], "## Cost ($)+\n") and not re.search(checks[2], "## Cost $$\n")
+    assert not re.search(checks[3], "## a\n")

@@ -21,6 +21,7 @@ from skill2app.converter.analyzers.text import strip_markdown
 from skill2app.converter.inventory.skill import SkillDoc
 
 MAX_SECTIONS = 8
+MAX_TITLE = 80
 _TITLE = re.compile(
     r"\b(?:output|report|response|answer|deliverable)\s+(?:format|template|structure|shape)\b|"
     r"^output$|输出(?:格式|模板|结构)|报告(?:格式|模板|结构)|回复格式|"
@@ -60,6 +61,8 @@ def _headings(text: str) -> list[str]:
         if match is None:
             continue
         title = strip_markdown(match.group(2)).strip()
+        if len(title) > MAX_TITLE:
+            continue  # a sentence set as a heading, no section's name
         if title and not _PLACEHOLDER.search(title) and title not in found:
             found.append(title)
     return found
