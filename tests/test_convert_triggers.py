@@ -42,6 +42,8 @@ def plan_of(root: Path, files: dict[str, Any]) -> Plan:
         ("Step 2: Edit XML", "edit XML"),
         ("### Step P.4: Verify Checkpoint", "verify checkpoint"),  # implement-plan-preflight
         ("Phase 1.2 - Build the graph", "build the graph"),
+        ("### 场景3: 重新生成所有摘要", "重新生成所有摘要"),  # tool-document-summarizer (round 25)
+        ("Scenario 2: Merge PDFs", "merge PDFs"),
         # statistical-analyst: "### Mode 1 — Analyze ..." named a pipeline mode-1-analyze-...
         ("Mode 1 — Analyze Experiment Results (A/B Test)", "analyze experiment results"),
         ("Model 3 Settings", ""),

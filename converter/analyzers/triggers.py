@@ -79,10 +79,12 @@ PART_WORDS = re.compile(
     re.I,
 )
 _NUMBERING = re.compile(
-    r"^\s*(?:(?:step|phase|part|stage|mode)\s*(?:[a-z][.-]?)?\d+(?:\.\d+)*[a-z]?\s*[:.)\-–—]?|"
+    r"^\s*(?:(?:step|phase|part|stage|mode|scenario|case|use case|example)\s*(?:[a-z][.-]?)?"
+    r"\d+(?:\.\d+)*[a-z]?\s*[:.)\-–—]?|"
     r"(?:[A-Za-z][.-])?\d+(?:\.\d+)*[.):]?|"
     r"[a-z][.)]|第[一二三四五六七八九十\d]+[步章节部分]\s*[:：、.]?|"
-    r"(?:步骤|阶段)\s*[一二三四五六七八九十\d]+\s*[:：、.)）\-–—]?)\s*",
+    r"(?:步骤|阶段|场景|情景|方案|示例|用例|例|ケース|シナリオ|例)\s*[一二三四五六七八九十\d]+"
+    r"\s*[:：、.)）\-–—]?)\s*",
     re.I,
 )
 _NEGATIVE = re.compile(
