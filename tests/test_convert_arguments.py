@@ -1340,3 +1340,51 @@ def test_which_shell_assignments_name_a_positional(
     command = Command("shell", params=[param])
     name_shell_positionals(command, source)
     assert (param.name, param.default) == (name, default)
+
+
+CALCULATOR = """\
+import argparse, json, sys
+
+def ask(prompt):
+    return float(input(prompt))
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mrr", type=float, help="Current MRR")
+    parser.add_argument("--customers", type=int, help="Customers")
+    parser.add_argument("--list", action="store_true", help="List metrics")
+    args = parser.parse_args()
+    if args.list:
+        print("mrr customers")
+        sys.exit(0)
+    if args.mrr is not None:
+        print(json.dumps({"mrr": args.mrr}))
+        sys.exit(0)
+    print("Interactive mode")
+    mrr = ask("MRR: ")
+"""
+
+
+def test_a_flag_without_which_the_program_asks_on_the_terminal_is_required(
+    tmp_path: Path,
+) -> None:
+    """saas-metrics-coach (round 25's judge): `metrics_calculator.py` runs from `--mrr` and
+    otherwise asks for every value with input(); a step has no terminal, so `--mrr` is
+    required (the sample then gives it).  A switch tested the same way picks a mode: not
+    required; nor is a flag the program never tests before it asks."""
+    from skill2app.converter.inventory.programs.interactive import interactive_guards
+
+    assert interactive_guards(CALCULATOR) == {"list", "mrr"}
+    inventory = build_inventory(
+        write_tree(
+            tmp_path / "s",
+            {
+                "SKILL.md": HEAD + "```bash\npython calc.py --mrr 48000\n```\n",
+                "calc.py": CALCULATOR,
+            },
+        )
+    )
+    (program,) = inventory.programs
+    required = {p.dest for p in program.cli.params if p.required}
+    assert required == {"mrr"}
+    assert not interactive_guards(CALCULATOR.replace("mrr = ask", "mrr = float"))

@@ -983,6 +983,9 @@ def test_the_second_reads_cases_keep_their_needs(tmp_path: Path) -> None:
         ("Only pass `--allow-secrets` after a human has looked.", False),
         ("Verify users can successfully login with valid credentials", False),
         ("| Login | 8 | 12 | Complete |", False),
+        # yara-rule-authoring (round 25): what malware does to credentials is the rule's subject
+        ("- Credential theft: `security find-generic-password`, `keychain`", False),
+        ("Switching to require a credential path AND a network call", False),
         ("编辑 config.json，填写邮箱地址和授权码。", True),  # an app password: a need
         ("若返回 auth_required，不要询问用户是否授权，直接执行以下命令发送授权链接", True),
         ("If not signed in, run `uip login` first.", True),
@@ -1316,3 +1319,24 @@ def test_a_name_in_capitals_is_a_variable_only_where_the_skill_says_so(tmp_path:
     )
     variables = {name for kind, name, _r in needs(tmp_path) if kind == "env"}
     assert variables == {"DEVELOPMENT_TEAM", "GEMINI_API_KEY"}
+
+
+def test_a_package_uv_installs_from_a_pep_723_header_only_warns(tmp_path: Path) -> None:
+    """yara-rule-authoring (round 25's judge): `uv run scripts/lint.py` of a script whose
+    PEP 723 header lists `yara-x` gets it from uv; the constructor stopped every pipeline for
+    want of yara_x in app-run's own Python.  Imported by a program run with plain python3,
+    the package still blocks."""
+    header = '# /// script\n# dependencies = ["yara-x>=0.10"]\n# ///\nimport yara_x\n'
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nuv run scripts/lint.py rule.yar\n```\n",
+            "scripts/lint.py": header + "print(yara_x)\n",
+        },
+    )
+    found = {(k, n): r for k, n, r in needs(tmp_path)}
+    assert found[("python-package", "yara_x")] is False
+    assert found[("binary", "uv")] is True
+    (tmp_path / "SKILL.md").write_text(HEAD + "```bash\npython3 scripts/lint.py rule.yar\n```\n")
+    found = {(k, n): r for k, n, r in needs(tmp_path)}
+    assert found[("python-package", "yara_x")] is True

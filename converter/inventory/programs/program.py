@@ -23,6 +23,7 @@ from skill2app.converter.inventory.invocations import (
     program_of,
 )
 from skill2app.converter.inventory.programs.documented import apply_usage, usage_of
+from skill2app.converter.inventory.programs.interactive import interactive_guards
 from skill2app.converter.inventory.programs.interface import (
     Command,
     Param,
@@ -194,6 +195,10 @@ def describe(
     if lang == "python":
         program.cli, program.doc = extract_python_cli(source)
         program.verdicts = python_verdicts(source)
+        guards = interactive_guards(source)  # without one, the program asks on the terminal
+        for param in program.cli.params if program.cli else []:  # a switch picks a mode
+            if param.kind == "flag" and param.dest in guards and param.type != "boolean":
+                param.required = param.certain = True
     elif lang in ("bash", "sh", "zsh"):
         program.cli, dispatch = scan_shell(source)
         program.verdicts = shell_verdicts(source)
