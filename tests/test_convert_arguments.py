@@ -1388,3 +1388,4 @@ def test_a_flag_without_which_the_program_asks_on_the_terminal_is_required(
     required = {p.dest for p in program.cli.params if p.required}
     assert required == {"mrr"}
     assert not interactive_guards(CALCULATOR.replace("mrr = ask", "mrr = float"))
+    assert program.to_dict()["asks_at"] == "calc.py:4"  # shown to the analyst

@@ -77,7 +77,8 @@ schema. A rule that only exists as prose belongs in the prompt, not in rules.
 7. Inputs have names that say what they are (pdf_file, output_path; never path_2), a \
 description, and optional ones a default where the program has one.
 8. A program whose non-zero exit status is a result (exit 1 = "found some" / "checks \
-failed") gets ok_exit_codes.
+failed") gets ok_exit_codes. A program with asks_at calls input() there: a step has no \
+terminal, so it dies there unless the step feeds the answer on stdin or avoids that branch.
 9. What needs open-ended judgement or conversation, and situations no program covers, stay \
 in Skill mode: list each under skill_mode with the reason and where it is. A main task is \
 not one of them because it takes several steps, runs long or waits on the user: a design \

@@ -5,7 +5,9 @@ with ``input()`` when it is not (saas-metrics-coach's ``metrics_calculator.py``:
 args.mrr is not None: ... sys.exit(0)``, then "Interactive mode").  A pipeline step has no
 terminal: without that flag the program stops at its first question (EOFError).  So the
 flag a program tests before it leaves, when what follows the test asks on the terminal, is
-required for a step (``interactive_guards``).
+required for a step (``interactive_guards``).  Where a program calls ``input()`` at all
+(video-comparer's "Continue anyway? [y/N]" when the two videos differ) is a fact the analyst
+is shown (``asks_at``): the step dies there unless it feeds the answer or avoids the branch.
 """
 
 from __future__ import annotations
@@ -95,3 +97,19 @@ def _asks(statements: Sequence[ast.AST], asking: set[str]) -> bool:
                 if node.func.id == "input" or node.func.id in asking:
                     return True
     return False
+
+
+def asks_at(source: str) -> int:
+    """The line of a Python program's first ``input()`` call, 0 when it has none."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return 0
+    lines = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "input"
+    ]
+    return min(lines, default=0)

@@ -23,7 +23,7 @@ from skill2app.converter.inventory.invocations import (
     program_of,
 )
 from skill2app.converter.inventory.programs.documented import apply_usage, usage_of
-from skill2app.converter.inventory.programs.interactive import interactive_guards
+from skill2app.converter.inventory.programs.interactive import asks_at, interactive_guards
 from skill2app.converter.inventory.programs.interface import (
     Command,
     Param,
@@ -87,6 +87,7 @@ class Program:
     exit_notes: str = ""  # its code's comments on exit statuses ("exit 1 when findings exist")
     verdicts: dict[int, str] = field(default_factory=dict)  # statuses its code gives as answers
     prompts_at: int = 0  # the line of its first question on the terminal (``terminal_prompt``)
+    asks_at: int = 0  # a Python program's first input() call, maybe in a branch (``asks_at``)
     installs: set[str] = field(default_factory=set)  # the tools it installs (``installed_by``)
     # optional flags a document describes → (file, first line, last line) of each section
     # that describes them: the pipelines of the commands there offer them
@@ -118,6 +119,8 @@ class Program:
             data["installs"] = sorted(self.installs)
         if self.prompts_at:  # it asks its questions on the terminal
             data["prompts_at"] = f"{self.path}:{self.prompts_at}"
+        if self.asks_at:  # it may ask on the terminal (a branch of it does)
+            data["asks_at"] = f"{self.path}:{self.asks_at}"
         if not self.mentioned:
             data["mentioned"] = False
         if self.doc_options:
@@ -195,6 +198,7 @@ def describe(
     if lang == "python":
         program.cli, program.doc = extract_python_cli(source)
         program.verdicts = python_verdicts(source)
+        program.asks_at = asks_at(source)
         guards = interactive_guards(source)  # without one, the program asks on the terminal
         for param in program.cli.params if program.cli else []:  # a switch picks a mode
             if param.kind == "flag" and param.dest in guards and param.type != "boolean":
