@@ -1321,23 +1321,26 @@ def test_a_shell_positional_is_named_by_the_variable_the_script_reads_it_into(
 
 
 @pytest.mark.parametrize(
-    ("source", "name", "default"),
+    ("usage_name", "choices", "source", "name", "default"),
     [
-        ('TARGET="$1"\n', "target", None),  # a generic name from the usage line: renamed
-        ('  MODE="${1:-run}"\n', "check", None),  # inside a function: that function's $1
-        ('MODE="${1:-fast}"\n', "mode", None),  # a default that is no choice is none
+        ("text", None, 'TARGET="$1"\n', "target", None),  # a generic name: renamed
+        ("check", ["check", "run"], '  MODE="${1:-run}"\n', "check", None),  # a function's $1
+        ("check", ["check", "run"], 'MODE="${1:-fast}"\n', "mode", None),  # no choice: none
+        ("check", ["check", "run"], 'MODE="${1:-check}"\n', "mode", "check"),
+        ("text", None, 'DIR="${1:-$HOME}"\n', "dir", None),  # the shell's value: none
+        ("text", None, 'DIR="${1:-$(pwd)}"\n', "dir", None),
+        ("text", None, 'OUTPUT="$1"\n', "text", None),  # a flag's name already: kept
     ],
 )
 def test_which_shell_assignments_name_a_positional(
-    source: str, name: str, default: str | None
+    usage_name: str, choices: list | None, source: str, name: str, default: str | None
 ) -> None:
     from skill2app.converter.inventory.programs.interface import Command, Param
     from skill2app.converter.inventory.programs.scripts import name_shell_positionals
 
-    first = "target" if name == "target" else "check"
-    choices = None if name == "target" else ["check", "run"]
-    param = Param(first if choices else "text", "positional", first, choices=choices)
-    command = Command("shell", params=[param])
+    param = Param(usage_name, "positional", usage_name, choices=choices)
+    flag = Param("--output", "flag", "output")
+    command = Command("shell", params=[param, flag])
     name_shell_positionals(command, source)
     assert (param.name, param.default) == (name, default)
 
@@ -1389,3 +1392,16 @@ def test_a_flag_without_which_the_program_asks_on_the_terminal_is_required(
     assert required == {"mrr"}
     assert not interactive_guards(CALCULATOR.replace("mrr = ask", "mrr = float"))
     assert program.to_dict()["asks_at"] == "calc.py:4"  # shown to the analyst
+
+
+def test_a_step_about_a_functions_arguments_is_kept(tmp_path: Path) -> None:
+    """The reviewer's: only a step parsing the slash command's `$ARGUMENTS` (or "the command
+    arguments") is the runner's input filling; "Check arguments of every public function" is
+    work for the model."""
+    skill = (
+        HEAD + "## Workflow\n\n1. Run the linter:\n\n```bash\npython3 lint.py src\n```\n\n"
+        "2. Check arguments of every public function: each must be validated.\n"
+    )
+    plan = plan_of(tmp_path / "s", {"SKILL.md": skill, "lint.py": "import sys\nprint(sys.argv)\n"})
+    prompts = [s.prompt for p in plan.pipelines for s in p.steps if not isinstance(s, CodeStep)]
+    assert any("Check arguments of every public function" in p for p in prompts)

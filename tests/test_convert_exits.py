@@ -30,6 +30,9 @@ from skill2app.converter.plan.model import CodeStep
         ("退出码：0 = 通过（可含软警告）；1 = 硬 fail；2 = 环境错误", {1}),
         ("Exit codes: 1 = hard fail, 2 = bad arguments", {1}),
         ("Exit codes: 1 = HARD FAIL", {1}),
+        # obsidian-mermaid-visualizer (round 25): a count of verdicts
+        ("# Exit: 0 = all blocks parsed, 1 = at least one FAIL, 2 = bad usage.", {1}),
+        ("exit 1 = at least one FAILURE (could not connect)", set()),
         # errors, never results
         ("Exit 1 = bad/missing flag or no credentials, 2 = JSONL write failed", set()),
         ("Exit 3 = Pushover API failed (JSONL written)", set()),
@@ -224,6 +227,19 @@ VERDICTS = [
     # compound names that are no outcome: a message, a missing file
     ("if error_message:\n    sys.exit(1)\nelse:\n    sys.exit(0)\n", set()),
     ("sys.exit(1 if file_not_found else 0)\n", set()),
+    # the reviewer's: an operation that broke or worked is no finding
+    ("sys.exit(1 if download_failed else 0)\n", set()),
+    ("if download_failed:\n    sys.exit(1)\nelse:\n    sys.exit(0)\n", set()),
+    ("if api_error:\n    sys.exit(1)\nsys.exit(0)\n", set()),
+    ("sys.exit(0 if fetch_ok else 1)\n", set()),
+    ("sys.exit(0 if module_found else 1)\n", set()),
+    ("sys.exit(0 if upload_success else 1)\n", set()),
+    ("sys.exit(1 if lint_errors else 0)\n", {1}),
+    (
+        "if not ok:\n    print('FAILED: could not connect to the server')\n    sys.exit(1)\n"
+        "else:\n    sys.exit(0)\n",
+        set(),
+    ),
     (  # a verdict mark does not turn an error message into a verdict elsewhere
         "if all_errors:\n    print('cannot read the config')\n    sys.exit(1)\n"
         "else:\n    sys.exit(0)\n",

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
+import pytest
 from helpers import write_tree
 
 from skill2app.converter.analyzers.heuristic import analyze
@@ -768,8 +770,6 @@ def test_a_documented_report_format_is_the_answers_schema_and_checks(tmp_path: P
     """Rounds 22-24's judges: "replace the {result: string} schemas".  A skill that shows its
     report's sections gets an answer {"report": Markdown} and a check per section; the
     placeholders ("{title}", "[Finding 1]") are none; the sample answer passes the checks."""
-    import re
-
     plan = analyze(build_inventory(write_tree(tmp_path / "s", {"SKILL.md": REVIEW})))
     (pipeline,) = plan.pipelines
     (step,) = pipeline.steps
@@ -788,8 +788,6 @@ def test_a_documented_report_format_is_the_answers_schema_and_checks(tmp_path: P
 def test_a_report_sections_title_is_matched_as_written(tmp_path: Path) -> None:
     """A title with the characters of a regular expression ("Cost ($)+", "a|b") is checked as
     its text, and a sentence set as a heading is no section."""
-    import re
-
     skill = REVIEW.replace("## Verdict\n", "## Cost ($)+\n## a|b\n## " + "word " * 40 + "\n")
     plan = analyze(build_inventory(write_tree(tmp_path / "s", {"SKILL.md": skill})))
     step = plan.pipelines[0].steps[0]
@@ -798,3 +796,51 @@ def test_a_report_sections_title_is_matched_as_written(tmp_path: Path) -> None:
     assert len(checks) == 4  # Summary, Findings, Cost ($)+, a|b
     assert re.search(checks[2], "## Cost ($)+\n") and not re.search(checks[2], "## Cost $$\n")
     assert not re.search(checks[3], "## a\n")
+
+
+HEAD_REVIEW = REVIEW.split("## Output Format")[0]
+
+
+@pytest.mark.parametrize(
+    ("section", "titles"),
+    [  # the reviewer's second read
+        ("## Output\n\n```markdown\n## Summary\n## Verdict\n```\n", []),  # a bare "Output"
+        (  # a program's output, shown
+            "## Output Format\n\nThe script prints a Markdown report:\n\n```markdown\n"
+            "# Dependency audit\n## Outdated packages\n## Vulnerable packages\n```\n",
+            [],
+        ),
+        (  # a script's comments are no headings
+            "## Output Format\n\n```\n# Fetch the data first\ncurl -s x.json > d.json\n"
+            "# Then render the chart\npython3 render.py d.json\n```\n",
+            [],
+        ),
+        (  # alternatives: no single format
+            "## Output Format\n\nFor a bug:\n\n```markdown\n## Cause\n## Fix\n```\n\n"
+            "For a feature:\n\n```markdown\n## Goal\n## Design\n```\n",
+            [],
+        ),
+        (  # emphasis, a closing hash run, a section the report may leave out
+            "## Output Format\n\n```markdown\n## **Summary** ##\n## Risks\n"
+            "## Breaking changes (if any)\n```\n",
+            ["Summary", "Risks"],
+        ),
+    ],
+)
+def test_which_blocks_are_a_report_format(tmp_path: Path, section: str, titles: list) -> None:
+    from skill2app.converter.analyzers.report_format import report_format, report_rules
+
+    inventory = build_inventory(write_tree(tmp_path / "s", {"SKILL.md": HEAD_REVIEW + section}))
+    form = report_format(inventory.skill)
+    assert (list(form.headings) if form else []) == titles
+    if form:
+        rules = report_rules(form)
+        assert re.search(rules[0]["pattern"], "## **Summary**\n")  # copied with its emphasis
+        assert "Summary" in rules[0]["message"]
+
+
+def test_a_heading_of_many_spaces_is_read_in_linear_time() -> None:
+    """The reviewer's: a lazy title before a run of spaces was cubic (8,000 spaces: 420 s)."""
+    from skill2app.converter.analyzers.report_format import _headings
+
+    assert _headings("# x" + " " * 200_000 + "y\n## b") == ["x y", "b"]

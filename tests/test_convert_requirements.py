@@ -1340,3 +1340,23 @@ def test_a_package_uv_installs_from_a_pep_723_header_only_warns(tmp_path: Path) 
     (tmp_path / "SKILL.md").write_text(HEAD + "```bash\npython3 scripts/lint.py rule.yar\n```\n")
     found = {(k, n): r for k, n, r in needs(tmp_path)}
     assert found[("python-package", "yara_x")] is True
+
+
+@pytest.mark.parametrize(
+    ("body", "variables"),
+    [  # the reviewer's second read
+        (
+            "## Environment variables\n\n| Name | Use |\n|---|---|\n"
+            "| `OPENAI_BASE_URL` | server |\n",
+            {"OPENAI_BASE_URL"},
+        ),
+        ("`JIRA_BASE_URL` must point to your Jira server.\n", {"JIRA_BASE_URL"}),
+        ("Requires `AWS_ACCESS_KEY_ID` and `AWS_REGION`.\n", {"AWS_ACCESS_KEY_ID", "AWS_REGION"}),
+        ("The script sets `RESULT_CODE` when it ends.\n", set()),
+        ("Count the tokens in `MAX_LEN` first.\n", set()),
+        ("The table's `PRIMARY_KEY` column is kept.\n", set()),
+    ],
+)
+def test_where_a_name_in_capitals_is_a_variable(tmp_path: Path, body: str, variables: set) -> None:
+    write_tree(tmp_path, {"SKILL.md": HEAD + body, "run.py": "print(1)\n"})
+    assert {name for kind, name, _r in needs(tmp_path) if kind == "env"} == variables

@@ -132,3 +132,42 @@ def test_a_snippet_under_a_negative_title_is_no_pipeline(tmp_path: Path) -> None
     names = [p.name for p in analyze(build_inventory(skill)).pipelines]
     assert "when-not-to-use" not in names
     assert "count-lines" in names
+
+
+def test_a_written_step_reads_the_skills_own_file_from_the_app_folder_only(
+    tmp_path: Path,
+) -> None:
+    """exploratory-data-analysis (round 23's judge): a snippet reading
+    `references/formats.md` failed outside the APP folder; it is read from the APP folder
+    when the caller's has none, and a path that climbs out of the APP folder is not."""
+    import json as json_module
+    import os
+    import subprocess
+    import sys
+    from types import SimpleNamespace
+
+    from skill2app.converter.analyzers.snippets import reading
+
+    app = tmp_path / "app"
+    (app / "references").mkdir(parents=True)
+    (app / "references" / "formats.md").write_text("### .pdb\n")
+    (tmp_path / "outside.txt").write_text("secret\n")
+    step = app / "pipelines" / "p" / "steps" / "s.py"
+    step.parent.mkdir(parents=True)
+    item = SimpleNamespace(name="doc", value="references/formats.md", writes=False)
+    lines = ["import json", "import os", "import sys", *reading([item]), "print(json.dumps(doc))"]
+    step.write_text("\n".join(lines) + "\n")
+    caller = tmp_path / "caller"
+    caller.mkdir()
+    env = {**os.environ, "APP_CALLER_CWD": str(caller), "APP_ROOT": str(app)}
+
+    def run(path: str) -> str:
+        payload = json_module.dumps({"input": {"doc": path}})
+        done = subprocess.run(
+            [sys.executable, str(step)], input=payload, capture_output=True, text=True, env=env
+        )
+        return json_module.loads(done.stdout)
+
+    assert run("references/formats.md") == str(app / "references" / "formats.md")
+    assert run(str(caller / "references" / "formats.md")) == str(app / "references/formats.md")
+    assert run("references/../../outside.txt") == "references/../../outside.txt"  # not found

@@ -44,6 +44,10 @@ def plan_of(root: Path, files: dict[str, Any]) -> Plan:
         ("Phase 1.2 - Build the graph", "build the graph"),
         ("### 场景3: 重新生成所有摘要", "重新生成所有摘要"),  # tool-document-summarizer (round 25)
         ("Scenario 2: Merge PDFs", "merge PDFs"),
+        # the reviewer's: a number that starts a word is no numbering
+        ("方案一致性检查", "方案一致性检查"),
+        ("用例二次校验", "用例二次校验"),
+        ("Case 2FA setup", ""),
         # statistical-analyst: "### Mode 1 — Analyze ..." named a pipeline mode-1-analyze-...
         ("Mode 1 — Analyze Experiment Results (A/B Test)", "analyze experiment results"),
         ("Model 3 Settings", ""),
@@ -575,3 +579,16 @@ def test_a_skill_of_steps_and_no_runnable_program_gets_an_llm_pipeline(tmp_path:
     assert "xcodegen に移行" in pipeline.triggers
     step = pipeline.steps[0]
     assert "2. テンプレを ios/ へコピーする" in step.prompt
+
+
+def test_keywords_and_features_are_no_requests() -> None:
+    """The reviewer's: quoted one-word keywords after "Triggers:" are no requests (a phrase
+    is), and a "Supports" list keeps its tasks ("converting file types", "exporting to other
+    formats") while a feature ("run modes") goes."""
+    from skill2app.converter.analyzers.situations import listed_in_description
+    from skill2app.converter.analyzers.text import use_when_phrases
+
+    listed = 'Fill forms. Triggers: "pdf", "acroform", "fill a PDF form", "填写表单".'
+    assert listed_in_description(listed) == ["fill a PDF form", "填写表单"]
+    supports = "Supports converting file types, exporting to other formats and run modes."
+    assert use_when_phrases(supports) == ["converting file types", "exporting to other formats"]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from skill2app.converter.analyzers.commands import command_pipelines
+from skill2app.converter.analyzers.consent import gated_programs
 from skill2app.converter.analyzers.coverage import unaccounted
 from skill2app.converter.analyzers.document import (
     Item,
@@ -154,6 +155,7 @@ def analyze(inventory: Inventory) -> Plan:
     )
     plan.pipelines += tool
     _leave_interactive(plan, inventory)
+    _leave_gated(plan, inventory)
     if not plan.pipelines:  # no programs, or none a step can run: the model does the task
         prose = prose_pipeline(inventory, plan.app_name, covered)
         plan.pipelines.extend([prose] if prose else [])
@@ -478,6 +480,25 @@ def _leave_interactive(plan: Plan, inventory: Inventory) -> None:
         topic = first.path if len(pipeline.steps) == 1 else pipeline.name
         if not any(k.topic == topic and k.reason == why for k in plan.skill_mode):
             plan.skill_mode.append(Kept(topic, why, pipeline.source))
+
+
+def _leave_gated(plan: Plan, inventory: Inventory) -> None:
+    """Leave to Skill mode every pipeline running a program the skill runs only with the
+    user's approval (``consent.gated_programs``): no heuristic step stops for it."""
+    gated = gated_programs(inventory)
+    for pipeline in list(plan.pipelines):
+        running = [
+            s.program for s in pipeline.steps if isinstance(s, CodeStep) and s.program in gated
+        ]
+        if not running:
+            continue
+        plan.pipelines.remove(pipeline)
+        why = (
+            f"the skill runs {running[0]} only with the user's approval "
+            f"({gated[running[0]]}); a pipeline would not stop to ask"
+        )
+        if not any(k.topic == running[0] and k.reason == why for k in plan.skill_mode):
+            plan.skill_mode.append(Kept(running[0], why, gated[running[0]]))
 
 
 def _leave_unmappable(plan: Plan, inventory: Inventory) -> None:

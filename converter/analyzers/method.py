@@ -186,13 +186,11 @@ def method_pipeline(
     checks = report_rules(form) if form else []
     llm = LlmStep("apply_method", prompt, "reasoning", copy.deepcopy(schema), [*rules, *checks])
     steps.append(llm)
-    answer: dict[str, Any] = (
-        {"summary": "sample", "files": []}
-        if makes
-        else {"report": schema["properties"]["report"]["examples"][0]}
-        if form
-        else {"result": "sample"}
-    )
+    answer: dict[str, Any] = {"result": "sample"}
+    if makes:
+        answer = {"summary": "sample", "files": []}
+    elif form:
+        answer = {"report": schema["properties"]["report"]["examples"][0]}
     if makes:
         inputs += save_inputs(folder, replace)
         steps.append(save_step("save_files", llm.name, folder, replace))

@@ -24,13 +24,23 @@ MAX_SECTIONS = 8
 MAX_TITLE = 80
 _TITLE = re.compile(
     r"\b(?:output|report|response|answer|deliverable)\s+(?:format|template|structure|shape)\b|"
-    r"^output$|输出(?:格式|模板|结构)|报告(?:格式|模板|结构)|回复格式|"
+    r"输出(?:格式|模板|结构)|报告(?:格式|模板|结构)|回复格式|"
     r"出力(?:形式|フォーマット|テンプレート)|レポート(?:形式|構成|テンプレート)",
     re.I,
 )
 _TEMPLATE_LANGUAGES = ("", "markdown", "md", "text", "txt")
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(\S.*?)\s*#*\s*$")
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(\S.*)$")  # linear: no lazy run before spaces
 _PLACEHOLDER = re.compile(r"[\[{<]|\.\.\.|…|\bX{2,}\b|\bN\b")
+# A section the report may leave out: "(if any)", "(optional)", "如有", "可选", "任意".
+_OPTIONAL = re.compile(
+    r"\bif any\b|\boptional\b|\bif applicable\b|如有|可选|若有|任意|該当する場合", re.I
+)
+# Prose saying a program prints the block: its output, not the model's answer.
+_PRINTED = re.compile(
+    r"\b(?:script|program|tool|command|cli)\b[^.\n]{0,40}\b(?:prints?|outputs?|writes?|"
+    r"produces?|emits?|generates?)\b|脚本[^。\n]{0,20}(?:输出|打印|生成)",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -45,13 +55,33 @@ def report_format(doc: SkillDoc) -> ReportFormat | None:
         if not _TITLE.search(strip_markdown(section.title).lstrip("# ").strip()):
             continue
         start, end = own_range(doc, index)
-        for block in doc.code_blocks:
-            if not start <= block.line <= end or block.language not in _TEMPLATE_LANGUAGES:
-                continue
-            headings = _headings(block.text)
-            if len(headings) >= 2:
-                return ReportFormat(tuple(headings[:MAX_SECTIONS]), f"{doc.path}:{block.line}")
+        blocks = [
+            b
+            for b in doc.code_blocks
+            if start <= b.line <= end and b.language in _TEMPLATE_LANGUAGES and _template(b.text)
+        ]
+        prose = "\n".join(doc.body_lines[start - doc.body_line : end - doc.body_line + 1])
+        if len(blocks) != 1 or _PRINTED.search(prose):
+            continue  # alternatives ("for a bug: ... for a feature: ..."), or a program's output
+        headings = _headings(blocks[0].text)
+        if len(headings) >= 2:
+            return ReportFormat(tuple(headings[:MAX_SECTIONS]), f"{doc.path}:{blocks[0].line}")
     return None
+
+
+def _template(text: str) -> bool:
+    """Whether a block reads as a document: two headings or more and no more lines of code
+    than of prose (a script's ``# Fetch the data first`` comments are no headings)."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    headings = sum(bool(_HEADING.match(line)) for line in lines)
+    code = sum(bool(_CODE_LINE.search(line)) for line in lines)
+    return headings >= 2 and code <= (len(lines) - headings) / 2
+
+
+_CODE_LINE = re.compile(
+    r";\s*$|\{\s*$|^\s*\}|^\s*(?:import|from|def|class|if|for|while|return|echo|cd|export|python3?|"
+    r"node|npm|pip|uv|curl)\b|\$\("
+)
 
 
 def _headings(text: str) -> list[str]:
@@ -60,9 +90,13 @@ def _headings(text: str) -> list[str]:
         match = _HEADING.match(line)
         if match is None:
             continue
-        title = strip_markdown(match.group(2)).strip()
-        if len(title) > MAX_TITLE:
-            continue  # a sentence set as a heading, no section's name
+        title = match.group(1).rstrip()
+        bare = title.rstrip("#")  # a closing "##" after a space is no part of the title
+        if not bare or bare[-1].isspace():
+            title = bare.rstrip()
+        title = strip_markdown(title).strip()
+        if len(title) > MAX_TITLE or _OPTIONAL.search(title):
+            continue  # a sentence set as a heading; a section the report may leave out
         if title and not _PLACEHOLDER.search(title) and title not in found:
             found.append(title)
     return found
@@ -70,7 +104,7 @@ def _headings(text: str) -> list[str]:
 
 def report_schema(form: ReportFormat) -> dict[str, Any]:
     """The answer: the report in Markdown, with the template's sections."""
-    sample = "\n\n".join(f"## {title}\n\n..." for title in form.headings)
+    sample = "\n\n".join(f"## {title}\n\n(the text of this section)" for title in form.headings)
     return {
         "type": "object",
         "properties": {
@@ -90,6 +124,11 @@ def report_schema(form: ReportFormat) -> dict[str, Any]:
 def report_rules(form: ReportFormat) -> list[dict[str, Any]]:
     """One check per section: the report has a heading with its title."""
     return [
-        {"check": "pattern", "field": "report", "pattern": rf"(?mi)^#{{1,6}}\s*{re.escape(title)}"}
+        {
+            "check": "pattern",
+            "field": "report",
+            "pattern": rf"(?mi)^#{{1,6}}[ \t]*[*_`]*[ \t]*{re.escape(title)}",
+            "message": f"the report has no section titled '{title}' (a Markdown heading)",
+        }
         for title in form.headings
     ]

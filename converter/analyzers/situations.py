@@ -72,7 +72,8 @@ def listed_in_description(description: str) -> list[str]:
         return []
     quotes = _QUOTES_AHEAD.match(description[label.end() :])
     if quotes:  # 'Triggers: "migrate", "rename cycles to plans".'
-        return [c for q in quoted_only(quotes.group(1)) if (c := clean(q))]
+        quoted = [c for q in quoted_only(quotes.group(1)) if (c := clean(q))]
+        return [q for q in quoted if has_cjk(q) or " " in q]  # "acroform": a keyword
     before, *items = _DASH.split(description[label.end() :])
     if before.strip():
         return []  # no list right after the label

@@ -290,7 +290,9 @@ def program_source(snippet: Snippet) -> str:
 
 def reading(files: Sequence[FileLiteral]) -> list[str]:
     """A written step's first lines: its input read, the caller's folder entered, each file
-    taken from the input (a file it writes defaulting to the example's name)."""
+    taken from the input (a file it writes defaulting to the example's name).  A file to read
+    that the caller's folder lacks and the APP folder has (``references/formats.md``: the
+    skill's own) is read from the APP folder, never from outside it (``in_app``)."""
     inputs = []
     for item in files:
         if item.writes:
@@ -299,7 +301,7 @@ def reading(files: Sequence[FileLiteral]) -> list[str]:
             inputs.append(f"{item.name} = in_app(INPUT.get({item.name!r}))")
     found = [
         "HERE = os.path.abspath(__file__)",
-        'APP = os.environ.get("APP_ROOT") or HERE.rsplit(os.sep, 4)[0]',
+        'APP = os.path.realpath(os.environ.get("APP_ROOT") or HERE.rsplit(os.sep, 4)[0])',
         "",
         "",
         "def in_app(path):",
@@ -307,8 +309,9 @@ def reading(files: Sequence[FileLiteral]) -> list[str]:
         "    if isinstance(path, str) and path and not os.path.exists(path):",
         '        caller = os.environ.get("APP_CALLER_CWD") or os.getcwd()',
         "        rel = os.path.relpath(path, caller) if os.path.isabs(path) else path",
-        "        there = os.path.join(APP, rel)",
-        '        if not rel.startswith("..") and os.path.exists(there):',
+        "        there = os.path.normpath(os.path.join(APP, rel))",
+        "        inside = os.path.commonpath([APP, there]) == APP",
+        "        if inside and os.path.exists(there):",
         "            return there",
         "    return path",
         "",

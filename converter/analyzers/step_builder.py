@@ -423,8 +423,9 @@ def _schema_of(value: Any) -> dict[str, Any]:
 # A step that reads the slash command's arguments ("Parse `$ARGUMENTS`: if empty or `check`,
 # use check mode"): what the runner does when it fills the pipeline's inputs.
 _PARSES_ARGUMENTS = re.compile(
-    r"^\s*(?:parse|read|interpret|check)\s+(?:the\s+)?(?:\$ARGUMENTS|(?:command[- ])?"
-    r"arguments?|args)\b|^\s*解析\s*(?:\$ARGUMENTS|参数|入参)",
+    r"^\s*(?:parse|read|interpret|check)\s+(?:the\s+)?(?:\$ARGUMENTS\b|"
+    r"(?:slash[- ]command|command|user's)\s+arguments?\b)|"
+    r"^\s*解析\s*(?:\$ARGUMENTS|命令参数|用户参数)",
     re.I,
 )
 
@@ -440,7 +441,8 @@ def workflow_steps(inventory: Inventory, items: list[Item]) -> StepBuilder:
     }
     run: list[Item] = []  # items in a row that run no program
     for item in items:
-        if not item.invocations and _PARSES_ARGUMENTS.match(strip_markdown(item.text)):
+        said = strip_markdown(item.text)
+        if not item.invocations and _PARSES_ARGUMENTS.match(said) and len(said) < 300:
             continue  # the runner reads the inputs from the request: no step of the APP's
         fresh = [inv for inv in item.invocations if not builder.repeats(inv)]
         if not fresh:

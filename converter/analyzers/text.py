@@ -160,7 +160,8 @@ def use_when_phrases(description: str) -> list[str]:
         tail = re.sub(r"\s*[(（][^()（）]*[)）]", "", tail)  # "(A, AAAA, MX)": examples, not items
         items = _items([_tidy(p) for p in _LIST_SPLIT.split(tail)])
         if match.group("list") and _SUPPORTS.match(match.group(0)):
-            items = [i for i in items if not _FEATURE.search(i)]  # "supports check and run modes"
+            # "supports check and run modes": a feature; "converting file formats": a task
+            items = [i for i in items if not _FEATURE.search(i) or _GERUND.match(i)]
         phrases.extend(_as_asked(item) if third else item for item in items)
     return unique(phrases)
 
@@ -172,6 +173,7 @@ _FEATURE = re.compile(
     r"\b(?:modes?|formats?|options?|flags?|languages?|types?|versions?|platforms?|backends?)$",
     re.I,
 )
+_GERUND = re.compile(r"^[a-z]+ing\b", re.I)
 _QUOTE = re.compile(r"「([^」]{2,80})」|“([^”]{2,80})”|\"([^\"]{2,80})\"")
 # What may stand between the quoted requests of a list: commas, "or", spaces.
 _BETWEEN = re.compile(r"^[\s,，、;；:：/|]*(?:(?:or|and|或|或者)[\s,，、]*)?$", re.I)

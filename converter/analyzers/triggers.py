@@ -79,12 +79,14 @@ PART_WORDS = re.compile(
     re.I,
 )
 _NUMBERING = re.compile(
-    r"^\s*(?:(?:step|phase|part|stage|mode|scenario|case|use case|example)\s*(?:[a-z][.-]?)?"
-    r"\d+(?:\.\d+)*[a-z]?\s*[:.)\-–—]?|"
+    r"^\s*(?:(?:step|phase|part|stage|mode)\s*(?:[a-z][.-]?)?\d+(?:\.\d+)*[a-z]?\s*[:.)\-–—]?|"
+    r"(?:scenario|case|use case|example)\s*\d+(?:\.\d+)*(?![A-Za-z0-9])\s*[:.)\-–—]?|"
     r"(?:[A-Za-z][.-])?\d+(?:\.\d+)*[.):]?|"
     r"[a-z][.)]|第[一二三四五六七八九十\d]+[步章节部分]\s*[:：、.]?|"
-    r"(?:步骤|阶段|场景|情景|方案|示例|用例|例|ケース|シナリオ|例)\s*[一二三四五六七八九十\d]+"
-    r"\s*[:：、.)）\-–—]?)\s*",
+    r"(?:步骤|阶段)\s*[一二三四五六七八九十\d]+\s*[:：、.)）\-–—]?|"
+    # a word that also starts others ("方案一致性", "场景三维") numbers a title only before
+    # a separator: "场景3: 重新生成", "例3：导出"
+    r"(?:场景|情景|方案|示例|用例|例|ケース|シナリオ)\s*[一二三四五六七八九十\d]+\s*[:：、.)）\-–—])\s*",
     re.I,
 )
 _NEGATIVE = re.compile(

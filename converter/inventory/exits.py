@@ -38,7 +38,8 @@ _STATUS = re.compile(
 # A verdict a checker gives as its answer: whatever follows it ("FAIL (errors present)") is
 # what it found, not an error of the program.
 _VERDICT = re.compile(
-    r"^(?:(?:hard|HARD|硬)\s*)?(?:FAIL(?:ED|S|URE)?|NG|NOT OK|DRIFT|DIRTY|不合格|違反|违规)"
+    r"^(?:(?i:at least one|one or more|any)\s+)?(?:(?:hard|HARD|硬)\s*)?"
+    r"(?:FAIL(?:ED|S|URE)?|NG|NOT OK|DRIFT|DIRTY|不合格|違反|违规)"
     r"(?![\w-])|^(?i:hard|硬)\s*(?i:fail(?:ed|s|ure)?)(?![\w-])"
 )  # "1 = 硬 fail" (a lint's verdict, llm-wiki-setup)
 # ... unless what follows it says the program broke ("FAILURE (could not connect)").

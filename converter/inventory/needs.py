@@ -90,9 +90,10 @@ def skill_needs(
     for span in doc.inline_code:
         if span.text in values:
             continue
-        from_inline(
-            span.text, span.line, file, out, _context(body_lines, span.line - doc.body_line)
-        )
+        context = _context(body_lines, span.line - doc.body_line)
+        if 0 <= span.section < len(doc.sections):  # "## Environment variables" over a table
+            context += " " + doc.sections[span.section].title
+        from_inline(span.text, span.line, file, out, context)
     from_prose(body_lines, doc.body_line, file, out)
     description = [doc.frontmatter.description, doc.frontmatter.compatibility or ""]
     from_prose(description, 1, file, out, purpose=True)

@@ -411,12 +411,15 @@ def _in_condition(name: str, context: str) -> bool:
 # it names a secret ("GEMINI_API_KEY").  Else it is a build setting (`PRODUCT_NAME`), a key of
 # a config file (`OBSIDIAN_WIKI_VAULT_PATH` in `.obsidian-wiki.config`), a constant.
 _ENVIRONMENT_SAID = re.compile(
-    r"\benv(?:ironment)?\b|\bexport\b|\bvariables?\b|\bvars?\b|\btokens?\b|\bsecrets?\b|"
-    r"\bapi[ _-]?keys?\b|\bcredentials?\b|\bpasswords?\b|\bsets?\b|\$\{?[A-Z]|"
-    r"环境变量|環境変数|密钥|令牌",
+    r"\benv(?:ironment)?\b|\bexport\b|\bvariables?\b|\bvars?\b|\bsecrets?\b|"
+    r"\bapi[ _-]?keys?\b|\bcredentials?\b|\bpasswords?\b|\bsets\s+the\b|\bset\s+`|"
+    r"\brequires?\b|\bmust\s+(?:be\s+set|point)\b|\bpoints?\s+to\b|\bconfigur\w+|\$\{?[A-Z]|"
+    r"环境变量|環境変数|密钥|令牌|配置",
     re.I,
 )
-_SECRET_NAME = re.compile(r"_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD|PASS|PAT)$")
+_SECRET_NAME = re.compile(
+    r"_(?:API_KEY|ACCESS_KEY|SECRET_KEY|PRIVATE_KEY|KEY_ID|TOKEN|SECRET|PASSWORD|PASS|PAT)$"
+)
 
 
 def _said_of_environment(name: str, context: str) -> bool:

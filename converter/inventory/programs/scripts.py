@@ -306,8 +306,11 @@ def name_shell_positionals(command: Command, source: str) -> None:
         param = positionals[int(index) - 1]
         choices = param.choices or []
         chosen = bool(choices) and param.name == dest_of(str(choices[0]))
-        if chosen or param.name in _GENERIC:
+        taken = {p.dest for p in command.params if p is not param}
+        if (chosen or param.name in _GENERIC) and dest_of(variable.lower()) not in taken:
             param.name = param.dest = dest_of(variable.lower())
+        if default and re.search(r"[$`~]", default):
+            continue  # "${1:-$HOME}", "${1:-$(pwd)}": the shell's value, no literal default
         if default and param.default is None and not param.required:
             if not param.choices or default in param.choices:
                 param.default = default

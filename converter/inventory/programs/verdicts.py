@@ -238,18 +238,28 @@ def _names_outcome(test: ast.expr) -> bool:
 
 _IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
 _TALLY = frozenset({"count", "found", "list", "total", "num", "n"})
+# What may stand before the outcome in a compound name: how many, or whose check it is
+# (``all_errors``, ``has_issues``, ``lint_errors``); ``download_failed``, ``api_error`` and
+# ``fetch_ok`` name an operation that broke or worked, no finding.
+_QUANTIFIERS = frozenset(
+    "all any has have is are total num n found validation lint check checks audit test tests "
+    "schema rule rules style".split()
+)
 
 
 def _says_verdict(code: str) -> bool:
-    """Whether code names what a check found: a whole word (``errors``, ``ok``), or the word
-    a compound name ends with or counts (``all_errors``, ``has_issues``, ``errors_found``,
-    ``issue_count``; never ``error_message``, ``file_not_found``)."""
+    """Whether code names what a check found: a whole word (``errors``, ``ok``), or a compound
+    name whose last word is one after a word of how many or of a check (``all_errors``,
+    ``has_issues``, ``lint_errors``), or one counted (``errors_found``, ``issue_count``);
+    never ``error_message``, ``file_not_found``, ``download_failed``, ``api_error``."""
 
     def words(match: re.Match[str]) -> str:
         parts = match.group().lower().split("_")
         if "not" in parts:
             return ""
-        kept = [parts[-1]] + [p for p, q in zip(parts, parts[1:], strict=False) if q in _TALLY]
+        kept = [p for p, q in zip(parts, parts[1:], strict=False) if q in _TALLY]
+        if all(p in _QUANTIFIERS for p in parts[:-1]):
+            kept.append(parts[-1])
         return " ".join(kept)
 
     return bool(_VERDICT.search(_IDENTIFIER.sub(words, code)))
@@ -307,6 +317,14 @@ _ERROR_SAID = re.compile(
 _VERDICT_SAID = re.compile(r"\[\s*(?:FAIL(?:ED)?|NG)\s*\]|^\W*(?:❌|✗)?\s*FAIL(?:ED)?\b")
 
 
+# What says the program broke, not what it found, even after a verdict word.
+_BROKE_SAID = re.compile(
+    r"\b(?:could not|cannot|can't|unable|not found|no such|denied|connect\w*|timed? ?out|"
+    r"usage)\b",
+    re.I,
+)
+
+
 def _says_error(body: list[ast.stmt]) -> bool:
     """Whether a branch prints or logs an error message (not a verdict) before it exits."""
     said = [
@@ -315,8 +333,8 @@ def _says_error(body: list[ast.stmt]) -> bool:
         for sub in ast.walk(node)
         if isinstance(sub, ast.Constant) and isinstance(sub.value, str)
     ]
-    if any(_VERDICT_SAID.search(text) for text in said):
-        return False
+    if any(_VERDICT_SAID.search(t) and not _BROKE_SAID.search(t) for t in said):
+        return False  # "[FAIL] validation failed with 3 error(s)"; not "FAILED: could not ..."
     return any(_ERROR_SAID.search(text) for text in said)
 
 
