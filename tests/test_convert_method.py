@@ -844,3 +844,35 @@ def test_a_heading_of_many_spaces_is_read_in_linear_time() -> None:
     from skill2app.converter.analyzers.report_format import _headings
 
     assert _headings("# x" + " " * 200_000 + "y\n## b") == ["x y", "b"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "gated"),
+    [
+        ("只有用户明确要求修改源文件元数据时，才运行 `scripts/apply.py`。", True),
+        ("Run `scripts/apply.py` only after the user confirms the plan.", True),
+        ("`scripts/apply.py` requires explicit approval before it writes.", True),
+        ("Run `scripts/apply.py` to write the metadata.", False),
+        ("Ask the user for approval. Then run `scripts/apply.py`.", False),  # another sentence
+    ],
+)
+def test_a_program_run_only_with_approval_is_left_to_skill_mode(
+    tmp_path: Path, sentence: str, gated: bool
+) -> None:
+    """tool-document-summarizer (round 25's judge gave 1): the heuristic made write-back
+    pipelines a request could run with no stop for the approval the skill asks.  A program a
+    sentence of SKILL.md says runs only with approval is left to Skill mode, with the reason;
+    the others still get their pipelines."""
+    skill = (
+        "---\nname: s\ndescription: Summarise documents.\n---\n# S\n\n"
+        "Extract text:\n\n```bash\npython3 scripts/extract.py doc.pdf\n```\n\n"
+        f"## Write-back\n\n{sentence}\n\n```bash\npython3 scripts/apply.py meta.json\n```\n"
+    )
+    program = "import sys\nprint(sys.argv)\n"
+    files = {"SKILL.md": skill, "scripts/extract.py": program, "scripts/apply.py": program}
+    plan = analyze(build_inventory(write_tree(tmp_path / "s", files)))
+    run = {s.program for p in plan.pipelines for s in p.steps if isinstance(s, CodeStep)}
+    assert "scripts/extract.py" in run
+    assert ("scripts/apply.py" not in run) == gated
+    kept = [k for k in plan.skill_mode if k.topic == "scripts/apply.py"]
+    assert bool(kept and "approval" in kept[0].reason) == gated
