@@ -23,6 +23,7 @@ import copy
 import re
 from typing import Any
 
+from skill2app.converter.analyzers.consent import gated_programs
 from skill2app.converter.analyzers.document import (
     ancestors,
     collect_rules,
@@ -222,10 +223,17 @@ _SENTENCES = re.compile(r"(?<=[.!?。！？])\s+")
 
 
 def _method_steps(inventory: Inventory) -> list[tuple[int, list[str]]]:
-    """(section, step texts) of each numbered list of two steps or more that runs no program,
-    outside setup and "when to use" sections."""
+    """(section, step texts) of each numbered list of two steps or more that runs no program
+    (but one the skill runs only with approval: ``consent``), outside setup and "when to
+    use" sections."""
     doc = inventory.skill
-    lines = {(inv.file, inv.line) for program in inventory.programs for inv in program.invocations}
+    gated = gated_programs(inventory)  # left to Skill mode: the model's steps may name them
+    lines = {
+        (inv.file, inv.line)
+        for program in inventory.programs
+        if program.path not in gated
+        for inv in program.invocations
+    }
     found = []
     for index in range(len(doc.sections)):
         titles = _titles(doc, index)
