@@ -1360,3 +1360,18 @@ def test_a_package_uv_installs_from_a_pep_723_header_only_warns(tmp_path: Path) 
 def test_where_a_name_in_capitals_is_a_variable(tmp_path: Path, body: str, variables: set) -> None:
     write_tree(tmp_path, {"SKILL.md": HEAD + body, "run.py": "print(1)\n"})
     assert {name for kind, name, _r in needs(tmp_path) if kind == "env"} == variables
+
+
+def test_a_path_in_a_table_is_listed_not_required(tmp_path: Path) -> None:
+    """disk-hygiene (round 26's frozen inventory): a table of the caches the skill measures
+    made `~/.cargo/registry/cache/` a blocking file check."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "| Tool | Cache | Size |\n|---|---|---|\n"
+            "| cargo | `~/.cargo/registry/cache/` | 1-5 GB, needed by builds |\n",
+            "run.sh": "echo hi\n",
+        },
+    )
+    found = {(k, n): r for k, n, r in needs(tmp_path) if k == "file"}
+    assert found.get(("file", "~/.cargo/registry/cache/")) in (None, False)

@@ -592,3 +592,14 @@ def test_keywords_and_features_are_no_requests() -> None:
     assert listed_in_description(listed) == ["fill a PDF form", "填写表单"]
     supports = "Supports converting file types, exporting to other formats and run modes."
     assert use_when_phrases(supports) == ["converting file types", "exporting to other formats"]
+
+
+def test_a_chinese_list_of_requests_loses_who_asks_and_its_etc() -> None:
+    """hit-customer-analyst (round 26's frozen inventory): "用于用户提出客户尽调、…、现网厂商核验
+    等请求" gave the triggers "用户提出客户尽调" and "现网厂商核验等请求"."""
+    from skill2app.converter.analyzers.text import use_when_phrases
+
+    said = use_when_phrases(
+        "研究医院。用于用户提出客户尽调、拜访准备、现网厂商核验等请求；不用于私人信息。"
+    )
+    assert said == ["客户尽调", "拜访准备", "现网厂商核验"]

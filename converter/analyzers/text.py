@@ -154,6 +154,7 @@ def use_when_phrases(description: str) -> list[str]:
         if asked:  # "Use when: 「AIっぽい文章を直して」「AI臭を消して」 "humanize this text""
             phrases.extend(asked)
             continue
+        tail = _ZH_ASKED.sub("", _ZH_ETC.sub("", tail))  # "用户提出A、B等请求": A, B
         third = bool(_DOES.match(tail))  # "the user reports a bug, describes …": said as asked
         tail = _ASKS.sub("", tail)
         tail = re.sub(r"\((?:\d+|[a-z])\)\s*", "", tail)  # "(1) managing ..., (2) listing"
@@ -173,6 +174,9 @@ _FEATURE = re.compile(
     r"\b(?:modes?|formats?|options?|flags?|languages?|types?|versions?|platforms?|backends?)$",
     re.I,
 )
+# Who asks, before a Chinese list of requests, and "etc. requests" after it.
+_ZH_ASKED = re.compile(r"^(?:当)?用户(?:提出|要求|需要|想要|想|请求|询问|进行|发起)?的?")
+_ZH_ETC = re.compile(r"(?:等|之类的?)(?:请求|需求|场景|任务|问题|情况)?$")
 _GERUND = re.compile(r"^[a-z]+ing\b", re.I)
 _QUOTE = re.compile(r"「([^」]{2,80})」|“([^”]{2,80})”|\"([^\"]{2,80})\"")
 # What may stand between the quoted requests of a list: commas, "or", spaces.

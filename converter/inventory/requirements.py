@@ -440,7 +440,9 @@ def from_inline(text: str, line: int, file: str, out: Collector, context: str = 
             # named in passing (a legacy folder, a log it keeps) it is only a warning
             # a `.env` sets variables the environment may give as well: never blocking
             dotenv = text.rstrip("/").rsplit("/", 1)[-1].startswith(".env")  # ~/.x/.env too
-            required = _user_provides(sentence) and not dotenv
+            # a table lists places (a cache per tool, a default per platform), none to have
+            listed = context.lstrip().startswith("|")
+            required = _user_provides(sentence) and not dotenv and not listed
             checked = _checked(context, text)
             out.add("file", text, f"{file}:{line}", required=required, checked=checked)
 
