@@ -985,6 +985,7 @@ def test_the_second_reads_cases_keep_their_needs(tmp_path: Path) -> None:
         ("| Login | 8 | 12 | Complete |", False),
         # yara-rule-authoring (round 25): what malware does to credentials is the rule's subject
         ("- Credential theft: `security find-generic-password`, `keychain`", False),
+        ("- No additional API keys required beyond email access", False),  # email-triage
         ("Switching to require a credential path AND a network call", False),
         ("编辑 config.json，填写邮箱地址和授权码。", True),  # an app password: a need
         ("若返回 auth_required，不要询问用户是否授权，直接执行以下命令发送授权链接", True),

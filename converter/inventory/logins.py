@@ -67,7 +67,7 @@ def _signs_in(argv: list[str]) -> bool:
 # "无需 API Key", "no API key needed", "without a token", "API key: not required".
 _NO_AUTH_BEFORE = re.compile(
     r"(?:无需|不需要|不用|免)\s*$|\b(?:no|without|(?:do|does|did)(?: not|n't) (?:need|require))"
-    r"\s+(?:an?\s+|any\s+)?$",
+    r"\s+(?:an?\s+|any\s+)?(?:additional\s+|extra\s+|other\s+|separate\s+)?$",
     re.I,
 )
 _NO_AUTH_AFTER = re.compile(
