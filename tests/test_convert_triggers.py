@@ -603,3 +603,19 @@ def test_a_chinese_list_of_requests_loses_who_asks_and_its_etc() -> None:
         "研究医院。用于用户提出客户尽调、拜访准备、现网厂商核验等请求；不用于私人信息。"
     )
     assert said == ["客户尽调", "拜访准备", "现网厂商核验"]
+
+
+def test_a_collections_triggers_list_after_a_dash_gives_its_phrases() -> None:
+    """cc-skills writes "TRIGGERS - a, b, c." in its descriptions (disk-hygiene of round 26):
+    its phrases are situations; a one-word keyword ("mathml") is not."""
+    from skill2app.converter.analyzers.situations import listed_in_description
+
+    description = (
+        "Read an arXiv paper. TRIGGERS - read this paper, extract formulas from a paper, "
+        "mathml, e-print. Then more."
+    )
+    assert listed_in_description(description) == [
+        "read this paper",
+        "extract formulas from a paper",
+    ]
+    assert listed_in_description("It triggers - sometimes, often.") == []  # the convention only

@@ -69,7 +69,7 @@ def listed_in_description(description: str) -> list[str]:
     it quotes, else its first sentence said as a request."""
     label = _LABEL.search(description)
     if label is None:
-        return []
+        return _trigger_list(description)
     quotes = _QUOTES_AHEAD.match(description[label.end() :])
     if quotes:  # 'Triggers: "migrate", "rename cycles to plans".'
         quoted = [c for q in quoted_only(quotes.group(1)) if (c := clean(q))]
@@ -103,6 +103,21 @@ _QUOTES_AHEAD = re.compile(
     r"{2,12})",
     re.I,
 )
+# "TRIGGERS - read this paper, get the paper, arxiv paper." (a collection's own convention):
+# the phrases of the list up to its sentence's end.
+_TRIGGER_LIST = re.compile(r"\bTRIGGERS?\s+[-–—]\s+([^.。\n]{1,600})")
+
+
+def _trigger_list(description: str) -> list[str]:
+    """The phrases of a "TRIGGERS - a, b, c." list that say a request (two words or more, or
+    Chinese): "cleanup" or "mathml" alone is a keyword."""
+    listed = _TRIGGER_LIST.search(description)
+    if listed is None:
+        return []
+    phrases = [clean(p) for p in re.split(r"\s*[,，、;；]\s*", listed.group(1))]
+    return unique([p for p in phrases if p and (has_cjk(p) or " " in p)], MAX_ITEMS)
+
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？])")
 
 
