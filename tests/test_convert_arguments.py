@@ -1405,3 +1405,13 @@ def test_a_step_about_a_functions_arguments_is_kept(tmp_path: Path) -> None:
     plan = plan_of(tmp_path / "s", {"SKILL.md": skill, "lint.py": "import sys\nprint(sys.argv)\n"})
     prompts = [s.prompt for p in plan.pipelines for s in p.steps if not isinstance(s, CodeStep)]
     assert any("Check arguments of every public function" in p for p in prompts)
+
+
+def test_a_file_or_dash_is_no_list_of_choices() -> None:
+    """skill-reviewer (round 26's judge gave 1): `usage: validate_review_output.py FILE|-`
+    made an input whose only allowed values were "FILE" and "-", so every real path was
+    refused; `{GET|POST}` and `[check|run]` stay choices."""
+    ((name, choices),) = [(a.name, a.choices) for a in usage_args("FILE|-")]
+    assert (name, choices) == ("file", None)
+    assert usage_args("[check|run]")[0].choices == ["check", "run"]
+    assert usage_args("{GET|POST}")[0].choices == ["GET", "POST"]

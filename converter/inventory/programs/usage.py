@@ -197,6 +197,8 @@ def _choices(value: str) -> list[str] | None:
     inner = value.strip("<>{}()")
     if value[:1] in "<{" or "|" in value:
         parts = [p.strip() for p in re.split(r"\||,", inner) if p.strip()]
+        if "-" in parts:  # "FILE|-": a file, or - for stdin; no list of values to choose from
+            return None
         if len(parts) >= 2 and all(re.fullmatch(r"[\w.:-]+", p) for p in parts):
             return parts
     return None
