@@ -1377,7 +1377,7 @@ def test_a_flag_without_which_the_program_asks_on_the_terminal_is_required(
     required; nor is a flag the program never tests before it asks."""
     from skill2app.converter.inventory.programs.interactive import interactive_guards
 
-    assert interactive_guards(CALCULATOR) == {"list", "mrr"}
+    assert interactive_guards(CALCULATOR) == [["list", "mrr"]]
     inventory = build_inventory(
         write_tree(
             tmp_path / "s",
@@ -1391,6 +1391,13 @@ def test_a_flag_without_which_the_program_asks_on_the_terminal_is_required(
     required = {p.dest for p in program.cli.params if p.required}
     assert required == {"mrr"}
     assert not interactive_guards(CALCULATOR.replace("mrr = ask", "mrr = float"))
+    # the reviewer's: alternatives, a question asked only sometimes, a fallback chain
+    two = "if args.file:\n    go()\n    sys.exit(0)\nif args.url:\n    sys.exit(0)\ninput('x')\n"
+    assert interactive_guards(two) == [["file", "url"]]  # two: neither is required
+    sometimes = "if args.check:\n    sys.exit(0)\nif exists and not args.force:\n    input('?')\n"
+    assert interactive_guards(sometimes) == []
+    key = "def k(args):\n    if args.key:\n        return args.key\n    return input('key')\n"
+    assert interactive_guards(key) == []
     assert program.to_dict()["asks_at"] == "calc.py:4"  # shown to the analyst
 
 
@@ -1415,3 +1422,5 @@ def test_a_file_or_dash_is_no_list_of_choices() -> None:
     assert (name, choices) == ("file", None)
     assert usage_args("[check|run]")[0].choices == ["check", "run"]
     assert usage_args("{GET|POST}")[0].choices == ["GET", "POST"]
+    assert usage_args("URL|FILE")[0].choices is None  # the reviewer's: placeholders both
+    assert usage_args("<path|url>")[0].choices is None

@@ -854,6 +854,20 @@ def test_a_heading_of_many_spaces_is_read_in_linear_time() -> None:
         ("`scripts/apply.py` requires explicit approval before it writes.", True),
         ("Run `scripts/apply.py` to write the metadata.", False),
         ("Ask the user for approval. Then run `scripts/apply.py`.", False),  # another sentence
+        # the reviewer's second read: a program named before "if", and checks, not approvals
+        ("Only run `scripts/apply.py` if the user explicitly asks.", True),
+        ("`scripts/apply.py` requires permission to read the source folder.", False),
+        ("运行 `scripts/apply.py` 前需要确认输入文件存在。", False),
+        ("`scripts/apply.py` 需要授权令牌。", False),
+        ("ファイルの存在を確認してから `scripts/apply.py` を実行。", False),
+        ("Wait until confirmation emails arrive, then run `scripts/apply.py`.", False),
+        # a dry run named in one clause, the approval of another command in the next
+        ("先运行 `python scripts/apply.py clean` 查看候选；确认后才使用 `clean --apply`。", False),
+        # list items are pieces of their own
+        (
+            "- `scripts/apply.py` writes the files\n- the cleaner (requires user confirmation)",
+            False,
+        ),
     ],
 )
 def test_a_program_run_only_with_approval_is_left_to_skill_mode(
@@ -876,3 +890,23 @@ def test_a_program_run_only_with_approval_is_left_to_skill_mode(
     assert ("scripts/apply.py" not in run) == gated
     kept = [k for k in plan.skill_mode if k.topic == "scripts/apply.py"]
     assert bool(kept and "approval" in kept[0].reason) == gated
+
+
+def test_steps_naming_a_program_left_for_approval_are_still_the_method(tmp_path: Path) -> None:
+    """tool-document-summarizer: its Procedure runs the write-back program, which the skill
+    runs only with approval; that program leaving to Skill mode must not take the method
+    pipeline with it (a numbered list that runs a program is no method otherwise)."""
+    skill = (
+        "---\nname: s\ndescription: Summarise documents. Use when the user asks to summarise "
+        "a report.\n---\n# S\n\n## Procedure\n\n1. Read the documents.\n"
+        "2. Summarise each one with its sources.\n"
+        "3. Write back with `python3 scripts/apply.py meta.json` when asked.\n\n"
+        "## Write-back\n\nOnly run `scripts/apply.py` if the user explicitly asks.\n\n"
+        "## Extract\n\n```bash\npython3 scripts/extract.py doc.pdf\n```\n"
+    )
+    program = "import sys\nprint(sys.argv)\n"
+    files = {"SKILL.md": skill, "scripts/apply.py": program, "scripts/extract.py": program}
+    plan = analyze(build_inventory(write_tree(tmp_path / "s", files)))
+    steps = [s for p in plan.pipelines for s in p.steps]
+    assert not any(isinstance(s, CodeStep) and s.program == "scripts/apply.py" for s in steps)
+    assert any(isinstance(s, LlmStep) and "Summarise each one" in s.prompt for s in steps)

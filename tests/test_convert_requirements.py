@@ -986,7 +986,7 @@ def test_the_second_reads_cases_keep_their_needs(tmp_path: Path) -> None:
         # yara-rule-authoring (round 25): what malware does to credentials is the rule's subject
         ("- Credential theft: `security find-generic-password`, `keychain`", False),
         ("- No additional API keys required beyond email access", False),  # email-triage
-        ("Switching to require a credential path AND a network call", False),
+        ("Save the service account credentials path in `config.yaml` first.", True),
         ("编辑 config.json，填写邮箱地址和授权码。", True),  # an app password: a need
         ("若返回 auth_required，不要询问用户是否授权，直接执行以下命令发送授权链接", True),
         ("If not signed in, run `uip login` first.", True),
@@ -1338,6 +1338,10 @@ def test_a_package_uv_installs_from_a_pep_723_header_only_warns(tmp_path: Path) 
     found = {(k, n): r for k, n, r in needs(tmp_path)}
     assert found[("python-package", "yara_x")] is False
     assert found[("binary", "uv")] is True
+    multi = '# /// script\n# dependencies = [\n#     "yara-x>=0.10",\n# ]\n# ///\nimport yara_x\n'
+    (tmp_path / "scripts" / "lint.py").write_text(multi + "print(yara_x)\n")  # uv's own layout
+    found = {(k, n): r for k, n, r in needs(tmp_path)}
+    assert found[("python-package", "yara_x")] is False
     (tmp_path / "SKILL.md").write_text(HEAD + "```bash\npython3 scripts/lint.py rule.yar\n```\n")
     found = {(k, n): r for k, n, r in needs(tmp_path)}
     assert found[("python-package", "yara_x")] is True
@@ -1375,4 +1379,4 @@ def test_a_path_in_a_table_is_listed_not_required(tmp_path: Path) -> None:
         },
     )
     found = {(k, n): r for k, n, r in needs(tmp_path) if k == "file"}
-    assert found.get(("file", "~/.cargo/registry/cache/")) in (None, False)
+    assert found[("file", "~/.cargo/registry/cache/")] is False  # listed: a warning at most

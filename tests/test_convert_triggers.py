@@ -603,6 +603,9 @@ def test_a_chinese_list_of_requests_loses_who_asks_and_its_etc() -> None:
         "研究医院。用于用户提出客户尽调、拜访准备、现网厂商核验等请求；不用于私人信息。"
     )
     assert said == ["客户尽调", "拜访准备", "现网厂商核验"]
+    # the reviewer's: 等 ending a word, and 用户 starting one, stay
+    assert use_when_phrases("用于检查两个配置是否相等。") == ["检查两个配置是否相等"]
+    assert use_when_phrases("用于用户画像分析、用户分群。") == ["用户画像分析", "用户分群"]
 
 
 def test_a_collections_triggers_list_after_a_dash_gives_its_phrases() -> None:
@@ -619,3 +622,5 @@ def test_a_collections_triggers_list_after_a_dash_gives_its_phrases() -> None:
         "extract formulas from a paper",
     ]
     assert listed_in_description("It triggers - sometimes, often.") == []  # the convention only
+    dotted = "X. TRIGGERS - summarize README.md files, read this paper. More."
+    assert listed_in_description(dotted) == ["summarize README.md files", "read this paper"]

@@ -18,25 +18,32 @@ import re
 
 from skill2app.converter.inventory.model import Inventory
 
-# What says a step waits for the user's approval (English, Chinese, Japanese).
+# What says a step waits for the user's approval (English, Chinese, Japanese): the user is
+# the one who approves ("需要确认输入文件存在", "requires permission to read", "確認してから"
+# alone are checks, not approvals).
+_SPAN = r"(?:[^.;]|\.(?=\w))"  # up to a sentence's end, stepping over "x.py"
 _APPROVAL = re.compile(
-    r"\bonly\s+(?:run|use|call|execute)\b[^.;]{0,80}\b(?:when|if|after)\b[^.;]{0,60}"
+    rf"\bonly\s+(?:run|use|call|execute)\b{_SPAN}{{0,80}}\b(?:when|if|after)\b{_SPAN}{{0,60}}"
     r"\b(?:explicitly|asks?|requests?|approv\w*|confirm\w*|consent\w*)|"
-    r"\b(?:after|once|until)\s+(?:the\s+user\s+)?(?:confirms?|approves?|approval|confirmation|"
-    r"consent)\b|\brequires?\s+(?:(?:the|explicit|the\s+user's)\s+)*(?:user\s+)?"
-    r"(?:approval|confirmation|consent|permission)\b|"
-    r"\b(?:ask|get)\s+(?:the\s+user\s+)?(?:for\s+)?(?:approval|confirmation|consent|"
-    r"permission)\s+before\b|"
-    r"只有[^。]{0,40}明确要求|确认后才|(?:取得|获得|经过?|需要?)(?:用户)?(?:的)?(?:授权|同意|确认)|"
-    r"明确(?:授权|同意)|承認(?:を得て|後|してから)|確認してから|同意を得",
+    r"\b(?:after|once|until)\s+the\s+user\s+(?:confirms?|approves?)\b|"
+    r"\b(?:after|with)\s+(?:the\s+)?user(?:'s)?\s+(?:approval|confirmation|consent)\b|"
+    r"\brequires?\s+(?:explicit\s+)?(?:user\s+)?(?:approval|confirmation|consent)\b|"
+    r"\b(?:ask|get)\s+(?:the\s+user\s+)?(?:for\s+)?(?:approval|confirmation|consent)\s+"
+    r"before\b|"
+    r"只有[^。；]{0,40}明确要求|用户(?:明确)?(?:确认|同意|授权)后|(?:取得|获得|经)用户(?:的)?(?:授权|同意|确认)|"
+    r"ユーザーの?(?:承認|同意|確認)を得",
     re.I,
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n\s*\n")
+# A sentence, a clause of one ("…查看候选；确认后才使用 clean --apply"), a list item, a line
+# of code: the approval is of what that piece names.
+_PIECE = re.compile(
+    r"(?<=[.!?])\s+|(?<=[。！？；;])|\n\s*(?:[-*+]|\d+[.)])\s|\n\s*\n|\n(?=\s*(?:\$|python|bash|node|uv)\b)"
+)
 MAX_BODY = 200_000  # characters of SKILL.md read
 
 
 def gated_programs(inventory: Inventory) -> dict[str, str]:
-    """Program path -> "SKILL.md:line" of the sentence saying it runs only when approved."""
+    """Program path -> "SKILL.md:line" of the piece saying it runs only when approved."""
     doc = inventory.skill
     names = {posixpath.basename(p.path): p.path for p in inventory.programs}
     if not names:
@@ -44,13 +51,14 @@ def gated_programs(inventory: Inventory) -> dict[str, str]:
     found: dict[str, str] = {}
     body = doc.body[:MAX_BODY]
     at = 0
-    for sentence in _SENTENCE.split(body):
-        start = body.find(sentence, at)
+    for piece in _PIECE.split(body):
+        start = body.find(piece, at) if piece else -1
         at = max(at, start)
-        if not _APPROVAL.search(sentence):
+        named = [name for name in names if name in piece]  # cheap first: most name none
+        if not named or not _APPROVAL.search(piece):
             continue
         line = doc.body_line + body.count("\n", 0, max(start, 0))
-        for name, path in names.items():
-            if re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", sentence):
-                found.setdefault(path, f"{doc.path}:{line}")
+        for name in named:
+            if re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", piece):
+                found.setdefault(names[name], f"{doc.path}:{line}")
     return found

@@ -105,7 +105,7 @@ _QUOTES_AHEAD = re.compile(
 )
 # "TRIGGERS - read this paper, get the paper, arxiv paper." (a collection's own convention):
 # the phrases of the list up to its sentence's end.
-_TRIGGER_LIST = re.compile(r"\bTRIGGERS?\s+[-–—]\s+([^.。\n]{1,600})")
+_TRIGGER_LIST = re.compile(r"\bTRIGGERS?\s+[-–—]\s+((?:[^.。\n]|\.(?=\S)){1,600})")
 
 
 def _trigger_list(description: str) -> list[str]:

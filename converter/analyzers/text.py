@@ -155,6 +155,8 @@ def use_when_phrases(description: str) -> list[str]:
             phrases.extend(asked)
             continue
         tail = _ZH_ASKED.sub("", _ZH_ETC.sub("", tail))  # "用户提出A、B等请求": A, B
+        if re.search("[、，,]", tail):  # "A、B等": a list's "etc."; not 相等, 平等
+            tail = tail.removesuffix("等")
         third = bool(_DOES.match(tail))  # "the user reports a bug, describes …": said as asked
         tail = _ASKS.sub("", tail)
         tail = re.sub(r"\((?:\d+|[a-z])\)\s*", "", tail)  # "(1) managing ..., (2) listing"
@@ -175,8 +177,8 @@ _FEATURE = re.compile(
     re.I,
 )
 # Who asks, before a Chinese list of requests, and "etc. requests" after it.
-_ZH_ASKED = re.compile(r"^(?:当)?用户(?:提出|要求|需要|想要|想|请求|询问|进行|发起)?的?")
-_ZH_ETC = re.compile(r"(?:等|之类的?)(?:请求|需求|场景|任务|问题|情况)?$")
+_ZH_ASKED = re.compile(r"^(?:当)?用户(?:提出|要求|需要|想要|想|请求|询问|进行|发起)的?")
+_ZH_ETC = re.compile(r"(?:等|之类的?)(?:请求|需求|场景|任务|问题|情况)$")
 _GERUND = re.compile(r"^[a-z]+ing\b", re.I)
 _QUOTE = re.compile(r"「([^」]{2,80})」|“([^”]{2,80})”|\"([^\"]{2,80})\"")
 # What may stand between the quoted requests of a list: commas, "or", spaces.

@@ -22,7 +22,12 @@ from skill2app.converter.inventory.program_needs import (
     from_python_example,
 )
 from skill2app.converter.inventory.programs.language import language_of, windows_twins
-from skill2app.converter.inventory.programs.program import Program, interpreter_need, read_source
+from skill2app.converter.inventory.programs.program import (
+    Program,
+    interpreter_need,
+    pep723_dependencies,
+    read_source,
+)
 from skill2app.converter.inventory.python_needs import caught_classes
 from skill2app.converter.inventory.requirements import (
     Collector,
@@ -150,7 +155,7 @@ def _fetched_by_uv(
         for p in programs
         if p.language == "python"
         and p.interpreter.split()[:2] == ["uv", "run"]
-        and _PEP723_DEPENDENCIES.search(sources.get(p.path, ""))
+        and pep723_dependencies(sources.get(p.path, ""))
     }
     for requirement in requirements:
         if requirement.kind != "python-package" or not requirement.required:
@@ -160,10 +165,6 @@ def _fetched_by_uv(
         if code and code <= by_uv:
             requirement.required = False
     return requirements
-
-
-# A PEP 723 header that lists at least one dependency (``# dependencies = ["yara-x>=0.10"]``).
-_PEP723_DEPENDENCIES = re.compile(r"^#\s*dependencies\s*=\s*\[\s*[\"']", re.M)
 
 
 def _own_commands(requirements: list[Requirement], programs: list[Program]) -> list[Requirement]:

@@ -4,10 +4,18 @@ A calculator often runs from its flags when the main one is given and asks for e
 with ``input()`` when it is not (saas-metrics-coach's ``metrics_calculator.py``: ``if
 args.mrr is not None: ... sys.exit(0)``, then "Interactive mode").  A pipeline step has no
 terminal: without that flag the program stops at its first question (EOFError).  So the
-flag a program tests before it leaves, when what follows the test asks on the terminal, is
-required for a step (``interactive_guards``).  Where a program calls ``input()`` at all
-(video-comparer's "Continue anyway? [y/N]" when the two videos differ) is a fact the analyst
-is shown (``asks_at``): the step dies there unless it feeds the answer or avoids the branch.
+flag a program tests before it leaves is required for a step (``interactive_guards``) when
+
+- it is the only value flag so tested before the question (two are alternatives:
+  ``--file`` or ``--url``, neither required; a switch tested so picks a mode);
+- its branch ends with a bare ``sys.exit``/``return`` (``return args.key`` is a fallback);
+- the question comes unconditionally after it: a statement of the same block calls
+  ``input()``, or a function of the program that does, not inside an ``if``/``try``/loop
+  (an overwrite question under ``if exists and not args.force`` asks only sometimes).
+
+Where a program calls ``input()`` at all (video-comparer's "Continue anyway? [y/N]" when the
+two videos differ) is a fact the analyst is shown (``asks_at``): the step dies there unless
+it feeds the answer or avoids the branch.
 """
 
 from __future__ import annotations
@@ -16,25 +24,37 @@ import ast
 from collections.abc import Sequence
 
 _LEAVES = ("sys.exit", "exit", "quit")
+_NAMESPACES = ("args", "opts", "options", "parsed", "ns")
 
 
-def interactive_guards(source: str) -> set[str]:
-    """The ``args.<dest>`` names whose test, when true, ends the program (``sys.exit`` or
-    ``return``) before code that calls ``input()``, directly or through a function of the
-    program."""
+def interactive_guards(source: str) -> list[list[str]]:
+    """For each question asked unconditionally after tests of the program's flags that
+    leave, those flags' ``args.<dest>`` names, in order (the caller requires one alone: a
+    switch among them picks a mode, two value flags are alternatives)."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return set()
+        return []
     asking = _asking_functions(tree)
-    found: set[str] = set()
+    found: list[list[str]] = []
     for node in ast.walk(tree):
         for block in _blocks(node):
-            for index, statement in enumerate(block):
-                dest = _guard(statement)
-                if dest and _asks(block[index + 1 :], asking):
-                    found.add(dest)
+            guards = _guards_of(block, asking)
+            if guards:
+                found.append(guards)
     return found
+
+
+def _guards_of(block: list[ast.stmt], asking: set[str]) -> list[str]:
+    """The guards of ``block`` before its first statement that asks unconditionally."""
+    guards: list[str] = []
+    for statement in block:  # one pass: each statement is read once
+        dest = _guard(statement)
+        if dest:
+            guards.append(dest)
+        elif _asks_here(statement, asking):
+            return guards
+    return []
 
 
 def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
@@ -48,7 +68,7 @@ def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
 
 def _guard(statement: ast.stmt) -> str:
     """``dest`` of ``if args.dest is not None: ... sys.exit(0)`` (or ``if args.dest:``, a
-    ``return``), "" for anything else."""
+    bare ``return``), "" for anything else."""
     if not isinstance(statement, ast.If) or statement.orelse or not statement.body:
         return ""
     test = statement.test
@@ -58,7 +78,7 @@ def _guard(statement: ast.stmt) -> str:
         test = test.left
     if not (isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name)):
         return ""
-    if test.value.id not in ("args", "opts", "options", "parsed", "ns"):
+    if test.value.id not in _NAMESPACES:
         return ""
     return test.attr if _leaves(statement.body[-1]) else ""
 
@@ -69,28 +89,34 @@ def _is_none(node: ast.expr) -> bool:
 
 def _leaves(statement: ast.stmt) -> bool:
     if isinstance(statement, ast.Return):
-        return True
+        return statement.value is None  # ``return args.key``: a value, a fallback chain
     call = statement.value if isinstance(statement, ast.Expr) else None
     return isinstance(call, ast.Call) and ast.unparse(call.func) in _LEAVES
 
 
+def _asks_here(statement: ast.stmt, asking: set[str]) -> bool:
+    """Whether a simple statement (no ``if``, loop, ``try`` or ``with``) calls ``input()`` or
+    a function of the program that does."""
+    if not isinstance(statement, ast.Expr | ast.Assign | ast.AnnAssign | ast.AugAssign):
+        return False
+    return _calls_input([statement], asking)
+
+
 def _asking_functions(tree: ast.Module) -> set[str]:
     """The functions that call ``input()``, and those calling them (a few rounds)."""
-    functions = {
-        node.name: node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-    }
+    functions = [
+        node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
     asking: set[str] = set()
     for _round in range(4):
-        more = {name for name, body in functions.items() if _asks([body], asking)} - asking
+        more = {f.name for f in functions if f.name not in asking and _calls_input([f], asking)}
         if not more:
             break
         asking |= more
     return asking
 
 
-def _asks(statements: Sequence[ast.AST], asking: set[str]) -> bool:
+def _calls_input(statements: Sequence[ast.AST], asking: set[str]) -> bool:
     for statement in statements:
         for node in ast.walk(statement):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):

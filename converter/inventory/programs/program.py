@@ -199,10 +199,13 @@ def describe(
         program.cli, program.doc = extract_python_cli(source)
         program.verdicts = python_verdicts(source)
         program.asks_at = asks_at(source)
-        guards = interactive_guards(source)  # without one, the program asks on the terminal
-        for param in program.cli.params if program.cli else []:  # a switch picks a mode
-            if param.kind == "flag" and param.dest in guards and param.type != "boolean":
-                param.required = param.certain = True
+        values = {  # flags with a value: a switch tested before a question picks a mode
+            p.dest: p for p in (program.cli.params if program.cli else []) if p.type != "boolean"
+        }
+        for guards in interactive_guards(source):  # without it, the program asks
+            alone = [values[dest] for dest in guards if dest in values]
+            if len(alone) == 1:  # two are alternatives (--file or --url): neither required
+                alone[0].required = alone[0].certain = True
     elif lang in ("bash", "sh", "zsh"):
         program.cli, dispatch = scan_shell(source)
         program.verdicts = shell_verdicts(source)
@@ -319,6 +322,16 @@ def _interpreter(language: str, source: str, invocations: list[Invocation]) -> s
 
 
 _PEP723 = re.compile(r"^# /// script\s*$(?P<body>.*?)^# ///\s*$", re.M | re.S)
+
+
+def pep723_dependencies(source: str) -> list[str] | None:
+    """The packages a script's PEP 723 header lists (one line or several); None: no header."""
+    block = _PEP723.search(source)
+    if block is None:
+        return None
+    body = "\n".join(line.removeprefix("#").strip() for line in block["body"].splitlines())
+    listed = re.search(r"^dependencies\s*=\s*\[(?P<items>[^\]]*)\]", body, re.M)
+    return re.findall(r"[\"']([^\"']+)[\"']", listed["items"]) if listed else []
 
 
 def _no_dependencies(source: str) -> bool:

@@ -193,12 +193,18 @@ def _positional(word: str, optional: bool, rest: bool, found: list[UsageArg]) ->
     _merge(found, UsageArg(name, "positional", word, optional, choices, repeat, rest))
 
 
+# Words that stand for a value, never one of a list of allowed values.
+_PLACEHOLDERS = frozenset(
+    "file path dir directory folder url uri input output stdin stdout".split()
+)
+
+
 def _choices(value: str) -> list[str] | None:
     inner = value.strip("<>{}()")
     if value[:1] in "<{" or "|" in value:
         parts = [p.strip() for p in re.split(r"\||,", inner) if p.strip()]
-        if "-" in parts:  # "FILE|-": a file, or - for stdin; no list of values to choose from
-            return None
+        if any(p == "-" or p.lower() in _PLACEHOLDERS for p in parts):
+            return None  # "FILE|-", "URL|FILE", "<path|url>": a value of either kind, no choices
         if len(parts) >= 2 and all(re.fullmatch(r"[\w.:-]+", p) for p in parts):
             return parts
     return None
