@@ -1517,3 +1517,22 @@ def test_a_program_too_deep_to_unparse_has_no_interface_and_no_crash() -> None:
     )
     command, _doc = extract_python_cli(deep)
     assert command is None
+
+
+@pytest.mark.parametrize(
+    ("line", "heading"),
+    [
+        ("## Title", (2, "Title")),
+        ("  ### Title ###", (3, "Title")),  # a closing run after a space goes
+        ("## C# usage", (2, "C# usage")),  # one inside the title stays
+        ("## #", (2, "#")),  # hashes alone are the title
+        ("#", (1, "")),
+        ("#x", None),
+        ("    ## indented", None),  # code, not a heading
+        ("# x" + " " * 100_000 + "y", (1, "x" + " " * 100_000 + "y")),  # was 2.4 s per 20,000
+    ],
+)
+def test_an_atx_heading_line(line: str, heading: tuple[int, str] | None) -> None:
+    from skill2app.converter.inventory.markdown import atx_heading
+
+    assert atx_heading(line) == heading

@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from skill2app.converter.analyzers.commands import command_pipelines
 from skill2app.converter.analyzers.consent import gated_programs
@@ -155,11 +156,12 @@ def analyze(inventory: Inventory) -> Plan:
     )
     plan.pipelines += tool
     _leave_interactive(plan, inventory)
-    _leave_gated(plan, inventory)
+    gated = gated_programs(inventory)  # read once: the method's steps may name them too
+    _leave_gated(plan, gated)
     if not plan.pipelines:  # no programs, or none a step can run: the model does the task
         prose = prose_pipeline(inventory, plan.app_name, covered)
         plan.pipelines.extend([prose] if prose else [])
-    method = method_pipeline(inventory, plan.app_name, plan.pipelines, covered)
+    method = method_pipeline(inventory, plan.app_name, plan.pipelines, covered, gated)
     plan.pipelines.extend([method] if method else [])
     distribute_quotes(plan, inventory)
     _dedupe(plan)
@@ -462,43 +464,49 @@ def _dedupe(plan: Plan) -> None:
 def _leave_interactive(plan: Plan, inventory: Inventory) -> None:
     """Leave to Skill mode every pipeline running a program that asks its questions on the
     terminal (``Program.prompts_at``): a step has none, so it would stop at the first one."""
-    for pipeline in list(plan.pipelines):
-        asking = [
-            program
-            for step in pipeline.steps
-            if isinstance(step, CodeStep) and (program := inventory.program(step.program))
-            and program.prompts_at
-        ]  # fmt: skip
-        if not asking:
-            continue
-        plan.pipelines.remove(pipeline)
-        first = asking[0]
+
+    def kept(pipeline: Pipeline, path: str) -> Kept:
+        program = inventory.program(path)
+        line = program.prompts_at if program is not None else 0
         why = (
-            f"asks its questions on the terminal ({first.path}:{first.prompts_at}); "
+            f"asks its questions on the terminal ({path}:{line}); "
             "a pipeline step has none to answer them"
         )
-        topic = first.path if len(pipeline.steps) == 1 else pipeline.name
-        if not any(k.topic == topic and k.reason == why for k in plan.skill_mode):
-            plan.skill_mode.append(Kept(topic, why, pipeline.source))
+        topic = path if len(pipeline.steps) == 1 else pipeline.name
+        return Kept(topic, why, pipeline.source)
+
+    asking = {p.path for p in inventory.programs if p.prompts_at}
+    _leave_running(plan, asking, kept)
 
 
-def _leave_gated(plan: Plan, inventory: Inventory) -> None:
+def _leave_gated(plan: Plan, gated: dict[str, str]) -> None:
     """Leave to Skill mode every pipeline running a program the skill runs only with the
-    user's approval (``consent.gated_programs``): no heuristic step stops for it."""
-    gated = gated_programs(inventory)
+    user's approval (``consent.gated_programs``: program -> where it says so): no heuristic
+    step stops for it."""
+
+    def kept(_pipeline: Pipeline, path: str) -> Kept:
+        why = (
+            f"the skill runs {path} only with the user's approval ({gated[path]}); "
+            "a pipeline would not stop to ask"
+        )
+        return Kept(path, why, gated[path])
+
+    _leave_running(plan, set(gated), kept)
+
+
+def _leave_running(plan: Plan, programs: set[str], kept: Callable[[Pipeline, str], Kept]) -> None:
+    """Remove every pipeline a step of which runs one of ``programs``, and list it as left to
+    Skill mode (``kept`` of the pipeline and its first such program; each reason once)."""
     for pipeline in list(plan.pipelines):
         running = [
-            s.program for s in pipeline.steps if isinstance(s, CodeStep) and s.program in gated
+            s.program for s in pipeline.steps if isinstance(s, CodeStep) and s.program in programs
         ]
         if not running:
             continue
         plan.pipelines.remove(pipeline)
-        why = (
-            f"the skill runs {running[0]} only with the user's approval "
-            f"({gated[running[0]]}); a pipeline would not stop to ask"
-        )
-        if not any(k.topic == running[0] and k.reason == why for k in plan.skill_mode):
-            plan.skill_mode.append(Kept(running[0], why, gated[running[0]]))
+        item = kept(pipeline, running[0])
+        if not any(k.topic == item.topic and k.reason == item.reason for k in plan.skill_mode):
+            plan.skill_mode.append(item)
 
 
 def _leave_unmappable(plan: Plan, inventory: Inventory) -> None:

@@ -23,7 +23,6 @@ import copy
 import re
 from typing import Any
 
-from skill2app.converter.analyzers.consent import gated_programs
 from skill2app.converter.analyzers.document import (
     ancestors,
     collect_rules,
@@ -130,7 +129,11 @@ def prose_pipeline(inventory: Inventory, app: str, covered: set[int]) -> Pipelin
 
 
 def method_pipeline(
-    inventory: Inventory, app: str, pipelines: list[Pipeline], covered: set[int]
+    inventory: Inventory,
+    app: str,
+    pipelines: list[Pipeline],
+    covered: set[int],
+    gated: dict[str, str],
 ) -> Pipeline | None:
     """The pipeline applying the method of a judgement-led skill with programs (module
     docstring), or None when its programs' pipelines do what it is for, or a workflow
@@ -140,7 +143,7 @@ def method_pipeline(
         return None  # a prose skill's pipeline, or a workflow asking for judgement, does it
     taken = {trigger_key(t) for p in pipelines for t in p.triggers}
     left = [c for c in situations(doc) if trigger_key(c) not in taken and _a_task(c)]
-    method = _method_steps(inventory) if left else []
+    method = _method_steps(inventory, gated) if left else []
     if not method:
         return None
     covered |= {index for index, _steps in method}
@@ -222,13 +225,12 @@ def _what_it_does(description: str) -> str:
 _SENTENCES = re.compile(r"(?<=[.!?。！？])\s+")
 
 
-def _method_steps(inventory: Inventory) -> list[tuple[int, list[str]]]:
+def _method_steps(inventory: Inventory, gated: dict[str, str]) -> list[tuple[int, list[str]]]:
     """(section, step texts) of each numbered list of two steps or more that runs no program
     (but one the skill runs only with approval: ``consent``), outside setup and "when to
     use" sections."""
     doc = inventory.skill
-    gated = gated_programs(inventory)  # left to Skill mode: the model's steps may name them
-    lines = {
+    lines = {  # a program left to Skill mode for want of approval (``gated``) may be named
         (inv.file, inv.line)
         for program in inventory.programs
         if program.path not in gated

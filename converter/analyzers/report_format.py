@@ -18,6 +18,7 @@ from typing import Any
 
 from skill2app.converter.analyzers.document import own_range
 from skill2app.converter.analyzers.text import strip_markdown
+from skill2app.converter.inventory.markdown import atx_heading
 from skill2app.converter.inventory.skill import SkillDoc
 
 MAX_SECTIONS = 8
@@ -29,7 +30,6 @@ _TITLE = re.compile(
     re.I,
 )
 _TEMPLATE_LANGUAGES = ("", "markdown", "md", "text", "txt")
-_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(\S.*)$")  # linear: no lazy run before spaces
 _PLACEHOLDER = re.compile(r"[\[{<]|\.\.\.|…|\bX{2,}\b|\bN\b")
 # A section the report may leave out: "(if any)", "(optional)", "如有", "可选", "任意".
 _OPTIONAL = re.compile(
@@ -73,7 +73,7 @@ def _template(text: str) -> bool:
     """Whether a block reads as a document: two headings or more and no more lines of code
     than of prose (a script's ``# Fetch the data first`` comments are no headings)."""
     lines = [line for line in text.split("\n") if line.strip()]
-    headings = sum(bool(_HEADING.match(line)) for line in lines)
+    headings = sum(bool((heading := atx_heading(line)) and heading[1]) for line in lines)
     code = sum(bool(_CODE_LINE.search(line)) for line in lines)
     return headings >= 2 and code <= (len(lines) - headings) / 2
 
@@ -87,19 +87,20 @@ _CODE_LINE = re.compile(
 def _headings(text: str) -> list[str]:
     found = []
     for line in text.split("\n"):
-        match = _HEADING.match(line)
-        if match is None:
-            continue
-        title = match.group(1).rstrip()
-        bare = title.rstrip("#")  # a closing "##" after a space is no part of the title
-        if not bare or bare[-1].isspace():
-            title = bare.rstrip()
-        title = strip_markdown(title).strip()
+        title = strip_markdown(_title(line)).strip()
         if len(title) > MAX_TITLE or _OPTIONAL.search(title):
             continue  # a sentence set as a heading; a section the report may leave out
         if title and not _PLACEHOLDER.search(title) and title not in found:
             found.append(title)
     return found
+
+
+def _title(line: str) -> str:
+    """The title of a heading line: "" for none, or for hashes alone ("## ##", a rule)."""
+    heading = atx_heading(line)
+    if heading is None or not line.lstrip(" ")[heading[0] :].strip().strip("#"):
+        return ""
+    return heading[1]
 
 
 def report_schema(form: ReportFormat) -> dict[str, Any]:

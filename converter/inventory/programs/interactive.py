@@ -4,7 +4,7 @@ A calculator often runs from its flags when the main one is given and asks for e
 with ``input()`` when it is not (saas-metrics-coach's ``metrics_calculator.py``: ``if
 args.mrr is not None: ... sys.exit(0)``, then "Interactive mode").  A pipeline step has no
 terminal: without that flag the program stops at its first question (EOFError).  So the
-flag a program tests before it leaves is required for a step (``interactive_guards``) when
+flag a program tests before it leaves is required for a step (``read_prompts``) when
 
 - it is the only value flag so tested before the question (two are alternatives:
   ``--file`` or ``--url``, neither required; a switch tested so picks a mode);
@@ -23,22 +23,53 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-_LEAVES = ("sys.exit", "exit", "quit")
+from skill2app.converter.inventory.programs.interface import Command
+from skill2app.converter.inventory.programs.verdicts import EXITS, statement_blocks
+
 _NAMESPACES = ("args", "opts", "options", "parsed", "ns")
+
+
+def read_prompts(command: Command | None, source: str) -> int:
+    """Make required the flag without which the program asks on the terminal (the module's
+    doc: the one value flag of its guards; a switch among them picks a mode, two value flags
+    are alternatives), and give the line of its first ``input()`` (0: none).  One parse."""
+    tree = _parse(source)
+    if tree is None:
+        return 0
+    values = {p.dest: p for p in (command.params if command else []) if p.type != "boolean"}
+    for guards in _guards_in(tree):
+        alone = [values[dest] for dest in guards if dest in values]
+        if len(alone) == 1:
+            alone[0].required = alone[0].certain = True
+    lines = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "input"
+    ]
+    return min(lines, default=0)
 
 
 def interactive_guards(source: str) -> list[list[str]]:
     """For each question asked unconditionally after tests of the program's flags that
-    leave, those flags' ``args.<dest>`` names, in order (the caller requires one alone: a
-    switch among them picks a mode, two value flags are alternatives)."""
+    leave, those flags' ``args.<dest>`` names, in order."""
+    tree = _parse(source)
+    return _guards_in(tree) if tree is not None else []
+
+
+def _parse(source: str) -> ast.Module | None:
     try:
-        tree = ast.parse(source)
+        return ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
+        return None
+
+
+def _guards_in(tree: ast.Module) -> list[list[str]]:
     asking = _asking_functions(tree)
     found: list[list[str]] = []
     for node in ast.walk(tree):
-        for block in _blocks(node):
+        for block in statement_blocks(node):
             guards = _guards_of(block, asking)
             if guards:
                 found.append(guards)
@@ -55,15 +86,6 @@ def _guards_of(block: list[ast.stmt], asking: set[str]) -> list[str]:
         elif _asks_here(statement, asking):
             return guards
     return []
-
-
-def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
-    return [
-        block
-        for name in ("body", "orelse")
-        if isinstance(block := getattr(node, name, None), list)
-        and all(isinstance(item, ast.stmt) for item in block)
-    ]
 
 
 def _guard(statement: ast.stmt) -> str:
@@ -91,7 +113,7 @@ def _leaves(statement: ast.stmt) -> bool:
     if isinstance(statement, ast.Return):
         return statement.value is None  # ``return args.key``: a value, a fallback chain
     call = statement.value if isinstance(statement, ast.Expr) else None
-    return isinstance(call, ast.Call) and ast.unparse(call.func) in _LEAVES
+    return isinstance(call, ast.Call) and ast.unparse(call.func) in EXITS
 
 
 def _asks_here(statement: ast.stmt, asking: set[str]) -> bool:
@@ -123,19 +145,3 @@ def _calls_input(statements: Sequence[ast.AST], asking: set[str]) -> bool:
                 if node.func.id == "input" or node.func.id in asking:
                     return True
     return False
-
-
-def asks_at(source: str) -> int:
-    """The line of a Python program's first ``input()`` call, 0 when it has none."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return 0
-    lines = [
-        node.lineno
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "input"
-    ]
-    return min(lines, default=0)

@@ -23,7 +23,7 @@ from skill2app.converter.inventory.invocations import (
     program_of,
 )
 from skill2app.converter.inventory.programs.documented import apply_usage, usage_of
-from skill2app.converter.inventory.programs.interactive import asks_at, interactive_guards
+from skill2app.converter.inventory.programs.interactive import read_prompts
 from skill2app.converter.inventory.programs.interface import (
     Command,
     Param,
@@ -87,7 +87,7 @@ class Program:
     exit_notes: str = ""  # its code's comments on exit statuses ("exit 1 when findings exist")
     verdicts: dict[int, str] = field(default_factory=dict)  # statuses its code gives as answers
     prompts_at: int = 0  # the line of its first question on the terminal (``terminal_prompt``)
-    asks_at: int = 0  # a Python program's first input() call, maybe in a branch (``asks_at``)
+    asks_at: int = 0  # a Python program's first input() call, maybe in a branch (``read_prompts``)
     installs: set[str] = field(default_factory=set)  # the tools it installs (``installed_by``)
     # optional flags a document describes → (file, first line, last line) of each section
     # that describes them: the pipelines of the commands there offer them
@@ -198,14 +198,7 @@ def describe(
     if lang == "python":
         program.cli, program.doc = extract_python_cli(source)
         program.verdicts = python_verdicts(source)
-        program.asks_at = asks_at(source)
-        values = {  # flags with a value: a switch tested before a question picks a mode
-            p.dest: p for p in (program.cli.params if program.cli else []) if p.type != "boolean"
-        }
-        for guards in interactive_guards(source):  # without it, the program asks
-            alone = [values[dest] for dest in guards if dest in values]
-            if len(alone) == 1:  # two are alternatives (--file or --url): neither required
-                alone[0].required = alone[0].certain = True
+        program.asks_at = read_prompts(program.cli, source)  # and what it must be given
     elif lang in ("bash", "sh", "zsh"):
         program.cli, dispatch = scan_shell(source)
         program.verdicts = shell_verdicts(source)

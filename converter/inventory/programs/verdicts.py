@@ -31,7 +31,7 @@ from __future__ import annotations
 import ast
 import re
 
-_EXITS = ("sys.exit", "exit", "quit")
+EXITS = ("sys.exit", "exit", "quit")  # what ends a Python program with a status
 
 
 # A verdict a shell script prints as the first word of a line on stdout.
@@ -108,20 +108,20 @@ def _verdicts(tree: ast.Module) -> dict[int, str]:
     }  # fmt: skip
     for node in ast.walk(tree):
         value = None
-        if isinstance(node, ast.Call) and ast.unparse(node.func) in _EXITS and node.args:
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in EXITS and node.args:
             value = node.args[0]
         elif isinstance(node, ast.FunctionDef) and node.name in exited:
             for sub in ast.walk(node):
                 if isinstance(sub, ast.Return) and sub.value is not None:
                     _conditional(sub.value, found)
-                for block in _blocks(sub):
+                for block in statement_blocks(sub):
                     _returned(block, found)
             continue
         if value is not None:
             _conditional(value, found)
         if isinstance(node, ast.If) and id(node) not in elifs:
             _chain(node, found)
-        for block in _blocks(node):
+        for block in statement_blocks(node):
             _exits_before(block, found)
     return found
 
@@ -196,7 +196,7 @@ def _conditional(value: ast.expr, found: dict[int, str]) -> None:
                     found.setdefault(status, f"the program's verdict: {ast.unparse(value)}")
 
 
-def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
+def statement_blocks(node: ast.AST) -> list[list[ast.stmt]]:
     """The statement lists directly under ``node`` (a body, an ``else``, a ``finally``)."""
     return [
         block
@@ -354,7 +354,7 @@ def _exit_status(body: list[ast.stmt]) -> int | None:
     last = body[-1] if body else None
     if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
         call = last.value
-        if ast.unparse(call.func) in _EXITS:
+        if ast.unparse(call.func) in EXITS:
             return _int(call.args[0]) if call.args else 0
     return None
 
@@ -369,7 +369,7 @@ def _exited_functions(tree: ast.Module) -> set[str]:
     """Functions whose value the program exits with: ``sys.exit(main())``."""
     names = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and ast.unparse(node.func) in _EXITS and node.args:
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in EXITS and node.args:
             inner = node.args[0]
             if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name):
                 names.add(inner.func.id)
