@@ -26,6 +26,7 @@ from skill2app.converter.analyzers.triggers import (
     more_requests,
     pick,
     quoted_requests,
+    title_text,
 )
 from skill2app.converter.inventory.model import build_inventory
 from skill2app.converter.inventory.programs.scripts import leading_comment
@@ -624,3 +625,31 @@ def test_a_collections_triggers_list_after_a_dash_gives_its_phrases() -> None:
     assert listed_in_description("It triggers - sometimes, often.") == []  # the convention only
     dotted = "X. TRIGGERS - summarize README.md files, read this paper. More."
     assert listed_in_description(dotted) == ["summarize README.md files", "read this paper"]
+
+
+def test_one_quoted_request_said_to_stand_for_its_kind_is_the_request() -> None:
+    # ashare-news-fetcher: "也适用于“帮我看看 000001 最近有什么消息”这类口语化请求" gave the
+    # whole tail, quote marks and "这类口语化请求" included, as a trigger
+    description = "抓取个股新闻。也适用于“帮我看看 000001 最近有什么消息”这类口语化请求。"
+    assert use_when_phrases(description) == ["帮我看看 000001 最近有什么消息"]
+    assert quoted_only("“帮我看看最近的消息”之类的请求") == ["帮我看看最近的消息"]
+    assert quoted_only("“帮我看看最近的消息”和别的") == []  # something else is said too
+    assert quoted_only("“合并”") == []  # one quote alone: not said to be a request
+
+
+def test_running_a_program_directly_and_a_pronoun_object_are_no_triggers() -> None:
+    # "### 方式 2：直接运行脚本" (how to run it, numbered by 方式) and "create one"
+    assert title_text("### 方式 2：直接运行脚本") == "直接运行脚本"
+    assert title_text("### 方法一：合并文件") == "合并文件"
+    assert title_text("方法论") == "方法论"  # 方法 starting a word is no numbering
+    for said in (
+        "直接运行脚本",
+        "执行该命令",
+        "run script directly",
+        "run the script manually",
+        "create one",
+        "add some more",
+    ):
+        assert clean(said) == "", said
+    for kept in ("run tests directly", "create one task", "explain that", "合并文件"):
+        assert clean(kept) == kept

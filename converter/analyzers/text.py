@@ -203,7 +203,16 @@ def quoted_only(tail: str) -> list[str]:
         found.append(next(g for g in match.groups() if g).strip())
         at = match.end()
     rest = tail[at:]
+    if len(found) == 1 and _OF_THIS_KIND.match(rest):  # "“帮我看看…”这类口语化请求"
+        return found
     return found if len(found) >= 2 and (_BETWEEN.match(rest) or _ETC.match(rest)) else []
+
+
+# A quote said to be an example of the requests meant: "“帮我看看最近的消息”这类口语化请求".
+_OF_THIS_KIND = re.compile(
+    r"^\s*(?:等|之类|这类|此类|这样的|这种|类似的?)[\u4e00-\u9fff]{0,4}?"
+    r"(?:请求|需求|问题|说法|提问|表达)[\s。.]*$"
+)
 
 
 _DOES = re.compile(r"(?:the\s+user|a\s+user|users|someone)\s+(?!asks\b)[a-z]+s\b", re.I)

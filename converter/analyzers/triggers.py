@@ -86,7 +86,7 @@ _NUMBERING = re.compile(
     r"(?:步骤|阶段)\s*[一二三四五六七八九十\d]+\s*[:：、.)）\-–—]?|"
     # a word that also starts others ("方案一致性", "场景三维") numbers a title only before
     # a separator: "场景3: 重新生成", "例3：导出"
-    r"(?:场景|情景|方案|示例|用例|例|ケース|シナリオ)\s*[一二三四五六七八九十\d]+\s*[:：、.)）\-–—])\s*",
+    r"(?:场景|情景|方案|方式|方法|示例|用例|例|ケース|シナリオ)\s*[一二三四五六七八九十\d]+\s*[:：、.)）\-–—])\s*",
     re.I,
 )
 _NEGATIVE = re.compile(
@@ -197,6 +197,8 @@ def clean(phrase: str) -> str:
         return ""
     if _ONLY_A_PROGRAM.match(text):  # "run the script": says which program, not which task
         return ""
+    if _ONLY_A_PRONOUN.match(text):  # "create one": the object is said elsewhere
+        return ""
     # "scripts/x.py", "Edit XML 0", "manipulate Word documents (", "一次调用即可完成"
     if _JUNK.search(text) or _REMARK.search(text) or _FRAGMENT.search(text):
         return ""
@@ -207,8 +209,16 @@ def clean(phrase: str) -> str:
 # execute this command").
 _ONLY_A_PROGRAM = re.compile(
     r"^(?:help me |please )?(?:run|execute|start|launch|call|use|invoke)\s+(?:the|this|a|that)?\s*"
-    r"(?:script|command|program|tool|helper|cli|utility)s?$",
+    r"(?:script|command|program|tool|helper|cli|utility)s?(?:\s+(?:directly|manually|yourself))?$"
+    r"|^(?:直接|手动)?(?:运行|执行|调用)(?:该|这个|此)?(?:脚本|命令|程序|工具)$",
     re.I,
+)
+
+
+# A verb whose only object stands for a thing said before ("create one", "add some more");
+# "explain that" asks about what the user shows, and stays.
+_ONLY_A_PRONOUN = re.compile(
+    r"^(?:help me |please )?[a-z]+(?:\s+(?:one|some|more|another|again))+$", re.I
 )
 
 
