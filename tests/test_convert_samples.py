@@ -106,6 +106,21 @@ def test_a_programs_own_default_path_is_no_placeholder() -> None:
     assert samples.inputs == {"store": ".versions.jsonl"} and not samples.placeholders
 
 
+def test_a_required_list_with_no_example_is_a_placeholder_not_an_empty_list() -> None:
+    """i18n-expert (round 26): `--locale` is `nargs="+"` and required; the sample `[]` made
+    the program stop with "the following arguments are required: --locale", counted as a
+    smoke failure of the pipeline."""
+    samples = pipeline_samples(
+        pipeline(
+            Input("locale", "array", True, "locale files"),
+            Input("ext", "array", False, "extensions"),
+        ),
+        [],
+    )
+    assert samples.inputs == {"locale": ["example"]}
+    assert list(samples.placeholders) == ["locale"]
+
+
 def test_an_input_only_an_llm_step_reads_is_no_placeholder() -> None:
     from skill2app.converter.plan.model import LlmStep
 

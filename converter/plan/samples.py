@@ -81,7 +81,7 @@ def pipeline_samples(pipeline: Pipeline, files: list[str]) -> Samples:
                 samples.files[value] = fixture[1]
             else:
                 samples.placeholders[item.name] = _why(item, suffix)
-        elif value == _PLACEHOLDER["string"] or _placeholder(value):
+        elif value in (_PLACEHOLDER["string"], [_PLACEHOLDER["string"]]) or _placeholder(value):
             samples.placeholders[item.name] = (
                 f"no example of {item.name} in the skill: put a real {item.type} value here"
             )
@@ -238,7 +238,9 @@ def sample_value(item: Input, files: list[str]) -> Any:
         return item.default
     if item.enum:
         return [item.enum[0]] if item.type == "array" else item.enum[0]
-    return _PLACEHOLDER.get(item.type, [] if item.type == "array" else {})
+    if item.type == "array":  # an empty list fails a required list (argparse's nargs="+")
+        return [_PLACEHOLDER["string"]] if item.required else []
+    return _PLACEHOLDER.get(item.type, {})
 
 
 def example_of(description: str) -> str | None:
