@@ -17,7 +17,7 @@
    becomes destructor actions (``lifecycle.py``); prose sections no pipeline covers, every
    documented use of a program no pipeline runs (its data piped in from a command no step
    reproduces), and programs no document runs or names (helpers of the others), stay in
-   Skill mode with a reason.
+   Skill mode with a reason (``leaving.py``).
 6. A pipeline that does not fit the skill after all (``check_plan`` finds a flag the program
    lacks, a positional it cannot be given) is left to Skill mode with the error as its
    reason: one unusual program never stops the conversion of the others.
@@ -26,8 +26,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
+from skill2app.converter.analyzers.claims import described, settle
 from skill2app.converter.analyzers.commands import command_pipelines
 from skill2app.converter.analyzers.consent import gated_programs
 from skill2app.converter.analyzers.coverage import unaccounted
@@ -42,6 +42,12 @@ from skill2app.converter.analyzers.documentation import (
     path_description,
     section_at,
 )
+from skill2app.converter.analyzers.leaving import (
+    leave_gated,
+    leave_interactive,
+    leave_unmappable,
+    skill_mode_items,
+)
 from skill2app.converter.analyzers.lifecycle import constructor, destructor
 from skill2app.converter.analyzers.method import method_pipeline, prose_pipeline
 from skill2app.converter.analyzers.paths import (
@@ -52,39 +58,27 @@ from skill2app.converter.analyzers.paths import (
     path_name,
     piped_reason,
 )
-from skill2app.converter.analyzers.separation import Expansions, lone_english, separate
+from skill2app.converter.analyzers.separation import dedupe
 from skill2app.converter.analyzers.situations import situations
 from skill2app.converter.analyzers.snippets import snippet_pipelines
 from skill2app.converter.analyzers.step_builder import workflow_steps
 from skill2app.converter.analyzers.subcommands import documented_tool, subcommand_pipelines
 from skill2app.converter.analyzers.text import (
-    EXAMPLE_TITLES,
     GENERIC_TITLES,
-    RULE_TITLES,
-    WHEN_TITLES,
     capital,
     first_sentence,
     has_cjk,
     humanize,
-    is_rule,
     keys,
-    overlap,
     slug,
     strip_markdown,
-    tier_for,
     unique,
     use_when_phrases,
 )
 from skill2app.converter.analyzers.triggers import (
-    MAX_TRIGGERS,
-    MIN_TRIGGERS,
     as_task,
     describing,
-    in_language,
-    more_requests,
-    pick,
     title_text,
-    trigger_key,
     worth,
 )
 from skill2app.converter.analyzers.workflow import find_workflows, unreproduced_pipe
@@ -93,13 +87,11 @@ from skill2app.converter.inventory.invocations import Invocation, order_key
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.programs.language import windows_twins
 from skill2app.converter.inventory.programs.program import Program
-from skill2app.converter.plan.check import check_plan
-from skill2app.converter.plan.model import CodeStep, LlmStep, Pipeline, Plan
+from skill2app.converter.plan.model import LlmStep, Pipeline, Plan
 from skill2app.converter.plan.model import SkillModeItem as Kept
 
 UNMENTIONED = "no document of the skill runs or names it: a helper of its programs, not a task"
 SHOWN_ONLY = "SKILL.md shows how (code or a command); no pipeline reproduces it, the model does"
-_VERB_MATCH = 10.0  # a clause naming a path's subcommand or action is about that path
 
 
 def analyze(inventory: Inventory) -> Plan:
@@ -145,7 +137,7 @@ def analyze(inventory: Inventory) -> Plan:
         claims += _program_pipelines(
             inventory, program, in_workflow | kept, covered, plan, program.path in judged
         )
-    _settle(claims)
+    settle(claims)
     plan.pipelines += snippet_pipelines(inventory, {p.name for p in plan.pipelines})
     shown = documented_tool(inventory)
     tool = subcommand_pipelines(inventory, {p.name for p in plan.pipelines}, shown) if shown else []
@@ -155,20 +147,20 @@ def analyze(inventory: Inventory) -> Plan:
         frozenset(shown[0][:1]) if shown and tool else frozenset(),
     )
     plan.pipelines += tool
-    _leave_interactive(plan, inventory)
+    leave_interactive(plan, inventory)
     gated = gated_programs(inventory)  # read once: the method's steps may name them too
-    _leave_gated(plan, gated)
+    leave_gated(plan, gated)
     if not plan.pipelines:  # no programs, or none a step can run: the model does the task
         prose = prose_pipeline(inventory, plan.app_name, covered)
         plan.pipelines.extend([prose] if prose else [])
     method = method_pipeline(inventory, plan.app_name, plan.pipelines, covered, gated)
     plan.pipelines.extend([method] if method else [])
     distribute_quotes(plan, inventory)
-    _dedupe(plan)
-    _leave_unmappable(plan, inventory)
+    dedupe(plan)
+    leave_unmappable(plan, inventory)
     plan.constructor = constructor(inventory, plan)
     plan.destructor = destructor(inventory)
-    plan.skill_mode = _skill_mode(inventory, covered, plan) + plan.skill_mode
+    plan.skill_mode = skill_mode_items(inventory, covered, plan) + plan.skill_mode
     plan.skill_mode += [
         Kept(task.title, SHOWN_ONLY, f"{inventory.skill.path}:{task.line}")
         for task in unaccounted(plan, inventory)
@@ -309,7 +301,7 @@ def _path_pipeline(
     named -= keys(humanize(doc.frontmatter.name))  # the skill's own name says nothing here
     closeness = 1.5 if path.label and not path.mode else 1
     closeness = 0 if alone else closeness  # the skill's one task: what it is for is this
-    found = _described(situations(doc), verb, named, closeness)
+    found = described(situations(doc), verb, named, closeness)
     description = path_description(inventory, path)
     pipeline = Pipeline(
         path_name(path),
@@ -333,37 +325,6 @@ def _specific(inventory: Inventory, path: MainPath, index: int) -> bool:
         for inv in p.invocations
         if inv.file == inventory.skill.path and start <= inv.line <= end
     )
-
-
-def _described(
-    clauses: list[str], verb: set[str], named: set[str], closeness: float
-) -> dict[str, float]:
-    """The skill's situations (``situations.situations``) about this path, with how strongly
-    they match it: naming the action's verb (strongest), or ``closeness`` words shared with
-    its program and section title (by how many)."""
-    found: dict[str, float] = {}
-    for clause in clauses:
-        shared = overlap(clause, named)
-        # a long clause shares a word with anything: it takes two ("deploy a coded action app"
-        # is not about validate-action-schema)
-        enough = max(closeness, 2) if closeness and len(clause.split()) > 8 else closeness
-        if len(clause) <= 80 and (keys(clause) & verb or shared >= enough):
-            found[clause] = shared + (_VERB_MATCH if keys(clause) & verb else 0)
-    return found
-
-
-def _settle(claims: list[tuple[Pipeline, str, float]]) -> None:
-    """A clause several paths matched stays only with the one that matches it best: "a quick
-    look at the columns" belongs to the ``columns`` subcommand, not to "Summarise columns";
-    a clause two paths match equally well ("extracting text" for both extract programs)
-    routes to neither: it is left out of both."""
-    best: dict[str, float] = {}
-    for _pipeline, clause, strength in claims:
-        best[clause] = max(best.get(clause, strength), strength)
-    ties = {c for c in best if sum(1 for _p, k, s in claims if k == c and s == best[c]) > 1}
-    for pipeline, clause, strength in claims:
-        if (strength < best[clause] or clause in ties) and clause in pipeline.triggers:
-            pipeline.triggers.remove(clause)
 
 
 def _workflow_pipeline(
@@ -392,7 +353,7 @@ def _workflow_pipeline(
     alone = {inv.program for item in items for inv in item.invocations} >= {
         p.path for p in inventory.programs
     }
-    found = _described(situations(doc), set(), topic, 0 if alone else 2)
+    found = described(situations(doc), set(), topic, 0 if alone else 2)
     # "### Mode 1 — Full Audit" over "Use when you have a dataset you've never assessed
     # before.": the situation its own section names
     own = use_when_phrases(section_prose(doc, told).split("\n\n")[0])
@@ -423,140 +384,6 @@ def _labelled_task(title: str) -> str:
     found = _WORKFLOW_LABEL.match(strip_markdown(title).lstrip("# ").strip())
     rest = next((g for g in found.groups() if g), "") if found else ""
     return title_text(rest) if rest and worth(rest) else ""
-
-
-def _dedupe(plan: Plan) -> None:
-    """Unique names and triggers; a pipeline short of five requests in the skill's language
-    gets its own said in other words, and an English request of a Chinese or Japanese skill
-    a second one (a lone one has nothing of its own to reach); what the router then confuses
-    with a sibling is dropped (``separation``)."""
-    names: set[str] = set()
-    triggers: set[str] = set()
-    expansions: dict[str, Expansions] = {}
-    for index, pipeline in enumerate(plan.pipelines, start=1):
-        fallback = pipeline.name or pipeline.description[:80]
-        pipeline.name = pipeline.name or f"{plan.app_name}-{index}"  # no ASCII name to go by
-        base, n = pipeline.name, 2
-        while pipeline.name in names:
-            pipeline.name, n = f"{base}-{n}", n + 1
-        names.add(pipeline.name)
-        pipeline.triggers = pick(pipeline.triggers, triggers) or [humanize(fallback)]
-        mine = expansions[pipeline.name] = Expansions()
-        short = MIN_TRIGGERS - in_language(pipeline.triggers, plan.language)
-        if short > 0:  # the same requests in other words
-            more = more_requests(
-                pipeline.triggers,
-                plan.language,
-                plan.app_name,
-                pipeline.description,
-                plan.app_description,
-            )
-            mine.give(pipeline, more, short, triggers)
-        if lone_english(plan.language, pipeline.triggers) and len(pipeline.triggers) < MAX_TRIGGERS:
-            english = [t for t in pipeline.triggers if not has_cjk(t)]
-            verb = (english[0].split() or [""])[0].lower()  # "create a tasklist" first
-            said = sorted(more_requests(english, "en"), key=lambda c: c.split()[:1] != [verb])
-            mine.give(pipeline, said, 1, triggers)
-        triggers |= {trigger_key(t) for t in pipeline.triggers}
-    plan.notes += separate(plan, expansions, triggers)
-
-
-def _leave_interactive(plan: Plan, inventory: Inventory) -> None:
-    """Leave to Skill mode every pipeline running a program that asks its questions on the
-    terminal (``Program.prompts_at``): a step has none, so it would stop at the first one."""
-
-    def kept(pipeline: Pipeline, path: str) -> Kept:
-        program = inventory.program(path)
-        line = program.prompts_at if program is not None else 0
-        why = (
-            f"asks its questions on the terminal ({path}:{line}); "
-            "a pipeline step has none to answer them"
-        )
-        topic = path if len(pipeline.steps) == 1 else pipeline.name
-        return Kept(topic, why, pipeline.source)
-
-    asking = {p.path for p in inventory.programs if p.prompts_at}
-    _leave_running(plan, asking, kept)
-
-
-def _leave_gated(plan: Plan, gated: dict[str, str]) -> None:
-    """Leave to Skill mode every pipeline running a program the skill runs only with the
-    user's approval (``consent.gated_programs``: program -> where it says so): no heuristic
-    step stops for it."""
-
-    def kept(_pipeline: Pipeline, path: str) -> Kept:
-        why = (
-            f"the skill runs {path} only with the user's approval ({gated[path]}); "
-            "a pipeline would not stop to ask"
-        )
-        return Kept(path, why, gated[path])
-
-    _leave_running(plan, set(gated), kept)
-
-
-def _leave_running(plan: Plan, programs: set[str], kept: Callable[[Pipeline, str], Kept]) -> None:
-    """Remove every pipeline a step of which runs one of ``programs``, and list it as left to
-    Skill mode (``kept`` of the pipeline and its first such program; each reason once)."""
-    for pipeline in list(plan.pipelines):
-        running = [
-            s.program for s in pipeline.steps if isinstance(s, CodeStep) and s.program in programs
-        ]
-        if not running:
-            continue
-        plan.pipelines.remove(pipeline)
-        item = kept(pipeline, running[0])
-        if not any(k.topic == item.topic and k.reason == item.reason for k in plan.skill_mode):
-            plan.skill_mode.append(item)
-
-
-def _leave_unmappable(plan: Plan, inventory: Inventory) -> None:
-    """Leave to Skill mode, with the reason, every pipeline that does not fit the skill (a
-    program whose command line the steps cannot satisfy): one unusual program never stops
-    the conversion of the rest."""
-    errors: dict[int, list[str]] = {}
-    for message in check_plan(plan, inventory):
-        match = re.match(r"pipelines\[(\d+)\]", message)
-        if match:
-            errors.setdefault(int(match.group(1)), []).append(message.split(": ", 1)[-1])
-    for index in sorted(errors, reverse=True):
-        pipeline = plan.pipelines.pop(index)
-        programs = unique([s.program for s in pipeline.steps if isinstance(s, CodeStep)])
-        topic = programs[0] if len(pipeline.steps) == 1 and programs else pipeline.name
-        reason = f"its command line could not be mapped to a pipeline: {errors[index][0]}"
-        plan.skill_mode.append(Kept(topic, reason, pipeline.source))
-
-
-def _skill_mode(inventory: Inventory, covered: set[int], plan: Plan) -> list[Kept]:
-    doc = inventory.skill
-    has_llm = any(isinstance(s, LlmStep) for p in plan.pipelines for s in p.steps)
-    levels = [s.level for s in doc.sections]
-    top = min((lv for lv in levels if lv > min(levels)), default=min(levels, default=1))
-    kept = []
-    for index, section in enumerate(doc.sections):
-        if index in covered or section.level < top or not section_prose(doc, index):
-            continue
-        kept.append(
-            Kept(
-                section.title,
-                _reason(section_prose(doc, index), section.title, has_llm),
-                f"{doc.path}:{section.line}",
-            )
-        )
-    return kept
-
-
-def _reason(prose: str, title: str, has_llm: bool) -> str:
-    if RULE_TITLES.search(title):
-        if has_llm:
-            return "rules for the model's own writing; llm steps also carry them as content rules"
-        return "rules for the model's own writing; no pipeline step writes text"
-    if EXAMPLE_TITLES.search(title):
-        return "examples for the model; kept as context in Skill mode"
-    if WHEN_TITLES.search(title):
-        return "says when the skill applies; routing uses the pipelines' descriptions and triggers"
-    if is_rule(prose) or tier_for(prose) == "reasoning" or "?" in prose or "？" in prose:
-        return "needs judgement that no program covers"
-    return "guidance without a program; the model follows it in Skill mode"
 
 
 def _warnings(inventory: Inventory) -> list[str]:

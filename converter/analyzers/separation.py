@@ -22,11 +22,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from skill2app.converter.analyzers.text import has_cjk
+from skill2app.converter.analyzers.text import has_cjk, humanize
 from skill2app.converter.analyzers.triggers import (
     CJK_LANGUAGES,
+    MAX_TRIGGERS,
     MIN_TRIGGERS,
     in_language,
+    more_requests,
     pick,
     trigger_key,
 )
@@ -37,6 +39,42 @@ if TYPE_CHECKING:
     from skill2app.converter.plan.model import Pipeline, Plan
 
 ROUNDS = 4  # checks of the table: each drops what strays and refills from the candidates
+
+
+def dedupe(plan: Plan) -> None:
+    """Unique names and triggers; a pipeline short of five requests in the skill's language
+    gets its own said in other words, and an English request of a Chinese or Japanese skill
+    a second one (a lone one has nothing of its own to reach); what the router then confuses
+    with a sibling is dropped (``separate``)."""
+    names: set[str] = set()
+    triggers: set[str] = set()
+    expansions: dict[str, Expansions] = {}
+    for index, pipeline in enumerate(plan.pipelines, start=1):
+        fallback = pipeline.name or pipeline.description[:80]
+        pipeline.name = pipeline.name or f"{plan.app_name}-{index}"  # no ASCII name to go by
+        base, n = pipeline.name, 2
+        while pipeline.name in names:
+            pipeline.name, n = f"{base}-{n}", n + 1
+        names.add(pipeline.name)
+        pipeline.triggers = pick(pipeline.triggers, triggers) or [humanize(fallback)]
+        mine = expansions[pipeline.name] = Expansions()
+        short = MIN_TRIGGERS - in_language(pipeline.triggers, plan.language)
+        if short > 0:  # the same requests in other words
+            more = more_requests(
+                pipeline.triggers,
+                plan.language,
+                plan.app_name,
+                pipeline.description,
+                plan.app_description,
+            )
+            mine.give(pipeline, more, short, triggers)
+        if lone_english(plan.language, pipeline.triggers) and len(pipeline.triggers) < MAX_TRIGGERS:
+            english = [t for t in pipeline.triggers if not has_cjk(t)]
+            verb = (english[0].split() or [""])[0].lower()  # "create a tasklist" first
+            said = sorted(more_requests(english, "en"), key=lambda c: c.split()[:1] != [verb])
+            mine.give(pipeline, said, 1, triggers)
+        triggers |= {trigger_key(t) for t in pipeline.triggers}
+    plan.notes += separate(plan, expansions, triggers)
 
 
 @dataclass

@@ -1,0 +1,126 @@
+"""What the heuristic leaves to Skill mode, and why.
+
+A pipeline running a program that asks its questions on the terminal (a step has none to
+answer them), or one the skill runs only with the user's approval (no heuristic step stops
+for it), or one whose command line the steps cannot satisfy (``check_plan``'s error), is
+taken out of the plan and listed with its reason: one unusual program never stops the
+conversion of the rest.  The sections of SKILL.md no pipeline covers are listed too, with
+what they are for the model (rules, examples, judgement, guidance).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from skill2app.converter.analyzers.document import section_prose
+from skill2app.converter.analyzers.text import (
+    EXAMPLE_TITLES,
+    RULE_TITLES,
+    WHEN_TITLES,
+    is_rule,
+    tier_for,
+    unique,
+)
+from skill2app.converter.inventory.model import Inventory
+from skill2app.converter.plan.check import check_plan
+from skill2app.converter.plan.model import CodeStep, LlmStep, Pipeline, Plan
+from skill2app.converter.plan.model import SkillModeItem as Kept
+
+
+def leave_interactive(plan: Plan, inventory: Inventory) -> None:
+    """Leave to Skill mode every pipeline running a program that asks its questions on the
+    terminal (``Program.prompts_at``): a step has none, so it would stop at the first one."""
+
+    def kept(pipeline: Pipeline, path: str) -> Kept:
+        program = inventory.program(path)
+        line = program.prompts_at if program is not None else 0
+        why = (
+            f"asks its questions on the terminal ({path}:{line}); "
+            "a pipeline step has none to answer them"
+        )
+        topic = path if len(pipeline.steps) == 1 else pipeline.name
+        return Kept(topic, why, pipeline.source)
+
+    asking = {p.path for p in inventory.programs if p.prompts_at}
+    _leave_running(plan, asking, kept)
+
+
+def leave_gated(plan: Plan, gated: dict[str, str]) -> None:
+    """Leave to Skill mode every pipeline running a program the skill runs only with the
+    user's approval (``consent.gated_programs``: program -> where it says so): no heuristic
+    step stops for it."""
+
+    def kept(_pipeline: Pipeline, path: str) -> Kept:
+        why = (
+            f"the skill runs {path} only with the user's approval ({gated[path]}); "
+            "a pipeline would not stop to ask"
+        )
+        return Kept(path, why, gated[path])
+
+    _leave_running(plan, set(gated), kept)
+
+
+def _leave_running(plan: Plan, programs: set[str], kept: Callable[[Pipeline, str], Kept]) -> None:
+    """Remove every pipeline a step of which runs one of ``programs``, and list it as left to
+    Skill mode (``kept`` of the pipeline and its first such program; each reason once)."""
+    for pipeline in list(plan.pipelines):
+        running = [
+            s.program for s in pipeline.steps if isinstance(s, CodeStep) and s.program in programs
+        ]
+        if not running:
+            continue
+        plan.pipelines.remove(pipeline)
+        item = kept(pipeline, running[0])
+        if not any(k.topic == item.topic and k.reason == item.reason for k in plan.skill_mode):
+            plan.skill_mode.append(item)
+
+
+def leave_unmappable(plan: Plan, inventory: Inventory) -> None:
+    """Leave to Skill mode, with the reason, every pipeline that does not fit the skill (a
+    program whose command line the steps cannot satisfy): one unusual program never stops
+    the conversion of the rest."""
+    errors: dict[int, list[str]] = {}
+    for message in check_plan(plan, inventory):
+        match = re.match(r"pipelines\[(\d+)\]", message)
+        if match:
+            errors.setdefault(int(match.group(1)), []).append(message.split(": ", 1)[-1])
+    for index in sorted(errors, reverse=True):
+        pipeline = plan.pipelines.pop(index)
+        programs = unique([s.program for s in pipeline.steps if isinstance(s, CodeStep)])
+        topic = programs[0] if len(pipeline.steps) == 1 and programs else pipeline.name
+        reason = f"its command line could not be mapped to a pipeline: {errors[index][0]}"
+        plan.skill_mode.append(Kept(topic, reason, pipeline.source))
+
+
+def skill_mode_items(inventory: Inventory, covered: set[int], plan: Plan) -> list[Kept]:
+    doc = inventory.skill
+    has_llm = any(isinstance(s, LlmStep) for p in plan.pipelines for s in p.steps)
+    levels = [s.level for s in doc.sections]
+    top = min((lv for lv in levels if lv > min(levels)), default=min(levels, default=1))
+    kept = []
+    for index, section in enumerate(doc.sections):
+        if index in covered or section.level < top or not section_prose(doc, index):
+            continue
+        kept.append(
+            Kept(
+                section.title,
+                _reason(section_prose(doc, index), section.title, has_llm),
+                f"{doc.path}:{section.line}",
+            )
+        )
+    return kept
+
+
+def _reason(prose: str, title: str, has_llm: bool) -> str:
+    if RULE_TITLES.search(title):
+        if has_llm:
+            return "rules for the model's own writing; llm steps also carry them as content rules"
+        return "rules for the model's own writing; no pipeline step writes text"
+    if EXAMPLE_TITLES.search(title):
+        return "examples for the model; kept as context in Skill mode"
+    if WHEN_TITLES.search(title):
+        return "says when the skill applies; routing uses the pipelines' descriptions and triggers"
+    if is_rule(prose) or tier_for(prose) == "reasoning" or "?" in prose or "？" in prose:
+        return "needs judgement that no program covers"
+    return "guidance without a program; the model follows it in Skill mode"
