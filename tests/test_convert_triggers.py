@@ -28,6 +28,7 @@ from skill2app.converter.analyzers.triggers import (
     quoted_requests,
     title_text,
 )
+from skill2app.converter.analyzers.verbs import imperative
 from skill2app.converter.inventory.model import build_inventory
 from skill2app.converter.inventory.programs.scripts import leading_comment
 from skill2app.converter.plan.model import Plan
@@ -653,3 +654,18 @@ def test_running_a_program_directly_and_a_pronoun_object_are_no_triggers() -> No
         assert clean(said) == "", said
     for kept in ("run tests directly", "create one task", "explain that", "合并文件"):
         assert clean(kept) == kept
+
+
+def test_listed_gerunds_numbered_steps_keyword_lists_and_kinds_of_requests() -> None:
+    # skill-creator: "Running and evaluating test cases" gave "run and evaluating test cases"
+    assert imperative("Running and evaluating test cases") == "run and evaluate test cases"
+    assert imperative("Reading, writing and merging PDFs") == "read, write and merge PDFs"
+    assert imperative("Creating building blocks") == "create building blocks"  # no list
+    # feishu-meeting-minutes: "第 4 步：执行转写" kept its numbering
+    assert title_text("### 第 4 步：执行转写") == "执行转写"
+    # claude-md-progressive-disclosurer: "太大 / 太长 / 精简 / 瘦身" is keywords
+    assert clean("太大 / 太长 / 精简 / 瘦身") == ""
+    assert clean("merge / split PDFs") == "merge / split PDFs"  # one alternative: a request
+    # pharma-daily-report: "…等口语化请求" closes a list of requests, it is not one
+    said = use_when_phrases("当用户说看一下医药板块、给飞书发一份医药数据等口语化请求时使用")
+    assert said[-1] == "给飞书发一份医药数据"

@@ -178,7 +178,7 @@ _FEATURE = re.compile(
 )
 # Who asks, before a Chinese list of requests, and "etc. requests" after it.
 _ZH_ASKED = re.compile(r"^(?:当)?用户(?:提出|要求|需要|想要|想|请求|询问|进行|发起)的?")
-_ZH_ETC = re.compile(r"(?:等|之类的?)(?:请求|需求|场景|任务|问题|情况)$")
+_ZH_ETC = re.compile(r"(?:等|之类的?)[\u4e00-\u9fff]{0,4}?(?:请求|需求|场景|任务|问题|情况)$")
 _GERUND = re.compile(r"^[a-z]+ing\b", re.I)
 _QUOTE = re.compile(r"「([^」]{2,80})」|“([^”]{2,80})”|\"([^\"]{2,80})\"")
 # What may stand between the quoted requests of a list: commas, "or", spaces.

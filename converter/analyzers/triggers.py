@@ -82,7 +82,7 @@ _NUMBERING = re.compile(
     r"^\s*(?:(?:step|phase|part|stage|mode)\s*(?:[a-z][.-]?)?\d+(?:\.\d+)*[a-z]?\s*[:.)\-–—]?|"
     r"(?:scenario|case|use case|example)\s*\d+(?:\.\d+)*(?![A-Za-z0-9])\s*[:.)\-–—]?|"
     r"(?:[A-Za-z][.-])?\d+(?:\.\d+)*[.):]?|"
-    r"[a-z][.)]|第[一二三四五六七八九十\d]+[步章节部分]\s*[:：、.]?|"
+    r"[a-z][.)]|第\s*[一二三四五六七八九十\d]+\s*[步章节部分]\s*[:：、.]?|"
     r"(?:步骤|阶段)\s*[一二三四五六七八九十\d]+\s*[:：、.)）\-–—]?|"
     # a word that also starts others ("方案一致性", "场景三维") numbers a title only before
     # a separator: "场景3: 重新生成", "例3：导出"
@@ -198,6 +198,8 @@ def clean(phrase: str) -> str:
     if _ONLY_A_PROGRAM.match(text):  # "run the script": says which program, not which task
         return ""
     if _ONLY_A_PRONOUN.match(text):  # "create one": the object is said elsewhere
+        return ""
+    if text.count(" / ") >= 2:  # "太大 / 太长 / 精简 / 瘦身": keywords, not a request
         return ""
     # "scripts/x.py", "Edit XML 0", "manipulate Word documents (", "一次调用即可完成"
     if _JUNK.search(text) or _REMARK.search(text) or _FRAGMENT.search(text):

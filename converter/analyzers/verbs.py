@@ -146,6 +146,26 @@ def sentence_case(phrase: str) -> str:
     return re.sub(r"\b([A-Z])([a-z]+)\b", lambda m: m.group(1).lower() + m.group(2), phrase)
 
 
+def _joined_gerunds(words: list[str], listed: bool) -> list[str]:
+    """The words after a title's first action with the gerunds listed beside it said as
+    verbs too ("Running and evaluating test cases" → "run and evaluate test cases";
+    "Reading, writing and merging PDFs"; ``listed``: the first action ends with a comma)."""
+    out = list(words)
+    for index, word in enumerate(words):
+        before = words[index - 1] if index else ""
+        joined = (
+            before.lower() in ("and", "or", "&") or before.endswith(",") or (index == 0 and listed)
+        )
+        if word.lower() in ("and", "or", "&") and index in (0, 1):
+            continue
+        bare = word.rstrip(",")
+        verb = _verb(bare) if joined and bare.lower().endswith("ing") else ""
+        if not verb:
+            break
+        out[index] = verb + word[len(bare) :]
+    return out
+
+
 def imperative(title: str) -> str:
     """A task title as a user asks for it: "Accepting Tracked Changes" → "accept tracked
     changes", "Text Extraction with pdfplumber" → "extract text with pdfplumber", "Validation"
@@ -155,12 +175,13 @@ def imperative(title: str) -> str:
     words = title.split()
     if not words:
         return ""
-    verb = _verb(words[0])
+    verb = _verb(words[0].rstrip(","))
     if verb:
-        rest = words[1:]
+        rest = _joined_gerunds(words[1:], words[0].endswith(","))
         if rest and rest[0].lower() == "of" and words[0].lower() in VERB_NOUNS:
             rest = rest[1:]  # "Validation of forms" → "validate forms"
-        return sentence_case(" ".join([verb, *rest]))
+        comma = "," if words[0].endswith(",") else ""
+        return sentence_case(" ".join([verb + comma, *rest]))
     for index, word in enumerate(words[1:4], start=1):
         verb = _verb(word) if word.lower() not in VERBS else ""
         before = words[:index]
