@@ -245,6 +245,10 @@ VERDICTS = [
         "else:\n    sys.exit(0)\n",
         set(),
     ),
+    # markitdown (round 27): whether the conversion worked is no verdict; a check's is
+    ("success = convert_with_ai(src, out)\nsys.exit(0 if success else 1)\n", set()),
+    ("ok = self.upload(path)\nsys.exit(0 if ok else 1)\n", set()),
+    ("success = validate_handoff(path)\nsys.exit(0 if success else 1)\n", {1}),
 ]
 
 

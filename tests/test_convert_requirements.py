@@ -822,6 +822,30 @@ def test_a_markdown_table_in_a_code_block_names_no_program(tmp_path: Path) -> No
     assert "view" not in names(root) and {"pandoc", "jq"} <= names(root)
 
 
+def test_a_letter_in_an_untagged_block_names_no_program(tmp_path: Path) -> None:
+    """internal-email-composer (round 27): an e-mail template in an untagged block ("...the
+    Request for Quotation (RFQ) documents for {project_name}...") made `documents`, after the
+    `(RFQ)` subshell, a binary to check; its labels, fields and greetings outweighed its
+    sentences.  A block of commands with a "Usage:" line still names its programs."""
+    letter = (
+        "Subject: RFQ Request - {project_name}\n\nDear {recipient_name},\n\n"
+        "I hope this email finds you well.\n\n"
+        "I am writing to forward the Request for Quotation (RFQ) documents for the "
+        "{project_name} project. Could you please coordinate with the vendors?\n\n"
+        "**Request Details:**\n- Target Vendors: {vendor_list}\n- Quote Deadline: {deadline}\n\n"
+        "**Project Overview:**\n{project_summary}\n\n"
+        "Please let me know if you have any questions or need more information.\n\n"
+        "Best regards,\n{sender_name}\n{sender_department}\n"
+    )
+    commands = "Usage: run it like this\nconvert-tool --in a.txt\npandoc a.md -o a.pdf\n"
+    write_tree(
+        tmp_path,
+        {"SKILL.md": HEAD + f"```\n{letter}```\n\n```\n{commands}```\n"},
+    )
+    binaries = {n for k, n, _r in needs(tmp_path) if k == "binary"}
+    assert binaries == {"convert-tool", "pandoc"}
+
+
 def test_pseudo_code_and_term_lists_in_untagged_blocks_name_no_programs(tmp_path: Path) -> None:
     """kouko wiki-lint (round 13): `body_language = rule.body_language` and a vault's term
     list ("wabi-sabi", "yohaku") in untagged blocks were constructor "binaries"; spark-video's

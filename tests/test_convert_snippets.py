@@ -171,3 +171,45 @@ def test_a_written_step_reads_the_skills_own_file_from_the_app_folder_only(
     assert run("references/formats.md") == str(app / "references" / "formats.md")
     assert run(str(caller / "references" / "formats.md")) == str(app / "references/formats.md")
     assert run("references/../../outside.txt") == "references/../../outside.txt"  # not found
+
+
+def test_advice_stand_in_values_and_a_task_shown_twice_make_no_more_pipelines(
+    tmp_path: Path,
+) -> None:
+    """markitdown (round 27): twelve pipelines, one per snippet: "Handle Errors Gracefully"
+    under "## Best Practices", "Python API" under "## Quick Start", an Azure example whose
+    endpoint was the literal "<document_intelligence_endpoint>", and "Extract Tables" beside
+    "Extract Data from Excel" (the same call on the same kind of file)."""
+    convert_block = (
+        "```python\nfrom markitdown import MarkItDown\nmd = MarkItDown()\n"
+        'r = md.convert("{f}")\nprint(r.text_content)\n```\n'
+    )
+    skill = write_tree(
+        tmp_path / "md",
+        {
+            "SKILL.md": "---\nname: md\ndescription: Converts files to Markdown.\n---\n# MD\n\n"
+            "## Quick Start\n\n### Python API\n\n" + convert_block.format(f="a.pdf") + "\n"
+            "## Use cases\n\n### Convert papers\n\n" + convert_block.format(f="paper.pdf") + "\n"
+            "### Extract data from Excel\n\n" + convert_block.format(f="data.xlsx") + "\n"
+            "### Extract tables\n\n" + convert_block.format(f="tables.xlsx") + "\n"
+            "### Azure\n\n"
+            "```python\nfrom markitdown import MarkItDown\n"
+            'md = MarkItDown(docintel_endpoint="<document_intelligence_endpoint>")\n'
+            'print(md.convert("scan.pdf").text_content)\n```\n\n'
+            "## Best Practices\n\n### Handle errors gracefully\n\n"
+            "```python\nfrom markitdown import MarkItDown\nmd = MarkItDown()\ntry:\n"
+            '    print(md.convert("x.docx").text_content)\nexcept Exception as e:\n'
+            "    print(e)\n```\n",
+        },
+    )
+    pipelines = {p.name: p for p in analyze(build_inventory(skill)).pipelines}
+    assert set(pipelines) == {"convert-papers", "extract-data-from-excel"}
+    assert "extract tables" in pipelines["extract-data-from-excel"].triggers  # said of it too
+
+
+def test_no_verb_said_another_way_without_its_object() -> None:
+    from skill2app.converter.analyzers.verbs import variants
+
+    # markitdown (round 27): "turn with ai", "change batch"
+    assert variants(["convert with ai", "batch convert"]) == []
+    assert variants(["merge PDFs"]) == ["combine PDFs", "join PDFs"]

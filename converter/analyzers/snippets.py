@@ -39,6 +39,7 @@ from skill2app.converter.plan.model import CodeStep, Input, Pipeline, Sample, Wr
 if TYPE_CHECKING:
     from skill2app.converter.inventory.markdown import CodeBlock
     from skill2app.converter.inventory.model import Inventory
+    from skill2app.converter.inventory.skill import SkillDoc
 
 PATH = re.compile(
     r"^[\w./-]*[\w-]\.(pdf|csv|tsv|xlsx|xls|docx|pptx|txt|md|json|png|jpe?g|gif|webp|html|xml|"
@@ -48,6 +49,8 @@ PATH = re.compile(
 WRITES = {"save", "to_excel", "to_csv", "to_json", "write", "savefig", "Canvas",
           "SimpleDocTemplate", "dump"}  # fmt: skip
 SECRET = re.compile(r"password|passwd|secret|token|api_?key", re.I)
+# A value the example leaves for the reader to fill in: "<endpoint>", "your-bucket", "YOUR_ID".
+STAND_IN = re.compile(r"^<[^<>\s][^<>]*>$|\byour[-_ ]|\bYOUR_|(?:^|/)path/to/")
 GENERIC = re.compile(  # sections that show the library, not a task of the user's
     r"^(quick ?start|getting started|overview|introduction|usage|basics?|examples?|setup|"
     r"installation|install|requirements|prerequisites|tl;?dr|syntax|common patterns|"
@@ -104,6 +107,7 @@ def snippet_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline]:
     blocks = [b for b in doc.code_blocks if b.language in ("python", "py", "python3")]
     known = _imports(blocks)
     found: list[Pipeline] = []
+    shapes: dict[tuple[frozenset[str], tuple[str, ...]], Pipeline] = {}
     for block in blocks:
         snippet = _snippet(block, known)
         if snippet is None or block.section < 0:
@@ -111,13 +115,61 @@ def snippet_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline]:
         title = doc.sections[block.section].title
         if GENERIC.match(title.strip()) or is_negative(title):  # "When NOT to Use"
             continue
+        if any(
+            ADVICE.match(doc.sections[at].title.lstrip("# ").strip())
+            for at in _above(doc, block.section)
+        ):
+            continue  # "## Best Practices" > "### Handle Errors Gracefully": how, not a task
         title = title_text(title) or title  # "Step 2: Read and Apply ..." → "Read and Apply ..."
         name = slug(title, 5)
         if not name or name in taken:
             continue
+        same = shapes.get(shape := _shape(snippet))
+        if same is not None:  # the same calls on the same kinds of file: the same task
+            same.triggers = unique([*same.triggers, *_triggers(inventory, title, snippet)], 10)
+            continue
         taken.add(name)
-        found.append(_pipeline(inventory, snippet, name, title))
+        found.append(shapes.setdefault(shape, _pipeline(inventory, snippet, name, title)))
     return found
+
+
+# Sections that advise on doing the tasks well, not tasks of their own.
+ADVICE = re.compile(
+    r"^(?:\d+[.)]\s*)?(?:best practices?|tips(?: and tricks)?|troubleshooting|performance|"
+    r"common (?:pitfalls|mistakes|errors)|pitfalls|faq|error handling|quick ?start|"
+    r"getting started)\b",
+    re.I,
+)
+
+
+def _above(doc: SkillDoc, index: int) -> list[int]:
+    """The sections ``index`` is under, nearest first (not itself)."""
+    found = []
+    at = doc.parents[index]
+    while at >= 0 and at not in found:
+        found.append(at)
+        at = doc.parents[at]
+    return found
+
+
+def _shape(snippet: Snippet) -> tuple[frozenset[str], tuple[str, ...]]:
+    """What a snippet does, to tell two examples of one task apart from two tasks: the
+    functions and methods it calls (``print``, ``open`` and the like aside) and the kinds of
+    file it reads and writes."""
+    calls = frozenset(
+        name
+        for node in ast.walk(snippet.tree)
+        if isinstance(node, ast.Call)
+        and (name := getattr(node.func, "attr", getattr(node.func, "id", "")))
+        and name not in KNOWN
+    )
+    kinds = tuple(sorted(f"{'w' if f.writes else 'r'}:{_suffixes(f.value)}" for f in snippet.files))
+    return calls, kinds
+
+
+def _suffixes(value: str | list[str]) -> str:
+    values = value if isinstance(value, list) else [value]
+    return ",".join(sorted({v.rsplit(".", 1)[-1].lower() for v in values}))
 
 
 def _imports(blocks: list[CodeBlock]) -> dict[str, str]:
@@ -143,6 +195,12 @@ def _snippet(block: CodeBlock, known: dict[str, str]) -> Snippet | None:
         tree = ast.parse(block.text)
     except (SyntaxError, ValueError, RecursionError):
         return None
+    if any(
+        isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and STAND_IN.search(node.value) and not PATH.match(node.value)
+        for node in ast.walk(tree)
+    ):  # fmt: skip
+        return None  # a value the reader fills in ("<document_intelligence_endpoint>")
     if _example_edits(tree):
         return None  # it writes the example's own values into the user's document
     snippet = Snippet(block, tree)

@@ -337,16 +337,22 @@ def variants(triggers: list[str]) -> list[str]:
         if named and last in ACTIONS and not modifier:
             words = [last, *words[:-1]]  # "storyboard compile" → "compile storyboard"
             found.append(" ".join(words))
+        if words[1].lower() in _PREPOSITIONS_AFTER:
+            continue  # "convert with AI": no object, and "turn with AI" says nothing
         for other in VERB_SYNONYMS.get(words[0].lower(), ()):
             found.append(" ".join([other, *words[1:]]))
     return found
 
 
+# Words after a verb that show it has no object of its own ("convert with AI").
+_PREPOSITIONS_AFTER = frozenset("with to into from for in on by via using".split())
+
+
 # Words before a verb that make no object of it: a manner ("dry run", "cold start") or the
 # tool that does it ("git commit", "npm install", "docker build").
 NOT_OBJECTS = frozenset(
-    "dry cold warm hot quick fast slow full partial spell git npm pnpm yarn pip uv cargo go "
-    "brew apt docker kubectl gh make".split()
+    "dry cold warm hot quick fast slow full partial spell batch bulk git npm pnpm yarn pip uv "
+    "cargo go brew apt docker kubectl gh make".split()
 )
 
 

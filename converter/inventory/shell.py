@@ -35,6 +35,9 @@ def prose_block(text: str) -> bool:
     plain words, no option)."""
     lines = [line.split() for line in text.splitlines() if line.strip()]
     lines = [words for words in lines if not words[0].startswith("#")]  # comments: neither
+    # a letter's labels and greetings ("Subject: ...", "- Quote Deadline: {deadline}",
+    # "Dear {name},"): neither, when a sentence says the block is prose
+    labels = [words for words in lines if _LABEL_LINE.match(" ".join(words))]
     sentences = 0
     for words in lines:
         if _COMMAND_START.match(words[0]) or any(_SCRIPT_PATH.search(w) for w in words):
@@ -42,7 +45,18 @@ def prose_block(text: str) -> bool:
         plain = sum(bool(_PLAIN_WORD.fullmatch(w.strip("()[]{}\"'*•,.;:!?"))) for w in words)
         options = any(w.startswith("-") and len(w) > 1 and w[1] != " " for w in words[1:])
         sentences += len(words) >= 6 and plain * 4 >= len(words) * 3 and not options
+    if sentences and labels:
+        return sentences * 2 >= len(lines) - len(labels)
     return bool(lines) and sentences * 2 >= len(lines)
+
+
+# A line of a letter or form that is no command: a capitalised label of up to three words
+# and a colon, bold text alone, a template's field alone ("{sender_name}"), or a greeting or
+# sign-off.
+_LABEL_LINE = re.compile(
+    r"^(?:[-*+]\s+)?(?:[A-Z][\w-]*(?: [\w-]+){0,2}:(?:\s|$)|\*\*[^*]+\*\*:?$)|^\{\w+\}$"
+    r"|^(?:Dear|Hi|Hello|Best|Regards|Kind regards|Thanks|Thank you|Sincerely|Cheers)\b"
+)
 
 
 _WRAPPERS = ("sudo", "env", "time", "nohup", "exec", "command", "npx", "pnpx", "bunx")

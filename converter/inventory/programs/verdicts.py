@@ -11,7 +11,8 @@ when
 - it is one branch of a conditional status whose other branch is 0, given to
   ``sys.exit`` (or returned by a function whose value ``sys.exit`` is given), and its test
   names a check's outcome (``success``, ``valid``, ``errors``: ``if result`` may as well mean
-  "it managed to do it");
+  "it managed to do it") and was not given what an operation returned (``success =
+  convert_with_ai(...)`` says whether the conversion worked: markitdown, round 27);
 - or it ends one branch of an ``if``/``elif``/``else`` chain whose other branches end with
   ``sys.exit(0)`` and whose tests sort what the program found (``level == "STALE"``, an
   outcome's name), not its arguments (``len(sys.argv) < 2`` is a usage error).
@@ -100,6 +101,7 @@ def python_verdicts(source: str) -> dict[int, str]:
 def _verdicts(tree: ast.Module) -> dict[int, str]:
     found: dict[int, str] = {}
     exited = _exited_functions(tree)
+    done = _operation_results(tree)
     elifs = {  # read from the top of their chain
         id(parent.orelse[0])
         for parent in ast.walk(tree)
@@ -113,12 +115,12 @@ def _verdicts(tree: ast.Module) -> dict[int, str]:
         elif isinstance(node, ast.FunctionDef) and node.name in exited:
             for sub in ast.walk(node):
                 if isinstance(sub, ast.Return) and sub.value is not None:
-                    _conditional(sub.value, found)
+                    _conditional(sub.value, found, done)
                 for block in statement_blocks(sub):
                     _returned(block, found)
             continue
         if value is not None:
-            _conditional(value, found)
+            _conditional(value, found, done)
         if isinstance(node, ast.If) and id(node) not in elifs:
             _chain(node, found)
         for block in statement_blocks(node):
@@ -184,16 +186,42 @@ def _counts_findings(test: ast.expr) -> bool:
     return False
 
 
-def _conditional(value: ast.expr, found: dict[int, str]) -> None:
+def _conditional(value: ast.expr, found: dict[int, str], done: frozenset[str]) -> None:
     """``0 if ok else 1`` / ``1 if errors else 0``: the non-zero branch, when the test names
-    a check's outcome (``if result`` may as well be "it failed to do it")."""
+    a check's outcome (``if result`` may as well be "it failed to do it"), not whether an
+    operation worked (``done``: ``success = convert_with_ai(...)``)."""
     test = ast.unparse(value.test) if isinstance(value, ast.IfExp) else ""
     if isinstance(value, ast.IfExp) and _says_verdict(test) and not _ARGUMENTS.search(test):
+        if {n.id for n in ast.walk(value.test) if isinstance(n, ast.Name)} & done:
+            return
         statuses = [_int(value.body), _int(value.orelse)]
         if 0 in statuses and all(s is not None for s in statuses):
             for status in statuses:
                 if status:
                     found.setdefault(status, f"the program's verdict: {ast.unparse(value)}")
+
+
+# What a program does rather than checks: a status saying whether it managed is no verdict.
+_OPERATION = re.compile(
+    r"^_*(?:convert|download|upload|generate|create|write|send|fetch|build|export|save|"
+    r"process|install|render|deploy|copy|move|transcribe|translate|publish|post|sync|"
+    r"backup|restore|migrate|compress|encode|resize|merge|split)(?:_|$)",
+    re.I,
+)
+
+
+def _operation_results(tree: ast.Module) -> frozenset[str]:
+    """Names given what an operation returned (``success = convert_with_ai(...)``,
+    ``ok = self.upload(path)``): whether it worked, not what a check found."""
+    names = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
+            continue
+        func = node.value.func
+        called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        if _OPERATION.match(called):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return frozenset(names)
 
 
 def statement_blocks(node: ast.AST) -> list[list[ast.stmt]]:
