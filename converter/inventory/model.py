@@ -27,16 +27,15 @@ from skill2app.converter.inventory.invocations import (
 from skill2app.converter.inventory.markdown import CodeBlock, InlineCode, Section, scan_markdown
 from skill2app.converter.inventory.needs import skill_needs
 from skill2app.converter.inventory.programs.doc_options import attach, doc_options
+from skill2app.converter.inventory.programs.facts import Program, read_source
+from skill2app.converter.inventory.programs.interpreter import direct_run_warning
 from skill2app.converter.inventory.programs.language import language_of
 from skill2app.converter.inventory.programs.program import (
     CONTEXT_DIRS,
-    Program,
     add_own_examples,
     describe,
-    direct_run_warning,
     documented_only,
     is_candidate,
-    read_source,
 )
 from skill2app.converter.inventory.requirements import Requirement, where_key
 from skill2app.converter.inventory.shell import (

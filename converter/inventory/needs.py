@@ -21,13 +21,9 @@ from skill2app.converter.inventory.program_needs import (
     from_program,
     from_python_example,
 )
+from skill2app.converter.inventory.programs.facts import Program, read_source
+from skill2app.converter.inventory.programs.interpreter import interpreter_need, pep723_dependencies
 from skill2app.converter.inventory.programs.language import language_of, windows_twins
-from skill2app.converter.inventory.programs.program import (
-    Program,
-    interpreter_need,
-    pep723_dependencies,
-    read_source,
-)
 from skill2app.converter.inventory.python_needs import caught_classes
 from skill2app.converter.inventory.requirements import (
     Collector,

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from skill2app.converter.inventory.imports import sys_path_dirs
-from skill2app.converter.inventory.programs.program import read_source
+from skill2app.converter.inventory.programs.facts import read_source
 
 _RELATIVE = re.compile(r"""(["'`])(\.\.?/[^"'`\n$]{1,200})\1""")
 SUFFIXES = ("", ".js", ".mjs", ".cjs", ".ts", ".py", ".sh", "/index.js", "/__init__.py")
