@@ -1153,6 +1153,23 @@ def test_a_sibling_skills_module_on_sys_path_is_outside_not_a_package(tmp_path: 
     ]
 
 
+def test_a_folder_three_parents_up_is_outside_the_skill(tmp_path: Path) -> None:
+    """trigger-eval (round 28): `sys.path.insert(0, str(Path(__file__).resolve().parent.parent
+    .parent / "shared" / "scripts"))` then `from frontmatter import ...` made a blocking
+    `pip install frontmatter`: the third `.parent` of scripts/x.py stayed inside the skill."""
+    write_tree(
+        tmp_path,
+        {
+            "eval/SKILL.md": HEAD + "```bash\npython3 scripts/collect.py skills/\n```\n",
+            "eval/scripts/collect.py": "import sys\nfrom pathlib import Path\n\nsys.path.insert(\n"
+            '    0, str(Path(__file__).resolve().parent.parent.parent / "shared" / "scripts")\n)\n'
+            "from frontmatter import parse  # noqa: E402\n\nprint(parse(sys.argv[1]))\n",
+        },
+    )
+    inventory = build_inventory(tmp_path / "eval")
+    assert not [r for r in inventory.requirements if r.name == "frontmatter" and r.required]
+
+
 def test_a_sys_path_of_the_skills_parent_finds_a_siblings_package(tmp_path: Path) -> None:
     """The reviewer's: `sys.path.insert(0, join(dirname(abspath(__file__)), ".."))` in a
     program beside SKILL.md, then `from shared import mod`: `shared` was a PyPI package."""

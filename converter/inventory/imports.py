@@ -147,6 +147,17 @@ def _sys_path_calls(file: str, source: str) -> list[tuple[str, int]]:
     return found
 
 
+def _up(folder: str) -> str:
+    """The folder above ``folder`` (a path relative to the skill): above the skill's own
+    folder ("" or ".") is "..", above ".." is "../.." (``Path(__file__).parent.parent.parent``
+    of ``scripts/x.py`` is the folder holding the skill)."""
+    if folder in ("", "."):
+        return ".."
+    if folder == ".." or folder.endswith("/.."):
+        return f"{folder}/.."
+    return posixpath.dirname(folder)
+
+
 def _path_value(node: ast.expr, file: str) -> str | None:
     """The skill folder an expression built from ``__file__`` names; None when unknown."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str":
@@ -157,7 +168,7 @@ def _path_value(node: ast.expr, file: str) -> str | None:
         name = ast.unparse(node.func)
         if name in ("os.path.dirname", "path.dirname") and node.args:
             inner = _path_value(node.args[0], file)
-            return posixpath.dirname(inner) if inner is not None else None
+            return _up(inner) if inner is not None else None
         if name in ("os.path.abspath", "os.path.realpath", "path.abspath") and node.args:
             return _path_value(node.args[0], file)
         if name in ("os.path.join", "path.join") and node.args:
@@ -174,14 +185,14 @@ def _path_value(node: ast.expr, file: str) -> str | None:
         return _path_value(node.args[0], file) if node.args else None
     if isinstance(node, ast.Attribute) and node.attr == "parent":
         inner = _path_value(node.value, file)
-        return posixpath.dirname(inner) if inner is not None else None
+        return _up(inner) if inner is not None else None
     if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith(".parents"):
         inner = _path_value(node.value.value, file)  # type: ignore[attr-defined]
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
         if inner is None or not isinstance(index, int):
             return None
         for _ in range(index + 1):
-            inner = posixpath.dirname(inner)
+            inner = _up(inner)
         return inner
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
         head = _path_value(node.left, file)
