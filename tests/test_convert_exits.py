@@ -324,6 +324,13 @@ fi
             {1},
         ),
         ("echo " + " " * 50_000 + "x\nexit 1\n", set()),  # a long line: no backtracking
+        # systematic-debugging's find-polluter.sh (round 28): an emoji before the verdict
+        (
+            'if x; then\n  echo ""\n  echo "🎯 FOUND POLLUTER!"\n'
+            '  echo "   Test: $f"\n  exit 1\nfi\n',
+            {1},
+        ),
+        ('if x; then\n  echo "⚠️ ERROR: no tests"\n  exit 1\nfi\n', set()),
     ],
 )
 def test_the_statuses_a_shell_script_gives_after_its_verdict(source: str, statuses: set) -> None:

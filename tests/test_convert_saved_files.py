@@ -208,3 +208,28 @@ def _items(value: object):
     elif isinstance(value, list):
         for item in value:
             yield from _items(item)
+
+
+def test_an_output_path_positional_gets_its_folder_made(tmp_path: Path) -> None:
+    """tool-drawio (round 28): `generate-from-template.py architecture ./output/arch.svg`
+    failed on a missing ./output/: a positional named for the file the program writes gets
+    its folder made and the file read back, like an --output flag."""
+    app, pipeline = converted(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: gen\ndescription: Draw diagrams as SVG.\n---\n\n# Gen\n\n"
+            "## Draw a diagram\n\n```bash\n"
+            "python3 scripts/gen.py architecture ./output/arch.svg\n```\n",
+            "scripts/gen.py": "import sys\nif len(sys.argv) < 3:\n"
+            "    print('Usage: python3 gen.py <template-type> <output-path>')\n"
+            "    sys.exit(1)\ntemplate_type = sys.argv[1]\noutput_path = sys.argv[2]\n"
+            "open(output_path, 'w').write(f'<svg>{template_type}</svg>')\n",
+        },
+    )
+    work = tmp_path / "work"
+    work.mkdir()
+    spec = (app / "pipelines" / pipeline / "pipeline.yaml").read_text()
+    assert "output_path:" in spec
+    result = run(app, pipeline, work, "template_type=flow", "output_path=out/d.svg")
+    assert (work / "out" / "d.svg").read_text() == "<svg>flow</svg>"
+    assert "<svg>flow</svg>" in json.dumps(result)

@@ -37,7 +37,7 @@ EXITS = ("sys.exit", "exit", "quit")  # what ends a Python program with a status
 
 # A verdict a shell script prints as the first word of a line on stdout.
 _SHELL_VERDICT = re.compile(  # one way to match each space: linear on a line of spaces
-    r"""^\s*(?:echo|printf)\s+(?:-e\s+)?(?:["']\s*)?(?:[✗✘❌]\s*)?"""
+    r"""^\s*(?:echo|printf)\s+(?:-e\s+)?(?:["']\s*)?(?:[✗✘❌\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?\s*)?"""
     r"(MISSING|FAIL(?:ED|URE)?|NG|NOT[ _]OK|NOT[ _]READY|DRIFT|DIRTY|OUTDATED|STALE|CHANGED|"
     r"UNHEALTHY|VIOLATIONS?|FOUND)\b"
 )
