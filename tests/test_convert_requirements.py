@@ -1421,3 +1421,40 @@ def test_a_path_in_a_table_is_listed_not_required(tmp_path: Path) -> None:
     )
     found = {(k, n): r for k, n, r in needs(tmp_path) if k == "file"}
     assert found[("file", "~/.cargo/registry/cache/")] is False  # listed: a warning at most
+
+
+def test_a_program_reaching_the_workspace_of_a_private_skill_is_left_to_skill_mode(
+    tmp_path: Path,
+) -> None:
+    """cognitive-book-mirror (round 27, judged 1): its extractor read USER.md and 14 days of
+    diary from `SKILL_ROOT.parent.parent.parent` (the workspace) unasked, and the heuristic
+    made it a pipeline any request runs, though SKILL.md reads private files only with the
+    user's consent.  A sibling skill's folder (`../feishu-auth/config.json`) is no workspace,
+    and a skill that guards nothing private keeps its program (cron-manager's database)."""
+    from skill2app.converter.analyzers.heuristic import analyze
+    from skill2app.converter.inventory.imports import reaches_out
+
+    program = (
+        "import sys\nfrom pathlib import Path\n"
+        "SKILL_ROOT = Path(__file__).resolve().parent.parent\n"
+        'WORKSPACE = SKILL_ROOT.parent.parent.parent\nDIARY = WORKSPACE / "MEMORY" / "Diary"\n'
+        'AUTH = SKILL_ROOT.parent / "feishu-auth" / "config.json"\n'
+        "print(sorted(p.name for p in DIARY.glob('*.md')), sys.argv[1])\n"
+    )
+    assert reaches_out("scripts/pack.py", program) == [
+        ("../../..", 4),
+        ("../../../MEMORY/Diary", 5),
+    ]
+    for guards, left in (("只有用户明确同意后，才读取日记等私人资料。", True), ("", False)):
+        root = write_tree(
+            tmp_path / str(left),
+            {
+                "SKILL.md": HEAD
+                + f"{guards}\n\n## Pack\n\n```bash\npython3 scripts/pack.py book.md\n```\n",
+                "scripts/pack.py": program,
+            },
+        )
+        plan = analyze(build_inventory(root))
+        runs = [s.program for p in plan.pipelines for s in p.steps if hasattr(s, "program")]
+        assert ("scripts/pack.py" in runs) is not left
+        assert any("MEMORY/Diary" in k.reason for k in plan.skill_mode) is left

@@ -45,6 +45,7 @@ from skill2app.converter.analyzers.documentation import (
 from skill2app.converter.analyzers.leaving import (
     leave_gated,
     leave_interactive,
+    leave_reaching_out,
     leave_unmappable,
     skill_mode_items,
 )
@@ -148,6 +149,7 @@ def analyze(inventory: Inventory) -> Plan:
     )
     plan.pipelines += tool
     leave_interactive(plan, inventory)
+    leave_reaching_out(plan, inventory)
     gated = gated_programs(inventory)  # read once: the method's steps may name them too
     leave_gated(plan, gated)
     if not plan.pipelines:  # no programs, or none a step can run: the model does the task

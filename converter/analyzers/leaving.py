@@ -2,10 +2,12 @@
 
 A pipeline running a program that asks its questions on the terminal (a step has none to
 answer them), or one the skill runs only with the user's approval (no heuristic step stops
-for it), or one whose command line the steps cannot satisfy (``check_plan``'s error), is
-taken out of the plan and listed with its reason: one unusual program never stops the
-conversion of the rest.  The sections of SKILL.md no pipeline covers are listed too, with
-what they are for the model (rules, examples, judgement, guidance).
+for it), or one whose code reaches the workspace above the skill by a fixed path (another
+place in an APP folder), or one whose command line the steps cannot satisfy
+(``check_plan``'s error), is taken out of the plan and listed with its reason: one unusual
+program never stops the conversion of the rest.  The sections of SKILL.md no pipeline
+covers are listed too, with what they are for the model (rules, examples, judgement,
+guidance).
 """
 
 from __future__ import annotations
@@ -44,6 +46,40 @@ def leave_interactive(plan: Plan, inventory: Inventory) -> None:
 
     asking = {p.path for p in inventory.programs if p.prompts_at}
     _leave_running(plan, asking, kept)
+
+
+def leave_reaching_out(plan: Plan, inventory: Inventory) -> None:
+    """Leave to Skill mode every pipeline running a program whose code reads or writes the
+    host's folders above the skill by a fixed path (``Program.reaches_out``: a diary, a
+    USER.md, a memory folder of the workspace the skill is installed in), when the skill
+    guards the user's private data: in an APP folder that path names another place, and a
+    pipeline any request runs would read or write it without the user choosing it."""
+
+    def kept(pipeline: Pipeline, path: str) -> Kept:
+        program = inventory.program(path)
+        places = program.reaches_out if program is not None else []
+        named = [p for p in places if p[0].strip("./")] or places
+        place, line = named[0] if named else ("..", 0)
+        why = (
+            f"its code reads or writes {place} above the skill's folder by a fixed path "
+            f"({path}:{line}): the workspace it is installed in, another place in an APP"
+        )
+        topic = path if len(pipeline.steps) == 1 else pipeline.name
+        return Kept(topic, why, pipeline.source)
+
+    doc = inventory.skill
+    if not _GUARDS_PRIVACY.search(f"{doc.frontmatter.description}\n{doc.body}"):
+        return  # cron-manager's session commands open the host app's database: its design
+    _leave_running(plan, {p.path for p in inventory.programs if p.reaches_out}, kept)
+
+
+# A skill that guards the user's private data or files ("只有用户明确同意…才读取日记", "never
+# read private files without consent"): a program reaching the workspace is what it guards.
+_GUARDS_PRIVACY = re.compile(
+    r"隐私|私人|个人资料|个人信息|授权|プライバシー|個人情報|\b(?:privacy|private|consent|"
+    r"personal (?:data|files|information))\b",
+    re.I,
+)
 
 
 def leave_gated(plan: Plan, gated: dict[str, str]) -> None:

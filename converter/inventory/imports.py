@@ -126,6 +126,49 @@ def outside_from(file: str, source: str) -> int:
     return min(lines, default=0)
 
 
+def outside_paths(file: str, source: str) -> list[tuple[str, int]]:
+    """The places above the skill's own folder that ``file`` names by a path built from
+    ``__file__``, with the line of each (cognitive-book-mirror's ``WORKSPACE_ROOT =
+    SKILL_ROOT.parent.parent.parent`` then ``DIARY_DIR = WORKSPACE_ROOT / "MEMORY" / ...``:
+    the host's workspace, which in an APP folder names another place); the folders it only
+    adds to ``sys.path`` (a sibling skill's modules: ``siblings``) aside."""
+    if "__file__" not in source:
+        return []
+    try:
+        tree = ast.parse(source)
+        assigns = sorted(
+            (n for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1),
+            key=lambda n: n.lineno,
+        )
+        on_sys_path = {
+            name.id
+            for call in ast.walk(tree)
+            if isinstance(call, ast.Call) and ast.unparse(call.func).startswith("sys.path.")
+            for name in ast.walk(call)
+            if isinstance(name, ast.Name)
+        }
+        known: dict[str, str] = {}
+        found = []
+        for node in assigns:
+            target = node.targets[0]
+            value = _path_value(node.value, file, known)
+            if not isinstance(target, ast.Name) or value is None:
+                continue
+            known[target.id] = value
+            if (value == ".." or value.startswith("../")) and target.id not in on_sys_path:
+                found.append((value, node.lineno))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    return found
+
+
+def reaches_out(file: str, source: str) -> list[tuple[str, int]]:
+    """``outside_paths`` above the folder holding the skill (``../../``: the workspace or
+    plugin the skill is installed in), not a sibling skill's (``../feishu-auth/config.json``:
+    a sibling, which a collection's conversion keeps)."""
+    return [(path, line) for path, line in outside_paths(file, source) if path.startswith("../..")]
+
+
 def _sys_path_calls(file: str, source: str) -> list[tuple[str, int]]:
     if "sys.path" not in source:
         return []
@@ -158,36 +201,37 @@ def _up(folder: str) -> str:
     return posixpath.dirname(folder)
 
 
-def _path_value(node: ast.expr, file: str) -> str | None:
-    """The skill folder an expression built from ``__file__`` names; None when unknown."""
+def _path_value(node: ast.expr, file: str, known: dict[str, str] | None = None) -> str | None:
+    """The skill folder an expression built from ``__file__`` names (``known``: names given
+    such a path before); None when unknown."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str":
-        return _path_value(node.args[0], file) if node.args else None
-    if isinstance(node, ast.Name) and node.id == "__file__":
-        return file
+        return _path_value(node.args[0], file, known) if node.args else None
+    if isinstance(node, ast.Name):
+        return file if node.id == "__file__" else (known or {}).get(node.id)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         name = ast.unparse(node.func)
         if name in ("os.path.dirname", "path.dirname") and node.args:
-            inner = _path_value(node.args[0], file)
+            inner = _path_value(node.args[0], file, known)
             return _up(inner) if inner is not None else None
         if name in ("os.path.abspath", "os.path.realpath", "path.abspath") and node.args:
-            return _path_value(node.args[0], file)
+            return _path_value(node.args[0], file, known)
         if name in ("os.path.join", "path.join") and node.args:
-            head = _path_value(node.args[0], file)
+            head = _path_value(node.args[0], file, known)
             rest = [a.value for a in node.args[1:] if isinstance(a, ast.Constant)]
             if head is None or len(rest) != len(node.args) - 1:
                 return None
             return posixpath.normpath(posixpath.join(head or ".", *map(str, rest)))
         if node.func.attr in ("resolve", "absolute"):
-            return _path_value(node.func.value, file)
+            return _path_value(node.func.value, file, known)
         if ast.unparse(node.func) == "Path" or ast.unparse(node.func).endswith(".Path"):
-            return _path_value(node.args[0], file) if node.args else None
+            return _path_value(node.args[0], file, known) if node.args else None
     if isinstance(node, ast.Call) and ast.unparse(node.func) in ("Path", "pathlib.Path"):
-        return _path_value(node.args[0], file) if node.args else None
+        return _path_value(node.args[0], file, known) if node.args else None
     if isinstance(node, ast.Attribute) and node.attr == "parent":
-        inner = _path_value(node.value, file)
+        inner = _path_value(node.value, file, known)
         return _up(inner) if inner is not None else None
     if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith(".parents"):
-        inner = _path_value(node.value.value, file)  # type: ignore[attr-defined]
+        inner = _path_value(node.value.value, file, known)  # type: ignore[attr-defined]
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
         if inner is None or not isinstance(index, int):
             return None
@@ -195,7 +239,7 @@ def _path_value(node: ast.expr, file: str) -> str | None:
             inner = _up(inner)
         return inner
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-        head = _path_value(node.left, file)
+        head = _path_value(node.left, file, known)
         if head is not None and isinstance(node.right, ast.Constant):
             return posixpath.normpath(posixpath.join(head or ".", str(node.right.value)))
     return None

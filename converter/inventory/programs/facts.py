@@ -38,6 +38,8 @@ class Program:
     prompts_at: int = 0  # the line of its first question on the terminal (``terminal_prompt``)
     asks_at: int = 0  # a Python program's first input() call, maybe in a branch (``read_prompts``)
     installs: set[str] = field(default_factory=set)  # the tools it installs (``installed_by``)
+    # places above the skill's folder its code names by a fixed path (``imports.reaches_out``)
+    reaches_out: list[tuple[str, int]] = field(default_factory=list)
     # optional flags a document describes → (file, first line, last line) of each section
     # that describes them: the pipelines of the commands there offer them
     doc_options: dict[str, list[tuple[str, int, int]]] = field(default_factory=dict)
@@ -70,6 +72,8 @@ class Program:
             data["prompts_at"] = f"{self.path}:{self.prompts_at}"
         if self.asks_at:  # it may ask on the terminal (a branch of it does)
             data["asks_at"] = f"{self.path}:{self.asks_at}"
+        if self.reaches_out:  # it reads or writes the host's folders above the skill
+            data["reaches_out"] = [f"{self.path}:{line}: {path}" for path, line in self.reaches_out]
         if not self.mentioned:
             data["mentioned"] = False
         if self.doc_options:

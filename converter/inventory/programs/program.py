@@ -11,6 +11,7 @@ import posixpath
 import re
 from pathlib import Path
 
+from skill2app.converter.inventory.imports import reaches_out
 from skill2app.converter.inventory.invocations import (
     INTERPRETERS,
     Invocation,
@@ -95,6 +96,7 @@ def describe(
         program.cli, program.doc = extract_python_cli(source)
         program.verdicts = python_verdicts(source)
         program.asks_at = read_prompts(program.cli, source)  # and what it must be given
+        program.reaches_out = reaches_out(rel, source)
     elif lang in ("bash", "sh", "zsh"):
         program.cli, dispatch = scan_shell(source)
         program.verdicts = shell_verdicts(source)
