@@ -249,6 +249,13 @@ VERDICTS = [
     ("success = convert_with_ai(src, out)\nsys.exit(0 if success else 1)\n", set()),
     ("ok = self.upload(path)\nsys.exit(0 if ok else 1)\n", set()),
     ("success = validate_handoff(path)\nsys.exit(0 if success else 1)\n", {1}),
+    # a reviewer's: the assignment that counts is the last one before the exit
+    (
+        "def a():\n    ok = build_index()\n    return ok\n"
+        "def main():\n    ok = check_all()\n    sys.exit(0 if ok else 1)\n",
+        {1},
+    ),
+    ("errors = process(files)\nsys.exit(1 if errors else 0)\n", {1}),
 ]
 
 

@@ -1458,3 +1458,33 @@ def test_a_program_reaching_the_workspace_of_a_private_skill_is_left_to_skill_mo
         runs = [s.program for p in plan.pipelines for s in p.steps if hasattr(s, "program")]
         assert ("scripts/pack.py" in runs) is not left
         assert any("MEMORY/Diary" in k.reason for k in plan.skill_mode) is left
+
+
+def test_a_note_under_commands_leaves_them_commands(tmp_path: Path) -> None:
+    """A reviewer's read of the letter rule: a "Note:" line under two command lines made the
+    block prose, and the commands' example values were lost."""
+    from skill2app.converter.inventory.shell import prose_block
+
+    block = (
+        "python scripts/convert.py input.docx output.pdf\npython scripts/validate.py output.pdf\n"
+        "Note: the second command exits with 1 when the file is not valid at all\n"
+    )
+    assert not prose_block(block)
+    assert not prose_block("Step 1: python scripts/x.py a.txt\nStep 2: python scripts/y.py b.txt\n")
+
+
+def test_a_path_climbing_a_million_folders_is_read_at_once() -> None:
+    """A reviewer's: `Path(__file__).parents[1000000]` on sys.path hung app-convert (each
+    level made the path longer); a climb above MAX_UP folders names no place."""
+    import time
+
+    from skill2app.converter.inventory.imports import sys_path_dirs
+
+    source = "import sys\nfrom pathlib import Path\n"
+    started = time.perf_counter()
+    for index in (1_000_000, 40):
+        code = source + f"sys.path.insert(0, str(Path(__file__).parents[{index}]))\n"
+        assert sys_path_dirs("scripts/x.py", code) == []
+    assert time.perf_counter() - started < 5  # not minutes
+    code = source + "sys.path.insert(0, str(Path(__file__).parents[2]))\n"
+    assert sys_path_dirs("scripts/x.py", code) == [".."]

@@ -213,3 +213,42 @@ def test_no_verb_said_another_way_without_its_object() -> None:
     # markitdown (round 27): "turn with ai", "change batch"
     assert variants(["convert with ai", "batch convert"]) == []
     assert variants(["merge PDFs"]) == ["combine PDFs", "join PDFs"]
+
+
+def test_different_tasks_with_the_same_calls_stay_apart(tmp_path: Path) -> None:
+    """A reviewer's read of the markitdown rule: "Extract the First Page" makes Merge's calls
+    on PDFs, "Count Pages" Read Metadata's; a title naming another action is another task.
+    A printed sentence with "your" in it is no stand-in value, the skill's own title
+    ("# Performance PDF Toolkit") advises nothing, and "Performance Testing" holds tasks."""
+    write = "writer = PdfWriter()\n"
+    block = "```python\nfrom pypdf import PdfReader, PdfWriter\n{}```\n"
+    sections = {
+        "Merge PDFs": 'r = PdfReader("a.pdf")\n' + write + "writer.add_page(r.pages[0])\n"
+        'writer.write(open("merged.pdf", "wb"))\n',
+        "Extract the First Page": 'r = PdfReader("report.pdf")\n'
+        + write
+        + 'writer.add_page(r.pages[0])\nwriter.write(open("first.pdf", "wb"))\n',
+        "Read Metadata": 'r = PdfReader("document.pdf")\nprint(r.metadata)\n',
+        "Count Pages": 'r = PdfReader("document.pdf")\nprint(len(r.pages))\n',
+        "Report Progress": 'r = PdfReader("big.pdf")\n'
+        'print("Reading your document, this may take a while")\n',
+    }
+    body = "".join(f"## {t}\n\n{block.format(code)}\n" for t, code in sections.items())
+    body += "## Performance Testing\n\n### Time a read\n\n"
+    body += block.format('r = PdfReader("big.pdf")\nprint(len(r.pages))\n')
+    skill = write_tree(
+        tmp_path / "pdfmini",
+        {
+            "SKILL.md": "---\nname: pdfmini\ndescription: PDF tools.\n---\n"
+            "# Performance PDF Toolkit\n\n" + body
+        },
+    )
+    names = {p.name for p in analyze(build_inventory(skill)).pipelines}
+    assert names == {
+        "merge-pdfs",
+        "extract-the-first-page",
+        "read-metadata",
+        "count-pages",
+        "report-progress",
+        "time-a-read",
+    }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -172,11 +173,25 @@ def test_samples_run_in_a_copy_the_app_is_unchanged_and_a_rerun_passes(
             "pipelines/fix/samples/t.csv": "a,b\n",
         },
     )
+    other = app / "pipelines" / "other"  # a sample naming another pipeline's file
+    other.mkdir()
+    (other / "pipeline.yaml").write_text(
+        (app / "pipelines/fix/pipeline.yaml").read_text().replace("name: fix", "name: other")
+    )
+    (other / "steps").symlink_to(app / "pipelines/fix/steps")
+    (other / "samples").mkdir()
+    (other / "samples/input.json").write_text('{"table": "pipelines/fix/samples/t.csv"}')
+    (app / "loop").symlink_to(app / "loop")  # a link loop in the APP: linked, not resolved
     before = {p.relative_to(app) for p in app.rglob("*")}
     assert invoke("test", app, "--update").exit_code == 0
     again = invoke("test", app)
     assert again.exit_code == 0, again.stdout + again.stderr
-    assert again.stdout.splitlines()[-1].startswith("1 passed")
+    assert again.stdout.splitlines()[-1].startswith("2 passed")
     after = {p.relative_to(app) for p in app.rglob("*")}
-    assert after == {*before, Path("pipelines/fix/samples/expected.json")}  # only the record
+    records = {Path(f"pipelines/{n}/samples/expected.json") for n in ("fix", "other")}
+    assert after == before | records  # only the records
     assert (app / "pipelines/fix/samples/t.csv").read_text() == "a,b\n"
+    copies = Path(os.environ["APP_RUN_HOME"]) / "tests"  # each copy is removed after its run
+    assert [p for p in copies.rglob("*") if not p.name.endswith(".lock")] == [
+        p for p in copies.iterdir() if p.is_dir()
+    ]

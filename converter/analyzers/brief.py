@@ -78,7 +78,10 @@ schema. A rule that only exists as prose belongs in the prompt, not in rules.
 description, and optional ones a default where the program has one.
 8. A program whose non-zero exit status is a result (exit 1 = "found some" / "checks \
 failed") gets ok_exit_codes. A program with asks_at calls input() there: a step has no \
-terminal, so it dies there unless the step feeds the answer on stdin or avoids that branch. A program with reaches_out reads or writes the workspace above the skill by a fixed path (a diary, USER.md, a memory folder): in the APP that path names another place, so no step runs it unless the user names those files (a written step can do its work on what they give).
+terminal, so it dies there unless the step feeds the answer on stdin or avoids that branch. \
+A program with reaches_out reads or writes the workspace above the skill by a fixed path \
+(a diary, USER.md, a memory folder): in the APP that path names another place, so no step \
+runs it unless the user names those files (a written step can do its work on what they give).
 9. What needs open-ended judgement or conversation, and situations no program covers, stay \
 in Skill mode: list each under skill_mode with the reason and where it is. A main task is \
 not one of them because it takes several steps, runs long or waits on the user: a design \

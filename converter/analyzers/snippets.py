@@ -50,7 +50,7 @@ WRITES = {"save", "to_excel", "to_csv", "to_json", "write", "savefig", "Canvas",
           "SimpleDocTemplate", "dump"}  # fmt: skip
 SECRET = re.compile(r"password|passwd|secret|token|api_?key", re.I)
 # A value the example leaves for the reader to fill in: "<endpoint>", "your-bucket", "YOUR_ID".
-STAND_IN = re.compile(r"^<[^<>\s][^<>]*>$|\byour[-_ ]|\bYOUR_|(?:^|/)path/to/")
+STAND_IN = re.compile(r"^<[A-Za-z_][\w -]*>$|^(?i:your)[-_]|^YOUR_|(?:^|/)path/to/")
 GENERIC = re.compile(  # sections that show the library, not a task of the user's
     r"^(quick ?start|getting started|overview|introduction|usage|basics?|examples?|setup|"
     r"installation|install|requirements|prerequisites|tl;?dr|syntax|common patterns|"
@@ -107,7 +107,7 @@ def snippet_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline]:
     blocks = [b for b in doc.code_blocks if b.language in ("python", "py", "python3")]
     known = _imports(blocks)
     found: list[Pipeline] = []
-    shapes: dict[tuple[frozenset[str], tuple[str, ...]], Pipeline] = {}
+    shapes: dict[tuple[str, frozenset[str], tuple[str, ...]], Pipeline] = {}
     for block in blocks:
         snippet = _snippet(block, known)
         if snippet is None or block.section < 0:
@@ -116,16 +116,17 @@ def snippet_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline]:
         if GENERIC.match(title.strip()) or is_negative(title):  # "When NOT to Use"
             continue
         if any(
-            ADVICE.match(doc.sections[at].title.lstrip("# ").strip())
+            ADVICE.match(title_text(doc.sections[at].title) or doc.sections[at].title)
             for at in _above(doc, block.section)
+            if doc.sections[at].level > 1  # the skill's own title is no advice
         ):
             continue  # "## Best Practices" > "### Handle Errors Gracefully": how, not a task
         title = title_text(title) or title  # "Step 2: Read and Apply ..." → "Read and Apply ..."
         name = slug(title, 5)
         if not name or name in taken:
             continue
-        same = shapes.get(shape := _shape(snippet))
-        if same is not None:  # the same calls on the same kinds of file: the same task
+        same = shapes.get(shape := _shape(snippet, title))
+        if same is not None:  # the same action, calls and kinds of file: the same task
             same.triggers = unique([*same.triggers, *_triggers(inventory, title, snippet)], 10)
             continue
         taken.add(name)
@@ -135,9 +136,9 @@ def snippet_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline]:
 
 # Sections that advise on doing the tasks well, not tasks of their own.
 ADVICE = re.compile(
-    r"^(?:\d+[.)]\s*)?(?:best practices?|tips(?: and tricks)?|troubleshooting|performance|"
+    r"^\s*(?:best practices?|tips(?: and tricks)?|troubleshooting|performance(?: tips)?|"
     r"common (?:pitfalls|mistakes|errors)|pitfalls|faq|error handling|quick ?start|"
-    r"getting started)\b",
+    r"getting started)\s*$",
     re.I,
 )
 
@@ -152,10 +153,14 @@ def _above(doc: SkillDoc, index: int) -> list[int]:
     return found
 
 
-def _shape(snippet: Snippet) -> tuple[frozenset[str], tuple[str, ...]]:
-    """What a snippet does, to tell two examples of one task apart from two tasks: the
-    functions and methods it calls (``print``, ``open`` and the like aside) and the kinds of
-    file it reads and writes."""
+def _shape(snippet: Snippet, title: str) -> tuple[str, frozenset[str], tuple[str, ...]]:
+    """What a snippet does, to tell two examples of one task apart from two tasks: the action
+    its title names ("Extract Tables", "Extract Data from Excel": extract; "Merge" and
+    "Extract the First Page" differ though both call PdfWriter), the functions and methods it
+    calls (``print``, ``open`` and the like aside) and the kinds of file it reads and
+    writes."""
+    words = imperative(title).split()
+    action = words[0].lower() if words else ""
     calls = frozenset(
         name
         for node in ast.walk(snippet.tree)
@@ -164,7 +169,7 @@ def _shape(snippet: Snippet) -> tuple[frozenset[str], tuple[str, ...]]:
         and name not in KNOWN
     )
     kinds = tuple(sorted(f"{'w' if f.writes else 'r'}:{_suffixes(f.value)}" for f in snippet.files))
-    return calls, kinds
+    return action, calls, kinds
 
 
 def _suffixes(value: str | list[str]) -> str:
@@ -196,9 +201,9 @@ def _snippet(block: CodeBlock, known: dict[str, str]) -> Snippet | None:
     except (SyntaxError, ValueError, RecursionError):
         return None
     if any(
-        isinstance(node, ast.Constant) and isinstance(node.value, str)
-        and STAND_IN.search(node.value) and not PATH.match(node.value)
-        for node in ast.walk(tree)
+        isinstance(value, ast.Constant) and isinstance(value.value, str)
+        and STAND_IN.search(value.value) and not PATH.match(value.value)
+        for value in _given_values(tree)
     ):  # fmt: skip
         return None  # a value the reader fills in ("<document_intelligence_endpoint>")
     if _example_edits(tree):
@@ -212,6 +217,18 @@ def _snippet(block: CodeBlock, known: dict[str, str]) -> Snippet | None:
         return None  # it needs code SKILL.md does not show
     snippet.imports = unique([known[name] for name in sorted(missing)])
     return snippet
+
+
+def _given_values(tree: ast.Module) -> list[ast.expr]:
+    """The values a snippet gives a call or a name (``MarkItDown(docintel_endpoint="<...>")``,
+    ``bucket = "your-bucket"``), not the text it prints or builds."""
+    found: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) not in ("print", "log"):
+            found += [*node.args, *(k.value for k in node.keywords)]
+        elif isinstance(node, ast.Assign):
+            found.append(node.value)
+    return found
 
 
 def _example_edits(tree: ast.Module) -> bool:

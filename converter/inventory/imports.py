@@ -190,14 +190,17 @@ def _sys_path_calls(file: str, source: str) -> list[tuple[str, int]]:
     return found
 
 
-def _up(folder: str) -> str:
+MAX_UP = 32  # folders above the skill a path may climb: deeper is no place we can name
+
+
+def _up(folder: str) -> str | None:
     """The folder above ``folder`` (a path relative to the skill): above the skill's own
     folder ("" or ".") is "..", above ".." is "../.." (``Path(__file__).parent.parent.parent``
-    of ``scripts/x.py`` is the folder holding the skill)."""
+    of ``scripts/x.py`` is the folder holding the skill); None above ``MAX_UP`` of them."""
     if folder in ("", "."):
         return ".."
     if folder == ".." or folder.endswith("/.."):
-        return f"{folder}/.."
+        return f"{folder}/.." if folder.count("..") < MAX_UP else None
     return posixpath.dirname(folder)
 
 
@@ -233,10 +236,10 @@ def _path_value(node: ast.expr, file: str, known: dict[str, str] | None = None) 
     if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith(".parents"):
         inner = _path_value(node.value.value, file, known)  # type: ignore[attr-defined]
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
-        if inner is None or not isinstance(index, int):
+        if inner is None or not isinstance(index, int) or not 0 <= index < MAX_UP:
             return None
         for _ in range(index + 1):
-            inner = _up(inner)
+            inner = _up(inner) if inner is not None else None
         return inner
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
         head = _path_value(node.left, file, known)

@@ -37,9 +37,11 @@ def prose_block(text: str) -> bool:
     lines = [words for words in lines if not words[0].startswith("#")]  # comments: neither
     # a letter's labels and greetings ("Subject: ...", "- Quote Deadline: {deadline}",
     # "Dear {name},"): neither, when a sentence says the block is prose
-    labels = [words for words in lines if _LABEL_LINE.match(" ".join(words))]
+    labels = [words for words in lines if _label(words)]
     sentences = 0
     for words in lines:
+        if labels and _label(words):
+            continue  # neither a sentence nor a command ("Note: ..." is not both)
         if _COMMAND_START.match(words[0]) or any(_SCRIPT_PATH.search(w) for w in words):
             continue  # `python scripts/generate.py "A sunset over the mountains"`
         plain = sum(bool(_PLAIN_WORD.fullmatch(w.strip("()[]{}\"'*•,.;:!?"))) for w in words)
@@ -48,6 +50,14 @@ def prose_block(text: str) -> bool:
     if sentences and labels:
         return sentences * 2 >= len(lines) - len(labels)
     return bool(lines) and sentences * 2 >= len(lines)
+
+
+def _label(words: list[str]) -> bool:
+    """A letter's or form's line that is no command: ``_LABEL_LINE``, with no program in it
+    ("Step 1: python scripts/x.py" is a command)."""
+    if any(_SCRIPT_PATH.search(w) or _COMMAND_START.match(w) for w in words[1:]):
+        return False
+    return bool(_LABEL_LINE.match(" ".join(words)))
 
 
 # A line of a letter or form that is no command: a capitalised label of up to three words

@@ -14,18 +14,15 @@ real value: not run, as its output would test nothing), ``recorded`` (``--update
 expected.json) or ``skipped`` (no ``samples/input.json``).
 
 A sample runs as if app-run was started in the APP folder, but in a copy of it
-(``work_folder``): the pipeline's ``samples/`` is copied, everything else of the APP is a
-link to it.  So what a sample run writes beside its inputs (``table_fixed.xlsx`` next to
-``table.xlsx``, a folder of chunks) or in the folder it runs in lands in the copy, which the
-next run replaces: the APP is not changed by its own tests, and a second ``app-run test``
-does not meet the first one's files.
+(``workcopy.WorkCopy``): what a sample run writes beside its inputs (``table_fixed.xlsx``
+next to ``table.xlsx``, a folder of chunks) or in the folder it runs in lands in the copy,
+removed after the run: the APP is not changed by its own tests, and a second ``app-run
+test`` does not meet the first one's files.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +34,7 @@ from skill2app.runtime.errors import AppRunError
 from skill2app.runtime.jsonfile import write_json
 from skill2app.runtime.providers.scripted import ScriptedProvider
 from skill2app.runtime.records.result import Position, RunResult
+from skill2app.runtime.records.workcopy import WorkCopy
 from skill2app.runtime.run.inputs import read_input_json
 from skill2app.runtime.run.runner import begin
 
@@ -91,68 +89,26 @@ def run_fixture(
             name, "placeholder", f"not run: placeholder sample input{placeholders}"
         )
     try:
-        inputs = read_input_json(str(samples / "input.json"))
-        answers = samples / "answers.yaml"
-        provider = ScriptedProvider.from_file(answers) if answers.is_file() else None
-        run = begin(
-            app,
-            name,
-            inputs,
-            config=config,
-            provider=provider,
-            home=state_home(),
-            listener=listener,
-        )
-        run.caller_cwd = str(work_folder(app, name))  # samples name files as in the APP
-        result = run.advance(Position())
+        with WorkCopy(app, name) as work:  # samples name files as in the APP: in its copy
+            inputs = read_input_json(str(samples / "input.json"))
+            answers = samples / "answers.yaml"
+            provider = ScriptedProvider.from_file(answers) if answers.is_file() else None
+            run = begin(
+                app,
+                name,
+                inputs,
+                config=config,
+                provider=provider,
+                home=state_home(),
+                listener=listener,
+            )
+            run.caller_cwd = str(work)
+            result = run.advance(Position())
     except AppRunError as exc:
         return FixtureResult(name, "failed", exc.one_line())
     if result.status != "succeeded":
         return FixtureResult(name, "failed", failure_line(result), result.run_id)
     return compare(samples / "expected.json", result.output, name, result.run_id, update)
-
-
-MAX_SAMPLES_BYTES = 64 * 1024 * 1024  # a larger samples/ runs in the APP folder itself
-
-
-def work_folder(app: App, name: str) -> Path:
-    """A fresh folder that looks like the APP folder to ``name``'s sample run (module
-    docstring): under app-run's state folder, one per APP and pipeline, emptied first."""
-    samples = app.root / "pipelines" / name / "samples"
-    if _size(samples) > MAX_SAMPLES_BYTES:
-        return app.root
-    digest = hashlib.sha256(str(app.root.resolve()).encode()).hexdigest()[:16]
-    work = state_home() / "tests" / digest / name
-    try:
-        if work.exists():
-            shutil.rmtree(work)
-        mine = work / "pipelines" / name
-        mine.mkdir(parents=True)
-        for entry in app.root.iterdir():
-            if entry.name != "pipelines":
-                (work / entry.name).symlink_to(entry.resolve())
-        for entry in (app.root / "pipelines").iterdir():
-            if entry.name != name:
-                (work / "pipelines" / entry.name).symlink_to(entry.resolve())
-        for entry in (app.root / "pipelines" / name).iterdir():
-            if entry.name != "samples":
-                (mine / entry.name).symlink_to(entry.resolve())
-        shutil.copytree(samples, mine / "samples", symlinks=True)
-    except OSError:
-        return app.root  # no place to copy to: the samples run where they are, as before
-    return work
-
-
-def _size(folder: Path) -> int:
-    total = 0
-    for path in folder.rglob("*"):
-        try:
-            total += path.lstat().st_size
-        except OSError:
-            continue
-        if total > MAX_SAMPLES_BYTES:
-            break
-    return total
 
 
 def failure_line(result: RunResult) -> str:

@@ -186,13 +186,16 @@ def _counts_findings(test: ast.expr) -> bool:
     return False
 
 
-def _conditional(value: ast.expr, found: dict[int, str], done: frozenset[str]) -> None:
+def _conditional(
+    value: ast.expr, found: dict[int, str], done: dict[str, list[tuple[int, bool]]]
+) -> None:
     """``0 if ok else 1`` / ``1 if errors else 0``: the non-zero branch, when the test names
     a check's outcome (``if result`` may as well be "it failed to do it"), not whether an
     operation worked (``done``: ``success = convert_with_ai(...)``)."""
     test = ast.unparse(value.test) if isinstance(value, ast.IfExp) else ""
     if isinstance(value, ast.IfExp) and _says_verdict(test) and not _ARGUMENTS.search(test):
-        if {n.id for n in ast.walk(value.test) if isinstance(n, ast.Name)} & done:
+        names = {n.id for n in ast.walk(value.test) if isinstance(n, ast.Name)}
+        if any(_last_given(done.get(name, []), value.lineno) for name in names):
             return
         statuses = [_int(value.body), _int(value.orelse)]
         if 0 in statuses and all(s is not None for s in statuses):
@@ -204,24 +207,34 @@ def _conditional(value: ast.expr, found: dict[int, str], done: frozenset[str]) -
 # What a program does rather than checks: a status saying whether it managed is no verdict.
 _OPERATION = re.compile(
     r"^_*(?:convert|download|upload|generate|create|write|send|fetch|build|export|save|"
-    r"process|install|render|deploy|copy|move|transcribe|translate|publish|post|sync|"
+    r"install|render|deploy|copy|move|transcribe|translate|publish|post|sync|"
     r"backup|restore|migrate|compress|encode|resize|merge|split)(?:_|$)",
     re.I,
 )
 
 
-def _operation_results(tree: ast.Module) -> frozenset[str]:
-    """Names given what an operation returned (``success = convert_with_ai(...)``,
-    ``ok = self.upload(path)``): whether it worked, not what a check found."""
-    names = set()
+def _operation_results(tree: ast.Module) -> dict[str, list[tuple[int, bool]]]:
+    """Each name's assignments (line, whether an operation's result: ``success =
+    convert_with_ai(...)``, ``ok = self.upload(path)``), in order: whether it worked, not
+    what a check found, when the last one before the exit is such a call."""
+    given: dict[str, list[tuple[int, bool]]] = {}
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
+        if not isinstance(node, ast.Assign):
             continue
-        func = node.value.func
+        func = node.value.func if isinstance(node.value, ast.Call) else None
         called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-        if _OPERATION.match(called):
-            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-    return frozenset(names)
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                given.setdefault(target.id, []).append(
+                    (node.lineno, bool(_OPERATION.match(called)))
+                )
+    return {name: sorted(lines) for name, lines in given.items()}
+
+
+def _last_given(assignments: list[tuple[int, bool]], line: int) -> bool:
+    """Whether the last assignment before ``line`` gave an operation's result."""
+    before = [operation for at, operation in assignments if at <= line]
+    return bool(before) and before[-1]
 
 
 def statement_blocks(node: ast.AST) -> list[list[ast.stmt]]:

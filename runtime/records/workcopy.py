@@ -1,0 +1,123 @@
+"""The copy of an APP folder that one `app-run test` sample runs in.
+
+A sample names its files as if app-run was started in the APP folder
+(``pipelines/fix/samples/table.xlsx``), and what it writes beside them (``table_fixed.xlsx``)
+or in the folder it runs in would land in the APP.  So it runs in a copy: every pipeline's
+``samples/`` copied (a sample may name another pipeline's files), every other entry of the
+APP a link to it (its programs, steps, assets).  The copy sits at one place per APP and
+pipeline under app-run's state folder (``tests/<APP digest>/<pipeline>``), so an output that
+names a file names the same one from run to run; a lock file makes a second run of the same
+sample wait for the first (two `app-run test` at once); the copy is removed after the run.
+
+Samples over ``MAX_BYTES`` or ``MAX_FILES``, or a copy that cannot be made, fail the test
+with the reason: a sample never runs in the APP folder itself.  Links are made to each
+entry's absolute path as written, never resolved (a link loop in the APP stays a link).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import shutil
+from pathlib import Path
+from types import TracebackType
+from typing import IO
+
+from skill2app.runtime.app.config import state_home
+from skill2app.runtime.app.model import App
+from skill2app.runtime.errors import AppRunError
+
+MAX_BYTES = 64 * 1024 * 1024  # all the samples/ folders of an APP together
+MAX_FILES = 10_000
+
+
+class WorkCopy:
+    """``with WorkCopy(app, name) as folder:`` the copy ``name``'s sample runs in."""
+
+    def __init__(self, app: App, name: str) -> None:
+        self.app, self.name = app, name
+        digest = hashlib.sha256(os.path.abspath(app.root).encode()).hexdigest()[:16]
+        self.base = state_home() / "tests" / digest
+        self.folder = self.base / name
+        self._lock: IO[str] | None = None
+
+    def __enter__(self) -> Path:
+        try:
+            self.base.mkdir(parents=True, exist_ok=True)
+            self._lock = open(self.base / f"{self.name}.lock", "w")  # noqa: SIM115
+            fcntl.flock(self._lock, fcntl.LOCK_EX)  # another run of this sample: wait for it
+            _remove(self.folder)
+            self._build()
+        except (OSError, RuntimeError) as exc:
+            self._release()
+            raise AppRunError(
+                f"cannot copy the APP to run the sample in ({self.folder}): {exc}",
+                hint="free some disk space, or set APP_RUN_HOME to a folder you can write",
+            ) from None
+        return self.folder
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        try:
+            _remove(self.folder)
+        except OSError:
+            pass  # left behind: the next run removes it first, or says why it cannot
+        finally:
+            self._release()
+
+    def _build(self) -> None:
+        root = Path(os.path.abspath(self.app.root))
+        pipelines = root / "pipelines"
+        samples = [p / "samples" for p in _entries(pipelines) if (p / "samples").is_dir()]
+        _check_size(samples)
+        self.folder.mkdir(parents=True)
+        for entry in _entries(root):
+            if entry.name != "pipelines":
+                (self.folder / entry.name).symlink_to(entry)
+        for pipeline in _entries(pipelines):
+            mine = self.folder / "pipelines" / pipeline.name
+            if not (pipeline / "samples").is_dir() or pipeline.is_symlink():
+                mine.parent.mkdir(parents=True, exist_ok=True)
+                mine.symlink_to(pipeline)
+                continue
+            mine.mkdir(parents=True)
+            for entry in _entries(pipeline):
+                if entry.name == "samples":
+                    shutil.copytree(entry, mine / "samples", symlinks=True)
+                else:
+                    (mine / entry.name).symlink_to(entry)
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.close()  # closing the file lets the lock go
+            self._lock = None
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted(folder.iterdir()) if folder.is_dir() else []
+
+
+def _check_size(folders: list[Path]) -> None:
+    size = files = 0
+    for folder in folders:
+        for path in folder.rglob("*"):
+            files += 1
+            size += path.lstat().st_size
+            if size > MAX_BYTES or files > MAX_FILES:
+                raise OSError(
+                    f"the samples/ folders hold more than {MAX_BYTES // 2**20} MB or "
+                    f"{MAX_FILES} files: keep samples small"
+                )
+
+
+def _remove(folder: Path) -> None:
+    """Remove a copy: its links are unlinked, never followed."""
+    if folder.is_symlink():
+        folder.unlink()
+    elif folder.exists():
+        shutil.rmtree(folder)
