@@ -921,3 +921,21 @@ def test_the_generated_readme_quotes_a_skills_escapes_escaped(here: Path) -> Non
     readme = (here / "app/README.md").read_text(encoding="utf-8")
     assert "\x1b" not in readme and "\x07" not in readme
     assert "\\x1b]0;pwned\\x07" in readme
+
+
+def test_npx_offline_is_a_step_that_needs_the_network() -> None:
+    """baoyu-post-to-x (round 29): `npx -y bun` in the smoke sandbox ends with npm's
+    "A complete log of this run can be found in: ..." line, which hid the EAI_AGAIN above it,
+    and the step was reported as failed instead of needing the network."""
+    from skill2app.converter.verify.failures import needs_of, reason
+    from skill2app.runtime.errors import SubprocessError
+
+    tail = (
+        "npm error code EAI_AGAIN\nnpm error syscall getaddrinfo\n"
+        "npm error request to https://registry.npmjs.org/bun failed, reason: getaddrinfo "
+        "EAI_AGAIN registry.npmjs.org\n"
+        "npm error A complete log of this run can be found in: /tmp/x/.npm/_logs/debug-0.log\n"
+    )
+    said = reason(SubprocessError("step exited with 1", stderr_tail=tail))
+    assert "EAI_AGAIN registry.npmjs.org" in said
+    assert needs_of(said) == "needs the network, which the smoke run does not have"
