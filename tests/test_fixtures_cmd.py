@@ -195,3 +195,21 @@ def test_samples_run_in_a_copy_the_app_is_unchanged_and_a_rerun_passes(
     assert [p for p in copies.rglob("*") if not p.name.endswith(".lock")] == [
         p for p in copies.iterdir() if p.is_dir()
     ]
+
+
+def test_a_sample_that_cannot_be_copied_fails_with_the_reason(
+    tmp_path: Path, runtime_env: Path
+) -> None:
+    """A named pipe in samples/ (a hostile APP): the copy stops with the reason, one line,
+    nothing half-copied is left, and the sample never runs in the APP folder."""
+    app = make_app(
+        tmp_path / "app",
+        {"greet": {"input": {"who": "string"}, "steps": [code("hello", "ok", "hi")]}},
+        files={"pipelines/greet/samples/input.json": '{"who": "ann"}'},
+    )
+    os.mkfifo(app / "pipelines/greet/samples/fifo")
+    result = invoke("test", app)
+    assert result.exit_code == 1
+    assert "is a named pipe" in result.stdout and "Traceback" not in result.stdout + result.stderr
+    copies = Path(os.environ["APP_RUN_HOME"]) / "tests"
+    assert not [p for p in copies.rglob("*") if p.is_dir() and p.name == "greet"]

@@ -50,10 +50,14 @@ class WorkCopy:
             _remove(self.folder)
             self._build()
         except (OSError, RuntimeError) as exc:
+            try:
+                _remove(self.folder)  # what was copied before the problem
+            except OSError:
+                pass
             self._release()
             raise AppRunError(
-                f"cannot copy the APP to run the sample in ({self.folder}): {exc}",
-                hint="free some disk space, or set APP_RUN_HOME to a folder you can write",
+                f"cannot copy the APP to run the sample in ({self.folder}): {_why(exc)}",
+                hint="keep samples/ to small files and folders, and APP_RUN_HOME writable",
             ) from None
         return self.folder
 
@@ -96,6 +100,14 @@ class WorkCopy:
         if self._lock is not None:
             self._lock.close()  # closing the file lets the lock go
             self._lock = None
+
+
+def _why(exc: BaseException) -> str:
+    """The first problem of a copy (``shutil.Error`` lists one per file)."""
+    problems = exc.args[0] if isinstance(exc, shutil.Error) and exc.args else None
+    if isinstance(problems, list) and problems and len(problems[0]) == 3:
+        return str(problems[0][2])  # "`.../samples/fifo` is a named pipe"
+    return str(exc)
 
 
 def _entries(folder: Path) -> list[Path]:
