@@ -910,3 +910,35 @@ def test_steps_naming_a_program_left_for_approval_are_still_the_method(tmp_path:
     steps = [s for p in plan.pipelines for s in p.steps]
     assert not any(isinstance(s, CodeStep) and s.program == "scripts/apply.py" for s in steps)
     assert any(isinstance(s, LlmStep) and "Summarise each one" in s.prompt for s in steps)
+
+
+CLEANER_PY = """import argparse, json
+parser = argparse.ArgumentParser(description="Find stale temporary files.")
+parser.add_argument("--root", default=".", help="Folder to scan")
+parser.add_argument("--max-age", default="7d", help="Age threshold")
+parser.add_argument("--apply", action="store_true", help="Delete what was found")
+args = parser.parse_args()
+print(json.dumps({"candidates": [], "applied": args.apply}))
+"""
+
+
+def test_a_flag_the_skill_adds_only_after_approval_is_never_passed(tmp_path: Path) -> None:
+    """mentat-dream-cycle (round 30, judged 2): "`garbage_collector.py` 默认只预览，只有用户确认
+    最终清单后才允许增加 `--apply`"; the heuristic's pipeline took `apply=true` and deleted
+    files with no list and no stop.  The flag leaves; the preview stays a pipeline."""
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: tidy\ndescription: 清理临时文件。\n---\n# Tidy\n\n"
+            "## 预览清理\n\n`scripts/cleaner.py` 默认只预览，只有用户确认最终清单后才允许增加 "
+            "`--apply`。\n\n```bash\npython3 scripts/cleaner.py --root /tmp/x --max-age 3d\n"
+            "python3 scripts/cleaner.py --root /tmp/x --apply\n```\n",
+            "scripts/cleaner.py": CLEANER_PY,
+        },
+    )
+    plan = analyze(build_inventory(root))
+    steps = [s for p in plan.pipelines for s in p.steps if isinstance(s, CodeStep)]
+    assert any(s.program == "scripts/cleaner.py" for s in steps)  # the preview runs
+    assert not [a for s in steps for a in s.args if a.flag == "--apply"]
+    assert not [i for p in plan.pipelines for i in p.input if i.name == "apply"]
+    assert any(k.topic == "scripts/cleaner.py --apply" for k in plan.skill_mode)

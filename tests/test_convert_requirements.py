@@ -1488,3 +1488,22 @@ def test_a_path_climbing_a_million_folders_is_read_at_once() -> None:
     assert time.perf_counter() - started < 5  # not minutes
     code = source + "sys.path.insert(0, str(Path(__file__).parents[2]))\n"
     assert sys_path_dirs("scripts/x.py", code) == [".."]
+
+
+def test_a_shell_scripts_own_variable_is_no_environment_need(tmp_path: Path) -> None:
+    """project-directory-migration (round 30): `PROJECTS_DIR="${CLAUDE_DIR}/projects"` then
+    `rm -rf "${PROJECTS_DIR:?}/${SAVED_NEW_ENCODED:?}"` made two blocking env checks, and no
+    pipeline started; a variable taken from the environment it was given still is one."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nbash scripts/migrate.sh old new\n```\n",
+            "scripts/migrate.sh": "#!/bin/bash\nPROJECTS_DIR=\"$HOME/.claude/projects\"\n"
+            "if [ -f meta.json ]; then\n    SAVED=$(cat meta.json)\nfi\n"
+            'rm -rf "${PROJECTS_DIR:?}/${SAVED:?}"\nAPI_KEY="${API_KEY:?set API_KEY}"\n'
+            'curl -H "key: $API_KEY" https://example.org\n',
+        },
+    )
+    env = {n: required for k, n, required in needs(tmp_path) if k == "env"}
+    assert "PROJECTS_DIR" not in env and "SAVED" not in env
+    assert env.get("API_KEY") is True

@@ -29,7 +29,7 @@ import re
 
 from skill2app.converter.analyzers.claims import described, settle
 from skill2app.converter.analyzers.commands import command_pipelines
-from skill2app.converter.analyzers.consent import gated_programs
+from skill2app.converter.analyzers.consent import gated_flags, gated_programs
 from skill2app.converter.analyzers.coverage import unaccounted
 from skill2app.converter.analyzers.document import (
     Item,
@@ -44,6 +44,7 @@ from skill2app.converter.analyzers.documentation import (
 )
 from skill2app.converter.analyzers.leaving import (
     leave_gated,
+    leave_gated_flags,
     leave_interactive,
     leave_reaching_out,
     leave_unmappable,
@@ -152,6 +153,7 @@ def analyze(inventory: Inventory) -> Plan:
     leave_reaching_out(plan, inventory)
     gated = gated_programs(inventory)  # read once: the method's steps may name them too
     leave_gated(plan, gated)
+    leave_gated_flags(plan, gated_flags(inventory))
     if not plan.pipelines:  # no programs, or none a step can run: the model does the task
         prose = prose_pipeline(inventory, plan.app_name, covered)
         plan.pipelines.extend([prose] if prose else [])

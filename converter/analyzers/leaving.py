@@ -48,6 +48,34 @@ def leave_interactive(plan: Plan, inventory: Inventory) -> None:
     _leave_running(plan, asking, kept)
 
 
+def leave_gated_flags(plan: Plan, gated: dict[tuple[str, str], str]) -> None:
+    """Take out of every pipeline a flag the skill adds only after the user approves
+    (``consent.gated_flags``: ``--apply`` of a cleaner that previews by default): a step
+    passing it from an input no longer takes that input, and a pipeline that always passes
+    it (the flag's own mode) is left to Skill mode.  Each is listed with the reason."""
+    for pipeline in list(plan.pipelines):
+        for step in [s for s in pipeline.steps if isinstance(s, CodeStep)]:
+            for arg in [a for a in step.args if (step.program, a.flag) in gated]:
+                where = gated[(step.program, arg.flag)]
+                topic = f"{step.program} {arg.flag}"
+                if not arg.ref.startswith("input."):  # the mode itself: no pipeline runs it
+                    why = f"the skill adds {arg.flag} only after the user approves ({where})"
+                    plan.pipelines.remove(pipeline)
+                    plan.skill_mode.append(Kept(topic, why, where))
+                    break
+                step.args.remove(arg)
+                name = arg.ref.removeprefix("input.")
+                if not any(f"input.{name}" in str(s.to_dict()) for s in pipeline.steps):
+                    pipeline.input = [i for i in pipeline.input if i.name != name]
+                why = (
+                    f"the skill adds {arg.flag} only after the user approves ({where}); "
+                    f"the {pipeline.name} pipeline runs without it"
+                )
+                plan.skill_mode.append(Kept(topic, why, where))
+            if pipeline not in plan.pipelines:
+                break
+
+
 def leave_reaching_out(plan: Plan, inventory: Inventory) -> None:
     """Leave to Skill mode every pipeline running a program whose code reads or writes the
     host's folders above the skill by a fixed path (``Program.reaches_out``: a diary, a

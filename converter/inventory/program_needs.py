@@ -193,10 +193,13 @@ def _node_lines(source: str) -> list[tuple[int, str, bool]]:
 def _shell(path: str, source: str, out: Collector) -> None:
     lines = source.split("\n")
     platform = _shell_platform_lines(lines)
+    own = _own_variables(source)
     for index, line in enumerate(lines):
         where = f"{path}:{index + 1}"
         line = "" if line.lstrip().startswith("#") else line  # "# Detect which files ..."
         for match in re.finditer(r"\$\{([A-Z][A-Z0-9_]*)(:?[?-])", line):
+            if match.group(1) in own:
+                continue  # `PROJECTS_DIR=...` then `${PROJECTS_DIR:?}`: a guard, no need
             default = line[match.end() :].split("}", 1)[0].split("$", 1)[0].strip("\"' ")
             if match.group(2).endswith("-") and default and line[match.end() :][:1] != "$":
                 continue  # `${MERMAID_WIDTH:-1200}`: a setting with its default, no need
@@ -210,6 +213,26 @@ def _shell(path: str, source: str, out: Collector) -> None:
     kept = "\n".join("" if arms.match(line) else line for line in lines)
     commands = [c for c in simple_commands(kept, 1, "bash") if c.argv[0] not in functions]
     from_commands(commands, path, out, program=True)
+
+
+# A variable the script sets itself: `NAME=...`, `local NAME=...`, `read NAME`, `for NAME in`.
+_SHELL_ASSIGN = re.compile(
+    r"^[ \t]*(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Z][A-Z0-9_]*)="
+    r"|\bread[ \t]+(?:-\w+[ \t]+)*([A-Z][A-Z0-9_]*)|\bfor[ \t]+([A-Z][A-Z0-9_]*)[ \t]+in\b",
+    re.M,
+)
+
+
+def _own_variables(source: str) -> set[str]:
+    """The variables a shell script sets itself, not from the environment it was given
+    (``API_KEY="${API_KEY:?}"`` takes its value from there: not its own)."""
+    own: set[str] = set()
+    for match in _SHELL_ASSIGN.finditer(source):
+        name = next(g for g in match.groups() if g)
+        value = source[match.end() : source.find("\n", match.end())]
+        if not re.search(rf"\$\{{?{name}\b", value):
+            own.add(name)
+    return own
 
 
 def _check_needed(line: str, after: list[str]) -> bool:
