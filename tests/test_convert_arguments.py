@@ -1424,3 +1424,13 @@ def test_a_file_or_dash_is_no_list_of_choices() -> None:
     assert usage_args("{GET|POST}")[0].choices == ["GET", "POST"]
     assert usage_args("URL|FILE")[0].choices is None  # the reviewer's: placeholders both
     assert usage_args("<path|url>")[0].choices is None
+
+
+def test_kinds_of_reference_in_angle_brackets_are_no_choices() -> None:
+    """bilibili-source (round 29, judged 2): `bili-fetch.sh <BVID | av-number | b23.tv-link |
+    bilibili-video-URL>` made an input allowing only those four words, so a real BV id, av
+    number or URL was refused; `<json|csv>` still lists choices."""
+    usage = "<BVID | av-number | b23.tv-link | bilibili-video-URL>"
+    assert all(a.choices is None for a in usage_args(usage))
+    assert usage_args("<BVID|av|URL>")[0].choices is None
+    assert usage_args("<json|csv>")[0].choices == ["json", "csv"]

@@ -1498,7 +1498,7 @@ def test_a_shell_scripts_own_variable_is_no_environment_need(tmp_path: Path) -> 
         tmp_path,
         {
             "SKILL.md": HEAD + "```bash\nbash scripts/migrate.sh old new\n```\n",
-            "scripts/migrate.sh": "#!/bin/bash\nPROJECTS_DIR=\"$HOME/.claude/projects\"\n"
+            "scripts/migrate.sh": '#!/bin/bash\nPROJECTS_DIR="$HOME/.claude/projects"\n'
             "if [ -f meta.json ]; then\n    SAVED=$(cat meta.json)\nfi\n"
             'rm -rf "${PROJECTS_DIR:?}/${SAVED:?}"\nAPI_KEY="${API_KEY:?set API_KEY}"\n'
             'curl -H "key: $API_KEY" https://example.org\n',
@@ -1507,3 +1507,28 @@ def test_a_shell_scripts_own_variable_is_no_environment_need(tmp_path: Path) -> 
     env = {n: required for k, n, required in needs(tmp_path) if k == "env"}
     assert "PROJECTS_DIR" not in env and "SAVED" not in env
     assert env.get("API_KEY") is True
+
+
+def test_a_program_in_a_function_for_one_platform_is_no_requirement(tmp_path: Path) -> None:
+    """baoyu-post-to-x (round 29): paste-from-clipboard.ts runs `osascript` in `pasteMac`
+    (after `if (process.platform !== 'darwin') return false;` in another function) and
+    `powershell.exe` in `pasteWindows`, each called from a `case` of `switch
+    (process.platform)`: both were required, so the pipeline failed on every platform."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nnpx -y bun scripts/paste.ts\n```\n",
+            "scripts/paste.ts": "import { spawnSync } from 'node:child_process';\n"
+            "function activate(app: string): boolean {\n"
+            "  if (process.platform !== 'darwin') return false;\n"
+            "  const r = spawnSync('osascript', ['-e', app]);\n  return r.status === 0;\n}\n"
+            "function pasteWindows(): boolean {\n"
+            "  const r = spawnSync('powershell.exe', ['-Command', 'x']);\n"
+            "  return r.status === 0;\n}\n"
+            "switch (process.platform) {\n  case 'win32':\n    pasteWindows();\n    break;\n"
+            "  default:\n    activate('Chrome');\n}\nspawnSync('xdotool', ['key', 'ctrl+v']);\n",
+        },
+    )
+    binaries = {n: required for k, n, required in needs(tmp_path) if k == "binary"}
+    assert binaries.get("osascript") is False and binaries.get("powershell.exe") is False
+    assert binaries.get("xdotool") is True  # outside any platform's code

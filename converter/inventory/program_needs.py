@@ -165,15 +165,28 @@ def _node_package(
         out.add("node-package", base, where, required=required)
 
 
+# A function named for the platform it serves: `function pasteWindows(`, `const copyMac =`,
+# `function linuxCopy(` ("openWindow", "Machine" name none).
+_PLATFORM_FUNCTION = re.compile(
+    r"(?:\bfunction\s+|\b(?:const|let|var)\s+)(?:\w*(?:Mac|Darwin|Windows|Win32|Linux|Wsl)"
+    r"(?![a-z])|(?:mac|darwin|windows|win32|linux|wsl)(?![a-z]))\w*\s*(?:\(|=)"
+)
+
+
 def _node_lines(source: str) -> list[tuple[int, str, bool]]:
     """(line number, line, whether it is only reached on some platforms): a line naming
-    ``process.platform``, or inside the block of an ``if`` that tests it."""
+    ``process.platform``, inside the block of an ``if`` that tests it, after an early
+    ``if (process.platform !== 'darwin') return`` in its block, or inside a function named
+    for a platform (``pasteWindows``, called from a ``case 'win32':``)."""
     found = []
     depth = 0
     platform_depths: list[int] = []  # depths of the blocks an `if` on the platform opened
     for number, line in enumerate(source.split("\n"), start=1):
         tests = bool(_NODE_PLATFORM.search(line))
         found.append((number, line, tests or bool(platform_depths)))
+        if tests and "{" not in line and re.search(r"\breturn\b", line) and depth:
+            platform_depths.append(depth)  # `if (process.platform !== 'darwin') return;`
+        tests = tests or bool(_PLATFORM_FUNCTION.search(line))  # `function pasteWindows(`
         for char in line:
             if char == "{":
                 depth += 1

@@ -199,12 +199,19 @@ _PLACEHOLDERS = frozenset(
 )
 
 
+# A part of a placeholder that names a kind of value, not a literal one: an acronym ("BVID",
+# "URL") or a noun for a value ("av-number", "b23.tv-link", "video-id").
+_KIND_OF_VALUE = re.compile(r"[A-Z]{2,}|-(?:number|link|url|id|path|file|name)$")
+
+
 def _choices(value: str) -> list[str] | None:
     inner = value.strip("<>{}()")
     if value[:1] in "<{" or "|" in value:
         parts = [p.strip() for p in re.split(r"\||,", inner) if p.strip()]
         if any(p == "-" or p.lower() in _PLACEHOLDERS for p in parts):
             return None  # "FILE|-", "URL|FILE", "<path|url>": a value of either kind, no choices
+        if value[:1] == "<" and any(_KIND_OF_VALUE.search(p) for p in parts):
+            return None  # "<BVID | av-number | b23.tv-link>": kinds of reference, no choices
         if len(parts) >= 2 and all(re.fullmatch(r"[\w.:-]+", p) for p in parts):
             return parts
     return None
