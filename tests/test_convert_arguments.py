@@ -1434,3 +1434,5 @@ def test_kinds_of_reference_in_angle_brackets_are_no_choices() -> None:
     assert all(a.choices is None for a in usage_args(usage))
     assert usage_args("<BVID|av|URL>")[0].choices is None
     assert usage_args("<json|csv>")[0].choices == ["json", "csv"]
+    for real in ("<GET|POST>", "<PNG|JPG|WEBP>", "<en|zh-CN>", "<by-name|by-id>"):  # reviewer's
+        assert usage_args(real)[0].choices == real.strip("<>").split("|"), real

@@ -939,3 +939,10 @@ def test_npx_offline_is_a_step_that_needs_the_network() -> None:
     said = reason(SubprocessError("step exited with 1", stderr_tail=tail))
     assert "EAI_AGAIN registry.npmjs.org" in said
     assert needs_of(said) == "needs the network, which the smoke run does not have"
+    for trailer in (  # npm 10's rerun hint, npm 7/8's log path on a line of its own
+        "npm error Log files were not written due to an error\n"
+        "npm error You can rerun the command with `--loglevel=verbose` to see the logs\n",
+        "npm ERR! A complete log of this run can be found in:\nnpm ERR!     /tmp/x/debug.log\n",
+    ):
+        said = reason(SubprocessError("step exited with 1", stderr_tail=tail + trailer))
+        assert needs_of(said).startswith("needs the network"), said

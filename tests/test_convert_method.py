@@ -942,3 +942,57 @@ def test_a_flag_the_skill_adds_only_after_approval_is_never_passed(tmp_path: Pat
     assert not [a for s in steps for a in s.args if a.flag == "--apply"]
     assert not [i for p in plan.pipelines for i in p.input if i.name == "apply"]
     assert any(k.topic == "scripts/cleaner.py --apply" for k in plan.skill_mode)
+
+
+PUBLISH_PY = """import argparse
+parser = argparse.ArgumentParser(description="Publish the post.")
+parser.add_argument("--dry-run", action="store_true", help="Preview only")
+parser.add_argument("--channel", default="blog", help="Where to post")
+parser.add_argument("--root", default=".", help="Folder")
+parser.add_argument("--apply", action="store_true", help="Really do it")
+parser.parse_args()
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "programs", "flags"),
+    [
+        # a reviewer's: a flag shown in the sentence is not the flag approved
+        (
+            "Preview with `scripts/publish.py --dry-run`, and run `scripts/publish.py` for "
+            "real only after the user confirms.",
+            {"scripts/publish.py"},
+            set(),
+        ),
+        (
+            "Only run `scripts/publish.py --channel twitter` after the user confirms.",
+            {"scripts/publish.py"},
+            set(),
+        ),
+        (  # a check by the user is no approval
+            "用户确认文件存在后，运行 `scripts/publish.py`。",
+            set(),
+            set(),
+        ),
+        (
+            "`scripts/publish.py` 默认只预览，只有用户确认最终清单后才允许增加 `--apply`。",
+            set(),
+            {("scripts/publish.py", "--apply")},
+        ),
+    ],
+)
+def test_only_a_switch_added_after_approval_is_a_gated_flag(
+    tmp_path: Path, text: str, programs: set, flags: set
+) -> None:
+    from skill2app.converter.analyzers.consent import gated_flags, gated_programs
+
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: pub\ndescription: Publish posts.\n---\n# Pub\n\n" + text + "\n",
+            "scripts/publish.py": PUBLISH_PY,
+        },
+    )
+    inventory = build_inventory(root)
+    assert set(gated_programs(inventory)) == programs
+    assert set(gated_flags(inventory)) == flags

@@ -1505,7 +1505,7 @@ def test_a_shell_scripts_own_variable_is_no_environment_need(tmp_path: Path) -> 
         },
     )
     env = {n: required for k, n, required in needs(tmp_path) if k == "env"}
-    assert "PROJECTS_DIR" not in env and "SAVED" not in env
+    assert "PROJECTS_DIR" not in env and env.get("SAVED") is False  # set in a branch: maybe
     assert env.get("API_KEY") is True
 
 
@@ -1532,3 +1532,28 @@ def test_a_program_in_a_function_for_one_platform_is_no_requirement(tmp_path: Pa
     binaries = {n: required for k, n, required in needs(tmp_path) if k == "binary"}
     assert binaries.get("osascript") is False and binaries.get("powershell.exe") is False
     assert binaries.get("xdotool") is True  # outside any platform's code
+
+
+def test_the_environment_rules_read_no_more_than_they_should(tmp_path: Path) -> None:
+    """A reviewer's read: a `.env` template written by a heredoc, a variable set only in a
+    branch, an early return that skips one platform and a name that merely contains a
+    platform word kept their requirements; a 1 MB line of assignments is read at once."""
+    import time
+
+    from skill2app.converter.inventory.program_needs import _node_lines, _own_variables
+
+    script = (
+        "cat > .env.example <<EOF\nAPI_KEY=your-key\nEOF\n"
+        "if [ -f /run/key ]; then\n  TOKEN=$(cat /run/key)\nfi\n"
+        'curl -H "$API_KEY" "${API_KEY:?}" "${TOKEN:?}"\n'
+    )
+    assert _own_variables(script) == (set(), {"TOKEN"})
+    started = time.perf_counter()
+    _own_variables("read A " * 150_000)
+    assert time.perf_counter() - started < 5
+    node = (
+        "function a() {\n  if (process.platform === 'win32') return false;\n"
+        "  execSync('ffmpeg -i x');\n}\nfunction getLinuxStyleName() {\n"
+        "  execSync('ffprobe x');\n}\n"
+    )
+    assert [p for _n, line, p in _node_lines(node) if "Sync" in line] == [False, False]

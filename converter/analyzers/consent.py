@@ -31,7 +31,8 @@ _APPROVAL = re.compile(
     r"\brequires?\s+(?:explicit\s+)?(?:user\s+)?(?:approval|confirmation|consent)\b|"
     r"\b(?:ask|get)\s+(?:the\s+user\s+)?(?:for\s+)?(?:approval|confirmation|consent)\s+"
     r"before\b|"
-    r"只有[^。；]{0,40}明确要求|用户(?:明确)?(?:确认|同意|授权|批准)[^。；，,]{0,12}?后|"
+    r"只有[^。；]{0,40}明确要求|用户(?:明确)?(?:确认|同意|授权|批准)(?:了)?(?:最终|上述|以上)?"
+    r"(?:清单|列表|计划|方案|预览|结果|变更|操作|内容)?后|"
     r"(?:取得|获得|经)用户(?:的)?(?:授权|同意|确认)|"
     r"ユーザーの?(?:承認|同意|確認)を得",
     re.I,
@@ -77,16 +78,27 @@ def _gated(inventory: Inventory) -> dict[tuple[str, str], str]:
             if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", piece):
                 continue
             program = programs[name]
-            flags = [f for f in _FLAG.findall(piece) if _declares(program, f)]
-            for flag in flags or [""]:
-                found.setdefault((program.path, flag), f"{doc.path}:{line}")
+            shown = [g for m in _ADDED.finditer(piece) for g in m.groups() if g]
+            added = [f for f in shown if _switch(program, f)]
+            flag = added[0] if len(added) == 1 and len(named) == 1 else ""
+            found.setdefault((program.path, flag), f"{doc.path}:{line}")
     return found
 
 
-_FLAG = re.compile(r"(?<![\w-])--[a-z][\w-]*", re.I)
+# A flag the piece says is added once approved ("才允许增加 `--apply`", "add `--apply` only
+# after", "pass --force once the user confirms"): only then is the flag, not the program, gated.
+_ADDED = re.compile(
+    r"(?:增加|加上|添加|带上|加入)\s*`?(--[a-z][\w-]*)"
+    r"|\b(?:add|pass|append|use)\s+`?(--[a-z][\w-]*)`?\s+(?:only\s+)?(?:after|once|when)\b",
+    re.I,
+)
 
 
-def _declares(program: Program, flag: str) -> bool:
-    """Whether ``program``'s command line (or one of its subcommands') has ``flag``."""
+def _switch(program: Program, flag: str) -> bool:
+    """Whether ``flag`` is an on/off switch of ``program`` (``--apply``, ``--force``), not a
+    value (``--root DIR``) or a safe mode (``--dry-run``): only a switch turns an action on."""
+    if not flag or re.search(r"dry|preview|check|list|help|verbose", flag, re.I):
+        return False
     commands = [program.cli, *(program.cli.subcommands.values() if program.cli else [])]
-    return any(c is not None and c.flag(flag) is not None for c in commands)
+    params = [c.flag(flag) for c in commands if c is not None]
+    return any(p is not None and p.type == "boolean" for p in params)

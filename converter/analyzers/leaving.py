@@ -65,8 +65,11 @@ def leave_gated_flags(plan: Plan, gated: dict[tuple[str, str], str]) -> None:
                     break
                 step.args.remove(arg)
                 name = arg.ref.removeprefix("input.")
-                if not any(f"input.{name}" in str(s.to_dict()) for s in pipeline.steps):
+                used = re.compile(rf"\binput\.{re.escape(name)}\b")
+                if not any(used.search(str(s.to_dict())) for s in pipeline.steps):
                     pipeline.input = [i for i in pipeline.input if i.name != name]
+                    if pipeline.sample.input is not None:
+                        pipeline.sample.input.pop(name, None)
                 why = (
                     f"the skill adds {arg.flag} only after the user approves ({where}); "
                     f"the {pipeline.name} pipeline runs without it"

@@ -165,12 +165,15 @@ def _node_package(
         out.add("node-package", base, where, required=required)
 
 
-# A function named for the platform it serves: `function pasteWindows(`, `const copyMac =`,
-# `function linuxCopy(` ("openWindow", "Machine" name none).
+# A function named for the platform it serves: `function pasteWindows(`, `const copyMac =`
+# ("openWindow", "Machine" name none).
 _PLATFORM_FUNCTION = re.compile(
-    r"(?:\bfunction\s+|\b(?:const|let|var)\s+)(?:\w*(?:Mac|Darwin|Windows|Win32|Linux|Wsl)"
-    r"(?![a-z])|(?:mac|darwin|windows|win32|linux|wsl)(?![a-z]))\w*\s*(?:\(|=)"
-)
+    r"(?:\bfunction\s+|\b(?:const|let|var)\s+)\w*(?:Mac|Darwin|Windows|Win32|Linux|Wsl)"
+    r"\s*(?:\(|=)"
+)  # the platform word ends the name: "getLinuxStyleName" runs everywhere
+# An early return unless on one platform: the rest of the block runs there only ("=== 'win32')
+# return" skips one platform, and what follows runs on the others).
+_ONLY_ON_ONE = re.compile(r"\bif\s*\(\s*process\.platform\s*!==?\s*['\"]\w+['\"]\s*\)\s*return\b")
 
 
 def _node_lines(source: str) -> list[tuple[int, str, bool]]:
@@ -184,7 +187,7 @@ def _node_lines(source: str) -> list[tuple[int, str, bool]]:
     for number, line in enumerate(source.split("\n"), start=1):
         tests = bool(_NODE_PLATFORM.search(line))
         found.append((number, line, tests or bool(platform_depths)))
-        if tests and "{" not in line and re.search(r"\breturn\b", line) and depth:
+        if depth and "{" not in line and _ONLY_ON_ONE.search(line):
             platform_depths.append(depth)  # `if (process.platform !== 'darwin') return;`
         tests = tests or bool(_PLATFORM_FUNCTION.search(line))  # `function pasteWindows(`
         for char in line:
@@ -206,7 +209,7 @@ def _node_lines(source: str) -> list[tuple[int, str, bool]]:
 def _shell(path: str, source: str, out: Collector) -> None:
     lines = source.split("\n")
     platform = _shell_platform_lines(lines)
-    own = _own_variables(source)
+    own, branch_only = _own_variables(source)
     for index, line in enumerate(lines):
         where = f"{path}:{index + 1}"
         line = "" if line.lstrip().startswith("#") else line  # "# Detect which files ..."
@@ -217,6 +220,7 @@ def _shell(path: str, source: str, out: Collector) -> None:
             if match.group(2).endswith("-") and default and line[match.end() :][:1] != "$":
                 continue  # `${MERMAID_WIDTH:-1200}`: a setting with its default, no need
             needed = match.group(2).endswith("?") and index not in platform
+            needed = needed and match.group(1) not in branch_only  # set in a branch: maybe
             out.add("env", match.group(1), where, required=needed)
         for name in _SHELL_CHECK.findall(line):
             needed = index not in platform and _check_needed(line, lines[index + 1 : index + 6])
@@ -230,22 +234,38 @@ def _shell(path: str, source: str, out: Collector) -> None:
 
 # A variable the script sets itself: `NAME=...`, `local NAME=...`, `read NAME`, `for NAME in`.
 _SHELL_ASSIGN = re.compile(
-    r"^[ \t]*(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Z][A-Z0-9_]*)="
-    r"|\bread[ \t]+(?:-\w+[ \t]+)*([A-Z][A-Z0-9_]*)|\bfor[ \t]+([A-Z][A-Z0-9_]*)[ \t]+in\b",
-    re.M,
+    r"[ \t]*(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Z][A-Z0-9_]*)="
+    r"|[ \t]*read[ \t]+(?:-\w+[ \t]+)*([A-Z][A-Z0-9_]*)|[ \t]*for[ \t]+([A-Z][A-Z0-9_]*)[ \t]+in\b"
 )
 
 
-def _own_variables(source: str) -> set[str]:
-    """The variables a shell script sets itself, not from the environment it was given
-    (``API_KEY="${API_KEY:?}"`` takes its value from there: not its own)."""
-    own: set[str] = set()
-    for match in _SHELL_ASSIGN.finditer(source):
+def _own_variables(source: str) -> tuple[set[str], set[str]]:
+    """The variables a shell script sets itself, not from the environment it was given:
+    (set on every path: a line of its own at the top level, before any block; set in a branch
+    or a loop only, which the environment may still give).  A heredoc's body sets nothing
+    (a `.env` template it writes), and ``API_KEY="${API_KEY:?}"`` takes its value from the
+    environment: not its own."""
+    always: set[str] = set()
+    sometimes: set[str] = set()
+    ending = ""  # the word closing the heredoc the line is in
+    for line in source.split("\n"):
+        if ending:
+            ending = "" if line.strip() == ending else ending
+            continue
+        heredoc = _HEREDOC_START.search(line[:MAX_SHELL_LINE])
+        ending = heredoc.group(1) if heredoc else ""
+        match = _SHELL_ASSIGN.match(line[:MAX_SHELL_LINE])
+        if match is None:
+            continue
         name = next(g for g in match.groups() if g)
-        value = source[match.end() : source.find("\n", match.end())]
-        if not re.search(rf"\$\{{?{name}\b", value):
-            own.add(name)
-    return own
+        if re.search(rf"\$\{{?{name}\b", line[match.end() : match.end() + MAX_SHELL_LINE]):
+            continue
+        (always if not line[:1].isspace() else sometimes).add(name)
+    return always, sometimes - always
+
+
+MAX_SHELL_LINE = 500  # characters of a line read for an assignment
+_HEREDOC_START = re.compile(r"<<-?\s*['\"]?([A-Za-z_]\w*)['\"]?")
 
 
 def _check_needed(line: str, after: list[str]) -> bool:

@@ -17,7 +17,8 @@ from skill2app.runtime.errors import AppRunError, SubprocessError
 TAIL = 600
 _NOISE = re.compile(  # stack frames, source excerpts, runtime trailers (npm's log line)
     r"^(?:at |File \"|Traceback \(most recent call last\)|Node\.js v\d|\^+$|~+\^*~*$|"
-    r"npm (?:error|ERR!) (?:A complete log of this run|Log files were not written))"
+    r"npm (?:error|ERR!) (?:A complete log of this run|Log files were not written|"
+    r"You can rerun the command|\s*/\S+\.log$))"
 )
 # What a failure says the machine lacks: a module, a program (a name without a dot or a
 # slash: 'soffice', not 'notes.txt'), an npm package (not a relative path: a sibling file of

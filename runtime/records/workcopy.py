@@ -6,8 +6,9 @@ or in the folder it runs in would land in the APP.  So it runs in a copy: every 
 ``samples/`` copied (a sample may name another pipeline's files), every other entry of the
 APP a link to it (its programs, steps, assets).  The copy sits at one place per APP and
 pipeline under app-run's state folder (``tests/<APP digest>/<pipeline>``), so an output that
-names a file names the same one from run to run; a lock file makes a second run of the same
-sample wait for the first (two `app-run test` at once); the copy is removed after the run.
+names a file names the same one from run to run; a lock file (``tests/<APP digest>/.locks/``)
+makes a second run of the same sample wait for the first (two `app-run test` at once); the
+copy is removed after the run, and on any failure while it is made (Ctrl-C too).
 
 Samples over ``MAX_BYTES`` or ``MAX_FILES``, or a copy that cannot be made, fail the test
 with the reason: a sample never runs in the APP folder itself.  Links are made to each
@@ -44,17 +45,22 @@ class WorkCopy:
 
     def __enter__(self) -> Path:
         try:
-            self.base.mkdir(parents=True, exist_ok=True)
-            self._lock = open(self.base / f"{self.name}.lock", "w")  # noqa: SIM115
-            fcntl.flock(self._lock, fcntl.LOCK_EX)  # another run of this sample: wait for it
+            locks = self.base / ".locks"  # apart from the copies: a pipeline may be "x.lock"
+            locks.mkdir(parents=True, exist_ok=True)
+            lock = open(locks / self.name, "w")  # noqa: SIM115
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another run of this sample: wait for it
+            self._lock = lock
             _remove(self.folder)
             self._build()
-        except (OSError, RuntimeError) as exc:
-            try:
-                _remove(self.folder)  # what was copied before the problem
-            except OSError:
-                pass
+        except BaseException as exc:  # Ctrl-C too: nothing half-made, no lock held
+            if self._lock is not None:  # only the lock's holder may remove the copy
+                try:
+                    _remove(self.folder)  # what was copied before the problem
+                except OSError:
+                    pass
             self._release()
+            if not isinstance(exc, OSError | RuntimeError):
+                raise
             raise AppRunError(
                 f"cannot copy the APP to run the sample in ({self.folder}): {_why(exc)}",
                 hint="keep samples/ to small files and folders, and APP_RUN_HOME writable",
@@ -85,7 +91,7 @@ class WorkCopy:
                 (self.folder / entry.name).symlink_to(entry)
         for pipeline in _entries(pipelines):
             mine = self.folder / "pipelines" / pipeline.name
-            if not (pipeline / "samples").is_dir() or pipeline.is_symlink():
+            if not (pipeline / "samples").is_dir():  # a linked pipeline's samples: copied too
                 mine.parent.mkdir(parents=True, exist_ok=True)
                 mine.symlink_to(pipeline)
                 continue

@@ -199,9 +199,10 @@ _PLACEHOLDERS = frozenset(
 )
 
 
-# A part of a placeholder that names a kind of value, not a literal one: an acronym ("BVID",
-# "URL") or a noun for a value ("av-number", "b23.tv-link", "video-id").
-_KIND_OF_VALUE = re.compile(r"[A-Z]{2,}|-(?:number|link|url|id|path|file|name)$")
+# A part of a placeholder that names a kind of reference, not a literal value: "BVID",
+# "av-number", "b23.tv-link", "bilibili-video-URL"; two of them make the placeholder
+# ("<by-name|by-id>" stays a choice of two modes).
+_KIND_OF_VALUE = re.compile(r"(?i:(?:^|[-.])(?:url|uri|id|number|link|path))$|^[A-Z0-9]*ID$")
 
 
 def _choices(value: str) -> list[str] | None:
@@ -210,7 +211,7 @@ def _choices(value: str) -> list[str] | None:
         parts = [p.strip() for p in re.split(r"\||,", inner) if p.strip()]
         if any(p == "-" or p.lower() in _PLACEHOLDERS for p in parts):
             return None  # "FILE|-", "URL|FILE", "<path|url>": a value of either kind, no choices
-        if value[:1] == "<" and any(_KIND_OF_VALUE.search(p) for p in parts):
+        if value[:1] == "<" and sum(bool(_KIND_OF_VALUE.search(p)) for p in parts) >= 2:
             return None  # "<BVID | av-number | b23.tv-link>": kinds of reference, no choices
         if len(parts) >= 2 and all(re.fullmatch(r"[\w.:-]+", p) for p in parts):
             return parts
