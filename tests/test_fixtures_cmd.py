@@ -212,3 +212,22 @@ def test_a_sample_that_cannot_be_copied_fails_with_the_reason(
     assert "is a named pipe" in result.stdout and "Traceback" not in result.stdout + result.stderr
     copies = Path(os.environ["APP_RUN_HOME"]) / "tests"
     assert not [p for p in copies.rglob("*") if p.is_dir() and p.name == "greet"]
+
+
+def test_update_never_writes_through_a_link_out_of_the_app(
+    tmp_path: Path, runtime_env: Path
+) -> None:
+    """A reviewer's: a samples/ linked to a folder outside the APP had `--update` write
+    expected.json there (over a file of that name, if any)."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "input.json").write_text('{"who": "ann"}')
+    (outside / "expected.json").write_text("keep me")
+    app = make_app(
+        tmp_path / "app",
+        {"greet": {"input": {"who": "string"}, "steps": [code("hello", "ok", "hi")]}},
+    )
+    (app / "pipelines/greet/samples").symlink_to(outside)
+    result = invoke("test", app, "--update")
+    assert result.exit_code == 1 and "outside the APP" in result.stdout
+    assert (outside / "expected.json").read_text() == "keep me"

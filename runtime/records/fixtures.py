@@ -23,6 +23,7 @@ test`` does not meet the first one's files.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,7 +109,19 @@ def run_fixture(
         return FixtureResult(name, "failed", exc.one_line())
     if result.status != "succeeded":
         return FixtureResult(name, "failed", failure_line(result), result.run_id)
-    return compare(samples / "expected.json", result.output, name, result.run_id, update)
+    expected = samples / "expected.json"
+    if update and not _inside(expected, app.root):
+        where = os.path.realpath(expected)
+        return FixtureResult(name, "failed", f"not recorded: {expected} leads to {where}, "
+                             "outside the APP", result.run_id)  # fmt: skip
+    return compare(expected, result.output, name, result.run_id, update)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """Whether ``path``, its links followed, stays inside ``root`` (a samples/ linked
+    elsewhere would have --update write over a file outside the APP)."""
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    return real == top or real.startswith(top + os.sep)
 
 
 def failure_line(result: RunResult) -> str:
