@@ -1557,3 +1557,13 @@ def test_the_environment_rules_read_no_more_than_they_should(tmp_path: Path) -> 
         "  execSync('ffprobe x');\n}\n"
     )
     assert [p for _n, line, p in _node_lines(node) if "Sync" in line] == [False, False]
+
+
+def test_a_here_string_is_no_heredoc_for_the_scripts_own_variables() -> None:
+    """The second read of this change: the variables pass kept its own heredoc pattern, which
+    took `grep x <<< input` for a heredoc and skipped the rest of the script; it now uses the
+    shell parser's (``shell.HEREDOC``)."""
+    from skill2app.converter.inventory.program_needs import _own_variables
+
+    assert _own_variables("grep x <<< input\nTOKEN=1\n") == ({"TOKEN"}, set())
+    assert _own_variables("cat > .env <<EOF\nAPI_KEY=x\nEOF\nB=2\n") == ({"B"}, set())

@@ -74,11 +74,11 @@ def _gated(inventory: Inventory) -> dict[tuple[str, str], str]:
         if not named or not _APPROVAL.search(piece):
             continue
         line = doc.body_line + body.count("\n", 0, max(start, 0))
+        shown = [g for m in _ADDED.finditer(piece) for g in m.groups() if g]  # once a piece
         for name in named:
             if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", piece):
                 continue
             program = programs[name]
-            shown = [g for m in _ADDED.finditer(piece) for g in m.groups() if g]
             added = [f for f in shown if _switch(program, f)]
             flag = added[0] if len(added) == 1 and len(named) == 1 else ""
             found.setdefault((program.path, flag), f"{doc.path}:{line}")

@@ -41,8 +41,7 @@ def leave_interactive(plan: Plan, inventory: Inventory) -> None:
             f"asks its questions on the terminal ({path}:{line}); "
             "a pipeline step has none to answer them"
         )
-        topic = path if len(pipeline.steps) == 1 else pipeline.name
-        return Kept(topic, why, pipeline.source)
+        return Kept(_topic(pipeline, path), why, pipeline.source)
 
     asking = {p.path for p in inventory.programs if p.prompts_at}
     _leave_running(plan, asking, kept)
@@ -95,8 +94,7 @@ def leave_reaching_out(plan: Plan, inventory: Inventory) -> None:
             f"its code reads or writes {place} above the skill's folder by a fixed path "
             f"({path}:{line}): the workspace it is installed in, another place in an APP"
         )
-        topic = path if len(pipeline.steps) == 1 else pipeline.name
-        return Kept(topic, why, pipeline.source)
+        return Kept(_topic(pipeline, path), why, pipeline.source)
 
     doc = inventory.skill
     if not _GUARDS_PRIVACY.search(f"{doc.frontmatter.description}\n{doc.body}"):
@@ -143,6 +141,12 @@ def _leave_running(plan: Plan, programs: set[str], kept: Callable[[Pipeline, str
             plan.skill_mode.append(item)
 
 
+def _topic(pipeline: Pipeline, program: str) -> str:
+    """What a Skill-mode entry is about: the program a one-step pipeline runs, else the
+    pipeline."""
+    return program if len(pipeline.steps) == 1 else pipeline.name
+
+
 def leave_unmappable(plan: Plan, inventory: Inventory) -> None:
     """Leave to Skill mode, with the reason, every pipeline that does not fit the skill (a
     program whose command line the steps cannot satisfy): one unusual program never stops
@@ -155,7 +159,7 @@ def leave_unmappable(plan: Plan, inventory: Inventory) -> None:
     for index in sorted(errors, reverse=True):
         pipeline = plan.pipelines.pop(index)
         programs = unique([s.program for s in pipeline.steps if isinstance(s, CodeStep)])
-        topic = programs[0] if len(pipeline.steps) == 1 and programs else pipeline.name
+        topic = _topic(pipeline, programs[0]) if programs else pipeline.name
         reason = f"its command line could not be mapped to a pipeline: {errors[index][0]}"
         plan.skill_mode.append(Kept(topic, reason, pipeline.source))
 

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from skill2app.converter.analyzers.document import ancestors
 from skill2app.converter.analyzers.text import (
     humanize,
     keys,
@@ -39,7 +40,6 @@ from skill2app.converter.plan.model import CodeStep, Input, Pipeline, Sample, Wr
 if TYPE_CHECKING:
     from skill2app.converter.inventory.markdown import CodeBlock
     from skill2app.converter.inventory.model import Inventory
-    from skill2app.converter.inventory.skill import SkillDoc
 
 PATH = re.compile(
     r"^[\w./-]*[\w-]\.(pdf|csv|tsv|xlsx|xls|docx|pptx|txt|md|json|png|jpe?g|gif|webp|html|xml|"
@@ -117,7 +117,7 @@ def snippet_pipelines(inventory: Inventory, taken: set[str]) -> list[Pipeline]:
             continue
         if any(
             ADVICE.match(title_text(doc.sections[at].title) or doc.sections[at].title)
-            for at in _above(doc, block.section)
+            for at in ancestors(doc, block.section)
             if doc.sections[at].level > 1  # the skill's own title is no advice
         ):
             continue  # "## Best Practices" > "### Handle Errors Gracefully": how, not a task
@@ -141,16 +141,6 @@ ADVICE = re.compile(
     r"getting started)\s*$",
     re.I,
 )
-
-
-def _above(doc: SkillDoc, index: int) -> list[int]:
-    """The sections ``index`` is under, nearest first (not itself)."""
-    found = []
-    at = doc.parents[index]
-    while at >= 0 and at not in found:
-        found.append(at)
-        at = doc.parents[at]
-    return found
 
 
 def _shape(snippet: Snippet, title: str) -> tuple[str, frozenset[str], tuple[str, ...]]:

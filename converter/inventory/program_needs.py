@@ -16,7 +16,7 @@ import re
 from skill2app.converter.inventory.imports import LocalFiles, outside_from
 from skill2app.converter.inventory.python_needs import PythonNeeds
 from skill2app.converter.inventory.requirements import COMMON_COMMANDS, Collector, from_commands
-from skill2app.converter.inventory.shell import simple_commands
+from skill2app.converter.inventory.shell import HEREDOC, simple_commands
 
 NODE_BUILTINS = frozenset(
     "fs path os child_process util url http https http2 crypto events stream readline process "
@@ -252,7 +252,7 @@ def _own_variables(source: str) -> tuple[set[str], set[str]]:
         if ending:
             ending = "" if line.strip() == ending else ending
             continue
-        heredoc = _HEREDOC_START.search(line[:MAX_SHELL_LINE])
+        heredoc = HEREDOC.search(line[:MAX_SHELL_LINE])
         ending = heredoc.group(1) if heredoc else ""
         match = _SHELL_ASSIGN.match(line[:MAX_SHELL_LINE])
         if match is None:
@@ -265,7 +265,6 @@ def _own_variables(source: str) -> tuple[set[str], set[str]]:
 
 
 MAX_SHELL_LINE = 500  # characters of a line read for an assignment
-_HEREDOC_START = re.compile(r"<<-?\s*['\"]?([A-Za-z_]\w*)['\"]?")
 
 
 def _check_needed(line: str, after: list[str]) -> bool:

@@ -37,10 +37,11 @@ def prose_block(text: str) -> bool:
     lines = [words for words in lines if not words[0].startswith("#")]  # comments: neither
     # a letter's labels and greetings ("Subject: ...", "- Quote Deadline: {deadline}",
     # "Dear {name},"): neither, when a sentence says the block is prose
-    labels = [words for words in lines if _label(words)]
+    label = [_label(words) for words in lines]
+    labels = sum(label)
     sentences = 0
-    for words in lines:
-        if labels and _label(words):
+    for words, is_label in zip(lines, label, strict=True):
+        if labels and is_label:
             continue  # neither a sentence nor a command ("Note: ..." is not both)
         if _COMMAND_START.match(words[0]) or any(_SCRIPT_PATH.search(w) for w in words):
             continue  # `python scripts/generate.py "A sunset over the mountains"`
@@ -48,7 +49,7 @@ def prose_block(text: str) -> bool:
         options = any(w.startswith("-") and len(w) > 1 and w[1] != " " for w in words[1:])
         sentences += len(words) >= 6 and plain * 4 >= len(words) * 3 and not options
     if sentences and labels:
-        return sentences * 2 >= len(lines) - len(labels)
+        return sentences * 2 >= len(lines) - labels
     return bool(lines) and sentences * 2 >= len(lines)
 
 
@@ -84,7 +85,8 @@ _KEYWORDS = ("if", "then", "else", "elif", "while", "until", "do", "!", "{")
 _OPERATORS = {"&&", "||", ";", "|", "&", "(", ")", ";;", "|&"}
 _REDIRECT = re.compile(r"^(?:\d*>>?|<<?<?|>&|&>>?|<&|>\||\d+<)$")
 _ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_HEREDOC = re.compile(r"(?<!<)<<(?!<)-?\s*['\"]?([A-Za-z_][\w]*)['\"]?")
+# `<<EOF`, `<<-'END'`: a heredoc and the word that closes it; never `<<<` (a here-string).
+HEREDOC = re.compile(r"(?<!<)<<(?!<)-?\s*['\"]?([A-Za-z_][\w]*)['\"]?")
 _PROMPT = re.compile(r"^\s*(?:\$|%|>|PS>)\s+")
 
 
@@ -158,7 +160,7 @@ def logical_lines(
                 full = "\n".join([full, *raw[offset + 1 : end + 1]])
                 joined_until = end
                 break
-        match = _HEREDOC.search(full)
+        match = HEREDOC.search(full)
         if match:
             heredoc, body, tabs = match.group(1), [], match.group(0).startswith("<<-")
         out.append((start, full, []))
@@ -478,7 +480,7 @@ def _flush(
             redirect = ""
         elif _REDIRECT.match(word):
             redirect = word
-        elif _HEREDOC.match(word):
+        elif HEREDOC.match(word):
             stdin = Stdin("text", bodies.pop(0) if bodies else "")
         else:
             argv.append(word)
