@@ -343,6 +343,51 @@ def test_the_validate_script_cross_checks_earlier_outputs(
     assert done.returncode == (1 if errors else 0)
 
 
+def test_an_object_covers_its_keys_and_a_count_may_be_a_number(skill: Path) -> None:
+    """Round 29: values keyed by name were compared whole to the list of names, and a count
+    against an earlier step's integer counted that integer as one item: both scripts rejected
+    every correct answer."""
+    import subprocess
+    import sys
+
+    data = plan_data()
+    advise = data["pipelines"][0]["steps"][2]
+    advise["schema"]["properties"]["values"] = {"type": "object"}
+    advise["rules"] = [
+        {"check": "covers", "field": "values", "of": "steps.find.output.found"},
+        {"check": "count", "field": "advice", "equals": "steps.list_words.output.count"},
+    ]
+    advise_answer = {"advice": [{"word": "foo", "instead": "x"}, {"word": "bar", "instead": "y"}]}
+    data["pipelines"][0]["sample"]["answers"]["advise"] = advise_answer | {
+        "values": {"foo": "x", "bar": "y"}
+    }
+    assert check_plan(plan_from_dict(data), build_inventory(skill)) == []
+    script = render_into(skill, data) / "pipelines/find-banned-words/steps/validate_advise.py"
+
+    def verdict(answer: dict[str, Any]) -> list[str]:
+        payload = {
+            "output": answer,
+            "steps": {
+                "list_words": {"output": {"words": ["foo", "bar"], "count": 2}},
+                "find": {"output": {"found": ["foo", "bar"], "exit_code": 1}},
+            },
+        }
+        done = subprocess.run(
+            [sys.executable, str(script)],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        return json.loads(done.stdout).get("errors", [])
+
+    assert verdict(advise_answer | {"values": {"foo": "x", "bar": "y"}}) == []
+    assert verdict({"advice": advise_answer["advice"][:1], "values": {"foo": "x"}}) == [
+        'output.values: "bar" is missing; it is in steps.find.output.found',
+        "output.advice has 1 items; 2 are expected",
+    ]
+
+
 def test_a_version_1_plan_is_still_read(tmp_path: Path) -> None:
     data = plan_data()
     data["plan_version"] = 1

@@ -218,6 +218,25 @@ def test_adapter_reads_earlier_step_outputs_and_fields(adapter: ModuleType, tmp_
     ]
 
 
+def test_adapter_leaves_out_an_empty_word_and_its_flag(adapter: ModuleType, tmp_path: Path) -> None:
+    """Round 29: `--title "" --cover ""` from an optional input defaulting to "" (or an earlier
+    step's "") gave the program an empty word, which its argv loop took for the Markdown path."""
+    adapter.SPEC = {
+        **adapter.SPEC,
+        "inputs": {**adapter.SPEC["inputs"], "title": {"required": False, "default": ""}},
+    }
+    payload = {"input": {"title": ""}, "steps": {"check": {"output": {"cover": ""}}}}
+    args = [
+        {"from": "input.path"},
+        {"flag": "--title", "from": "input.title"},
+        {"flag": "--cover", "from": "check.output.cover"},
+        {"from": "check.output.cover"},
+        {"flag": "--sep", "value": ""},  # a literal "" is the plan's own choice
+    ]
+    payload["input"]["path"] = "article.md"
+    assert argv(adapter, args, payload, tmp_path) == ["article.md", "--sep", ""]
+
+
 def test_adapter_passes_a_value_as_a_temporary_file(adapter: ModuleType, tmp_path: Path) -> None:
     payload = {"input": {"note": "plain"}, "steps": {"draft": {"output": {"a": [1, 2]}}}}
     args = [

@@ -142,7 +142,9 @@ of the skill's sentences a program can check — line or sentence length, forbid
 spacing, full-width punctuation — on one field of the answer; message?}; paths are dotted \
 fields of the answer with [] for every item of a list (field_values[].field_id); of/to/equals \
 may be input.<name> or steps.<step>.output.<field>. required means present and not empty \
-(an empty list fails it).
+(an empty list fails it); subset and covers take an object's keys as its members (values \
+keyed by name cover a list of names); count's equals may be a number, or a path to a list \
+or to a number (an item_count an earlier step printed).
 - sample: {input: {...}, answers: {<llm step>: <answer>}} — input values that make the \
 pipeline run: real files of the skill when it has some, else sample files app-convert \
 creates when a value names them: samples/one-page.pdf, samples/form.pdf (a fillable form: \

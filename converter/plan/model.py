@@ -67,8 +67,8 @@ OUTPUT_TYPES = ("string", "integer", "number", "boolean", "array", "object")
 RULE_CHECKS = {
     "required": ("fields",),  # these fields are present and not empty
     "subset": ("of",),  # every value at field is among the values at `of`
-    "covers": ("of",),  # every value at `of` is among the values at field
-    "count": ("equals",),  # len(field) == len(value at `equals`) or that number
+    "covers": ("of",),  # every value at `of` is among the values (an object: keys) at field
+    "count": ("equals",),  # len(field) == that number, the number at `equals`, or its length
     "equals": ("to",),  # the value at field equals the value at `to`
     "pattern": ("pattern",),  # every string at field matches the regular expression
     "enum": ("values",),  # every value at field is one of values

@@ -12,7 +12,9 @@ argv    built from SPEC["args"], in order. Each arg is a literal (`value`), a pi
         (`as: file`). With a `flag`: true adds the bare flag, false leaves it out, an array
         repeats it (`--tag a --tag b`), or with `spread` gives it once (`--set a b`); a flag
         with neither `value` nor `from` is always passed. An optional
-        input that is absent, null, "" or [] takes its default, else is left out. A
+        input that is absent, null, "" or [] takes its default, else is left out; a `from`
+        whose value is "" is left out too (with its flag: `--title ""` would give the
+        program an empty word it may take for its next positional). A
         leading ~/ expands to the home folder, as a shell would have done.
 stdout  {"output": ...}: what the program printed, parsed as JSON when SPEC["stdout"] is
         "json", else {"stdout": "<text>"}.  Printed output that is only an error (text
@@ -139,7 +141,7 @@ def words(index: int, arg: dict, payload: dict, scratch: Path) -> list[str]:
         value = arg["value"]
     else:
         return [flag]
-    if value is None:
+    if value is None or (value == "" and "from" in arg):
         return []
     if arg.get("as") == "file":
         suffix = ".txt" if isinstance(value, str) else ".json"

@@ -97,7 +97,7 @@ def field_problems(check: dict, payload: dict) -> list[str]:
         return [f"{where}: {value[:80]} {say} {check['of']}" for value in extra[:5]]
     if kind == "count":
         target = check["equals"]
-        want = target if isinstance(target, int) else len(_flat(values_at(target, payload)))
+        want = target if isinstance(target, int) else _size(values_at(target, payload))
         have = len(_flat(found))
         return [] if have == want else [f"{where} has {have} items; {want} are expected"]
     if kind == "equals":
@@ -119,10 +119,19 @@ def field_problems(check: dict, payload: dict) -> list[str]:
 
 
 def _flat(values: list) -> list:
-    """A list path's values: the items of the one list it names, or the values found."""
-    if len(values) == 1 and isinstance(values[0], list):
-        return values[0]
+    """A path's members: the items of the one list it names, the keys of the one object it
+    names (a mapping of names to values covers those names), or the values found."""
+    if len(values) == 1 and isinstance(values[0], (list, dict)):
+        return list(values[0])
     return values
+
+
+def _size(values: list) -> int:
+    """How many items a count's target stands for: the number it names (an earlier step's
+    ``item_count``), else how many members it has."""
+    if len(values) == 1 and isinstance(values[0], int) and not isinstance(values[0], bool):
+        return values[0]
+    return len(_flat(values))
 
 
 def sentences(value: str, unit: str) -> list[str]:
