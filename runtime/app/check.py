@@ -16,6 +16,7 @@ import re
 from functools import cache
 from typing import Any
 
+from skill2app.runtime.app.bounds import inside
 from skill2app.runtime.app.diagnostic import Diagnostic
 from skill2app.runtime.app.document import Document, plain
 from skill2app.runtime.app.model import LIFECYCLE, App
@@ -93,12 +94,11 @@ def errors_in(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 
 
 def check_document(app: App, dirname: str, doc: Document) -> list[Diagnostic]:
-    real = doc.path.resolve()
-    if not real.is_relative_to(app.root):  # pipeline.yaml, or its folder, is a link out
+    if not inside(doc.path, app.root):  # pipeline.yaml, or its folder, is a link out
         return [
             Diagnostic(
                 "error",
-                f"pipeline.yaml is outside the APP: a symlink takes it to {real}",
+                f"pipeline.yaml is outside the APP: a symlink takes it to {doc.path.resolve()}",
                 Where(doc.path),
                 "keep every pipeline's files inside the APP folder (copy it in)",
             )

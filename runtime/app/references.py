@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from skill2app.runtime.app.bounds import inside
 from skill2app.runtime.app.diagnostic import Diagnostic
 from skill2app.runtime.app.document import Document
 from skill2app.runtime.app.model import App
@@ -30,14 +31,6 @@ INTERPRETER = re.compile(
     r"ruby|perl|php|lua|Rscript)$"
 )
 NO_SCRIPT = {"-c", "-m", "-e", "--eval", "-p", "--print", "-E"}  # the code is inline: no script
-
-
-def _inside(app: App, path: Path) -> bool:
-    try:
-        path.resolve().relative_to(app.root)
-        return True
-    except ValueError:
-        return False
 
 
 def _via_link(path: Path) -> str:
@@ -58,7 +51,7 @@ def check_file(app: App, doc: Document, keys: tuple, relpath: str, kind: str) ->
             return check_command(app, doc, keys[1], relpath, key="validate")
         target = words[0]
     path = doc.path.parent / target
-    if Path(target).is_absolute() or not _inside(app, path):
+    if Path(target).is_absolute() or not inside(path, app.root):
         return [
             Diagnostic(
                 "error",
@@ -155,7 +148,7 @@ def ref_problems(schema: Any, path: Path, root: Path) -> list[str]:
             problems.append(f"schema $ref {ref!r} is not a file inside the APP (never fetched)")
             continue
         file = path.parent / target
-        if not file.resolve().is_relative_to(root.resolve()):
+        if not inside(file, root):
             problems.append(f"schema $ref {ref!r} is outside the APP{_via_link(file)}")
         elif not file.is_file():
             problems.append(f"schema $ref {ref!r}: file not found")
@@ -171,7 +164,7 @@ def local_registry(schema_file: Path, root: Path) -> Any:
         if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", uri) or uri.startswith("/"):
             raise LookupError(f"{uri!r} is not a file inside the APP: app-run fetches nothing")
         file = (schema_file.parent / uri).resolve()
-        if not file.is_relative_to(root.resolve()) or not file.is_file():
+        if not inside(file, root) or not file.is_file():
             raise LookupError(f"{uri!r} is not a file inside the APP")
         return Resource.from_contents(json.loads(file.read_text(encoding="utf-8")))
 
@@ -244,7 +237,7 @@ def _path_problem(
     if Path(word).is_absolute():
         return None  # the system's own, named in full (/usr/bin/env, /opt/tools/x.py)
     path = doc.path.parent / word
-    if not _inside(app, path):
+    if not inside(path, app.root):
         what = "path" if role == "argument" and not scriptish else "script"
         return (
             f"{key} {what} {word!r} is outside the APP{_via_link(path)}",

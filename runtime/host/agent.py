@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skill2app.runtime.app.bounds import inside
 from skill2app.runtime.app.model import App
 from skill2app.runtime.app.secrets import Scrubber
 from skill2app.runtime.app.skill_md import read_skill_md
@@ -128,11 +129,7 @@ def _candidates(folder: Path, root: Path) -> list[Path]:
 
 def _inside(path: Path, root: Path) -> bool:
     """A regular file whose real place is inside the APP."""
-    try:
-        real = path.resolve()
-    except (OSError, RuntimeError):
-        return False
-    return real.is_relative_to(root.resolve()) and real.is_file()
+    return inside(path, root) and path.is_file()
 
 
 def _skipped(path: Path) -> bool:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from skill2app.runtime.app.bounds import inside
 from skill2app.runtime.app.config import Config, state_home
 from skill2app.runtime.app.model import App
 from skill2app.runtime.errors import AppRunError
@@ -110,18 +111,11 @@ def run_fixture(
     if result.status != "succeeded":
         return FixtureResult(name, "failed", failure_line(result), result.run_id)
     expected = samples / "expected.json"
-    if update and not _inside(expected, app.root):
+    if update and not inside(expected, app.root):
         where = os.path.realpath(expected)
         return FixtureResult(name, "failed", f"not recorded: {expected} leads to {where}, "
                              "outside the APP", result.run_id)  # fmt: skip
     return compare(expected, result.output, name, result.run_id, update)
-
-
-def _inside(path: Path, root: Path) -> bool:
-    """Whether ``path``, its links followed, stays inside ``root`` (a samples/ linked
-    elsewhere would have --update write over a file outside the APP)."""
-    real, top = os.path.realpath(path), os.path.realpath(root)
-    return real == top or real.startswith(top + os.sep)
 
 
 def failure_line(result: RunResult) -> str:

@@ -1,0 +1,43 @@
+"""runtime/app/bounds.py: the one test of "inside the APP" that references, schema $refs,
+agent programs and recorded fixtures share (three copies of it before, each a little
+different: one resolved the root, one did not, one raised on a link loop)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from skill2app.runtime.app.bounds import inside
+
+
+def test_inside_follows_links_and_dots(tmp_path: Path) -> None:
+    app, other = tmp_path / "app", tmp_path / "app2"
+    (app / "samples").mkdir(parents=True)
+    other.mkdir()
+    (other / "secret.txt").write_text("x", encoding="utf-8")
+    (app / "samples" / "in.txt").write_text("x", encoding="utf-8")
+    os.symlink(other / "secret.txt", app / "samples" / "out.txt")
+    os.symlink(app / "samples" / "in.txt", app / "alias.txt")
+    assert inside(app, app)
+    assert inside(app / "samples" / "in.txt", app)
+    assert inside(app / "alias.txt", app)  # a link that stays in
+    assert inside(app / "not-yet-written.json", app)  # a file to be written
+    assert not inside(app / "samples" / "out.txt", app)  # a link out
+    assert not inside(app / ".." / "app2" / "secret.txt", app)  # a sibling sharing a prefix
+    assert not inside(other, app)
+
+
+def test_a_link_loop_is_no_error(tmp_path: Path) -> None:
+    app = tmp_path / "app"
+    app.mkdir()
+    os.symlink(app / "b", app / "a")
+    os.symlink(app / "a", app / "b")
+    assert inside(app / "a", app)  # realpath stops inside the loop's own folder
+
+
+def test_a_root_given_through_a_link_is_the_same_root(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    (real / "pipelines").mkdir(parents=True)
+    os.symlink(real, tmp_path / "via")
+    assert inside(tmp_path / "via" / "pipelines", real)
+    assert inside(real / "pipelines", tmp_path / "via")
