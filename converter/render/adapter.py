@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from skill2app.converter.inventory.programs.interface import Param, as_run, before
+from skill2app.converter.inventory.programs.interface import (
+    OUTPUT_FILE_NAMES,
+    Param,
+    as_run,
+    before,
+)
 from skill2app.converter.inventory.programs.language import DEFAULT_INTERPRETER
 from skill2app.converter.inventory.programs.program import Program
 from skill2app.converter.plan.model import Arg, CodeStep, Pipeline
@@ -82,16 +87,9 @@ def _arg_spec(arg: Arg, program: Program | None, subcommand: str) -> dict[str, A
         data["saves"] = True
         if isinstance(param.default, str) and _file_name(param.default):
             data["saves_by_default"] = param.default  # where it writes when not told
-    elif not arg.flag and arg.ref.removeprefix("input.") in _OUTPUT_POSITIONALS:
+    elif not arg.flag and arg.ref.removeprefix("input.") in OUTPUT_FILE_NAMES:
         data["saves"] = True  # `gen.py TYPE OUTPUT_PATH`: ./output/ may not exist yet
     return data
-
-
-# Positionals whose input says they name the file the program writes (tool-drawio, round 28:
-# `generate-from-template.py architecture ./output/arch.svg` failed on a missing ./output/).
-_OUTPUT_POSITIONALS = frozenset(
-    {"output", "output_path", "output_file", "outfile", "out_file", "out_path"}
-)
 
 
 def _file_name(text: str) -> bool:

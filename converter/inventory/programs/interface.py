@@ -13,10 +13,13 @@ from typing import Any
 
 # Frameworks whose declaration is complete: every flag the program takes is declared.
 AUTHORITATIVE = ("argparse", "click", "typer", "commander", "yargs")
-# What a flag naming the file a program writes is called (``--output``, ``-o``, ``--dest``).
-OUTPUT_FILE_DESTS = frozenset(
-    {"output", "out", "output_file", "outfile", "output_path", "o", "dest"}
+# What an argument naming the file a program writes is called: a positional only by these
+# (``gen.py TYPE OUTPUT_PATH``: round 28's tool-drawio), a flag by these or a short word
+# (``--output``, ``-o``, ``--dest``) that as a positional could name anything.
+OUTPUT_FILE_NAMES = frozenset(
+    {"output", "output_path", "output_file", "outfile", "out_file", "out_path"}
 )
+OUTPUT_FILE_DESTS = OUTPUT_FILE_NAMES | {"out", "o", "dest"}
 _NOT_IDENT = re.compile(r"[^a-z0-9_]+")
 
 
