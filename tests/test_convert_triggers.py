@@ -238,6 +238,24 @@ def test_titles_and_negatives_never_become_triggers(tmp_path: Path) -> None:
     assert comment.description == "Add a comment to the unpacked document"
 
 
+def test_a_lead_in_naming_the_code_is_no_trigger(tmp_path: Path) -> None:
+    """Round 31's semgrep: "**Merge command (Step 5):**" above the merge command became the
+    trigger "Merge command (Step 5)"."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: scans\ndescription: Scan code and merge the results.\n---\n"
+            "# Scans\n\n**Merge command (Step 5):**\n\n```bash\npython scripts/merge.py "
+            "raw/ out.sarif\n```\n\nMerge the SARIF files (all of them):\n\n```bash\n"
+            "python scripts/merge.py raw/ all.sarif\n```\n",
+            "scripts/merge.py": "import sys\nprint(sys.argv)\n",
+        },
+    )
+    triggers = plan.pipelines[0].triggers
+    assert triggers and not any("command" in t.lower() or "(" in t for t in triggers), triggers
+    assert plan.pipelines[0].description == "Merge the SARIF files (all of them)"
+
+
 def test_a_quoted_request_goes_to_its_pipeline(tmp_path: Path) -> None:
     plan = plan_of(
         tmp_path,

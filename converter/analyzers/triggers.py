@@ -159,7 +159,16 @@ def title_text(title: str) -> str:
         return ""
     if "--" in text or is_rule(text):  # "单选字段必须传 --property": a rule about a flag
         return ""
+    if NAMES_THE_CODE.search(text):  # "Merge command (Step 5)": a label of the code below
+        return ""
     return text
+
+
+# A title or lead-in that only names the code below it ("Merge command", "Basic usage",
+# "调用示例"), not the task it does.
+NAMES_THE_CODE = re.compile(
+    r"\b(?:commands?|usage|syntax|examples?|snippets?|invocation)$|(?:命令|用法|示例)$", re.I
+)
 
 
 def as_task(title: str) -> str:
@@ -383,6 +392,9 @@ def describing(prose: str) -> str:
     sentence = AGENT_WORDS.sub("", first_sentence(prose)).strip(" ,:;")
     purpose = _PURPOSE.match(sentence)  # "To bundle the app into one HTML file: This ..."
     sentence = capital(purpose.group(1)) if purpose else sentence
+    label = re.match(r"([^:：]{1,40})[:：]\s*(\S.*)", sentence)  # "Merge command (Step 5): ..."
+    if label and NAMES_THE_CODE.search(re.sub(r"\s*[(（][^()（）]*[)）]", "", label.group(1))):
+        sentence = capital(label.group(2))
     if not sentence or len(sentence) > 120 or INSTRUCTION.match(sentence):
         return ""
     if re.search(r"[/`<>{}]|\b(?:python3?|node|bash)\s", sentence) or is_negative(sentence):
