@@ -42,7 +42,8 @@ DEFAULT_MIRRORS = Path("/work/.mirror")
 # fresh13 for round 18; fresh14 for round 19; fresh15 for round 20; fresh16 for round 21;
 # fresh17 for round 22; fresh18 for round 23; fresh19 for round 24; fresh20 for round 25;
 # fresh21 for round 26; fresh22 for round 27; fresh23 for round 28; fresh24 for round 29;
-# fresh25 for round 30; fresh26 for round 31; fresh27 for round 32
+# fresh25 for round 30; fresh26 for round 31; fresh27 for round 32; fresh28 for round 33;
+# fresh29 for round 34
 SETS = (
     "dev",
     "test",
@@ -73,6 +74,8 @@ SETS = (
     "fresh25",
     "fresh26",
     "fresh27",
+    "fresh28",
+    "fresh29",
 )
 _SOURCE = re.compile(r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<commit>[0-9a-f]{7,40}):(?P<path>\S+)$")
 _KEY = re.compile(r"^(set|source):\s*(\S+)\s*$", re.M)
