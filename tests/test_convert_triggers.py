@@ -501,6 +501,18 @@ def test_a_phrase_cut_out_of_a_sentence_is_no_trigger() -> None:
     for kept in ("which tests failed", "what is this for", "where is this from", "explain that"):
         assert clean(kept) == kept
     assert clean("sum column A") == "sum column A"
+
+
+def test_a_list_of_formats_or_a_cut_remark_is_no_trigger() -> None:
+    """feishu-image-ocr, uipath-planner (the inventory over every set): a slash list of
+    formats, and a remark cut off at its open bracket, became triggers."""
+    assert clean("png/jpg/jpeg/bmp/gif/webp/tiff 等常见图片格式") == ""
+    assert clean("PDD / SDD files (pdd") == "PDD / SDD files"
+    assert clean("measure latency/bandwidth/jitter") == "measure latency/bandwidth/jitter"
+    assert clean("convert docs/report.md to PDF") == "convert docs/report.md to PDF"
+    assert (
+        clean("merge a.pdf and b.pdf (keep bookmarks)") == "merge a.pdf and b.pdf (keep bookmarks)"
+    )
     assert clean("scale the deployment to 0") == "scale the deployment to 0"
 
 

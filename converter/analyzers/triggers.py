@@ -198,6 +198,7 @@ def clean(phrase: str) -> str:
     "" when it is too long, negative or has nothing to route on."""
     text = strip_markdown(phrase).strip(" \"'“”「」:：;；,，").rstrip(".。!！")
     text = _WARNING.sub("", text).strip()
+    text = _UNCLOSED.sub("", text).strip()  # "PDD / SDD files (pdd": the remark cut short
     if text.count('"') % 2 or len(re.findall(r"(?<!\w)'|'(?!\w)", text)) % 2:
         text = re.sub(r"\"|(?<!\w)'|'(?!\w)", "", text)  # a quote cut in half: "of 'Word doc"
     if not text or len(text) > MAX_LENGTH or is_negative(text) or not worth(text):
@@ -208,12 +209,18 @@ def clean(phrase: str) -> str:
         return ""
     if _ONLY_A_PRONOUN.match(text):  # "create one": the object is said elsewhere
         return ""
-    if text.count(" / ") >= 2:  # "太大 / 太长 / 精简 / 瘦身": keywords, not a request
-        return ""
+    if text.count(" / ") >= 2 or _SLASHED.search(text):  # "太大 / 太长 / 精简", "png/jpg/gif/bmp"
+        return ""  # keywords or formats listed, not a request
     # "scripts/x.py", "Edit XML 0", "manipulate Word documents (", "一次调用即可完成"
     if _JUNK.search(text) or _REMARK.search(text) or _FRAGMENT.search(text):
         return ""
     return text
+
+
+# A bracket opened and never closed, with what follows it; four or more words in a row
+# joined by slashes (a list of formats or keywords).
+_UNCLOSED = re.compile(r"\s*[(（\[][^)）\]]*$")
+_SLASHED = re.compile(r"(?<![/\w])[^\s/]+(?:/[^\s/]+){3,}(?![/\w])")
 
 
 # A request whose only object is a program, whatever it does ("run the script", "help me
