@@ -571,6 +571,45 @@ def test_argparse_cli() -> None:
     ]
 
 
+DISPATCHED = '''"""Goal loop engine."""
+import argparse, sys
+def cmd_lock(argv):
+    parser = argparse.ArgumentParser(prog="goal_loop.py lock")
+    parser.add_argument("files", nargs="+")
+    parser.add_argument("--out", required=True)
+    return parser.parse_args(argv)
+def cmd_halt(argv):
+    parser = argparse.ArgumentParser(prog="goal_loop.py halt", description="Stop on a stall.")
+    parser.add_argument("history")
+    parser.add_argument("--window", type=int, default=6)
+    return parser.parse_args(argv)
+def cmd_other(argv):
+    parser = argparse.ArgumentParser(prog="goal_loop.py other")  # no branch runs it
+    parser.add_argument("--x")
+def main():
+    command, rest = sys.argv[1], sys.argv[2:]
+    if command == "lock":
+        return cmd_lock(rest)
+    if command == "halt":
+        return cmd_halt(rest)
+'''
+
+
+def test_one_parser_per_subcommand_picked_by_hand() -> None:
+    """goal-loop (round 32): `ArgumentParser(prog="goal_loop.py lock")` in each cmd_ function,
+    main() comparing argv[0] with "lock": the first parser was taken for the whole program, so
+    every pipeline ran `goal_loop.py FILES --out X` without its subcommand."""
+    command, _doc = extract_python_cli(DISPATCHED)
+    assert command is not None and command.params == []
+    assert sorted(command.subcommands) == ["halt", "lock"]
+    assert _params(command.subcommands["lock"]) == [
+        ("files", "positional", "array", True, None, None, []),
+        ("--out", "flag", "string", True, None, None, []),
+    ]
+    assert command.subcommands["halt"].description == "Stop on a stall."
+    assert command.subcommands["halt"].flag("--window").type == "integer"
+
+
 SHARED = """import argparse
 def add_common(parser):
     parser.add_argument("--store", default=".versions.jsonl")

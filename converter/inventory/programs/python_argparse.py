@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import re
 from typing import Any
 
 from skill2app.converter.inventory.programs.interface import (
@@ -65,6 +66,8 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
     groups: dict[str, Command] = {}  # subparsers variable → parent parser
     root: Command | None = None
     first: Command | None = None  # the program's parser even when it adds no --help
+    dispatched = _dispatched(module)
+    by_prog: dict[str, Command] = {}  # `prog="tool.py lock"`: the parser of subcommand lock
     for call in calls:
         if id(call) in inside:
             continue
@@ -73,6 +76,12 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
         if method == "ArgumentParser":
             parser = Command("argparse", _text(names.value(_kw(call, "description"))))
             _inherit(parser, call, parsers)
+            parsers[target] = parser
+            word = _subcommand_prog(names.value(_kw(call, "prog")))
+            if word:  # one parser per subcommand, main() picking by argv[0]
+                if word in dispatched:  # else no branch runs it: not the program's parser
+                    by_prog.setdefault(word, parser)
+                continue
             first = first or parser
             if _kw(call, "add_help") is None or names.value(_kw(call, "add_help")) is not False:
                 root = root or parser  # a parents= template (add_help=False) is no program
@@ -97,9 +106,41 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
         elif not receiver and method in helpers:  # add_common_args(sub): its flags are sub's
             _apply(helpers, method, call, parsers, names, depth=0)
     root = root or first
+    if by_prog:  # the subcommands of a hand-made dispatch, beside any of argparse's own
+        root = root or Command("argparse", _text(ast.get_docstring(module)))
+        for word, parser in by_prog.items():
+            parser.description = first_paragraph(parser.description)
+            root.subcommands.setdefault(word, parser)
     if root is not None:
         root.description = first_paragraph(root.description)
     return root
+
+
+def _subcommand_prog(prog: Any) -> str:
+    """The subcommand a parser's ``prog`` names ("goal_loop.py lock" → "lock"); "" for a
+    ``prog`` that only renames the program.  It is one when the program compares its first
+    argument with that word (``_dispatched``)."""
+    found = re.fullmatch(r"\S+\s+([A-Za-z][\w-]*)", prog.strip()) if isinstance(prog, str) else None
+    return found.group(1) if found else ""
+
+
+def _dispatched(module: ast.Module) -> set[str]:
+    """Words the module compares a value with or keys a table by (``command == "lock"``,
+    ``{"lock": cmd_lock}``, ``case "lock":``): the names of a hand-made dispatch."""
+    words: set[str] = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Compare):
+            parts = [node.left, *node.comparators]
+        elif isinstance(node, ast.Dict):
+            parts = [k for k in node.keys if k is not None]
+        elif isinstance(node, ast.MatchValue):
+            parts = [node.value]
+        else:
+            continue
+        words |= {
+            p.value for p in parts if isinstance(p, ast.Constant) and isinstance(p.value, str)
+        }
+    return words
 
 
 class _Helper:
