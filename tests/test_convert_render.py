@@ -345,6 +345,11 @@ def test_adapter_fails_with_the_programs_exit_status_and_stderr(skill: Path) -> 
         ("Error: Provide a query or --author", "text", "Error: Provide a query or --author"),
         ('{"error": "API credentials not configured"}', "json", "API credentials not configured"),
         ('{"error": "none", "rows": []}', "json", ""),  # more than an error: a result
+        # round 32's game_resolver.py: its errors as a status, exit 0
+        ('{"status": "Error", "message": "File not found: r.json"}', "json", "File not found"),
+        ('{"success": false, "error": "quota exceeded"}', "json", "quota exceeded"),
+        ('{"status": "Success", "message": "3 options ranked"}', "json", ""),
+        ('{"status": "error", "count": 2}', "json", ""),  # no message: data
         ("Errors found: 0", "text", ""),
     ],
 )

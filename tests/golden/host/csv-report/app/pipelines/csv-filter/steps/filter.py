@@ -18,7 +18,8 @@ argv    built from SPEC["args"], in order. Each arg is a literal (`value`), a pi
         leading ~/ expands to the home folder, as a shell would have done.
 stdout  {"output": ...}: what the program printed, parsed as JSON when SPEC["stdout"] is
         "json", else {"stdout": "<text>"}.  Printed output that is only an error (text
-        starting "Error:", or JSON {"error": ...} alone) fails the step even on exit status 0.
+        starting "Error:", or JSON {"error": ...} alone, or beside only a failed status such
+        as "status": "Error" or "success": false) fails the step even on exit status 0.
         An exit status listed in SPEC["ok_exit_codes"] is a result, not a failure: the output
         then says it as "exit_code", with the end of its stderr as "stderr" (the program's
         JSON object gets the keys; other output is {"result": ..., "exit_code": N, ...}).
@@ -199,11 +200,21 @@ def parse(stdout: str) -> object:
     return {"stdout": stdout}
 
 
+MESSAGE_KEYS = ("error", "message", "reason", "detail", "msg")
+
+
 def error_said(output: object) -> str:
     """The message of an output that is only an error: text starting "Error:", or JSON
-    {"error": "..."} and nothing else.  Some programs report failure that way and exit 0."""
+    {"error": "..."}, {"status": "Error", "message": "..."} or {"success": false, "error":
+    "..."} and nothing else.  Some programs report failure that way and exit 0."""
     if isinstance(output, dict) and set(output) == {"error"} and isinstance(output["error"], str):
         return output["error"]
+    if isinstance(output, dict) and len(output) == 2:
+        said = next((v for k, v in output.items() if k in MESSAGE_KEYS and isinstance(v, str)), "")
+        status = [v for k, v in output.items() if k in ("status", "state", "result")]
+        failed = [v for k, v in output.items() if k in ("success", "ok")] == [False]
+        if said and (failed or [str(s).casefold() for s in status] in (["error"], ["failed"])):
+            return said
     if isinstance(output, dict) and set(output) == {"stdout"}:
         text = str(output["stdout"]).strip()
         if text.lower().startswith(("error:", "fatal:")):
