@@ -1436,3 +1436,29 @@ def test_kinds_of_reference_in_angle_brackets_are_no_choices() -> None:
     assert usage_args("<json|csv>")[0].choices == ["json", "csv"]
     for real in ("<GET|POST>", "<PNG|JPG|WEBP>", "<en|zh-CN>", "<by-name|by-id>"):  # reviewer's
         assert usage_args(real)[0].choices == real.strip("<>").split("|"), real
+
+
+X_TO_MD = {
+    "SKILL.md": "---\nname: x-to-md\ndescription: Save a post from X as Markdown.\n---\n# X\n\n"
+    "```bash\nnode scripts/main.js <url>\nnode scripts/main.js <url> -o output.md\n```\n",
+    "scripts/main.js": "const args = process.argv.slice(2);\n"
+    "let url = null, output = null; const positional = [];\n"
+    "for (let i = 0; i < args.length; i++) {\n  const a = args[i];\n"
+    '  if (a === "--url") { url = args[++i]; continue; }\n'
+    '  if (a === "-o" || a === "--output") { output = args[++i]; continue; }\n'
+    "  positional.push(a);\n}\nif (!url && positional.length) url = positional[0];\n",
+}
+
+
+def test_a_positional_standing_for_a_flag_is_named_as_the_flag(tmp_path: Path) -> None:
+    """baoyu-danger-x-to-markdown (round 32): `main.ts <url>` or `--url <url>` gave the input
+    `url_2`, and `a === "-o" || a === "--output"` made `-o` a flag of its own (input `o`)."""
+    plan = plan_of(tmp_path / "x", X_TO_MD)
+    cli = build_inventory(tmp_path / "x").programs[0].cli
+    assert cli is not None and cli.flag("-o") is cli.flag("--output")
+    pipeline = plan.pipelines[0]
+    assert [i.name for i in pipeline.input] == ["url", "output"]
+    assert [a.to_dict() for a in pipeline.steps[0].args] == [
+        {"from": "input.url"},
+        {"flag": "--output", "from": "input.output"},
+    ]

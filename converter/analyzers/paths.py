@@ -395,8 +395,9 @@ def code_step(path: MainPath, taken: set[str]) -> tuple[CodeStep, list[Input]]:
     args += [Arg(flag) for flag in (path.mode.switches if path.mode is not None else ())]
     rest: list[Arg] = []  # every remaining word: after the flags, as documented
     inputs: list[Input] = []
-    for param in exposed_params(path):
-        name = dest_of(param.dest)
+    exposed = exposed_params(path)
+    for param in exposed:
+        name = _own_name(param, path, exposed)
         name = name if name not in taken else f"{name}_{len(taken)}"
         taken.add(name)
         inputs.append(input_for(path, param, name))
@@ -415,6 +416,19 @@ def code_step(path: MainPath, taken: set[str]) -> tuple[CodeStep, list[Input]]:
     step.env, variables = env_of(path.invocations, taken)  # `NAME=<value> python3 x.py`
     inputs += variables
     return step, inputs
+
+
+def _own_name(param: Param, path: MainPath, exposed: list[Param]) -> str:
+    """The input name of ``param``: its destination, but a positional numbered apart from a
+    flag of the same name (``main.ts <url>`` or ``--url <url>``: ``url_2``) that this path
+    does not pass is named as the flag is (``url``), the value both stand for."""
+    name = dest_of(param.dest)
+    base = re.sub(r"_\d+$", "", name)
+    if param.kind != "positional" or base == name:
+        return name
+    flags = {dest_of(p.dest) for p in path.command.params if p.kind == "flag"}
+    passed = {dest_of(p.dest) for p in exposed}
+    return base if base in flags and base not in passed else name
 
 
 def documented_output(

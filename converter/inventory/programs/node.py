@@ -102,8 +102,10 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
                     param.type, param.valued = "string", True
                 elif helper in ("includes", "has") or getters.get(helper) == "switch":
                     param.type, param.typed = "boolean", True  # `args.includes('--quiet')`
-                if also:  # `a === "--ref" || a === "--reference"`: one flag, two spellings
-                    spelled = re.findall(r"['\"](-{1,2}[\w-]+)['\"]", also.group(0))
+                before = _ALSO_BEFORE.search(source[max(0, match.start() - 160) : match.start()])
+                if also or before:  # `a === "--ref" || a === "--reference"`, `"-o" || "--output"`
+                    chain = (before.group(0) if before else "") + (also.group(0) if also else "")
+                    spelled = re.findall(r"['\"](-{1,2}[\w-]+)['\"]", chain)
                     param.aliases = [a for a in spelled if a != flag and not command.flag(a)]
                 target = re.match(r"[^=;]*?\.(\w+)\s*=[^=]", after.split(";", 1)[0])
                 if target and target.group(1) in checked and param.type != "boolean":
@@ -166,6 +168,8 @@ _FUNCTION = re.compile(
 )
 # The other spellings tested beside a flag: `a === "--ref" || a === "--reference"`.
 _ALSO = re.compile(r"^['\"]?(?:\s*\|\|\s*[\w$.\[\]]+\s*===\s*['\"]-{1,2}[\w-]+['\"])+")
+# The spellings compared first: `a === "-o" || a === "--output"` (ends where the flag opens).
+_ALSO_BEFORE = re.compile(r"(?:===\s*['\"]-{1,2}[\w-]+['\"]\s*\|\|\s*[\w$.\[\]]+\s*===\s*)+$")
 # A helper that takes every word up to the next flag (`takeMany(i)`: `--ref a.png b.png`).
 _TAKES_MANY = re.compile(r"\bwhile\b[^;]{0,80}\blength\b[\s\S]{0,200}?startsWith\(\s*['\"]-")
 _NEXT_WORD = re.compile(r"indexOf\([^()]{1,40}\)\s*\+\s*1\b")
