@@ -438,6 +438,11 @@ def test_a_string_enum_value_in_another_letter_case_is_taken_as_it() -> None:
         ("path", "notes", False, "{cwd}/notes"),  # there
         ("out_file", "out/report", True, "{cwd}/out/report"),  # a path to write
         ("count", 3, False, 3),
+        # round 33's feishu-search-doc: a folder's token, a file's id are no paths
+        ("folder_token", "fldcnXXXX", False, "fldcnXXXX"),
+        ("folderToken", "fldcn/XXXX", True, "fldcn/XXXX"),
+        ("file_id", "notes", False, "notes"),
+        ("output_folder", "build", True, "{cwd}/build"),
     ],
 )
 def test_caller_path_makes_the_callers_relative_paths_absolute(

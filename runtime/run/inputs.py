@@ -35,6 +35,10 @@ FILE_SUFFIXES = (  # a word with one of these after its last dot names a file
 FILE_WORDS = {"path", "file", "filename", "filepath", "pathname", "fname"}
 FILE_ENDS = ("file", "path", "files", "paths", "filenames")  # pdf_files: a list of them
 DIR_WORDS = {"dir", "dirname", "dirpath", "directory", "folder", "workdir"}
+# A last word that names something about a file or folder, not its path: ``folder_token``
+# (a Feishu folder's id), ``file_id``, ``file_type``, ``dir_url``.
+NOT_A_PATH = {"token", "id", "ids", "key", "url", "link", "uri", "type", "mode", "size",
+              "count", "hash", "uuid", "format"}  # fmt: skip
 TRUE = {"true", "yes", "1", "on"}
 FALSE = {"false", "no", "0", "off"}
 
@@ -169,8 +173,11 @@ def parse_pairs(pairs: list[str], declared: dict[str, str]) -> dict[str, Any]:
 
 def path_kind(name: str) -> str:
     """What an input's name says its value is: ``file``, ``dir`` or ``any`` (text):
-    ``diff_file``, ``logfile``, ``outPath`` are files (``profile`` is not); ``out_dir`` a folder."""
+    ``diff_file``, ``logfile``, ``outPath`` are files (``profile`` is not); ``out_dir`` a folder;
+    ``folder_token``, ``fileId`` are neither (their last word says what they are)."""
     words = re.split(r"[_\-\s]+", re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower())
+    if words[-1] in NOT_A_PATH:  # round 33: `folder_token=fldcnXXXX` became <cwd>/fldcnXXXX
+        return "any"
     if any(w in DIR_WORDS for w in words):
         return "dir"
     if any(w in FILE_WORDS or (w.endswith(FILE_ENDS) and w != "profile") for w in words):
