@@ -1445,6 +1445,21 @@ def test_a_node_flag_passed_on_first_and_read_later_is_typed_where_it_is_read() 
     ]
 
 
+def test_node_case_labels_falling_through_are_one_flag() -> None:
+    """feishu-search-doc (round 33): `case '--query': case '--q': r.query = argv[++i]` made
+    --query a switch (its label has no body of its own), so every search ran without it."""
+    node = (
+        "for (let i = 0; i < argv.length; i++) {\n  switch (argv[i]) {\n"
+        "    case '--query':\n    case '--q':\n      r.query = argv[++i] || '';\n      break;\n"
+        "    case '--deep':\n      r.deep = true;\n      break;\n  }\n}\n"
+    )
+    command, _dispatch = scan_node(node)
+    assert [(p.name, p.type, p.aliases) for p in command.params] == [
+        ("--query", "string", ["--q"]),
+        ("--deep", "boolean", []),
+    ]
+
+
 def test_a_boolean_flags_documented_default_is_a_boolean(tmp_path: Path) -> None:
     write_tree(
         tmp_path,

@@ -76,7 +76,7 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
             known = command.flag(flag)
             if known is None or not (known.typed or known.valued):
                 window = source[match.end() : match.end() + 240]
-                also = _ALSO.match(window)
+                also = _ALSO.match(window) or _FALLS_THROUGH.match(window)
                 after = window[also.end() if also else 0 :][:160]
                 param = _literal_flag(flag, after)
                 called = re.search(
@@ -168,6 +168,8 @@ _FUNCTION = re.compile(
 )
 # The other spellings tested beside a flag: `a === "--ref" || a === "--reference"`.
 _ALSO = re.compile(r"^['\"]?(?:\s*\|\|\s*[\w$.\[\]]+\s*===\s*['\"]-{1,2}[\w-]+['\"])+")
+# Case labels falling through to one body: `case '--query': case '--q': r.query = argv[++i]`.
+_FALLS_THROUGH = re.compile(r"^['\"]?\s*:(?:\s*case\s+['\"]-{1,2}[\w-]+['\"]\s*:)+")
 # The spellings compared first: `a === "-o" || a === "--output"` (ends where the flag opens).
 _ALSO_BEFORE = re.compile(r"(?:===\s*['\"]-{1,2}[\w-]+['\"]\s*\|\|\s*[\w$.\[\]]+\s*===\s*)+$")
 # A helper that takes every word up to the next flag (`takeMany(i)`: `--ref a.png b.png`).
