@@ -1567,3 +1567,20 @@ def test_a_here_string_is_no_heredoc_for_the_scripts_own_variables() -> None:
 
     assert _own_variables("grep x <<< input\nTOKEN=1\n") == ({"TOKEN"}, set())
     assert _own_variables("cat > .env <<EOF\nAPI_KEY=x\nEOF\nB=2\n") == ({"B"}, set())
+
+
+def test_the_values_of_an_array_over_several_lines_are_no_programs(tmp_path: Path) -> None:
+    """agent-browser (round 34): `URLS=(` then `"https://site.com/page1"` one a line made
+    page1, page2 and page3 programs the constructor warned about."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "See references/proxy.md.\n",
+            "references/proxy.md": "# Proxies\n\n```bash\nURLS=(\n    \"https://site.com/page1\"\n"
+            '    "https://site.com/page2"\n)\nfor u in "${URLS[@]}"; do\n  curl "$u"\ndone\n'
+            "local -a tools=(\n  jq\n)\nmkdir -p out\n```\n",
+        },
+    )
+    found = names(tmp_path)
+    assert "curl" in found and "mkdir" not in found
+    assert not found & {"page1", "page2", "https", "jq", "tools"}, found
