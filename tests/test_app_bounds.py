@@ -41,3 +41,21 @@ def test_a_root_given_through_a_link_is_the_same_root(tmp_path: Path) -> None:
     os.symlink(real, tmp_path / "via")
     assert inside(tmp_path / "via" / "pipelines", real)
     assert inside(real / "pipelines", tmp_path / "via")
+
+
+def test_a_schema_ref_into_a_link_loop_is_a_problem_not_a_crash(tmp_path: Path) -> None:
+    """Review of this change: `Path.resolve()` raised RuntimeError on a link loop in the
+    places that say where a link leads; they follow links as `inside` does."""
+    from skill2app.runtime.app.references import ref_problems
+
+    app = tmp_path / "app"
+    (app / "schemas").mkdir(parents=True)
+    os.symlink(tmp_path / "b", tmp_path / "a")
+    os.symlink(tmp_path / "a", tmp_path / "b")
+    os.symlink(tmp_path / "a", app / "schemas" / "out.json")  # out of the APP, into a loop
+    os.symlink(app / "schemas" / "y.json", app / "schemas" / "x.json")  # a loop inside it
+    os.symlink(app / "schemas" / "x.json", app / "schemas" / "y.json")
+    schema = {"properties": {"a": {"$ref": "out.json"}, "b": {"$ref": "x.json"}}}
+    problems = ref_problems(schema, app / "schemas" / "main.json", app)
+    assert problems[0].startswith("schema $ref 'out.json' is outside the APP: a symlink takes it")
+    assert problems[1] == "schema $ref 'x.json': file not found"

@@ -583,9 +583,6 @@ def cmd_halt(argv):
     parser.add_argument("history")
     parser.add_argument("--window", type=int, default=6)
     return parser.parse_args(argv)
-def cmd_other(argv):
-    parser = argparse.ArgumentParser(prog="goal_loop.py other")  # no branch runs it
-    parser.add_argument("--x")
 def main():
     command, rest = sys.argv[1], sys.argv[2:]
     if command == "lock":
@@ -608,6 +605,23 @@ def test_one_parser_per_subcommand_picked_by_hand() -> None:
     ]
     assert command.subcommands["halt"].description == "Stop on a stall."
     assert command.subcommands["halt"].flag("--window").type == "integer"
+
+
+def test_one_renamed_parser_is_the_program_not_a_subcommand() -> None:
+    """Review of the change above: `prog="weekly report"` in a program that also keys a
+    table by "report" is the program's own parser; it takes two to make a dispatch, and an
+    f-string `prog` names the subcommand too."""
+    renamed = (
+        "import argparse\nFORMATS = {'report': 1}\n"
+        "parser = argparse.ArgumentParser(prog='weekly report')\n"
+        "parser.add_argument('--week')\nparser.parse_args()\n"
+    )
+    command, _doc = extract_python_cli(renamed)
+    assert command is not None and [p.name for p in command.params] == ["--week"]
+    assert command.subcommands == {}
+    spelled = DISPATCHED.replace('prog="goal_loop.py lock"', 'prog=f"{sys.argv[0]} lock"')
+    command, _doc = extract_python_cli(spelled)
+    assert command is not None and sorted(command.subcommands) == ["halt", "lock"]
 
 
 SHARED = """import argparse

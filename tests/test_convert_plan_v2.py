@@ -356,6 +356,8 @@ def test_an_object_covers_its_keys_and_a_count_may_be_a_number(skill: Path) -> N
     advise["rules"] = [
         {"check": "covers", "field": "values", "of": "steps.find.output.found"},
         {"check": "count", "field": "advice", "equals": "steps.list_words.output.count"},
+        # through a list: one item found is that item, not its two keys (review)
+        {"check": "count", "field": "advice[]", "equals": "steps.find.output.found"},
     ]
     advise_answer = {"advice": [{"word": "foo", "instead": "x"}, {"word": "bar", "instead": "y"}]}
     data["pipelines"][0]["sample"]["answers"]["advise"] = advise_answer | {
@@ -382,9 +384,15 @@ def test_an_object_covers_its_keys_and_a_count_may_be_a_number(skill: Path) -> N
         return json.loads(done.stdout).get("errors", [])
 
     assert verdict(advise_answer | {"values": {"foo": "x", "bar": "y"}}) == []
+    one = {"advice": [{"word": "foo", "instead": "x"}], "values": {"foo": "x", "bar": "y"}}
+    assert verdict(one) == [
+        "output.advice has 1 items; 2 are expected",
+        "output.advice[] has 1 items; 2 are expected",
+    ]
     assert verdict({"advice": advise_answer["advice"][:1], "values": {"foo": "x"}}) == [
         'output.values: "bar" is missing; it is in steps.find.output.found',
         "output.advice has 1 items; 2 are expected",
+        "output.advice[] has 1 items; 2 are expected",
     ]
 
 

@@ -230,11 +230,11 @@ def test_adapter_leaves_out_an_empty_word_and_its_flag(adapter: ModuleType, tmp_
         {"from": "input.path"},
         {"flag": "--title", "from": "input.title"},
         {"flag": "--cover", "from": "check.output.cover"},
-        {"from": "check.output.cover"},
+        {"from": "check.output.cover"},  # a positional keeps its place (review of this change)
         {"flag": "--sep", "value": ""},  # a literal "" is the plan's own choice
     ]
     payload["input"]["path"] = "article.md"
-    assert argv(adapter, args, payload, tmp_path) == ["article.md", "--sep", ""]
+    assert argv(adapter, args, payload, tmp_path) == ["article.md", "", "--sep", ""]
 
 
 def test_adapter_passes_a_value_as_a_temporary_file(adapter: ModuleType, tmp_path: Path) -> None:
@@ -350,6 +350,8 @@ def test_adapter_fails_with_the_programs_exit_status_and_stderr(skill: Path) -> 
         ('{"success": false, "error": "quota exceeded"}', "json", "quota exceeded"),
         ('{"status": "Success", "message": "3 options ranked"}', "json", ""),
         ('{"status": "error", "count": 2}', "json", ""),  # no message: data
+        ('{"state": "failed", "message": "Fix typo"}', "json", ""),  # a CI run's state: data
+        ('{"ok": false, "reason": "duplicate"}', "json", ""),  # a checker's verdict: data
         ("Errors found: 0", "text", ""),
     ],
 )

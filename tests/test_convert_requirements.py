@@ -1576,11 +1576,11 @@ def test_the_values_of_an_array_over_several_lines_are_no_programs(tmp_path: Pat
         tmp_path,
         {
             "SKILL.md": HEAD + "See references/proxy.md.\n",
-            "references/proxy.md": "# Proxies\n\n```bash\nURLS=(\n    \"https://site.com/page1\"\n"
+            "references/proxy.md": '# Proxies\n\n```bash\nURLS=(\n    "https://site.com/page1"\n'
             '    "https://site.com/page2"\n)\nfor u in "${URLS[@]}"; do\n  curl "$u"\ndone\n'
-            "local -a tools=(\n  jq\n)\nmkdir -p out\n```\n",
+            "local -a tools=(\n  jq\n)\nURLS+=(\n  page9\n)\nffmpeg -i in.mp4 out.gif\n```\n",
         },
     )
     found = names(tmp_path)
-    assert "curl" in found and "mkdir" not in found
-    assert not found & {"page1", "page2", "https", "jq", "tools"}, found
+    assert {"curl", "ffmpeg"} <= found  # the commands around and after the arrays
+    assert not found & {"page1", "page2", "page9", "https", "jq", "tools"}, found

@@ -513,6 +513,26 @@ def test_a_list_of_formats_or_a_cut_remark_is_no_trigger() -> None:
     assert (
         clean("merge a.pdf and b.pdf (keep bookmarks)") == "merge a.pdf and b.pdf (keep bookmarks)"
     )
+    # a list inside a request, and a path, stay (review of this change)
+    assert clean("convert png/jpg/webp/gif images") == "convert png/jpg/webp/gif images"
+    assert clean("open docs/guide/intro/index.md") == "open docs/guide/intro/index.md"
+    assert clean("open /usr/local/share/app") == "open /usr/local/share/app"
+    assert clean("(" * 30_000 + ")") == ""  # bounded: no pattern sees a long candidate
+
+
+@pytest.mark.parametrize(
+    ("title", "task"),
+    [
+        ("Merge command (Step 5)", ""),
+        ("Basic usage", ""),
+        ("调用示例", ""),
+        ("check disk usage", "check disk usage"),
+        ("Validate YAML syntax", "validate YAML syntax"),
+        ("List available commands", "list available commands"),
+    ],
+)
+def test_a_title_naming_the_code_is_no_task_but_a_task_about_it_is(title: str, task: str) -> None:
+    assert as_task(title) == task
     assert clean("scale the deployment to 0") == "scale the deployment to 0"
 
 

@@ -25,14 +25,15 @@ from skill2app.converter.analyzers.text import (
 )
 from skill2app.converter.analyzers.triggers import (
     AGENT_WORDS,
+    BRACKETED,
     INSTRUCTION,
-    NAMES_THE_CODE,
     align_nouns,
     as_task,
     clean,
     describing,
     first_of,
     label_phrase,
+    labels_the_code,
     quoted_requests,
     title_text,
     usage_request,
@@ -286,8 +287,8 @@ def lead_ins(inventory: Inventory, invocations: list[Invocation]) -> list[str]:
         text = re.sub(r"`-{0,2}([\w-]+)`", r"\1", text)  # "every `--where`" → "every where"
         for clause in re.split(r"(?<=[.!?;:。；：])\s*|,\s+|，", strip_markdown(text)):
             clause = _LEADING.sub("", AGENT_WORDS.sub("", clause)).strip(" -:：.,")
-            clause = _REMARK.sub("", clause).strip()  # "Merge command (Step 5)": no step
-            if clause and not INSTRUCTION.match(clause) and not NAMES_THE_CODE.search(clause):
+            clause = BRACKETED.sub(" ", clause).strip()  # "Merge command (Step 5)": no step
+            if clause and not INSTRUCTION.match(clause) and not labels_the_code(clause):
                 found.append(clause)
     return [c for c in found if not re.search(r"[/`<>{}]|\b(?:python|node|bash)\b", c)]
 
@@ -324,8 +325,6 @@ _CONDITION = re.compile(
 )
 
 
-# A parenthesised remark ("(Step 5)", "（可选）").
-_REMARK = re.compile(r"\s*[(（][^()（）]*[)）]")
 _PROGRAM_SPAN = re.compile(r"`[^`\s]*\.(?:py|js|mjs|cjs|ts|sh|rb|pl)`\s*")
 
 

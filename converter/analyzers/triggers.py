@@ -147,7 +147,7 @@ def title_text(title: str) -> str:
     """A section title without Markdown, numbering, parenthesised remarks or emoji; "" when
     it names a part of the document, a rule or a flag, not a task."""
     text = strip_markdown(title).lstrip("# ")
-    text = re.sub(r"\s*[(（][^()（）]*[)）]\s*", " ", text).strip()
+    text = BRACKETED.sub(" ", text).strip()
     text = _NUMBERING.sub("", text).strip(" :：-–—")
     text = re.sub(r"[#*`]+|[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?", "", text).strip()
     text = _WARNING.sub("", text).strip()  # "覆盖写入 ⚠️ 高危": the task, not the warning
@@ -159,16 +159,26 @@ def title_text(title: str) -> str:
         return ""
     if "--" in text or is_rule(text):  # "单选字段必须传 --property": a rule about a flag
         return ""
-    if NAMES_THE_CODE.search(text):  # "Merge command (Step 5)": a label of the code below
+    if labels_the_code(text):  # "Merge command (Step 5)": a label of the code below
         return ""
     return text
 
 
-# A title or lead-in that only names the code below it ("Merge command", "Basic usage",
-# "调用示例"), not the task it does.
-NAMES_THE_CODE = re.compile(
-    r"\b(?:commands?|usage|syntax|examples?|snippets?|invocation)$|(?:命令|用法|示例)$", re.I
+# A parenthesised remark ("(Step 5)", "（可选）").
+BRACKETED = re.compile(r"\s*[(（][^()（）]*[)）]\s*")
+# What a title or lead-in ends with when it may only name the code below it.
+_CODE_WORDS = re.compile(
+    r"\b(?:commands?|usage|syntax|examples?|snippets?|invocation)$|(?:用法|示例)$", re.I
 )
+
+
+def labels_the_code(text: str) -> bool:
+    """Whether a title or lead-in only names the code below it ("Merge command", "Basic
+    usage", "调用示例"), not a task ("check disk usage", "list available commands",
+    "validate YAML syntax": an action with an object of its own)."""
+    if not _CODE_WORDS.search(text):
+        return False
+    return has_cjk(text) or len(text.split()) <= 2 or not names_an_action(text)
 
 
 def as_task(title: str) -> str:
@@ -198,6 +208,8 @@ def clean(phrase: str) -> str:
     "" when it is too long, negative or has nothing to route on."""
     text = strip_markdown(phrase).strip(" \"'“”「」:：;；,，").rstrip(".。!！")
     text = _WARNING.sub("", text).strip()
+    if len(text) > 4 * MAX_LENGTH:
+        return ""  # before any pattern: a candidate is short
     text = _UNCLOSED.sub("", text).strip()  # "PDD / SDD files (pdd": the remark cut short
     if text.count('"') % 2 or len(re.findall(r"(?<!\w)'|'(?!\w)", text)) % 2:
         text = re.sub(r"\"|(?<!\w)'|'(?!\w)", "", text)  # a quote cut in half: "of 'Word doc"
@@ -209,7 +221,7 @@ def clean(phrase: str) -> str:
         return ""
     if _ONLY_A_PRONOUN.match(text):  # "create one": the object is said elsewhere
         return ""
-    if text.count(" / ") >= 2 or _SLASHED.search(text):  # "太大 / 太长 / 精简", "png/jpg/gif/bmp"
+    if text.count(" / ") >= 2 or _only_a_list(text):  # "太大 / 太长 / 精简", "png/jpg/gif/bmp 等"
         return ""  # keywords or formats listed, not a request
     # "scripts/x.py", "Edit XML 0", "manipulate Word documents (", "一次调用即可完成"
     if _JUNK.search(text) or _REMARK.search(text) or _FRAGMENT.search(text):
@@ -217,10 +229,22 @@ def clean(phrase: str) -> str:
     return text
 
 
-# A bracket opened and never closed, with what follows it; four or more words in a row
-# joined by slashes (a list of formats or keywords).
-_UNCLOSED = re.compile(r"\s*[(（\[][^)）\]]*$")
-_SLASHED = re.compile(r"(?<![/\w])[^\s/]+(?:/[^\s/]+){3,}(?![/\w])")
+# A bracket opened and never closed, with what follows it (no bracket: linear on any text);
+# four or more words joined by slashes, none of them a file name (a list of formats).
+_UNCLOSED = re.compile(r"[(（\[][^()（）\[\]]*$")
+_SLASHED = re.compile(r"[^\s/.]+(?:/[^\s/.]+){3,}")
+
+
+def _only_a_list(text: str) -> bool:
+    """Whether ``text`` is a slash list and no request around it ("png/jpg/jpeg/bmp 等常见图片
+    格式"; not "convert png/jpg/webp/gif images", nor the path "open src/app/main/index.ts")."""
+    listed = _SLASHED.search(text)
+    if listed is None or text[listed.end() : listed.end() + 1] in ("/", "."):
+        return False  # a path: `src/app/main/index.ts`
+    if text[listed.start() - 1 : listed.start()] in ("/", "."):
+        return False
+    rest = (text[: listed.start()] + text[listed.end() :]).strip()
+    return not rest or not names_an_action(rest)
 
 
 # A request whose only object is a program, whatever it does ("run the script", "help me
@@ -400,7 +424,7 @@ def describing(prose: str) -> str:
     purpose = _PURPOSE.match(sentence)  # "To bundle the app into one HTML file: This ..."
     sentence = capital(purpose.group(1)) if purpose else sentence
     label = re.match(r"([^:：]{1,40})[:：]\s*(\S.*)", sentence)  # "Merge command (Step 5): ..."
-    if label and NAMES_THE_CODE.search(re.sub(r"\s*[(（][^()（）]*[)）]", "", label.group(1))):
+    if label and labels_the_code(BRACKETED.sub(" ", label.group(1)).strip()):
         sentence = capital(label.group(2))
     if not sentence or len(sentence) > 120 or INSTRUCTION.match(sentence):
         return ""

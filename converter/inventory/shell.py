@@ -155,7 +155,7 @@ def logical_lines(
         if _ARRAY_OPEN.match(full):  # `URLS=(` then one value a line, then `)`: values only
             last = min(offset + MAX_QUOTED_LINES, len(raw) - 1)
             end = next((e for e in range(offset + 1, last + 1) if ")" in raw[e]), offset)
-            full, joined_until = full[: full.rindex("=(") + 1], end  # `URLS=`: runs nothing
+            full, joined_until = full[: full.rindex("=(")].rstrip("+") + "=", end  # runs nothing
         quote = _quote_after(full)  # `node -e "` ... `"`: one command over several lines
         last = min(offset + MAX_QUOTED_LINES, len(raw) - 1) if quote else offset
         for end in range(offset + 1, last + 1):
@@ -174,8 +174,11 @@ def logical_lines(
 
 
 MAX_QUOTED_LINES = 80
-# An array assignment left open on its line (`URLS=(`, `local -a items=(`): its values follow.
-_ARRAY_OPEN = re.compile(r"^\s*(?:(?:local|declare|typeset|readonly)\s+(?:-\w+\s+)*)?\w+=\([^)]*$")
+# An array assignment left open on its line (`URLS=(`, `URLS+=(`, `local -a items=(`): its
+# values follow.
+_ARRAY_OPEN = re.compile(
+    r"^\s*(?:(?:local|declare|typeset|readonly)\s+(?:-\w+\s+)*)?\w+\+?=\([^)]*$"
+)
 
 
 def _quote_after(text: str, quote: str = "") -> str:

@@ -16,3 +16,14 @@ def inside(path: Path | str, root: Path | str) -> bool:
     """Whether ``path``, its links followed, is ``root`` or lies under it."""
     real, top = os.path.realpath(path), os.path.realpath(root)
     return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
+
+
+def real(path: Path | str) -> Path:
+    """Where ``path`` really is, its links followed as far as they go (``Path.resolve``
+    raises on a link loop)."""
+    return Path(os.path.realpath(path))
+
+
+def relative(path: Path | str, root: Path | str) -> str:
+    """``path`` (inside ``root``: see ``inside``) as ``root``'s own relative path."""
+    return os.path.relpath(os.path.realpath(path), os.path.realpath(root))

@@ -16,7 +16,7 @@ import re
 from functools import cache
 from typing import Any
 
-from skill2app.runtime.app.bounds import inside
+from skill2app.runtime.app.bounds import inside, real
 from skill2app.runtime.app.diagnostic import Diagnostic
 from skill2app.runtime.app.document import Document, plain
 from skill2app.runtime.app.model import LIFECYCLE, App
@@ -98,7 +98,7 @@ def check_document(app: App, dirname: str, doc: Document) -> list[Diagnostic]:
         return [
             Diagnostic(
                 "error",
-                f"pipeline.yaml is outside the APP: a symlink takes it to {doc.path.resolve()}",
+                f"pipeline.yaml is outside the APP: a symlink takes it to {real(doc.path)}",
                 Where(doc.path),
                 "keep every pipeline's files inside the APP folder (copy it in)",
             )

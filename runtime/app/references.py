@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from skill2app.runtime.app.bounds import inside
+from skill2app.runtime.app.bounds import inside, real, relative
 from skill2app.runtime.app.diagnostic import Diagnostic
 from skill2app.runtime.app.document import Document
 from skill2app.runtime.app.model import App
@@ -35,8 +35,8 @@ NO_SCRIPT = {"-c", "-m", "-e", "--eval", "-p", "--print", "-E"}  # the code is i
 
 def _via_link(path: Path) -> str:
     """Where a path that leaves the APP through a symlink really leads ("" without one)."""
-    real = path.resolve()
-    return f": a symlink takes it to {real}" if real != Path(os.path.abspath(path)) else ""
+    found = real(path)
+    return f": a symlink takes it to {found}" if found != Path(os.path.abspath(path)) else ""
 
 
 def check_file(app: App, doc: Document, keys: tuple, relpath: str, kind: str) -> list[Diagnostic]:
@@ -66,7 +66,7 @@ def check_file(app: App, doc: Document, keys: tuple, relpath: str, kind: str) ->
                 "error",
                 f"{kind} file {target!r} not found",
                 where,
-                f"create {path.resolve().relative_to(app.root)} or fix the path",
+                f"create {relative(path, app.root)} or fix the path",
             )
         ]
     if kind == "schema":
@@ -163,7 +163,7 @@ def local_registry(schema_file: Path, root: Path) -> Any:
     def retrieve(uri: str) -> Resource:
         if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", uri) or uri.startswith("/"):
             raise LookupError(f"{uri!r} is not a file inside the APP: app-run fetches nothing")
-        file = (schema_file.parent / uri).resolve()
+        file = real(schema_file.parent / uri)
         if not inside(file, root) or not file.is_file():
             raise LookupError(f"{uri!r} is not a file inside the APP")
         return Resource.from_contents(json.loads(file.read_text(encoding="utf-8")))
@@ -244,7 +244,7 @@ def _path_problem(
             "keep step scripts inside the APP folder",
         )
     if (role != "argument" or scriptish) and not path.is_file():
-        rel = path.resolve().relative_to(app.root)
+        rel = relative(path, app.root)
         return f"{key} script {word!r} not found", f"create {rel} or fix the path"
     return None
 

@@ -67,7 +67,7 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
     root: Command | None = None
     first: Command | None = None  # the program's parser even when it adds no --help
     dispatched = _dispatched(module)
-    by_prog: dict[str, Command] = {}  # `prog="tool.py lock"`: the parser of subcommand lock
+    by_prog: dict[str, Command] = {}  # `prog="x.py lock"`: the parser of subcommand lock
     for call in calls:
         if id(call) in inside:
             continue
@@ -77,15 +77,12 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
             parser = Command("argparse", _text(names.value(_kw(call, "description"))))
             _inherit(parser, call, parsers)
             parsers[target] = parser
-            word = _subcommand_prog(names.value(_kw(call, "prog")))
-            if word:  # one parser per subcommand, main() picking by argv[0]
-                if word in dispatched:  # else no branch runs it: not the program's parser
-                    by_prog.setdefault(word, parser)
+            if (word := _subcommand_prog(_kw(call, "prog"), names)) in dispatched:
+                by_prog.setdefault(word, parser)  # one parser a subcommand, main() picking
                 continue
             first = first or parser
             if _kw(call, "add_help") is None or names.value(_kw(call, "add_help")) is not False:
                 root = root or parser  # a parents= template (add_help=False) is no program
-            parsers[target] = parser
         elif method == "add_subparsers" and receiver in parsers:
             groups[target] = parsers[receiver]
         elif method == "add_parser" and receiver in groups and call.args:
@@ -105,21 +102,47 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
                 add_param(parsers[receiver], param)
         elif not receiver and method in helpers:  # add_common_args(sub): its flags are sub's
             _apply(helpers, method, call, parsers, names, depth=0)
-    root = root or first
-    if by_prog:  # the subcommands of a hand-made dispatch, beside any of argparse's own
-        root = root or Command("argparse", _text(ast.get_docstring(module)))
-        for word, parser in by_prog.items():
-            parser.description = first_paragraph(parser.description)
-            root.subcommands.setdefault(word, parser)
+    root = _with_dispatch(root or first, by_prog, module)
     if root is not None:
         root.description = first_paragraph(root.description)
     return root
 
 
-def _subcommand_prog(prog: Any) -> str:
-    """The subcommand a parser's ``prog`` names ("goal_loop.py lock" → "lock"); "" for a
-    ``prog`` that only renames the program.  It is one when the program compares its first
-    argument with that word (``_dispatched``)."""
+def _with_dispatch(
+    root: Command | None, by_prog: dict[str, Command], module: ast.Module
+) -> Command | None:
+    """``root`` with the parsers of a hand-made dispatch as its subcommands (two or more,
+    each named by its ``prog``); one such parser alone is the program's own (``prog="weekly
+    report"`` in a program that also keys a table by "report")."""
+    if len(by_prog) == 1:
+        return root or next(iter(by_prog.values()))
+    if by_prog:
+        root = root or Command("argparse", _text(ast.get_docstring(module)))
+        for word, parser in by_prog.items():
+            parser.description = first_paragraph(parser.description)
+            root.subcommands.setdefault(word, parser)
+    return root
+
+
+def _subcommand_prog(node: ast.expr | None, names: Names) -> str:
+    """The subcommand a parser's ``prog`` names ("goal_loop.py lock", f"{sys.argv[0]} lock",
+    ``PROG + " lock"`` → "lock"); "" for a ``prog`` that only names the program.  It is one
+    when the program compares its first argument with that word (``_dispatched``)."""
+    prog = names.value(node) if node is not None else None
+    if isinstance(node, ast.JoinedStr) and node.values:  # f"{sys.argv[0]} lock"
+        tail = node.values[-1]
+        prog = (
+            f"x{tail.value}"
+            if isinstance(tail, ast.Constant) and isinstance(tail.value, str)
+            else None
+        )
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # PROG + " lock"
+        tail = node.right
+        prog = (
+            f"x{tail.value}"
+            if isinstance(tail, ast.Constant) and isinstance(tail.value, str)
+            else None
+        )
     found = re.fullmatch(r"\S+\s+([A-Za-z][\w-]*)", prog.strip()) if isinstance(prog, str) else None
     return found.group(1) if found else ""
 

@@ -12,9 +12,9 @@ argv    built from SPEC["args"], in order. Each arg is a literal (`value`), a pi
         (`as: file`). With a `flag`: true adds the bare flag, false leaves it out, an array
         repeats it (`--tag a --tag b`), or with `spread` gives it once (`--set a b`); a flag
         with neither `value` nor `from` is always passed. An optional
-        input that is absent, null, "" or [] takes its default, else is left out; a `from`
-        whose value is "" is left out too (with its flag: `--title ""` would give the
-        program an empty word it may take for its next positional). A
+        input that is absent, null, "" or [] takes its default, else is left out; a flag
+        whose `from` value is "" is left out too (`--title ""` would give the program an
+        empty word it may take for its next positional; a positional stays, in its place). A
         leading ~/ expands to the home folder, as a shell would have done.
 stdout  {"output": ...}: what the program printed, parsed as JSON when SPEC["stdout"] is
         "json", else {"stdout": "<text>"}.  Printed output that is only an error (text
@@ -137,7 +137,7 @@ def words(index: int, arg: dict, payload: dict, scratch: Path) -> list[str]:
         value = arg["value"]
     else:
         return [flag]
-    if value is None or (value == "" and "from" in arg):
+    if value is None or (value == "" and "from" in arg and flag and arg.get("as") != "file"):
         return []
     if arg.get("as") == "file":
         suffix = ".txt" if isinstance(value, str) else ".json"
@@ -188,14 +188,14 @@ MESSAGE_KEYS = ("error", "message", "reason", "detail", "msg")
 def error_said(output: object) -> str:
     """The message of an output that is only an error: text starting "Error:", or JSON
     {"error": "..."}, {"status": "Error", "message": "..."} or {"success": false, "error":
-    "..."} and nothing else.  Some programs report failure that way and exit 0."""
+    "..."} and nothing else (the last two not from a program whose exit codes are verdicts).
+    Some programs report failure that way and exit 0."""
     if isinstance(output, dict) and set(output) == {"error"} and isinstance(output["error"], str):
         return output["error"]
-    if isinstance(output, dict) and len(output) == 2:
+    if isinstance(output, dict) and len(output) == 2 and not SPEC.get("ok_exit_codes"):
         said = next((v for k, v in output.items() if k in MESSAGE_KEYS and isinstance(v, str)), "")
-        status = [v for k, v in output.items() if k in ("status", "state", "result")]
-        failed = [v for k, v in output.items() if k in ("success", "ok")] == [False]
-        if said and (failed or [str(s).casefold() for s in status] in (["error"], ["failed"])):
+        failed = output.get("success") is False or str(output.get("status")).casefold() == "error"
+        if said and failed:  # a verdict program (ok_exit_codes) says "failed" as a result
             return said
     if isinstance(output, dict) and set(output) == {"stdout"}:
         text = str(output["stdout"]).strip()

@@ -90,8 +90,9 @@ def field_problems(check: dict, payload: dict) -> list[str]:
             if not [v for v in values_at(name, payload) if v not in (None, "", [], {})]
         ]
     if kind in ("subset", "covers"):
-        allowed = [json.dumps(v, sort_keys=True) for v in _flat(values_at(check["of"], payload))]
-        mine = [json.dumps(v, sort_keys=True) for v in _flat(found)]
+        of = values_at(check["of"], payload)
+        allowed = [json.dumps(v, sort_keys=True) for v in _flat(of, check["of"])]
+        mine = [json.dumps(v, sort_keys=True) for v in _flat(found, path)]
         extra = (
             [v for v in mine if v not in allowed]
             if kind == "subset"
@@ -101,8 +102,8 @@ def field_problems(check: dict, payload: dict) -> list[str]:
         return [f"{where}: {value[:80]} {say} {check['of']}" for value in extra[:5]]
     if kind == "count":
         target = check["equals"]
-        want = target if isinstance(target, int) else _size(values_at(target, payload))
-        have = len(_flat(found))
+        want = target if isinstance(target, int) else _size(values_at(target, payload), target)
+        have = len(_flat(found, path))
         return [] if have == want else [f"{where} has {have} items; {want} are expected"]
     if kind == "equals":
         other = values_at(check["to"], payload)
@@ -122,20 +123,22 @@ def field_problems(check: dict, payload: dict) -> list[str]:
     return []
 
 
-def _flat(values: list) -> list:
+def _flat(values: list, path: str) -> list:
     """A path's members: the items of the one list it names, the keys of the one object it
-    names (a mapping of names to values covers those names), or the values found."""
-    if len(values) == 1 and isinstance(values[0], (list, dict)):
+    names (a mapping of names to values covers those names), or the values found (always, for
+    a path through a list: ``picks[]`` with one pick is that pick, not its keys)."""
+    if "[]" not in path and len(values) == 1 and isinstance(values[0], (list, dict)):
         return list(values[0])
     return values
 
 
-def _size(values: list) -> int:
-    """How many items a count's target stands for: the number it names (an earlier step's
-    ``item_count``), else how many members it has."""
-    if len(values) == 1 and isinstance(values[0], int) and not isinstance(values[0], bool):
-        return values[0]
-    return len(_flat(values))
+def _size(values: list, path: str) -> int:
+    """How many items a count's target stands for: the whole number it names (an earlier
+    step's ``item_count``), else how many members it has."""
+    value = values[0] if len(values) == 1 and "[]" not in path else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value == int(value):
+        return int(value)
+    return len(_flat(values, path))
 
 
 def sentences(value: str, unit: str) -> list[str]:
