@@ -6,6 +6,7 @@ big or too odd to commit (huge and binary files, symlinks out of the APP), gener
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -803,3 +804,20 @@ def test_run_json_of_an_invalid_app_says_where(tmp_path: Path) -> None:
     error = json.loads(result.stdout)["error"]
     assert error["type"] == "CheckFailed" and error["where"].endswith("pipeline.yaml:1")
     assert "does not match its directory" in error["diagnostics"][0]["message"]
+
+
+def test_a_step_file_that_is_a_link_loop_is_not_found_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An attack by hand (2026-12-03): a step script linked to itself ended `app-run check`
+    with an internal error (Path.resolve raised on the loop): it is a missing script."""
+    make_app(tmp_path / "app", {"hello": [code("greet")]})
+    steps = tmp_path / "app/pipelines/hello/steps"
+    os.symlink("loop.py", steps / "loop.py")
+    doc = tmp_path / "app/pipelines/hello/pipeline.yaml"
+    doc.write_text(doc.read_text().replace("steps/step.py", "steps/loop.py"))
+    monkeypatch.chdir(tmp_path)
+    result = invoke("check", "app")
+    assert result.exit_code == 3, result.stderr
+    assert "script 'steps/loop.py' not found" in result.stderr
+    assert "internal error" not in result.stderr
