@@ -43,7 +43,7 @@ DEFAULT_MIRRORS = Path("/work/.mirror")
 # fresh17 for round 22; fresh18 for round 23; fresh19 for round 24; fresh20 for round 25;
 # fresh21 for round 26; fresh22 for round 27; fresh23 for round 28; fresh24 for round 29;
 # fresh25 for round 30; fresh26 for round 31; fresh27 for round 32; fresh28 for round 33;
-# fresh29 for round 34
+# fresh29 for round 34; fresh30 for round 35; fresh31 for round 36
 SETS = (
     "dev",
     "test",
@@ -76,6 +76,8 @@ SETS = (
     "fresh27",
     "fresh28",
     "fresh29",
+    "fresh30",
+    "fresh31",
 )
 _SOURCE = re.compile(r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<commit>[0-9a-f]{7,40}):(?P<path>\S+)$")
 _KEY = re.compile(r"^(set|source):\s*(\S+)\s*$", re.M)
