@@ -234,6 +234,20 @@ DELETE = object()
             "import json\nprint(json.dumps({'output': 1})\n",
             "pipelines[0].steps[0].write.source: line 2: does not compile: '(' was never closed",
         ),
+        (  # round 36: error paths calling a fail() nobody defined
+            "steps.0.write.source",
+            "import json, sys\n\ndef main():\n    if not sys.argv:\n        fail('no words')\n"
+            "    print(json.dumps({'output': {'words': [], 'count': 0}}))\n",
+            "pipelines[0].steps[0].write.source: line 5: name 'fail' is never defined (a "
+            "NameError when that line runs): define it, import it or fix its spelling",
+        ),
+        (  # round 35: a .mjs step calling require(), which every run crashed on
+            "steps.0.write",
+            {"language": "node", "source": "import fs from 'fs';\nconst p = require('path');\n"},
+            "pipelines[0].steps[0].write.source: line 2: require() in an ES module (it uses "
+            "import or export, so it runs as .mjs, where require is not defined): import it "
+            "instead",
+        ),
         (
             "steps.1.ok_exit_codes",
             [1, 2],
@@ -429,3 +443,21 @@ def test_a_sample_naming_a_fixture_gets_the_file_and_app_run_test_reads_it(skill
     assert done.exit_code == 0, done.stderr
     expected = json.loads((samples / "expected.json").read_text())
     assert expected == {"found": ["export", "Friday"], "exit_code": 1, "stderr": ""}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import os\nprint(os.sep, __file__, len([x for x in 'ab']))\n",
+        "def f(a, *rest, k=1, **kw):\n    global g\n    g = a\n    return g, rest, kw, k\n",
+        "try:\n    pass\nexcept OSError as exc:\n    print(exc)\nwith open('x') as fh:\n    fh\n",
+        "match 1:\n    case {'a': v, **others}:\n        print(v, others)\n    case [*items]:\n"
+        "        print(items)\n",
+        "from json import *\nprint(dumps(1))\n",  # a star import: not checked
+        "if (n := 3) > 2:\n    print(n)\nclass C:\n    pass\nC()\n",
+    ],
+)
+def test_every_name_a_working_step_reads_is_defined(source: str) -> None:
+    from skill2app.converter.plan.names import undefined_names
+
+    assert undefined_names(source) == []

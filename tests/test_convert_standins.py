@@ -295,7 +295,7 @@ def _two_steps(first: str, second: str) -> dict[str, Any]:
 
 INDEPENDENT = (
     "import json, sys\npayload = json.load(sys.stdin)\n"
-    "undefined_function()\nprint(json.dumps({'output': {'n': 1}}))\n"
+    "int('not a number')  # fails, whatever ran before\nprint(json.dumps({'output': {'n': 1}}))\n"
 )
 READING = (
     "import json, sys\npayload = json.load(sys.stdin)\n"
@@ -309,7 +309,8 @@ def test_a_later_step_fails_unless_it_reads_what_a_stand_in_printed(
     skill: Path, tmp_path: Path, second: str, status: str
 ) -> None:
     """Review of round 10's change: once a stand-in had run, every later failure passed as
-    traced, a NameError included."""
+    traced, a NameError included (now a ValueError: the plan check refuses a name never
+    defined)."""
     plan_file = tmp_path / "plan.json"
     plan_file.write_text(json.dumps(_two_steps(IN_CALLER, second)))
     report = convert(Options(skill, out=tmp_path / "app", plan=plan_file, smoke=True))

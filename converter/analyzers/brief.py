@@ -38,7 +38,8 @@ needed. A request no pipeline fits falls back to SKILL.md (Skill mode).
 
 Your answer is a conversion plan: ONE JSON object (YAML is accepted too), nothing else, that \
 follows the plan JSON Schema given with this prompt. app-convert checks it against the skill, \
-renders the APP into a temporary copy, and verifies it: app-run check, every program compiles, \
+renders the APP into a temporary copy, and verifies it: app-run check, every program compiles \
+(and a written Python step defines every name it reads), \
 every pipeline runs on its sample (code steps for real, llm steps answered by the sample \
 answers), and every description and trigger routes to its own pipeline. When anything fails \
 you get the exact problems and answer again with the whole corrected plan.

@@ -25,8 +25,10 @@ from skill2app.converter.plan.model import (
     Step,
     step_ref,
 )
+from skill2app.converter.plan.names import undefined_names
 from skill2app.converter.plan.rules import check_for
 
+_REQUIRE = re.compile(r"(?<![\w.$])require\s*\(")
 _RESERVED = {"input.json", "answers.yaml", "expected.json", "placeholders.json"}
 _TEMPLATE_REF = re.compile(r"\{\{\s*([^{}]+?)\s*\}\}")
 _PY_TYPES: dict[str, tuple[type, ...]] = {
@@ -216,9 +218,18 @@ def earlier_steps(pipeline: Pipeline, before: int) -> dict[str, Step]:
 
 
 def written_problems(step: CodeStep, at: str) -> list[str]:
-    """A written Python step must compile (bash and node are checked by verify, which runs
-    their own syntax checkers)."""
+    """A written Python step must compile and define every name it reads (``names.py``); a
+    node one that is an ES module (``import``/``export``: rendered ``.mjs``) cannot call
+    ``require()`` (round 35: every run crashed).  Their syntax is checked by verify, which
+    runs each language's own checker."""
     assert step.write is not None
+    called = _REQUIRE.search(step.write.source) if step.write.language == "node" else None
+    if called and step.write.suffix == ".mjs" and "createRequire" not in step.write.source:
+        line = step.write.source[: called.start()].count("\n") + 1
+        return [
+            f"{at}.write.source: line {line}: require() in an ES module (it uses import or "
+            "export, so it runs as .mjs, where require is not defined): import it instead"
+        ]
     if step.write.language != "python":
         return []
     try:
@@ -227,4 +238,8 @@ def written_problems(step: CodeStep, at: str) -> list[str]:
         return [f"{at}.write.source: line {exc.lineno or 0}: does not compile: {exc.msg}"]
     except (ValueError, RecursionError, MemoryError) as exc:
         return [f"{at}.write.source: does not compile: {type(exc).__name__}"]
-    return []
+    return [
+        f"{at}.write.source: line {line}: name {name!r} is never defined (a NameError when "
+        "that line runs): define it, import it or fix its spelling"
+        for name, line in undefined_names(step.write.source)[:5]
+    ]
