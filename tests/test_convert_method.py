@@ -996,3 +996,21 @@ def test_only_a_switch_added_after_approval_is_a_gated_flag(
     inventory = build_inventory(root)
     assert set(gated_programs(inventory)) == programs
     assert set(gated_flags(inventory)) == flags
+
+
+def test_the_skills_own_template_placeholders_are_no_references(tmp_path: Path) -> None:
+    """devcontainer-setup (round 35): SKILL.md's `{{PROJECT_NAME}}` went into the method's
+    prompt, the plan check took it for a reference to nothing, and the skill's only pipeline
+    was left to Skill mode (the heuristic APP had none: its 1)."""
+    files = dict(BUGS)
+    files["SKILL.md"] = files["SKILL.md"].replace(
+        "2. **Write a failing test** - one test that shows the bug",
+        "2. **Write a failing test** - one test named `test_{{BUG_ID}}` that shows the bug",
+    )
+    inventory = build_inventory(write_tree(tmp_path / "bugs", files))
+    plan = analyze(inventory)
+    method = plan.pipeline("bugs")
+    assert method is not None, plan.skill_mode
+    prompt = next(s.prompt for s in method.steps if isinstance(s, LlmStep))
+    assert "{ {BUG_ID} }" in prompt and "{{input.request}}" in prompt
+    assert check_plan(plan, inventory) == []

@@ -72,6 +72,7 @@ from skill2app.converter.analyzers.text import (
     has_cjk,
     humanize,
     keys,
+    skill_braces,
     slug,
     strip_markdown,
     unique,
@@ -161,6 +162,11 @@ def analyze(inventory: Inventory) -> Plan:
     plan.pipelines.extend([method] if method else [])
     distribute_quotes(plan, inventory)
     dedupe(plan)
+    for pipeline in plan.pipelines:  # `{{PROJECT_NAME}}` in the skill's text is no reference
+        steps = {s.name for s in pipeline.steps}
+        for step in pipeline.steps:
+            if isinstance(step, LlmStep):
+                step.prompt = skill_braces(step.prompt, steps)
     leave_unmappable(plan, inventory)
     plan.constructor = constructor(inventory, plan)
     plan.destructor = destructor(inventory)

@@ -10,6 +10,8 @@ import re
 import sys
 import unicodedata
 
+from skill2app.runtime.run.template import PLACEHOLDER
+
 CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _WORD = re.compile(rf"[A-Za-z0-9]+|[{CJK}]+")
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!?;。！？；])\s*|\s+-\s+|\s+—\s+")
@@ -383,3 +385,18 @@ def tier_for(text: str) -> str:
 def humanize(identifier: str) -> str:
     """``create_event`` → ``create event``."""
     return " ".join(re.split(r"[_\-\s]+", identifier)).strip()
+
+
+def skill_braces(prompt: str, steps: set[str]) -> str:
+    """A prompt with each ``{{...}}`` that names no input and no step of its pipeline — the
+    skill's own template placeholders, copied with its text (devcontainer-setup's
+    ``{{PROJECT_NAME}}``) — spaced apart as ``{ {PROJECT_NAME} }``, so that app-run does not
+    read it as a reference (round 35: the plan check refused it, and the skill's one
+    pipeline was left to Skill mode)."""
+
+    def literal(found: re.Match[str]) -> str:
+        inner = found.group(1)
+        head = inner.split(".", 1)[0]
+        return found.group(0) if head == "input" or head in steps else "{ {" + inner + "} }"
+
+    return PLACEHOLDER.sub(literal, prompt)

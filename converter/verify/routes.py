@@ -86,7 +86,11 @@ def check_routes(app: App) -> RoutingCheck:
     entries = [RouteEntry(r["name"], r["description"], tuple(r["triggers"])) for r in rows]
     result = RoutingCheck(few=[e.name for e in entries if len(e.triggers) < MIN_TRIGGERS])
     if len(entries) < 2:
-        result.skipped = "one business pipeline: nothing to tell it from"
+        result.skipped = (
+            "one business pipeline: nothing to tell it from"
+            if entries
+            else "no business pipeline: every request goes to Skill mode"
+        )
         return result
     try:
         found = selftest(entries)
