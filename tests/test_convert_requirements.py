@@ -9,6 +9,7 @@ required one, needs of a module not tied to the programs importing it.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from skill2app.converter.inventory.model import build_inventory
 from skill2app.converter.inventory.requirements import sentence_of
 from skill2app.converter.plan.model import Check
 from skill2app.converter.render.checks import constructor_checks
+from skill2app.converter.render.render import render_app
 
 HEAD = "---\nname: demo\ndescription: Does things with documents.\n---\n# Demo\n\n"
 
@@ -1263,7 +1265,9 @@ def test_a_substitution_is_a_command_and_an_example_under_a_rule_no_rule(tmp_pat
     assert rules == ["Keep it short.", "Never invent quotes."]
 
 
-def test_a_module_imported_from_a_siblings_folder_blocks_nothing(tmp_path: Path) -> None:
+def test_a_module_imported_from_a_siblings_folder_blocks_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """ledger (round 16's skill, converted alone): `sys.path.insert(0, ../../shared/scripts)`
     then `import secret_detect` made a blocking `pip install secret_detect`.  What is imported
     after the sibling's folder joins sys.path may be its module or a package: a warning."""
@@ -1276,8 +1280,33 @@ def test_a_module_imported_from_a_siblings_folder_blocks_nothing(tmp_path: Path)
     write_tree(
         tmp_path, {"SKILL.md": HEAD + "Run `python scripts/lint.py`.\n", "scripts/lint.py": source}
     )
+    monkeypatch.delenv("APP_ROOT", raising=False)
     packages = {(n, r) for k, n, r in needs(tmp_path) if k == "python-package"}
     assert packages == {("requests", True), ("secret_detect", False), ("yaml", False)}
+    # round 34's skill-improve: its check said only "pip install secret_detect"; it names the
+    # file it may be, and passes when that file is there (the skill in its collection)
+    inventory = build_inventory(tmp_path)
+    beside = {r.name: r.beside for r in inventory.requirements if r.kind == "python-package"}
+    assert beside == {"requests": "", "secret_detect": "../shared/scripts/secret_detect.py",
+                      "yaml": "../shared/scripts/yaml.py"}  # fmt: skip
+    plan = analyze(inventory)
+    check = next(c for c in constructor_checks(plan, inventory) if c["name"] == "secret_detect")
+    assert check["beside"] == "../shared/scripts/secret_detect.py"
+    script = next(f for f in render_app(plan, inventory) if f.path.endswith("check_environment.py"))
+    target = tmp_path / "app" / script.path  # the APP beside `shared/`, as in its collection
+    target.parent.mkdir(parents=True)
+    target.write_text(script.text, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("check_env", target)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.problem(check).startswith(
+        "the module 'secret_detect' is not found: the skill imports it from "
+        "../shared/scripts/secret_detect.py, outside its folder (keep the skill beside it), "
+        "unless it is a package: pip install secret_detect"
+    )
+    write_tree(tmp_path, {"shared/scripts/secret_detect.py": "X = 1\n"})
+    assert module.problem(check) == ""
 
 
 def test_an_installer_does_not_need_what_it_installs(tmp_path: Path) -> None:

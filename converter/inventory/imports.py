@@ -118,12 +118,16 @@ def sys_path_dirs(file: str, source: str) -> list[str]:
     return [folder for folder, _line in _sys_path_calls(file, source)]
 
 
-def outside_from(file: str, source: str) -> int:
-    """The line from which ``file`` imports from a folder outside the skill it adds to
-    ``sys.path`` (ledger's ``sys.path.insert(0, ".../../shared/scripts")`` then ``import
-    secret_detect``: a sibling skill's module, no package to install); 0 when it adds none."""
-    lines = [line for folder, line in _sys_path_calls(file, source) if folder.startswith("..")]
-    return min(lines, default=0)
+def outside_from(file: str, source: str) -> tuple[str, int]:
+    """The first folder outside the skill ``file`` adds to ``sys.path``, relative to the
+    skill, and the line from which it imports from it (ledger's ``sys.path.insert(0,
+    ".../../shared/scripts")`` then ``import secret_detect``: a sibling skill's module, no
+    package to install); ("", 0) when it adds none."""
+    found = [
+        (line, folder) for folder, line in _sys_path_calls(file, source) if folder.startswith("..")
+    ]
+    line, folder = min(found, default=(0, ""))
+    return folder, line
 
 
 def outside_paths(file: str, source: str) -> list[tuple[str, int]]:

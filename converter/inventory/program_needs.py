@@ -57,7 +57,8 @@ def _python(
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # 200,000 deep, too
         return
     roots = local.roots(path, source) if local is not None else []
-    outside = outside_from(path, source)
+    folder, outside = outside_from(path, source)
+    unknown: set[str] = set()
 
     def is_local(top: str, line: int) -> bool | None:
         """The skill's own module (True), a package (False), or unknown (None): imported,
@@ -65,10 +66,14 @@ def _python(
         in the sibling ``shared`` skill converted without it; or a package after all)."""
         if local is not None and local.python_local(top, roots):
             return True
-        return None if 0 < outside < line else False
+        if 0 < outside < line:
+            unknown.add(top)
+            return None
+        return False
 
     def add(kind: str, name: str, line: int, needed: bool) -> None:
-        out.add(kind, name, f"{path}:{line + offset}", required=required and needed)
+        beside = f"{folder}/{name}.py" if kind == "python-package" and name in unknown else ""
+        out.add(kind, name, f"{path}:{line + offset}", required=required and needed, beside=beside)
 
     PythonNeeds(tree, is_local, COMMON_COMMANDS, caught).scan(add)
 

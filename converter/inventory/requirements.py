@@ -112,14 +112,20 @@ class Requirement:
     name: str
     required: bool
     where: list[str] = field(default_factory=list)  # "SKILL.md:12", "tools/x.py:3"
+    # a module imported after a folder outside the skill joins sys.path: the file it may be
+    # (`../shared/scripts/secret_detect.py`), when it is no package
+    beside: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "kind": self.kind,
             "name": self.name,
             "required": self.required,
             "where": sorted(set(self.where), key=where_key),
         }
+        if self.beside:
+            data["beside"] = self.beside
+        return data
 
 
 def where_key(where: str) -> tuple[str, int]:
@@ -150,6 +156,7 @@ class Collector:
         required: bool = True,
         installed: bool = False,
         checked: bool = False,
+        beside: str = "",
     ) -> None:
         """``installed``: ``name`` is a distribution from ``pip install``, not an import;
         ``checked``: a source says the skill copes without it ("checks if X exists"), which
@@ -166,6 +173,7 @@ class Collector:
         item = self.items[key]
         item.required = item.required or required
         item.where.append(where)
+        item.beside = item.beside or beside
         if checked:
             self.checked.add(key)
         if installed and required:

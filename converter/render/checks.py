@@ -46,6 +46,7 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
         for tool in program.installs:
             installers.setdefault(tool, set()).add(program.path)
     known = {_key(r.kind, r.name): r.where for r in inventory.requirements}
+    beside = {_key(r.kind, r.name): r.beside for r in inventory.requirements if r.beside}
     code = {f.path for f in inventory.files if f.role in ("program", "module")}
     checks = []
     for check in plan.constructor.checks:
@@ -76,6 +77,8 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
             data["pipelines"] = sorted(set(named) - exempt)
         if check.kind == "python-package" and check.name in PIP_NAMES:
             data["install"] = PIP_NAMES[check.name]
+        if _key(check.kind, check.name) in beside:  # a sibling's module, or a package
+            data["beside"] = beside[_key(check.kind, check.name)]
         checks.append(data)
     return checks
 

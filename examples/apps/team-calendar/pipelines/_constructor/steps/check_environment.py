@@ -99,6 +99,15 @@ def problem(check: dict) -> str:
         return f"the environment variable {name} is not set: export {name}=..."
     if kind == "python-package" and not python_package(name):
         package = check.get("install", name)  # PIL is installed as Pillow
+        beside = check.get("beside", "")  # imported from a folder outside the skill
+        if beside and (app_root() / beside).is_file():
+            return ""
+        if beside:
+            return (
+                f"the module {name!r} is not found: the skill imports it from {beside}, "
+                f"outside its folder (keep the skill beside it), unless it is a package: "
+                f"pip install {package}"
+            )
         return f"the Python package {name!r} is not installed: pip install {package}"
     if kind == "node-package" and not node_package(name):
         return f"the Node package {name!r} is not installed: npm install {name}"
