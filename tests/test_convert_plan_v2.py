@@ -455,6 +455,7 @@ def test_a_sample_naming_a_fixture_gets_the_file_and_app_run_test_reads_it(skill
         "        print(items)\n",
         "from json import *\nprint(dumps(1))\n",  # a star import: not checked
         "if (n := 3) > 2:\n    print(n)\nclass C:\n    pass\nC()\n",
+        "class D(dict):\n    def f(self):\n        return super().keys(), __class__\n",
     ],
 )
 def test_every_name_a_working_step_reads_is_defined(source: str) -> None:

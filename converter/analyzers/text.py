@@ -397,6 +397,7 @@ def skill_braces(prompt: str, steps: set[str]) -> str:
     def literal(found: re.Match[str]) -> str:
         inner = found.group(1)
         head = inner.split(".", 1)[0]
-        return found.group(0) if head == "input" or head in steps else "{ {" + inner + "} }"
+        known = head in ("input", "steps") or head in steps  # `{{steps.x.output}}` too
+        return found.group(0) if known else "{ {" + inner + "} }"
 
     return PLACEHOLDER.sub(literal, prompt)

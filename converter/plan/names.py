@@ -16,7 +16,8 @@ import builtins
 
 _MODULE_NAMES = frozenset(
     {"__file__", "__name__", "__doc__", "__spec__", "__loader__", "__package__",
-     "__builtins__", "__annotations__", "__dict__", "__path__", "__cached__"}
+     "__builtins__", "__annotations__", "__dict__", "__path__", "__cached__",
+     "__class__"}
 )  # fmt: skip
 
 
