@@ -59,3 +59,15 @@ def test_a_schema_ref_into_a_link_loop_is_a_problem_not_a_crash(tmp_path: Path) 
     problems = ref_problems(schema, app / "schemas" / "main.json", app)
     assert problems[0].startswith("schema $ref 'out.json' is outside the APP: a symlink takes it")
     assert problems[1] == "schema $ref 'x.json': file not found"
+
+
+def test_a_session_whose_app_is_a_link_loop_is_unbound_not_a_crash(tmp_path: Path) -> None:
+    """The twin of the loops above (a second read): a session naming an APP folder that is a
+    link loop made `binding` raise RuntimeError from Path.resolve."""
+    from skill2app.runtime.host.session import binding
+
+    os.symlink(tmp_path / "y", tmp_path / "x")
+    os.symlink(tmp_path / "x", tmp_path / "y")
+    data = {"session": "s1", "pipeline": "p", "app": str(tmp_path / "x")}
+    (tmp_path / "home").mkdir()
+    assert len(binding(tmp_path / "home", data)) == 64

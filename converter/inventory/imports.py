@@ -118,13 +118,21 @@ def sys_path_dirs(file: str, source: str) -> list[str]:
     return [folder for folder, _line in _sys_path_calls(file, source)]
 
 
+def outside_the_skill(folder: str) -> bool:
+    """Whether a folder relative to the skill (``_path_value``'s) is above it: ``..`` or
+    ``../shared/scripts``."""
+    return folder == ".." or folder.startswith("../")
+
+
 def outside_from(file: str, source: str) -> tuple[str, int]:
     """The first folder outside the skill ``file`` adds to ``sys.path``, relative to the
     skill, and the line from which it imports from it (ledger's ``sys.path.insert(0,
     ".../../shared/scripts")`` then ``import secret_detect``: a sibling skill's module, no
     package to install); ("", 0) when it adds none."""
     found = [
-        (line, folder) for folder, line in _sys_path_calls(file, source) if folder.startswith("..")
+        (line, folder)
+        for folder, line in _sys_path_calls(file, source)
+        if outside_the_skill(folder)
     ]
     line, folder = min(found, default=(0, ""))
     return folder, line
@@ -159,7 +167,7 @@ def outside_paths(file: str, source: str) -> list[tuple[str, int]]:
             if not isinstance(target, ast.Name) or value is None:
                 continue
             known[target.id] = value
-            if (value == ".." or value.startswith("../")) and target.id not in on_sys_path:
+            if outside_the_skill(value) and target.id not in on_sys_path:
                 found.append((value, node.lineno))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []

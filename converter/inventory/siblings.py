@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from skill2app.converter.inventory.imports import sys_path_dirs
+from skill2app.converter.inventory.imports import outside_the_skill, sys_path_dirs
 from skill2app.converter.inventory.programs.facts import read_source
 
 _RELATIVE = re.compile(r"""(["'`])(\.\.?/[^"'`\n$]{1,200})\1""")
@@ -74,7 +74,7 @@ def _python_siblings(root: Path, shown: str, rel: str, source: str, bound: Path)
     then ``import secret_detect``)."""
     if not rel.endswith(".py") or rel.startswith("../"):
         return []
-    outside = [d for d in sys_path_dirs(rel, source) if d == ".." or d.startswith("../")]
+    outside = [d for d in sys_path_dirs(rel, source) if outside_the_skill(d)]
     if not outside:
         return []
     try:

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from skill2app.runtime.app.bounds import real
 from skill2app.runtime.errors import ConfigError, UsageError
 from skill2app.runtime.jsonfile import lock, write_json
 
@@ -57,9 +58,9 @@ def binding(folder: Path, data: dict[str, Any]) -> str:
     at the same path, no longer matches."""
     root = Path(str(data.get("app", "")))
     try:
-        real = root.resolve()
-        st = real.stat()
-        identity = [str(real), st.st_dev, st.st_ino]
+        found = real(root)  # a link loop: an OSError here, not a RuntimeError
+        st = found.stat()
+        identity = [str(found), st.st_dev, st.st_ino]
     except OSError:
         identity = [str(root), None, None]
     message = json.dumps([data.get("session"), data.get("pipeline"), *identity])

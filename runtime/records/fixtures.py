@@ -23,13 +23,12 @@ test`` does not meet the first one's files.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from skill2app.runtime.app.bounds import inside
+from skill2app.runtime.app.bounds import inside, real
 from skill2app.runtime.app.config import Config, state_home
 from skill2app.runtime.app.model import App
 from skill2app.runtime.errors import AppRunError
@@ -112,7 +111,7 @@ def run_fixture(
         return FixtureResult(name, "failed", failure_line(result), result.run_id)
     expected = samples / "expected.json"
     if update and not inside(expected, app.root):
-        where = os.path.realpath(expected)
+        where = real(expected)
         return FixtureResult(name, "failed", f"not recorded: {expected} leads to {where}, "
                              "outside the APP", result.run_id)  # fmt: skip
     return compare(expected, result.output, name, result.run_id, update)

@@ -129,20 +129,14 @@ def _subcommand_prog(node: ast.expr | None, names: Names) -> str:
     ``PROG + " lock"`` → "lock"); "" for a ``prog`` that only names the program.  It is one
     when the program compares its first argument with that word (``_dispatched``)."""
     prog = names.value(node) if node is not None else None
+    tail = None  # the literal end of a prog built at run time: its program, then the word
     if isinstance(node, ast.JoinedStr) and node.values:  # f"{sys.argv[0]} lock"
         tail = node.values[-1]
-        prog = (
-            f"x{tail.value}"
-            if isinstance(tail, ast.Constant) and isinstance(tail.value, str)
-            else None
-        )
     elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # PROG + " lock"
         tail = node.right
-        prog = (
-            f"x{tail.value}"
-            if isinstance(tail, ast.Constant) and isinstance(tail.value, str)
-            else None
-        )
+    if tail is not None:
+        text = tail.value if isinstance(tail, ast.Constant) else None
+        prog = f"x{text}" if isinstance(text, str) else None
     found = re.fullmatch(r"\S+\s+([A-Za-z][\w-]*)", prog.strip()) if isinstance(prog, str) else None
     return found.group(1) if found else ""
 
