@@ -43,7 +43,8 @@ DEFAULT_MIRRORS = Path("/work/.mirror")
 # fresh17 for round 22; fresh18 for round 23; fresh19 for round 24; fresh20 for round 25;
 # fresh21 for round 26; fresh22 for round 27; fresh23 for round 28; fresh24 for round 29;
 # fresh25 for round 30; fresh26 for round 31; fresh27 for round 32; fresh28 for round 33;
-# fresh29 for round 34; fresh30 for round 35; fresh31 for round 36
+# fresh29 for round 34; fresh30 for round 35; fresh31 for round 36; fresh32 for round 37;
+# fresh33 for round 38
 SETS = (
     "dev",
     "test",
@@ -78,6 +79,8 @@ SETS = (
     "fresh29",
     "fresh30",
     "fresh31",
+    "fresh32",
+    "fresh33",
 )
 _SOURCE = re.compile(r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<commit>[0-9a-f]{7,40}):(?P<path>\S+)$")
 _KEY = re.compile(r"^(set|source):\s*(\S+)\s*$", re.M)
