@@ -277,3 +277,41 @@ def test_what_runs_a_binary_in_a_written_step(language: str, source: str, runs: 
     step = CodeStep("step", "", [], write=Written(language, source))
     plan = Plan("demo", "Demo.", "en", "host", [Pipeline("convert", "Convert", steps=[step])])
     assert _running(plan, "pandoc") == ({"convert"} if runs else set())
+
+
+def test_a_written_step_naming_a_program_of_the_skill_needs_what_it_needs(
+    tmp_path: Path,
+) -> None:
+    """feishu-chat (round 35): the host's written steps ran chat.js by its path
+    (``path.join(ROOT, 'chat.js')``), and the check for the sibling file chat.js requires was
+    scoped to no pipeline, so a missing ../feishu-auth was found only in the middle of a run.
+    A word in a comment ("like chat.js does") runs nothing."""
+    from skill2app.converter.analyzers.heuristic import analyze
+    from skill2app.converter.inventory.model import build_inventory
+    from skill2app.converter.plan.model import CodeStep, Pipeline, Plan, Written
+    from skill2app.converter.render.checks import constructor_checks
+
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: chat\ndescription: Chats.\n---\n# Chat\n\n"
+            "```bash\npython3 scripts/chat.py --q x\n```\n",
+            "scripts/chat.py": "import yaml\nprint(yaml.safe_load('a: 1'))\n",
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    runs = 'subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "chat.py")])'
+    said = "# reads the file as chat.py does\nprint(1)"
+    plan = Plan(
+        "chat",
+        "Chats.",
+        "en",
+        "host",
+        [
+            Pipeline("ask", "Ask", steps=[CodeStep("go", "", [], write=Written("python", runs))]),
+            Pipeline("say", "Say", steps=[CodeStep("go", "", [], write=Written("python", said))]),
+        ],
+    )
+    plan.constructor.checks = analyze(inventory).constructor.checks
+    found = {c["name"]: c.get("pipelines") for c in constructor_checks(plan, inventory)}
+    assert found["yaml"] == ["ask"]

@@ -1321,7 +1321,8 @@ def test_what_a_program_installs_itself_is_its_output_not_a_requirement(tmp_path
         },
     )
     found = {(r.kind, r.name, r.required) for r in build_inventory(tmp_path).requirements}
-    assert found == {("binary", "pnpm", False), ("binary", "node", False)}
+    # pnpm and node run at the script's top level: on every run, so it needs them
+    assert found == {("binary", "pnpm", True), ("binary", "node", True)}
 
 
 def test_a_program_of_another_skill_the_documents_run_is_known_as_they_show_it(
@@ -1604,3 +1605,37 @@ def test_an_atx_heading_line(line: str, heading: tuple[int, str] | None) -> None
     from skill2app.converter.inventory.markdown import atx_heading
 
     assert atx_heading(line) == heading
+
+
+def test_a_shell_programs_top_level_commands_need_their_binaries(tmp_path: Path) -> None:
+    """agent-browser (round 34): capture-workflow.sh runs `agent-browser open "$URL"` on every
+    run, yet the tool was only a warning; the judge asked for it to be required.  A command at
+    the top level is needed; one in a branch, a function, a fallback or a case arm is not, nor
+    one the script installs when missing, nor a shell builtin (`alias`)."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + "```bash\nbash scripts/run.sh https://example.com\nalias ab=x\n```\n",
+            "scripts/run.sh": (
+                "#!/bin/bash\nset -euo pipefail\n"
+                "if ! command -v pnpm >/dev/null; then\n  npm install -g pnpm\nfi\n"
+                'agent-browser open "$1"  # go\n'
+                'TITLE=$(jqx -r .title <<< "{}")\n'
+                "pnpm build\n"
+                "cleanup() {\n  trasher out/\n}\n"
+                'if [ -n "${2:-}" ]; then\n  optool "$2"\nfi\n'
+                'case "$1" in\n  a) arm-tool ;;\nesac\n'
+                "gtimeout 5 true || timeout 5 true\n"
+                "cat <<EOF\nheredoc-word here\nEOF\n"
+            ),
+        },
+    )
+    found = {
+        (r.name, r.required) for r in build_inventory(tmp_path).requirements if r.kind == "binary"
+    }
+    assert ("agent-browser", True) in found and ("jqx", True) in found
+    assert ("pnpm", False) in found  # checked and installed when missing
+    for name in ("trasher", "optool", "gtimeout"):
+        assert (name, False) in found, name
+    assert ("arm-tool", True) not in found
+    assert not {n for n, _r in found} & {"alias", "heredoc-word"}

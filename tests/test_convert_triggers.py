@@ -449,6 +449,61 @@ def test_the_comment_on_set_e_is_no_header() -> None:
     assert leading_comment(both, "#") == "Create a worktree."
 
 
+def test_a_header_for_a_tool_or_written_as_fields_says_what_the_program_does(
+    tmp_path: Path,
+) -> None:
+    """wix-app (round 33): scan-a11y-code.cjs was described "Oxlint-disable no-console
+    preserve-caught-error", its lint directive; agent-browser (round 34): capture-workflow.sh
+    was "Template: Content Capture Workflow Purpose: Extract content ... Usage: ./capture-
+    workflow.sh <url> [output-dir]", a header of fields run together."""
+    lint = "#!/usr/bin/env node\n'use strict';\n\n// oxlint-disable no-console\n\nconst a = 1;\n"
+    assert leading_comment(lint, "//") == ""
+    fields = (
+        "#!/bin/bash\n# Template: Content Capture Workflow\n"
+        "# Purpose: Extract content from web pages (text, screenshots, PDF)\n"
+        "# Usage: ./capture-workflow.sh <url> [output-dir]\n#\n# Outputs:\n#   - page.pdf\n"
+        'set -e\nagent-browser open "$1"\n'
+    )
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: web\ndescription: Browse.\n---\n# Web\n\n"
+            "```bash\nbash templates/capture-workflow.sh https://example.com out\n```\n",
+            "templates/capture-workflow.sh": fields,
+        },
+    )
+    described = plan.pipelines[0].description
+    assert described == "Extract content from web pages (text, screenshots, PDF)"
+    # the title line and the usage line of an unlabelled header are apart, too
+    from skill2app.converter.inventory.programs.interface import first_paragraph
+
+    assert first_paragraph("Merge PDFs.\nUsage: merge.sh a b\nMore") == "Merge PDFs."
+    assert first_paragraph("Usage: merge.sh a b -- merge PDFs\nInto one") == (
+        "Usage: merge.sh a b -- merge PDFs Into one"
+    )
+
+
+def test_a_use_when_noun_after_a_gerund_item_is_its_second_object() -> None:
+    """financial-analyst (round 31): "constructing financial projections and forecasts" gave
+    the trigger "forecasts", a word alone."""
+    from skill2app.converter.analyzers.text import use_when_phrases
+
+    said = (
+        "Use when assessing budget variances, or constructing financial projections and forecasts."
+    )
+    assert use_when_phrases(said) == [
+        "assessing budget variances",
+        "constructing financial projections",
+        "constructing forecasts",
+    ]
+    # a lone noun before a gerund item stays a word of the list
+    assert use_when_phrases("Use for statistics, charts or exporting data.") == [
+        "statistics",
+        "charts",
+        "exporting data",
+    ]
+
+
 def test_a_table_of_scripts_says_what_each_does(tmp_path: Path) -> None:
     """pptx's editing.md: "| `pack.py` | Repack with validation |" is the skill's own words
     for the task of pack.py; a list item ("- `clean.py` - Remove orphaned files") too."""

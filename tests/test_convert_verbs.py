@@ -145,7 +145,12 @@ def test_more_requests_keep_to_the_skills_language_and_never_repeat_the_descript
         "produce a single shot",
         "help me render a single shot",
     ]
-    assert more_requests(["validate"], "en", description="Validate Office XML files") == []
+    # a description that is one request whole is said in other words, never as it is
+    said = more_requests(["validate"], "en", description="Validate Office XML files")
+    assert "check office XML files" in said and "help me validate office XML files" in said
+    assert not [s for s in said if s.lower() == "validate office xml files"]
+    # a name that calls its program a doer asks for what it does (financial-analyst)
+    assert more_requests(["ratio calculator"], "en")[:2] == ["calculate ratio", "work out ratio"]
 
 
 @pytest.mark.parametrize(
@@ -351,3 +356,9 @@ def test_the_verbs_of_analysis_and_upkeep_have_other_words_too() -> None:
     ]
     assert variants(["detect copy-paste"]) == ["find copy-paste", "spot copy-paste"]
     assert variants(["write the week's entries as CSV"]) == []
+
+
+def test_a_phrasal_verbs_particle_stays_with_it() -> None:
+    """agent-browser (round 34): "fill out a form" was said "complete out a form"."""
+    said = variants(["fill out a form"])
+    assert "complete a form" in said and not [s for s in said if " out " in s]

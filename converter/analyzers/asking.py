@@ -71,6 +71,12 @@ def agent_verb(word: str) -> str:
     return next((v for base in stems for v in (base, base + "e") if v in VERBS), "")
 
 
+def doer_request(name: str) -> list[str]:
+    """A name that calls its program a doer as the request for what it does: "ratio
+    calculator" → "calculate ratio", "tree visualization" → "visualize tree"."""
+    return _agentive(name, "")
+
+
 def _agentive(name: str, rest: str) -> list[str]:
     """A description that names its program as a doer ("Monthly quota monitor for the
     notify skill", "A parser for Burp files", "Pushover notification sender") as the
@@ -100,15 +106,16 @@ def _agentive(name: str, rest: str) -> list[str]:
     return [sentence_case(" ".join([verb, *obj]))] if 1 <= len(obj) <= 4 else []
 
 
-def asks_of(description: str, limit: int = 2) -> list[str]:
+def asks_of(description: str, limit: int = 2, *, whole: bool = False) -> list[str]:
     """``asked_of`` for each sentence of a description's first lines that opens with a verb,
     up to ``limit`` ("Profile a CLAUDE.md. Lists the longest lines" → "profile a CLAUDE.md",
     "list the longest lines"), or whose first names its program as a doer ("Notification
-    sender" → "send notification": ``_agentive``)."""
+    sender" → "send notification": ``_agentive``); ``whole``: also the whole description
+    when it is one such request ("Calculate and interpret financial ratios")."""
     if has_cjk(description):
         return []
     found: list[str] = []
-    whole = description.strip().rstrip(".")
+    everything = description.strip().rstrip(".")
     said = 0  # sentences read: after the first, only one saying what the program does
     for line in description.strip().split("\n")[:3]:  # a title line may come first
         for sentence in re.split(r"(?<=[a-z0-9])\.\s", line):
@@ -130,7 +137,7 @@ def asks_of(description: str, limit: int = 2) -> list[str]:
                 continue
             if re.fullmatch(r"\w+(?:ed|ly)|a|an|the|all|and|or|of", words[-1], re.I):
                 continue  # "Extract a filtered, sorted CSV": the object is cut short
-            if asked.strip().rstrip(".") == whole:
+            if asked.strip().rstrip(".") == everything and not whole:
                 continue
             found.append(sentence_case(" ".join([verb, *words[1:]])))
             if len(found) >= limit:

@@ -254,6 +254,7 @@ def _items(parts: list[str]) -> list[str]:
     charts or exporting data") stays as it is; other single words are dropped."""
     items: list[str] = []
     waiting: list[str] = []  # single words before the item that may complete them
+    doing = ""  # the verb of the item before them, when it is a gerund ("constructing")
     for index, part in enumerate([*parts, ""]):
         words = part.split()
         if len(words) == 1 and not has_cjk(part):
@@ -261,12 +262,19 @@ def _items(parts: list[str]) -> list[str]:
             continue
         if waiting and _shares_object(waiting, words):
             items += [f"{verb} {' '.join(words[1:])}" for verb in waiting]
+        elif waiting and doing and not any(_GERUND_WORD.match(w) for w in waiting):
+            # "constructing financial projections and forecasts": "constructing forecasts"
+            items += [f"{doing} {w}" for w in waiting if len(w) >= 4 and w.lower() not in _STOP]
         elif len(parts) > 1:  # a word of a list, named on its own
             items += [w for w in waiting if len(w) >= 5 and w.lower() not in _STOP]
         waiting = []
         anaphoric = index > 0 and _ANAPHORIC.match(part)
         items += [part] if _worth(part) and not anaphoric else []
+        doing = words[0] if len(words) > 1 and _GERUND_WORD.match(words[0]) else ""
     return items
+
+
+_GERUND_WORD = re.compile(r"^[a-z]{3,}ing$", re.I)
 
 
 # An item after the first whose object is an earlier item's ("..., downloading the images,

@@ -35,7 +35,13 @@ from __future__ import annotations
 
 import re
 
-from skill2app.converter.analyzers.asking import asked_politely, asks_of, counted, in_its_domain
+from skill2app.converter.analyzers.asking import (
+    asked_politely,
+    asks_of,
+    counted,
+    doer_request,
+    in_its_domain,
+)
 from skill2app.converter.analyzers.text import (
     CJK,
     capital,
@@ -359,7 +365,13 @@ def more_requests(
     scores the description already, and a copy as a trigger doubles its weight against the
     siblings ("summarise the numeric columns of a CSV file" drew "what columns are in
     orders.csv?" to csv-stats); only its action and object ("Render a single shot via the
-    configured provider" → "render a single shot": ``asking.asks_of``).  The words are
+    configured provider" → "render a single shot": ``asking.asks_of``), or, when that is
+    the whole description, the description said another way ("Calculate and interpret
+    financial ratios" → "compute and interpret financial ratios", never itself); a name that
+    calls its program a doer as what it does ("ratio calculator" → "calculate ratio").
+    (Measured on the 220 corpus skills: pipelines with five triggers 61.4 → 62.0 %, the
+    self-test 85.0 → 85.6 %; the first sentence of the program's own section and its title
+    as further triggers were tried and dropped: the self-test fell to 83.5 %.)  The words are
     English and Chinese: a skill in another language (Japanese, say), or a Chinese skill's
     pipeline with no Chinese request (a program named in English), has its English requests
     said another way; a Japanese request (one with kana) is asked politely whatever the
@@ -369,13 +381,18 @@ def more_requests(
     chinese = language == "zh" and any(has_cjk(t) for t in triggers)  # else its English ones
     mine = [t for t in triggers if has_cjk(t) == chinese]
     asked = [] if chinese else asks_of(description)
+    # a name that calls the program a doer: "ratio calculator" → "calculate ratio"
+    asked += [d for t in mine if not chinese and not names_an_action(t) for d in doer_request(t)]
     mine += asked
+    # the description said another way, never again as it is ("Calculate and interpret
+    # financial ratios" → "compute and interpret financial ratios")
+    unsaid = [] if chinese or asked else asks_of(description, 1, whole=True)
     of_document = [o for t in mine if not chinese and (o := on_document(t, skill))]
-    other_words = variants(mine)
-    counts = [c for t in [*mine, *other_words] for c in counted(t)]
+    other_words = variants([*mine, *unsaid])
+    counts = [c for t in [*mine, *unsaid, *other_words] for c in counted(t)]
     japanese = [t for t in triggers if has_kana(t) or (language == "ja" and has_cjk(t))]
     polite = [p for t in japanese for p in asked_politely(t, "ja")]
-    polite += [p for t in mine for p in asked_politely(t, language)]
+    polite += [p for t in [*mine, *unsaid] for p in asked_politely(t, language)]
     domains = [d for t in [*mine, *other_words] if chinese for d in in_its_domain(t, domain)]
     return [*asked, *other_words, *domains, *of_document, *counts, *polite]
 

@@ -339,9 +339,15 @@ def variants(triggers: list[str]) -> list[str]:
             found.append(" ".join(words))
         if words[1].lower() in _PREPOSITIONS_AFTER:
             continue  # "convert with AI": no object, and "turn with AI" says nothing
+        phrasal = words[1].lower() in _PARTICLES and len(words) > 2  # "fill out a form"
+        after = words[2:] if phrasal else words[1:]  # "complete a form", not "complete out"
         for other in VERB_SYNONYMS.get(words[0].lower(), ()):
-            found.append(" ".join([other, *words[1:]]))
+            found.append(" ".join([other, *after]))
     return found
+
+
+# The particle of a phrasal verb: it goes with the verb it follows, not with a synonym.
+_PARTICLES = frozenset("up out off over down back".split())
 
 
 # Words after a verb that show it has no object of its own ("convert with AI").

@@ -229,12 +229,14 @@ def _shell(path: str, source: str, out: Collector) -> None:
             out.add("env", match.group(1), where, required=needed)
         for name in _SHELL_CHECK.findall(line):
             needed = index not in platform and _check_needed(line, lines[index + 1 : index + 6])
-            out.add("binary", name, where, required=needed)
+            # a check the script survives (it installs the tool, or warns): it copes without,
+            # whatever it runs later (`command -v pnpm || npm install -g pnpm`, then `pnpm`)
+            out.add("binary", name, where, required=needed, checked=not needed)
     functions = set(re.findall(r"^\s*(?:function\s+)?([\w-]+)\s*\(\)", source, re.M))
     arms = re.compile(r"^\s*[^\s()]+(\s*\|\s*[^\s()]+)*\s*\)")
     kept = "\n".join("" if arms.match(line) else line for line in lines)
     commands = [c for c in simple_commands(kept, 1, "bash") if c.argv[0] not in functions]
-    from_commands(commands, path, out, program=True)
+    from_commands(commands, path, out, program=True, every_run=_every_run(lines))
 
 
 # A variable the script sets itself: `NAME=...`, `local NAME=...`, `read NAME`, `for NAME in`.
@@ -291,6 +293,38 @@ def _check_needed(line: str, after: list[str]) -> bool:
     if re.search(r"\bif\b|&&", line):
         return False  # used when present
     return True
+
+
+# What opens and closes a block of a shell script: its lines run only sometimes.
+_SHELL_OPENS = re.compile(
+    r"(?:^|[;&|({]|\bthen|\bdo|\belse)\s*(?:if|case|for|while|until|select)\b"
+)
+_SHELL_CLOSES = re.compile(r"(?:^|[;&\s])(?:fi|esac|done)\b")
+_SHELL_BRACES = re.compile(r"(?:^|\s)([{}])(?=\s|;|$)")
+
+
+def _every_run(lines: list[str]) -> frozenset[int]:
+    """The (1-based) lines of a shell script whose commands run on every run: at its top
+    level, outside any ``if``/``case``/loop, function or ``{ }`` group, and no fallback
+    (``a || b``) or condition (``a && b``).  ``agent-browser open "$URL"`` there fails the
+    script when the tool is missing: the pipeline running it needs the tool."""
+    found: set[int] = set()
+    depth, heredoc = 0, ""
+    for number, line in enumerate(lines, start=1):
+        if heredoc:
+            heredoc = "" if line.strip() == heredoc else heredoc
+            continue
+        code = re.sub(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"", '""', line).split(" #", 1)[0]
+        if code.lstrip().startswith("#"):
+            continue
+        opens = len(_SHELL_OPENS.findall(code)) + _SHELL_BRACES.findall(code).count("{")
+        closes = len(_SHELL_CLOSES.findall(code)) + _SHELL_BRACES.findall(code).count("}")
+        if depth == 0 and not opens and not closes and not re.search(r"\|\||&&", code):
+            found.add(number)
+        depth = max(depth + opens - closes, 0)
+        started = HEREDOC.search(line)
+        heredoc = started.group(1) if started else ""
+    return frozenset(found)
 
 
 def _shell_platform_lines(lines: list[str]) -> set[int]:

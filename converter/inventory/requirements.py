@@ -28,7 +28,7 @@ COMMON_COMMANDS = frozenset(
     "done case esac function in select time break continue eval let printenv less more open "
     "python python3 py bash sh zsh [ [[ ] ]] { } . : mapfile readarray jobs bg fg disown pushd "
     "popd dirs shopt ulimit umask getopts caller builtin compgen complete enable help history "
-    "times".split()
+    "times alias unalias".split()
 )
 # A name with a data file's extension is a file the text shows, not a program
 # ("<src>/site/index.html  # gallery"); `j++` is arithmetic.
@@ -213,6 +213,7 @@ def from_commands(
     required: bool = True,
     program: bool = False,
     shown: frozenset[str] = frozenset(),
+    every_run: frozenset[int] = frozenset(),
 ) -> None:
     """Binaries and packages from commands that do not run one of the skill's programs.
 
@@ -224,7 +225,9 @@ def from_commands(
     output, not a requirement: only its installer is named (a warning, like its other tools).
     An untagged block's line is a command when a block tagged as shell runs the same name
     (``shown``) or the line has the shape of one (``_shell_evidence``): a list of search terms
-    or a table of language codes runs nothing.
+    or a table of language codes runs nothing.  A program's command on a line it runs on
+    every run (``every_run``: a shell script's top level) needs its binary: required, when
+    named as it is found on PATH.
     """
     for command in commands:
         # `npx @editframe/cli render`: npx fetches the package it runs, whose binary may be
@@ -269,7 +272,8 @@ def from_commands(
                     python = kind == "python-package"
                     out.add(kind, package, where, required=required, installed=python)
             continue
-        out.add("binary", name, where, required=False)
+        needed = command.line in every_run and "/" not in command.argv[0] and not command.runner
+        out.add("binary", name, where, required=needed)
 
 
 def from_shell_text(text: str, first_line: int, file: str, out: Collector) -> None:

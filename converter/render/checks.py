@@ -23,7 +23,8 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
     the check's ``where`` and from the inventory's own spots for the same requirement (a
     program's interpreter is its need: ``scripts/x.js:1``), so a plan that lists only some
     spots does not lose a program.  A written step importing one of the skill's own modules
-    (``from core.gif_builder import ...``) needs what that module needs.  A need only of
+    (``from core.gif_builder import ...``) needs what that module needs, and one naming a
+    program of the skill as a file (``'chat.js'``) what that program needs.  A need only of
     code no pipeline runs (a module nothing imports, a program no step runs) is no
     pipeline's (``pipelines: []``): the constructor checks it in Skill mode only.  An env
     var is also the need of every pipeline whose written steps read it, a binary of every
@@ -41,6 +42,8 @@ def constructor_checks(plan: Plan, inventory: Inventory) -> list[dict[str, Any]]
                     written.setdefault(package_key(module), set()).add(pipeline.name)
                 for file in _own_modules(step.write.modules(), inventory):
                     users.setdefault(file, set()).add(pipeline.name)  # its needs are the step's
+                for file in _programs_named(step.write.source, inventory):
+                    users.setdefault(file, set()).add(pipeline.name)  # it runs that program
     installers: dict[str, set[str]] = {}  # tool -> programs installing it
     for program in inventory.programs:
         for tool in program.installs:
@@ -144,6 +147,18 @@ def _own_modules(modules: set[str], inventory: Inventory) -> set[str]:
     resolved from the skill folder, where a written step finds them."""
     local = LocalFiles(f.path for f in inventory.files)
     return {found for module in modules if (found := local.python_module(module, [""]))}
+
+
+def _programs_named(source: str, inventory: Inventory) -> set[str]:
+    """The skill's programs a written step's source names as a file ("path.join(ROOT,
+    'chat.js')", ``"scripts/x.py"``): the step runs them, and needs what they need (round 35's
+    feishu-chat: chat.js requires ../feishu-auth/token-utils.js, checked for no pipeline)."""
+    found = set()
+    for program in inventory.programs:
+        base = re.escape(program.path.rsplit("/", 1)[-1])
+        if re.search(rf"[\"'`/]{base}[\"'`]", source):
+            found.add(program.path)
+    return found
 
 
 def _key(kind: str, name: str) -> tuple[str, str]:

@@ -144,11 +144,43 @@ def add_param(command: Command, param: Param) -> None:
 
 
 def first_paragraph(text: str | None) -> str:
-    """The first paragraph of a docstring/help text, on one line."""
+    """The first paragraph of a docstring/help text, on one line: up to a blank line or a
+    line that opens another field of a header ("Usage: ...", "Outputs:").  A header written
+    as fields says what the program does in its ``Purpose:``/``Description:`` line ("#
+    Template: Content Capture Workflow / # Purpose: Extract content from web pages / #
+    Usage: ..."): that line, not the title and usage run together."""
     if not text:
         return ""
-    paragraph = text.strip().split("\n\n", 1)[0]
-    return " ".join(paragraph.split())
+    lines = [line.strip() for line in text.strip().split("\n")]
+    for i, line in enumerate(lines[:_HEADER_LINES]):
+        purpose = _PURPOSE.match(line)
+        if purpose:
+            return " ".join(" ".join(_field(purpose.group(1), lines[i + 1 :])).split())
+    return " ".join(" ".join(_field(lines[0], lines[1:])).split())
+
+
+_HEADER_LINES = 12  # how far down a header's "Purpose:" line is looked for
+# The field of a header that says what the program does.
+_PURPOSE = re.compile(
+    r"^(?:purpose|description|summary|what it does|功能|用途|描述|作用)\s*[:：]\s*(\S.*)$", re.I
+)
+# A line opening another field of a header (the usage, the outputs, the options).
+_FIELD = re.compile(
+    r"^(?:usage|examples?|outputs?|options|arguments|args|requires|requirements|dependencies|"
+    r"environment|env|exit codes?|returns|author|license|version|用法|示例|输出|参数|依赖|返回)"
+    r"\s*[:：]",
+    re.I,
+)
+
+
+def _field(first: str, rest: list[str]) -> list[str]:
+    """``first`` and the lines after it up to a blank line or another field."""
+    lines = [first]
+    for line in rest:
+        if not line or _FIELD.match(line):
+            break
+        lines.append(line)
+    return lines
 
 
 @dataclass

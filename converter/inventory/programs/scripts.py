@@ -41,7 +41,8 @@ def leading_comment(source: str, marker: str) -> str:
             in_block = "*/" not in stripped
             text.append(stripped.strip("/*").strip())
         elif stripped.startswith(marker):
-            text.append(stripped[len(marker) :].strip())
+            if not _DIRECTIVE.match(stripped[len(marker) :].strip()):
+                text.append(stripped[len(marker) :].strip())
         elif stripped or text:
             if stripped.startswith(("'use strict'", '"use strict"')):
                 continue
@@ -49,6 +50,16 @@ def leading_comment(source: str, marker: str) -> str:
                 text = _without_option_note(text)
             break
     return "\n".join(text).strip()
+
+
+# A comment for a tool, not for the reader: "oxlint-disable no-console", "@ts-check",
+# "shellcheck disable=SC2086", "-*- coding: utf-8 -*-", "SPDX-License-Identifier: MIT".
+_DIRECTIVE = re.compile(
+    r"^(?:(?:es|ox)lint[- ]|eslint$|biome-ignore|prettier-ignore|@ts-|@flow\b|jshint|global\s|"
+    r"istanbul ignore|c8 ignore|shellcheck\s|pylint:|noqa|type:\s*ignore|fmt:|-\*-|vim?:|"
+    r"SPDX-License-Identifier|@license\b)",
+    re.I,
+)
 
 
 # A comment on the shell's options: "Exit on error", "strict mode", "fail fast".
