@@ -1639,3 +1639,72 @@ def test_a_shell_programs_top_level_commands_need_their_binaries(tmp_path: Path)
         assert (name, False) in found, name
     assert ("arm-tool", True) not in found
     assert not {n for n, _r in found} & {"alias", "heredoc-word"}
+
+
+def test_a_script_in_assets_the_documents_run_is_a_program(tmp_path: Path) -> None:
+    """terminal-print (fresh33): SKILL.md runs ``bash "$SKILL_DIR/assets/print-terminal.sh"
+    --no-preview``; assets/ was read as context only, so its five flags were never found and
+    no pipeline ran it.  A script in assets/ nothing runs stays context."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + '```bash\nbash "$SKILL_DIR/assets/print.sh" --no-preview\n```\n',
+            "assets/print.sh": '#!/bin/bash\ncase "$1" in\n  --no-preview) P=0 ;;\nesac\n',
+            "assets/other.sh": "#!/bin/bash\necho hi\n",
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    assert [p.path for p in inventory.programs] == ["assets/print.sh"]
+    assert "--no-preview" in {p.name for p in inventory.programs[0].cli.params}
+    assert {f.path: f.role for f in inventory.files}["assets/other.sh"] == "context"
+
+
+def test_a_package_imported_on_the_api_keys_path_only_is_a_warning(tmp_path: Path) -> None:
+    """mapping-documents (fresh33): docmap.py imports anthropic inside the function a thread
+    pool runs (``pool.submit(_extract, s)``), under ``if not api_key: ... else:``; without a
+    key it maps the structure alone.  anthropic blocked the pipeline."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + "```bash\npython scripts/map.py in.pdf\n```\n",
+            "scripts/map.py": (
+                "import os, sys\nfrom concurrent.futures import ThreadPoolExecutor\n"
+                "import pdfplumber\n\n"
+                "def _extract(s, key):\n    import anthropic\n"
+                "    return anthropic.Anthropic(api_key=key)\n\n"
+                "def extract_all(items, key):\n    with ThreadPoolExecutor() as pool:\n"
+                "        return [pool.submit(_extract, s, key) for s in items]\n\n"
+                "def main():\n    api_key = os.environ.get('ANTHROPIC_API_KEY')\n"
+                "    if not api_key:\n        print('structure only', file=sys.stderr)\n"
+                "    else:\n        extract_all([1], api_key)\n\n"
+                "if __name__ == '__main__':\n    main()\n"
+            ),
+        },
+    )
+    found = {
+        (r.name, r.required)
+        for r in build_inventory(tmp_path).requirements
+        if r.kind == "python-package"
+    }
+    assert found == {("pdfplumber", True), ("anthropic", False)}
+
+
+def test_the_code_a_node_program_writes_in_a_template_is_not_its_own(tmp_path: Path) -> None:
+    """uipath-coded-apps: build-dashboard.mjs returns components as template literals
+    (``return `import React from 'react'` ``); react and react-router-dom became packages the
+    program needs.  A backtick in a comment or a quoted string opens no template."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + "```bash\nnode scripts/build.mjs spec.json\n```\n",
+            "scripts/build.mjs": (
+                "import fs from 'node:fs'\nimport yaml from 'js-yaml'\n"
+                "// the page is written as `code`\nconst tick = 'a ` b'\n"
+                "export function page(name) {\n  return `import React from 'react'\n"
+                "import { useParams } from 'react-router-dom'\nexport default ${name}`\n}\n"
+                "import chalk from 'chalk'\n"
+            ),
+        },
+    )
+    found = {r.name for r in build_inventory(tmp_path).requirements if r.kind == "node-package"}
+    assert found == {"js-yaml", "chalk"}

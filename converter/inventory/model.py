@@ -393,7 +393,10 @@ def _programs(
     for rel in paths:
         if rel == skill_md:
             continue
-        if rel.split("/", 1)[0] in CONTEXT_DIRS or rel.lower().endswith(".md"):
+        # a script in assets/ the documents run (terminal-print's `bash "$SKILL_DIR/assets/
+        # print-terminal.sh" --no-preview`) is a program; the folder's other files are context
+        context = rel.split("/", 1)[0] in CONTEXT_DIRS and rel not in invoked
+        if context or rel.lower().endswith(".md"):
             roles[rel] = "context"
             continue
         head = read_source(skill_dir / rel)

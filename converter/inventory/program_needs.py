@@ -123,6 +123,7 @@ def _dynamic(line: str, module: str) -> bool:
 
 
 def _node(path: str, source: str, local: LocalFiles, out: Collector) -> None:
+    code = _outside_templates(source).split("\n")
     for number, line, platform in _node_lines(source):
         where = f"{path}:{number}"
         for match in _NODE_ENV.finditer(line):
@@ -134,7 +135,7 @@ def _node(path: str, source: str, local: LocalFiles, out: Collector) -> None:
             fallback = fallback or _tested(line, match.start(), source)
             name = match.group(2) or match.group(3)
             out.add("env", name, where, required=not (fallback or platform))
-        for module in _node_modules(line):
+        for module in _node_modules(code[number - 1]):  # not the code a template writes
             if module == "bun" or module.startswith("bun:"):  # Bun's own API: runs in bun only
                 out.add("binary", "bun", where, required=not platform)
                 continue
@@ -142,6 +143,35 @@ def _node(path: str, source: str, local: LocalFiles, out: Collector) -> None:
         call = _NODE_RUN.search(line)
         if call and call.group(1) not in COMMON_COMMANDS:
             out.add("binary", call.group(1), where, required=not platform)
+
+
+def _outside_templates(source: str) -> str:
+    """``source`` with the text of its template literals blanked, its lines kept: the code a
+    program writes (``return `import React from 'react'` ``: uipath-coded-apps'
+    build-dashboard.mjs generates components) is not code it runs.  Quotes and comments
+    are skipped so that a backtick in them opens nothing."""
+    out = list(source)
+    quote = ""  # the quote of the string being read: ', ", ` or "" outside any
+    i = 0
+    while i < len(source):
+        char = source[i]
+        if not quote and source.startswith("//", i):
+            end = source.find("\n", i)
+            i = len(source) if end < 0 else end
+            continue
+        if quote and char == "\\":
+            if quote == "`" and source[i + 1 : i + 2] != "\n":
+                out[i] = out[i + 1] = " "
+            i += 2
+            continue
+        if quote == "`" and char != "`" and char != "\n":
+            out[i] = " "
+        elif char == quote or (quote in "'\"" and quote and char == "\n"):
+            quote = ""
+        elif not quote and char in "'\"`":
+            quote = char
+        i += 1
+    return "".join(out)
 
 
 def _tested(line: str, at: int, source: str) -> bool:

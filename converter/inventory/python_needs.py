@@ -54,6 +54,11 @@ CLIENT_KEYS = {
 Add = Callable[[str, str, int, bool], None]  # (kind, name, line, required)
 
 
+# A branch on a key or token: the code under it is a service's path, taken when one is given
+# (mapping-documents: `if not api_key: structure only, else: import anthropic ...`).
+_KEY_TEST = re.compile(r"^(?:not\s+)?(?:[\w.]+\.)?\w*(?:api_key|apikey|token)\w*$", re.I)
+
+
 def stops(handler: ast.AST, own: frozenset[str] = frozenset()) -> bool:
     """Whether an except clause (or a branch) ends the program: ``raise``, ``sys.exit(...)``,
     ``exit()``; not a ``raise`` of one of the ``own`` exception classes the source defines
@@ -248,6 +253,8 @@ class PythonNeeds:
         text = ast.unparse(test)
         if _PLATFORM.search(text) or "shutil.which" in text or re.search(r"\bwhich\(", text):
             return True
+        if _KEY_TEST.search(text):  # `if not api_key:` ... `else:` the API's own path
+            return True
         return any(
             isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in self.probes
             for n in ast.walk(test)
@@ -262,12 +269,18 @@ class PythonNeeds:
     def _conditional_functions(self) -> set[str]:
         """Functions of the program called only from guarded places (or from functions that
         are themselves conditional); a function never called here is not conditional."""
-        sites: dict[str, list[ast.Call]] = {name: [] for name in self.functions}
+        sites: dict[str, list[ast.AST]] = {name: [] for name in self.functions}
+        called: set[int] = set()  # the names that are a call's function
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Call):
                 name = _called_name(node)
+                called.add(id(node.func))
                 if name in sites:
                     sites[name].append(node)
+        for node in ast.walk(self.tree):  # handed over to be called: `pool.submit(work, x)`
+            if isinstance(node, ast.Name) and node.id in sites and id(node) not in called:
+                if isinstance(node.ctx, ast.Load):
+                    sites[node.id].append(node)
         found: set[str] = set()
         changed = True
         while changed:
