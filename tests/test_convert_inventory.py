@@ -1651,12 +1651,21 @@ def test_a_script_in_assets_the_documents_run_is_a_program(tmp_path: Path) -> No
             "SKILL.md": OK + '```bash\nbash "$SKILL_DIR/assets/print.sh" --no-preview\n```\n',
             "assets/print.sh": '#!/bin/bash\ncase "$1" in\n  --no-preview) P=0 ;;\nesac\n',
             "assets/other.sh": "#!/bin/bash\necho hi\n",
+            # hit-lectures-scout (fresh33): "运行 `assets/scout.py`", an argparse CLI
+            "assets/scout.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--window', type=int)\np.parse_args()\n",
+            "assets/helper.py": "def f():\n    return 1\n",  # named, a module: no program
         },
     )
+    (tmp_path / "SKILL.md").write_text(
+        (tmp_path / "SKILL.md").read_text()
+        + "\n需要时运行 `assets/scout.py`，参考 `assets/helper.py`。\n"
+    )
     inventory = build_inventory(tmp_path)
-    assert [p.path for p in inventory.programs] == ["assets/print.sh"]
+    assert [p.path for p in inventory.programs] == ["assets/print.sh", "assets/scout.py"]
     assert "--no-preview" in {p.name for p in inventory.programs[0].cli.params}
-    assert {f.path: f.role for f in inventory.files}["assets/other.sh"] == "context"
+    roles = {f.path: f.role for f in inventory.files}
+    assert roles["assets/other.sh"] == roles["assets/helper.py"] == "context"
 
 
 def test_a_package_imported_on_the_api_keys_path_only_is_a_warning(tmp_path: Path) -> None:
@@ -1708,3 +1717,23 @@ def test_the_code_a_node_program_writes_in_a_template_is_not_its_own(tmp_path: P
     )
     found = {r.name for r in build_inventory(tmp_path).requirements if r.kind == "node-package"}
     assert found == {"js-yaml", "chalk"}
+
+
+def test_a_function_of_a_sourced_script_is_no_binary(tmp_path: Path) -> None:
+    """kobo-library (round 37's judge): kobo_get.sh sources tsundoku_paths.sh and calls its
+    `tsundoku_ensure_dirs` at the top level; the constructor required it as a binary, so the
+    download pipeline could never run."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + "```bash\nbash scripts/get.sh 123\n```\n",
+            "scripts/get.sh": (
+                '#!/bin/bash\nset -e\nsource "$(dirname "$0")/paths.sh"\nensure_dirs\n'
+                'kobodl book get "$1"\n'
+            ),
+            "scripts/paths.sh": "ensure_dirs() {\n  mkdir -p ~/books\n}\nfunction other {\n:\n}\n",
+        },
+    )
+    found = {(r.name, r.required) for r in build_inventory(tmp_path).requirements}
+    assert ("kobodl", True) in found
+    assert not {name for name, _required in found} & {"ensure_dirs", "other"}

@@ -36,6 +36,7 @@ from skill2app.converter.inventory.programs.program import (
     describe,
     documented_only,
     is_candidate,
+    program_shaped,
 )
 from skill2app.converter.inventory.requirements import Requirement, where_key
 from skill2app.converter.inventory.shell import (
@@ -150,7 +151,10 @@ def build_inventory(
         docs, [p for p in paths if p != skill_md.name]
     )
     warnings.extend(missing_programs(docs, commands, paths))
-    programs, roles = _programs(skill_dir, paths, skill_md.name, invoked, (probe, unsafe))
+    named = {s.text.strip().removeprefix("./") for d in docs for s in d.inline_code}
+    programs, roles = _programs(
+        skill_dir, paths, skill_md.name, (invoked, named & set(paths)), (probe, unsafe)
+    )
     sources = {p.path: read_source(skill_dir / p.path) for p in programs}
     for program in programs:
         program.mentioned = bool(program.invocations) or any(
@@ -384,24 +388,33 @@ def _programs(
     skill_dir: Path,
     paths: list[str],
     skill_md: str,
-    invoked: dict[str, list[Invocation]],
+    documented: tuple[dict[str, list[Invocation]], set[str]],
     probing: tuple[bool, bool],
 ) -> tuple[list[Program], dict[str, str]]:
+    """The skill's programs and the role of each file.  ``documented``: the invocations the
+    documents show, by program, and the files an inline span names by path."""
     probe, unsafe = probing
+    invoked, named = documented
     roles: dict[str, str] = {skill_md: "skill"}
     programs: list[Program] = []
     for rel in paths:
         if rel == skill_md:
             continue
         # a script in assets/ the documents run (terminal-print's `bash "$SKILL_DIR/assets/
-        # print-terminal.sh" --no-preview`) is a program; the folder's other files are context
-        context = rel.split("/", 1)[0] in CONTEXT_DIRS and rel not in invoked
-        if context or rel.lower().endswith(".md"):
+        # print-terminal.sh" --no-preview`), or name when it has a program's shape (hit-
+        # lectures-scout's "运行 `assets/deepxiv_preprints_scout.py`", an argparse CLI), is a
+        # program; the folder's other files are context
+        in_context = rel.split("/", 1)[0] in CONTEXT_DIRS
+        if (in_context and rel not in invoked and rel not in named) or rel.lower().endswith(".md"):
             roles[rel] = "context"
             continue
         head = read_source(skill_dir / rel)
         language = language_of(Path(rel), head)
-        if is_candidate(rel, language, head, rel in invoked):
+        shaped = in_context and program_shaped(language, head)
+        if in_context and rel not in invoked and not shaped:
+            roles[rel] = "context"  # named, but no program: a template, a module
+            continue
+        if is_candidate(rel, language, head, rel in invoked) or shaped:
             found = invoked.get(rel, [])
             programs.append(describe(skill_dir, rel, language, found, probe=probe, unsafe=unsafe))
             roles[rel] = "program"

@@ -20,6 +20,7 @@ from skill2app.converter.inventory.program_needs import (
     from_js_example,
     from_program,
     from_python_example,
+    shell_functions,
 )
 from skill2app.converter.inventory.programs.facts import Program, read_source
 from skill2app.converter.inventory.programs.interpreter import interpreter_need, pep723_dependencies
@@ -107,8 +108,16 @@ def skill_needs(
         if languages[rel] == "python"
         for name in caught_classes(source)
     )
+    # a function any of the skill's shell files defines (a sourced paths.sh's
+    # `tsundoku_ensure_dirs() {`) is no binary of the scripts that call it
+    functions = frozenset(
+        name
+        for rel, source in sources.items()
+        if languages[rel] in ("bash", "sh", "zsh")
+        for name in shell_functions(source)
+    )
     for rel, source in sources.items():
-        from_program(rel, languages[rel], source, local, out, caught)
+        from_program(rel, languages[rel], source, local, out, caught, functions)
     twins = windows_twins([p.path for p in programs], languages)
     for program in programs:
         # Its interpreter is the program's own need, wherever SKILL.md shows the command;

@@ -38,14 +38,16 @@ def from_program(
     local: LocalFiles,
     out: Collector,
     caught: frozenset[str] = frozenset(),
+    functions: frozenset[str] = frozenset(),
 ) -> None:
-    """``caught``: the exception classes some ``except`` of the skill's Python catches."""
+    """``caught``: the exception classes some ``except`` of the skill's Python catches;
+    ``functions``: the shell functions the skill's shell files define."""
     if language == "python":
         _python(path, source, local, out, caught=caught)
     elif language in ("node", "typescript"):
         _node(path, source, local, out)
     elif language in ("bash", "sh", "zsh"):
-        _shell(path, source, out)
+        _shell(path, source, out, functions)
 
 
 def _python(
@@ -241,7 +243,14 @@ def _node_lines(source: str) -> list[tuple[int, str, bool]]:
 # -- shell ---------------------------------------------------------------------------------
 
 
-def _shell(path: str, source: str, out: Collector) -> None:
+def shell_functions(source: str) -> set[str]:
+    """The functions a shell script defines: ``name() {``, ``function name``."""
+    return set(re.findall(r"^\s*(?:function\s+)?([\w-]+)\s*\(\)", source, re.M)) | set(
+        re.findall(r"^\s*function\s+([\w-]+)", source, re.M)
+    )
+
+
+def _shell(path: str, source: str, out: Collector, defined: frozenset[str] = frozenset()) -> None:
     lines = source.split("\n")
     platform = _shell_platform_lines(lines)
     own, branch_only = _own_variables(source)
@@ -262,7 +271,7 @@ def _shell(path: str, source: str, out: Collector) -> None:
             # a check the script survives (it installs the tool, or warns): it copes without,
             # whatever it runs later (`command -v pnpm || npm install -g pnpm`, then `pnpm`)
             out.add("binary", name, where, required=needed, checked=not needed)
-    functions = set(re.findall(r"^\s*(?:function\s+)?([\w-]+)\s*\(\)", source, re.M))
+    functions = shell_functions(source) | defined
     arms = re.compile(r"^\s*[^\s()]+(\s*\|\s*[^\s()]+)*\s*\)")
     kept = "\n".join("" if arms.match(line) else line for line in lines)
     commands = [c for c in simple_commands(kept, 1, "bash") if c.argv[0] not in functions]

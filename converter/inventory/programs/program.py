@@ -61,10 +61,14 @@ def is_candidate(rel: str, language: str, source: str, invoked: bool) -> bool:
         return False
     if location_of(rel) == "invoked":
         return False
+    return posixpath.basename(rel) != "__init__.py" and program_shaped(language, source)
+
+
+def program_shaped(language: str, source: str) -> bool:
+    """Whether a file's source reads as a program: any shell or Node file; a Python file
+    with a shebang, a ``__main__`` guard or a command-line parser (not a module)."""
     if language != "python":
-        return True
-    if posixpath.basename(rel) == "__init__.py":
-        return False
+        return bool(language)
     return bool(
         source.startswith("#!")
         or re.search(r"__name__\s*==\s*['\"]__main__['\"]", source)
