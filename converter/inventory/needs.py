@@ -109,7 +109,7 @@ def skill_needs(
         for name in caught_classes(source)
     )
     # a function any of the skill's shell files defines (a sourced paths.sh's
-    # `tsundoku_ensure_dirs() {`) is no binary of the scripts that call it
+    # `tsundoku_ensure_dirs() {`) is no binary of the scripts or examples that call it
     functions = frozenset(
         name
         for rel, source in sources.items()
@@ -118,6 +118,8 @@ def skill_needs(
     )
     for rel, source in sources.items():
         from_program(rel, languages[rel], source, local, out, caught, functions)
+    for name in functions:  # nor of the documents' examples (codeql's `log_step "..."`)
+        out.forget("binary", name)
     twins = windows_twins([p.path for p in programs], languages)
     for program in programs:
         # Its interpreter is the program's own need, wherever SKILL.md shows the command;

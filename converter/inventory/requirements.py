@@ -182,6 +182,10 @@ class Collector:
             # what a program of the skill imports (a document's snippet is the model's code)
             self.import_says[key] = self.import_says.get(key, False) or required
 
+    def forget(self, kind: str, name: str) -> None:
+        """Drop a requirement a later fact shows is none (a function the skill defines)."""
+        self.items.pop((kind, name), None)
+
     def result(self) -> list[Requirement]:
         for key in self.checked:
             self.items[key].required = False
