@@ -1739,3 +1739,100 @@ def test_a_function_of_a_sourced_script_is_no_binary(tmp_path: Path) -> None:
     found = {(r.name, r.required) for r in build_inventory(tmp_path).requirements}
     assert ("kobodl", True) in found
     assert not {name for name, _required in found} & {"ensure_dirs", "other"}
+
+
+SHELL_IDIOMS = [  # (script, binaries it needs, binaries it may do without)
+    # a fallback function defined when the tool is missing (Collector.forget raised KeyError)
+    ('if ! command -v log >/dev/null; then\n  log() { echo "$@"; }\nfi\nlog hi\n', set(), set()),
+    ("if ! command -v gum >/dev/null; then echo need gum; exit 1; fi\ngum x\n", {"gum"}, set()),
+    ("imagetool --flag \\\n  --other || echo failed\n", set(), {"imagetool"}),
+    ('for f in *.png; do\n  echo done\n  optimizer "$f"\ndone\n', set(), {"optimizer"}),
+    ("echo start\nexit 0\nlegacy-tool run\n", set(), {"legacy-tool"}),
+    (
+        'export NVM_DIR="$HOME/.nvm"\n[ -s "$NVM_DIR/nvm.sh" ] && . "$NVM_DIR/nvm.sh"\n'
+        "nvm use 18\n",
+        set(),
+        {"nvm"},
+    ),
+    ('alias ll="ls -l"\nll\n', set(), set()),
+    ("brew install ffmpeg\nsudo apt-get install -y jq\n", set(), {"brew", "apt-get"}),
+    ('echo "until done\nfi" \nrenderer out\n', {"renderer"}, set()),
+]
+
+
+@pytest.mark.parametrize(("script", "needed", "optional"), SHELL_IDIOMS)
+def test_shell_idioms_a_reviewer_tried(
+    tmp_path: Path, script: str, needed: set[str], optional: set[str]
+) -> None:
+    """A second read of the top-level rule (0a679a5) found each of these: a crash, a fallback
+    or a function taken for a required binary, a block closed by `echo done`."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + "```bash\nbash scripts/x.sh\n```\n",
+            "scripts/x.sh": "#!/bin/bash\n" + script,
+        },
+    )
+    found = {(r.name, r.required) for r in build_inventory(tmp_path).requirements}
+    assert {n for n, required in found if required} == needed
+    assert optional <= {n for n, required in found if not required}
+    assert not {n for n, _r in found} & {"log", "ll"}
+
+
+def test_a_library_in_references_defines_no_binaries_and_a_copied_asset_is_no_program(
+    tmp_path: Path,
+) -> None:
+    """A reviewer's read: `source .../references/common.sh` then `log_info`: log_info was a
+    required binary; "copy `assets/pre-commit.sh` to .git/hooks" made the hook a program."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + "```bash\nbash scripts/x.sh\n```\n\n"
+            "Copy `assets/pre-commit.sh` to `.git/hooks`.\n",
+            "scripts/x.sh": '#!/bin/bash\nsource "$(dirname "$0")/../references/common.sh"\n'
+            "log_info hi\n",
+            "references/common.sh": 'log_info() {\n  echo "$@"\n}\n',
+            "assets/pre-commit.sh": "#!/bin/bash\nruff check .\n",
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    assert [p.path for p in inventory.programs] == ["scripts/x.sh"]
+    assert not {r.name for r in inventory.requirements} & {"log_info", "ruff"}
+
+
+def test_node_templates_keep_their_code_and_skip_comments_and_regexes() -> None:
+    """A reviewer's read of the template rule: `${require('chalk')...}` runs chalk; a backtick
+    in a regular expression or a block comment opens no template; a backslash ending the
+    source inside one raised IndexError."""
+    from skill2app.converter.inventory.program_needs import _outside_templates
+
+    source = (
+        "const a = `x ${require('chalk').red(n)} y`\n/* odd ` here */\nconst re = /[`*_]/g\n"
+        "const b = require('marked')\nconst e = `abc\\"
+    )
+    kept = _outside_templates(source)
+    assert "require('chalk')" in kept and "require('marked')" in kept
+    assert len(_outside_templates("`" * 100001)) == 100001  # linear on hostile input
+
+
+def test_a_key_test_is_a_keys_name_alone() -> None:
+    """`if not api_key:` leaves the API's path optional; `if not _tokenizer:` (a lazy load)
+    and `if tokens:` do not; the test is linear on a long name (it took 22 s)."""
+    from skill2app.converter.inventory.python_needs import _KEY_TEST
+
+    assert _KEY_TEST.fullmatch("not api_key") and _KEY_TEST.fullmatch("args.access_token")
+    assert not _KEY_TEST.fullmatch("not _tokenizer") and not _KEY_TEST.fullmatch("tokens")
+    assert not _KEY_TEST.fullmatch("token" * 40000 + "!")
+
+
+def test_a_header_field_is_read_in_the_first_paragraph_only() -> None:
+    from skill2app.converter.inventory.programs.interface import first_paragraph
+    from skill2app.converter.inventory.programs.scripts import leading_comment
+
+    args = "Create a GitHub issue.\n\nArgs:\n    description: issue body\n"
+    assert first_paragraph(args) == "Create a GitHub issue."
+    assert first_paragraph("Purpose:\n  Extract content\nUsage: x") == "Extract content"
+    assert leading_comment("# Global search across the vault\n", "#").startswith("Global")
+    assert leading_comment("/* eslint-disable no-console */\n// Sends a message\n", "//") == (
+        "Sends a message"
+    )

@@ -184,6 +184,8 @@ def counted(request: str) -> list[str]:
         return []
     if words[1].lower() in _NO_OBJECT or not re.fullmatch(r"[A-Za-z][\w-]*", words[1]):
         return []  # "create a task", "check with editframe", "preview what would be removed"
+    if words[1].lower() in _PHRASAL:
+        return []  # "fill out PDF forms": no "fill all out"
     verb = words[0].lower()
     ends = next((i for i, w in enumerate(words) if i > 1 and w.lower() in _PARTICLES), None)
     noun = words[(ends or len(words)) - 1]  # "convert PDF to images" counts "PDF"

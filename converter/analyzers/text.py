@@ -262,7 +262,7 @@ def _items(parts: list[str]) -> list[str]:
             continue
         if waiting and _shares_object(waiting, words):
             items += [f"{verb} {' '.join(words[1:])}" for verb in waiting]
-        elif waiting and doing and not any(_GERUND_WORD.match(w) for w in waiting):
+        elif waiting and doing and not any(_doing(w) for w in waiting):
             # "constructing financial projections and forecasts": "constructing forecasts"
             items += [f"{doing} {w}" for w in waiting if len(w) >= 4 and w.lower() not in _STOP]
         elif len(parts) > 1:  # a word of a list, named on its own
@@ -270,11 +270,30 @@ def _items(parts: list[str]) -> list[str]:
         waiting = []
         anaphoric = index > 0 and _ANAPHORIC.match(part)
         items += [part] if _worth(part) and not anaphoric else []
-        doing = words[0] if len(words) > 1 and _GERUND_WORD.match(words[0]) else ""
+        doing = words[0] if len(words) > 1 and _doing(words[0]) else ""
     return items
 
 
-_GERUND_WORD = re.compile(r"^[a-z]{3,}ing$", re.I)
+def _doing(word: str) -> bool:
+    """Whether ``word`` is a verb's -ing form ("constructing", "building"), not a noun
+    ending so ("Spring", "string", "meeting"): its stem is a verb of ``VERB_STEMS``."""
+    low = word.lower()
+    if not re.fullmatch(r"[a-z]{3,}ing", low):
+        return False
+    stem = low[:-3]
+    stems = {stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem}
+    return bool(stems & VERB_STEMS)
+
+
+# Verbs whose -ing form opens a situation ("constructing forecasts"): the routing verbs'.
+VERB_STEMS = frozenset(
+    "analyze analyse assess audit build calculate check compare compile construct convert "
+    "create debug deploy design draft edit estimate evaluate export extract fetch fill find "
+    "fix format generate import inspect install list make manage merge migrate monitor "
+    "optimize parse plan prepare process publish read record refactor render report review "
+    "run scan schedule search send set split summarize sync test track transcribe translate "
+    "update upload validate verify write".split()
+)
 
 
 # An item after the first whose object is an earlier item's ("..., downloading the images,

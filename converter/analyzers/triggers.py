@@ -392,7 +392,7 @@ def more_requests(
     counts = [c for t in [*mine, *unsaid, *other_words] for c in counted(t)]
     japanese = [t for t in triggers if has_kana(t) or (language == "ja" and has_cjk(t))]
     polite = [p for t in japanese for p in asked_politely(t, "ja")]
-    polite += [p for t in [*mine, *unsaid] for p in asked_politely(t, language)]
+    polite += [p for t in mine for p in asked_politely(t, language)]  # not the description
     domains = [d for t in [*mine, *other_words] if chinese for d in in_its_domain(t, domain)]
     return [*asked, *other_words, *domains, *of_document, *counts, *polite]
 

@@ -339,15 +339,18 @@ def variants(triggers: list[str]) -> list[str]:
             found.append(" ".join(words))
         if words[1].lower() in _PREPOSITIONS_AFTER:
             continue  # "convert with AI": no object, and "turn with AI" says nothing
-        phrasal = words[1].lower() in _PARTICLES and len(words) > 2  # "fill out a form"
-        after = words[2:] if phrasal else words[1:]  # "complete a form", not "complete out"
+        if words[1].lower() in _PARTICLES:  # a phrasal verb means something else: "check
+            lead = f"{words[0].lower()} {words[1].lower()}"  # out the branch" is no verifying
+            found += [" ".join([o, *words[2:]]) for o in _PHRASAL_SYNONYMS.get(lead, ())]
+            continue
         for other in VERB_SYNONYMS.get(words[0].lower(), ()):
-            found.append(" ".join([other, *after]))
+            found.append(" ".join([other, *words[1:]]))
     return found
 
 
-# The particle of a phrasal verb: it goes with the verb it follows, not with a synonym.
+# The particle of a phrasal verb, and the phrasal verbs said another way.
 _PARTICLES = frozenset("up out off over down back".split())
+_PHRASAL_SYNONYMS = {"fill out": ("complete",), "look up": ("find",), "clean up": ("tidy",)}
 
 
 # Words after a verb that show it has no object of its own ("convert with AI").

@@ -29,15 +29,12 @@ from skill2app.converter.inventory.needs import skill_needs
 from skill2app.converter.inventory.programs.doc_options import attach, doc_options
 from skill2app.converter.inventory.programs.facts import Program, read_source
 from skill2app.converter.inventory.programs.interpreter import direct_run_warning
-from skill2app.converter.inventory.programs.language import language_of
 from skill2app.converter.inventory.programs.program import (
-    CONTEXT_DIRS,
     add_own_examples,
     describe,
     documented_only,
-    is_candidate,
-    program_shaped,
 )
+from skill2app.converter.inventory.programs.roles import named_to_run, programs_and_roles
 from skill2app.converter.inventory.requirements import Requirement, where_key
 from skill2app.converter.inventory.shell import (
     SHELL_LANGUAGES,
@@ -151,9 +148,13 @@ def build_inventory(
         docs, [p for p in paths if p != skill_md.name]
     )
     warnings.extend(missing_programs(docs, commands, paths))
-    named = {s.text.strip().removeprefix("./") for d in docs for s in d.inline_code}
-    programs, roles = _programs(
-        skill_dir, paths, skill_md.name, (invoked, named & set(paths)), (probe, unsafe)
+    programs, roles = programs_and_roles(
+        skill_dir,
+        paths,
+        skill_md.name,
+        invoked=invoked,
+        named=named_to_run(docs) & set(paths),
+        probing=(probe, unsafe),
     )
     sources = {p.path: read_source(skill_dir / p.path) for p in programs}
     for program in programs:
@@ -382,45 +383,6 @@ def missing_programs(
         for path, where in sorted(seen.items(), key=lambda item: where_key(item[1]))
         if path not in present and not path.startswith("..")
     ]
-
-
-def _programs(
-    skill_dir: Path,
-    paths: list[str],
-    skill_md: str,
-    documented: tuple[dict[str, list[Invocation]], set[str]],
-    probing: tuple[bool, bool],
-) -> tuple[list[Program], dict[str, str]]:
-    """The skill's programs and the role of each file.  ``documented``: the invocations the
-    documents show, by program, and the files an inline span names by path."""
-    probe, unsafe = probing
-    invoked, named = documented
-    roles: dict[str, str] = {skill_md: "skill"}
-    programs: list[Program] = []
-    for rel in paths:
-        if rel == skill_md:
-            continue
-        # a script in assets/ the documents run (terminal-print's `bash "$SKILL_DIR/assets/
-        # print-terminal.sh" --no-preview`), or name when it has a program's shape (hit-
-        # lectures-scout's "运行 `assets/deepxiv_preprints_scout.py`", an argparse CLI), is a
-        # program; the folder's other files are context
-        in_context = rel.split("/", 1)[0] in CONTEXT_DIRS
-        if (in_context and rel not in invoked and rel not in named) or rel.lower().endswith(".md"):
-            roles[rel] = "context"
-            continue
-        head = read_source(skill_dir / rel)
-        language = language_of(Path(rel), head)
-        shaped = in_context and program_shaped(language, head)
-        if in_context and rel not in invoked and not shaped:
-            roles[rel] = "context"  # named, but no program: a template, a module
-            continue
-        if is_candidate(rel, language, head, rel in invoked) or shaped:
-            found = invoked.get(rel, [])
-            programs.append(describe(skill_dir, rel, language, found, probe=probe, unsafe=unsafe))
-            roles[rel] = "program"
-        elif language:
-            roles[rel] = "module"
-    return programs, roles
 
 
 def detect_language(doc: SkillDoc) -> str:

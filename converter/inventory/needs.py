@@ -57,6 +57,10 @@ def _illustrates(code: str, before: list[str]) -> bool:
     return bool(_ILLUSTRATION.search(first) or _ILLUSTRATION.search(above))
 
 
+# A shell file by its name: a library a script sources may be none of the skill's programs.
+_SHELL_FILE = re.compile(r"\.(?:sh|bash|zsh|inc)$")
+
+
 def skill_needs(
     skill_dir: Path,
     doc: SkillDoc,
@@ -110,16 +114,20 @@ def skill_needs(
     )
     # a function any of the skill's shell files defines (a sourced paths.sh's
     # `tsundoku_ensure_dirs() {`) is no binary of the scripts or examples that call it
+    shells = [rel for rel in sources if languages[rel] in ("bash", "sh", "zsh")]
+    shells += [p for p in paths if p not in sources and _SHELL_FILE.search(p)]  # a library
     functions = frozenset(
         name
-        for rel, source in sources.items()
-        if languages[rel] in ("bash", "sh", "zsh")
-        for name in shell_functions(source)
+        for rel in shells  # in references/ or assets/, or an .inc, is read as no program
+        for name in shell_functions(sources.get(rel) or read_source(skill_dir / rel))
     )
     for rel, source in sources.items():
         from_program(rel, languages[rel], source, local, out, caught, functions)
-    for name in functions:  # nor of the documents' examples (codeql's `log_step "..."`)
-        out.forget("binary", name)
+    for name in functions:  # nor of the documents' examples (codeql's `log_step "..."`),
+        item = out.items.get(("binary", name))  # unless a Python or Node program runs it
+        files = {spot.rpartition(":")[0] for spot in item.where} if item else set()
+        if not any(languages.get(f) in ("python", "node", "typescript") for f in files):
+            out.forget("binary", name)
     twins = windows_twins([p.path for p in programs], languages)
     for program in programs:
         # Its interpreter is the program's own need, wherever SKILL.md shows the command;

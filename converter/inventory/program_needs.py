@@ -11,12 +11,13 @@ or a fallback uses is a warning, not a blocking check: a Node block under
 from __future__ import annotations
 
 import ast
+import posixpath
 import re
 
 from skill2app.converter.inventory.imports import LocalFiles, outside_from
 from skill2app.converter.inventory.python_needs import PythonNeeds
 from skill2app.converter.inventory.requirements import COMMON_COMMANDS, Collector, from_commands
-from skill2app.converter.inventory.shell import HEREDOC, simple_commands
+from skill2app.converter.inventory.shell import FUNCTION, HEREDOC, simple_commands
 
 NODE_BUILTINS = frozenset(
     "fs path os child_process util url http https http2 crypto events stream readline process "
@@ -47,7 +48,8 @@ def from_program(
     elif language in ("node", "typescript"):
         _node(path, source, local, out)
     elif language in ("bash", "sh", "zsh"):
-        _shell(path, source, out, functions)
+        names = frozenset(posixpath.basename(p) for p in local.paths) if local else frozenset()
+        _shell(path, source, out, functions, names)
 
 
 def _python(
@@ -150,30 +152,81 @@ def _node(path: str, source: str, local: LocalFiles, out: Collector) -> None:
 def _outside_templates(source: str) -> str:
     """``source`` with the text of its template literals blanked, its lines kept: the code a
     program writes (``return `import React from 'react'` ``: uipath-coded-apps'
-    build-dashboard.mjs generates components) is not code it runs.  Quotes and comments
-    are skipped so that a backtick in them opens nothing."""
+    build-dashboard.mjs generates components) is not code it runs.  The code of a ``${...}``
+    in one is kept (`` `${require('chalk').red(x)}` `` runs chalk); strings, comments and
+    regular expression literals are skipped so that a backtick in them opens nothing.  One
+    pass: linear on any source."""
     out = list(source)
-    quote = ""  # the quote of the string being read: ', ", ` or "" outside any
-    i = 0
-    while i < len(source):
+    stack: list[int] = []  # -1: a template's text; n >= 0: a ${...} in one, n braces deep
+    quote, prev, i, size = "", "", 0, len(source)
+    while i < size:
         char = source[i]
-        if not quote and source.startswith("//", i):
-            end = source.find("\n", i)
-            i = len(source) if end < 0 else end
+        if stack and stack[-1] < 0:  # a template's text
+            if char == "\\":
+                for at in (i, i + 1):
+                    if at < size and source[at] != "\n":
+                        out[at] = " "
+                i += 2
+            elif char == "`":
+                stack.pop()
+                prev, i = "`", i + 1
+            elif source.startswith("${", i):
+                stack.append(0)
+                prev, i = "{", i + 2
+            else:
+                out[i] = " " if char != "\n" else char
+                i += 1
             continue
-        if quote and char == "\\":
-            if quote == "`" and source[i + 1 : i + 2] != "\n":
-                out[i] = out[i + 1] = " "
-            i += 2
+        if quote:  # a string: ends at its quote, or at the end of its line
+            quote = "" if char in (quote, "\n") else quote
+            i += 2 if char == "\\" else 1
             continue
-        if quote == "`" and char != "`" and char != "\n":
-            out[i] = " "
-        elif char == quote or (quote in "'\"" and quote and char == "\n"):
-            quote = ""
-        elif not quote and char in "'\"`":
+        if source.startswith("//", i) or source.startswith("/*", i):
+            closer = "\n" if source[i + 1] == "/" else "*/"
+            end = source.find(closer, i + 2)
+            i = size if end < 0 else end + (len(closer) if closer == "*/" else 0)
+            continue
+        if char == "/" and prev in _BEFORE_A_REGEX:
+            i = _regex_end(source, i)
+            prev = "/"
+            continue
+        if char in "'\"":
             quote = char
+        elif char == "`":
+            stack.append(-1)
+        elif stack and char == "{":
+            stack[-1] += 1
+        elif stack and char == "}":
+            stack[-1] -= 1
+            if stack[-1] < 0:  # the ${...} ends: back to the template's text
+                stack.pop()
+        if not char.isspace():
+            prev = char
         i += 1
     return "".join(out)
+
+
+# What a regular expression literal follows: an operator or an opening, not a value ("a / b").
+_BEFORE_A_REGEX = frozenset("(,=:[!&|?{};+-*%<>~^") | {""}
+
+
+def _regex_end(source: str, start: int) -> int:
+    """Where the regular expression literal opening at ``start`` ends (its line's end if it
+    never closes), its character classes and escapes read."""
+    i, in_class = start + 1, False
+    while i < len(source) and source[i] != "\n":
+        char = source[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "[":
+            in_class = True
+        elif char == "]":
+            in_class = False
+        elif char == "/" and not in_class:
+            return i + 1
+        i += 1
+    return i
 
 
 def _tested(line: str, at: int, source: str) -> bool:
@@ -244,13 +297,24 @@ def _node_lines(source: str) -> list[tuple[int, str, bool]]:
 
 
 def shell_functions(source: str) -> set[str]:
-    """The functions a shell script defines: ``name() {``, ``function name``."""
-    return set(re.findall(r"^\s*(?:function\s+)?([\w-]+)\s*\(\)", source, re.M)) | set(
-        re.findall(r"^\s*function\s+([\w-]+)", source, re.M)
-    )
+    """The functions a shell script defines (``name() {``, ``function name``) and its
+    aliases (``alias ll="ls -l"``): names it calls that are no programs."""
+    return {*FUNCTION.findall(source), *_FUNCTION_WORD.findall(source), *_ALIAS.findall(source)}
 
 
-def _shell(path: str, source: str, out: Collector, defined: frozenset[str] = frozenset()) -> None:
+_FUNCTION_WORD = re.compile(r"(?m)^\s*function\s+([A-Za-z_][\w-]*)")
+_ALIAS = re.compile(r"(?m)^\s*alias\s+([A-Za-z_][\w.-]*)=")
+
+
+def _shell(
+    path: str,
+    source: str,
+    out: Collector,
+    defined: frozenset[str] = frozenset(),
+    skill_files: frozenset[str] = frozenset(),
+) -> None:
+    """``defined``: the functions of the skill's shell files; ``skill_files``: the names of
+    its files (a script sourcing one of them still runs its later commands as its own)."""
     lines = source.split("\n")
     platform = _shell_platform_lines(lines)
     own, branch_only = _own_variables(source)
@@ -275,7 +339,7 @@ def _shell(path: str, source: str, out: Collector, defined: frozenset[str] = fro
     arms = re.compile(r"^\s*[^\s()]+(\s*\|\s*[^\s()]+)*\s*\)")
     kept = "\n".join("" if arms.match(line) else line for line in lines)
     commands = [c for c in simple_commands(kept, 1, "bash") if c.argv[0] not in functions]
-    from_commands(commands, path, out, program=True, every_run=_every_run(lines))
+    from_commands(commands, path, out, program=True, every_run=_top_level_lines(lines, skill_files))
 
 
 # A variable the script sets itself: `NAME=...`, `local NAME=...`, `read NAME`, `for NAME in`.
@@ -323,7 +387,10 @@ def _check_needed(line: str, after: list[str]) -> bool:
     if "||" in line:
         return bool(stops.search(line.split("||", 1)[1]) or stops.search(" ".join(after[:2])))
     if re.search(r"\bif\s+!\s", line) or re.search(r"\[\[?\s*-z\s", line):
-        block = []
+        then = re.split(r"\bthen\b", line, maxsplit=1)  # `if ! ...; then echo x; exit 1; fi`
+        block = [re.split(r"\b(?:fi|else|elif)\b", then[1])[0]] if len(then) > 1 else []
+        if len(then) > 1 and re.search(r"\bfi\b", then[1]):
+            after = []
         for later in after:
             if re.match(r"\s*(?:fi|else|elif)\b", later):
                 break
@@ -334,35 +401,72 @@ def _check_needed(line: str, after: list[str]) -> bool:
     return True
 
 
-# What opens and closes a block of a shell script: its lines run only sometimes.
+# What opens and closes a block of a shell script, at a command's place: its lines run only
+# sometimes (`echo done` closes nothing).
 _SHELL_OPENS = re.compile(
     r"(?:^|[;&|({]|\bthen|\bdo|\belse)\s*(?:if|case|for|while|until|select)\b"
 )
-_SHELL_CLOSES = re.compile(r"(?:^|[;&\s])(?:fi|esac|done)\b")
+_SHELL_CLOSES = re.compile(r"(?:^|[;&|])\s*(?:fi|esac|done)\b")
 _SHELL_BRACES = re.compile(r"(?:^|\s)([{}])(?=\s|;|$)")
+_SHELL_QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+# A subshell body of a function (`name() (`) and its closing line.
+_SUBSHELL_BODY = re.compile(r"^\s*[\w-]+\s*\(\)\s*\(\s*$")
+# `source FILE` / `. FILE`: its functions and aliases are the script's from there on.
+_SOURCES = re.compile(r"(?:^|[;&|]\s*)\s*(?:source|\.)\s+([^;&|#\n]+)")
 
 
-def _every_run(lines: list[str]) -> frozenset[int]:
+def _sourced_name(argument: str) -> str:
+    """The file name a ``source`` argument ends with: ``"$(dirname "$0")/paths.sh"`` →
+    ``paths.sh``."""
+    return argument.strip().rsplit("/", 1)[-1].strip("\"' ")
+
+
+def _top_level_lines(lines: list[str], own: frozenset[str] = frozenset()) -> frozenset[int]:
     """The (1-based) lines of a shell script whose commands run on every run: at its top
-    level, outside any ``if``/``case``/loop, function or ``{ }`` group, and no fallback
-    (``a || b``) or condition (``a && b``).  ``agent-browser open "$URL"`` there fails the
-    script when the tool is missing: the pipeline running it needs the tool."""
+    level, outside any ``if``/``case``/loop, function or group, no fallback (``a || b``) or
+    condition (``a && b``, over continued lines too), before any top-level ``exit`` and before
+    the script sources a file that is none of the skill's (``own``: their names), whose
+    functions it may then call (``. "$NVM_DIR/nvm.sh"`` then ``nvm use``).  ``agent-browser
+    open "$URL"`` there fails the script when the tool is missing: the pipeline running it
+    needs the tool.  Quotes over several lines and heredocs' bodies are no code."""
     found: set[int] = set()
-    depth, heredoc = 0, ""
+    depth, quote = 0, ""
+    heredocs: list[str] = []  # the words ending the heredocs whose bodies come next
+    start, logical = 0, ""  # the line a continued command starts on, and its text so far
     for number, line in enumerate(lines, start=1):
-        if heredoc:
-            heredoc = "" if line.strip() == heredoc else heredoc
+        if heredocs:
+            if line.strip() == heredocs[0]:
+                heredocs.pop(0)
             continue
-        code = re.sub(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"", '""', line).split(" #", 1)[0]
+        if quote:  # inside a string opened on an earlier line
+            if line.count(quote) % 2:
+                quote = ""
+            continue
+        code = _SHELL_QUOTED.sub("_", line).split(" #", 1)[0]
         if code.lstrip().startswith("#"):
+            code = ""
+        open_quote = re.search(r"[\"']", code)
+        if open_quote:  # a quote left open: the string goes on
+            quote, code = open_quote.group(0), code[: open_quote.start()]
+        heredocs += [m.group(1) for m in HEREDOC.finditer(code)]
+        start, logical = (start or number), f"{logical} {code}"
+        if code.endswith("\\") and not quote:
             continue
-        opens = len(_SHELL_OPENS.findall(code)) + _SHELL_BRACES.findall(code).count("{")
-        closes = len(_SHELL_CLOSES.findall(code)) + _SHELL_BRACES.findall(code).count("}")
-        if depth == 0 and not opens and not closes and not re.search(r"\|\||&&", code):
-            found.add(number)
+        text, first = logical, start
+        start, logical = 0, ""
+        braces = _SHELL_BRACES.findall(text)
+        opens = len(_SHELL_OPENS.findall(text)) + braces.count("{")
+        opens += bool(_SUBSHELL_BODY.match(text))
+        closes = len(_SHELL_CLOSES.findall(text)) + braces.count("}")
+        closes += bool(depth and re.fullmatch(r"\s*\)\s*", text))
+        sourced = _SOURCES.search(lines[first - 1])
+        if sourced and _sourced_name(sourced.group(1)) not in own:
+            break  # its functions and aliases are no binaries (`[ -s x ] && . x`, too)
+        if depth == 0 and not opens and not closes and not re.search(r"\|\||&&", text):
+            if re.match(r"\s*exit\b", text):
+                break  # what follows a top-level exit never runs
+            found.add(first)
         depth = max(depth + opens - closes, 0)
-        started = HEREDOC.search(line)
-        heredoc = started.group(1) if started else ""
     return frozenset(found)
 
 

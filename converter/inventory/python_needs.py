@@ -56,7 +56,11 @@ Add = Callable[[str, str, int, bool], None]  # (kind, name, line, required)
 
 # A branch on a key or token: the code under it is a service's path, taken when one is given
 # (mapping-documents: `if not api_key: structure only, else: import anthropic ...`).
-_KEY_TEST = re.compile(r"^(?:not\s+)?(?:[\w.]+\.)?\w*(?:api_key|apikey|token)\w*$", re.I)
+# The test is the name alone, or its negation; the name ends as a key does (not `_tokenizer`,
+# `tokens`): a fullmatch of a name, linear on any test.
+_KEY_TEST = re.compile(
+    r"(?:not\s+)?(?:\w+\.)*\w*?(?:api_?key|(?:access|auth|bearer|api|secret)_?token|token)", re.I
+)
 
 
 def stops(handler: ast.AST, own: frozenset[str] = frozenset()) -> bool:
@@ -227,7 +231,9 @@ class PythonNeeds:
             ):
                 return True  # `from backports.zoneinfo import ...` when zoneinfo failed
             if isinstance(parent, ast.If | ast.IfExp | ast.While) and child is not parent.test:
-                if self._conditional_test(parent.test):
+                if self._conditional_test(parent.test) or (
+                    isinstance(parent, ast.If) and _KEY_TEST.fullmatch(ast.unparse(parent.test))
+                ):  # `if not api_key:` ... `else:` the API's own path
                     return True
         return False
 
@@ -252,8 +258,6 @@ class PythonNeeds:
     def _conditional_test(self, test: ast.expr) -> bool:
         text = ast.unparse(test)
         if _PLATFORM.search(text) or "shutil.which" in text or re.search(r"\bwhich\(", text):
-            return True
-        if _KEY_TEST.search(text):  # `if not api_key:` ... `else:` the API's own path
             return True
         return any(
             isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in self.probes

@@ -30,6 +30,10 @@ COMMON_COMMANDS = frozenset(
     "popd dirs shopt ulimit umask getopts caller builtin compgen complete enable help history "
     "times alias unalias".split()
 )
+# The system's package managers: a script installing with one sets up, it needs the package.
+_SYSTEM_INSTALLERS = frozenset(
+    "brew apt apt-get yum dnf port choco winget scoop pacman apk zypper sudo".split()
+)
 # A name with a data file's extension is a file the text shows, not a program
 # ("<src>/site/index.html  # gallery"); `j++` is arithmetic.
 _NOT_A_PROGRAM = re.compile(
@@ -184,7 +188,12 @@ class Collector:
 
     def forget(self, kind: str, name: str) -> None:
         """Drop a requirement a later fact shows is none (a function the skill defines)."""
-        self.items.pop((kind, name), None)
+        key = (kind, name)
+        self.items.pop(key, None)
+        self.checked.discard(key)
+        self.installed_only.discard(key)
+        self.install_says.discard(key)
+        self.import_says.pop(key, None)
 
     def result(self) -> list[Requirement]:
         for key in self.checked:
@@ -277,6 +286,8 @@ def from_commands(
                     out.add(kind, package, where, required=required, installed=python)
             continue
         needed = command.line in every_run and "/" not in command.argv[0] and not command.runner
+        if name in _SYSTEM_INSTALLERS or "install" in command.argv[1:3]:
+            needed = False  # `brew install ffmpeg`, `sudo apt-get install -y x`: a setup step
         out.add("binary", name, where, required=needed)
 
 

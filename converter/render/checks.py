@@ -153,11 +153,15 @@ def _programs_named(source: str, inventory: Inventory) -> set[str]:
     """The skill's programs a written step's source names as a file ("path.join(ROOT,
     'chat.js')", ``"scripts/x.py"``): the step runs them, and needs what they need (round 35's
     feishu-chat: chat.js requires ../feishu-auth/token-utils.js, checked for no pipeline)."""
+    bases = [p.path.rsplit("/", 1)[-1] for p in inventory.programs]
     found = set()
-    for program in inventory.programs:
-        base = re.escape(program.path.rsplit("/", 1)[-1])
-        if re.search(rf"[\"'`/]{base}[\"'`]", source):
+    for program, base in zip(inventory.programs, bases, strict=True):
+        parts = [re.escape(part) for part in program.path.split("/")]
+        whole = r"[\"'`,\s]+".join(parts)  # "scripts/x.py" or ("scripts", "x.py")
+        if re.search(rf"[\"'`/]{whole}[\"'`]", source):
             found.add(program.path)
+        elif bases.count(base) == 1 and re.search(rf"[\"'`]{re.escape(base)}[\"'`]", source):
+            found.add(program.path)  # its name alone: the one program of that name
     return found
 
 

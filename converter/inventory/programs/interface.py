@@ -152,17 +152,20 @@ def first_paragraph(text: str | None) -> str:
     if not text:
         return ""
     lines = [line.strip() for line in text.strip().split("\n")]
-    for i, line in enumerate(lines[:_HEADER_LINES]):
+    first = lines[: lines.index("")] if "" in lines else lines  # the first paragraph
+    for i, line in enumerate(first):
         purpose = _PURPOSE.match(line)
-        if purpose:
-            return " ".join(" ".join(_field(purpose.group(1), lines[i + 1 :])).split())
+        if purpose:  # "Purpose: Extract ...", or "Purpose:" over the text
+            said = purpose.group(1) or (lines[i + 1] if i + 1 < len(lines) else "")
+            rest = lines[i + 1 + (not purpose.group(1)) :]
+            return " ".join(" ".join(_field(said, rest)).split())
     return " ".join(" ".join(_field(lines[0], lines[1:])).split())
 
 
-_HEADER_LINES = 12  # how far down a header's "Purpose:" line is looked for
-# The field of a header that says what the program does.
+# The field of a header that says what the program does (not an argument named
+# "description" in an "Args:" list, which comes after the first paragraph).
 _PURPOSE = re.compile(
-    r"^(?:purpose|description|summary|what it does|功能|用途|描述|作用)\s*[:：]\s*(\S.*)$", re.I
+    r"^(?:purpose|description|summary|what it does|功能|用途|描述|作用)\s*[:：]\s*(.*)$", re.I
 )
 # A line opening another field of a header (the usage, the outputs, the options).
 _FIELD = re.compile(

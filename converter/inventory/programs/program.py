@@ -65,8 +65,8 @@ def is_candidate(rel: str, language: str, source: str, invoked: bool) -> bool:
 
 
 def program_shaped(language: str, source: str) -> bool:
-    """Whether a file's source reads as a program: any shell or Node file; a Python file
-    with a shebang, a ``__main__`` guard or a command-line parser (not a module)."""
+    """Whether a file's source reads as a program: a file in any known language but Python; one
+    in Python with a shebang, a ``__main__`` guard or a command-line parser (no module)."""
     if language != "python":
         return bool(language)
     return bool(

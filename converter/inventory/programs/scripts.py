@@ -39,7 +39,8 @@ def leading_comment(source: str, marker: str) -> str:
         stripped = line.strip()
         if marker == "//" and (stripped.startswith("/*") or in_block):
             in_block = "*/" not in stripped
-            text.append(stripped.strip("/*").strip())
+            if not _DIRECTIVE.match(stripped.strip("/*").strip()):  # /* eslint-disable */
+                text.append(stripped.strip("/*").strip())
         elif stripped.startswith(marker):
             if not _DIRECTIVE.match(stripped[len(marker) :].strip()):
                 text.append(stripped[len(marker) :].strip())
@@ -55,11 +56,10 @@ def leading_comment(source: str, marker: str) -> str:
 # A comment for a tool, not for the reader: "oxlint-disable no-console", "@ts-check",
 # "shellcheck disable=SC2086", "-*- coding: utf-8 -*-", "SPDX-License-Identifier: MIT".
 _DIRECTIVE = re.compile(
-    r"^(?:(?:es|ox)lint[- ]|eslint$|biome-ignore|prettier-ignore|@ts-|@flow\b|jshint|global\s|"
-    r"istanbul ignore|c8 ignore|shellcheck\s|pylint:|noqa|type:\s*ignore|fmt:|-\*-|vim?:|"
-    r"SPDX-License-Identifier|@license\b)",
-    re.I,
-)
+    r"^(?:(?:es|ox)lint-|eslint |oxlint |biome-ignore|prettier-ignore|@ts-|@flow\b|jshint |"
+    r"globals? [\w$]+(?:[:,]|$)|istanbul ignore|c8 ignore|shellcheck |pylint:|noqa|"
+    r"type:\s*ignore|fmt:|-\*-|vim?:|SPDX-License-Identifier|@license\b)"
+)  # lower case, as the tools read them: "# Global search across the vault" is prose
 
 
 # A comment on the shell's options: "Exit on error", "strict mode", "fail fast".
