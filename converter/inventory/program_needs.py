@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
+from collections import deque
 
 from skill2app.converter.inventory.imports import LocalFiles, outside_from
 from skill2app.converter.inventory.python_needs import PythonNeeds
@@ -431,12 +432,13 @@ def _top_level_lines(lines: list[str], own: frozenset[str] = frozenset()) -> fro
     needs the tool.  Quotes over several lines and heredocs' bodies are no code."""
     found: set[int] = set()
     depth, quote = 0, ""
-    heredocs: list[str] = []  # the words ending the heredocs whose bodies come next
-    start, logical = 0, ""  # the line a continued command starts on, and its text so far
+    heredocs: deque[str] = deque()  # the words ending the heredocs whose bodies come next
+    start = 0  # the line a continued command starts on
+    logical: list[str] = []  # its lines so far
     for number, line in enumerate(lines, start=1):
         if heredocs:
             if line.strip() == heredocs[0]:
-                heredocs.pop(0)
+                heredocs.popleft()
             continue
         if quote:  # inside a string opened on an earlier line
             if line.count(quote) % 2:
@@ -448,12 +450,13 @@ def _top_level_lines(lines: list[str], own: frozenset[str] = frozenset()) -> fro
         open_quote = re.search(r"[\"']", code)
         if open_quote:  # a quote left open: the string goes on
             quote, code = open_quote.group(0), code[: open_quote.start()]
-        heredocs += [m.group(1) for m in HEREDOC.finditer(code)]
-        start, logical = (start or number), f"{logical} {code}"
+        heredocs.extend(m.group(1) for m in HEREDOC.finditer(code))
+        start = start or number
+        logical.append(code)
         if code.endswith("\\") and not quote:
             continue
-        text, first = logical, start
-        start, logical = 0, ""
+        text, first = " ".join(logical), start  # joined once: linear on any continuation
+        start, logical = 0, []
         braces = _SHELL_BRACES.findall(text)
         opens = len(_SHELL_OPENS.findall(text)) + braces.count("{")
         opens += bool(_SUBSHELL_BODY.match(text))
