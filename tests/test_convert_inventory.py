@@ -1757,6 +1757,34 @@ SHELL_IDIOMS = [  # (script, binaries it needs, binaries it may do without)
     ('alias ll="ls -l"\nll\n', set(), set()),
     ("brew install ffmpeg\nsudo apt-get install -y jq\n", set(), {"brew", "apt-get"}),
     ('echo "until done\nfi" \nrenderer out\n', {"renderer"}, set()),
+    # a third read: an array or $( over lines, a case arm `done)`, `f(){`, a string that
+    # opens a loop where it closes, "exit" in a quoted message, `[ -z ] && echo`
+    (
+        'main() {\n  local args=(\n    --foo\n  )\n  special-tool "${args[@]}"\n}\n',
+        set(),
+        {"special-tool"},
+    ),
+    (
+        'case "$s" in\n  done)\n    echo ok ;;\n  *)\n    special-tool run ;;\nesac\n',
+        set(),
+        {"special-tool"},
+    ),
+    ("setup(){\n  special-tool x\n}\n", set(), {"special-tool"}),
+    (
+        "awk '\n  { print $1 }\n' file.txt | while read -r name; do\n"
+        '  special-tool "$name"\ndone\n',
+        set(),
+        {"special-tool"},
+    ),
+    (
+        'if ! command -v gum >/dev/null; then echo "gum missing (press q to exit)"; fi\n',
+        set(),
+        {"gum"},
+    ),
+    ('[ -z "$(command -v fzf)" ] && echo "no fzf"\necho hi\nexit 0\n', set(), {"fzf"}),
+    # a quoted heredoc's word, a sourced .env and a wrapper alias end nothing
+    ("cat <<'EOF'\nhello\nEOF\nset -e\nsource .env\nffmpeg -i a b\n", {"ffmpeg"}, set()),
+    ("alias ffmpeg='ffmpeg -hide_banner'\nffmpeg -i a b\n", {"ffmpeg"}, set()),
 ]
 
 
@@ -1788,7 +1816,9 @@ def test_a_library_in_references_defines_no_binaries_and_a_copied_asset_is_no_pr
         tmp_path,
         {
             "SKILL.md": OK + "```bash\nbash scripts/x.sh\n```\n\n"
-            "Copy `assets/pre-commit.sh` to `.git/hooks`.\n",
+            "Copy `assets/pre-commit.sh` to `.git/hooks`; git runs it before a commit.\n"
+            "Don't run `assets/old.sh`.\n",
+            "assets/old.sh": "#!/bin/bash\nold-tool\n",
             "scripts/x.sh": '#!/bin/bash\nsource "$(dirname "$0")/../references/common.sh"\n'
             "log_info hi\n",
             "references/common.sh": 'log_info() {\n  echo "$@"\n}\n',
@@ -1797,7 +1827,7 @@ def test_a_library_in_references_defines_no_binaries_and_a_copied_asset_is_no_pr
     )
     inventory = build_inventory(tmp_path)
     assert [p.path for p in inventory.programs] == ["scripts/x.sh"]
-    assert not {r.name for r in inventory.requirements} & {"log_info", "ruff"}
+    assert not {r.name for r in inventory.requirements} & {"log_info", "ruff", "old-tool"}
 
 
 def test_node_templates_keep_their_code_and_skip_comments_and_regexes() -> None:
@@ -1808,6 +1838,7 @@ def test_node_templates_keep_their_code_and_skip_comments_and_regexes() -> None:
 
     source = (
         "const a = `x ${require('chalk').red(n)} y`\n/* odd ` here */\nconst re = /[`*_]/g\n"
+        "function isTick(c) { return /`/.test(c) }\n"
         "const b = require('marked')\nconst e = `abc\\"
     )
     kept = _outside_templates(source)

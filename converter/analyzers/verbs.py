@@ -341,7 +341,8 @@ def variants(triggers: list[str]) -> list[str]:
             continue  # "convert with AI": no object, and "turn with AI" says nothing
         if words[1].lower() in _PARTICLES:  # a phrasal verb means something else: "check
             lead = f"{words[0].lower()} {words[1].lower()}"  # out the branch" is no verifying
-            found += [" ".join([o, *words[2:]]) for o in _PHRASAL_SYNONYMS.get(lead, ())]
+            said = _PHRASAL_SYNONYMS.get(lead, ()) if len(words) > 2 else ()  # "fill out": none
+            found += [" ".join([o, *words[2:]]) for o in said]
             continue
         for other in VERB_SYNONYMS.get(words[0].lower(), ()):
             found.append(" ".join([other, *words[1:]]))

@@ -187,7 +187,7 @@ def _outside_templates(source: str) -> str:
             end = source.find(closer, i + 2)
             i = size if end < 0 else end + (len(closer) if closer == "*/" else 0)
             continue
-        if char == "/" and prev in _BEFORE_A_REGEX:
+        if char == "/" and (prev in _BEFORE_A_REGEX or _keyword_before(source, i)):
             i = _regex_end(source, i)
             prev = "/"
             continue
@@ -209,6 +209,18 @@ def _outside_templates(source: str) -> str:
 
 # What a regular expression literal follows: an operator or an opening, not a value ("a / b").
 _BEFORE_A_REGEX = frozenset("(,=:[!&|?{};+-*%<>~^") | {""}
+
+
+_KEYWORDS_BEFORE_A_REGEX = frozenset(
+    "return typeof case do else in of void delete throw new yield await".split()
+)
+
+
+def _keyword_before(source: str, at: int) -> bool:
+    """Whether the word right before ``at`` is a keyword a regular expression may follow
+    (``return /`/.test(c)``)."""
+    word = re.search(r"([a-z]{2,6})\s*$", source[max(0, at - 12) : at])
+    return word is not None and word.group(1) in _KEYWORDS_BEFORE_A_REGEX
 
 
 def _regex_end(source: str, start: int) -> int:
@@ -300,11 +312,14 @@ def _node_lines(source: str) -> list[tuple[int, str, bool]]:
 def shell_functions(source: str) -> set[str]:
     """The functions a shell script defines (``name() {``, ``function name``) and its
     aliases (``alias ll="ls -l"``): names it calls that are no programs."""
-    return {*FUNCTION.findall(source), *_FUNCTION_WORD.findall(source), *_ALIAS.findall(source)}
+    names = {*FUNCTION.findall(source), *_FUNCTION_WORD.findall(source)}
+    names |= {name for name, value in _ALIAS.findall(source) if value.split()[:1] != [name]}
+    # a wrapper of the program of its name (`ffmpeg() { command ffmpeg ...; }`) runs it
+    return {n for n in names if not re.search(rf"\b(?:command|builtin)\s+{re.escape(n)}\b", source)}
 
 
 _FUNCTION_WORD = re.compile(r"(?m)^\s*function\s+([A-Za-z_][\w-]*)")
-_ALIAS = re.compile(r"(?m)^\s*alias\s+([A-Za-z_][\w.-]*)=")
+_ALIAS = re.compile(r"(?m)^\s*alias\s+([A-Za-z_][\w.-]*)=['\"]?([^'\"\n]*)")
 
 
 def _shell(
@@ -331,8 +346,11 @@ def _shell(
             needed = match.group(2).endswith("?") and index not in platform
             needed = needed and match.group(1) not in branch_only  # set in a branch: maybe
             out.add("env", match.group(1), where, required=needed)
-        for name in _SHELL_CHECK.findall(line):
-            needed = index not in platform and _check_needed(line, lines[index + 1 : index + 6])
+        names = _SHELL_CHECK.findall(line)
+        for name in names:
+            alone = len(names) == 1  # several: a fallback chain, any one of them will do
+            after = lines[index + 1 : index + 6]
+            needed = alone and index not in platform and _check_needed(line, after)
             # a check the script survives (it installs the tool, or warns): it copes without,
             # whatever it runs later (`command -v pnpm || npm install -g pnpm`, then `pnpm`)
             out.add("binary", name, where, required=needed, checked=not needed)
@@ -382,11 +400,13 @@ def _check_needed(line: str, after: list[str]) -> bool:
     """Whether ``command -v X`` on ``line`` stops the script when X is missing: ``|| exit``,
     ``|| { echo ...; exit 1; }``, ``if ! command -v X; then ... exit``.  Alternatives
     (``command -v a || command -v b``) and features used when present are not."""
-    if len(_SHELL_CHECK.findall(line)) > 1:
-        return False  # a fallback chain: any one of them will do
+    line = _shell_code(line, "")[0]  # "exit" in a quoted message stops nothing
+    after = [_shell_code(later, "")[0] for later in after]
     stops = re.compile(r"\b(?:exit|die|fail|abort)\b|\breturn\s+[1-9]")
     if "||" in line:
         return bool(stops.search(line.split("||", 1)[1]) or stops.search(" ".join(after[:2])))
+    if "&&" in line and not re.search(r"\bthen\b", line):  # `[ -z "$(command -v x)" ] && ...`
+        return bool(stops.search(line.split("&&", 1)[1]))
     if re.search(r"\bif\s+!\s", line) or re.search(r"\[\[?\s*-z\s", line):
         then = re.split(r"\bthen\b", line, maxsplit=1)  # `if ! ...; then echo x; exit 1; fi`
         block = [re.split(r"\b(?:fi|else|elif)\b", then[1])[0]] if len(then) > 1 else []
@@ -403,17 +423,58 @@ def _check_needed(line: str, after: list[str]) -> bool:
 
 
 # What opens and closes a block of a shell script, at a command's place: its lines run only
-# sometimes (`echo done` closes nothing).
+# sometimes (`echo done` closes nothing, nor a case arm `done)`).
 _SHELL_OPENS = re.compile(
-    r"(?:^|[;&|({]|\bthen|\bdo|\belse)\s*(?:if|case|for|while|until|select)\b"
+    r"(?:^|[;&|(){]|\bthen|\bdo|\belse)\s*(?:if|case|for|while|until|select)\b"
 )
-_SHELL_CLOSES = re.compile(r"(?:^|[;&|])\s*(?:fi|esac|done)\b")
-_SHELL_BRACES = re.compile(r"(?:^|\s)([{}])(?=\s|;|$)")
-_SHELL_QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
-# A subshell body of a function (`name() (`) and its closing line.
-_SUBSHELL_BODY = re.compile(r"^\s*[\w-]+\s*\(\)\s*\(\s*$")
-# `source FILE` / `. FILE`: its functions and aliases are the script's from there on.
-_SOURCES = re.compile(r"(?:^|[;&|]\s*)\s*(?:source|\.)\s+([^;&|#\n]+)")
+_SHELL_CLOSES = re.compile(r"(?:^|[;&|])\s*(?:fi|esac|done)\b(?!\s*\))")
+_SHELL_BRACES = re.compile(r"(?:^|[\s)])([{}])(?=\s|;|$)")
+# A heredoc's start, its word quoted or not: `<<EOF`, `<<-'EOF'` (not a here-string `<<<`).
+_HEREDOC_START = re.compile(r"<<-?[ \t]*['\"]?([A-Za-z_]\w*)['\"]?")
+# `source FILE` / `. FILE`, at a command's place: its functions are the script's from there.
+_SOURCES = re.compile(r"(?:^|[;&|])[ \t]*(?:source|\.)[ \t]+([^;&|#\n]+)")
+# What a sourced file sets that is no command: variables (`.env`), a virtualenv's activation.
+_SETS_VARIABLES = re.compile(r"(?:^|[./])env$|activate$")
+
+
+def _shell_code(line: str, quote: str) -> tuple[str, str, list[str]]:
+    """One line of a shell script as code: (the line with each quoted string, escape and
+    comment left out, the quote still open at its end ("" if none), the words ending the
+    heredocs it starts).  ``quote``: the quote open from the line before.  One pass."""
+    out: list[str] = []
+    words: list[str] = []
+    i, size = 0, len(line)
+    while i < size:
+        char = line[i]
+        if quote:
+            if char == "\\" and quote == '"':
+                i += 2
+                continue
+            if char == quote:
+                quote = ""
+                out.append("_")
+            i += 1
+            continue
+        if char == "\\":
+            out.append("\\" if i == size - 1 else "_")  # a continuation, or an escape
+            i += 2
+            continue
+        if char in "'\"":
+            quote = char
+        elif char == "#" and (i == 0 or line[i - 1] in " \t;&|("):
+            break  # a comment
+        elif line.startswith("<<", i) and not line.startswith("<<<", i):
+            started = _HEREDOC_START.match(line, i)
+            if started:
+                words.append(started.group(1))
+                out.append(" ")
+                i = started.end()
+                continue
+            out.append(char)
+        else:
+            out.append(char)
+        i += 1
+    return "".join(out), quote, words
 
 
 def _sourced_name(argument: str) -> str:
@@ -429,42 +490,41 @@ def _top_level_lines(lines: list[str], own: frozenset[str] = frozenset()) -> fro
     the script sources a file that is none of the skill's (``own``: their names), whose
     functions it may then call (``. "$NVM_DIR/nvm.sh"`` then ``nvm use``).  ``agent-browser
     open "$URL"`` there fails the script when the tool is missing: the pipeline running it
-    needs the tool.  Quotes over several lines and heredocs' bodies are no code."""
+    needs the tool.  Quotes over several lines and heredocs' bodies are no code; a command a
+    string spans goes on after it closes.  Linear on any script."""
     found: set[int] = set()
     depth, quote = 0, ""
+    groups: list[bool] = []  # open `(`s at a line's end: a group (True) or a value (`=(`)
     heredocs: deque[str] = deque()  # the words ending the heredocs whose bodies come next
-    start = 0  # the line a continued command starts on
-    logical: list[str] = []  # its lines so far
+    start = 0  # the line a command starts on
+    logical: list[str] = []  # its code so far
     for number, line in enumerate(lines, start=1):
         if heredocs:
             if line.strip() == heredocs[0]:
                 heredocs.popleft()
             continue
-        if quote:  # inside a string opened on an earlier line
-            if line.count(quote) % 2:
-                quote = ""
-            continue
-        code = _SHELL_QUOTED.sub("_", line).split(" #", 1)[0]
-        if code.lstrip().startswith("#"):
-            code = ""
-        open_quote = re.search(r"[\"']", code)
-        if open_quote:  # a quote left open: the string goes on
-            quote, code = open_quote.group(0), code[: open_quote.start()]
-        heredocs.extend(m.group(1) for m in HEREDOC.finditer(code))
+        code, quote, words = _shell_code(line, quote)
+        heredocs.extend(words)
         start = start or number
         logical.append(code)
-        if code.endswith("\\") and not quote:
-            continue
-        text, first = " ".join(logical), start  # joined once: linear on any continuation
+        if code.endswith("\\") or quote:
+            continue  # continued, or a string still open
+        text, first = " ".join(logical), start  # joined once
         start, logical = 0, []
         braces = _SHELL_BRACES.findall(text)
         opens = len(_SHELL_OPENS.findall(text)) + braces.count("{")
-        opens += bool(_SUBSHELL_BODY.match(text))
         closes = len(_SHELL_CLOSES.findall(text)) + braces.count("}")
-        closes += bool(depth and re.fullmatch(r"\s*\)\s*", text))
-        sourced = _SOURCES.search(lines[first - 1])
-        if sourced and _sourced_name(sourced.group(1)) not in own:
-            break  # its functions and aliases are no binaries (`[ -s x ] && . x`, too)
+        if re.search(r"\(\s*$", text):  # `cmd || (` opens a group; `args=(`, `$(` a value
+            group = not re.search(r"(?:=|\$)\(\s*$", text)
+            groups.append(group)
+            opens += group
+        elif re.fullmatch(r"\s*\)\s*", text) and groups:
+            closes += groups.pop()
+        sourced = _SOURCES.search(lines[first - 1]) if _SOURCES.search(text) else None
+        if sourced:
+            name = _sourced_name(sourced.group(1))
+            if name not in own and not _SETS_VARIABLES.search(name):
+                break  # its functions and aliases are no binaries (`[ -s x ] && . x`, too)
         if depth == 0 and not opens and not closes and not re.search(r"\|\||&&", text):
             if re.match(r"\s*exit\b", text):
                 break  # what follows a top-level exit never runs

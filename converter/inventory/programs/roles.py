@@ -66,20 +66,25 @@ def programs_and_roles(
     return programs, roles
 
 
-# A line that says to run what it names ("运行 `assets/scout.py`", "run `tools/x.sh` first").
-_RUN_WORD = re.compile(
-    r"\b(?:run|runs|execute|invoke|launch)\b|运行|执行|調用|调用|実行|起動", re.I
+# A line that says to run what it names, right before it ("运行 `assets/scout.py`", "run
+# `tools/x.sh` first"), not "git runs it" nor "don't run".
+_RUN_BEFORE = re.compile(
+    r"(?:\b(?:run|execute|invoke|launch)\b|运行|执行|調用|调用|実行|起動)[^`。.;；]{0,20}$", re.I
 )
+_NOT = re.compile(r"\b(?:don'?t|do not|never|no longer)\b|不要|勿|别|禁止", re.I)
 
 
 def named_to_run(docs: list[Doc]) -> set[str]:
-    """The files an inline span names by path on a line that says to run it (not "copy
-    `assets/pre-commit.sh` to .git/hooks", "read `references/example.sh`")."""
+    """The files an inline span names by path after words that say to run it (not "copy
+    `assets/pre-commit.sh` to .git/hooks", "read `references/example.sh`", "don't run
+    `assets/old.sh`")."""
     found = set()
     for doc in docs:
         lines = doc.text.split("\n")
         for span in doc.inline_code:
             at = span.line - doc.first_line
-            if 0 <= at < len(lines) and _RUN_WORD.search(lines[at]):
+            line = lines[at] if 0 <= at < len(lines) else ""
+            before = line[: max(line.find(f"`{span.text}`"), 0)]
+            if _RUN_BEFORE.search(before) and not _NOT.search(before):
                 found.add(span.text.strip().removeprefix("./"))
     return found
