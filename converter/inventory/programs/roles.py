@@ -9,8 +9,9 @@ program (``program_shaped``).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from skill2app.converter.inventory.programs.facts import Program, read_source
 from skill2app.converter.inventory.programs.language import language_of
@@ -23,7 +24,18 @@ from skill2app.converter.inventory.programs.program import (
 
 if TYPE_CHECKING:
     from skill2app.converter.inventory.invocations import Invocation
-    from skill2app.converter.inventory.model import Doc
+    from skill2app.converter.inventory.markdown import InlineCode
+
+
+class Document(Protocol):
+    """What ``named_to_run`` reads of a document (``model.Doc``)."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def inline_code(self) -> list[InlineCode]: ...
+    @property
+    def first_line(self) -> int: ...
 
 
 def programs_and_roles(
@@ -74,7 +86,7 @@ _RUN_BEFORE = re.compile(
 _NOT = re.compile(r"\b(?:don'?t|do not|never|no longer)\b|不要|勿|别|禁止", re.I)
 
 
-def named_to_run(docs: list[Doc]) -> set[str]:
+def named_to_run(docs: Sequence[Document]) -> set[str]:
     """The files an inline span names by path after words that say to run it (not "copy
     `assets/pre-commit.sh` to .git/hooks", "read `references/example.sh`", "don't run
     `assets/old.sh`")."""
