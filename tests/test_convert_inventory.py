@@ -1820,14 +1820,17 @@ def test_a_library_in_references_defines_no_binaries_and_a_copied_asset_is_no_pr
             "Don't run `assets/old.sh`.\n",
             "assets/old.sh": "#!/bin/bash\nold-tool\n",
             "scripts/x.sh": '#!/bin/bash\nsource "$(dirname "$0")/../references/common.sh"\n'
-            "log_info hi\n",
-            "references/common.sh": 'log_info() {\n  echo "$@"\n}\n',
+            "log_info hi\nffmpeg -i a b\n",
+            "references/common.sh": 'log_info() {\n  echo "$@"\n}\n'
+            # a wrapper of the program of its name runs it: ffmpeg stays a need
+            'ffmpeg() {\n  command ffmpeg -hide_banner "$@"\n}\n',
             "assets/pre-commit.sh": "#!/bin/bash\nruff check .\n",
         },
     )
     inventory = build_inventory(tmp_path)
     assert [p.path for p in inventory.programs] == ["scripts/x.sh"]
     assert not {r.name for r in inventory.requirements} & {"log_info", "ruff", "old-tool"}
+    assert ("ffmpeg", True) in {(r.name, r.required) for r in inventory.requirements}
 
 
 def test_node_templates_keep_their_code_and_skip_comments_and_regexes() -> None:

@@ -31,6 +31,7 @@ class LocalFiles:
     def __init__(self, paths: Iterable[str]) -> None:
         self.paths = sorted(paths)
         self.files = set(self.paths)
+        self.names = frozenset(posixpath.basename(p) for p in self.paths)  # file names alone
         self.dirs = {posixpath.dirname(p) for p in self.paths}
         for path in list(self.dirs):
             while path:

@@ -11,7 +11,6 @@ or a fallback uses is a warning, not a blocking check: a Node block under
 from __future__ import annotations
 
 import ast
-import posixpath
 import re
 from collections import deque
 
@@ -49,8 +48,7 @@ def from_program(
     elif language in ("node", "typescript"):
         _node(path, source, local, out)
     elif language in ("bash", "sh", "zsh"):
-        names = frozenset(posixpath.basename(p) for p in local.paths) if local else frozenset()
-        _shell(path, source, out, functions, names)
+        _shell(path, source, out, functions, local.names if local else frozenset())
 
 
 def _python(
@@ -314,11 +312,13 @@ def shell_functions(source: str) -> set[str]:
     aliases (``alias ll="ls -l"``): names it calls that are no programs."""
     names = {*FUNCTION.findall(source), *_FUNCTION_WORD.findall(source)}
     names |= {name for name, value in _ALIAS.findall(source) if value.split()[:1] != [name]}
-    # a wrapper of the program of its name (`ffmpeg() { command ffmpeg ...; }`) runs it
-    return {n for n in names if not re.search(rf"\b(?:command|builtin)\s+{re.escape(n)}\b", source)}
+    # a wrapper of the program of its name (`ffmpeg() { command ffmpeg ...; }`) runs it:
+    # the names run past a function are read in one pass (one search per name was quadratic)
+    return names - set(_RUN_PAST_FUNCTIONS.findall(source))
 
 
 _FUNCTION_WORD = re.compile(r"(?m)^\s*function\s+([A-Za-z_][\w-]*)")
+_RUN_PAST_FUNCTIONS = re.compile(r"\b(?:command|builtin)\s+([A-Za-z_][\w-]*)")
 _ALIAS = re.compile(r"(?m)^\s*alias\s+([A-Za-z_][\w.-]*)=['\"]?([^'\"\n]*)")
 
 
