@@ -174,10 +174,12 @@ def expected(plan: dict[str, Any]) -> dict[str, Any]:
 
 def calendar_plan() -> dict[str, Any]:
     """The heuristic plan of team-calendar, with the sample an analyst gives the cancel
-    pipeline: the event the create pipeline made before it (the smoke run shares state)."""
+    pipeline (the event the create pipeline made before it: the smoke run shares state) and
+    a trigger of the agenda that the router sends to list-events (the plan is reviewed)."""
     plan = golden("team-calendar")
     plan["plan_version"] = 2
     plan["pipelines"][2]["sample"] = {"input": {"id": "evt-1"}}
+    plan["pipelines"][3]["triggers"].append("list the events of today")
     return plan
 
 
@@ -217,8 +219,8 @@ def test_the_registry_returns_the_llm_analyzer() -> None:
 
 
 def test_a_valid_plan_is_accepted_on_the_first_attempt(calendar: Inventory) -> None:
-    # the heuristic's triggers, which the plan keeps, draw some requests to a sibling: the
-    # plan is shown back once (the review), and the model keeps it
+    # a trigger of the plan draws requests to a sibling: the plan is shown back once (the
+    # review), and the model keeps it
     api = Api(stream(calendar_answer()), stream({"keep": True}, usage=(300, 20)))
     said: list[str] = []
     result = analyze_with_usage(

@@ -3,7 +3,7 @@
 A request said another way can say a sibling's task ("查看日程" of get-event is what list-events
 asks); the self-test then sends the sibling's requests astray.  An expansion the router sends
 to another pipeline is dropped and replaced from the candidates left; the skill's own words
-are never dropped.
+only from a pipeline with more than five, while five are left.
 """
 
 from __future__ import annotations
@@ -47,11 +47,11 @@ def test_an_expansion_saying_a_siblings_task_is_dropped_and_replaced() -> None:
     assert not selftest(entries, cache_dir=None).strays
 
 
-def test_an_own_trigger_is_never_dropped_and_a_fitting_expansion_stays() -> None:
+def test_an_own_trigger_of_a_pipeline_of_five_stays_and_a_fitting_expansion_too() -> None:
     plan = _plan(["merge the pdfs", "split the pdf into separate pages"])
     expansions = {"merge": Expansions({trigger_key("merge the pdfs")}), "split": Expansions()}
     taken = {trigger_key(t) for p in plan.pipelines for t in p.triggers}
-    assert separate(plan, expansions, taken) == []  # only made-up triggers are at stake
+    assert separate(plan, expansions, taken) == []  # five: no word of the skill to spare
     assert plan.pipelines[0].triggers == [
         *MERGE,
         "merge the pdfs",
@@ -63,3 +63,26 @@ def test_nothing_made_up_nothing_checked() -> None:
     plan = _plan([])
     assert separate(plan, {"merge": Expansions(), "split": Expansions()}, set()) == []
     assert plan.pipelines[0].triggers == MERGE
+
+
+def test_an_own_trigger_saying_a_siblings_task_is_dropped_where_five_are_left() -> None:
+    stray = "split the pdf into separate pages"
+    plan = _plan(["merge the pdfs", "put two pdfs together", stray])  # the skill's own, six
+    taken = {trigger_key(t) for p in plan.pipelines for t in p.triggers}
+    notes = separate(plan, {"merge": Expansions(), "split": Expansions()}, taken)
+    assert plan.pipelines[0].triggers == [*MERGE, "merge the pdfs", "put two pdfs together"]
+    assert notes and stray in notes[0]
+    assert plan.pipelines[1].triggers == SPLIT  # three: none to spare, none checked away
+
+
+def test_own_triggers_are_dropped_farthest_astray_first_down_to_five() -> None:
+    strays = ["split the pdf into separate pages", "split pages", "cut a pdf into pages"]
+    plan = _plan(["merge the pdfs", *strays])  # six: one may go
+    taken = {trigger_key(t) for p in plan.pipelines for t in p.triggers}
+    entries = [RouteEntry(p.name, p.description, tuple(p.triggers)) for p in plan.pipelines]
+    found = {s.text: s.mine - s.score for s in selftest(entries, cache_dir=None).strays}
+    assert set(strays) <= set(found)  # all three go astray
+    farthest = min(strays, key=lambda t: found[t])
+    separate(plan, {"merge": Expansions(), "split": Expansions()}, taken)
+    merge = plan.pipelines[0].triggers
+    assert len(merge) == 5 and farthest not in merge

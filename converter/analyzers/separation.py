@@ -13,8 +13,10 @@ against the rest of the table with itself left out (the routing self-test of
   the pipelines their fifth trigger and moved the self-test by 0.2 points on DEV);
 - a pipeline left short of five gets the next of its candidates, which are checked in turn.
 
-The skill's own words are never dropped: where two of them overlap, the report says so.  Only
-the triggers the analyzer itself made up are at stake.
+The skill's own words are dropped only from a pipeline that has more than five: its requests
+that the router sends to a sibling, the farthest astray first, while five are left (on the 220
+skills of DEV, TEST and FRESH to FRESH31 this took the self-test from 86.0 to 88.1 %, with as
+many pipelines of five).  Where a pipeline has no words to spare, the report says what overlaps.
 """
 
 from __future__ import annotations
@@ -108,7 +110,8 @@ def separate(plan: Plan, expansions: dict[str, Expansions], taken: set[str]) -> 
     and refill from the candidates (``taken``: trigger keys no pipeline may take again);
     return notes for the report (what was dropped, or that the router could not be loaded
     here and nothing was checked)."""
-    if len(plan.pipelines) < 2 or not any(e.made for e in expansions.values()):
+    spare = any(len(p.triggers) > MIN_TRIGGERS for p in plan.pipelines)
+    if len(plan.pipelines) < 2 or not (spare or any(e.made for e in expansions.values())):
         return []
     try:
         from skill2app.runtime.errors import AppRunError
@@ -135,8 +138,8 @@ def separate(plan: Plan, expansions: dict[str, Expansions], taken: set[str]) -> 
     if not dropped:
         return []
     return [
-        f"{len(dropped)} trigger(s) said in other words were dropped: the router sent them to "
-        f"another pipeline ({'; '.join(dropped[:6])}"
+        f"{len(dropped)} trigger(s) were dropped: the router sent them to another pipeline "
+        f"({'; '.join(dropped[:6])}"
         f"{' …' if len(dropped) > 6 else ''})"
     ]
 
@@ -144,18 +147,25 @@ def separate(plan: Plan, expansions: dict[str, Expansions], taken: set[str]) -> 
 def _culprits(
     plan: Plan, expansions: dict[str, Expansions], cache_dir: Path | None
 ) -> dict[str, set[str]]:
-    """Per pipeline, the keys of its made-up triggers that route to another pipeline (the
-    routing self-test's strays, ``runtime.routing.selftest``)."""
+    """Per pipeline, the keys of its triggers that route to another pipeline (the routing
+    self-test's strays, ``runtime.routing.selftest``): every made-up one, and of the skill's
+    own, the farthest astray first while MIN_TRIGGERS are left."""
     from skill2app.runtime.routing.route import RouteEntry
     from skill2app.runtime.routing.selftest import selftest
 
     entries = [RouteEntry(p.name, p.description, tuple(p.triggers)) for p in plan.pipelines]
+    strays = [s for s in selftest(entries, cache_dir=cache_dir).strays if s.kind == "trigger"]
+    counts = {p.name: len(_keys(p.triggers)) for p in plan.pipelines}
     found: dict[str, set[str]] = {}
-    for stray in selftest(entries, cache_dir=cache_dir).strays:
+    for stray in strays:
         key = trigger_key(stray.text)
-        if stray.kind == "trigger" and key in expansions.get(stray.own, Expansions()).made:
+        if key in expansions.get(stray.own, Expansions()).made:
             found.setdefault(stray.own, set()).add(key)  # it says a sibling's task
-    return found
+    for stray in sorted(strays, key=lambda s: s.mine - s.score):
+        key, mine = trigger_key(stray.text), found.setdefault(stray.own, set())
+        if key not in mine and counts[stray.own] - len(mine) > MIN_TRIGGERS:
+            mine.add(key)  # the skill's own words, where it has more than it needs
+    return {name: keys for name, keys in found.items() if keys}
 
 
 def _refill(plan: Plan, expansions: dict[str, Expansions], taken: set[str]) -> None:
