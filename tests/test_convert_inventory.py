@@ -1833,6 +1833,23 @@ def test_a_library_in_references_defines_no_binaries_and_a_copied_asset_is_no_pr
     assert ("ffmpeg", True) in {(r.name, r.required) for r in inventory.requirements}
 
 
+def test_a_wrapper_in_the_script_that_runs_it_keeps_its_program_a_need(tmp_path: Path) -> None:
+    """`ffmpeg() { command ffmpeg -hide_banner "$@"; }` then `ffmpeg -i ...` in one script: the
+    function hid ffmpeg (the block's own functions were set aside whatever they ran); a
+    function that runs nothing of its name still is no program."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + "```bash\nbash scripts/x.sh in.mp4 out.gif\n```\n",
+            "scripts/x.sh": '#!/bin/bash\nset -e\nffmpeg() { command ffmpeg -hide_banner "$@"; }\n'
+            'say() { echo "$@"; }\nsay start\nffmpeg -i "$1" "$2"\n',
+        },
+    )
+    found = {(r.name, r.required) for r in build_inventory(tmp_path).requirements}
+    assert ("ffmpeg", True) in found
+    assert "say" not in {n for n, _r in found}
+
+
 def test_node_templates_keep_their_code_and_skip_comments_and_regexes() -> None:
     """A reviewer's read of the template rule: `${require('chalk')...}` runs chalk; a backtick
     in a regular expression or a block comment opens no template; a backslash ending the

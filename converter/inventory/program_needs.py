@@ -17,7 +17,12 @@ from collections import deque
 from skill2app.converter.inventory.imports import LocalFiles, outside_from
 from skill2app.converter.inventory.python_needs import PythonNeeds
 from skill2app.converter.inventory.requirements import COMMON_COMMANDS, Collector, from_commands
-from skill2app.converter.inventory.shell import FUNCTION, HEREDOC, simple_commands
+from skill2app.converter.inventory.shell import (
+    FUNCTION,
+    HEREDOC,
+    RUN_PAST_FUNCTIONS,
+    simple_commands,
+)
 
 NODE_BUILTINS = frozenset(
     "fs path os child_process util url http https http2 crypto events stream readline process "
@@ -312,13 +317,11 @@ def shell_functions(source: str) -> set[str]:
     aliases (``alias ll="ls -l"``): names it calls that are no programs."""
     names = {*FUNCTION.findall(source), *_FUNCTION_WORD.findall(source)}
     names |= {name for name, value in _ALIAS.findall(source) if value.split()[:1] != [name]}
-    # a wrapper of the program of its name (`ffmpeg() { command ffmpeg ...; }`) runs it:
-    # the names run past a function are read in one pass (one search per name was quadratic)
-    return names - set(_RUN_PAST_FUNCTIONS.findall(source))
+    # a wrapper of the program of its name (`ffmpeg() { command ffmpeg ...; }`) runs it
+    return names - set(RUN_PAST_FUNCTIONS.findall(source))
 
 
 _FUNCTION_WORD = re.compile(r"(?m)^\s*function\s+([A-Za-z_][\w-]*)")
-_RUN_PAST_FUNCTIONS = re.compile(r"\b(?:command|builtin)\s+([A-Za-z_][\w-]*)")
 _ALIAS = re.compile(r"(?m)^\s*alias\s+([A-Za-z_][\w.-]*)=['\"]?([^'\"\n]*)")
 
 

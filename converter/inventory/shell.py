@@ -298,11 +298,14 @@ def simple_commands(
     if not text:
         return []
     commands = _commands(text, first_line, language, paths=paths)
-    defined = set(FUNCTION.findall(text))
+    defined = set(FUNCTION.findall(text)) - set(RUN_PAST_FUNCTIONS.findall(text))
     return [c for c in commands if c.argv[0] not in defined] if defined else commands
 
 
 FUNCTION = re.compile(r"(?m)^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\s*\)")  # `greet() {`
+# The programs run past a function of their name: a wrapper (`ffmpeg() { command ffmpeg
+# -hide_banner "$@"; }`) runs the program it is named after; read in one pass.
+RUN_PAST_FUNCTIONS = re.compile(r"\b(?:command|builtin)\s+([A-Za-z_][\w-]*)")
 
 # A line no shell reads: `body_language = rule.body_language` (spaces around =), a block
 # opened by a colon (`for each rule in tree:`, `else:`).
