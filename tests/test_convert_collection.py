@@ -247,3 +247,38 @@ def test_a_sibling_program_the_skill_runs_is_read_when_its_collection_is_there(
     linked = write_tree(tmp_path / "linked", CALLER)
     (linked / "auth").symlink_to(outside, target_is_directory=True)
     assert facts(linked / "cal", limit=linked) == ("", False)
+
+
+def test_a_module_loaded_from_outside_the_skill_that_is_not_there_is_said_and_checked(
+    tmp_path: Path,
+) -> None:
+    """rp-source-csv (FRESH34, a blind host): ``require('../../../lib/progress-log.js')``,
+    its parent skill's, was lost when the skill was converted alone, and app-convert said
+    nothing; the program stopped at its start.  Now the report says so, and the constructor
+    checks the file for the pipelines running that program; with the parent there, the file
+    is the outside file it is (no warning)."""
+    program = (
+        "const log = require('../../lib/progress-log.js');\n"
+        "const path = require('node:path');\n"
+        "const { parse } = require('./csv-parse.js');\n"
+        "console.log(JSON.stringify({ ok: true }));\n"
+    )
+    skill = {
+        "SKILL.md": "---\nname: csv\ndescription: Discover CSV exports. Use when asked to look "
+        "at CSV exports.\n---\n# csv\n\n```bash\nnode scripts/discover.js\n```\n",
+        "scripts/discover.js": program,
+        "scripts/csv-parse.js": "module.exports = { parse: () => [] };\n",
+    }
+    alone = write_tree(tmp_path / "alone" / "parent" / "csv", skill)
+    inventory = build_inventory(alone)
+    needs = {(r.kind, r.name): r for r in inventory.requirements}
+    need = needs[("file", "../lib/progress-log.js")]
+    assert need.required and need.where == ["scripts/discover.js:1"]
+    assert not {name for kind, name in needs if "csv-parse" in name}  # inside: no need
+    (said,) = [w for w in inventory.warnings if "progress-log" in w]
+    assert said.startswith("scripts/discover.js:1 loads ../lib/progress-log.js")
+    there = write_tree(tmp_path / "there" / "parent", {"lib/progress-log.js": "//\n"})
+    write_tree(there / "csv", skill)
+    inventory = build_inventory(there / "csv", limit=there)
+    assert not [w for w in inventory.warnings if "progress-log" in w]
+    assert [o.target for o in inventory.outside] == ["../lib/progress-log.js"]

@@ -42,7 +42,12 @@ from skill2app.converter.inventory.shell import (
     prose_block,
     simple_commands,
 )
-from skill2app.converter.inventory.siblings import Outside, outside_files, read_inside
+from skill2app.converter.inventory.siblings import (
+    Outside,
+    missing_modules,
+    outside_files,
+    read_inside,
+)
 from skill2app.converter.inventory.skill import SkillDoc, read_skill_md
 from skill2app.converter.marker import MARKER
 
@@ -187,6 +192,13 @@ def build_inventory(
     outside = outside_files(skill_dir, code, limit)
     elsewhere = sorted({o.target for o in outside})
     requirements = skill_needs(skill_dir, doc, run, programs, paths, modules, values, elsewhere)
+    for gone in missing_modules(skill_dir, code):  # a parent skill's helper, not copied along
+        requirements.append(Requirement("file", gone.target, True, [gone.where()]))
+        warnings.append(
+            f"{gone.where()} loads {gone.target}, which is outside the skill and not there: "
+            "the program stops at its start without it (convert the skill inside the folder "
+            "that holds it, or put the file there)"
+        )
     files = [FileEntry(p, roles.get(p, "other")) for p in paths]
     language = detect_language(doc)
     return Inventory(

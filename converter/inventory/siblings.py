@@ -7,7 +7,9 @@ the program fails with ``Cannot find module``.  ``outside_files`` finds them: a 
 path in a program or module of the skill that leads out of the skill folder to a file that
 exists (tried with the usual suffixes), never further up than ``limit`` (the collection's
 folder, or the skill's parent).  Nothing found here is read or run; the caller copies it or
-says it is missing.
+says it is missing.  ``missing_modules`` finds the modules a JavaScript program loads from
+outside the skill that are not there at all (rp-source-csv's ``require('../../../lib/
+progress-log.js')``, its parent skill's): the program stops at its start without them.
 """
 
 from __future__ import annotations
@@ -66,6 +68,42 @@ def outside_files(
                     seen.add(target)
                     todo.append((target, target))
     return _unique(found)
+
+
+# A module a JavaScript or TypeScript file loads by a relative path: `require('../x.js')`,
+# `import ... from '../x.mjs'`, `import('../x.js')`, `export ... from '../x.js'`.
+_LOADED = re.compile(
+    r"""(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)(["'])(\.\./[^"'\n]{1,200})\1"""
+)
+_JS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx")
+
+
+def missing_modules(skill_dir: Path, code_files: list[str]) -> list[Outside]:
+    """The modules ``code_files`` (JavaScript and TypeScript) load from outside ``skill_dir``
+    that exist nowhere (tried with the usual suffixes): ``target`` is the path relative to
+    the skill's folder, where the program looks for it."""
+    root = skill_dir.resolve()
+    found: list[Outside] = []
+    for rel in code_files:
+        if not rel.endswith(_JS) or rel.startswith("../"):
+            continue
+        for line_no, line in enumerate(read_source(root / rel).split("\n"), 1):
+            for match in _LOADED.finditer(line[:1000]):
+                base = posixpath.normpath(posixpath.join(posixpath.dirname(rel), match.group(2)))
+                if not base.startswith("../") or _exists(root, base):
+                    continue
+                found.append(Outside(rel, line_no, base))
+    return _unique(found)
+
+
+def _exists(root: Path, base: str) -> bool:
+    for suffix in SUFFIXES:
+        try:
+            if (root / (base + suffix)).is_file():
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def _python_siblings(root: Path, shown: str, rel: str, source: str, bound: Path) -> list[Outside]:

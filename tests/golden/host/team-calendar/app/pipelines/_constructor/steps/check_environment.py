@@ -96,6 +96,11 @@ def problem(check: dict) -> str:
     if kind == "node-package" and not node_package(name):
         return f"the Node package {name!r} is not installed: npm install {name}"
     if kind == "file" and not (app_root() / Path(name).expanduser()).exists():
+        if name.startswith("../"):  # a parent or sibling skill's module, which was not there
+            return (
+                f"the file {name} does not exist: the skill loads it from outside its folder "
+                f"(keep the APP where the skill was, beside that file)"
+            )
         return f"the file {name} does not exist"
     return ""
 
