@@ -1155,6 +1155,24 @@ def test_a_sibling_skills_module_on_sys_path_is_outside_not_a_package(tmp_path: 
     ]
 
 
+def test_a_documents_sys_path_written_out_reaches_the_skills_folder(tmp_path: Path) -> None:
+    """seeing-images (FRESH35): SKILL.md's setup line `sys.path.insert(0,
+    '/mnt/skills/user/seeing-images/scripts')` then `from see import grid` listed a package
+    `see`; the path's tail is the skill's scripts/ folder, where see.py is.  A path whose tail
+    is no folder of the skill still names a package."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```python\nimport sys; sys.path.insert(0, "
+            "'/mnt/skills/user/seeing-images/scripts')\nfrom see import grid\n"
+            "sys.path.append('/opt/vendor/lib')\nimport vendored\n```\n",
+            "scripts/see.py": "def grid(path):\n    return path\n",
+        },
+    )
+    names = {r.name for r in build_inventory(tmp_path).requirements}
+    assert "see" not in names and "vendored" in names
+
+
 def test_a_folder_three_parents_up_is_outside_the_skill(tmp_path: Path) -> None:
     """trigger-eval (round 28): `sys.path.insert(0, str(Path(__file__).resolve().parent.parent
     .parent / "shared" / "scripts"))` then `from frontmatter import ...` made a blocking

@@ -23,6 +23,9 @@ from collections.abc import Callable, Iterable
 
 MAX_CONFIG_BYTES = 200_000
 _NPM_NAME = re.compile(r"^(?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*$", re.I)
+_SYS_PATH_LITERAL = re.compile(
+    r"""sys\.path\.(?:insert\(\s*-?\d+\s*,|append\()\s*[rf]?(["'])([^"'\n]{1,300})\1"""
+)
 
 
 class LocalFiles:
@@ -51,10 +54,22 @@ class LocalFiles:
             if not folder:
                 break
             folder = posixpath.dirname(folder)
-        for extra in sys_path_dirs(file, source):
+        for extra in [*sys_path_dirs(file, source), *self._named_dirs(source)]:
             if extra not in found:
                 found.append(extra)
         return found
+
+    def _named_dirs(self, source: str) -> list[str]:
+        """The skill folders a ``sys.path`` line names by a path written out, as a document
+        shows it (seeing-images' ``sys.path.insert(0, '/mnt/skills/user/seeing-images/
+        scripts')`` then ``from see import grid``): the longest tail of the path that is a
+        folder of the skill."""
+        found = []
+        for match in _SYS_PATH_LITERAL.finditer(source[:MAX_CONFIG_BYTES]):
+            parts = [p for p in match.group(2).strip().split("/") if p not in ("", ".")]
+            tails = ("/".join(parts[i:]) for i in range(len(parts)))
+            found.append(next((t for t in tails if t in self.dirs), ""))
+        return [f for f in found if f]
 
     def python_module(self, name: str, roots: list[str]) -> str:
         """The skill file ``name`` (``office.soffice``) is, against ``roots``: a module file,
