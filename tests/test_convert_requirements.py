@@ -1173,6 +1173,24 @@ def test_a_documents_sys_path_written_out_reaches_the_skills_folder(tmp_path: Pa
     assert "see" not in names and "vendored" in names
 
 
+def test_a_legacy_folder_under_when_to_use_is_no_file_to_provide(tmp_path: Path) -> None:
+    """kobo-auth (FRESH35): "- Migrating from a previous install (e.g. the legacy
+    `~/KobodlLibrarySync/` shell script)" under "## When to Use" blocked every pipeline: the
+    section's title, read as the end of the item's sentence, said "Use".  A line that asks
+    for the file still does."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "## When to Use\n\n- Migrating from a previous install (e.g. "
+            "the legacy\n  `~/KobodlLibrarySync/` shell script)\n\n## Setup\n\n"
+            "Put your token in `~/.kobo/token.json` before the first run.\n",
+        },
+    )
+    needs = build_inventory(tmp_path).requirements
+    files = {r.name: r.required for r in needs if r.kind == "file"}
+    assert files == {"~/KobodlLibrarySync/": False, "~/.kobo/token.json": True}
+
+
 def test_a_folder_three_parents_up_is_outside_the_skill(tmp_path: Path) -> None:
     """trigger-eval (round 28): `sys.path.insert(0, str(Path(__file__).resolve().parent.parent
     .parent / "shared" / "scripts"))` then `from frontmatter import ...` made a blocking

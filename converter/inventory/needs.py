@@ -98,7 +98,8 @@ def skill_needs(
             continue
         context = _context(body_lines, span.line - doc.body_line)
         if 0 <= span.section < len(doc.sections):  # "## Environment variables" over a table
-            context += " " + doc.sections[span.section].title
+            # a sentence of its own: "When to Use" is no verb of the line's file ("uses")
+            context += ". " + doc.sections[span.section].title
         from_inline(span.text, span.line, file, out, context)
     from_prose(body_lines, doc.body_line, file, out)
     description = [doc.frontmatter.description, doc.frontmatter.compatibility or ""]
