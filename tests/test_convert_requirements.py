@@ -1191,6 +1191,34 @@ def test_a_legacy_folder_under_when_to_use_is_no_file_to_provide(tmp_path: Path)
     assert files == {"~/KobodlLibrarySync/": False, "~/.kobo/token.json": True}
 
 
+def test_a_variable_the_program_stops_without_is_required(tmp_path: Path) -> None:
+    """tencent-meeting-mcp (FRESH35): `user_token = os.environ.get("TENCENT_MEETING_TOKEN",
+    "")` then `if not user_token: print(...); sys.exit(1)` was only a warning, so the
+    constructor let every pipeline run into the exit.  A variable whose absence the program
+    survives (a message, a default) stays a warning."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\npython3 scripts/p.py list\n```\n",
+            "scripts/p.py": "import os\nimport sys\n\n\ndef main():\n"
+            "    token = os.environ.get('MEET_TOKEN', '')\n    if not token:\n"
+            "        print('set MEET_TOKEN')\n        sys.exit(1)\n"
+            "    proxy = os.getenv('MEET_PROXY')\n    if not proxy:\n"
+            "        print('no proxy')\n    region = os.getenv('MEET_REGION')\n"
+            "    if region is None:\n        region = 'eu'\n    key = os.getenv('MEET_KEY')\n"
+            "    if not sys.argv[1:] or key is None:\n        raise SystemExit(2)\n\n\n"
+            "main()\n",
+        },
+    )
+    env = {r.name: r.required for r in build_inventory(tmp_path).requirements if r.kind == "env"}
+    assert env == {
+        "MEET_TOKEN": True,
+        "MEET_PROXY": False,
+        "MEET_REGION": False,
+        "MEET_KEY": True,
+    }
+
+
 def test_a_folder_three_parents_up_is_outside_the_skill(tmp_path: Path) -> None:
     """trigger-eval (round 28): `sys.path.insert(0, str(Path(__file__).resolve().parent.parent
     .parent / "shared" / "scripts"))` then `from frontmatter import ...` made a blocking

@@ -348,7 +348,9 @@ class PythonNeeds:
         elif func in ("os.environ.get", "os.getenv") and isinstance(text, str):
             default = node.args[1] if len(node.args) > 1 else None
             if not (isinstance(default, ast.Constant) and default.value not in (None, "")):
-                add("env", text, line, False)  # `getenv("WIDTH", "1200")`: its default is set
+                # `getenv("WIDTH", "1200")`: its default is set; `token = getenv("X", "")`
+                # then `if not token: sys.exit(1)`: the program stops without it
+                add("env", text, line, self._stops_without(node) and not self.conditional(node))
         elif func == "shutil.which" and isinstance(text, str):  # the program checks it itself
             add("binary", text, line, False)
         elif func.rsplit(".", 1)[-1] in CLIENT_KEYS and not _has_keyword(node, "api_key"):
@@ -357,6 +359,26 @@ class PythonNeeds:
             for word, where in self._programs_run(node, first):
                 if re.fullmatch(r"[\w.+-]+", word) and word not in self.common:
                     add("binary", word, line, not (self.conditional(node) or self.guarded(where)))
+
+    def _stops_without(self, call: ast.Call) -> bool:
+        """Whether the value of ``call``, assigned to a name, is tested right after for
+        being empty (``if not token:``, ``if token is None:``) in a branch that ends the
+        program (tencent-meeting-mcp's ``TENCENT_MEETING_TOKEN``)."""
+        assign = self.parents.get(call)
+        if not (
+            isinstance(assign, ast.Assign)
+            and len(assign.targets) == 1
+            and isinstance(assign.targets[0], ast.Name)
+        ):
+            return False
+        name, block = assign.targets[0].id, self.parents.get(assign)
+        body = getattr(block, "body", [])
+        if assign not in body:
+            return False
+        for later in body[body.index(assign) + 1 : body.index(assign) + 4]:
+            if isinstance(later, ast.If) and _tests_empty(later.test, name):
+                return stops(ast.Module(body=later.body, type_ignores=[]), self.own_errors)
+        return False
 
     def _programs_run(self, call: ast.Call, first: ast.expr | None) -> list[tuple[str, ast.AST]]:
         """(program word, the node that names it) for what ``call`` runs."""
@@ -378,6 +400,14 @@ class PythonNeeds:
 
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a name a shell can set ("X/cache" is none)
+
+
+def _tests_empty(test: ast.expr, name: str) -> bool:
+    """``not name``, ``name is None``, ``not name.strip()`` (or any of them in an ``or``)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return any(_tests_empty(value, name) for value in test.values)
+    text = ast.unparse(test)
+    return text in (f"not {name}", f"{name} is None", f"not {name}.strip()", f"{name} == ''")
 
 
 def _head(node: ast.expr | None) -> str | None:
