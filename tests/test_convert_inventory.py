@@ -787,6 +787,25 @@ def test_lower_case_names_on_a_usage_line_name_the_inputs(tmp_path: Path) -> Non
     assert [p.dest for p in notes_cli.positionals()] == ["path"]  # `add` is a subcommand
 
 
+def test_a_python_script_names_the_positionals_it_reads_from_argv(tmp_path: Path) -> None:
+    """tencent-meeting-mcp (FRESH35): `method = sys.argv[1]`, shown as `tools/call`, was the
+    input `path` (app-run then made it a file path: the method sent was "/.../tools/call");
+    `params_str = sys.argv[2] if len(sys.argv) > 2 else ""` was a required `text`."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + "```bash\npython3 scripts/rpc.py tools/call '{\"a\": 1}'\n```\n",
+            "scripts/rpc.py": "import sys\n\nif len(sys.argv) < 2:\n    sys.exit(1)\n"
+            "method = sys.argv[1]\nparams_str = sys.argv[2] if len(sys.argv) > 2 else ''\n"
+            "print(method, params_str)\n",
+        },
+    )
+    (program,) = build_inventory(tmp_path).programs
+    assert program.cli is not None
+    named = [(p.dest, p.required) for p in program.cli.positionals()]
+    assert named == [("method", True), ("params", False)]
+
+
 @pytest.mark.parametrize(
     ("word", "name"),
     [

@@ -32,6 +32,7 @@ from skill2app.converter.inventory.programs.scripts import (
     USAGE_SEPARATORS,
     heredoc_help,
     leading_comment,
+    name_python_positionals,
     name_shell_positionals,
     scan_shell,
 )
@@ -123,6 +124,8 @@ def describe(
         name_shell_positionals(program.cli, source)
     _argv_count(program.cli, source)
     merge_invocations(program)
+    if lang == "python":
+        name_python_positionals(program.cli, source)
     if probe:
         from skill2app.converter.inventory.programs.probe import probe_help  # only with --probe
 

@@ -327,6 +327,38 @@ def name_shell_positionals(command: Command, source: str) -> None:
                 param.default = default
 
 
+# `method = sys.argv[1]`, `params_str = sys.argv[2] if len(sys.argv) > 2 else ""`.
+_PY_POSITIONAL = re.compile(
+    r"^[ \t]*([A-Za-z_]\w{0,40})\s*=\s*sys\.argv\[([1-9])\]"
+    r"(\s+if\s+len\(\s*sys\.argv\s*\)\s*>=?\s*\d+\s+else\b)?",
+    re.M,
+)
+# What a positional is called by its example's look alone (``positional_name``'s own).
+_BY_LOOK = frozenset({"number", "url", "file", "path", "text", "json"})
+
+
+def name_python_positionals(command: Command, source: str) -> None:
+    """A Python script's own name for a positional it reads from ``sys.argv`` by hand
+    (tencent-meeting-mcp's ``method = sys.argv[1]``), where the input was named by the look
+    of the documented example (``tools/call`` made ``path``, which app-run then resolved as
+    a file); a ``_str``/``_json`` suffix of the variable is dropped (``params_str``).  One
+    read only when given (``sys.argv[2] if len(sys.argv) > 2 else ""``) is optional."""
+    if command.framework != "none":
+        return
+    positionals = command.positionals()
+    for match in _PY_POSITIONAL.finditer(source):
+        variable, index = match.group(1), int(match.group(2))
+        if index > len(positionals) or variable.startswith("_"):
+            continue
+        param = positionals[index - 1]
+        name = dest_of(re.sub(r"_(?:str|string|json|arg|raw)$", "", variable.lower()))
+        taken = {p.dest for p in command.params if p is not param}
+        if param.dest.rstrip("_0123456789") in _BY_LOOK | _GENERIC and name and name not in taken:
+            param.name = param.dest = name
+        if match.group(3) and not param.certain:
+            param.required, param.certain = False, True
+
+
 _PLACEHOLDER_NAME = re.compile(r"<([\w .-]+)>|\{([\w .-]+)\}|\[([\w .-]+)\]|([A-Z][A-Z0-9_]{2,})")
 
 
