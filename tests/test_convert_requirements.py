@@ -1219,6 +1219,26 @@ def test_a_variable_the_program_stops_without_is_required(tmp_path: Path) -> Non
     }
 
 
+def test_a_node_variable_tested_in_a_conditional_expression_is_optional(
+    tmp_path: Path,
+) -> None:
+    """rp-source-csv (FRESH34): `const root = process.env.CSV_INPUT_ROOT` then, on the next
+    line, `? path.resolve(process.env.CSV_INPUT_ROOT) : dirname` blocked every pipeline (the
+    judge's "optional variable demanded"); one read alone stays required."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nnode scripts/d.js a.csv\n```\n",
+            "scripts/d.js": "const path = require('node:path');\n"
+            "const root = process.env.CSV_INPUT_ROOT\n"
+            "  ? path.resolve(process.env.CSV_INPUT_ROOT)\n  : path.dirname(process.argv[2]);\n"
+            "const key = process.env.CSV_API_KEY;\nconsole.log(root, key.length);\n",
+        },
+    )
+    env = {r.name: r.required for r in build_inventory(tmp_path).requirements if r.kind == "env"}
+    assert env == {"CSV_INPUT_ROOT": False, "CSV_API_KEY": True}
+
+
 def test_a_folder_three_parents_up_is_outside_the_skill(tmp_path: Path) -> None:
     """trigger-eval (round 28): `sys.path.insert(0, str(Path(__file__).resolve().parent.parent
     .parent / "shared" / "scripts"))` then `from frontmatter import ...` made a blocking

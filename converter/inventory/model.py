@@ -196,7 +196,7 @@ def build_inventory(
         requirements.append(Requirement("file", gone.target, True, [gone.where()]))
         warnings.append(
             f"{gone.where()} loads {gone.target}, which is outside the skill and not there: "
-            "the program stops at its start without it (convert the skill inside the folder "
+            "what loads it stops at its start without it (convert the skill inside the folder "
             "that holds it, or put the file there)"
         )
     files = [FileEntry(p, roles.get(p, "other")) for p in paths]

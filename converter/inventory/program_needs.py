@@ -142,6 +142,7 @@ def _node(path: str, source: str, local: LocalFiles, out: Collector) -> None:
             fallback = bool(match.group(1) or match.group(4) or after_other)
             fallback = fallback or _tested(line, match.start(), source)
             name = match.group(2) or match.group(3)
+            fallback = fallback or _ternary_tested(name, source)
             out.add("env", name, where, required=not (fallback or platform))
         for module in _node_modules(code[number - 1]):  # not the code a template writes
             if module == "bun" or module.startswith("bun:"):  # Bun's own API: runs in bun only
@@ -243,6 +244,14 @@ def _regex_end(source: str, start: int) -> int:
             return i + 1
         i += 1
     return i
+
+
+def _ternary_tested(name: str, source: str) -> bool:
+    """Whether the program tests the variable in a conditional expression, over lines too
+    (rp-source-csv's ``process.env.CSV_INPUT_ROOT\n    ? path.resolve(...) : dirname``)."""
+    return bool(
+        re.search(rf"process\.env(?:\.{name}\b|\[\s*['\"]{name}['\"]\s*\])\s*\?(?![.?])", source)
+    )
 
 
 def _tested(line: str, at: int, source: str) -> bool:
