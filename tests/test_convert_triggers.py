@@ -774,3 +774,38 @@ def test_listed_gerunds_numbered_steps_keyword_lists_and_kinds_of_requests() -> 
     # pharma-daily-report: "…等口语化请求" closes a list of requests, it is not one
     said = use_when_phrases("当用户说看一下医药板块、给飞书发一份医药数据等口语化请求时使用")
     assert said[-1] == "给飞书发一份医药数据"
+
+
+def test_quoted_requests_the_user_says_are_the_requests() -> None:
+    """empirical-prompt-tuning (FRESH35): 'Use when the user says "empirical-prompt-tuning",
+    "prompt tuning", ...' gave the trigger "say empirical-prompt-tuning"; baoyu's 'Use when
+    user mentions "发布公众号", "post to wechat"' the same way."""
+    assert use_when_phrases(
+        'Tune prompts. Use when the user says "empirical-prompt-tuning", "prompt tuning", or '
+        '"I want to harden this skill". It is a sister skill.'
+    ) == ["empirical-prompt-tuning", "prompt tuning", "I want to harden this skill"]
+    assert use_when_phrases('Post. Use when user mentions "发布公众号", or "post to wechat".') == [
+        "发布公众号",
+        "post to wechat",
+    ]
+
+
+def test_the_last_words_after_a_clause_are_its_objects_not_requests() -> None:
+    """seeing-images (FRESH35): "Also use when the image-to-svg skill needs ground truth about
+    colors, shapes, or boundaries" gave the triggers "shapes" and "boundaries"; a word of a
+    list before a longer item still stands on its own."""
+    said = use_when_phrases(
+        "Vision tools. Use when comparing image regions. Also use when the image-to-svg skill "
+        "needs ground truth about colors, shapes, or boundaries."
+    )
+    assert "shapes" not in said and "boundaries" not in said
+    assert "charts" in use_when_phrases(
+        "Charts. Use when asked for statistics, charts or exporting data."
+    )
+
+
+def test_a_template_placeholder_is_no_trigger() -> None:
+    """page-template (FRESH34): "fill in {{ placeholders }}" was a trigger of build-nav."""
+    assert pick(["fill in {{ placeholders }}", "add a page", "render ${name}"], set()) == [
+        "add a page"
+    ]

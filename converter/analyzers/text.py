@@ -152,7 +152,7 @@ def use_when_phrases(description: str) -> list[str]:
             continue  # "Do NOT trigger when ...": a situation the skill is not for
         groups = ("en", "list", "zh", "zhlist", "jaquoted", "ja")
         tail = next((match.group(g) for g in groups if match.group(g)), "").strip().rstrip(".。")
-        asked = quoted_only(tail)
+        asked = quoted_only(_SAYS.sub("", tail))  # 'the user says "a", "b"': a, b
         if asked:  # "Use when: 「AIっぽい文章を直して」「AI臭を消して」 "humanize this text""
             phrases.extend(asked)
             continue
@@ -218,6 +218,12 @@ _OF_THIS_KIND = re.compile(
 
 
 _DOES = re.compile(r"(?:the\s+user|a\s+user|users|someone)\s+(?!asks\b)[a-z]+s\b", re.I)
+# Who says the quoted requests that follow: 'the user says "a", "b"', 'user mentions "x"'.
+_SAYS = re.compile(
+    r"^(?:(?:the|a)\s+)?(?:user|users|someone)\s+(?:says?|mentions?|types?|writes?|asks?)"
+    r"(?:\s+(?:for|about))?\s*:?\s*(?=[「“\"])",
+    re.I,
+)
 
 
 def _as_asked(item: str) -> str:
@@ -255,6 +261,7 @@ def _items(parts: list[str]) -> list[str]:
     items: list[str] = []
     waiting: list[str] = []  # single words before the item that may complete them
     doing = ""  # the verb of the item before them, when it is a gerund ("constructing")
+    said = 0  # the words of the item before them: after a long one, they are its objects
     for index, part in enumerate([*parts, ""]):
         words = part.split()
         if len(words) == 1 and not has_cjk(part):
@@ -265,9 +272,12 @@ def _items(parts: list[str]) -> list[str]:
         elif waiting and doing and not any(_doing(w) for w in waiting):
             # "constructing financial projections and forecasts": "constructing forecasts"
             items += [f"{doing} {w}" for w in waiting if len(w) >= 4 and w.lower() not in _STOP]
-        elif len(parts) > 1:  # a word of a list, named on its own
+        elif len(parts) > 1 and not (said >= 3 and not part):  # a word of a list on its own
+            # but not the last words after a clause ("the skill needs ground truth about
+            # colors, shapes, or boundaries": "shapes" is no request)
             items += [w for w in waiting if len(w) >= 5 and w.lower() not in _STOP]
         waiting = []
+        said = len(words) if words else said
         anaphoric = index > 0 and _ANAPHORIC.match(part)
         items += [part] if _worth(part) and not anaphoric else []
         doing = words[0] if len(words) > 1 and _doing(words[0]) else ""

@@ -343,12 +343,15 @@ def pick(candidates: list[str], taken: set[str], limit: int = MAX_TRIGGERS) -> l
     for candidate in candidates:
         text = clean(candidate)
         key = trigger_key(text)
-        if text and key not in seen:
+        if text and key not in seen and not _TEMPLATE.search(text):  # "fill in {{ x }}"
             seen.add(key)
             chosen.append(text)
         if len(chosen) >= limit:
             break
     return chosen
+
+
+_TEMPLATE = re.compile(r"\{\{|\}\}|\{%|\$\{")  # a template's placeholder: no one asks so
 
 
 def trigger_key(text: str) -> str:
