@@ -1462,3 +1462,42 @@ def test_a_positional_standing_for_a_flag_is_named_as_the_flag(tmp_path: Path) -
         {"from": "input.url"},
         {"flag": "--output", "from": "input.output"},
     ]
+
+
+def test_a_switch_loop_reading_the_next_word_gives_values_types_and_requirements(
+    tmp_path: Path,
+) -> None:
+    """rp-source-csv (FRESH34): `case '--scan-rows': args.scanRows = Number.parseInt(next,
+    10); i += 1;` was a string; `args.files.push(next)` one value, not a repeated flag;
+    `if (args.files.length === 0 || !args.outDir) { ...; throw ... }` made neither required;
+    and "--file <path> [--file <path> ...]" gave a positional `text` for the ellipsis."""
+    source = (
+        "function parseArgs(argv) {\n  const args = { files: [], outDir: null, rows: 5 };\n"
+        "  for (let i = 0; i < argv.length; i += 1) {\n    const next = argv[i + 1];\n"
+        "    switch (argv[i]) {\n      case '--file':\n        args.files.push(next);\n"
+        "        i += 1;\n        break;\n      case '--out-dir':\n        args.outDir = next;\n"
+        "        i += 1;\n        break;\n      case '--scan-rows':\n"
+        "        args.rows = Number.parseInt(next, 10);\n        i += 1;\n        break;\n"
+        "      case '--quiet':\n        args.quiet = true;\n        break;\n    }\n  }\n"
+        "  return args;\n}\n\nasync function main() {\n  const args = parseArgs(process.argv.slice(2));\n"
+        "  if (args.files.length === 0 || !args.outDir) {\n    log.error('missing', { phase: 'x' });\n"
+        "    throw new Error('at least one --file and --out-dir are required');\n  }\n}\n\nmain();\n"
+    )
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: csv\ndescription: Capture CSV files. Use when asked to capture "
+            "CSV exports.\n---\n# csv\n\n```bash\nnode scripts/d.js --file <path> "
+            "[--file <path> ...] \\\n  --out-dir <dir>\n```\n",
+            "scripts/d.js": source,
+        },
+    )
+    (program,) = build_inventory(tmp_path).programs
+    assert program.cli is not None
+    found = {p.name: (p.type, p.required) for p in program.cli.params}
+    assert found == {
+        "--file": ("array", True),
+        "--out-dir": ("string", True),
+        "--scan-rows": ("integer", False),
+        "--quiet": ("boolean", False),
+    }

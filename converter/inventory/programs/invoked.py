@@ -109,6 +109,8 @@ def _name_positionals(command: Command, words: list[str]) -> None:
 
 
 def _note_positionals(program: Program, command: Command, words: list[str]) -> None:
+    # "--file <path> [--file <path> ...]": the ellipsis repeats a flag, it is no argument
+    words = [w for w in words if w.strip("[]").strip() not in ("...", "…")]
     declared = command.positionals()
     if command.framework not in ("none", "shell", "node") or len(words) <= len(declared):
         return

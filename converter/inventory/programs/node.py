@@ -44,6 +44,7 @@ _YARGS_TYPES = {"number": "number", "boolean": "boolean", "string": "string", "a
                 "count": "integer"}  # fmt: skip
 _TAKES_VALUE = re.compile(
     r"\[\s*\+\+\s*\w+\s*\]|\[\s*\w+\s*\+\s*1\s*\]|\.shift\(\)|\bnext(?:Arg|Value)?\(\)"
+    r"|\b[ij]\s*(?:\+=\s*1\b|\+\+)"  # `args.x = next; i += 1;`: the next word is its value
 )
 _NUMERIC = re.compile(r"\b(?:parseInt|Number|parseFloat)\s*\(")
 _SWITCH_SET = re.compile(r"=\s*(?:true|false|!0|!1|['\"][\w:.-]*['\"])\s*[;,}]|:\s*true\b")
@@ -107,7 +108,9 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
                     chain = (before.group(0) if before else "") + (also.group(0) if also else "")
                     spelled = re.findall(r"['\"](-{1,2}[\w-]+)['\"]", chain)
                     param.aliases = [a for a in spelled if a != flag and not command.flag(a)]
-                target = re.match(r"[^=;]*?\.(\w+)\s*=[^=]", after.split(";", 1)[0])
+                target = re.match(r"[^=;]*?\.(\w+)(\s*=[^=]|\.push\()", after.split(";", 1)[0])
+                if target and target.group(2).endswith("push(") and param.valued:
+                    param.type, param.typed = "array", True  # `--file a --file b`: repeated
                 if target and target.group(1) in checked and param.type != "boolean":
                     param.required = param.certain = True  # main() stops without it
                 add_param(command, param)
@@ -152,10 +155,18 @@ def _checked_at_start(source: str) -> set[str]:
     end = re.search(r"^\}", body, re.M)  # the end of that function, at the top level
     body = body[: end.start()] if end else body
     stops = r"\b(?:die|fail|usage|exit|process\.exit|throw)\b"
-    return {
+    found = {
         m.group(1)
         for m in re.finditer(rf"if\s*\(\s*!\s*\w+\.(\w+)\s*\)\s*\{{?\s*[^;\n]*?{stops}", body)
     }
+    # `if (args.files.length === 0 || !args.outDir) {` then, within its block, `throw ...`
+    block = r"\{((?:[^{}]|\{[^{}]{0,200}\}){0,400})\}"  # one level of braces: `{ phase: x }`
+    for test in re.finditer(rf"if\s*\(([^(){{}};\n]{{1,200}})\)\s*{block}", body):
+        condition = test.group(1)
+        if re.search(stops, test.group(2)) and "&&" not in condition:  # `a === x && !b`: b for x
+            found |= set(re.findall(r"!\s*\w+\.(\w+)\b(?!\s*\.)", condition))
+            found |= set(re.findall(r"\w+\.(\w+)\.length\s*(?:===?\s*0|<\s*1)", condition))
+    return found
 
 
 _FUNCTION = re.compile(
