@@ -86,3 +86,29 @@ def test_own_triggers_are_dropped_farthest_astray_first_down_to_five() -> None:
     separate(plan, {"merge": Expansions(), "split": Expansions()}, taken)
     merge = plan.pipelines[0].triggers
     assert len(merge) == 5 and farthest not in merge
+
+
+def test_a_chinese_pipeline_keeps_five_requests_in_chinese() -> None:
+    """A Chinese skill's pipeline of six (five in Chinese, one in English) keeps its Chinese
+    request that strays: dropping it would leave four in the skill's language."""
+    stray = "把PDF拆分成单页"
+    plan = Plan("pdf", "PDF 工具", language="zh")
+    plan.pipelines = [
+        Pipeline(
+            "merge",
+            "合并 PDF",
+            ["合并PDF文件", "把几个PDF合成一个", "合并多个PDF", "拼接PDF", stray, "merge pdfs"],
+        ),
+        Pipeline(
+            "split",
+            "拆分 PDF",
+            ["拆分PDF", "把PDF拆成单页", "分割PDF文件", "PDF按页拆分", "切分PDF"],
+        ),
+    ]
+    entries = [RouteEntry(p.name, p.description, tuple(p.triggers)) for p in plan.pipelines]
+    assert stray in {
+        s.text for s in selftest(entries, cache_dir=None).strays if s.decision == "match"
+    }
+    taken = {trigger_key(t) for p in plan.pipelines for t in p.triggers}
+    separate(plan, {"merge": Expansions(), "split": Expansions()}, taken)
+    assert stray in plan.pipelines[0].triggers
