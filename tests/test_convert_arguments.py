@@ -1479,9 +1479,12 @@ def test_a_switch_loop_reading_the_next_word_gives_values_types_and_requirements
         "        i += 1;\n        break;\n      case '--scan-rows':\n"
         "        args.rows = Number.parseInt(next, 10);\n        i += 1;\n        break;\n"
         "      case '--quiet':\n        args.quiet = true;\n        break;\n    }\n  }\n"
-        "  return args;\n}\n\nasync function main() {\n  const args = parseArgs(process.argv.slice(2));\n"
-        "  if (args.files.length === 0 || !args.outDir) {\n    log.error('missing', { phase: 'x' });\n"
-        "    throw new Error('at least one --file and --out-dir are required');\n  }\n}\n\nmain();\n"
+        "  return args;\n}\n\nasync function main() {\n"
+        "  const args = parseArgs(process.argv.slice(2));\n"
+        "  if (args.files.length === 0 || !args.outDir) {\n"
+        "    log.error('missing', { phase: 'x' });\n"
+        "    throw new Error('at least one --file and --out-dir are required');\n"
+        "  }\n}\n\nmain();\n"
     )
     write_tree(
         tmp_path,
@@ -1501,3 +1504,22 @@ def test_a_switch_loop_reading_the_next_word_gives_values_types_and_requirements
         "--scan-rows": ("integer", False),
         "--quiet": ("boolean", False),
     }
+
+
+def test_a_while_loop_advancing_every_branch_reads_no_value_and_else_if_is_one_path() -> None:
+    """A reviewer's read of the next-word rule: `args.verbose = true; i += 1; continue;` in a
+    loop that advances `i` in every branch is a switch; `else if (!args.file) exit` checks the
+    file on one path only."""
+    source = (
+        "function parseArgs(argv) {\n  const args = {};\n  let i = 0;\n"
+        "  while (i < argv.length) {\n    const arg = argv[i];\n"
+        "    if (arg === '--verbose') { args.verbose = true; i += 1; continue; }\n"
+        "    if (arg === '--file') { args.file = argv[i + 1]; i += 2; continue; }\n"
+        "    i += 1;\n  }\n  return args;\n}\n\nfunction main() {\n"
+        "  const args = parseArgs(process.argv.slice(2));\n"
+        "  if (args.mode === 'remote') { go(); } else if (!args.file) {\n"
+        "    console.error('no file');\n    process.exit(1);\n  }\n}\n"
+    )
+    command, _dispatch = scan_node(source)
+    found = {p.name: (p.type, p.required) for p in command.params}
+    assert found == {"--verbose": ("boolean", False), "--file": ("string", False)}

@@ -282,3 +282,26 @@ def test_a_module_loaded_from_outside_the_skill_that_is_not_there_is_said_and_ch
     inventory = build_inventory(there / "csv", limit=there)
     assert not [w for w in inventory.warnings if "progress-log" in w]
     assert [o.target for o in inventory.outside] == ["../lib/progress-log.js"]
+
+
+def test_a_module_in_a_comment_a_template_or_a_try_is_no_need(tmp_path: Path) -> None:
+    """A reviewer's read of the rule above: a `require` in a comment or in a template literal
+    the program writes loaded nothing and blocked the constructor; one in `try { } catch {}`
+    is what the program copes without (a warning); a module beyond the folder holding the
+    skill is not carried along, though it exists."""
+    program = (
+        "// old: const log = require('../../lib/old-log.js');\n"
+        "const page = `import Icon from '../icons/Icon';`;\n"
+        "let progress = null;\ntry {\n  progress = require('../shared/progress.js');\n"
+        "} catch (e) {}\nconst util = require('../../../lib/util');\nconsole.log(page);\n"
+    )
+    skill = {
+        "SKILL.md": "---\nname: gen\ndescription: Generate pages. Use when asked to generate a "
+        "page.\n---\n# gen\n\n```bash\nnode gen.js\n```\n",
+        "gen.js": program,
+    }
+    root = write_tree(tmp_path / "repo", {"lib/util.js": "module.exports = {};\n"})
+    write_tree(root / "group" / "inner" / "gen", skill)
+    inventory = build_inventory(root / "group" / "inner" / "gen")
+    files = {r.name: r.required for r in inventory.requirements if r.kind == "file"}
+    assert files == {"../shared/progress.js": False, "../../../lib/util": True}

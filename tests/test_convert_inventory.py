@@ -806,6 +806,28 @@ def test_a_python_script_names_the_positionals_it_reads_from_argv(tmp_path: Path
     assert named == [("method", True), ("params", False)]
 
 
+def test_a_subcommand_script_reading_argv_as_several_things_keeps_its_names(
+    tmp_path: Path,
+) -> None:
+    """A reviewer's read: `query = sys.argv[2]` under search, `note_id = sys.argv[2]` under
+    get and a guarded read under export made the positional `query`, optional everywhere."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": OK + "```bash\npython3 scripts/notes.py search hello\n"
+            "python3 scripts/notes.py get 123\n```\n",
+            "scripts/notes.py": "import sys\n\ncmd = sys.argv[1]\nif cmd == 'search':\n"
+            "    query = sys.argv[2]\nelif cmd == 'get':\n    note_id = sys.argv[2]\n"
+            "elif cmd == 'export':\n    limit = sys.argv[2] if len(sys.argv) > 2 else '10'\n",
+        },
+    )
+    (program,) = build_inventory(tmp_path).programs
+    assert program.cli is not None
+    params = program.cli.positionals()
+    assert all(p.dest not in ("query", "note_id", "limit") for p in params)
+    assert all(p.required for p in params if p.dest.startswith("text"))
+
+
 @pytest.mark.parametrize(
     ("word", "name"),
     [
@@ -1873,16 +1895,16 @@ def test_node_templates_keep_their_code_and_skip_comments_and_regexes() -> None:
     """A reviewer's read of the template rule: `${require('chalk')...}` runs chalk; a backtick
     in a regular expression or a block comment opens no template; a backslash ending the
     source inside one raised IndexError."""
-    from skill2app.converter.inventory.program_needs import _outside_templates
+    from skill2app.converter.inventory.program_needs import node_code
 
     source = (
         "const a = `x ${require('chalk').red(n)} y`\n/* odd ` here */\nconst re = /[`*_]/g\n"
         "function isTick(c) { return /`/.test(c) }\n"
         "const b = require('marked')\nconst e = `abc\\"
     )
-    kept = _outside_templates(source)
+    kept = node_code(source)
     assert "require('chalk')" in kept and "require('marked')" in kept
-    assert len(_outside_templates("`" * 100001)) == 100001  # linear on hostile input
+    assert len(node_code("`" * 100001)) == 100001  # linear on hostile input
 
 
 def test_a_key_test_is_a_keys_name_alone() -> None:

@@ -1189,6 +1189,16 @@ def test_a_legacy_folder_under_when_to_use_is_no_file_to_provide(tmp_path: Path)
     needs = build_inventory(tmp_path).requirements
     files = {r.name: r.required for r in needs if r.kind == "file"}
     assert files == {"~/KobodlLibrarySync/": False, "~/.kobo/token.json": True}
+    # other titles still say what their files are (a reviewer's read of a first fix)
+    write_tree(
+        tmp_path / "made",
+        {
+            "SKILL.md": HEAD + "## Files created by the script\n\n- `~/.calls/cache.json`\n\n"
+            "## Required configuration\n\n- `~/.calls/c.yaml`\n",
+        },
+    )
+    needs = build_inventory(tmp_path / "made").requirements
+    assert {r.name: r.required for r in needs if r.kind == "file"} == {"~/.calls/c.yaml": True}
 
 
 def test_a_variable_the_program_stops_without_is_required(tmp_path: Path) -> None:
@@ -1206,8 +1216,11 @@ def test_a_variable_the_program_stops_without_is_required(tmp_path: Path) -> Non
             "    proxy = os.getenv('MEET_PROXY')\n    if not proxy:\n"
             "        print('no proxy')\n    region = os.getenv('MEET_REGION')\n"
             "    if region is None:\n        region = 'eu'\n    key = os.getenv('MEET_KEY')\n"
-            "    if not sys.argv[1:] or key is None:\n        raise SystemExit(2)\n\n\n"
-            "main()\n",
+            "    if not sys.argv[1:] or key is None:\n        raise SystemExit(2)\n"
+            # a reviewer's read: a fallback from a file in the branch, then a nested exit
+            "    chat = os.environ.get('MEET_CHAT')\n    if not chat:\n"
+            "        if os.path.exists('c.json'):\n            chat = open('c.json').read()\n"
+            "        if not chat:\n            sys.exit('no chat')\n\n\nmain()\n",
         },
     )
     env = {r.name: r.required for r in build_inventory(tmp_path).requirements if r.kind == "env"}
@@ -1216,6 +1229,7 @@ def test_a_variable_the_program_stops_without_is_required(tmp_path: Path) -> Non
         "MEET_PROXY": False,
         "MEET_REGION": False,
         "MEET_KEY": True,
+        "MEET_CHAT": False,
     }
 
 

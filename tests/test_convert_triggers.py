@@ -802,6 +802,10 @@ def test_the_last_words_after_a_clause_are_its_objects_not_requests() -> None:
     assert "charts" in use_when_phrases(
         "Charts. Use when asked for statistics, charts or exporting data."
     )
+    # a verb's objects still stand: "convert Word documents, spreadsheets, or presentations"
+    assert use_when_phrases(
+        "Docs. Use when the user needs to convert Word documents, spreadsheets, or presentations."
+    )[-2:] == ["spreadsheets", "presentations"]
 
 
 def test_a_template_placeholder_is_no_trigger() -> None:

@@ -491,3 +491,20 @@ def test_program_and_workflow_patterns_are_read_in_linear_time(tmp_path: Path) -
     from skill2app.converter.inventory.model import build_inventory
 
     assert analyze(build_inventory(skill)).pipelines
+
+
+def test_node_environment_reads_and_long_words_are_read_in_linear_time() -> None:
+    """A reviewer's read of this session's change: one search of the whole source per
+    `process.env` read (20,000 reads took 611 s), and the parseArgs pattern rescanning a
+    long word from each of its characters (100,000: 129 s).  Both return at once now."""
+    from skill2app.converter.inventory.imports import LocalFiles
+    from skill2app.converter.inventory.program_needs import _node
+    from skill2app.converter.inventory.programs.node import scan_node
+    from skill2app.converter.inventory.requirements import Collector
+
+    out = Collector()
+    reads = "\n".join(f"const v{i} = process.env.VAR_{i};" for i in range(20_000))
+    _node("a.js", reads + "\nif (v1) {}\n", LocalFiles([]), out)
+    assert len(out.items) == 20_000 and not out.items[("env", "VAR_1")].required
+    command, _dispatch = scan_node("'--x' " + "a" * 100_000)
+    assert [p.name for p in command.params] == ["--x"]

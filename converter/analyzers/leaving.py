@@ -19,11 +19,11 @@ from skill2app.converter.analyzers.document import section_prose
 from skill2app.converter.analyzers.text import (
     EXAMPLE_TITLES,
     RULE_TITLES,
-    WHEN_TITLES,
     is_rule,
     tier_for,
     unique,
 )
+from skill2app.converter.inventory.markdown import WHEN_TITLES
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.plan.check import check_plan
 from skill2app.converter.plan.model import CodeStep, LlmStep, Pipeline, Plan

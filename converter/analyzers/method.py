@@ -46,7 +46,6 @@ from skill2app.converter.analyzers.situations import situations
 from skill2app.converter.analyzers.step_builder import GENERIC_SCHEMA, labels
 from skill2app.converter.analyzers.text import (
     SETUP_TITLES,
-    WHEN_TITLES,
     first_sentence,
     free_name,
     has_cjk,
@@ -56,6 +55,7 @@ from skill2app.converter.analyzers.text import (
 )
 from skill2app.converter.analyzers.triggers import MAX_TRIGGERS, trigger_key
 from skill2app.converter.analyzers.verbs import imperative
+from skill2app.converter.inventory.markdown import WHEN_TITLES
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.skill import SkillDoc
 from skill2app.converter.plan.model import (

@@ -15,7 +15,6 @@ import re
 
 from skill2app.converter.analyzers.document import own_range, prose_lines
 from skill2app.converter.analyzers.text import (
-    WHEN_TITLES,
     has_cjk,
     quoted_only,
     strip_markdown,
@@ -24,6 +23,7 @@ from skill2app.converter.analyzers.text import (
 )
 from skill2app.converter.analyzers.triggers import clean, is_negative
 from skill2app.converter.analyzers.verbs import imperative, names_an_action
+from skill2app.converter.inventory.markdown import WHEN_TITLES
 from skill2app.converter.inventory.skill import SkillDoc
 
 MAX_ITEMS = 20  # per skill: a longer list is a catalogue, its first items are enough

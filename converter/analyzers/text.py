@@ -64,7 +64,6 @@ SETUP_TITLES = re.compile(
     r"安装|配置|准备工作|前置条件|环境准备|凭据|认证",
     re.I,
 )
-WHEN_TITLES = re.compile(r"^when (?:to|should)\b|何时使用|使用场景|适用场景", re.I)
 GENERIC_TITLES = re.compile(
     r"^(?:workflow|steps?|usage|how to use|process|procedure|instructions|quick ?start|"
     r"工作流程?|流程|步骤|用法|使用方法)$",
@@ -261,7 +260,9 @@ def _items(parts: list[str]) -> list[str]:
     items: list[str] = []
     waiting: list[str] = []  # single words before the item that may complete them
     doing = ""  # the verb of the item before them, when it is a gerund ("constructing")
-    said = 0  # the words of the item before them: after a long one, they are its objects
+    # the item before them ends with a preposition's object ("ground truth about colors"):
+    # the single words after it are more of its objects, no requests
+    governed = False
     for index, part in enumerate([*parts, ""]):
         words = part.split()
         if len(words) == 1 and not has_cjk(part):
@@ -272,16 +273,18 @@ def _items(parts: list[str]) -> list[str]:
         elif waiting and doing and not any(_doing(w) for w in waiting):
             # "constructing financial projections and forecasts": "constructing forecasts"
             items += [f"{doing} {w}" for w in waiting if len(w) >= 4 and w.lower() not in _STOP]
-        elif len(parts) > 1 and not (said >= 3 and not part):  # a word of a list on its own
-            # but not the last words after a clause ("the skill needs ground truth about
-            # colors, shapes, or boundaries": "shapes" is no request)
+        elif len(parts) > 1 and not (governed and not part):  # a word of a list on its own
             items += [w for w in waiting if len(w) >= 5 and w.lower() not in _STOP]
         waiting = []
-        said = len(words) if words else said
+        if words:
+            governed = len(words) >= 3 and words[-2].lower() in _PREPOSITIONS
         anaphoric = index > 0 and _ANAPHORIC.match(part)
         items += [part] if _worth(part) and not anaphoric else []
         doing = words[0] if len(words) > 1 and _doing(words[0]) else ""
     return items
+
+
+_PREPOSITIONS = frozenset("about of for with on in into to from like between".split())
 
 
 def _doing(word: str) -> bool:

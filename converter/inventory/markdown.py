@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+# A section saying when the skill is for ("When to Use", "使用场景"): its "use" is the skill's.
+WHEN_TITLES = re.compile(r"^when (?:to|should)\b|何时使用|使用场景|适用场景", re.I)
+
 
 @dataclass(frozen=True)
 class Section:

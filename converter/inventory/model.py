@@ -192,19 +192,30 @@ def build_inventory(
     outside = outside_files(skill_dir, code, limit)
     elsewhere = sorted({o.target for o in outside})
     requirements = skill_needs(skill_dir, doc, run, programs, paths, modules, values, elsewhere)
-    for gone in missing_modules(skill_dir, code):  # a parent skill's helper, not copied along
-        requirements.append(Requirement("file", gone.target, True, [gone.where()]))
-        warnings.append(
-            f"{gone.where()} loads {gone.target}, which is outside the skill and not there: "
-            "what loads it stops at its start without it (convert the skill inside the folder "
-            "that holds it, or put the file there)"
-        )
+    warnings += _missing_modules(skill_dir, code, limit, requirements)
     files = [FileEntry(p, roles.get(p, "other")) for p in paths]
     language = detect_language(doc)
     return Inventory(
         skill_dir, doc, language, programs, files, requirements, warnings, docs, outside,
         shown_elsewhere,
     )  # fmt: skip
+
+
+def _missing_modules(
+    skill_dir: Path, code: list[str], limit: Path | None, requirements: list[Requirement]
+) -> list[str]:
+    """A module the skill's JavaScript loads from outside it that the APP will not carry (a
+    parent skill's helper): a file requirement of what loads it, and a warning."""
+    said = []
+    for gone, needed in missing_modules(skill_dir, code, limit):
+        requirements.append(Requirement("file", gone.target, needed, [gone.where()]))
+        said.append(
+            f"{gone.where()} loads {gone.target}, outside the skill, which the APP does not "
+            "carry: what loads it stops at its start without it (convert the skill inside the "
+            "folder that holds it, or put the file there)"
+            + ("" if needed else "; it tries and copes without it")
+        )
+    return said
 
 
 def _elsewhere(skill_dir: Path, rel: str, invocations: list[Invocation], there: bool) -> Program:

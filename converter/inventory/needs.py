@@ -16,6 +16,7 @@ from skill2app.converter.inventory.imports import (
     python_imports,
 )
 from skill2app.converter.inventory.logins import from_prose, one_login
+from skill2app.converter.inventory.markdown import WHEN_TITLES
 from skill2app.converter.inventory.program_needs import (
     from_js_example,
     from_program,
@@ -97,9 +98,9 @@ def skill_needs(
         if span.text in values:
             continue
         context = _context(body_lines, span.line - doc.body_line)
-        if 0 <= span.section < len(doc.sections):  # "## Environment variables" over a table
-            # a sentence of its own: "When to Use" is no verb of the line's file ("uses")
-            context += ". " + doc.sections[span.section].title
+        title = doc.sections[span.section].title if 0 <= span.section < len(doc.sections) else ""
+        if title and not WHEN_TITLES.search(title):  # "## Environment variables" over a table
+            context += " " + title  # but "When to Use" says no verb of the line's file ("use")
         from_inline(span.text, span.line, file, out, context)
     from_prose(body_lines, doc.body_line, file, out)
     description = [doc.frontmatter.description, doc.frontmatter.compatibility or ""]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import deque
+from dataclasses import dataclass
 
 from skill2app.converter.inventory.imports import LocalFiles, outside_from
 from skill2app.converter.inventory.python_needs import PythonNeeds
@@ -131,7 +132,8 @@ def _dynamic(line: str, module: str) -> bool:
 
 
 def _node(path: str, source: str, local: LocalFiles, out: Collector) -> None:
-    code = _outside_templates(source).split("\n")
+    code = node_code(source).split("\n")
+    tested = _tested_names(source)  # once: a search per variable read was quadratic
     for number, line, platform in _node_lines(source):
         where = f"{path}:{number}"
         for match in _NODE_ENV.finditer(line):
@@ -140,9 +142,9 @@ def _node(path: str, source: str, local: LocalFiles, out: Collector) -> None:
             # a ?? b / a || b (the `||` before b may be the previous match's, read already)
             after_other = re.search(r"(?:\?\?|\|\|)\s*$", line[: match.start()])
             fallback = bool(match.group(1) or match.group(4) or after_other)
-            fallback = fallback or _tested(line, match.start(), source)
+            fallback = fallback or _tested(line, match.start(), tested)
             name = match.group(2) or match.group(3)
-            fallback = fallback or _ternary_tested(name, source)
+            fallback = fallback or name in tested.ternary
             out.add("env", name, where, required=not (fallback or platform))
         for module in _node_modules(code[number - 1]):  # not the code a template writes
             if module == "bun" or module.startswith("bun:"):  # Bun's own API: runs in bun only
@@ -154,8 +156,9 @@ def _node(path: str, source: str, local: LocalFiles, out: Collector) -> None:
             out.add("binary", call.group(1), where, required=not platform)
 
 
-def _outside_templates(source: str) -> str:
-    """``source`` with the text of its template literals blanked, its lines kept: the code a
+def node_code(source: str) -> str:
+    """``source`` with the text of its template literals and its comments blanked, its lines
+    kept (what a Node program runs): the code a
     program writes (``return `import React from 'react'` ``: uipath-coded-apps'
     build-dashboard.mjs generates components) is not code it runs.  The code of a ``${...}``
     in one is kept (`` `${require('chalk').red(x)}` `` runs chalk); strings, comments and
@@ -189,7 +192,10 @@ def _outside_templates(source: str) -> str:
         if source.startswith("//", i) or source.startswith("/*", i):
             closer = "\n" if source[i + 1] == "/" else "*/"
             end = source.find(closer, i + 2)
-            i = size if end < 0 else end + (len(closer) if closer == "*/" else 0)
+            stop = size if end < 0 else end + (len(closer) if closer == "*/" else 0)
+            for at in range(i, stop):  # a comment runs nothing: `// require('../old.js')`
+                out[at] = out[at] if source[at] == "\n" else " "
+            i = stop
             continue
         if char == "/" and (prev in _BEFORE_A_REGEX or _keyword_before(source, i)):
             i = _regex_end(source, i)
@@ -246,28 +252,36 @@ def _regex_end(source: str, start: int) -> int:
     return i
 
 
-def _ternary_tested(name: str, source: str) -> bool:
-    """Whether the program tests the variable in a conditional expression, over lines too
-    (rp-source-csv's ``process.env.CSV_INPUT_ROOT\n    ? path.resolve(...) : dirname``)."""
-    return bool(
-        re.search(rf"process\.env(?:\.{name}\b|\[\s*['\"]{name}['\"]\s*\])\s*\?(?![.?])", source)
-    )
+@dataclass(frozen=True)
+class _Tested:
+    """What a Node program tests, read once per source: the names in its ``if (...)``
+    conditions, negated (``!x``) or before ``||``/``??``/``&&``/``?``; the variables it tests
+    in a conditional expression (rp-source-csv's ``process.env.CSV_INPUT_ROOT\n    ? ... :``)."""
+
+    names: frozenset[str]
+    ternary: frozenset[str]
 
 
-def _tested(line: str, at: int, source: str) -> bool:
+def _tested_names(source: str) -> _Tested:
+    names = {w for cond in _IF_TEST.findall(source) for w in re.findall(r"\w+", cond)}
+    names |= set(re.findall(r"!\s*(\w+)\b", source))
+    names |= set(re.findall(r"\b(\w+)\s*(?:\|\||\?\?|&&|\?)", source))
+    ternary = {a or b for a, b in _ENV_TERNARY.findall(source)}
+    return _Tested(frozenset(names), frozenset(ternary))
+
+
+_IF_TEST = re.compile(r"\bif\s*\(([^)]{0,400})")
+_ENV_TERNARY = re.compile(r"process\.env(?:\.(\w+)|\[\s*['\"](\w+)['\"]\s*\])\s*\?(?![.?])")
+
+
+def _tested(line: str, at: int, tested: _Tested) -> bool:
     """Whether the program copes without the variable read at ``line[at:]``: it is read in
     a condition (``if (process.env.X)``), or into a name the program tests
     (``const x = process.env.X; if (x && y) ...``, ``x || fallback``)."""
     if re.search(r"\bif\s*\(", line[:at]) or re.search(r"[!?]\s*$", line[:at]):
         return True
     named = re.match(r"\s*(?:const|let|var)\s+(\w+)\s*=\s*$", line[:at])
-    if named is None:
-        return False
-    name = re.escape(named.group(1))
-    return bool(
-        re.search(rf"\bif\s*\([^)]*\b{name}\b|!\s*{name}\b", source)
-        or re.search(rf"\b{name}\s*(?:\|\||\?\?|&&|\?)", source)
-    )
+    return named is not None and named.group(1) in tested.names
 
 
 def _node_package(

@@ -377,7 +377,14 @@ class PythonNeeds:
             return False
         for later in body[body.index(assign) + 1 : body.index(assign) + 4]:
             if isinstance(later, ast.If) and _tests_empty(later.test, name):
-                return stops(ast.Module(body=later.body, type_ignores=[]), self.own_errors)
+                # the branch itself ends the program (not a nested `if` after a fallback that
+                # reads the value from a file), and gives the name no value another way
+                sets = any(
+                    isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+                    for n in ast.walk(ast.Module(body=later.body, type_ignores=[]))
+                )
+                ends = [n for n in later.body if isinstance(n, ast.Raise | ast.Expr)]
+                return not sets and any(stops(n, self.own_errors) for n in ends)
         return False
 
     def _programs_run(self, call: ast.Call, first: ast.expr | None) -> list[tuple[str, ast.AST]]:

@@ -73,37 +73,41 @@ def outside_files(
 # A module a JavaScript or TypeScript file loads by a relative path: `require('../x.js')`,
 # `import ... from '../x.mjs'`, `import('../x.js')`, `export ... from '../x.js'`.
 _LOADED = re.compile(
-    r"""(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)(["'])(\.\./[^"'\n]{1,200})\1"""
+    r"(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(\s*|^[ \t]*import\s+)"
+    r"""(["'])(\.\./[^"'\n]{1,200})\1""",
+    re.M,
 )
 _JS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx")
 
 
-def missing_modules(skill_dir: Path, code_files: list[str]) -> list[Outside]:
+def missing_modules(
+    skill_dir: Path, code_files: list[str], limit: Path | None = None
+) -> list[tuple[Outside, bool]]:
     """The modules ``code_files`` (JavaScript and TypeScript) load from outside ``skill_dir``
-    that exist nowhere (tried with the usual suffixes): ``target`` is the path relative to
-    the skill's folder, where the program looks for it."""
+    that are not inside ``limit`` (default: the skill's parent), with whether the program needs
+    them (a load in a ``try`` block copes without): ``target`` is the path relative to the
+    skill's folder, as the program spells it.  Comments and the text of template literals load
+    nothing (a generator's ``import Icon from '../icons/Icon'``)."""
+    from skill2app.converter.inventory.program_needs import node_code
+
     root = skill_dir.resolve()
-    found: list[Outside] = []
+    bound = (limit or skill_dir.parent).resolve()
+    found: list[tuple[Outside, bool]] = []
     for rel in code_files:
         if not rel.endswith(_JS) or rel.startswith("../"):
             continue
-        for line_no, line in enumerate(read_source(root / rel).split("\n"), 1):
-            for match in _LOADED.finditer(line[:1000]):
-                base = posixpath.normpath(posixpath.join(posixpath.dirname(rel), match.group(2)))
-                if not base.startswith("../") or _exists(root, base):
-                    continue
-                found.append(Outside(rel, line_no, base))
-    return _unique(found)
-
-
-def _exists(root: Path, base: str) -> bool:
-    for suffix in SUFFIXES:
-        try:
-            if (root / (base + suffix)).is_file():
-                return True
-        except OSError:
-            continue
-    return False
+        code = node_code(read_source(root / rel))
+        for match in _LOADED.finditer(code):
+            folder = posixpath.dirname(rel)
+            base = posixpath.normpath(posixpath.join(folder, match.group(2)))
+            if not base.startswith("../") or _resolve(root, "", base, bound) is not None:
+                continue
+            line = code.count("\n", 0, match.start()) + 1
+            tried = re.search(
+                r"\btry\s*\{[^{}]*$", code[max(0, match.start() - 300) : match.start()]
+            )
+            found.append((Outside(rel, line, base), not tried))
+    return found
 
 
 def _python_siblings(root: Path, shown: str, rel: str, source: str, bound: Path) -> list[Outside]:

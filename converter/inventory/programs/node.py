@@ -23,8 +23,8 @@ from skill2app.converter.inventory.programs.interface import (
 from skill2app.converter.inventory.programs.scripts import leading_comment
 from skill2app.converter.inventory.programs.usage import usage_args
 
-_JS_PARSEARGS = re.compile(
-    r"[\"']?([A-Za-z][\w-]*)[\"']?\s*:\s*\{\s*type\s*:\s*[\"'](string|boolean)[\"']"
+_JS_PARSEARGS = re.compile(  # a name starts a word, and is bounded: linear on long words
+    r"(?<![\w-])[\"']?([A-Za-z][\w-]{0,60})[\"']?\s*:\s*\{\s*type\s*:\s*[\"'](string|boolean)[\"']"
     r"(?P<rest>[^}]*)\}"
 )
 _JS_FLAG_LITERAL = re.compile(r"[\"'](--[a-z][a-z0-9-]*)[\"']")
@@ -44,8 +44,11 @@ _YARGS_TYPES = {"number": "number", "boolean": "boolean", "string": "string", "a
                 "count": "integer"}  # fmt: skip
 _TAKES_VALUE = re.compile(
     r"\[\s*\+\+\s*\w+\s*\]|\[\s*\w+\s*\+\s*1\s*\]|\.shift\(\)|\bnext(?:Arg|Value)?\(\)"
-    r"|\b[ij]\s*(?:\+=\s*1\b|\+\+)"  # `args.x = next; i += 1;`: the next word is its value
 )
+# `args.x = Number.parseInt(next, 10); i += 1;`: the word after the flag, read from a variable
+# holding it, then skipped (both: a loop advancing `i` in every branch reads no value)
+_NEXT_READ = re.compile(r"[=(,]\s*(?:[\w.]+\(\s*)?next\b")
+_SKIPPED = re.compile(r"\b[ij]\s*(?:\+=\s*1\b|\+\+)")
 _NUMERIC = re.compile(r"\b(?:parseInt|Number|parseFloat)\s*\(")
 _SWITCH_SET = re.compile(r"=\s*(?:true|false|!0|!1|['\"][\w:.-]*['\"])\s*[;,}]|:\s*true\b")
 
@@ -161,9 +164,11 @@ def _checked_at_start(source: str) -> set[str]:
     }
     # `if (args.files.length === 0 || !args.outDir) {` then, within its block, `throw ...`
     block = r"\{((?:[^{}]|\{[^{}]{0,200}\}){0,400})\}"  # one level of braces: `{ phase: x }`
-    for test in re.finditer(rf"if\s*\(([^(){{}};\n]{{1,200}})\)\s*{block}", body):
-        condition = test.group(1)
-        if re.search(stops, test.group(2)) and "&&" not in condition:  # `a === x && !b`: b for x
+    for test in re.finditer(rf"\bif\s*\(([^(){{}};\n]{{1,200}})\)\s*{block}", body):
+        condition, before = test.group(1), body[max(0, test.start() - 20) : test.start()]
+        if re.search(r"\belse\s*$", before) or "&&" in condition:
+            continue  # `else if (!b)`, `a === x && !b`: b only on one path
+        if re.search(stops, test.group(2)):
             found |= set(re.findall(r"!\s*\w+\.(\w+)\b(?!\s*\.)", condition))
             found |= set(re.findall(r"\w+\.(\w+)\.length\s*(?:===?\s*0|<\s*1)", condition))
     return found
@@ -211,7 +216,8 @@ def _literal_flag(flag: str, after: str) -> Param:
     { args.summary = true; continue; }`` sets a boolean, whatever the next line reads)."""
     context = re.split(r"\bcase\b|['\"]--[a-z]|\bbreak\b|\}", after, maxsplit=1)[0]
     param = Param(flag, "flag", dest_of(flag), source="node")
-    if _TAKES_VALUE.search(context):
+    reads_next = bool(_NEXT_READ.search(context) and _SKIPPED.search(context))
+    if _TAKES_VALUE.search(context) or reads_next:
         param.valued = True
         param.type = "number" if "parseFloat" in context else "string"
         if re.search(r"\bparseInt\s*\(", context):

@@ -346,16 +346,22 @@ def name_python_positionals(command: Command, source: str) -> None:
     if command.framework != "none":
         return
     positionals = command.positionals()
+    reads: dict[int, list[tuple[str, bool]]] = {}  # index -> (name, read only when given)
     for match in _PY_POSITIONAL.finditer(source):
-        variable, index = match.group(1), int(match.group(2))
-        if index > len(positionals) or variable.startswith("_"):
+        name = dest_of(re.sub(r"_(?:str|string|json|arg|raw)$", "", match.group(1).lower()))
+        reads.setdefault(int(match.group(2)), []).append((name, bool(match.group(3))))
+    for index, found in reads.items():
+        if index > len(positionals):
             continue
         param = positionals[index - 1]
-        name = dest_of(re.sub(r"_(?:str|string|json|arg|raw)$", "", variable.lower()))
+        names = {name for name, _guarded in found}
         taken = {p.dest for p in command.params if p is not param}
-        if param.dest.rstrip("_0123456789") in _BY_LOOK | _GENERIC and name and name not in taken:
+        # one name for it everywhere: a subcommand script reads argv[2] as several things
+        (name,) = names if len(names) == 1 else ("",)
+        generic = param.dest.rstrip("_0123456789") in _BY_LOOK | _GENERIC
+        if generic and name and not name.startswith("_") and name not in taken:
             param.name = param.dest = name
-        if match.group(3) and not param.certain:
+        if all(guarded for _name, guarded in found) and not param.certain:
             param.required, param.certain = False, True
 
 

@@ -89,6 +89,9 @@ def node_package(name: str) -> bool:
     return done.returncode == 0
 
 
+MODULE_ENDS = ("", ".js", ".mjs", ".cjs", ".ts", ".json", "/index.js")
+
+
 def problem(check: dict) -> str:
     """What is missing, with how to fix it ("" when the check passes)."""
     kind, name = check["kind"], check["name"]
@@ -111,6 +114,9 @@ def problem(check: dict) -> str:
         return f"the Python package {name!r} is not installed: pip install {package}"
     if kind == "node-package" and not node_package(name):
         return f"the Node package {name!r} is not installed: npm install {name}"
+    if kind == "file" and name.startswith("../"):  # a module outside: Node adds a suffix
+        if any((app_root() / (name + end)).exists() for end in MODULE_ENDS):
+            return ""
     if kind == "file" and not (app_root() / Path(name).expanduser()).exists():
         if name.startswith("../"):  # a parent or sibling skill's module, which was not there
             return (
