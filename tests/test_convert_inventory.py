@@ -1895,7 +1895,7 @@ def test_node_templates_keep_their_code_and_skip_comments_and_regexes() -> None:
     """A reviewer's read of the template rule: `${require('chalk')...}` runs chalk; a backtick
     in a regular expression or a block comment opens no template; a backslash ending the
     source inside one raised IndexError."""
-    from skill2app.converter.inventory.program_needs import node_code
+    from skill2app.converter.inventory.node_needs import node_code
 
     source = (
         "const a = `x ${require('chalk').red(n)} y`\n/* odd ` here */\nconst re = /[`*_]/g\n"

@@ -1667,7 +1667,8 @@ def test_the_environment_rules_read_no_more_than_they_should(tmp_path: Path) -> 
     platform word kept their requirements; a 1 MB line of assignments is read at once."""
     import time
 
-    from skill2app.converter.inventory.program_needs import _node_lines, _own_variables
+    from skill2app.converter.inventory.node_needs import _node_lines
+    from skill2app.converter.inventory.program_needs import _own_variables
 
     script = (
         "cat > .env.example <<EOF\nAPI_KEY=your-key\nEOF\n"

@@ -498,7 +498,7 @@ def test_node_environment_reads_and_long_words_are_read_in_linear_time() -> None
     `process.env` read (20,000 reads took 611 s), and the parseArgs pattern rescanning a
     long word from each of its characters (100,000: 129 s).  Both return at once now."""
     from skill2app.converter.inventory.imports import LocalFiles
-    from skill2app.converter.inventory.program_needs import _node
+    from skill2app.converter.inventory.node_needs import from_node as _node
     from skill2app.converter.inventory.programs.node import scan_node
     from skill2app.converter.inventory.requirements import Collector
 

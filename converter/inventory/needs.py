@@ -17,8 +17,8 @@ from skill2app.converter.inventory.imports import (
 )
 from skill2app.converter.inventory.logins import from_prose, one_login
 from skill2app.converter.inventory.markdown import WHEN_TITLES
+from skill2app.converter.inventory.node_needs import from_js_example
 from skill2app.converter.inventory.program_needs import (
-    from_js_example,
     from_program,
     from_python_example,
     shell_functions,

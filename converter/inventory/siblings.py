@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from skill2app.converter.inventory.imports import outside_the_skill, sys_path_dirs
+from skill2app.converter.inventory.node_needs import node_code
 from skill2app.converter.inventory.programs.facts import read_source
 
 _RELATIVE = re.compile(r"""(["'`])(\.\.?/[^"'`\n$]{1,200})\1""")
@@ -88,8 +89,6 @@ def missing_modules(
     them (a load in a ``try`` block copes without): ``target`` is the path relative to the
     skill's folder, as the program spells it.  Comments and the text of template literals load
     nothing (a generator's ``import Icon from '../icons/Icon'``)."""
-    from skill2app.converter.inventory.program_needs import node_code
-
     root = skill_dir.resolve()
     bound = (limit or skill_dir.parent).resolve()
     found: list[tuple[Outside, bool]] = []
