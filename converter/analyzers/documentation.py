@@ -348,15 +348,18 @@ def path_description(inventory: Inventory, path: MainPath) -> str:
     tasks = [as_task(title) for title, _prose in texts if as_task(title)]
     if path.command is not path.program.cli and what_it_does(path.command.description):
         return capital(what_it_does(path.command.description))
-    if path.label:  # the action alone, "Create an event": what the program is for, added to
-        # each of its actions ("... — Team calendar"), was the same words in every sibling's
-        # description and drew requests to the wrong one (feishu-task's 16 did not verify)
+    if path.label:  # the action, and what the program is for: "Create an event — Team ..."
+        about = what_it_does(path.program.cli.description if path.program.cli else "")
         said = [t for c in comments_above(inventory, path.invocations) if (t := title_text(c))]
         task = capital(tasks[0] if tasks else said[0] if said else humanize(path.label))
-        if inventory.language == "zh":  # in the skill's language: "添加关注人"
+        if inventory.language == "zh":  # the action alone, in the skill's language
+            # ("添加关注人"): read as characters and their pairs, the program's purpose added to
+            # each of 16 actions ("— 飞书任务管理") outweighed them, and feishu-task's
+            # descriptions reached their siblings (it did not verify); English words the
+            # siblings share weigh little
             said = zh_action_phrases(path.label, _zh_nouns(inventory, path, path.label))
-            task = tasks[0] if tasks and has_cjk(tasks[0]) else (said[0] if said else task)
-        return task
+            return tasks[0] if tasks and has_cjk(tasks[0]) else (said[0] if said else task)
+        return f"{task} — {about}" if about else task
     described = describe_path(path)
     if described != f"Run {path.program.path}":
         return described
