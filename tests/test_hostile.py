@@ -508,3 +508,22 @@ def test_node_environment_reads_and_long_words_are_read_in_linear_time() -> None
     assert len(out.items) == 20_000 and not out.items[("env", "VAR_1")].required
     command, _dispatch = scan_node("'--x' " + "a" * 100_000)
     assert [p.name for p in command.params] == ["--x"]
+
+
+def test_missing_modules_outside_the_skill_are_reported_a_few_times(tmp_path: Path) -> None:
+    """20,000 `require('../mN.js')` of files that are not there gave 20,000 warnings and
+    checks; a few say what happened."""
+    from skill2app.converter.inventory.model import build_inventory
+    from skill2app.converter.inventory.siblings import MAX_MISSING
+
+    skill = tmp_path / "s"
+    skill.mkdir()
+    (skill / "SKILL.md").write_text(
+        "---\nname: s\ndescription: x. Use when asked for x.\n---\n# s\n\n```bash\nnode a.js\n```\n",
+        encoding="utf-8",
+    )
+    (skill / "a.js").write_text(
+        "".join(f"require('../m{i}.js');\n" for i in range(2000)), encoding="utf-8"
+    )
+    inventory = build_inventory(skill)
+    assert len([r for r in inventory.requirements if r.kind == "file"]) == MAX_MISSING

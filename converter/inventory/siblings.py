@@ -27,6 +27,7 @@ from skill2app.converter.inventory.programs.facts import read_source
 _RELATIVE = re.compile(r"""(["'`])(\.\.?/[^"'`\n$]{1,200})\1""")
 SUFFIXES = ("", ".js", ".mjs", ".cjs", ".ts", ".py", ".sh", "/index.js", "/__init__.py")
 MAX_FOLLOWED = 200  # files followed from one skill (a sibling's own relative imports too)
+MAX_MISSING = 20  # modules outside the skill reported missing
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,8 @@ def missing_modules(
             base = posixpath.normpath(posixpath.join(folder, match.group(2)))
             if not base.startswith("../") or _resolve(root, "", base, bound) is not None:
                 continue
+            if len(found) >= MAX_MISSING:
+                return found  # enough to say the skill was taken from its collection
             line = code.count("\n", 0, match.start()) + 1
             tried = re.search(
                 r"\btry\s*\{[^{}]*$", code[max(0, match.start() - 300) : match.start()]
