@@ -519,7 +519,8 @@ def test_missing_modules_outside_the_skill_are_reported_a_few_times(tmp_path: Pa
     skill = tmp_path / "s"
     skill.mkdir()
     (skill / "SKILL.md").write_text(
-        "---\nname: s\ndescription: x. Use when asked for x.\n---\n# s\n\n```bash\nnode a.js\n```\n",
+        "---\nname: s\ndescription: x. Use when asked for x.\n---\n# s\n\n"
+        "```bash\nnode a.js\n```\n",
         encoding="utf-8",
     )
     (skill / "a.js").write_text(

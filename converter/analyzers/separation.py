@@ -19,7 +19,8 @@ the skill's most natural request), the farthest astray first, while five are lef
 skill's language too.  On the 220 skills of DEV, TEST and FRESH to FRESH31, with the
 descriptions of a Chinese program's actions (``documentation.path_description``), the
 self-test went from 85.7 to 87.0 %, with as many pipelines of five (dropping the unsure ones
-too gave 88.1 % but cost realistic requests such as cron-manager's "把那个天气任务改成每2小时执行").  Where a pipeline has no words to spare,
+too gave 88.1 % but cost realistic requests such as cron-manager's
+"把那个天气任务改成每2小时执行").  Where a pipeline has no words to spare,
 the report says what overlaps.
 """
 
