@@ -294,6 +294,7 @@ def test_a_module_in_a_comment_a_template_or_a_try_is_no_need(tmp_path: Path) ->
         "const page = `import Icon from '../icons/Icon';`;\n"
         "let progress = null;\ntry {\n  progress = require('../shared/progress.js');\n"
         "} catch (e) {}\nconst util = require('../../../lib/util');\nconsole.log(page);\n"
+        "const again = require('../../../lib/util');\n"
     )
     skill = {
         "SKILL.md": "---\nname: gen\ndescription: Generate pages. Use when asked to generate a "
@@ -305,3 +306,6 @@ def test_a_module_in_a_comment_a_template_or_a_try_is_no_need(tmp_path: Path) ->
     inventory = build_inventory(root / "group" / "inner" / "gen")
     files = {r.name: r.required for r in inventory.requirements if r.kind == "file"}
     assert files == {"../shared/progress.js": False, "../../../lib/util": True}
+    # loaded twice: one check that names both places
+    (gen,) = [r for r in inventory.requirements if r.name == "../../../lib/util"]
+    assert gen.where == ["gen.js:7", "gen.js:9"]

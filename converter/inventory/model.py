@@ -206,9 +206,15 @@ def _missing_modules(
 ) -> list[str]:
     """A module the skill's JavaScript loads from outside it that the APP will not carry (a
     parent skill's helper): a file requirement of what loads it, and a warning."""
-    said = []
+    said: list[str] = []
+    by_target: dict[str, Requirement] = {}
     for gone, needed in missing_modules(skill_dir, code, limit):
-        requirements.append(Requirement("file", gone.target, needed, [gone.where()]))
+        if gone.target in by_target:  # loaded again elsewhere: one check, every place
+            by_target[gone.target].where.append(gone.where())
+            by_target[gone.target].required |= needed
+            continue
+        by_target[gone.target] = Requirement("file", gone.target, needed, [gone.where()])
+        requirements.append(by_target[gone.target])
         said.append(
             f"{gone.where()} loads {gone.target}, outside the skill, which the APP does not "
             "carry: what loads it stops at its start without it (convert the skill inside the "
