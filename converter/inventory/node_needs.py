@@ -26,13 +26,11 @@ def from_js_example(text: str, first_line: int, file: str, out: Collector) -> No
     """Packages a JavaScript example requires, and node to run it: warnings, like Python's."""
     before = len(out.items)
     for offset, line in enumerate(text.split("\n")):
-        for module in _node_modules(line):
+        for module in node_modules(line):
             _node_package(module, LocalFiles([]), f"{file}:{first_line + offset}", out, False)
     if len(out.items) > before:
         out.add("binary", "node", f"{file}:{first_line}", required=False)
 
-
-# -- Node ----------------------------------------------------------------------------------
 
 _NODE_ENV = re.compile(
     r"(\?\?|\|\|)?\s*process\.env(?:\.(\w+)|\[\s*['\"](\w+)['\"]\s*\])(\s*(?:\?\?|\|\||\?\.))?"
@@ -46,7 +44,8 @@ _NODE_RUN = re.compile(
 _NODE_DYNAMIC = re.compile(r"\bimport\(\s*['\"]([^'\"]+)['\"]")
 
 
-def _node_modules(line: str) -> list[str]:
+def node_modules(line: str) -> list[str]:
+    """The modules a line of code loads (``require('x')``, ``import ... from 'x'``)."""
     return _NODE_IMPORT.findall(line)
 
 
@@ -74,7 +73,7 @@ def from_node(path: str, source: str, local: LocalFiles, out: Collector) -> None
             name = match.group(2) or match.group(3)
             fallback = fallback or name in tested.ternary
             out.add("env", name, where, required=not (fallback or platform))
-        for module in _node_modules(code[number - 1]):  # not the code a template writes
+        for module in node_modules(code[number - 1]):  # not the code a template writes
             if module == "bun" or module.startswith("bun:"):  # Bun's own API: runs in bun only
                 out.add("binary", "bun", where, required=not platform)
                 continue

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from skill2app.converter.inventory.imports import outside_the_skill, sys_path_dirs
-from skill2app.converter.inventory.node_needs import node_code
+from skill2app.converter.inventory.node_needs import node_code, node_modules
 from skill2app.converter.inventory.programs.facts import read_source
 
 _RELATIVE = re.compile(r"""(["'`])(\.\.?/[^"'`\n$]{1,200})\1""")
@@ -72,13 +72,6 @@ def outside_files(
     return _unique(found)
 
 
-# A module a JavaScript or TypeScript file loads by a relative path: `require('../x.js')`,
-# `import ... from '../x.mjs'`, `import('../x.js')`, `export ... from '../x.js'`.
-_LOADED = re.compile(
-    r"(?:\brequire\s*\(\s*|\bfrom\s+|\bimport\s*\(\s*|^[ \t]*import\s+)"
-    r"""(["'])(\.\./[^"'\n]{1,200})\1""",
-    re.M,
-)
 _JS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx")
 
 
@@ -97,18 +90,18 @@ def missing_modules(
         if not rel.endswith(_JS) or rel.startswith("../"):
             continue
         code = node_code(read_source(root / rel))
-        for match in _LOADED.finditer(code):
-            folder = posixpath.dirname(rel)
-            base = posixpath.normpath(posixpath.join(folder, match.group(2)))
-            if not base.startswith("../") or _resolve(root, "", base, bound) is not None:
-                continue
-            if len(found) >= MAX_MISSING:
-                return found  # enough to say the skill was taken from its collection
-            line = code.count("\n", 0, match.start()) + 1
-            tried = re.search(
-                r"\btry\s*\{[^{}]*$", code[max(0, match.start() - 300) : match.start()]
-            )
-            found.append((Outside(rel, line, base), not tried))
+        start = 0  # where the line starts in ``code``
+        for number, line in enumerate(code.split("\n"), 1):
+            for module in node_modules(line):  # what node_needs reads a line's loads with
+                base = posixpath.normpath(posixpath.join(posixpath.dirname(rel), module))
+                if not base.startswith("../") or _resolve(root, "", base, bound) is not None:
+                    continue
+                if len(found) >= MAX_MISSING:
+                    return found  # enough to say the skill was taken from its collection
+                at = start + line.find(module)
+                tried = re.search(r"\btry\s*\{[^{}]*$", code[max(0, at - 300) : at])
+                found.append((Outside(rel, number, base), not tried))
+            start += len(line) + 1
     return found
 
 

@@ -317,14 +317,19 @@ def name_shell_positionals(command: Command, source: str) -> None:
         param = positionals[int(index) - 1]
         choices = param.choices or []
         chosen = bool(choices) and param.name == dest_of(str(choices[0]))
-        taken = {p.dest for p in command.params if p is not param}
-        if (chosen or param.name in _GENERIC) and dest_of(variable.lower()) not in taken:
-            param.name = param.dest = dest_of(variable.lower())
+        if chosen or param.name in _GENERIC:
+            _own_name(command, param, dest_of(variable.lower()))
         if default and re.search(r"[$`~]", default):
             continue  # "${1:-$HOME}", "${1:-$(pwd)}": the shell's value, no literal default
         if default and param.default is None and not param.required:
             if not param.choices or default in param.choices:
                 param.default = default
+
+
+def _own_name(command: Command, param: Param, name: str) -> None:
+    """Call ``param`` by the name the script gives it, unless another parameter has it."""
+    if name and name not in {p.dest for p in command.params if p is not param}:
+        param.name = param.dest = name
 
 
 # `method = sys.argv[1]`, `params_str = sys.argv[2] if len(sys.argv) > 2 else ""`.
@@ -355,12 +360,10 @@ def name_python_positionals(command: Command, source: str) -> None:
             continue
         param = positionals[index - 1]
         names = {name for name, _guarded in found}
-        taken = {p.dest for p in command.params if p is not param}
         # one name for it everywhere: a subcommand script reads argv[2] as several things
         (name,) = names if len(names) == 1 else ("",)
-        generic = param.dest.rstrip("_0123456789") in _BY_LOOK | _GENERIC
-        if generic and name and not name.startswith("_") and name not in taken:
-            param.name = param.dest = name
+        if param.dest.rstrip("_0123456789") in _BY_LOOK | _GENERIC and not name.startswith("_"):
+            _own_name(command, param, name)
         if all(guarded for _name, guarded in found) and not param.certain:
             param.required, param.certain = False, True
 
