@@ -44,7 +44,8 @@ DEFAULT_MIRRORS = Path("/work/.mirror")
 # fresh21 for round 26; fresh22 for round 27; fresh23 for round 28; fresh24 for round 29;
 # fresh25 for round 30; fresh26 for round 31; fresh27 for round 32; fresh28 for round 33;
 # fresh29 for round 34; fresh30 for round 35; fresh31 for round 36; fresh32 for round 37;
-# fresh33 for round 38; fresh34 for round 39; fresh35 for round 40
+# fresh33 for round 38; fresh34 for round 39; fresh35 for round 40; fresh36 and fresh37
+# for the facts of 2026-12-03 (inventory only, no judged round)
 SETS = (
     "dev",
     "test",
@@ -83,6 +84,8 @@ SETS = (
     "fresh33",
     "fresh34",
     "fresh35",
+    "fresh36",
+    "fresh37",
 )
 _SOURCE = re.compile(r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<commit>[0-9a-f]{7,40}):(?P<path>\S+)$")
 _KEY = re.compile(r"^(set|source):\s*(\S+)\s*$", re.M)
