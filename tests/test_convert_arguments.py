@@ -1523,3 +1523,33 @@ def test_a_while_loop_advancing_every_branch_reads_no_value_and_else_if_is_one_p
     command, _dispatch = scan_node(source)
     found = {p.name: (p.type, p.required) for p in command.params}
     assert found == {"--verbose": ("boolean", False), "--file": ("string", False)}
+
+
+def test_a_node_flags_initial_value_is_its_default_whatever_a_comment_says(
+    tmp_path: Path,
+) -> None:
+    """feishu-update-doc (FRESH37, frozen facts): ``const r = { mode: 'append', ... }`` then
+    ``case '--mode': r.mode = argv[++i]``, under a usage comment "--mode <mode>  Update mode
+    (required)": the inventory made --mode required.  The program's initial value is its
+    default; ``null`` or ``''`` is none."""
+    source = (
+        "/**\n * Usage: node update.js --doc-id <id> --mode <mode>\n"
+        " *   --mode <mode>   Update mode (required)\n */\n"
+        "const argv = process.argv.slice(2);\n"
+        "const r = { docId: null, mode: 'append', markdown: '', retries: 3 };\n"
+        "for (let i = 0; i < argv.length; i++) {\n  switch (argv[i]) {\n"
+        "    case '--doc-id': r.docId = argv[++i]; break;\n"
+        "    case '--mode': r.mode = argv[++i]; break;\n"
+        "    case '--markdown': r.markdown = argv[++i]; break;\n"
+        "    case '--retries': r.retries = parseInt(argv[++i], 10); break;\n  }\n}\n"
+        "if (!r.docId) { console.log('{}'); process.exit(1); }\n"
+    )
+    command, _dispatch = scan_node(source)
+    assert command.flag("--mode").default == "append"
+    assert command.flag("--retries").default == 3
+    assert command.flag("--markdown").default is None
+    assert command.flag("--doc-id").default is None
+    md = HEAD + "```bash\nnode ./update.js --doc-id D1 --mode append\n```\n"
+    (pipeline,) = plan_of(tmp_path, {"SKILL.md": md, "update.js": source}).pipelines
+    assert inputs(pipeline)["mode"][1] is False
+    assert inputs(pipeline)["doc_id"][1] is True

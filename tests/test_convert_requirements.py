@@ -1712,3 +1712,50 @@ def test_the_values_of_an_array_over_several_lines_are_no_programs(tmp_path: Pat
     found = names(tmp_path)
     assert {"curl", "ffmpeg"} <= found  # the commands around and after the arrays
     assert not found & {"page1", "page2", "page9", "https", "jq", "tools"}, found
+
+
+def test_a_command_passed_to_a_helper_that_runs_it_needs_its_binary(tmp_path: Path) -> None:
+    """video2minutes (FRESH37, frozen facts): ``cmd = ["ffmpeg", ...]`` then ``run(cmd)``, where
+    ``def run(cmd): subprocess.run(cmd, check=True)``: ffmpeg was no requirement and the step
+    failed without a word (now a warning).  A command built in the caller is followed one
+    call up, by position or keyword; a method's ``self`` is skipped."""
+    program = (
+        "import subprocess\n\n"
+        "def run(cmd, check=True):\n    subprocess.run(cmd, check=check)\n\n"
+        "class Tool:\n    def call(self, argv):\n        subprocess.run(argv)\n\n"
+        "def extract(video):\n    cmd = [\n        'ffmpeg',\n        '-i',\n"
+        "        video,\n    ]\n    run(cmd)\n\n"
+        "def probe():\n    run(cmd=['ffprobe', 'x'])\n\n"
+        "def convert():\n    Tool().call(['pandoc', 'a.md'])\n\n"
+        "def unknown(arguments):\n    run(arguments)\n\n"
+        "extract('talk.mp4')\n"
+    )
+    md = HEAD + "```bash\npython3 scripts/minutes.py\n```\n"
+    root = write_tree(tmp_path, {"SKILL.md": md, "scripts/minutes.py": program})
+    found = names(root)
+    assert {"ffmpeg", "ffprobe", "pandoc"} <= found
+    # a warning the constructor prints, naming the pipelines: a helper may be handed one of
+    # several ways (skill-installer's git runs only after a failed download)
+    assert ("binary", "ffmpeg", False) in needs(root)
+
+
+def test_a_variable_a_node_program_sets_itself_is_no_requirement(tmp_path: Path) -> None:
+    """baoyu-danger-gemini-web (FRESH36, frozen facts): ``process.env.GEMINI_WEB_LOGIN = '1'``
+    (the program asks its own login helper to log in) blocked every pipeline; the helper
+    reads it as ``process.env.GEMINI_WEB_LOGIN?.trim() || ...``, a test.  A comparison
+    (``process.env.MODE === 'x'``) is still a read."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\nnode scripts/main.js\n```\n",
+            "scripts/main.js": "if (process.argv.includes('--login')) {\n"
+            "  process.env.GEMINI_WEB_LOGIN = '1';\n}\nprocess.env.SESSION_DIR = '/tmp/s';\n"
+            "const token = process.env.API_TOKEN;\nif (process.env.MODE === 'x') {}\n"
+            "const force = process.env.GEMINI_WEB_LOGIN?.trim() || '';\n",
+        },
+    )
+    found = {(n, r) for k, n, r in needs(tmp_path) if k == "env"}
+    assert ("GEMINI_WEB_LOGIN", True) not in found
+    assert not {n for n, _r in found} & {"SESSION_DIR"}
+    assert ("API_TOKEN", True) in found
+    assert "MODE" in {n for n, _r in found}

@@ -813,3 +813,97 @@ def test_a_template_placeholder_is_no_trigger() -> None:
     assert pick(["fill in {{ placeholders }}", "add a page", "render ${name}"], set()) == [
         "add a page"
     ]
+
+
+def test_the_skills_situations_no_path_claims_go_to_the_pipeline_named_like_it(
+    tmp_path: Path,
+) -> None:
+    """goal-loop: its workflow pipeline, named goal-loop, had the one trigger "goal loop":
+    the description's requests ("run it until all tests are green", ...) matched no program's
+    words, and an unmentioned test program kept the workflow from being the skill's whole.
+    A keyword among them ("goal") is still no trigger."""
+    md = (
+        "---\nname: fix-loop\ndescription: A loop that repeats fixes until a check passes. "
+        'Use when the user says "run it until all tests are green", "fix it until there are '
+        'zero lint errors", "goal", or "keep going until the build passes".\n---\n# Fix Loop\n\n'
+        "## Steps\n\n1. Lock the check files:\n\n```bash\n"
+        "python3 scripts/loop.py lock tests/ --out manifest.json\n```\n\n"
+        "2. Run the check, then verify nothing changed:\n\n```bash\n"
+        "python3 scripts/loop.py verify manifest.json\n```\n\n"
+        "3. If it fails, decide what to fix and repeat.\n"
+    )
+    program = (
+        'import argparse\np = argparse.ArgumentParser()\ns = p.add_subparsers(dest="cmd")\n'
+        'a = s.add_parser("lock")\na.add_argument("paths", nargs="+")\n'
+        'a.add_argument("--out", required=True)\nb = s.add_parser("verify")\n'
+        'b.add_argument("manifest")\nargs = p.parse_args()\nprint("{}")\n'
+    )
+    test = 'import unittest\nfrom loop import x\nif __name__ == "__main__":\n    unittest.main()\n'
+    files = {"SKILL.md": md, "scripts/loop.py": program, "scripts/test_loop.py": test}
+    (pipeline,) = plan_of(tmp_path / "fix-loop", files).pipelines
+    assert pipeline.name == "fix-loop"
+    assert pipeline.triggers[1:4] == [
+        "run it until all tests are green",
+        "fix it until there are zero lint errors",
+        "keep going until the build passes",
+    ]
+    assert "goal" not in pipeline.triggers
+    assert len(pipeline.triggers) >= 5
+
+
+def test_a_situation_to_adopt_asks_for_something() -> None:
+    from skill2app.converter.analyzers.claims import _a_request
+
+    assert _a_request("walk me through the implementation plan")
+    assert _a_request("发布公众号")
+    for keyword in ("footnotes", "burnout detection", 'failing" an "error', "standup", ""):
+        assert not _a_request(keyword), keyword
+
+
+def test_when_sections_in_japanese_and_chinese(tmp_path: Path) -> None:
+    """markdown-search (eaglesakura): "## いつ使うか" listed when the skill is for, and its
+    one pipeline had its long description as its only trigger; "## いつ使わないか" is not."""
+    from skill2app.converter.analyzers.situations import when_items
+    from skill2app.converter.inventory.skill import read_skill_md
+
+    md = (
+        "---\nname: md-search\ndescription: Markdown を段階的に検索する\n---\n# 検索\n\n"
+        "## いつ使うか\n\n* 「どこに書いてあるか」を探すとき\n"
+        "* 大きな md の構造を把握したいとき\n\n"
+        "## いつ使わないか\n\n* 文書を新規作成するとき\n\n## 典型场景\n\n- 查找相关文档\n"
+    )
+    root = write_tree(tmp_path / "md-search", {"SKILL.md": md})
+    items = when_items(read_skill_md(root / "SKILL.md"))
+    assert any("構造を把握したい" in item for item in items)
+    assert not any("新規作成" in item for item in items)
+    assert "查找相关文档" in items
+
+
+def test_a_listed_situation_that_quotes_the_user_is_the_quote() -> None:
+    """scenario-war-room (FRESH36, frozen facts): "Use when facing complex risk scenarios, ...,
+    or when the user asks 'what if X AND Y both happen?'" gave the trigger "the user asks
+    'what if X AND Y both happen?" (its quote cut in half)."""
+    description = (
+        "What-if modeling. Use when facing complex risk scenarios, strategic decisions with "
+        "major downside, or when the user asks 'what if X AND Y both happen?'"
+    )
+    assert use_when_phrases(description)[-1] == "what if X AND Y both happen?"
+    said = use_when_phrases('Tool. Use when the user says "fix my build" or needs a report.')
+    assert said[0] == "fix my build"
+
+
+def test_a_file_name_does_not_end_a_situation_and_single_quotes_list_requests() -> None:
+    """skill-interface-audit: '... says "skill-interface-audit", "audit the interfaces", ...,
+    "audit SKILL.md", or ...' was cut at "SKILL." and gave 'say skill-interface-audit';
+    daily-meeting-update's "Use when user says 'daily', 'standup', ..., or 'team sync'" gave
+    "user says 'daily'" and quoted fragments."""
+    audit = use_when_phrases(
+        'Audit skills. Use when the user says "audit the interfaces", "audit SKILL.md", or '
+        '"check the API specification". It emits findings.'
+    )
+    assert audit == ["audit the interfaces", "audit SKILL.md", "check the API specification"]
+    standup = use_when_phrases(
+        "Standup generator. Use when user says 'standup', 'what did I do yesterday', or "
+        "'team sync'. Pulls activity from GitHub."
+    )
+    assert standup == ["standup", "what did I do yesterday", "team sync"]

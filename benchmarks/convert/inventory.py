@@ -68,10 +68,10 @@ def requirement_figures(checks: list[dict[str, Any]], expected: dict[str, Any]) 
     expectation.  A check scoped to no pipeline (``pipelines: []``: only code no pipeline
     runs needs it) blocks none: it counts as a warning."""
     wanted = expected.get("requirements") or {}
-    real = {
-        (kind, _norm(kind, str(name)))
+    real = {  # a name, or {name: ..., required: ...}
+        (kind, _norm(kind, str(item.get("name", "") if isinstance(item, dict) else item)))
         for kind, key in KIND_KEYS.items()
-        for name in wanted.get(key) or []
+        for item in wanted.get(key) or []
     }
     false_names = {
         str(item.get("name", "")).strip().lower() for item in expected.get("not_requirements") or []

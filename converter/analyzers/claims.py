@@ -3,13 +3,17 @@
 Each path of a program, and each workflow, claims the situations (``situations.situations``)
 that name its action's verb or share enough words with its program and section title; a
 situation several pipelines claim stays with the one that claims it best, and one two claim
-equally well is left to neither (``settle``).
+equally well is left to neither (``settle``).  A situation no path claimed is about the skill
+as a whole: the pipeline that stands for the skill (named like it: its workflow, or its method)
+takes it, while it has room (``adopt``).
 """
 
 from __future__ import annotations
 
-from skill2app.converter.analyzers.text import keys, overlap
-from skill2app.converter.plan.model import Pipeline
+from skill2app.converter.analyzers.text import has_cjk, keys, overlap
+from skill2app.converter.analyzers.triggers import MAX_TRIGGERS, clean, trigger_key
+from skill2app.converter.analyzers.verbs import names_an_action
+from skill2app.converter.plan.model import Pipeline, Plan
 
 VERB_MATCH = 10.0  # a clause naming a path's subcommand or action is about that path
 
@@ -43,3 +47,34 @@ def settle(claims: list[tuple[Pipeline, str, float]]) -> None:
     for pipeline, clause, strength in claims:
         if (strength < best[clause] or clause in ties) and clause in pipeline.triggers:
             pipeline.triggers.remove(clause)
+
+
+def adopt(plan: Plan, clauses: list[str], claimed: set[str]) -> None:
+    """Give the situations no path claimed (``claimed``: those some path matched, kept or
+    settled away) to the one pipeline named like the skill, up to MAX_TRIGGERS: goal-loop's
+    workflow, named goal-loop, is what "run it until all tests are green" asks for.  A
+    program's pipeline that is not the skill (webapp-testing's ``with_server.py``) takes
+    none: what the skill is for is not what its helper does."""
+    whole = [p for p in plan.pipelines if p.name == plan.app_name]
+    if len(whole) != 1:
+        return
+    pipeline = whole[0]
+    have = {trigger_key(t) for p in plan.pipelines for t in p.triggers}
+    for clause in clauses:
+        if len(pipeline.triggers) >= MAX_TRIGGERS:
+            break
+        text = clean(clause)
+        if _a_request(text) and clause not in claimed and trigger_key(text) not in have:
+            pipeline.triggers.append(text)
+            have.add(trigger_key(text))
+
+
+def _a_request(text: str) -> bool:
+    """Whether a situation asks for something in words enough to route: an action and three
+    words, or four CJK characters ("run it until all tests are green", "发布公众号"); not a
+    keyword ("footnotes", "standup"), a topic ("burnout detection") or a quote cut in half
+    ('failing" an "error')."""
+    if not text or any(q in text for q in '"“”「」'):
+        return False
+    long_enough = len(text) >= 4 if has_cjk(text) else len(text.split()) >= 3
+    return long_enough and names_an_action(text)

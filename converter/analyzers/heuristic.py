@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from skill2app.converter.analyzers.claims import described, settle
+from skill2app.converter.analyzers.claims import adopt, described, settle
 from skill2app.converter.analyzers.commands import command_pipelines
 from skill2app.converter.analyzers.consent import gated_flags, gated_programs
 from skill2app.converter.analyzers.coverage import unaccounted
@@ -160,6 +160,7 @@ def analyze(inventory: Inventory) -> Plan:
         plan.pipelines.extend([prose] if prose else [])
     method = method_pipeline(inventory, plan.app_name, plan.pipelines, covered, gated)
     plan.pipelines.extend([method] if method else [])
+    adopt(plan, situations(inventory.skill), {clause for _p, clause, _s in claims})
     distribute_quotes(plan, inventory)
     dedupe(plan)
     for pipeline in plan.pipelines:  # `{{PROJECT_NAME}}` in the skill's text is no reference

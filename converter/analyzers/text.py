@@ -14,7 +14,11 @@ from skill2app.runtime.run.template import PLACEHOLDER
 
 CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _WORD = re.compile(rf"[A-Za-z0-9]+|[{CJK}]+")
-_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;。！？；])\s*|\s+-\s+|\s+—\s+")
+# A clause ends at . ! ? ; (or a quote closed after it) before a space or the end ("SKILL.md"
+# goes on), or at 。！？；.
+_CLAUSE_SPLIT = re.compile(
+    r"(?:(?<=[.!?;])|(?<=[.!?;][\"'”’)]))(?:\s+|$)|(?<=[。！？；])\s*|\s+-\s+|\s+—\s+"
+)
 _LIST_SPLIT = re.compile(r",\s*|;\s*|\s+or\s+|\s+and\s+|[，、；]|或者?|以及")
 _USE_WHEN = re.compile(
     r"(?:\b(?:use|invoke|trigger)s?\s+(?:this\s+)?(?:skill\s+)?|\b(?:should\s+)?be\s+used\s+)"
@@ -181,7 +185,9 @@ _FEATURE = re.compile(
 _ZH_ASKED = re.compile(r"^(?:当)?用户(?:提出|要求|需要|想要|想|请求|询问|进行|发起)的?")
 _ZH_ETC = re.compile(r"(?:等|之类的?)[\u4e00-\u9fff]{0,4}?(?:请求|需求|场景|任务|问题|情况)$")
 _GERUND = re.compile(r"^[a-z]+ing\b", re.I)
-_QUOTE = re.compile(r"「([^」]{2,80})」|“([^”]{2,80})”|\"([^\"]{2,80})\"")
+_QUOTE = re.compile(
+    r"「([^」]{2,80})」|“([^”]{2,80})”|\"([^\"]{2,80})\"|(?<!\w)'([^'\n]{2,80})'(?!\w)"
+)
 # What may stand between the quoted requests of a list: commas, "or", spaces.
 _BETWEEN = re.compile(r"^[\s,，、;；:：/|]*(?:(?:or|and|或|或者)[\s,，、]*)?$", re.I)
 
@@ -220,7 +226,7 @@ _DOES = re.compile(r"(?:the\s+user|a\s+user|users|someone)\s+(?!asks\b)[a-z]+s\b
 # Who says the quoted requests that follow: 'the user says "a", "b"', 'user mentions "x"'.
 _SAYS = re.compile(
     r"^(?:(?:the|a)\s+)?(?:user|users|someone)\s+(?:says?|mentions?|types?|writes?|asks?)"
-    r"(?:\s+(?:for|about))?\s*:?\s*(?=[「“\"])",
+    r"(?:\s+(?:for|about))?\s*:?\s*(?=[「“\"'])",
     re.I,
 )
 
@@ -327,8 +333,20 @@ def _shares_object(waiting: list[str], words: list[str]) -> bool:
 
 def _tidy(part: str) -> str:
     part = re.sub(r"^(?:(?:and|or|then|but|when)\s+)+", "", part.strip(), flags=re.I)
+    said = _SAID_QUOTE.match(part)  # "the user asks 'what if X AND Y both happen?'"
+    if said:
+        return next(g for g in said.groups() if g).strip()
     part = re.sub(r"^(?:wants?|needs?|asks?(?:\s+for)?)\s+(?:to\s+)?", "", part, flags=re.I)
     return part.rstrip(".。").strip()
+
+
+# One item that is a request quoted as the user's: the quote is the request.
+_SAID_QUOTE = re.compile(
+    r"^(?:(?:(?:the|a)\s+)?(?:user|users|someone)\s+)?(?:says?|asks?|types?|writes?)\s*[:,]?\s*"
+    r"(?:'([^'\n]{4,120})'?|\"([^\"\n]{4,120})\"?|“([^”\n]{2,120})”?|「([^」\n]{2,120})」?)"
+    r"[.。]?$",
+    re.I,
+)
 
 
 def _worth(phrase: str) -> bool:

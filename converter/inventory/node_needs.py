@@ -64,6 +64,8 @@ def from_node(path: str, source: str, local: LocalFiles, out: Collector) -> None
     for number, line, platform in _node_lines(source):
         where = f"{path}:{number}"
         for match in _NODE_ENV.finditer(line):
+            if not match.group(4) and re.match(r"\s*=(?!=)", line[match.end() :]):
+                continue  # `process.env.GEMINI_WEB_LOGIN = '1'`: the program sets it
             if match.group(4) and re.match(r"\s*(?:\d|(['\"`])(?!\1))", line[match.end() :]):
                 continue  # `process.env.PORT || 3000`: a setting with its default, no need
             # a ?? b / a || b (the `||` before b may be the previous match's, read already)

@@ -358,7 +358,11 @@ class PythonNeeds:
         elif func.rsplit(".", 1)[-1] in RUN_CALLS and func.split(".")[0] in ("subprocess", "os"):
             for word, where in self._programs_run(node, first):
                 if re.fullmatch(r"[\w.+-]+", word) and word not in self.common:
-                    add("binary", word, line, not (self.conditional(node) or self.guarded(where)))
+                    # a command a helper is handed may be one of several ways (skill-installer's
+                    # git after a failed download): said, not required
+                    passed = isinstance(where, ast.Call) and where is not node
+                    certain = not (passed or self.conditional(node) or self.guarded(where))
+                    add("binary", word, line, certain)
 
     def _stops_without(self, call: ast.Call) -> bool:
         """Whether the value of ``call``, assigned to a name, is tested right after for
@@ -394,11 +398,42 @@ class PythonNeeds:
             return [(head, call)]
         if not isinstance(first, ast.Name):
             return []
-        scope = self._function_of(call) or self.tree
+        function = self._function_of(call)
+        found = self._assigned_commands(first.id, function or self.tree)
+        if found or function is None:
+            return found
+        # a helper's parameter (``def run(cmd): subprocess.run(cmd)``): what its callers
+        # pass it, literally or by a name they assign (video2minutes' ``cmd = ["ffmpeg", ...]``
+        # then ``run(cmd)``), one level deep; the node given is the call to the helper
+        names = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+        if first.id not in names:
+            return []
+        method = names[:1] in (["self"], ["cls"])
+        index = names.index(first.id) - (1 if method else 0)
+        for node in ast.walk(self.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            called = node.func.attr if method and isinstance(node.func, ast.Attribute) else ""
+            if function.name not in (called, _called_name(node)):
+                continue
+            passed = [k.value for k in node.keywords if k.arg == first.id]
+            passed += node.args[index : index + 1]
+            for value in passed[:1]:
+                word = _head(value)
+                if word is not None:
+                    found.append((word, node))
+                elif isinstance(value, ast.Name):
+                    scope = self._function_of(node) or self.tree
+                    found += [(w, node) for w, _at in self._assigned_commands(value.id, scope)]
+        return found
+
+    def _assigned_commands(self, name: str, scope: ast.AST) -> list[tuple[str, ast.AST]]:
+        """(program word, assignment) for each literal command assigned to ``name`` in
+        ``scope``."""
         found: list[tuple[str, ast.AST]] = []
         for node in ast.walk(scope):
             if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == first.id for t in node.targets
+                isinstance(t, ast.Name) and t.id == name for t in node.targets
             ):
                 word = _head(node.value)
                 if word is not None:

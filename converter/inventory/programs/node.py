@@ -111,10 +111,14 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
                     chain = (before.group(0) if before else "") + (also.group(0) if also else "")
                     spelled = re.findall(r"['\"](-{1,2}[\w-]+)['\"]", chain)
                     param.aliases = [a for a in spelled if a != flag and not command.flag(a)]
-                target = re.match(r"[^=;]*?\.(\w+)(\s*=[^=]|\.push\()", after.split(";", 1)[0])
-                if target and target.group(2).endswith("push(") and param.valued:
+                target = re.match(
+                    r"[^=;]*?\b([\w$]+)\.(\w+)(\s*=[^=]|\.push\()", after.split(";", 1)[0]
+                )
+                if target and target.group(3).endswith("push(") and param.valued:
                     param.type, param.typed = "array", True  # `--file a --file b`: repeated
-                if target and target.group(1) in checked and param.type != "boolean":
+                if target and param.valued and param.default is None:
+                    param.default = _initial(source, target.group(1), target.group(2))
+                if target and target.group(2) in checked and param.type != "boolean":
                     param.required = param.certain = True  # main() stops without it
                 add_param(command, param)
     return command, _node_dispatch(source)
@@ -302,6 +306,20 @@ def _literal(text: str | None) -> object:
         return text == "true"
     quoted = re.fullmatch(r"(['\"`])(.*)\1", text)
     return quoted.group(2) if quoted else None
+
+
+def _initial(source: str, holder: str, key: str) -> object:
+    """The value ``holder.key`` starts with when the object is written out first (feishu
+    update-doc's ``const r = { mode: 'append', ... }`` then ``r.mode = argv[++i]``): the
+    flag's default, whatever a comment says ("--mode <mode>  Update mode (required)");
+    None when there is none, or it is empty (``null``, ``''``: given or missing)."""
+    declared = re.search(rf"\b(?:const|let|var)\s+{re.escape(holder)}\s*=\s*\{{", source)
+    if declared is None:
+        return None
+    body = _braced(source, declared.end() - 1)[:4000]
+    found = re.search(rf"[{{,\s]{re.escape(key)}\s*:\s*([^,}}\n]+)", body)
+    value = _literal(found.group(1).strip()) if found else None
+    return None if value in ("", None) else value
 
 
 def _node_dispatch(source: str) -> dict[str, list[str]]:
