@@ -1718,15 +1718,17 @@ def test_a_command_passed_to_a_helper_that_runs_it_needs_its_binary(tmp_path: Pa
     """video2minutes (FRESH37, frozen facts): ``cmd = ["ffmpeg", ...]`` then ``run(cmd)``, where
     ``def run(cmd): subprocess.run(cmd, check=True)``: ffmpeg was no requirement and the step
     failed without a word (now a warning).  A command built in the caller is followed one
-    call up, by position or keyword; a method's ``self`` is skipped."""
+    call up, by position or keyword; a method's callers are its ``self.`` calls."""
     program = (
         "import subprocess\n\n"
         "def run(cmd, check=True):\n    subprocess.run(cmd, check=check)\n\n"
         "class Tool:\n    def call(self, argv):\n        subprocess.run(argv)\n\n"
+        "    def convert(self):\n        self.call(['pandoc', 'a.md'])\n\n"
+        "class Db:\n    def execute(self, sql):\n        return subprocess.run(sql, shell=True)\n\n"
+        "def query(cur):\n    cur.execute('SELECT id FROM t')\n\n"
         "def extract(video):\n    cmd = [\n        'ffmpeg',\n        '-i',\n"
         "        video,\n    ]\n    run(cmd)\n\n"
         "def probe():\n    run(cmd=['ffprobe', 'x'])\n\n"
-        "def convert():\n    Tool().call(['pandoc', 'a.md'])\n\n"
         "def unknown(arguments):\n    run(arguments)\n\n"
         "extract('talk.mp4')\n"
     )
@@ -1734,6 +1736,7 @@ def test_a_command_passed_to_a_helper_that_runs_it_needs_its_binary(tmp_path: Pa
     root = write_tree(tmp_path, {"SKILL.md": md, "scripts/minutes.py": program})
     found = names(root)
     assert {"ffmpeg", "ffprobe", "pandoc"} <= found
+    assert "SELECT" not in found  # `cur.execute(sql)` is another object's method
     # a warning the constructor prints, naming the pipelines: a helper may be handed one of
     # several ways (skill-installer's git runs only after a failed download)
     assert ("binary", "ffmpeg", False) in needs(root)
@@ -1759,3 +1762,19 @@ def test_a_variable_a_node_program_sets_itself_is_no_requirement(tmp_path: Path)
     assert not {n for n, _r in found} & {"SESSION_DIR"}
     assert ("API_TOKEN", True) in found
     assert "MODE" in {n for n, _r in found}
+
+
+def test_a_file_listed_per_platform_is_no_blocking_need(tmp_path: Path) -> None:
+    """baoyu-danger-gemini-web (FRESH36, frozen facts): under "## Consent Check (REQUIRED)",
+    "- Linux: `~/.local/share/x/consent.json`" (one place per platform, which the skill's own
+    flow creates once the user accepts) blocked every pipeline."""
+    md = HEAD + (
+        "## Consent Check (REQUIRED)\n\n**Consent file locations**:\n"
+        "- macOS: `~/Library/Application Support/x/consent.json`\n"
+        "- Linux: `~/.local/share/x/consent.json`\n\n"
+        "## Setup\n\nPut your key in `~/.config/x/key.json` (required).\n"
+    )
+    write_tree(tmp_path, {"SKILL.md": md})
+    files = {(n, r) for k, n, r in needs(tmp_path) if k == "file"}
+    assert ("~/.local/share/x/consent.json", False) in files
+    assert ("~/.config/x/key.json", True) in files

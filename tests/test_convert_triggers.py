@@ -876,6 +876,9 @@ def test_when_sections_in_japanese_and_chinese(tmp_path: Path) -> None:
     items = when_items(read_skill_md(root / "SKILL.md"))
     assert any("構造を把握したい" in item for item in items)
     assert not any("新規作成" in item for item in items)
+    negative = md.replace("いつ使わないか", "いつ使うべきでないか")
+    root = write_tree(tmp_path / "md-search-2", {"SKILL.md": negative})
+    assert not any("新規作成" in item for item in when_items(read_skill_md(root / "SKILL.md")))
     assert "查找相关文档" in items
 
 
@@ -907,3 +910,16 @@ def test_a_file_name_does_not_end_a_situation_and_single_quotes_list_requests() 
         "'team sync'. Pulls activity from GitHub."
     )
     assert standup == ["standup", "what did I do yesterday", "team sync"]
+
+
+def test_a_quoted_request_is_not_split_at_its_own_and() -> None:
+    """The reviewer's: 'what if rates and prices both rise?' was split at its "and" into two
+    halves, each a trigger."""
+    said = use_when_phrases(
+        "Model. Use when the user asks 'what if rates and prices both rise?', or when the user "
+        "asks 'what happens if the supplier and the bank both fail?'"
+    )
+    assert said == [
+        "what if rates and prices both rise?",
+        "what happens if the supplier and the bank both fail?",
+    ]

@@ -149,9 +149,9 @@ def as_request(item: str) -> str:
     text = _NOTE.sub("", text).strip(" .。,，")
     text = _ZH_WHO.sub("", text) if re.match(r"^(?:当)?用户", text) else _WHO.sub("", text)
     text = text.strip(" .。,，")
-    japanese = _JA_WHEN.search(text)  # "大きな md の構造を把握したいとき": what is wanted then
+    japanese = _JA_WHEN.search(text[-MAX_ITEM:])  # "…を把握したいとき": what is wanted then
     if japanese:
-        text = re.sub("[「」]", "", text[: japanese.start()])  # "「どこに」を探す"
+        text = re.sub("[「」]", "", _JA_WHEN.sub("", text[-MAX_ITEM:]))  # "「どこに」を探す"
         return clean(text) if _JA_VERB_END.search(text) else ""
     if not text or not names_an_action(text) or not (has_cjk(text) or " " in text):
         return ""  # one word ("claude" of "`claude: command not found`") is a keyword
@@ -161,4 +161,4 @@ def as_request(item: str) -> str:
 # A Japanese item said as a time ("…したいとき", "…する場合に"), and a phrase ending as a
 # verb does (dictionary form, "-たい", "-して"): "構造を把握したい", "「どこに」を探す".
 _JA_WHEN = re.compile(r"(?<=[\u3040-\u309f])(?:とき|時|場合|際)(?:に|は|には)?$")
-_JA_VERB_END = re.compile(r"[\u3040-\u309f]*(?:たい|して|[うくぐすつぬぶむる])$")
+_JA_VERB_END = re.compile(r"(?:たい|して|[うくぐすつぬぶむる])$")

@@ -166,7 +166,7 @@ def use_when_phrases(description: str) -> list[str]:
         tail = _ASKS.sub("", tail)
         tail = re.sub(r"\((?:\d+|[a-z])\)\s*", "", tail)  # "(1) managing ..., (2) listing"
         tail = re.sub(r"\s*[(（][^()（）]*[)）]", "", tail)  # "(A, AAAA, MX)": examples, not items
-        items = _items([_tidy(p) for p in _LIST_SPLIT.split(tail)])
+        items = _items([_tidy(p) for p in _split_outside_quotes(tail)])
         if match.group("list") and _SUPPORTS.match(match.group(0)):
             # "supports check and run modes": a feature; "converting file formats": a task
             items = [i for i in items if not _FEATURE.search(i) or _GERUND.match(i)]
@@ -331,11 +331,34 @@ def _shares_object(waiting: list[str], words: list[str]) -> bool:
     return all(w.lower().endswith("ing") for w in [*waiting, words[0]])
 
 
+# A quoted span whose commas and "and"s are the request's own ('what if rates and prices rise?').
+_QUOTED_SPAN = re.compile(
+    r"(?<!\w)'[^'\n]{2,120}'(?!\w)|\"[^\"\n]{2,120}\"|“[^”\n]{1,120}”|「[^」\n]{1,120}」"
+)
+
+
+def _split_outside_quotes(tail: str) -> list[str]:
+    """``_LIST_SPLIT``'s parts of ``tail``, never inside a quoted span."""
+    spans: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    masked = _QUOTED_SPAN.sub(hide, tail.replace("\x00", ""))
+    return [
+        re.sub("\x00(\\d+)\x00", lambda m: spans[int(m.group(1))], part)
+        for part in _LIST_SPLIT.split(masked)
+    ]
+
+
 def _tidy(part: str) -> str:
     part = re.sub(r"^(?:(?:and|or|then|but|when)\s+)+", "", part.strip(), flags=re.I)
     said = _SAID_QUOTE.match(part)  # "the user asks 'what if X AND Y both happen?'"
     if said:
         return next(g for g in said.groups() if g).strip()
+    if _QUOTED_SPAN.fullmatch(part.rstrip(".。")):  # the quote alone (who asks said before)
+        return part.rstrip(".。")[1:-1].strip()
     part = re.sub(r"^(?:wants?|needs?|asks?(?:\s+for)?)\s+(?:to\s+)?", "", part, flags=re.I)
     return part.rstrip(".。").strip()
 
@@ -343,7 +366,7 @@ def _tidy(part: str) -> str:
 # One item that is a request quoted as the user's: the quote is the request.
 _SAID_QUOTE = re.compile(
     r"^(?:(?:(?:the|a)\s+)?(?:user|users|someone)\s+)?(?:says?|asks?|types?|writes?)\s*[:,]?\s*"
-    r"(?:'([^'\n]{4,120})'?|\"([^\"\n]{4,120})\"?|“([^”\n]{2,120})”?|「([^」\n]{2,120})」?)"
+    r"(?:'([^'\n]{4,120})'|\"([^\"\n]{4,120})\"|“([^”\n]{2,120})”|「([^」\n]{2,120})」)"
     r"[.。]?$",
     re.I,
 )

@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass, field
 
 # A section saying when the skill is for ("When to Use", "使用场景", "いつ使うか"): its "use" is
-# the skill's.  ("いつ使わないか", when not to, is none.)
+# the skill's.  ("いつ使わないか", "いつ使うべきでないか": when not to, is none.)
 WHEN_TITLES = re.compile(
-    r"^when (?:to|should|will)\b|何时使用|使用场景|适用场景|典型场景|调用场景|いつ使う|"
-    r"使うタイミング|使用タイミング",
+    r"^when (?:to|should)\b|何时使用|使用场景|适用场景|典型场景|调用场景|"
+    r"いつ使う(?:か|べきか)?\s*$|使うタイミング|使用タイミング",
     re.I,
 )
 

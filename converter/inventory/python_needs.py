@@ -201,6 +201,8 @@ class PythonNeeds:
         )
         self.fatal_flags = _fatal_flags(tree)
         self.conditional_functions = self._conditional_functions()
+        self._calls: dict[str, list[ast.Call]] | None = None
+        self._assignments: dict[int, dict[str, list[tuple[str, ast.AST]]]] = {}
 
     # -- conditions ---------------------------------------------------------------------
 
@@ -399,23 +401,18 @@ class PythonNeeds:
         if not isinstance(first, ast.Name):
             return []
         function = self._function_of(call)
-        found = self._assigned_commands(first.id, function or self.tree)
+        found = list(self._assigned_commands(function or self.tree).get(first.id, []))
         if found or function is None:
             return found
         # a helper's parameter (``def run(cmd): subprocess.run(cmd)``): what its callers
         # pass it, literally or by a name they assign (video2minutes' ``cmd = ["ffmpeg", ...]``
-        # then ``run(cmd)``), one level deep; the node given is the call to the helper
+        # then ``run(cmd)``), one level deep; the node given is the call to the helper.  A
+        # method's callers are its ``self.``/``cls.`` calls (``cur.execute(sql)`` is another's)
         names = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
         if first.id not in names:
             return []
-        method = names[:1] in (["self"], ["cls"])
-        index = names.index(first.id) - (1 if method else 0)
-        for node in ast.walk(self.tree):
-            if not isinstance(node, ast.Call):
-                continue
-            called = node.func.attr if method and isinstance(node.func, ast.Attribute) else ""
-            if function.name not in (called, _called_name(node)):
-                continue
+        index = names.index(first.id) - (1 if names[:1] in (["self"], ["cls"]) else 0)
+        for node in self._calls_by_name().get(function.name, [])[:MAX_CALLERS]:
             passed = [k.value for k in node.keywords if k.arg == first.id]
             passed += node.args[index : index + 1]
             for value in passed[:1]:
@@ -424,22 +421,37 @@ class PythonNeeds:
                     found.append((word, node))
                 elif isinstance(value, ast.Name):
                     scope = self._function_of(node) or self.tree
-                    found += [(w, node) for w, _at in self._assigned_commands(value.id, scope)]
+                    assigned = self._assigned_commands(scope).get(value.id, [])
+                    found += [(w, node) for w, _at in assigned]
         return found
 
-    def _assigned_commands(self, name: str, scope: ast.AST) -> list[tuple[str, ast.AST]]:
-        """(program word, assignment) for each literal command assigned to ``name`` in
-        ``scope``."""
-        found: list[tuple[str, ast.AST]] = []
+    def _calls_by_name(self) -> dict[str, list[ast.Call]]:
+        """The program's calls by the name they call (``_called_name``), read once."""
+        if self._calls is None:
+            self._calls = {}
+            for node in ast.walk(self.tree):
+                if isinstance(node, ast.Call) and (name := _called_name(node)):
+                    self._calls.setdefault(name, []).append(node)
+        return self._calls
+
+    def _assigned_commands(self, scope: ast.AST) -> dict[str, list[tuple[str, ast.AST]]]:
+        """Per name, (program word, assignment) for each literal command assigned to it in
+        ``scope``; each scope read once (a walk per call was quadratic)."""
+        known = self._assignments.get(id(scope))
+        if known is not None:
+            return known
+        found: dict[str, list[tuple[str, ast.AST]]] = {}
         for node in ast.walk(scope):
-            if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == name for t in node.targets
-            ):
+            if isinstance(node, ast.Assign):
                 word = _head(node.value)
-                if word is not None:
-                    found.append((word, node))
+                for target in node.targets:
+                    if word is not None and isinstance(target, ast.Name):
+                        found.setdefault(target.id, []).append((word, node))
+        self._assignments[id(scope)] = found
         return found
 
+
+MAX_CALLERS = 50  # calls of one helper followed: more say nothing new
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a name a shell can set ("X/cache" is none)
 

@@ -467,13 +467,19 @@ def from_inline(text: str, line: int, file: str, out: Collector, context: str = 
             # named in passing (a legacy folder, a log it keeps) it is only a warning
             # a `.env` sets variables the environment may give as well: never blocking
             dotenv = text.rstrip("/").rsplit("/", 1)[-1].startswith(".env")  # ~/.x/.env too
-            # a table lists places (a cache per tool, a default per platform), none to have
-            listed = context.lstrip().startswith("|")
+            # a table lists places (a cache per tool, a default per platform), none to have;
+            # so does a list item per platform ("- Linux: `~/.local/share/x/consent.json`")
+            listed = context.lstrip().startswith("|") or bool(_PLATFORM_ITEM.search(context))
             required = _user_provides(sentence) and not dotenv and not listed
             checked = _checked(context, text)
             out.add("file", text, f"{file}:{line}", required=required, checked=checked)
 
 
+_PLATFORM_ITEM = re.compile(
+    r"(?:^|\s)(?:[-*+]|\d+[.)])\s+\**(?:macOS|mac|OS X|Linux|Windows|Win(?:32|64)?|Darwin|Unix|"
+    r"WSL|FreeBSD)\**\s*(?:\([^)]*\)\s*)?[:：]",
+    re.I,
+)
 _FILE_WORD = re.compile(r"[\w.*~/-]*[\w*]\.\w+|[\w.~-]*/[\w./-]*")
 _INSTALL = re.compile(r"^(?:pip3?|uv(?: pip)?|npm|pnpm|yarn)\s+(?:install|add)\s")
 _CHOICE_WORDS = re.compile(

@@ -75,6 +75,7 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
     if not declared:
         checked = _checked_at_start(source)
         getters = _getters(source)
+        initials = _initials(source)
         for match in _JS_FLAG_LITERAL.finditer(source):
             flag = match.group(1)
             known = command.flag(flag)
@@ -117,7 +118,7 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
                 if target and target.group(3).endswith("push(") and param.valued:
                     param.type, param.typed = "array", True  # `--file a --file b`: repeated
                 if target and param.valued and param.default is None:
-                    param.default = _initial(source, target.group(1), target.group(2))
+                    param.default = initials.get(target.group(1), {}).get(target.group(2))
                 if target and target.group(2) in checked and param.type != "boolean":
                     param.required = param.certain = True  # main() stops without it
                 add_param(command, param)
@@ -308,18 +309,57 @@ def _literal(text: str | None) -> object:
     return quoted.group(2) if quoted else None
 
 
-def _initial(source: str, holder: str, key: str) -> object:
-    """The value ``holder.key`` starts with when the object is written out first (feishu
-    update-doc's ``const r = { mode: 'append', ... }`` then ``r.mode = argv[++i]``): the
-    flag's default, whatever a comment says ("--mode <mode>  Update mode (required)");
-    None when there is none, or it is empty (``null``, ``''``: given or missing)."""
-    declared = re.search(rf"\b(?:const|let|var)\s+{re.escape(holder)}\s*=\s*\{{", source)
-    if declared is None:
-        return None
-    body = _braced(source, declared.end() - 1)[:4000]
-    found = re.search(rf"[{{,\s]{re.escape(key)}\s*:\s*([^,}}\n]+)", body)
-    value = _literal(found.group(1).strip()) if found else None
-    return None if value in ("", None) else value
+def _initials(source: str) -> dict[str, dict[str, object]]:
+    """Per object declared once with its keys written out (feishu update-doc's ``const r = {
+    mode: 'append', ... }``, then ``r.mode = argv[++i]``), its top-level keys' plain literal
+    values: a flag's default, whatever a comment says ("--mode <mode>  Update mode
+    (required)").  A nested object's keys, an expression (``'shot-' + Date.now()``), ``null``
+    and ``''`` (given or missing) are none; a name declared twice (in two functions) is
+    ambiguous: none either.  Each declaration read once, at most INITIAL_CHARS of it."""
+    seen: dict[str, int] = {}
+    found: dict[str, dict[str, object]] = {}
+    for declared in _DECLARED_OBJECT.finditer(source):
+        holder = declared.group(1)
+        seen[holder] = seen.get(holder, 0) + 1
+        if seen[holder] == 1:
+            body = _braced(source[declared.end() - 1 : declared.end() - 1 + INITIAL_CHARS], 0)
+            found[holder] = _top_level_literals(body)
+    return {h: values for h, values in found.items() if seen[h] == 1}
+
+
+INITIAL_CHARS = 4000
+_DECLARED_OBJECT = re.compile(r"\b(?:const|let|var)\s+([\w$]+)\s*=\s*\{")
+_ENTRY = re.compile(r"\s*([\w$]+)\s*:\s*(.*?)\s*", re.S)
+_PLAIN = re.compile(r"-?\d+(?:\.\d+)?|true|false|'[^'\\\n]*'|\"[^\"\\\n]*\"")
+
+
+def _top_level_literals(body: str) -> dict[str, object]:
+    """``{a: 'x', b: { c: 1 }, d: 'p' + q}`` → {"a": "x"}: the entries at the object's own
+    level whose value is a plain literal (not empty)."""
+    entries, depth, quote, start = [], 0, "", 1
+    for at, char in enumerate(body):
+        if quote:
+            quote = "" if char == quote and body[at - 1] != "\\" else quote
+        elif char in "'\"`":
+            quote = char
+        elif char in "{[(":
+            depth += 1
+        elif char in "}])":
+            depth -= 1
+            if depth == 0:
+                entries.append(body[start:at])
+                break
+        elif char == "," and depth == 1:
+            entries.append(body[start:at])
+            start = at + 1
+    values: dict[str, object] = {}
+    for entry in entries:
+        parts = _ENTRY.fullmatch(entry)
+        if parts and _PLAIN.fullmatch(parts.group(2)):
+            value = _literal(parts.group(2))
+            if value not in ("", None):
+                values[parts.group(1)] = value
+    return values
 
 
 def _node_dispatch(source: str) -> dict[str, list[str]]:
