@@ -75,7 +75,7 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
     if not declared:
         checked = _checked_at_start(source)
         getters = _getters(source)
-        initials = _initials(source)
+        initials = _Initials(source)
         for match in _JS_FLAG_LITERAL.finditer(source):
             flag = match.group(1)
             known = command.flag(flag)
@@ -118,7 +118,7 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
                 if target and target.group(3).endswith("push(") and param.valued:
                     param.type, param.typed = "array", True  # `--file a --file b`: repeated
                 if target and param.valued and param.default is None:
-                    param.default = initials.get(target.group(1), {}).get(target.group(2))
+                    param.default = initials.get(target.group(1), target.group(2))
                 if target and target.group(2) in checked and param.type != "boolean":
                     param.required = param.certain = True  # main() stops without it
                 add_param(command, param)
@@ -309,24 +309,34 @@ def _literal(text: str | None) -> object:
     return quoted.group(2) if quoted else None
 
 
-def _initials(source: str) -> dict[str, dict[str, object]]:
+class _Initials:
     """Per object declared once with its keys written out (feishu update-doc's ``const r = {
     mode: 'append', ... }``, then ``r.mode = argv[++i]``), its top-level keys' plain literal
     values: a flag's default, whatever a comment says ("--mode <mode>  Update mode
     (required)").  A nested object's keys, an expression (``'shot-' + Date.now()``), ``null``
     and ``''`` (given or missing) are none; a name declared twice (in two functions) is
-    ambiguous: none either.  Each declaration read once, at most INITIAL_CHARS of it."""
-    seen: dict[str, int] = {}
-    found: dict[str, dict[str, object]] = {}
-    for declared in _DECLARED_OBJECT.finditer(source):
-        holder = declared.group(1)
-        seen[holder] = seen.get(holder, 0) + 1
-        if seen[holder] == 1:
-            body = _braced(source[declared.end() - 1 : declared.end() - 1 + INITIAL_CHARS], 0)
-            found[holder] = _top_level_literals(body)
-    return {h: values for h, values in found.items() if seen[h] == 1}
+    ambiguous: none either.  The declarations are found in one pass; an object's keys are
+    read when a flag is stored in it, at most INITIAL_CHARS of it, for at most MAX_HOLDERS
+    objects (hostile source: 20,000 declarations read whole took a minute)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.at: dict[str, list[int]] = {}
+        for declared in _DECLARED_OBJECT.finditer(source):
+            self.at.setdefault(declared.group(1), []).append(declared.end() - 1)
+        self.read: dict[str, dict[str, object]] = {}
+
+    def get(self, holder: str, key: str) -> object:
+        if holder not in self.read:
+            starts = self.at.get(holder, [])
+            if len(starts) != 1 or len(self.read) >= MAX_HOLDERS:
+                return None
+            text = self.source[starts[0] : starts[0] + INITIAL_CHARS]
+            self.read[holder] = _top_level_literals(_braced(text, 0))
+        return self.read[holder].get(key)
 
 
+MAX_HOLDERS = 20
 INITIAL_CHARS = 4000
 _DECLARED_OBJECT = re.compile(r"\b(?:const|let|var)\s+([\w$]+)\s*=\s*\{")
 _ENTRY = re.compile(r"\s*([\w$]+)\s*:\s*(.*?)\s*", re.S)
