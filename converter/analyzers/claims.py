@@ -10,7 +10,8 @@ takes it, while it has room (``adopt``).
 
 from __future__ import annotations
 
-from skill2app.converter.analyzers.text import has_cjk, keys, overlap
+from skill2app.converter.analyzers.situations import a_task
+from skill2app.converter.analyzers.text import keys, overlap
 from skill2app.converter.analyzers.triggers import MAX_TRIGGERS, clean, trigger_key
 from skill2app.converter.analyzers.verbs import names_an_action
 from skill2app.converter.plan.model import Pipeline, Plan
@@ -70,11 +71,11 @@ def adopt(plan: Plan, clauses: list[str], claimed: set[str]) -> None:
 
 
 def _a_request(text: str) -> bool:
-    """Whether a situation asks for something in words enough to route: an action and three
-    words, or four CJK characters ("run it until all tests are green", "发布公众号"); not a
+    """Whether a situation asks for something in words enough to route: an action, and a
+    task by ``situations.a_task`` (three words, or four CJK characters: "run it until all
+    tests are green", "发布公众号"), as the method pipeline takes its situations; not a
     keyword ("footnotes", "standup"), a topic ("burnout detection") or a quote cut in half
     ('failing" an "error')."""
     if not text or any(q in text for q in '"“”「」'):
         return False
-    long_enough = len(text) >= 4 if has_cjk(text) else len(text.split()) >= 3
-    return long_enough and names_an_action(text)
+    return a_task(text) and names_an_action(text)

@@ -42,13 +42,12 @@ from skill2app.converter.analyzers.report_format import (
     report_rules,
     report_schema,
 )
-from skill2app.converter.analyzers.situations import situations
+from skill2app.converter.analyzers.situations import a_task, situations
 from skill2app.converter.analyzers.step_builder import GENERIC_SCHEMA, labels
 from skill2app.converter.analyzers.text import (
     SETUP_TITLES,
     first_sentence,
     free_name,
-    has_cjk,
     tier_for,
     unique,
     use_when_phrases,
@@ -142,7 +141,7 @@ def method_pipeline(
     if not inventory.programs or any(isinstance(s, LlmStep) for p in pipelines for s in p.steps):
         return None  # a prose skill's pipeline, or a workflow asking for judgement, does it
     taken = {trigger_key(t) for p in pipelines for t in p.triggers}
-    left = [c for c in situations(doc) if trigger_key(c) not in taken and _a_task(c)]
+    left = [c for c in situations(doc) if trigger_key(c) not in taken and a_task(c)]
     method = _method_steps(inventory, gated) if left else []
     if not method:
         return None
@@ -270,14 +269,6 @@ def _titles(doc: SkillDoc, index: int) -> list[str]:
     own title, which says little)."""
     above = [at for at in ancestors(doc, index) if doc.sections[at].level > 1]
     return [doc.sections[index].title, *(doc.sections[at].title for at in above)]
-
-
-def _a_task(clause: str) -> bool:
-    """Whether a situation names a task in words enough to route ("write a failing test";
-    not "routing" or "Node/TypeScript", pieces of a list)."""
-    if has_cjk(clause):
-        return len(clause) >= 4
-    return len(clause.split()) >= 3 and clause[:1].isalpha()
 
 
 def _survey(pipelines: list[Pipeline]) -> tuple[CodeStep, list[Input]] | None:

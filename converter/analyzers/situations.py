@@ -39,6 +39,14 @@ _PLACEHOLDER = re.compile(r"\[[^\]]*\]|<[^>\s]+>|\{[^}]+\}")
 _NOTE = re.compile(r"\s+(?:→|->|=>|—|–|-)\s+.*$|\s*[:：;；].*$")
 
 
+def a_task(clause: str) -> bool:
+    """Whether a situation names a task in words enough to route ("write a failing test";
+    not "routing" or "Node/TypeScript", pieces of a list)."""
+    if has_cjk(clause):
+        return len(clause) >= 4
+    return len(clause.split()) >= 3 and clause[:1].isalpha()
+
+
 def situations(doc: SkillDoc) -> list[str]:
     """The description's "Use when" clauses and the items it lists under a "when" label,
     then the items of its "When to Use" sections."""
@@ -149,9 +157,10 @@ def as_request(item: str) -> str:
     text = _NOTE.sub("", text).strip(" .。,，")
     text = _ZH_WHO.sub("", text) if re.match(r"^(?:当)?用户", text) else _WHO.sub("", text)
     text = text.strip(" .。,，")
-    japanese = _JA_WHEN.search(text[-MAX_ITEM:])  # "…を把握したいとき": what is wanted then
+    tail = text[-MAX_ITEM:]
+    japanese = _JA_WHEN.search(tail)  # "…を把握したいとき": what is wanted then
     if japanese:
-        text = re.sub("[「」]", "", _JA_WHEN.sub("", text[-MAX_ITEM:]))  # "「どこに」を探す"
+        text = re.sub("[「」]", "", tail[: japanese.start()])  # "「どこに」を探す"
         return clean(text) if _JA_VERB_END.search(text) else ""
     if not text or not names_an_action(text) or not (has_cjk(text) or " " in text):
         return ""  # one word ("claude" of "`claude: command not found`") is a keyword
