@@ -45,7 +45,8 @@ DEFAULT_MIRRORS = Path("/work/.mirror")
 # fresh25 for round 30; fresh26 for round 31; fresh27 for round 32; fresh28 for round 33;
 # fresh29 for round 34; fresh30 for round 35; fresh31 for round 36; fresh32 for round 37;
 # fresh33 for round 38; fresh34 for round 39; fresh35 for round 40; fresh36 and fresh37
-# for the facts of 2026-12-03 (inventory only, no judged round)
+# for the facts of 2026-12-03 (inventory only, no judged round); fresh38 and fresh39 for
+# the facts of the next stop
 SETS = (
     "dev",
     "test",
@@ -86,6 +87,8 @@ SETS = (
     "fresh35",
     "fresh36",
     "fresh37",
+    "fresh38",
+    "fresh39",
 )
 _SOURCE = re.compile(r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<commit>[0-9a-f]{7,40}):(?P<path>\S+)$")
 _KEY = re.compile(r"^(set|source):\s*(\S+)\s*$", re.M)
