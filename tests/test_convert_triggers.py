@@ -97,6 +97,68 @@ def test_use_when_clauses_never_take_a_negative_condition() -> None:
     assert use_when_phrases("飞书任务管理。支持任务清单、评论、子任务。") == ["任务清单", "子任务"]
 
 
+def test_a_list_that_goes_on_over_semicolons_gives_every_item_and_no_concession() -> None:
+    """A description's "This includes: a; b; c." was read to its first semicolon; "mentions
+    "book," "ebook,"" became the request "mention book, ebook"; "regardless of what they plan"
+    a situation."""
+    description = (
+        "Use this skill any time a .epub file is involved. This includes: creating e-books; "
+        "reading or extracting text from any .epub file (even if the text is used elsewhere); "
+        "combining or splitting chapter files. Trigger whenever the user mentions "
+        '"book," "ebook," "table of contents," or references a .epub filename, regardless '
+        "of what they plan to do with it afterward. Never edit the original file; work on "
+        "a copy."
+    )
+    assert use_when_phrases(description) == [
+        "a .epub file is involved",
+        "creating e-books",
+        "reading text from any .epub file",
+        "extracting text from any .epub file",
+        "combining chapter files",
+        "splitting chapter files",
+        "table of contents",  # a quoted phrase said; "book" alone is a word, no request
+        "reference a .epub filename",
+    ]
+    # the list ends where its sentence does, and at a clause that says what not to do
+    assert use_when_phrases("This includes: merging PDFs; rotating pages. Then stop.") == [
+        "merging PDFs",
+        "rotating pages",
+    ]
+    assert use_when_phrases("This includes: merging PDFs; never delete the originals; x y.") == [
+        "merging PDFs"
+    ]
+
+
+def test_verbs_as_alternatives_bracketed_translations_and_what_is_asked_of_a_given_link() -> None:
+    """ "switch/upgrade/rollback the model (切换模型/换模型)" was one English trigger and the
+    Chinese requests were dropped as examples; "gives a kdocs.cn or processon link and asks to
+    scrape, save, 扒下来 without logging in or saving it" gave "give a kdocs.cn" and "saving it"."""
+    description = (
+        "Switch an OpenClaw model. Use whenever the user wants to switch/upgrade/rollback the "
+        "OpenClaw model (切换模型/换模型/ 升级模型), or says the OpenClaw/龙虾 bot's model is "
+        "misconfigured."
+    )
+    assert use_when_phrases(description) == [
+        "switch the OpenClaw model",
+        "upgrade the OpenClaw model",
+        "rollback the OpenClaw model",
+        "say the OpenClaw/龙虾 bot's model is misconfigured",  # two CJK, words enough beside
+        "切换模型",
+        "换模型",
+        "升级模型",
+    ]
+    assert use_when_phrases(
+        "Archive docs. Use when a user gives a kdocs.cn link and asks to scrape, save, "
+        "扒下来, 归档, or 转 Markdown without logging in or saving the document to an account."
+    ) == ["scrape a kdocs.cn link", "save a kdocs.cn link", "扒下来"]
+    # nouns written as alternatives stay; a Chinese sentence's own brackets are no translations
+    assert use_when_phrases("Use when pulling text/tables from PDFs.") == [
+        "pulling text/tables from PDFs"
+    ]
+    asked = use_when_phrases("当用户查询天气（例如“北京天气”、“明天下雨吗”）时使用")
+    assert "北京天气" not in asked
+
+
 def test_a_use_when_list_of_quoted_requests_gives_each_and_an_item_of_them_none() -> None:
     """ai-text-humanizer (round 19): "Use when: 「AIっぽい文章を直して」「AI臭を消して」
     "humanize this text"" was one 140-character item, dropped; download-gemini-images'
@@ -162,10 +224,11 @@ def test_pick_dedupes_cleans_and_stops_at_ten() -> None:
     # a skill in Russian: its triggers count as in its language (not as Chinese ones would)
     assert in_language(["создать задачу", "create task"], "ru") == 2
     assert in_language(["创建任务", "create task"], "zh") == 1
-    # goal-prompt (round 12): "format", "create", "write" alone route on nothing
-    assert pick(["format", "create", "Agenda", "format a goal prompt"], set()) == [
-        "Agenda",
+    # goal-prompt (round 12): "format", "create", "write" alone route on nothing; nor one
+    # word that names a topic ("Agenda", "capture", "limitations"); Chinese words may
+    assert pick(["format", "create", "Agenda", "format a goal prompt", "议程安排"], set()) == [
         "format a goal prompt",
+        "议程安排",
     ]
     # uipath-planner: "Audit loop — MANDATORY", a title's warning after a dash
     assert pick(["Audit loop — MANDATORY"], set()) == ["Audit loop"]

@@ -152,6 +152,14 @@ def test_more_requests_keep_to_the_skills_language_and_never_repeat_the_descript
     assert not [s for s in said if s.lower().endswith("validate office xml files")]
     # a name that calls its program a doer asks for what it does (financial-analyst)
     assert more_requests(["ratio calculator"], "en")[:2] == ["calculate ratio", "work out ratio"]
+    # a subcommand's name with its verb last, and a name that says what becomes what, were
+    # one trigger each (kobo-auth's "kobo login add", book-extract's "epub to markdown")
+    assert more_requests(["kobo login add"], "en")[:2] == ["add kobo login", "insert kobo login"]
+    assert more_requests(["epub to markdown"], "en")[0] == "convert epub to markdown"
+    assert more_requests(["merge to PDF"], "en")[0] != "convert merge to PDF"
+    # a sentence that ends with its verb is no such name
+    assert more_requests(["set up incremental sync"], "en") == []
+    assert more_requests(["experiment has already run"], "en") == []
 
 
 @pytest.mark.parametrize(

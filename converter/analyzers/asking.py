@@ -77,6 +77,20 @@ def doer_request(name: str) -> list[str]:
     return _agentive(name, "")
 
 
+# A name that says what becomes what: "epub to markdown", "sdd to docx".
+_FORMAT_TO_FORMAT = re.compile(r"^([\w.+-]{2,15}) to ([\w.+-]{2,15})$", re.I)
+
+
+def conversion_request(name: str) -> list[str]:
+    """A name that says what is turned into what as the request to convert it: "epub to
+    markdown" → "convert epub to markdown"; none for a name that opens with its verb
+    ("merge to PDF")."""
+    said = _FORMAT_TO_FORMAT.match(name.strip())
+    if said is None or said.group(1).lower() in VERBS:
+        return []
+    return [f"convert {said.group(1)} to {said.group(2)}"]
+
+
 def _agentive(name: str, rest: str) -> list[str]:
     """A description that names its program as a doer ("Monthly quota monitor for the
     notify skill", "A parser for Burp files", "Pushover notification sender") as the

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from skill2app.converter.analyzers.text import CJK
+from skill2app.converter.analyzers.writing import CJK
 
 # "`--followers` 为关注人", "| `--members` | 负责人（assignee）", "`--due`：截止时间"
 _FLAG_NOUN = re.compile(

@@ -10,9 +10,10 @@ import re
 import sys
 import unicodedata
 
+from skill2app.converter.analyzers.verbs import VERBS
+from skill2app.converter.analyzers.writing import CJK, has_cjk
 from skill2app.runtime.run.template import PLACEHOLDER
 
-CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _WORD = re.compile(rf"[A-Za-z0-9]+|[{CJK}]+")
 # A clause ends at . ! ? ; (or a quote closed after it) before a space or the end ("SKILL.md"
 # goes on), or at 。！？；.
@@ -73,15 +74,6 @@ GENERIC_TITLES = re.compile(
     r"工作流程?|流程|步骤|用法|使用方法)$",
     re.I,
 )
-
-
-def has_kana(text: str) -> bool:
-    """Whether ``text`` has hiragana or katakana: Japanese, whatever the skill's language."""
-    return bool(re.search(r"[\u3040-\u30ff]", text))
-
-
-def has_cjk(text: str) -> bool:
-    return bool(re.search(rf"[{CJK}]", text))
 
 
 # Letters NFKD does not decompose into an ASCII base letter.
@@ -148,13 +140,20 @@ def first_sentence(text: str) -> str:
 def use_when_phrases(description: str) -> list[str]:
     """The situations a description lists after "Use when ..." / "...时使用"."""
     phrases: list[str] = []
-    for sentence in _CLAUSE_SPLIT.split(strip_markdown(description)):
+    clauses = _CLAUSE_SPLIT.split(strip_markdown(description))
+    skip = 0  # clauses read already as more items of a list
+    for at, sentence in enumerate(clauses):
+        if at < skip:
+            continue
         sentence = sentence[:MAX_CLAUSE]  # _USE_WHEN's Chinese branch is quadratic in length
         match = _USE_WHEN.search(sentence)
         if not match or _NEGATED.search(sentence[: match.start()]):
             continue  # "Do NOT trigger when ...": a situation the skill is not for
         groups = ("en", "list", "zh", "zhlist", "jaquoted", "ja")
         tail = next((match.group(g) for g in groups if match.group(g)), "").strip().rstrip(".。")
+        if match.group("list") and tail.endswith(";"):  # "This includes: a; b; c."
+            more = _list_goes_on(clauses[at + 1 :])
+            tail, skip = "; ".join([tail.rstrip(";"), *more]), at + 1 + len(more)
         asked = quoted_only(_SAYS.sub("", tail))  # 'the user says "a", "b"': a, b
         if asked:  # "Use when: 「AIっぽい文章を直して」「AI臭を消して」 "humanize this text""
             phrases.extend(asked)
@@ -165,13 +164,116 @@ def use_when_phrases(description: str) -> list[str]:
         third = bool(_DOES.match(tail))  # "the user reports a bug, describes …": said as asked
         tail = _ASKS.sub("", tail)
         tail = re.sub(r"\((?:\d+|[a-z])\)\s*", "", tail)  # "(1) managing ..., (2) listing"
+        translated = _translations(tail)  # "switch the model (切换模型/换模型)": the Chinese
         tail = re.sub(r"\s*[(（][^()（）]*[)）]", "", tail)  # "(A, AAAA, MX)": examples, not items
-        items = _items([_tidy(p) for p in _split_outside_quotes(tail)])
+        tail = _MANNER.sub("", tail)  # "... without logging in or saving it": how, no item
+        given = _GIVEN.match(tail)
+        if given:  # "gives a kdocs.cn link and asks to scrape, save, 扒下来": each asked of it
+            phrases.extend(_asked_of_given(given.group("what"), given.group("asks")))
+            phrases.extend(translated)
+            continue
+        items = _items([t for p in _split_outside_quotes(tail) for t in _mentioned(_tidy(p))])
         if match.group("list") and _SUPPORTS.match(match.group(0)):
             # "supports check and run modes": a feature; "converting file formats": a task
             items = [i for i in items if not _FEATURE.search(i) or _GERUND.match(i)]
-        phrases.extend(_as_asked(item) if third else item for item in items)
+        asked = [_as_asked(item) if third else item for item in items]
+        phrases.extend(each for item in asked for each in _each_verb(item))
+        phrases.extend(translated)
     return unique(phrases)
+
+
+# What the user gives, then what they ask done with it: "gives a kdocs.cn link and asks to
+# scrape, save, download, 扒下来 or 归档".
+_GIVEN = re.compile(
+    r"^(?:gives?|provides?|pastes?|shares?|sends?|uploads?)\s+(?P<what>\S.{2,120}?)\s+and\s+"
+    r"(?:asks?|wants?)\s+(?:you\s+|for\s+it\s+)?to\s+(?P<asks>.+)$",
+    re.I,
+)
+# How a task is to be done, at the end of a situation: "without logging in or saving it".
+_MANNER = re.compile(r"\s+without\s+.*$", re.I)
+
+
+def _asked_of_given(what: str, asks: str) -> list[str]:
+    """Each verb asked of what the user gives, as a request ("scrape a kdocs.cn link"); a
+    request in Chinese or Japanese as it is said ("扒下来")."""
+    found = []
+    for part in (_tidy(p) for p in _split_outside_quotes(asks)):
+        if part.lower() in VERBS:
+            found.append(f"{part} {what}")
+        elif has_cjk(part) and _worth(part):
+            found.append(part)
+    return found
+
+
+# Verbs written as alternatives: "switch/upgrade/rollback the OpenClaw model".
+_VERB_ALTERNATIVES = re.compile(r"^([a-z]{2,15}(?:/[a-z]{2,15}){1,4})\s+(\S.*)$", re.I)
+
+
+def _each_verb(item: str) -> list[str]:
+    """An item whose verb is written as alternatives, once per verb ("switch/upgrade the
+    model" → "switch the model", "upgrade the model"); ``item`` otherwise ("text/tables from
+    PDFs" names things, not verbs)."""
+    said = _VERB_ALTERNATIVES.match(item)
+    verbs = said.group(1).split("/") if said else []
+    if said is None or not any(v.lower() in VERBS or _doing(v) for v in verbs):
+        return [item]
+    return [f"{verb} {said.group(2)}" for verb in verbs]
+
+
+# Requests in Chinese or Japanese given in brackets after an English one: "switch the
+# OpenClaw model (切换模型/换模型/升级模型)".
+_BRACKETED = re.compile(r"[(（]([^()（）]{2,120})[)）]")
+
+
+def _translations(tail: str) -> list[str]:
+    """The CJK requests an English tail gives in brackets, each on its own."""
+    outside = _BRACKETED.sub("", tail)
+    if len(re.findall(rf"[{CJK}]", outside)) * 3 > len(ascii_words(outside)):
+        return []  # a Chinese sentence's own brackets: examples, notes
+    found = []
+    for inside in _BRACKETED.findall(tail):
+        if has_cjk(inside):
+            parts = re.split(r"\s*[/、，,;；|]\s*|\s+or\s+|或者?", inside)
+            found += [p.strip() for p in parts if has_cjk(p) and _worth(p.strip())]
+    return found
+
+
+MAX_LIST_CLAUSES = 12  # clauses after "This includes: ...;" read as more of its items
+
+
+def _list_goes_on(after: list[str]) -> list[str]:
+    """The clauses that go on a list a clause opened and ended with ";" ("This includes:
+    creating decks; reading, parsing or extracting text from any .pptx file; editing ...;
+    combining slides."), up to the one that ends its sentence; none that says something else
+    (a new "use when", what not to do)."""
+    more: list[str] = []
+    for clause in after[:MAX_LIST_CLAUSES]:
+        text = clause[:MAX_CLAUSE].strip()
+        if not text or _USE_WHEN.search(text) or _MODAL.search(text) or _NEGATED.search(text):
+            break
+        more.append(text.rstrip(";.。"))
+        if not text.endswith(";"):
+            break
+    return more
+
+
+# An item that only says the user mentions words ('mentions "deck," "slides," or
+# "presentation"'): its quoted requests, or nothing when they are mere words.
+_MENTIONS = re.compile(r"^(?:mentions?|says?|types?|uses? the words?)\s+(?=[「“\"'])", re.I)
+
+
+def _mentioned(part: str) -> list[str]:
+    """``part``, or the quoted requests of two words or more it says the user mentions."""
+    said = _MENTIONS.match(part)
+    if said is None:
+        return [part]
+    quotes = (next(g for g in m.groups() if g) for m in _QUOTE.finditer(part[said.end() :]))
+    return [quote for quote in map(_unpunctuated, quotes) if _worth(quote)]
+
+
+def _unpunctuated(quote: str) -> str:
+    """A quote without the punctuation of the sentence around it ("deck," → "deck")."""
+    return quote.strip().rstrip(",.;:，。；：").strip()
 
 
 # "Supports ..." lists what the program can do; an item that names a kind of thing it offers
@@ -207,7 +309,7 @@ def quoted_only(tail: str) -> list[str]:
     for match in _QUOTE.finditer(tail):
         if not _BETWEEN.match(tail[at : match.start()]):
             return []
-        found.append(next(g for g in match.groups() if g).strip())
+        found.append(_unpunctuated(next(g for g in match.groups() if g)))
         at = match.end()
     rest = tail[at:]
     if len(found) == 1 and _OF_THIS_KIND.match(rest):  # "“帮我看看…”这类口语化请求"
@@ -285,7 +387,7 @@ def _items(parts: list[str]) -> list[str]:
         if words:
             governed = len(words) >= 3 and words[-2].lower() in _PREPOSITIONS
         anaphoric = index > 0 and _ANAPHORIC.match(part)
-        items += [part] if _worth(part) and not anaphoric else []
+        items += [part] if _worth(part) and not anaphoric and not _CONCESSIVE.match(part) else []
         doing = words[0] if len(words) > 1 and _doing(words[0]) else ""
     return items
 
@@ -312,6 +414,13 @@ VERB_STEMS = frozenset(
     "optimize parse plan prepare process publish read record refactor render report review "
     "run scan schedule search send set split summarize sync test track transcribe translate "
     "update upload validate verify write".split()
+)
+
+
+# A clause that says what does not matter ("regardless of what they plan to do with it"):
+# no situation.
+_CONCESSIVE = re.compile(
+    r"^(?:regardless|irrespective|no matter|even (?:if|when|though)|whether or not)\b", re.I
 )
 
 
@@ -373,9 +482,10 @@ _SAID_QUOTE = re.compile(
 
 
 def _worth(phrase: str) -> bool:
-    """Long enough to route on: two words, or three CJK characters."""
-    if has_cjk(phrase):
-        return len(re.findall(rf"[{CJK}]", phrase)) >= 3
+    """Long enough to route on: two words, or three CJK characters ("the OpenClaw/龙虾 bot's
+    model is misconfigured" has words enough beside its two)."""
+    if has_cjk(phrase) and len(re.findall(rf"[{CJK}]", phrase)) >= 3:
+        return True
     return len(ascii_words(phrase)) >= 2
 
 

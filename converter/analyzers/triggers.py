@@ -38,16 +38,15 @@ import re
 from skill2app.converter.analyzers.asking import (
     asked_politely,
     asks_of,
+    conversion_request,
     counted,
     doer_request,
     in_its_domain,
 )
 from skill2app.converter.analyzers.text import (
-    CJK,
+    VERB_STEMS,
     capital,
     first_sentence,
-    has_cjk,
-    has_kana,
     humanize,
     is_rule,
     strip_markdown,
@@ -61,6 +60,7 @@ from skill2app.converter.analyzers.verbs import (
     variants,
     zh_verb_of,
 )
+from skill2app.converter.analyzers.writing import CJK, has_cjk, has_kana
 
 MIN_TRIGGERS = 5
 MAX_TRIGGERS = 10
@@ -337,12 +337,15 @@ def usage_request(phrase: str, examples: list[str]) -> str:
 
 def pick(candidates: list[str], taken: set[str], limit: int = MAX_TRIGGERS) -> list[str]:
     """The first ``limit`` usable candidates, without duplicates (case, spacing and final
-    punctuation aside) or phrases in ``taken`` (another pipeline's)."""
+    punctuation aside) or phrases in ``taken`` (another pipeline's).  One English word is no
+    request ("capture", "limitations", "wrong": 62 of 3,287 triggers of the corpus were)."""
     chosen: list[str] = []
     seen = set(taken)
     for candidate in candidates:
         text = clean(candidate)
         key = trigger_key(text)
+        if not has_cjk(text) and len(text.split()) < 2:
+            continue
         if text and key not in seen and not _TEMPLATE.search(text):  # "fill in {{ x }}"
             seen.add(key)
             chosen.append(text)
@@ -384,8 +387,15 @@ def more_requests(
     chinese = language == "zh" and any(has_cjk(t) for t in triggers)  # else its English ones
     mine = [t for t in triggers if has_cjk(t) == chinese]
     asked = [] if chinese else asks_of(description)
-    # a name that calls the program a doer: "ratio calculator" → "calculate ratio"
-    asked += [d for t in mine if not chinese and not names_an_action(t) for d in doer_request(t)]
+    # a name that calls the program a doer, or its verb last: "ratio calculator" →
+    # "calculate ratio", "kobo login add" → "add kobo login"; "epub to markdown" → "convert
+    # epub to markdown"
+    asked += [
+        d
+        for t in mine
+        if not chinese and (not names_an_action(t) or _verb_last(t))
+        for d in [*doer_request(t), *conversion_request(t)]
+    ]
     mine += asked
     # the description said another way, never again as it is ("Calculate and interpret
     # financial ratios" → "compute and interpret financial ratios")
@@ -398,6 +408,19 @@ def more_requests(
     polite += [p for t in mine for p in asked_politely(t, language)]  # not the description
     domains = [d for t in [*mine, *other_words] if chinese for d in in_its_domain(t, domain)]
     return [*asked, *other_words, *domains, *of_document, *counts, *polite]
+
+
+def _verb_last(name: str) -> bool:
+    """Whether a name of a few plain words has its one verb last ("kobo login add"; not
+    "set up incremental sync", "text chat, code")."""
+    words = name.lower().split()
+    plain = 2 <= len(words) <= 4 and all(re.fullmatch(r"[a-z0-9-]+", w) for w in words)
+    others = VERBS | VERB_STEMS | _NOT_NAMING
+    return plain and words[-1] in VERBS and not any(w in others for w in words[:-1])
+
+
+# Words of a sentence, not of a name: "experiment has already run".
+_NOT_NAMING = frozenset("has have had is are was were be been already not up down out".split())
 
 
 def in_language(triggers: list[str], language: str) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from skill2app.converter.analyzers.text import has_cjk
+from skill2app.converter.analyzers.writing import has_cjk
 
 # How else people ask for a common action: "combine these PDFs" for "merge PDFs".
 VERB_SYNONYMS = {
