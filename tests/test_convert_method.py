@@ -16,7 +16,7 @@ from helpers import write_tree
 
 from skill2app.converter.analyzers.heuristic import analyze
 from skill2app.converter.analyzers.situations import situations
-from skill2app.converter.analyzers.text import use_when_phrases
+from skill2app.converter.analyzers.when_clauses import use_when_phrases
 from skill2app.converter.inventory.model import build_inventory
 from skill2app.converter.plan.check import check_plan
 from skill2app.converter.plan.model import CodeStep, LlmStep

@@ -17,7 +17,7 @@ from helpers import write_tree
 
 from skill2app.converter.analyzers import default_analyzer, get_analyzer
 from skill2app.converter.analyzers.heuristic import analyze
-from skill2app.converter.analyzers.text import use_when_phrases
+from skill2app.converter.analyzers.when_clauses import use_when_phrases
 from skill2app.converter.errors import PlanError, UsageError
 from skill2app.converter.inventory.model import build_inventory
 from skill2app.converter.plan.check import check_plan

@@ -15,7 +15,7 @@ import pytest
 from helpers import write_tree
 
 from skill2app.converter.analyzers.heuristic import analyze
-from skill2app.converter.analyzers.text import quoted_only, slug, use_when_phrases
+from skill2app.converter.analyzers.text import slug
 from skill2app.converter.analyzers.triggers import (
     MAX_TRIGGERS,
     align_nouns,
@@ -29,6 +29,7 @@ from skill2app.converter.analyzers.triggers import (
     title_text,
 )
 from skill2app.converter.analyzers.verbs import imperative
+from skill2app.converter.analyzers.when_clauses import quoted_only, use_when_phrases
 from skill2app.converter.inventory.model import build_inventory
 from skill2app.converter.inventory.programs.scripts import leading_comment
 from skill2app.converter.plan.model import Plan
@@ -549,7 +550,7 @@ def test_a_header_for_a_tool_or_written_as_fields_says_what_the_program_does(
 def test_a_use_when_noun_after_a_gerund_item_is_its_second_object() -> None:
     """financial-analyst (round 31): "constructing financial projections and forecasts" gave
     the trigger "forecasts", a word alone."""
-    from skill2app.converter.analyzers.text import use_when_phrases
+    from skill2app.converter.analyzers.when_clauses import use_when_phrases
 
     said = (
         "Use when assessing budget variances, or constructing financial projections and forecasts."
@@ -756,7 +757,7 @@ def test_keywords_and_features_are_no_requests() -> None:
     is), and a "Supports" list keeps its tasks ("converting file types", "exporting to other
     formats") while a feature ("run modes") goes."""
     from skill2app.converter.analyzers.situations import listed_in_description
-    from skill2app.converter.analyzers.text import use_when_phrases
+    from skill2app.converter.analyzers.when_clauses import use_when_phrases
 
     listed = 'Fill forms. Triggers: "pdf", "acroform", "fill a PDF form", "填写表单".'
     assert listed_in_description(listed) == ["fill a PDF form", "填写表单"]
@@ -767,7 +768,7 @@ def test_keywords_and_features_are_no_requests() -> None:
 def test_a_chinese_list_of_requests_loses_who_asks_and_its_etc() -> None:
     """hit-customer-analyst (round 26's frozen inventory): "用于用户提出客户尽调、…、现网厂商核验
     等请求" gave the triggers "用户提出客户尽调" and "现网厂商核验等请求"."""
-    from skill2app.converter.analyzers.text import use_when_phrases
+    from skill2app.converter.analyzers.when_clauses import use_when_phrases
 
     said = use_when_phrases(
         "研究医院。用于用户提出客户尽调、拜访准备、现网厂商核验等请求；不用于私人信息。"

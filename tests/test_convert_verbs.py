@@ -376,7 +376,7 @@ def test_a_phrasal_verbs_particle_stays_with_it() -> None:
 def test_a_phrasal_verb_is_said_another_way_only_as_a_whole() -> None:
     """A reviewer's read: "check out the branch" became "verify the branch", "log out user"
     "record user"; a noun ending in -ing is no gerund ("Spring Boot services, Kotlin")."""
-    from skill2app.converter.analyzers.text import use_when_phrases
+    from skill2app.converter.analyzers.when_clauses import use_when_phrases
 
     said = variants(["check out the branch", "log out user", "clean up old files"])
     assert said == ["tidy old files"]

@@ -458,7 +458,7 @@ def test_a_descriptions_situations_are_read_from_bounded_text() -> None:
     hours for the 1 MB a SKILL.md may hold). Each listed item and each sentence is now read up
     to a bound, so what lies past it is not read at all."""
     from skill2app.converter.analyzers.situations import MAX_ITEM, listed_in_description
-    from skill2app.converter.analyzers.text import MAX_CLAUSE, use_when_phrases
+    from skill2app.converter.analyzers.when_clauses import MAX_CLAUSE, use_when_phrases
 
     far = "x " * MAX_CLAUSE + "use when merging PDFs"
     assert use_when_phrases(far) == [] and use_when_phrases("Use when merging PDFs") != []

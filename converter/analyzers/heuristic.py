@@ -76,7 +76,6 @@ from skill2app.converter.analyzers.text import (
     slug,
     strip_markdown,
     unique,
-    use_when_phrases,
 )
 from skill2app.converter.analyzers.triggers import (
     as_task,
@@ -84,6 +83,7 @@ from skill2app.converter.analyzers.triggers import (
     title_text,
     worth,
 )
+from skill2app.converter.analyzers.when_clauses import use_when_phrases
 from skill2app.converter.analyzers.workflow import find_workflows, unreproduced_pipe
 from skill2app.converter.inventory.exits import ok_exit_codes
 from skill2app.converter.inventory.invocations import Invocation, order_key

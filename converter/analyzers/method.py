@@ -50,10 +50,10 @@ from skill2app.converter.analyzers.text import (
     free_name,
     tier_for,
     unique,
-    use_when_phrases,
 )
 from skill2app.converter.analyzers.triggers import MAX_TRIGGERS, trigger_key
 from skill2app.converter.analyzers.verbs import imperative
+from skill2app.converter.analyzers.when_clauses import use_when_phrases
 from skill2app.converter.inventory.markdown import WHEN_TITLES
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.skill import SkillDoc

@@ -1,6 +1,6 @@
 """Situations: what a skill says it is for, as the requests a user makes.
 
-Two places say it: the "Use when ..." clauses of the description (``text.use_when_phrases``)
+Two places say it: the "Use when ..." clauses of the description (``when_clauses.use_when_phrases``)
 and the items of a "When to Use" section ("- User wants to generate a QR code from a URL",
 "- Searching for specific papers on Google Scholar", "- 用户想查询天气").  An item is said as
 a request: who asks is left out ("User wants to", "You're", "用户想"), a gerund becomes the
@@ -14,15 +14,10 @@ from __future__ import annotations
 import re
 
 from skill2app.converter.analyzers.document import own_range, prose_lines
-from skill2app.converter.analyzers.text import (
-    has_cjk,
-    quoted_only,
-    strip_markdown,
-    unique,
-    use_when_phrases,
-)
+from skill2app.converter.analyzers.text import has_cjk, strip_markdown, unique
 from skill2app.converter.analyzers.triggers import clean, is_negative
 from skill2app.converter.analyzers.verbs import imperative, names_an_action
+from skill2app.converter.analyzers.when_clauses import quoted_only, use_when_phrases
 from skill2app.converter.inventory.markdown import WHEN_TITLES
 from skill2app.converter.inventory.skill import SkillDoc
 

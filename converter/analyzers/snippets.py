@@ -31,10 +31,10 @@ from skill2app.converter.analyzers.text import (
     snake,
     step_name,
     unique,
-    use_when_phrases,
 )
 from skill2app.converter.analyzers.triggers import is_negative, title_text
 from skill2app.converter.analyzers.verbs import imperative
+from skill2app.converter.analyzers.when_clauses import use_when_phrases
 from skill2app.converter.plan.model import CodeStep, Input, Pipeline, Sample, Written
 
 if TYPE_CHECKING:

@@ -44,7 +44,6 @@ from skill2app.converter.analyzers.asking import (
     in_its_domain,
 )
 from skill2app.converter.analyzers.text import (
-    VERB_STEMS,
     capital,
     first_sentence,
     humanize,
@@ -60,6 +59,7 @@ from skill2app.converter.analyzers.verbs import (
     variants,
     zh_verb_of,
 )
+from skill2app.converter.analyzers.when_clauses import VERB_STEMS
 from skill2app.converter.analyzers.writing import CJK, has_cjk, has_kana
 
 MIN_TRIGGERS = 5

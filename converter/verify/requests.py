@@ -2,7 +2,7 @@
 
 The requests are the ones the skill's documents quote as what a user says ("users say
 'merge these PDFs'": ``triggers.quoted_requests``) and the situations its description names
-("Use when the user wants to fill a PDF form": ``text.use_when_phrases``).  Each is routed
+("Use when the user wants to fill a PDF form": ``when_clauses.use_when_phrases``).  Each is routed
 with the embedded router against the plan's pipelines, as ``app-run`` would route it.  The
 routing self-test (``routes.py``) asks whether a plan's own phrases reach their pipelines;
 this asks the converse, with phrases the plan's author did not write: held-out requests.
@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.analyzers.documentation import quoted_in, section_owner
-from skill2app.converter.analyzers.text import has_cjk, use_when_phrases
+from skill2app.converter.analyzers.text import has_cjk
 from skill2app.converter.analyzers.triggers import clean
 from skill2app.converter.analyzers.verbs import names_an_action
+from skill2app.converter.analyzers.when_clauses import use_when_phrases
 from skill2app.runtime.errors import AppRunError
 
 if TYPE_CHECKING:
