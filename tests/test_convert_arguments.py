@@ -1120,7 +1120,35 @@ def test_a_flag_table_with_escaped_bars_and_a_ratio_shown_as_16_9(tmp_path: Path
     assert inputs["ar"].type == "string"
 
 
-def test_a_documented_output_format_is_kept(tmp_path: Path) -> None:
+def test_a_table_flag_that_a_hand_rolled_parser_reads_by_key_is_the_programs(
+    tmp_path: Path,
+) -> None:
+    """full-page-screenshot (round 41): `| --css | Custom CSS ... |` was no flag of the
+    script, whose parser stores every `--key` in `flags` and reads `flags.css`: the flag is
+    spelled nowhere, and the table's section runs no program.  A host's plan passing it was
+    refused; a name the program never reads is still no flag of it."""
+    skill = write_tree(
+        tmp_path / "shot",
+        {
+            "SKILL.md": "---\nname: shot\ndescription: Take screenshots.\n---\n# Shot\n\n"
+            "## Usage\n\n```bash\nnode scripts/shot.mjs --url https://x.org out.png --width 800\n"
+            "```\n\n## Parameters\n\n| Parameter | Description | Default |\n|---|---|---|\n"
+            "| `--width` | Viewport width | 1200 |\n| `--css` | Custom CSS to inject | — |\n"
+            "| `--scale` | Not read by the program | 1 |\n",
+            "scripts/shot.mjs": "const args = process.argv.slice(2);\nconst flags = {};\n"
+            "const positional = [];\nfor (let i = 0; i < args.length; i++) {\n"
+            "  if (args[i].startsWith('--')) { flags[args[i].slice(2)] = args[++i]; }\n"
+            "  else { positional.push(args[i]); }\n}\n"
+            "const width = parseInt(flags.width || '1200', 10);\nconst css = flags.css || '';\n"
+            "const page = flags.url;\nconsole.log(width, css, page, positional[0]);\n",
+        },
+    )
+    (program,) = build_inventory(skill).programs
+    assert program.cli is not None
+    names = {p.name for p in program.cli.params}
+    assert "--css" in names
+    assert "--scale" not in names
+
     """meeting-minutes-reviewer (round 20): the feedback report's `--format markdown` was
     replaced by `--format json`, so the Markdown report was never written; a command that
     names no format still gets JSON to read."""

@@ -238,6 +238,7 @@ def _owners(programs: list[Program], option: DocOption, sources: dict[str, str])
     flag = option.arg.name
     here = [p for p in programs if any(inv.file == option.file for inv in p.invocations)]
     spelled = [p for p in here if re.search(rf"['\"`]{re.escape(flag)}\b", sources[p.path])]
+    spelled = spelled or [p for p in here if _read_by_key(flag, sources[p.path])]
     if spelled:
         return spelled
     first, last = option.scope
@@ -247,6 +248,24 @@ def _owners(programs: list[Program], option: DocOption, sources: dict[str, str])
         if any(inv.file == option.file and first <= inv.line <= last for inv in p.invocations)
     ]
     return near if len(near) == 1 else []
+
+
+# What a hand-rolled parser stores the flags in (``flags[key] = args[++i]``), then reads by
+# key: ``flags.css``, ``opts["dry-run"]``, ``args.dryRun``.
+_HOLDERS = r"(?:flags|args|argv|opts|options|params|parsed|cli|values|argMap|parsedArgs)"
+
+
+def _read_by_key(flag: str, source: str) -> bool:
+    """Whether ``source`` reads ``flag`` by its key from the object its parser fills (the
+    flag spelled nowhere: ``--css`` of ``const css = flags.css || ''``)."""
+    key = flag.lstrip("-")
+    if not re.fullmatch(r"[A-Za-z][\w-]*", key):
+        return False
+    camel = re.sub(r"-(\w)", lambda m: m.group(1).upper(), key)
+    forms = "|".join(re.escape(f) for f in dict.fromkeys([key, key.replace("-", "_"), camel]))
+    dotted = rf"\b{_HOLDERS}\s*(?:\?\.|\.)\s*(?:{forms})\b"
+    indexed = rf"\b{_HOLDERS}\s*\[\s*['\"](?:{forms})['\"]\s*\]"
+    return bool(re.search(f"{dotted}|{indexed}", source))
 
 
 # Where a flag known only from the skill's own command lines came from: a short spelling of
