@@ -1778,3 +1778,26 @@ def test_a_file_listed_per_platform_is_no_blocking_need(tmp_path: Path) -> None:
     files = {(n, r) for k, n, r in needs(tmp_path) if k == "file"}
     assert ("~/.local/share/x/consent.json", False) in files
     assert ("~/.config/x/key.json", True) in files
+
+
+def test_a_binary_shown_as_one_platforms_beside_another_only_warns(tmp_path: Path) -> None:
+    """full-page-screenshot (FRESH38, frozen facts): SKILL.md shows `sips` under "# macOS"
+    and `file` under "# Linux" to check the output, and the script calls sips only to stitch
+    tiles of a very tall page: sips blocked every screenshot on Linux.  A block that names
+    one platform only is the skill's own setting (a macOS skill's sips stays required)."""
+    script = (
+        "const { execSync } = require('child_process');\nconst tiles = [];\n"
+        "if (tiles.length > 1) {\n  execSync(`sips -g pixelWidth ${tiles[0]}`);\n}\n"
+        "execSync('ffmpeg -version');\n"
+    )
+    md = HEAD + (
+        "```bash\nnode scripts/shot.js\n```\n\n### Verify\n\n```bash\n# macOS\n"
+        "sips -g pixelWidth -g pixelHeight /tmp/s.png\n\n# Linux\nfile /tmp/s.png\n```\n"
+    )
+    write_tree(tmp_path / "both", {"SKILL.md": md, "scripts/shot.js": script})
+    binaries = {(n, r) for k, n, r in needs(tmp_path / "both") if k == "binary"}
+    assert ("sips", False) in binaries
+    assert ("ffmpeg", True) in binaries
+    only_mac = md.replace("# Linux\nfile /tmp/s.png\n", "")
+    write_tree(tmp_path / "mac", {"SKILL.md": only_mac, "scripts/shot.js": script})
+    assert ("sips", True) in {(n, r) for k, n, r in needs(tmp_path / "mac") if k == "binary"}

@@ -150,6 +150,9 @@ class Collector:
         # required by an install line; imported by the programs only where they may do without
         self.install_says: set[tuple[str, str]] = set()
         self.import_says: dict[tuple[str, str], bool] = {}  # key -> a program's import needs it
+        # binaries a document shows as one platform's, beside another's ("# macOS" over
+        # `sips ...`, "# Linux" over `file ...`): only warned of, wherever a program runs them
+        self.one_platform: set[tuple[str, str]] = set()
 
     def add(
         self,
@@ -196,7 +199,7 @@ class Collector:
         self.import_says.pop(key, None)
 
     def result(self) -> list[Requirement]:
-        for key in self.checked:
+        for key in self.checked | (self.one_platform & self.items.keys()):
             self.items[key].required = False
         for key in self.install_says:  # `pip install akshare`, but `try: import akshare`
             if key[0] == "python-package" and self.import_says.get(key) is False:
@@ -291,10 +294,40 @@ def from_commands(
         out.add("binary", name, where, required=needed)
 
 
+# A comment naming the platform the commands under it are for: "# macOS", "# On Linux:",
+# "# Windows (PowerShell)".
+_PLATFORM_COMMENT = re.compile(
+    r"^\s*#\s*(?:on\s+|for\s+)?(macOS|mac|OS X|Linux|Windows|WSL|Ubuntu|Debian)\b[^\n]{0,40}$",
+    re.I,
+)
+
+
+def platform_commands(text: str) -> set[str]:
+    """The programs a block runs under a comment naming one platform, when the block names
+    another platform too (alternatives: `sips` under "# macOS", `file` under "# Linux");
+    a block that names one platform only is the skill's own setting, not an alternative."""
+    under: dict[str, set[str]] = {}
+    platform = ""
+    for line in text.split("\n"):
+        named = _PLATFORM_COMMENT.match(line)
+        if named:
+            platform = named.group(1).lower().replace("os x", "macos").replace("mac", "macos")
+            platform = "macos" if platform.startswith("macos") else platform
+            under.setdefault(platform, set())
+        elif not line.strip():
+            platform = ""
+        elif platform and not line.lstrip().startswith("#"):
+            first = line.split()[0].rsplit("/", 1)[-1]
+            if re.fullmatch(r"[a-z][\w.+-]*", first):
+                under[platform].add(first)
+    return set().union(*under.values()) if len(under) >= 2 else set()
+
+
 def from_shell_text(text: str, first_line: int, file: str, out: Collector) -> None:
     """``$NAME`` used but never assigned in a block, and ``export NAME=...``.  SKILL.md only
     documents a variable; it is required when a program (or ``${NAME:?}``) insists on it."""
     assigned = set(_ASSIGN.findall(text))
+    out.one_platform |= {("binary", name) for name in platform_commands(text)}
     for offset, line in enumerate(text.split("\n")):
         where = f"{file}:{first_line + offset}"
         for match in re.finditer(r"\bexport\s+([A-Z][A-Z0-9_]+)=", line):
