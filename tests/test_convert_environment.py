@@ -131,3 +131,22 @@ def test_a_secret_is_never_a_literal_of_the_plan(skill: Path, tmp_path: Path) ->
     plan_file.write_text(json.dumps(plan))
     with pytest.raises(ConvertError, match="SHELF_API_TOKEN holds a secret"):
         convert(Options(skill, out=tmp_path / "app", plan=plan_file))
+
+
+def test_a_value_with_a_blank_inside_is_an_input_not_a_literal(tmp_path: Path) -> None:
+    """amazon-photos-album-download (round 41): `ALBUM_URL="https://…/share/REPLACE_WITH_SHARE_ID"
+    bun scripts/x.ts` was set as that literal, so the pipeline could only ever download the
+    placeholder album; a real literal (`ALBUM_INCLUDE=image`) stays fixed."""
+    md = (
+        "---\nname: album\ndescription: Download a shared album.\n---\n# Album\n\n```bash\n"
+        'ALBUM_URL="https://photos.example.org/share/REPLACE_WITH_SHARE_ID" \\\n'
+        "ALBUM_INCLUDE=image \\\npython3 scripts/get.py\n```\n"
+    )
+    program = "import os\nprint(os.environ['ALBUM_URL'], os.environ.get('ALBUM_INCLUDE'))\n"
+    skill = write_tree(tmp_path / "album", {"SKILL.md": md, "scripts/get.py": program})
+    (pipeline,) = analyze(build_inventory(skill)).pipelines
+    step = pipeline.steps[0]
+    assert isinstance(step, CodeStep)
+    assert {"name": "ALBUM_URL", "from": "input.album_url"} in [v.to_dict() for v in step.env]
+    assert {"name": "ALBUM_INCLUDE", "value": "image"} in [v.to_dict() for v in step.env]
+    assert ("album_url", True) in [(i.name, i.required) for i in pipeline.input]

@@ -300,8 +300,10 @@ def _of_program(stdin: Stdin | None, cwd: str, files: list[str]) -> Stdin | None
 
 
 def is_placeholder(value: str) -> bool:
-    """``<file>``, ``{input}``, ``{{x}}``, ``$FILE``, ``YOUR_KEY``, ``path/to/x``, ``...``;
-    a JSON object or array literal (``{"a": 1}``, ``[1, 2]``) is a real value."""
+    """``<file>``, ``{input}``, ``{{x}}``, ``$FILE``, ``YOUR_KEY``, ``path/to/x``, ``...``,
+    and a value with a blank to fill inside (``https://x.org/share/REPLACE_WITH_SHARE_ID``,
+    ``https://x.org/u/<id>``); a JSON object or array literal (``{"a": 1}``, ``[1, 2]``) is a
+    real value."""
     if is_json_literal(value):
         return False
     return bool(
@@ -310,7 +312,12 @@ def is_placeholder(value: str) -> bool:
         or "..." in value
         or re.fullmatch(r"[A-Z][A-Z0-9_]{2,}", value)
         or re.search(r"(^|/)path/to/|your[-_]|YOUR_|^xxx|example\.com", value)
+        or _BLANK.search(value)
     )
+
+
+# A blank left to fill inside a value: "REPLACE_WITH_SHARE_ID", "CHANGE_ME", "/share/<id>".
+_BLANK = re.compile(r"REPLACE[_-]?(?:WITH|ME|THIS)|CHANGE[_-]?ME|(?<=[/=:])<[A-Za-z_][\w-]*>")
 
 
 def is_json_literal(value: str) -> bool:
