@@ -1148,7 +1148,32 @@ def test_a_table_flag_that_a_hand_rolled_parser_reads_by_key_is_the_programs(
     names = {p.name for p in program.cli.params}
     assert "--css" in names
     assert "--scale" not in names
+    # an array's members are no keys (`args.length`, `args.filter(...)`), and the program the
+    # table's section runs keeps its flags (a reviewer's case)
+    other = write_tree(
+        tmp_path / "sum",
+        {
+            "SKILL.md": "---\nname: sum\ndescription: Summaries.\n---\n# Sum\n\n## Summarize\n\n"
+            "```bash\npython3 scripts/summarize.py notes.txt\n```\n\n| Option | Description |\n"
+            "|---|---|\n| `--length` | Summary length |\n| `--filter` | Only matching |\n\n"
+            "## Count\n\n```bash\nnode scripts/count.mjs notes.txt\n```\n",
+            "scripts/summarize.py": "import sys\nopts = {}\nit = iter(sys.argv[1:])\n"
+            "for a in it:\n    if a.startswith('-'):\n        opts[a.lstrip('-')] = next(it)\n",
+            "scripts/count.mjs": "const args = process.argv.slice(2);\nconst seen = {};\n"
+            "seen[args[0]] = 1;\nconst files = args.filter(a => !a.startsWith('-'));\n"
+            "if (args.length < 1) process.exit(2);\n",
+        },
+    )
+    flags = {
+        p.path: {x.name for x in p.cli.params if x.name.startswith("--")}
+        for p in build_inventory(other).programs
+        if p.cli is not None
+    }
+    assert flags["scripts/count.mjs"] == set()
+    assert {"--length", "--filter"} <= flags["scripts/summarize.py"]
 
+
+def test_a_documented_output_format_is_kept(tmp_path: Path) -> None:
     """meeting-minutes-reviewer (round 20): the feedback report's `--format markdown` was
     replaced by `--format json`, so the Markdown report was never written; a command that
     names no format still gets JSON to read."""

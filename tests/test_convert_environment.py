@@ -150,3 +150,11 @@ def test_a_value_with_a_blank_inside_is_an_input_not_a_literal(tmp_path: Path) -
     assert {"name": "ALBUM_URL", "from": "input.album_url"} in [v.to_dict() for v in step.env]
     assert {"name": "ALBUM_INCLUDE", "value": "image"} in [v.to_dict() for v in step.env]
     assert ("album_url", True) in [(i.name, i.required) for i in pipeline.input]
+
+
+def test_a_word_that_only_holds_replace_is_a_real_value() -> None:
+    from skill2app.converter.inventory.invocations import is_placeholder
+
+    assert not is_placeholder("mode=REPLACEMENT")
+    assert not is_placeholder("--sel=<div>")
+    assert is_placeholder("x_REPLACE_WITH_ID")

@@ -1801,3 +1801,26 @@ def test_a_binary_shown_as_one_platforms_beside_another_only_warns(tmp_path: Pat
     only_mac = md.replace("# Linux\nfile /tmp/s.png\n", "")
     write_tree(tmp_path / "mac", {"SKILL.md": only_mac, "scripts/shot.js": script})
     assert ("sips", True) in {(n, r) for k, n, r in needs(tmp_path / "mac") if k == "binary"}
+
+
+def test_a_binary_shown_for_every_platform_or_an_interpreter_stays_required(
+    tmp_path: Path,
+) -> None:
+    """A reviewer's cases: `ffmpeg` under both "# macOS" and "# Linux" is every platform's;
+    `node scripts/run.js` is the program's interpreter; "# Linux is not supported" makes the
+    block the skill's own platform, not an alternative."""
+    script = "const { execSync } = require('child_process');\nexecSync('ffmpeg -version');\n"
+    both = HEAD + (
+        "```bash\n# macOS\nffmpeg -version\nnode scripts/run.js\n\n# Linux\nffmpeg -version\n"
+        "node scripts/run.js\n```\n"
+    )
+    write_tree(tmp_path / "both", {"SKILL.md": both, "scripts/run.js": script})
+    binaries = {(n, r) for k, n, r in needs(tmp_path / "both") if k == "binary"}
+    assert {("ffmpeg", True), ("node", True)} <= binaries
+    mac = HEAD + (
+        "```bash\n# macOS (required)\nosascript -e 'x'\n\n# Linux is not supported\n"
+        "echo unsupported\n```\n"
+    )
+    script = "const { execSync } = require('child_process');\nexecSync('osascript -e 1');\n"
+    write_tree(tmp_path / "mac", {"SKILL.md": mac, "scripts/run.js": script})
+    assert ("osascript", True) in {(n, r) for k, n, r in needs(tmp_path / "mac") if k == "binary"}

@@ -987,3 +987,28 @@ def test_a_quoted_request_is_not_split_at_its_own_and() -> None:
         "what if rates and prices both rise?",
         "what happens if the supplier and the bank both fail?",
     ]
+
+
+def test_what_is_asked_of_a_given_thing_a_manner_and_a_bracket_keep_their_place() -> None:
+    """A reviewer's reads of the rules above: a request of its own asked of a given link
+    stays as it is; a manner clause ends its own item, not the list; a bracket after a name
+    or holding a note is no request; "includes" inside a sentence opens no list."""
+    assert use_when_phrases(
+        "Use when a user gives a YouTube link and asks to download the video or extract the audio."
+    ) == ["download the video", "extract the audio"]
+    assert use_when_phrases(
+        "Use when the user wants to resize images without losing quality, convert image "
+        "formats, or add watermarks."
+    ) == ["resize images without losing quality", "convert image formats", "add watermarks"]
+    assert use_when_phrases(
+        "Use when the user wants to delete a model (不支持批量删除), post notes to Xiaohongshu "
+        "(小红书) or switch the model (切换模型/换模型)."
+    ) == ["delete a model", "post notes to Xiaohongshu", "switch the model", "切换模型", "换模型"]
+    said = use_when_phrases("Each report includes the title; the author list; the DOI.")
+    assert "the author list" not in said
+
+
+def test_a_name_of_two_places_is_no_conversion_and_a_hyphenated_name_no_trigger() -> None:
+    assert more_requests(["login to portal"], "en") == []
+    assert more_requests(["back to top"], "en") == []
+    assert pick(["pdf-merge", "merge two PDFs"], set()) == ["merge two PDFs"]

@@ -79,14 +79,22 @@ def doer_request(name: str) -> list[str]:
 
 # A name that says what becomes what: "epub to markdown", "sdd to docx".
 _FORMAT_TO_FORMAT = re.compile(r"^([\w.+-]{2,15}) to ([\w.+-]{2,15})$", re.I)
+# What documents and media are turned into: one side of such a name must be one.
+FORMATS = frozenset(
+    "pdf docx doc md markdown html htm csv tsv json jsonl xlsx xls epub txt text png jpg jpeg "
+    "svg gif webp heic mp3 mp4 wav m4a ogg mov yaml yml xml latex tex pptx ppt rtf odt ods "
+    "srt vtt ics vcf zip parquet sql mermaid drawio".split()
+)
 
 
 def conversion_request(name: str) -> list[str]:
-    """A name that says what is turned into what as the request to convert it: "epub to
-    markdown" → "convert epub to markdown"; none for a name that opens with its verb
-    ("merge to PDF")."""
+    """A name that says what file type is turned into what as the request to convert it:
+    "epub to markdown" → "convert epub to markdown"; none for a name that opens with its verb
+    ("merge to PDF") or names no file type ("login to portal", "back to top")."""
     said = _FORMAT_TO_FORMAT.match(name.strip())
     if said is None or said.group(1).lower() in VERBS:
+        return []
+    if not {said.group(1).lower(), said.group(2).lower()} & FORMATS:
         return []
     return [f"convert {said.group(1)} to {said.group(2)}"]
 

@@ -337,14 +337,15 @@ def usage_request(phrase: str, examples: list[str]) -> str:
 
 def pick(candidates: list[str], taken: set[str], limit: int = MAX_TRIGGERS) -> list[str]:
     """The first ``limit`` usable candidates, without duplicates (case, spacing and final
-    punctuation aside) or phrases in ``taken`` (another pipeline's).  One English word is no
-    request ("capture", "limitations", "wrong": 62 of 3,287 triggers of the corpus were)."""
+    punctuation aside) or phrases in ``taken`` (another pipeline's).  One English word or
+    hyphenated name is no request ("capture", "limitations", "wrong": 62 of 3,287 triggers
+    of the corpus were); a word of a language written without spaces (Thai) may be one."""
     chosen: list[str] = []
     seen = set(taken)
     for candidate in candidates:
         text = clean(candidate)
         key = trigger_key(text)
-        if not has_cjk(text) and len(text.split()) < 2:
+        if re.fullmatch(r"[A-Za-z][\w-]*", text, re.A):  # a word or a name ("pdf-merge")
             continue
         if text and key not in seen and not _TEMPLATE.search(text):  # "fill in {{ x }}"
             seen.add(key)

@@ -19,7 +19,7 @@ from skill2app.converter.analyzers.text import (
     strip_markdown,
     unique,
 )
-from skill2app.converter.analyzers.verbs import VERBS
+from skill2app.converter.analyzers.verbs import VERBS, names_an_action
 from skill2app.converter.analyzers.writing import CJK, has_cjk
 
 # A clause ends at . ! ? ; (or a quote closed after it) before a space or the end ("SKILL.md"
@@ -63,7 +63,8 @@ def use_when_phrases(description: str) -> list[str]:
             continue  # "Do NOT trigger when ...": a situation the skill is not for
         groups = ("en", "list", "zh", "zhlist", "jaquoted", "ja")
         tail = next((match.group(g) for g in groups if match.group(g)), "").strip().rstrip(".。")
-        if match.group("list") and tail.endswith(";"):  # "This includes: a; b; c."
+        opens = match.group("list") and _OPENS_LIST.match(sentence)
+        if opens and tail.endswith(";"):  # "This includes: a; b; c." (not "It includes x;")
             more = _list_goes_on(clauses[at + 1 :])
             tail, skip = "; ".join([tail.rstrip(";"), *more]), at + 1 + len(more)
         asked = quoted_only(_SAYS.sub("", tail))  # 'the user says "a", "b"': a, b
@@ -78,7 +79,6 @@ def use_when_phrases(description: str) -> list[str]:
         tail = re.sub(r"\((?:\d+|[a-z])\)\s*", "", tail)  # "(1) managing ..., (2) listing"
         translated = _translations(tail)  # "switch the model (切换模型/换模型)": the Chinese
         tail = re.sub(r"\s*[(（][^()（）]*[)）]", "", tail)  # "(A, AAAA, MX)": examples, not items
-        tail = _MANNER.sub("", tail)  # "... without logging in or saving it": how, no item
         given = _GIVEN.match(tail)
         if given:  # "gives a kdocs.cn link and asks to scrape, save, 扒下来": each asked of it
             phrases.extend(_asked_of_given(given.group("what"), given.group("asks")))
@@ -101,18 +101,20 @@ _GIVEN = re.compile(
     r"(?:asks?|wants?)\s+(?:you\s+|for\s+it\s+)?to\s+(?P<asks>.+)$",
     re.I,
 )
-# How a task is to be done, at the end of a situation: "without logging in or saving it".
+# How a task is to be done, after it: "without logging in or saving it" (its "or" splits
+# nothing: ``_split_outside_quotes``).
 _MANNER = re.compile(r"\s+without\s+.*$", re.I)
 
 
 def _asked_of_given(what: str, asks: str) -> list[str]:
-    """Each verb asked of what the user gives, as a request ("scrape a kdocs.cn link"); a
-    request in Chinese or Japanese as it is said ("扒下来")."""
+    """What is asked of what the user gives: a bare verb with it ("scrape a kdocs.cn link"),
+    a request of its own as it is ("download the video"), one in Chinese or Japanese as it
+    is said ("扒下来"); how it is to be done ("without logging in") left out."""
     found = []
-    for part in (_tidy(p) for p in _split_outside_quotes(asks)):
+    for part in (_MANNER.sub("", _tidy(p)) for p in _split_outside_quotes(asks)):
         if part.lower() in VERBS:
             found.append(f"{part} {what}")
-        elif has_cjk(part) and _worth(part):
+        elif _worth(part) and (has_cjk(part) or names_an_action(part)):
             found.append(part)
     return found
 
@@ -138,19 +140,34 @@ _BRACKETED = re.compile(r"[(（]([^()（）]{2,120})[)）]")
 
 
 def _translations(tail: str) -> list[str]:
-    """The CJK requests an English tail gives in brackets, each on its own."""
-    outside = _BRACKETED.sub("", tail)
-    if len(re.findall(rf"[{CJK}]", outside)) * 3 > len(ascii_words(outside)):
-        return []  # a Chinese sentence's own brackets: examples, notes
+    """The CJK requests an English tail gives in brackets, each on its own: only after an
+    English request (a Chinese sentence's own brackets hold examples and notes), not after a
+    name ("Xiaohongshu (小红书)"), and not a note on it ("(不支持批量删除)")."""
     found = []
-    for inside in _BRACKETED.findall(tail):
-        if has_cjk(inside):
-            parts = re.split(r"\s*[/、，,;；|]\s*|\s+or\s+|或者?", inside)
-            found += [p.strip() for p in parts if has_cjk(p) and _worth(p.strip())]
+    for bracket in _BRACKETED.finditer(tail):
+        before = tail[max(0, bracket.start() - 60) : bracket.start()]
+        item = re.split(r"[,;，；、]|\bor\b", before)[-1].strip()
+        words = item.split()
+        if has_cjk(item) or len(words) < 2 or not has_cjk(bracket.group(1)):
+            continue
+        if words[-1][:1].isupper():  # "Xiaohongshu (小红书)": the name said in Chinese
+            continue
+        parts = re.split(r"\s*[/、，,;；|]\s*|\s+or\s+|或者?", bracket.group(1))
+        found += [
+            part
+            for part in (p.strip() for p in parts)
+            if has_cjk(part) and _worth(part) and not _NOTE.match(part)
+        ]
     return found
 
 
+# What a bracket says about an item, not a request for it: "不支持…", "需要登录", "例如…".
+_NOTE = re.compile(r"^(?:不|没有|无需|需要|须|必须|仅|只|支持|例如|比如|如|即|包括|含|注)")
+
+
 MAX_LIST_CLAUSES = 12  # clauses after "This includes: ...;" read as more of its items
+# A clause that opens with what the skill covers: "This includes:", "Includes:", "Supports:".
+_OPENS_LIST = re.compile(r"^\s*(?:this (?:skill )?(?:includes|covers)|includes|supports)\s*:", re.I)
 
 
 def _list_goes_on(after: list[str]) -> list[str]:
@@ -360,8 +377,12 @@ _QUOTED_SPAN = re.compile(
 )
 
 
+# A manner clause up to the next item: "without logging in or saving the document".
+_MANNER_SPAN = re.compile(r"\bwithout\s[^,;，；\x00]{1,200}", re.I)
+
+
 def _split_outside_quotes(tail: str) -> list[str]:
-    """``_LIST_SPLIT``'s parts of ``tail``, never inside a quoted span."""
+    """``_LIST_SPLIT``'s parts of ``tail``, never inside a quoted span or a manner clause."""
     spans: list[str] = []
 
     def hide(match: re.Match[str]) -> str:
@@ -369,6 +390,7 @@ def _split_outside_quotes(tail: str) -> list[str]:
         return f"\x00{len(spans) - 1}\x00"
 
     masked = _QUOTED_SPAN.sub(hide, tail.replace("\x00", ""))
+    masked = _MANNER_SPAN.sub(hide, masked)  # "without logging in or saving it" is one
     return [
         re.sub("\x00(\\d+)\x00", lambda m: spans[int(m.group(1))], part)
         for part in _LIST_SPLIT.split(masked)

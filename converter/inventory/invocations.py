@@ -317,7 +317,10 @@ def is_placeholder(value: str) -> bool:
 
 
 # A blank left to fill inside a value: "REPLACE_WITH_SHARE_ID", "CHANGE_ME", "/share/<id>".
-_BLANK = re.compile(r"REPLACE[_-]?(?:WITH|ME|THIS)|CHANGE[_-]?ME|(?<=[/=:])<[A-Za-z_][\w-]*>")
+_BLANK = re.compile(
+    r"(?<![A-Za-z0-9])(?:REPLACE[_-]?(?:WITH[_A-Z0-9]*|ME|THIS)|CHANGE[_-]?ME)(?![A-Za-z0-9])"
+    r"|(?<=/)<[A-Za-z_][\w-]*>"
+)
 
 
 def is_json_literal(value: str) -> bool:

@@ -303,24 +303,40 @@ _PLATFORM_COMMENT = re.compile(
 
 
 def platform_commands(text: str) -> set[str]:
-    """The programs a block runs under a comment naming one platform, when the block names
-    another platform too (alternatives: `sips` under "# macOS", `file` under "# Linux");
-    a block that names one platform only is the skill's own setting, not an alternative."""
+    """The programs a block runs under one platform's comment only, when the block shows
+    another platform's commands too (alternatives: `sips` under "# macOS", `file` under
+    "# Linux"); a program shown under both (`ffmpeg`), an interpreter (`node x.js`) and a
+    block that names one platform only, or says another is not supported, are none."""
     under: dict[str, set[str]] = {}
     platform = ""
     for line in text.split("\n"):
         named = _PLATFORM_COMMENT.match(line)
         if named:
-            platform = named.group(1).lower().replace("os x", "macos").replace("mac", "macos")
-            platform = "macos" if platform.startswith("macos") else platform
+            if _UNSUPPORTED.search(line):
+                return set()  # "# Linux is not supported": the skill's own platform
+            platform = named.group(1).lower()
+            platform = "macos" if platform in ("mac", "macos", "os x") else platform
             under.setdefault(platform, set())
         elif not line.strip():
             platform = ""
         elif platform and not line.lstrip().startswith("#"):
             first = line.split()[0].rsplit("/", 1)[-1]
-            if re.fullmatch(r"[a-z][\w.+-]*", first):
+            if re.fullmatch(r"[a-z][\w.+-]*", first) and first not in _INTERPRETERS:
                 under[platform].add(first)
-    return set().union(*under.values()) if len(under) >= 2 else set()
+    if len(under) < 2:
+        return set()
+    return {
+        name
+        for names in under.values()
+        for name in names
+        if sum(name in other for other in under.values()) == 1
+    }
+
+
+_UNSUPPORTED = re.compile(r"not supported|unsupported|not available|n/a\b", re.I)
+_INTERPRETERS = frozenset(
+    "python python3 node bun deno bash sh zsh uv uvx npx pnpm npm ruby perl pwsh".split()
+)
 
 
 def from_shell_text(text: str, first_line: int, file: str, out: Collector) -> None:

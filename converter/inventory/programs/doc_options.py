@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from skill2app.converter.inventory.markdown import Section
 from skill2app.converter.inventory.programs.interface import (
@@ -238,7 +239,6 @@ def _owners(programs: list[Program], option: DocOption, sources: dict[str, str])
     flag = option.arg.name
     here = [p for p in programs if any(inv.file == option.file for inv in p.invocations)]
     spelled = [p for p in here if re.search(rf"['\"`]{re.escape(flag)}\b", sources[p.path])]
-    spelled = spelled or [p for p in here if _read_by_key(flag, sources[p.path])]
     if spelled:
         return spelled
     first, last = option.scope
@@ -247,25 +247,49 @@ def _owners(programs: list[Program], option: DocOption, sources: dict[str, str])
         for p in here
         if any(inv.file == option.file and first <= inv.line <= last for inv in p.invocations)
     ]
-    return near if len(near) == 1 else []
+    if len(near) == 1:
+        return near
+    # else the one program here whose hand-rolled parser reads the flag by its key
+    keyed = [p for p in here if _key_forms(flag) & keys_read(sources[p.path])]
+    return keyed if len(keyed) == 1 else []
 
 
-# What a hand-rolled parser stores the flags in (``flags[key] = args[++i]``), then reads by
-# key: ``flags.css``, ``opts["dry-run"]``, ``args.dryRun``.
-_HOLDERS = r"(?:flags|args|argv|opts|options|params|parsed|cli|values|argMap|parsedArgs)"
+# What a hand-rolled parser stores the flags in, filled by key (``flags[key] = args[++i]``,
+# ``opts[name] = true``), then reads by key: ``flags.css``, ``opts["dry-run"]``.
+_FILLED = re.compile(
+    r"\b([A-Za-z_$][\w$]{0,40})\s*\[(?:[^\[\]\n]|\[[^\[\]\n]{0,40}\]){1,80}\]\s*=[^=]"
+)
+# A member of every array or object, never a flag: `args.length`, `args.filter(...)`.
+_MEMBERS = frozenset(
+    "length filter map slice includes indexOf push forEach join find some every reduce concat "
+    "splice shift pop keys values entries toString hasOwnProperty constructor prototype size "
+    "get set has delete".split()
+)
+MAX_SOURCE = 2_000_000  # characters of a program read for the keys its parser's object gives
 
 
-def _read_by_key(flag: str, source: str) -> bool:
-    """Whether ``source`` reads ``flag`` by its key from the object its parser fills (the
-    flag spelled nowhere: ``--css`` of ``const css = flags.css || ''``)."""
+@cache
+def keys_read(source: str) -> frozenset[str]:
+    """The keys a program reads from the objects its parser fills by key (``flags.css``,
+    ``flags['dry-run']``), read once per program: not a method call, nor an array's member."""
+    source = source[:MAX_SOURCE]
+    holders = {m.group(1) for m in _FILLED.finditer(source)}
+    if not holders:
+        return frozenset()
+    names = "|".join(re.escape(h) for h in sorted(holders))
+    read = re.compile(
+        rf"\b(?:{names})\s*(?:\?\.|\.)\s*([A-Za-z_$][\w$]*)\b(?!\s*\()"
+        rf"|\b(?:{names})\s*\[\s*['\"]([\w-]+)['\"]\s*\]"
+    )
+    keys = {m.group(1) or m.group(2) for m in read.finditer(source)}
+    return frozenset(keys - _MEMBERS)
+
+
+def _key_forms(flag: str) -> set[str]:
+    """``--dry-run`` as a parser's key may spell it: dry-run, dry_run, dryRun."""
     key = flag.lstrip("-")
-    if not re.fullmatch(r"[A-Za-z][\w-]*", key):
-        return False
     camel = re.sub(r"-(\w)", lambda m: m.group(1).upper(), key)
-    forms = "|".join(re.escape(f) for f in dict.fromkeys([key, key.replace("-", "_"), camel]))
-    dotted = rf"\b{_HOLDERS}\s*(?:\?\.|\.)\s*(?:{forms})\b"
-    indexed = rf"\b{_HOLDERS}\s*\[\s*['\"](?:{forms})['\"]\s*\]"
-    return bool(re.search(f"{dotted}|{indexed}", source))
+    return {key, key.replace("-", "_"), camel}
 
 
 # Where a flag known only from the skill's own command lines came from: a short spelling of
