@@ -256,6 +256,13 @@ VERDICTS = [
         {1},
     ),
     ("errors = process(files)\nsys.exit(1 if errors else 0)\n", {1}),
+    # codex-reviewer (round 42): whether a run it started worked, unpacked with its result
+    (
+        "success, result = run_codex_review(target)\nif success:\n    sys.exit(0)\n"
+        "else:\n    print(f'レビュー失敗: {result}')\n    sys.exit(1)\n",
+        set(),
+    ),
+    ("ok, report = run_checks(files)\nsys.exit(0 if ok else 1)\n", {1}),
 ]
 
 

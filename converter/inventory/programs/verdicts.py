@@ -122,7 +122,7 @@ def _verdicts(tree: ast.Module) -> dict[int, str]:
         if value is not None:
             _conditional(value, found, done)
         if isinstance(node, ast.If) and id(node) not in elifs:
-            _chain(node, found)
+            _chain(node, found, done)
         for block in statement_blocks(node):
             _exits_before(block, found)
     return found
@@ -208,7 +208,10 @@ def _conditional(
 _OPERATION = re.compile(
     r"^_*(?:convert|download|upload|generate|create|write|send|fetch|build|export|save|"
     r"install|render|deploy|copy|move|transcribe|translate|publish|post|sync|"
-    r"backup|restore|migrate|compress|encode|resize|merge|split)(?:_|$)",
+    r"backup|restore|migrate|compress|encode|resize|merge|split)(?:_|$)"
+    # running something that is no check: `run_codex_review(...)` worked or broke (round 42:
+    # its "レビュー失敗" exit 1 was taken for a finding); `run_checks()` answers a question
+    r"|^_*run_(?!\w*(?:check|test|lint|valid|verif|audit|scan|gate|grade|diff))",
     re.I,
 )
 
@@ -224,10 +227,13 @@ def _operation_results(tree: ast.Module) -> dict[str, list[tuple[int, bool]]]:
         func = node.value.func if isinstance(node.value, ast.Call) else None
         called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
         for target in node.targets:
-            if isinstance(target, ast.Name):
-                given.setdefault(target.id, []).append(
-                    (node.lineno, bool(_OPERATION.match(called)))
-                )
+            # `success, result = run_x(...)`: the names unpacked from it too
+            names = target.elts if isinstance(target, ast.Tuple | ast.List) else [target]
+            for name in names:
+                if isinstance(name, ast.Name):
+                    given.setdefault(name.id, []).append(
+                        (node.lineno, bool(_OPERATION.match(called)))
+                    )
     return {name: sorted(lines) for name, lines in given.items()}
 
 
@@ -306,8 +312,12 @@ def _says_verdict(code: str) -> bool:
     return bool(_VERDICT.search(_IDENTIFIER.sub(words, code)))
 
 
-def _chain(node: ast.If, found: dict[int, str]) -> None:
-    """An ``if``/``elif``/``else`` chain each branch of which ends with ``sys.exit(N)``."""
+def _chain(node: ast.If, found: dict[int, str], done: dict[str, list[tuple[int, bool]]]) -> None:
+    """An ``if``/``elif``/``else`` chain each branch of which ends with ``sys.exit(N)``; not
+    one whose test is whether an operation worked (``success, result = run_review(...)``)."""
+    names = {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)}
+    if any(_last_given(done.get(name, []), node.lineno) for name in names):
+        return
     tests: list[ast.expr] = []
     endings: list[int | None] = []
     bodies: list[list[ast.stmt]] = []
