@@ -20,8 +20,8 @@ commands there offer them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 from skill2app.converter.inventory.markdown import Section
 from skill2app.converter.inventory.programs.interface import (
@@ -230,12 +230,24 @@ def _scope(sections: list[Section], line: int) -> tuple[int, int]:
 
 
 def attach(programs: list[Program], options: list[DocOption], sources: dict[str, str]) -> None:
+    keyed: dict[str, frozenset[str]] = {}  # per program, the keys its parser's object gives
+
+    def keys_of(path: str) -> frozenset[str]:
+        if path not in keyed:
+            keyed[path] = keys_read(sources[path])
+        return keyed[path]
+
     for option in options:
-        for program in _owners(programs, option, sources):
+        for program in _owners(programs, option, sources, keys_of):
             _apply(program, option)
 
 
-def _owners(programs: list[Program], option: DocOption, sources: dict[str, str]) -> list[Program]:
+def _owners(
+    programs: list[Program],
+    option: DocOption,
+    sources: dict[str, str],
+    keys_of: Callable[[str], frozenset[str]],
+) -> list[Program]:
     flag = option.arg.name
     here = [p for p in programs if any(inv.file == option.file for inv in p.invocations)]
     spelled = [p for p in here if re.search(rf"['\"`]{re.escape(flag)}\b", sources[p.path])]
@@ -250,7 +262,7 @@ def _owners(programs: list[Program], option: DocOption, sources: dict[str, str])
     if len(near) == 1:
         return near
     # else the one program here whose hand-rolled parser reads the flag by its key
-    keyed = [p for p in here if _key_forms(flag) & keys_read(sources[p.path])]
+    keyed = [p for p in here if _key_forms(flag) & keys_of(p.path)]
     return keyed if len(keyed) == 1 else []
 
 
@@ -268,10 +280,10 @@ _MEMBERS = frozenset(
 MAX_SOURCE = 2_000_000  # characters of a program read for the keys its parser's object gives
 
 
-@cache
 def keys_read(source: str) -> frozenset[str]:
     """The keys a program reads from the objects its parser fills by key (``flags.css``,
-    ``flags['dry-run']``), read once per program: not a method call, nor an array's member."""
+    ``flags['dry-run']``; ``attach`` reads each program once): not a method call, nor an
+    array's member."""
     source = source[:MAX_SOURCE]
     holders = {m.group(1) for m in _FILLED.finditer(source)}
     if not holders:

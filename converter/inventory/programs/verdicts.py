@@ -194,8 +194,7 @@ def _conditional(
     operation worked (``done``: ``success = convert_with_ai(...)``)."""
     test = ast.unparse(value.test) if isinstance(value, ast.IfExp) else ""
     if isinstance(value, ast.IfExp) and _says_verdict(test) and not _ARGUMENTS.search(test):
-        names = {n.id for n in ast.walk(value.test) if isinstance(n, ast.Name)}
-        if any(_last_given(done.get(name, []), value.lineno) for name in names):
+        if _tests_an_operation(value.test, value.lineno, done):
             return
         statuses = [_int(value.body), _int(value.orelse)]
         if 0 in statuses and all(s is not None for s in statuses):
@@ -235,6 +234,13 @@ def _operation_results(tree: ast.Module) -> dict[str, list[tuple[int, bool]]]:
                         (node.lineno, bool(_OPERATION.match(called)))
                     )
     return {name: sorted(lines) for name, lines in given.items()}
+
+
+def _tests_an_operation(test: ast.expr, line: int, done: dict[str, list[tuple[int, bool]]]) -> bool:
+    """Whether ``test`` (at ``line``) names what an operation last returned (``done``):
+    whether it worked, not what a check found."""
+    names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+    return any(_last_given(done.get(name, []), line) for name in names)
 
 
 def _last_given(assignments: list[tuple[int, bool]], line: int) -> bool:
@@ -315,8 +321,7 @@ def _says_verdict(code: str) -> bool:
 def _chain(node: ast.If, found: dict[int, str], done: dict[str, list[tuple[int, bool]]]) -> None:
     """An ``if``/``elif``/``else`` chain each branch of which ends with ``sys.exit(N)``; not
     one whose test is whether an operation worked (``success, result = run_review(...)``)."""
-    names = {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)}
-    if any(_last_given(done.get(name, []), node.lineno) for name in names):
+    if _tests_an_operation(node.test, node.lineno, done):
         return
     tests: list[ast.expr] = []
     endings: list[int | None] = []
