@@ -43,6 +43,7 @@ from skill2app.converter.analyzers.documentation import (
     section_at,
 )
 from skill2app.converter.analyzers.leaving import (
+    leave_demos,
     leave_gated,
     leave_gated_flags,
     leave_interactive,
@@ -151,6 +152,7 @@ def analyze(inventory: Inventory) -> Plan:
     )
     plan.pipelines += tool
     leave_interactive(plan, inventory)
+    leave_demos(plan, inventory)
     leave_reaching_out(plan, inventory)
     gated = gated_programs(inventory)  # read once: the method's steps may name them too
     leave_gated(plan, gated)

@@ -1,10 +1,11 @@
 """What the heuristic leaves to Skill mode, and why.
 
 A pipeline running a program that asks its questions on the terminal (a step has none to
-answer them), or one the skill runs only with the user's approval (no heuristic step stops
-for it), or one whose code reaches the workspace above the skill by a fixed path (another
-place in an APP folder), or one whose command line the steps cannot satisfy
-(``check_plan``'s error), is taken out of the plan and listed with its reason: one unusual
+answer them) or waits for a person in the browser it opens, a library's demo, or one the
+skill runs only with the user's approval (no heuristic step stops for it), or one whose
+code reaches the workspace above the skill by a fixed path (another place in an APP
+folder), or one whose command line the steps cannot satisfy (``check_plan``'s error), is
+taken out of the plan and listed with its reason: one unusual
 program never stops the conversion of the rest.  The sections of SKILL.md no pipeline
 covers are listed too, with what they are for the model (rules, examples, judgement,
 guidance).
@@ -25,26 +26,77 @@ from skill2app.converter.analyzers.text import (
 )
 from skill2app.converter.inventory.markdown import WHEN_TITLES
 from skill2app.converter.inventory.model import Inventory
+from skill2app.converter.inventory.programs.facts import Program, read_source
+from skill2app.converter.inventory.programs.interface import Param
 from skill2app.converter.plan.check import check_plan
-from skill2app.converter.plan.model import CodeStep, LlmStep, Pipeline, Plan
+from skill2app.converter.plan.model import Arg, CodeStep, Input, LlmStep, Pipeline, Plan
 from skill2app.converter.plan.model import SkillModeItem as Kept
 
 
 def leave_interactive(plan: Plan, inventory: Inventory) -> None:
     """Leave to Skill mode every pipeline running a program that asks its questions on the
-    terminal (``Program.prompts_at``): a step has none, so it would stop at the first one."""
+    terminal (``Program.prompts_at``): a step has none, so it would stop at the first one;
+    and one that waits for a person in the browser it opens (``Program.waits_at``)."""
 
     def kept(pipeline: Pipeline, path: str) -> Kept:
         program = inventory.program(path)
-        line = program.prompts_at if program is not None else 0
-        why = (
-            f"asks its questions on the terminal ({path}:{line}); "
-            "a pipeline step has none to answer them"
-        )
+        if program is not None and program.waits_at:
+            why = (
+                f"opens the user's browser and waits for it on a local port "
+                f"({path}:{program.waits_at}); a pipeline step has no one to sign in or click"
+            )
+        else:
+            line = program.prompts_at if program is not None else 0
+            why = (
+                f"asks its questions on the terminal ({path}:{line}); "
+                "a pipeline step has none to answer them"
+            )
         return Kept(_topic(pipeline, path), why, pipeline.source)
 
+    waiting = set()
+    for program in [p for p in inventory.programs if p.waits_at]:
+        escape = _no_browser_flag(program)
+        if escape is None:
+            waiting.add(program.path)
+        else:
+            _pass_always(plan, program.path, escape)
     asking = {p.path for p in inventory.programs if p.prompts_at}
-    _leave_running(plan, asking, kept)
+    _leave_running(plan, asking | waiting, kept)
+
+
+# A flag with which a program that serves a page for the browser writes it instead
+# (skill-creator's ``generate_review.py --static review.html``) or does not open one.
+_NO_BROWSER = re.compile(r"^--(?:static|no[-_]?browser|no[-_]?open|headless)$")
+
+
+def _no_browser_flag(program: Program) -> Param | None:
+    params = program.cli.params if program.cli is not None else []
+    return next((p for p in params if p.kind == "flag" and _NO_BROWSER.match(p.name)), None)
+
+
+def _pass_always(plan: Plan, path: str, escape: Param) -> None:
+    """Make every step running ``path`` pass ``escape``: a switch as a bare flag, a value
+    flag from a required input (the one the step had, or a new one named after it)."""
+    for pipeline in plan.pipelines:
+        for step in [s for s in pipeline.steps if isinstance(s, CodeStep) and s.program == path]:
+            arg = next((a for a in step.args if a.flag == escape.name), None)
+            if escape.type == "boolean":
+                if arg is not None:
+                    step.args.remove(arg)
+                step.args.append(Arg(flag=escape.name))
+                continue
+            name = arg.ref.removeprefix("input.") if arg and arg.ref.startswith("input.") else ""
+            if arg is None or not name:
+                name = escape.dest
+                if arg is not None:
+                    step.args.remove(arg)
+                step.args.append(Arg(flag=escape.name, ref=f"input.{name}"))
+            known = next((i for i in pipeline.input if i.name == name), None)
+            if known is None:
+                why = f"where {path} writes its page ({escape.name}) instead of serving it"
+                pipeline.input.append(Input(name, "string", required=True, description=why))
+            else:
+                known.required = True
 
 
 def leave_gated_flags(plan: Plan, gated: dict[tuple[str, str], str]) -> None:
@@ -76,6 +128,56 @@ def leave_gated_flags(plan: Plan, gated: dict[tuple[str, str], str]) -> None:
                 plan.skill_mode.append(Kept(topic, why, where))
             if pipeline not in plan.pipelines:
                 break
+
+
+def leave_demos(plan: Plan, inventory: Inventory) -> None:
+    """Leave to Skill mode every pipeline running a Python library the skill's own code
+    imports (a block of a document: ``from figure_export import save_publication_figure``)
+    and that takes nothing from its command line, stdin or environment: run alone, its
+    ``__main__`` block is the author's demo (``example_figure.pdf`` written into the caller's
+    folder), the same on every request."""
+    imported = {
+        program.path: where
+        for program in inventory.programs
+        if program.language == "python" and _takes_nothing(inventory, program)
+        if (where := _imported_at(inventory, program.path))
+    }
+
+    def kept(pipeline: Pipeline, path: str) -> Kept:
+        why = (
+            f"a library the skill's code imports ({imported[path]}); run alone it runs its own "
+            "demo and takes no input"
+        )
+        return Kept(_topic(pipeline, path), why, imported[path])
+
+    _leave_running(plan, set(imported), kept)
+
+
+# What a program reads from whoever runs it, besides a parser's flags.
+_READS_CALLER = re.compile(
+    r"\bsys\.(?:argv|stdin)\b|\binput\(|\bos\.environ\b|\bgetenv\(|\bfileinput\b|\bgetopt\b"
+)
+
+
+def _takes_nothing(inventory: Inventory, program: Program) -> bool:
+    cli = program.cli
+    if cli is not None and (cli.params or cli.subcommands):
+        return False
+    return not _READS_CALLER.search(read_source(inventory.root / program.path))
+
+
+def _imported_at(inventory: Inventory, path: str) -> str:
+    """Where a Python block of a document imports the module ``path`` is ("file:line")."""
+    module = re.escape(path.rsplit("/", 1)[-1].removesuffix(".py"))
+    imports = re.compile(
+        rf"^\s*(?:from\s+(?:[\w.]+\.)?{module}\s+import\b|import\s+{module}\b)", re.M
+    )
+    for doc in inventory.documents:
+        for block in doc.code_blocks:
+            if block.language in ("python", "py", "") and (found := imports.search(block.text)):
+                line = block.line + 1 + block.text.count("\n", 0, found.start())
+                return f"{doc.path}:{line}"
+    return ""
 
 
 def leave_reaching_out(plan: Plan, inventory: Inventory) -> None:

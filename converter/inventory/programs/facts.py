@@ -37,6 +37,7 @@ class Program:
     verdicts: dict[int, str] = field(default_factory=dict)  # statuses its code gives as answers
     prompts_at: int = 0  # the line of its first question on the terminal (``terminal_prompt``)
     asks_at: int = 0  # a Python program's first input() call, maybe in a branch (``read_prompts``)
+    waits_at: int = 0  # where it serves the browser it opens, awaiting a person (``browser``)
     installs: set[str] = field(default_factory=set)  # the tools it installs (``installed_by``)
     # places above the skill's folder its code names by a fixed path (``imports.reaches_out``)
     reaches_out: list[tuple[str, int]] = field(default_factory=list)
@@ -70,6 +71,8 @@ class Program:
             data["installs"] = sorted(self.installs)
         if self.prompts_at:  # it asks its questions on the terminal
             data["prompts_at"] = f"{self.path}:{self.prompts_at}"
+        if self.waits_at:  # it waits for a person in the browser it opens
+            data["waits_at"] = f"{self.path}:{self.waits_at}"
         if self.asks_at:  # it may ask on the terminal (a branch of it does)
             data["asks_at"] = f"{self.path}:{self.asks_at}"
         if self.reaches_out:  # it reads or writes the host's folders above the skill

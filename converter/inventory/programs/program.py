@@ -19,6 +19,7 @@ from skill2app.converter.inventory.invocations import (
     order_key,
     program_of,
 )
+from skill2app.converter.inventory.programs.browser import waits_for_browser
 from skill2app.converter.inventory.programs.documented import apply_usage, usage_of
 from skill2app.converter.inventory.programs.facts import Program, read_source
 from skill2app.converter.inventory.programs.interactive import read_prompts
@@ -111,6 +112,7 @@ def describe(
         program.cli, dispatch = scan_node(source)
         program.insists = insisted(source)
         program.doc = leading_comment(source, "//")
+    program.waits_at = waits_for_browser(source)
     program.doc = (program.doc or _usage_line(source)).strip()[:2000]
     program.installs = installed_by(rel, program.doc)
     program.exit_notes = "\n".join(_EXIT_COMMENT.findall(source)[:MAX_EXIT_NOTES])

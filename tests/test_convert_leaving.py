@@ -1,0 +1,136 @@
+"""Programs the heuristic leaves to Skill mode because no pipeline step can run them as a
+user's task: a sign-in helper that waits for a person in the browser it opens
+(controlling-spotify's ``get-refresh-token.js``, round 42), and a library the skill's code
+imports whose own run is a demo (academic-scientific-visualization's ``figure_export.py``,
+round 42).  Each with the case that must stay a pipeline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import write_tree
+
+from skill2app.converter.analyzers.heuristic import analyze
+from skill2app.converter.inventory.model import build_inventory
+from skill2app.converter.inventory.programs.browser import waits_for_browser
+from skill2app.converter.plan.model import CodeStep
+
+OAUTH_JS = """const http = require('http');
+const { exec } = require('child_process');
+const clientId = process.argv[2];
+function openBrowser(url) { exec(`xdg-open "${url}"`); }
+// server.listen(8888) below waits for the redirect
+const server = http.createServer((req, res) => { res.end('ok'); server.close(); });
+server.listen(8888, () => openBrowser('https://accounts.example.com/authorize'));
+"""
+
+
+def _running(plan, program: str) -> list[str]:
+    return [
+        pipeline.name
+        for pipeline in plan.pipelines
+        for step in pipeline.steps
+        if isinstance(step, CodeStep) and step.program == program
+    ]
+
+
+@pytest.mark.parametrize(
+    ("source", "line"),
+    [
+        (OAUTH_JS, 6),  # the comment on line 5 is not where it serves
+        ("import webbrowser\nfrom http.server import HTTPServer\n"
+         "s = HTTPServer(('127.0.0.1', 0), H)\nwebbrowser.open(url)\ns.serve_forever()\n", 3),
+        ("import http from 'http';\nhttp.createServer(h).listen(3000);\n", 0),  # serves only
+        ("import webbrowser\nwebbrowser.open('https://example.com/docs')\n", 0),  # opens only
+    ],
+)  # fmt: skip
+def test_where_a_program_waits_for_the_browser_it_opens(source: str, line: int) -> None:
+    assert waits_for_browser(source) == line
+
+
+def test_a_sign_in_helper_waiting_for_the_browser_is_left_to_skill_mode(tmp_path: Path) -> None:
+    skill = write_tree(
+        tmp_path / "spotify",
+        {
+            "SKILL.md": "---\nname: spotify\ndescription: Control Spotify.\n---\n## Setup\n\n"
+            "Get a refresh token:\n\n```bash\nnode scripts/get-token.js YOUR_ID YOUR_SECRET\n```\n",
+            "scripts/get-token.js": OAUTH_JS,
+        },
+    )
+    plan = analyze(build_inventory(skill))
+    assert _running(plan, "scripts/get-token.js") == []
+    [item] = [k for k in plan.skill_mode if k.topic == "scripts/get-token.js"]
+    assert "browser" in item.reason and "scripts/get-token.js:6" in item.reason
+
+
+def test_a_viewer_that_can_write_its_page_always_writes_it(tmp_path: Path) -> None:
+    """skill-creator's generate_review.py serves for the browser unless ``--static FILE``:
+    its pipelines pass --static from a required input instead of waiting for ever."""
+    viewer = (
+        "import argparse, webbrowser\nfrom http.server import HTTPServer\n"
+        "p = argparse.ArgumentParser()\np.add_argument('workspace')\n"
+        "p.add_argument('--static', default=None)\na = p.parse_args()\n"
+        "if a.static:\n    open(a.static, 'w').write('<html/>')\n    raise SystemExit(0)\n"
+        "s = HTTPServer(('127.0.0.1', 0), None)\nwebbrowser.open('http://127.0.0.1')\n"
+        "s.serve_forever()\n"
+    )
+    skill = write_tree(
+        tmp_path / "review",
+        {
+            "SKILL.md": "---\nname: review\ndescription: Review eval results.\n---\n"
+            "## Show the results\n\n```bash\npython scripts/viewer.py workspace/\n```\n",
+            "scripts/viewer.py": viewer,
+        },
+    )
+    plan = analyze(build_inventory(skill))
+    [name] = _running(plan, "scripts/viewer.py")
+    pipeline = next(p for p in plan.pipelines if p.name == name)
+    step = next(s for s in pipeline.steps if isinstance(s, CodeStep))
+    [arg] = [a for a in step.args if a.flag == "--static"]
+    [given] = [i for i in pipeline.input if f"input.{i.name}" == arg.ref]
+    assert given.required
+
+
+LIBRARY = (
+    "import matplotlib.pyplot as plt\n\n"
+    "def save_publication_figure(fig, name, formats=('pdf',)):\n"
+    "    for f in formats:\n        fig.savefig(f'{name}.{f}')\n\n"
+    "if __name__ == '__main__':\n    # Example usage\n"
+    "    fig, ax = plt.subplots()\n    save_publication_figure(fig, 'example_figure')\n"
+)
+
+
+def test_a_library_the_skill_imports_is_no_pipeline_of_its_demo(tmp_path: Path) -> None:
+    skill = write_tree(
+        tmp_path / "figures",
+        {
+            "SKILL.md": "---\nname: figures\ndescription: Publication figures.\n---\n"
+            "## Export\n\nRun `python scripts/figure_export.py` to see an example, and in your "
+            "code:\n\n```python\nfrom figure_export import save_publication_figure\n"
+            "save_publication_figure(fig, 'fig1')\n```\n",
+            "scripts/figure_export.py": LIBRARY,
+        },
+    )
+    plan = analyze(build_inventory(skill))
+    assert _running(plan, "scripts/figure_export.py") == []
+    [item] = [k for k in plan.skill_mode if k.topic == "scripts/figure_export.py"]
+    assert "SKILL.md:10" in item.reason and "demo" in item.reason
+
+
+def test_an_imported_module_that_reads_its_command_line_stays_a_pipeline(tmp_path: Path) -> None:
+    tool = (
+        "import sys\n\ndef convert(path):\n    return path.upper()\n\n"
+        "if __name__ == '__main__':\n    print(convert(sys.argv[1]))\n"
+    )
+    skill = write_tree(
+        tmp_path / "conv",
+        {
+            "SKILL.md": "---\nname: conv\ndescription: Convert names.\n---\n## Convert\n\n"
+            "```bash\npython scripts/conv.py notes.txt\n```\n\nor in Python:\n\n"
+            "```python\nfrom conv import convert\n```\n",
+            "scripts/conv.py": tool,
+        },
+    )
+    plan = analyze(build_inventory(skill))
+    assert _running(plan, "scripts/conv.py")
