@@ -607,6 +607,92 @@ def test_one_parser_per_subcommand_picked_by_hand() -> None:
     assert command.subcommands["halt"].flag("--window").type == "integer"
 
 
+def test_a_message_or_a_flags_fallback_is_no_requirement(tmp_path: Path) -> None:
+    """FRESH40/41: build-pdf.sh's `log_error "... Please specify which one:"` required the
+    binary `one`; wp-discovery.js's `if (!args.apiKey) { args.apiKey = process.env.WP_API_KEY;
+    }` (a flag's fallback) and `if (... && process.env.WP_AUTH_HEADER) { ...push(process.env.
+    WP_AUTH_HEADER) }` blocked every run without those variables."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: t\ndescription: T.\n---\n# T\n\n"
+            "```bash\nbash scripts/build.sh\nnode scripts/wp.js --base-url https://x.org\n```\n",
+            "scripts/build.sh": 'err() { echo "$1" >&2; }\nerr "Please specify which one:"\n'
+            "if ! command -v pandoc >/dev/null; then exit 1; fi\npandoc -o a.pdf a.md\n",
+            "scripts/wp.js": "const args = {headers: []};\n"
+            "if (!args.apiKey) {\n  args.apiKey = process.env.WP_API_KEY;\n}\n"
+            "if (args.headers.length === 0 && process.env.WP_AUTH) {\n"
+            "  args.headers.push(process.env.WP_AUTH);\n}\nconst need = process.env.WP_NEED;\n",
+        },
+    )
+    found = {(r.kind, r.name): r.required for r in build_inventory(tmp_path).requirements}
+    assert ("binary", "one") not in found and found[("binary", "pandoc")]
+    assert not found[("env", "WP_API_KEY")] and not found[("env", "WP_AUTH")]
+    assert found[("env", "WP_NEED")]
+
+
+def test_a_dispatcher_takes_the_parsers_of_the_modules_it_runs(tmp_path: Path) -> None:
+    """openclaw's cli.py (FRESH40): `choices=list(SUBCOMMANDS)` and a REMAINDER, then
+    `SUBCOMMANDS[word].main(rest)` over imported modules: its 27 documented flags were 2."""
+    module = (
+        "import argparse, sys\ndef main(argv=None):\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('left')\n    p.add_argument('--json', action='store_true')\n"
+        "    return p.parse_args(argv)\nif __name__ == '__main__':\n    sys.exit(main())\n"
+    )
+    dispatcher = (
+        "import argparse\nimport compare\nimport audit\n"
+        "SUBCOMMANDS = {'audit': audit, 'compare': compare, 'diff': compare}\n"
+        "p = argparse.ArgumentParser()\np.add_argument('command', choices=list(SUBCOMMANDS))\n"
+        "p.add_argument('args', nargs=argparse.REMAINDER)\na = p.parse_args()\n"
+        "SUBCOMMANDS[a.command].main(a.args)\n"
+    )
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: t\ndescription: T.\n---\n# T\n\n```bash\n"
+            "python3 scripts/cli.py diff a.json --json\npython3 scripts/cli.py audit x\n```\n",
+            "scripts/cli.py": dispatcher,
+            "scripts/compare.py": module,
+            "scripts/audit.py": module.replace("'left'", "'config'").replace(
+                "    return p.parse_args(argv)\n",
+                "    p.parse_args(argv)\n    return 1 if errors else 0\n",
+            ),
+        },
+    )
+    cli = build_inventory(tmp_path).program("scripts/cli.py").cli
+    assert cli is not None and cli.params == []
+    assert sorted(cli.subcommands) == ["audit", "diff"]  # compare: diff's alias, not shown
+    assert cli.subcommands["diff"].flag("--json").type == "boolean"
+    assert [p.name for p in cli.subcommands["audit"].positionals()] == ["config"]
+    # audit.py's exit 1 (errors found) is an answer of `cli.py audit` too, not of `cli.py diff`
+    assert set(cli.subcommands["audit"].verdicts) == {1} and not cli.subcommands["diff"].verdicts
+
+
+def test_subcommands_made_by_a_factory_and_in_a_loop() -> None:
+    """github-issue's polling_adapter.py (FRESH41): `def command(name): return
+    sub.add_parser(name)`, some in `for name in ("verdict", "change-targets"):`; none of its
+    18 subcommands nor their flags were read."""
+    source = (
+        "import argparse\ndef build():\n    parser = argparse.ArgumentParser()\n"
+        "    sub = parser.add_subparsers(dest='command', required=True)\n"
+        "    def command(name):\n        return sub.add_parser(name)\n"
+        "    p = command('state-root'); p.add_argument('--name-with-owner', required=True)\n"
+        "    for name in ('verdict', 'change-targets'):\n"
+        "        p = command(name); p.add_argument('--body-file', required=True)\n"
+        "    p = command('claim-lock'); p.add_argument('number')\n"
+        "    p.add_argument('--owner-pid', required=True, type=int)\n"
+        "    return parser\nbuild().parse_args()\n"
+    )
+    command, _doc = extract_python_cli(source)
+    assert command is not None
+    assert sorted(command.subcommands) == ["change-targets", "claim-lock", "state-root", "verdict"]
+    for word in ("verdict", "change-targets"):
+        assert command.subcommands[word].flag("--body-file").required
+    lock = command.subcommands["claim-lock"]
+    assert [p.name for p in lock.params] == ["number", "--owner-pid"]
+    assert lock.flag("--owner-pid").type == "integer"
+
+
 def test_one_renamed_parser_is_the_program_not_a_subcommand() -> None:
     """Review of the change above: `prog="weekly report"` in a program that also keys a
     table by "report" is the program's own parser; it takes two to make a dispatch, and an

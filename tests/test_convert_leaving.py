@@ -134,3 +134,37 @@ def test_an_imported_module_that_reads_its_command_line_stays_a_pipeline(tmp_pat
     )
     plan = analyze(build_inventory(skill))
     assert _running(plan, "scripts/conv.py")
+
+
+def _adapter_skill(tmp_path: Path, in_skill_md: list[str]) -> Path:
+    words = [f"step{i}" for i in range(9)]
+    adapter = "import argparse\np = argparse.ArgumentParser()\nsub = p.add_subparsers(dest='c')\n"
+    adapter += "".join(f"s = sub.add_parser('{w}')\ns.add_argument('--root')\n" for w in words)
+    adapter += "p.parse_args()\n"
+    internals = "".join(f"```bash\npython3 scripts/adapter.py {w} --root R\n```\n" for w in words)
+    shown = "".join(f"```bash\npython3 scripts/adapter.py {w} --root R\n```\n" for w in in_skill_md)
+    return write_tree(
+        tmp_path / "loop",
+        {
+            "SKILL.md": "---\nname: loop\ndescription: Run the issue loop.\n---\n# Loop\n\n"
+            f"## Tick\n\nSee [internals](references/internals.md).\n\n{shown}",
+            "references/internals.md": f"# Internals\n\n{internals}",
+            "scripts/adapter.py": adapter,
+        },
+    )
+
+
+def test_many_subcommands_only_the_references_run_are_a_workflows_steps(tmp_path: Path) -> None:
+    """github-issue's polling_adapter.py (FRESH41): 18 subcommands, each shown only in
+    references/*.md as a step of the polling loop; 13 wrapper pipelines of state plumbing
+    (`claim-lock`, `kill-files`) came out of the heuristic."""
+    plan = analyze(build_inventory(_adapter_skill(tmp_path, [])))
+    assert _running(plan, "scripts/adapter.py") == []
+    kept = [k for k in plan.skill_mode if k.topic.startswith("scripts/adapter.py ")]
+    assert len(kept) == 9 and all("steps of a workflow" in k.reason for k in kept)
+
+
+def test_of_many_subcommands_those_skill_md_runs_are_pipelines(tmp_path: Path) -> None:
+    plan = analyze(build_inventory(_adapter_skill(tmp_path / "b", ["step3", "step5"])))
+    assert len(_running(plan, "scripts/adapter.py")) == 2
+    assert any(k.topic == "scripts/adapter.py step0" for k in plan.skill_mode)

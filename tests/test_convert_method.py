@@ -944,6 +944,48 @@ def test_a_flag_the_skill_adds_only_after_approval_is_never_passed(tmp_path: Pat
     assert any(k.topic == "scripts/cleaner.py --apply" for k in plan.skill_mode)
 
 
+DRIVE_JS = """const args = process.argv.slice(2);
+function get(name) { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; }
+const action = get('--action');
+const confirmDelete = args.includes('--confirm-delete');
+const folder = get('--folder-token');
+const token = get('--file-token');
+const out = get('--output-path');
+if (action === 'list') console.log(JSON.stringify({items: [], folder}));
+else if (action === 'download') console.log(JSON.stringify({token, out}));
+else if (action === 'delete')
+  console.log(JSON.stringify(confirmDelete ? {deleted: token} : {error: 'confirmation_required'}));
+"""
+
+
+def test_commands_listed_under_bold_labels_and_a_flag_added_once_confirmed(
+    tmp_path: Path,
+) -> None:
+    """feishu-drive (FRESH41): its actions are set out as "- **列出文件夹内容**" above each
+    block, no heading each: the pipelines were described "List", "Download" with English
+    triggers in a Chinese skill; and "得到明确口头确认后，再追加 `--confirm-delete`" names no
+    program (drive.js and its twin drive.mjs have the flag): the delete pipeline passed it
+    from an input."""
+    skill = "---\nname: drive\ndescription: 访问飞书云盘。\n---\n# drive\n\n## 命令\n\n"
+    skill += "- **列出文件夹内容**\n\n```bash\nnode ./drive.js --action list --folder-token T\n"
+    skill += "```\n\n"
+    skill += "- **下载文件**\n\n保存到本地：\n\n```bash\nnode ./drive.js --action download "
+    skill += "--file-token F --output-path a.docx\n```\n\n- **删除文件（异步任务）**\n\n"
+    skill += "须先查看文件信息，向用户展示并得到**明确口头确认**后，"
+    skill += "再追加 `--confirm-delete` 执行删除。\n\n"
+    skill += "```bash\nnode ./drive.js --action delete --file-token F --confirm-delete\n```\n"
+    root = write_tree(tmp_path, {"SKILL.md": skill, "drive.js": DRIVE_JS, "drive.mjs": DRIVE_JS})
+    plan = analyze(build_inventory(root))
+    described = {p.name: p.description for p in plan.pipelines}
+    assert "列出文件夹内容" in described.values() and "下载文件" in described.values()
+    listing = next(p for p in plan.pipelines if p.description == "列出文件夹内容")
+    assert "列出文件夹内容" in listing.triggers
+    steps = [s for p in plan.pipelines for s in p.steps if isinstance(s, CodeStep)]
+    assert any("delete" in str(s.to_dict()) for s in steps)  # the delete path still previews
+    assert not [a for s in steps for a in s.args if a.flag == "--confirm-delete"]
+    assert any(k.topic == "drive.js --confirm-delete" for k in plan.skill_mode)
+
+
 PUBLISH_PY = """import argparse
 parser = argparse.ArgumentParser(description="Publish the post.")
 parser.add_argument("--dry-run", action="store_true", help="Preview only")

@@ -32,8 +32,9 @@ _APPROVAL = re.compile(
     r"\b(?:ask|get)\s+(?:the\s+user\s+)?(?:for\s+)?(?:approval|confirmation|consent)\s+"
     r"before\b|"
     r"只有[^。；]{0,40}明确要求|用户(?:明确)?(?:确认|同意|授权|批准)(?:了)?(?:最终|上述|以上)?"
-    r"(?:清单|列表|计划|方案|预览|结果|变更|操作|内容)?后|"
+    r"(?:清单|列表|计划|方案|预览|结果|变更|操作|内容|删除|执行)?后|"
     r"(?:取得|获得|经)用户(?:的)?(?:授权|同意|确认)|"
+    r"(?:得到|获得|取得)[^。；，]{0,8}(?:明确|书面|口头)[^。；，]{0,4}(?:确认|同意|批准|授权)|"
     r"ユーザーの?(?:承認|同意|確認)を得",
     re.I,
 )
@@ -71,16 +72,21 @@ def _gated(inventory: Inventory) -> dict[tuple[str, str], str]:
         start = body.find(piece, at) if piece else -1
         at = max(at, start)
         named = [name for name in programs if name in piece]  # cheap first: most name none
+        shown = [g for m in _ADDED.finditer(piece) for g in m.groups() if g]
+        if not named:  # "得到明确口头确认后，再追加 `--confirm-delete`": the one program it fits
+            owners = {n for n, p in programs.items() for f in shown if _switch(p, f)}
+            one = len({posixpath.splitext(o)[0] for o in owners}) == 1  # drive.js, drive.mjs
+            named = sorted(owners) if one and len(set(shown)) == 1 else []
         if not named or not _APPROVAL.search(piece):
             continue
         line = doc.body_line + body.count("\n", 0, max(start, 0))
-        shown = [g for m in _ADDED.finditer(piece) for g in m.groups() if g]  # once a piece
         for name in named:
-            if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", piece):
+            if name in piece and not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", piece):
                 continue
             program = programs[name]
             added = [f for f in shown if _switch(program, f)]
-            flag = added[0] if len(added) == 1 and len(named) == 1 else ""
+            alone = len({posixpath.splitext(n)[0] for n in named}) == 1  # or with its twin
+            flag = added[0] if len(added) == 1 and alone else ""
             found.setdefault((program.path, flag), f"{doc.path}:{line}")
     return found
 
@@ -88,7 +94,7 @@ def _gated(inventory: Inventory) -> dict[tuple[str, str], str]:
 # A flag the piece says is added once approved ("才允许增加 `--apply`", "add `--apply` only
 # after", "pass --force once the user confirms"): only then is the flag, not the program, gated.
 _ADDED = re.compile(
-    r"(?:增加|加上|添加|带上|加入)\s*`?(--[a-z][\w-]*)"
+    r"(?:增加|加上|添加|带上|加入|追加)\s*`?(--[a-z][\w-]*)"
     r"|\b(?:add|pass|append|use)\s+`?(--[a-z][\w-]*)`?\s+(?:only\s+)?(?:after|once|when)\b",
     re.I,
 )

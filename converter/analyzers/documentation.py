@@ -144,6 +144,8 @@ def path_candidates(
     program = path.program
     stem = humanize(program.path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
     candidates = [as_task(title) for title, _prose in documenting(inventory, path.invocations)]
+    if path.label:  # an action among a list of them, each under its bold label
+        candidates += [as_task(b) for b in bold_labels(inventory, path.invocations)]
     comments = comments_above(inventory, path.invocations)  # one word is a label: "# Filters"
     candidates += [as_task(c) for c in comments if len(c.split()) > 1 or has_cjk(c)]
     if inventory.language == "zh":  # the action, else the program ("create-doc.js"), in Chinese
@@ -292,6 +294,54 @@ def lead_ins(inventory: Inventory, invocations: list[Invocation]) -> list[str]:
     return [c for c in found if not re.search(r"[/`<>{}]|\b(?:python|node|bash)\b", c)]
 
 
+def bold_labels(inventory: Inventory, invocations: list[Invocation]) -> list[str]:
+    """The bold line that names the task of each documented command's block, a list of
+    commands set out without headings ("- **列出文件夹内容**", "**Download a file**" with
+    "Save it locally:" between it and the block): the skill's own title for that command."""
+    found: list[str] = []
+    for inv in invocations:
+        document = next((d for d in inventory.documents if d.path == inv.file), None)
+        if document is None or inv.source == "inline":
+            continue
+        lines = document.text.split("\n")
+        index = inv.line - document.first_line - 1
+        while index >= 0 and not lines[index].lstrip().startswith(("```", "~~~")):
+            index -= 1  # the block's own lines
+        label = _label_above(lines, index)
+        if label and _labelled_blocks(lines, index) >= 2:  # a list of commands, not a tip
+            found.append(label)
+    return found
+
+
+def _label_above(lines: list[str], fence: int) -> str:
+    for line in reversed(lines[max(0, fence - _LABEL_REACH) : max(0, fence)]):
+        text = line.strip()
+        if (label := _BOLD_LINE.match(text)) and not _CONDITION.search(label.group(1)):
+            return label.group(1).strip()
+        if text and not (text.endswith((":", "：")) and len(text) <= _SHORT_LEAD):
+            return ""  # other prose, a heading, another block: no label of this one
+    return ""
+
+
+def _labelled_blocks(lines: list[str], fence: int) -> int:
+    """How many blocks of the section holding the block opening at ``fence`` have a bold
+    label above them."""
+    start = fence
+    while start > 0 and not lines[start - 1].startswith("#"):
+        start -= 1
+    end = fence
+    while end < len(lines) and not lines[end].startswith("#"):
+        end += 1
+    fences = [i for i in range(start, end) if lines[i].lstrip().startswith(("```", "~~~"))]
+    return sum(1 for i in fences[::2] if _label_above(lines, i))
+
+
+# A line that is only a bold phrase, maybe a list item: "- **创建文件夹**", "**Upload a file:**".
+_BOLD_LINE = re.compile(r"^(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*`]{2,60}?)[:：]?\*\*[:：]?$")
+_LABEL_REACH = 5  # lines above a block that may hold its label
+_SHORT_LEAD = 40  # a lead-in between the label and the block ("保存到本地：")
+
+
 def comments_above(inventory: Inventory, invocations: list[Invocation]) -> list[str]:
     """The comment beside or right above each documented command in its code block
     ("node $WDS search <keyword>   # Find components by keyword", "# 发送带附件" above it):
@@ -351,13 +401,16 @@ def path_description(inventory: Inventory, path: MainPath) -> str:
     if path.label:  # the action, and what the program is for: "Create an event — Team ..."
         about = what_it_does(path.program.cli.description if path.program.cli else "")
         said = [t for c in comments_above(inventory, path.invocations) if (t := title_text(c))]
+        said = [t for b in bold_labels(inventory, path.invocations) if (t := as_task(b))] + said
         task = capital(tasks[0] if tasks else said[0] if said else humanize(path.label))
         if inventory.language == "zh":  # the action alone, in the skill's language
             # ("添加关注人"): read as characters and their pairs, the program's purpose added to
             # each of 16 actions ("— 飞书任务管理") outweighed them, and feishu-task's
             # descriptions reached their siblings (it did not verify); English words the
             # siblings share weigh little
-            said = zh_action_phrases(path.label, _zh_nouns(inventory, path, path.label))
+            said = [t for t in said if has_cjk(t)] + zh_action_phrases(
+                path.label, _zh_nouns(inventory, path, path.label)
+            )
             return tasks[0] if tasks and has_cjk(tasks[0]) else (said[0] if said else task)
         return f"{task} — {about}" if about else task
     described = describe_path(path)

@@ -204,6 +204,9 @@ def _program_pipelines(
         plan.skill_mode.append(Kept(program.path, UNMENTIONED, program.path))
         return claims
     paths, left = main_paths(program, lambda inv: _title_at(inventory, inv))
+    if program.cli is not None and len(program.cli.subcommands) > MAX_SUBCOMMANDS:
+        paths, left, plumbing = _tasks_among(inventory, program, paths, left)
+        plan.skill_mode.extend(plumbing)
     for path in paths:
         piped = fed_by_command(path.invocations)
         path.invocations = [inv for inv in path.invocations if inv not in piped]
@@ -230,6 +233,32 @@ def _program_pipelines(
         )
         plan.skill_mode.append(Kept(topic, reason, program.path))
     return claims
+
+
+MAX_SUBCOMMANDS = 8  # a program with more: not each of them is a task of the user's
+
+
+def _tasks_among(
+    inventory: Inventory, program: Program, paths: list[MainPath], left: list[str]
+) -> tuple[list[MainPath], list[str], list[Kept]]:
+    """The paths of a program of many subcommands that are the user's tasks: those SKILL.md
+    runs, the others left (SKILL.md never shows them); none when only other documents run
+    it (github-issue's polling adapter, 18 subcommands shown in its references: the
+    plumbing of a workflow), each subcommand then kept in Skill mode with why."""
+    shown = [p for p in paths if any(i.file == inventory.skill.path for i in p.invocations)]
+    if shown:
+        return shown, [*left, *(p.label for p in paths if p not in shown)], []
+    count = len(program.cli.subcommands) if program.cli is not None else 0
+    why = (
+        f"one of the {count} subcommands of a program only the skill's other documents run: "
+        "the steps of a workflow, not tasks of their own"
+    )
+    kept = [
+        Kept(f"{program.path} {p.label}", why, next(f"{i.file}:{i.line}" for i in p.invocations))
+        for p in paths
+        if p.invocations
+    ]
+    return [], [*left, *(p.label for p in paths if not p.invocations)], kept
 
 
 # Names of a program that is a skill's entry point, whatever the skill is called.

@@ -182,4 +182,6 @@ def ok_exit_codes(
     statuses = result_statuses([*helps, *near_commands(invocations, documents, others)])
     if not subcommands:  # what its code gives as a verdict (verdicts.py): one command's
         statuses = {**program.verdicts, **statuses}
+    elif command is not None:  # a dispatcher's subcommand: what its module's code gives
+        statuses = {**command.verdicts, **statuses}
     return sorted({0, *statuses}) if statuses else []

@@ -26,9 +26,11 @@ from skill2app.converter.inventory.invocations import (
 )
 from skill2app.converter.inventory.markdown import CodeBlock, InlineCode, Section, scan_markdown
 from skill2app.converter.inventory.needs import skill_needs
+from skill2app.converter.inventory.programs.dispatchers import dispatch_to_modules
 from skill2app.converter.inventory.programs.doc_options import attach, doc_options
 from skill2app.converter.inventory.programs.facts import Program, read_source
 from skill2app.converter.inventory.programs.interpreter import direct_run_warning
+from skill2app.converter.inventory.programs.invoked import merge_invocations
 from skill2app.converter.inventory.programs.program import (
     add_own_examples,
     describe,
@@ -162,6 +164,8 @@ def build_inventory(
         probing=(probe, unsafe),
     )
     sources = {p.path: read_source(skill_dir / p.path) for p in programs}
+    for program in dispatch_to_modules(programs, sources):  # cli.py copy ... --from X
+        merge_invocations(program)
     for program in programs:
         program.mentioned = bool(program.invocations) or any(
             posixpath.basename(program.path) in d.text for d in docs

@@ -184,8 +184,10 @@ def _regex_end(source: str, start: int) -> int:
 @dataclass(frozen=True)
 class _Tested:
     """What a Node program tests, read once per source: the names in its ``if (...)``
-    conditions, negated (``!x``) or before ``||``/``??``/``&&``/``?``; the variables it tests
-    in a conditional expression (rp-source-csv's ``process.env.CSV_INPUT_ROOT\n    ? ... :``)."""
+    conditions, negated (``!x``, ``!args.apiKey``) or before ``||``/``??``/``&&``/``?``; the
+    variables it tests in a conditional expression (rp-source-csv's
+    ``process.env.CSV_INPUT_ROOT\n    ? ... :``) or in an ``if`` (rp-source-wordpress's
+    ``if (args.authHeaders.length === 0 && process.env.WP_AUTH_HEADER)``)."""
 
     names: frozenset[str]
     ternary: frozenset[str]
@@ -193,14 +195,16 @@ class _Tested:
 
 def _tested_names(source: str) -> _Tested:
     names = {w for cond in _IF_TEST.findall(source) for w in re.findall(r"\w+", cond)}
-    names |= set(re.findall(r"!\s*(\w+)\b", source))
+    names |= set(re.findall(r"!\s*(\w+(?:\.\w+)*)", source))
     names |= set(re.findall(r"\b(\w+)\s*(?:\|\||\?\?|&&|\?)", source))
     ternary = {a or b for a, b in _ENV_TERNARY.findall(source)}
+    ternary |= {a or b for cond in _IF_TEST.findall(source) for a, b in _ENV_READ.findall(cond)}
     return _Tested(frozenset(names), frozenset(ternary))
 
 
 _IF_TEST = re.compile(r"\bif\s*\(([^)]{0,400})")
 _ENV_TERNARY = re.compile(r"process\.env(?:\.(\w+)|\[\s*['\"](\w+)['\"]\s*\])\s*\?(?![.?])")
+_ENV_READ = re.compile(r"process\.env(?:\.(\w+)|\[\s*['\"](\w+)['\"]\s*\])")
 
 
 def _tested(line: str, at: int, tested: _Tested) -> bool:
@@ -210,7 +214,11 @@ def _tested(line: str, at: int, tested: _Tested) -> bool:
     if re.search(r"\bif\s*\(", line[:at]) or re.search(r"[!?]\s*$", line[:at]):
         return True
     named = re.match(r"\s*(?:const|let|var)\s+(\w+)\s*=\s*$", line[:at])
-    return named is not None and named.group(1) in tested.names
+    if named is not None and named.group(1) in tested.names:
+        return True
+    # `args.apiKey = process.env.WP_API_KEY` where `!args.apiKey` is tested: a flag's fallback
+    filled = re.match(r"\s*(\w+\.\w+(?:\.\w+)*)\s*=\s*$", line[:at])
+    return filled is not None and filled.group(1) in tested.names
 
 
 def _node_package(

@@ -30,6 +30,8 @@ _SHELL_PLATFORM = re.compile(
     r"\buname\b|\$\{?OSTYPE|\$\{?OS\b|\$\{?WINDIR|\$\{?MSYSTEM|\bsw_vers\b"
 )
 _SHELL_CHECK = re.compile(r"\b(?:command\s+-v|which|hash|type\s+-P)\s+([\w.+-]+)")
+# A quoted string with no command substitution in it: a message, not code.
+_PROSE_STRING = re.compile(r"\"(?:[^\"\\$]|\\.|\$(?!\())*\"|'[^']*'")
 
 
 def from_program(
@@ -127,7 +129,7 @@ def _shell(
             needed = match.group(2).endswith("?") and index not in platform
             needed = needed and match.group(1) not in branch_only  # set in a branch: maybe
             out.add("env", match.group(1), where, required=needed)
-        names = _SHELL_CHECK.findall(line)
+        names = _SHELL_CHECK.findall(_PROSE_STRING.sub('""', line))  # "…specify which one:"
         for name in names:
             alone = len(names) == 1  # several: a fallback chain, any one of them will do
             after = lines[index + 1 : index + 6]

@@ -91,6 +91,8 @@ class Command:
     description: str = ""
     params: list[Param] = field(default_factory=list)
     subcommands: dict[str, Command] = field(default_factory=dict)
+    # statuses the code behind a subcommand gives as answers (a dispatcher's module's)
+    verdicts: dict[int, str] = field(default_factory=dict)
 
     def flag(self, spelling: str) -> Param | None:
         """The flag spelled ``spelling`` (``--x`` or ``--x=...`` prefix not handled here)."""

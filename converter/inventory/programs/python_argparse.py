@@ -61,6 +61,8 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
     )
     targets = _targets(module)
     helpers = _helpers(module, targets)
+    factories = _factories(module)
+    looped = _loop_values(module)
     inside = {id(c) for helper in helpers.values() for c in helper.calls}  # done per call
     parsers: dict[str, Command] = {}  # variable → parser
     groups: dict[str, Command] = {}  # subparsers variable → parent parser
@@ -72,6 +74,8 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
         if id(call) in inside:
             continue
         receiver, method = _callee(call)
+        if not receiver and method in factories and call.args:  # command("state-root")
+            receiver, method = factories[method], "add_parser"
         target = targets.get(id(call), "")
         if method == "ArgumentParser":
             parser = Command("argparse", _text(names.value(_kw(call, "description"))))
@@ -86,12 +90,15 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
         elif method == "add_subparsers" and receiver in parsers:
             groups[target] = parsers[receiver]
         elif method == "add_parser" and receiver in groups and call.args:
-            name = names.value(call.args[0])
-            if isinstance(name, str):
+            words = looped.get(id(call), {}).get(ast.unparse(call.args[0]))
+            word = names.value(call.args[0])
+            words = words or ([word] if isinstance(word, str) else [])
+            if words:  # one parser for the words of a loop: the flags each of them takes
                 doc = names.value(_kw(call, "help")) or names.value(_kw(call, "description"))
                 sub = Command("argparse", first_paragraph(_text(doc)))
                 _inherit(sub, call, parsers)
-                groups[receiver].subcommands[name] = sub
+                for word in words:
+                    groups[receiver].subcommands[word] = sub
                 parsers[target] = sub
         elif method in ("add_argument_group", "add_mutually_exclusive_group"):
             if receiver in parsers:
@@ -170,6 +177,42 @@ class _Helper:
             (n for n in ast.walk(node) if isinstance(n, ast.Call)),
             key=lambda n: (n.lineno, n.col_offset),
         )
+
+
+def _factories(module: ast.Module) -> dict[str, str]:
+    """Functions that only return a new subcommand's parser (``def command(name): return
+    sub.add_parser(name)``) → the subparsers variable they add to."""
+    found: dict[str, str] = {}
+    for node in ast.walk(module):
+        if not isinstance(node, ast.FunctionDef) or len(node.body) != 1:
+            continue
+        body = node.body[0]
+        call = body.value if isinstance(body, ast.Return) else None
+        if not isinstance(call, ast.Call) or not call.args:
+            continue
+        receiver, method = _callee(call)
+        params = {a.arg for a in node.args.args}
+        if method == "add_parser" and receiver and ast.unparse(call.args[0]) in params:
+            found[node.name] = receiver
+    return found
+
+
+def _loop_values(module: ast.Module) -> dict[int, dict[str, list[str]]]:
+    """id(call) → for each variable of a loop around it over literal words (``for name in
+    ("verdict", "change-targets"):``), those words."""
+    found: dict[int, dict[str, list[str]]] = {}
+    for loop in ast.walk(module):
+        if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)):
+            continue
+        items = loop.iter.elts if isinstance(loop.iter, ast.Tuple | ast.List) else []
+        words = [e.value for e in items if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        if not words or len(words) != len(items):
+            continue
+        for statement in loop.body:
+            for call in ast.walk(statement):
+                if isinstance(call, ast.Call):
+                    found.setdefault(id(call), {})[loop.target.id] = words
+    return found
 
 
 def _helpers(module: ast.Module, targets: dict[int, str]) -> dict[str, _Helper]:

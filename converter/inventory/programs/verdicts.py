@@ -117,7 +117,7 @@ def _verdicts(tree: ast.Module) -> dict[int, str]:
                 if isinstance(sub, ast.Return) and sub.value is not None:
                     _conditional(sub.value, found, done)
                 for block in statement_blocks(sub):
-                    _returned(block, found)
+                    _returned(block, found, done)
             continue
         if value is not None:
             _conditional(value, found, done)
@@ -161,7 +161,8 @@ def _prints(statement: ast.stmt) -> bool:
 
 # What a count of findings is called (``critical_count``, ``errors``, ``len(issues)``).
 _FINDINGS = re.compile(
-    r"(?:^|_)(?:critical|errors?|issues?|violations?|findings?|failures?|problems?)(?:_count)?$",
+    r"(?:^|_)(?:critical|errors?|issues?|violations?|findings?|failures?|problems?|conflicts?)"
+    r"(?:_count)?$",
     re.I,
 )
 
@@ -210,7 +211,8 @@ _OPERATION = re.compile(
     r"backup|restore|migrate|compress|encode|resize|merge|split)(?:_|$)"
     # running something that is no check: `run_codex_review(...)` worked or broke (round 42:
     # its "レビュー失敗" exit 1 was taken for a finding); `run_checks()` answers a question
-    r"|^_*run_(?!\w*(?:check|test|lint|valid|verif|audit|scan|gate|grade|diff))",
+    r"|^_*run_(?!\w*(?:check|test|lint|valid|verif|audit|scan|gate|grade|diff))"
+    r"|^_*run$",  # `ok, why = run(cmd)`: the command ran or broke
     re.I,
 )
 
@@ -259,9 +261,13 @@ def statement_blocks(node: ast.AST) -> list[list[ast.stmt]]:
     ]
 
 
-def _returned(block: list[ast.stmt], found: dict[int, str]) -> None:
+def _returned(
+    block: list[ast.stmt], found: dict[int, str], done: dict[str, list[tuple[int, bool]]]
+) -> None:
     """``if errors: print(...); return 1`` and, last, ``return 0`` in a function whose value
-    ``sys.exit`` is given (hit-weekly-brief's validator: its ``FAIL:`` lines are the answer)."""
+    ``sys.exit`` is given (hit-weekly-brief's validator: its ``FAIL:`` lines are the answer);
+    not ``if not ok: return 2`` after ``ok, why = run(cmd)`` (gating's mutation tester: the
+    gate it runs failed before any mutation, no finding)."""
     end = block[-1] if block else None
     if not isinstance(end, ast.Return) or end.value is None or _int(end.value) != 0:
         return
@@ -274,6 +280,8 @@ def _returned(block: list[ast.stmt], found: dict[int, str]) -> None:
         if not status:
             continue
         if _ARGUMENTS.search(test) or not _names_outcome(branch.test) or _says_error(branch.body):
+            continue
+        if _tests_an_operation(branch.test, branch.lineno, done):
             continue
         found.setdefault(status, f"the program's verdict: {test[:60]} ...")
 
@@ -355,7 +363,7 @@ def _chain(node: ast.If, found: dict[int, str], done: dict[str, list[tuple[int, 
 _VERDICT = re.compile(
     r"\b(?:valid|is_valid|success|successful|succeeded|ok|passed|passes|failed|failures?|"
     r"errors?|issues?|violations?|clean|drift|found|matches|matched|stale|differs?|"
-    r"differences?|changes?|changed|warnings?|findings?|problems?)\b",
+    r"differences?|changes?|changed|warnings?|findings?|problems?|conflicts?|survivors?)\b",
     re.I,
 )
 # A test of the program's own arguments: a usage error, whatever it exits with.
@@ -422,13 +430,20 @@ def _int(node: ast.expr) -> int | None:
 
 
 def _exited_functions(tree: ast.Module) -> set[str]:
-    """Functions whose value the program exits with: ``sys.exit(main())``."""
+    """Functions whose value the program exits with: ``sys.exit(main())``, ``raise
+    SystemExit(main())``."""
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and ast.unparse(node.func) in EXITS and node.args:
             inner = node.args[0]
             if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name):
                 names.add(inner.func.id)
+        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):  # SystemExit(main())
+            call = node.exc
+            if ast.unparse(call.func) == "SystemExit" and call.args:
+                inner = call.args[0]
+                if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name):
+                    names.add(inner.func.id)
     return names
 
 
