@@ -263,8 +263,10 @@ VERDICTS = [
         set(),
     ),
     ("ok, report = run_checks(files)\nsys.exit(0 if ok else 1)\n", {1}),
-    # FRESH40/41: `raise SystemExit(main())`; a count of conflicts; survivors found, after a
-    # `run` of the gate that broke (a failure, its exit 2)
+    # FRESH40/41: `raise SystemExit(main())`; a count of conflicts; survivors found, and the
+    # argparse program's 2 (its parser's usage status; here also "the gate was red"): none
+    ("failures = run(tests)\nif failures:\n    sys.exit(1)\nsys.exit(0)\n", {1}),
+    ("issues = checker.run(paths)\nsys.exit(1 if issues else 0)\n", {1}),
     ("def main():\n    return 1 if errors else 0\nraise SystemExit(main())\n", {1}),
     (
         "def main():\n    report = scan()\n    return 0 if report['total_conflicts'] == 0 else 1\n"
@@ -272,7 +274,7 @@ VERDICTS = [
         {1},
     ),
     (
-        "def main():\n    ok, why = run(cmd)\n    if not ok:\n"
+        "import argparse\ndef main():\n    ok, why = run(cmd)\n    if not ok:\n"
         "        print(f'BASELINE RED ({why})')\n        return 2\n    survivors = mutate()\n"
         "    if survivors:\n        return 1\n"
         "    return 0\nsys.exit(main())\n",

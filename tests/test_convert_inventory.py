@@ -631,6 +631,34 @@ def test_a_message_or_a_flags_fallback_is_no_requirement(tmp_path: Path) -> None
     assert found[("env", "WP_NEED")]
 
 
+def test_a_checked_variable_and_a_backquoted_which_stay_requirements(tmp_path: Path) -> None:
+    """The reviewer's of the change above: `if (!process.env.API_KEY) { exit }` is the usual
+    mandatory check, and `which` inside backquotes runs."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: t\ndescription: T.\n---\n# T\n\n"
+            "```bash\nbash scripts/b.sh\nnode scripts/k.js\n```\n",
+            "scripts/b.sh": 'PANDOC="`which pandoc`"\n$PANDOC -o out.pdf "$1"\n',
+            "scripts/k.js": "if (!process.env.API_KEY) {\n  console.error('API_KEY is required');\n"
+            "  process.exit(1);\n}\nconst key = process.env.API_KEY;\n",
+        },
+    )
+    found = {(r.kind, r.name): r.required for r in build_inventory(tmp_path).requirements}
+    assert found[("env", "API_KEY")] and ("binary", "pandoc") in found
+
+
+def test_a_parser_factory_with_a_docstring_adds_no_subcommand_of_its_own() -> None:
+    source = (
+        "import argparse\nname = 'helper'\np = argparse.ArgumentParser()\n"
+        'sub = p.add_subparsers()\ndef command(name):\n    "Make one."\n'
+        "    return sub.add_parser(name)\nq = command('b')\nq.add_argument('--y')\n"
+        "p.parse_args()\n"
+    )
+    command, _doc = extract_python_cli(source)
+    assert command is not None and sorted(command.subcommands) == ["b"]
+
+
 def test_a_dispatcher_takes_the_parsers_of_the_modules_it_runs(tmp_path: Path) -> None:
     """openclaw's cli.py (FRESH40): `choices=list(SUBCOMMANDS)` and a REMAINDER, then
     `SUBCOMMANDS[word].main(rest)` over imported modules: its 27 documented flags were 2."""

@@ -43,6 +43,9 @@ def _running(plan, program: str) -> list[str]:
          "s = HTTPServer(('127.0.0.1', 0), H)\nwebbrowser.open(url)\ns.serve_forever()\n", 3),
         ("import http from 'http';\nhttp.createServer(h).listen(3000);\n", 0),  # serves only
         ("import webbrowser\nwebbrowser.open('https://example.com/docs')\n", 0),  # opens only
+        # the reviewer's: a help text naming xdg-open opens nothing
+        ("p = Parser(description='open it with xdg-open')\ns = HTTPServer(a, H)\n"
+         "s.handle_request()\n", 0),
     ],
 )  # fmt: skip
 def test_where_a_program_waits_for_the_browser_it_opens(source: str, line: int) -> None:
@@ -66,7 +69,8 @@ def test_a_sign_in_helper_waiting_for_the_browser_is_left_to_skill_mode(tmp_path
 
 def test_a_viewer_that_can_write_its_page_always_writes_it(tmp_path: Path) -> None:
     """skill-creator's generate_review.py serves for the browser unless ``--static FILE``:
-    its pipelines pass --static from a required input instead of waiting for ever."""
+    its pipelines pass --static (by default a page named after it) instead of waiting for
+    ever."""
     viewer = (
         "import argparse, webbrowser\nfrom http.server import HTTPServer\n"
         "p = argparse.ArgumentParser()\np.add_argument('workspace')\n"
@@ -89,7 +93,7 @@ def test_a_viewer_that_can_write_its_page_always_writes_it(tmp_path: Path) -> No
     step = next(s for s in pipeline.steps if isinstance(s, CodeStep))
     [arg] = [a for a in step.args if a.flag == "--static"]
     [given] = [i for i in pipeline.input if f"input.{i.name}" == arg.ref]
-    assert given.required
+    assert given.required or given.default == "viewer.html"  # never left unset
 
 
 LIBRARY = (
@@ -106,7 +110,7 @@ def test_a_library_the_skill_imports_is_no_pipeline_of_its_demo(tmp_path: Path) 
         tmp_path / "figures",
         {
             "SKILL.md": "---\nname: figures\ndescription: Publication figures.\n---\n"
-            "## Export\n\nRun `python scripts/figure_export.py` to see an example, and in your "
+            "## Export\n\nRun `python scripts/figure_export.py` for examples, and in your "
             "code:\n\n```python\nfrom figure_export import save_publication_figure\n"
             "save_publication_figure(fig, 'fig1')\n```\n",
             "scripts/figure_export.py": LIBRARY,
@@ -116,6 +120,24 @@ def test_a_library_the_skill_imports_is_no_pipeline_of_its_demo(tmp_path: Path) 
     assert _running(plan, "scripts/figure_export.py") == []
     [item] = [k for k in plan.skill_mode if k.topic == "scripts/figure_export.py"]
     assert "SKILL.md:10" in item.reason and "demo" in item.reason
+
+
+def test_a_program_a_document_runs_is_no_demo_though_imported(tmp_path: Path) -> None:
+    """The reviewer's: `python scripts/prices.py` under "## Today's prices" (live data, no
+    arguments) is a task, though SKILL.md also shows `from prices import get`."""
+    prices = (
+        "import urllib.request\n\ndef get():\n    return urllib.request.urlopen('https://x').read()\n"
+        "\nif __name__ == '__main__':\n    print(get())\n"
+    )
+    skill = write_tree(
+        tmp_path / "prices",
+        {
+            "SKILL.md": "---\nname: prices\ndescription: Prices.\n---\n## Today's prices\n\n"
+            "```bash\npython scripts/prices.py\n```\n\n```python\nfrom prices import get\n```\n",
+            "scripts/prices.py": prices,
+        },
+    )
+    assert _running(analyze(build_inventory(skill)), "scripts/prices.py")
 
 
 def test_an_imported_module_that_reads_its_command_line_stays_a_pipeline(tmp_path: Path) -> None:
@@ -136,35 +158,64 @@ def test_an_imported_module_that_reads_its_command_line_stays_a_pipeline(tmp_pat
     assert _running(plan, "scripts/conv.py")
 
 
-def _adapter_skill(tmp_path: Path, in_skill_md: list[str]) -> Path:
+def _adapter_skill(tmp_path: Path, documents: int, in_skill_md: list[str]) -> Path:
+    """A program of 9 subcommands, shown spread over ``documents`` references."""
     words = [f"step{i}" for i in range(9)]
     adapter = "import argparse\np = argparse.ArgumentParser()\nsub = p.add_subparsers(dest='c')\n"
     adapter += "".join(f"s = sub.add_parser('{w}')\ns.add_argument('--root')\n" for w in words)
     adapter += "p.parse_args()\n"
-    internals = "".join(f"```bash\npython3 scripts/adapter.py {w} --root R\n```\n" for w in words)
+    files = {f"references/part{n}.md": f"# Part {n}\n\n" for n in range(documents)}
+    for i, word in enumerate(words):
+        files[f"references/part{i % documents}.md"] += (
+            f"Then:\n\n```bash\npython3 scripts/adapter.py {word} --root R\n```\n\n"
+        )
     shown = "".join(f"```bash\npython3 scripts/adapter.py {w} --root R\n```\n" for w in in_skill_md)
+    links = " ".join(f"[part {n}](references/part{n}.md)" for n in range(documents))
     return write_tree(
         tmp_path / "loop",
         {
             "SKILL.md": "---\nname: loop\ndescription: Run the issue loop.\n---\n# Loop\n\n"
-            f"## Tick\n\nSee [internals](references/internals.md).\n\n{shown}",
-            "references/internals.md": f"# Internals\n\n{internals}",
+            f"## Tick\n\nSee {links}.\n\n{shown}",
+            **files,
             "scripts/adapter.py": adapter,
         },
     )
 
 
-def test_many_subcommands_only_the_references_run_are_a_workflows_steps(tmp_path: Path) -> None:
-    """github-issue's polling_adapter.py (FRESH41): 18 subcommands, each shown only in
-    references/*.md as a step of the polling loop; 13 wrapper pipelines of state plumbing
-    (`claim-lock`, `kill-files`) came out of the heuristic."""
-    plan = analyze(build_inventory(_adapter_skill(tmp_path, [])))
+def test_many_subcommands_several_references_run_are_a_workflows_steps(tmp_path: Path) -> None:
+    """github-issue's polling_adapter.py (FRESH41): 18 subcommands, which SKILL.md never
+    names, shown across four references as steps of the polling loop; 13 wrapper pipelines
+    of state plumbing (`claim-lock`, `kill-files`) came out of the heuristic."""
+    plan = analyze(build_inventory(_adapter_skill(tmp_path, 3, [])))
     assert _running(plan, "scripts/adapter.py") == []
     kept = [k for k in plan.skill_mode if k.topic.startswith("scripts/adapter.py ")]
-    assert len(kept) == 9 and all("steps of a workflow" in k.reason for k in kept)
+    assert len(kept) == 9 and all("steps of what they describe" in k.reason for k in kept)
 
 
-def test_of_many_subcommands_those_skill_md_runs_are_pipelines(tmp_path: Path) -> None:
-    plan = analyze(build_inventory(_adapter_skill(tmp_path / "b", ["step3", "step5"])))
-    assert len(_running(plan, "scripts/adapter.py")) == 2
-    assert any(k.topic == "scripts/adapter.py step0" for k in plan.skill_mode)
+@pytest.mark.parametrize(("documents", "in_skill_md"), [(1, []), (3, ["step3"])])
+def test_a_command_reference_or_skill_md_keeps_the_subcommands(
+    tmp_path: Path, documents: int, in_skill_md: list[str]
+) -> None:
+    """The reviewer's: an ordinary CLI whose commands one reference lists, or one SKILL.md
+    runs, keeps a pipeline per subcommand."""
+    plan = analyze(build_inventory(_adapter_skill(tmp_path, documents, in_skill_md)))
+    assert len(_running(plan, "scripts/adapter.py")) == 9
+
+
+def test_a_sign_in_helper_that_only_skips_the_browser_still_waits(tmp_path: Path) -> None:
+    """The reviewer's: `--no-browser` prints the URL but the helper still waits on its port."""
+    helper = (
+        "import argparse, webbrowser\nfrom http.server import HTTPServer\n"
+        "p = argparse.ArgumentParser()\np.add_argument('--no-browser', action='store_true')\n"
+        "a = p.parse_args()\nif not a.no_browser:\n    webbrowser.open('https://auth')\n"
+        "HTTPServer(('127.0.0.1', 8888), None).handle_request()\n"
+    )
+    skill = write_tree(
+        tmp_path / "auth",
+        {
+            "SKILL.md": "---\nname: auth\ndescription: Sign in.\n---\n## Sign in\n\n"
+            "```bash\npython scripts/auth.py --no-browser\n```\n",
+            "scripts/auth.py": helper,
+        },
+    )
+    assert _running(analyze(build_inventory(skill)), "scripts/auth.py") == []

@@ -986,6 +986,48 @@ def test_commands_listed_under_bold_labels_and_a_flag_added_once_confirmed(
     assert any(k.topic == "drive.js --confirm-delete" for k in plan.skill_mode)
 
 
+def test_a_switch_named_in_another_section_gates_nothing(tmp_path: Path) -> None:
+    """The reviewer's: "add `--force` only after the user confirms" about a git push names
+    no program; sync.py's own --force (re-download) in another section stays."""
+    sync = (
+        "import argparse\np = argparse.ArgumentParser()\np.add_argument('--repo')\n"
+        "p.add_argument('--force', action='store_true')\np.parse_args()\n"
+    )
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: s\ndescription: Sync.\n---\n# S\n\n## Sync\n\n"
+            "```bash\npython scripts/sync.py --repo R --force\n```\n\n## Publishing\n\n"
+            "Commit and push with git. If the push is rejected, add `--force` only after the "
+            "user confirms.\n",
+            "scripts/sync.py": sync,
+        },
+    )
+    plan = analyze(build_inventory(root))
+    assert not any("--force" in k.topic for k in plan.skill_mode)
+
+
+def test_one_word_bold_labels_and_comments_in_blocks(tmp_path: Path) -> None:
+    """The reviewer's: "**Good:**"/"**Bad:**" above examples named every pipeline "Good"; a
+    `# comment` inside a block cut the section and shifted the labels."""
+    cal = (
+        "import argparse\np = argparse.ArgumentParser(description='Manage calendar events.')\n"
+        "p.add_argument('--action', choices=['create', 'list'])\np.add_argument('--title')\n"
+        "p.parse_args()\n"
+    )
+    skill = "---\nname: cal\ndescription: Calendar.\n---\n# Cal\n\n## Commands\n\n"
+    for label, action in (("Good:", "create"), ("Bad:", "list")):
+        skill += f"**{label}**\n\n```bash\npython scripts/cal.py --action {action}\n```\n\n"
+    skill += "## More\n\n"
+    for label, action in (("Add an event", "create"), ("Show the events", "list")):
+        skill += f"- **{label}**\n\n```bash\n# needs a token\n"
+        skill += f"python scripts/cal.py --action {action} --title T\n```\n\n"
+    root = write_tree(tmp_path, {"SKILL.md": skill, "scripts/cal.py": cal})
+    described = {p.description.split(" — ")[0] for p in analyze(build_inventory(root)).pipelines}
+    assert not described & {"Good", "Bad", "Needs a token"}
+    assert {"Add an event", "Show the events"} <= described
+
+
 PUBLISH_PY = """import argparse
 parser = argparse.ArgumentParser(description="Publish the post.")
 parser.add_argument("--dry-run", action="store_true", help="Preview only")

@@ -8,7 +8,8 @@ request that routes to it, with no stop for the approval: round 25's judge rejec
 (score 1) for write-back "routable" that way.  The heuristic leaves every pipeline running
 such a program to Skill mode, saying why (an analyst can build the stop: a plan pipeline and
 a confirmed one).  A program counts when a sentence of SKILL.md names it and says the
-approval is needed.
+approval is needed; a sentence naming only a switch ("得到明确口头确认后，再追加
+`--confirm-delete`") means the program whose command in the same section passes it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from skill2app.converter.analyzers.documentation import section_at
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.programs.facts import Program
 
@@ -73,13 +75,11 @@ def _gated(inventory: Inventory) -> dict[tuple[str, str], str]:
         at = max(at, start)
         named = [name for name in programs if name in piece]  # cheap first: most name none
         shown = [g for m in _ADDED.finditer(piece) for g in m.groups() if g]
-        if not named:  # "得到明确口头确认后，再追加 `--confirm-delete`": the one program it fits
-            owners = {n for n, p in programs.items() for f in shown if _switch(p, f)}
-            one = len({posixpath.splitext(o)[0] for o in owners}) == 1  # drive.js, drive.mjs
-            named = sorted(owners) if one and len(set(shown)) == 1 else []
+        line = doc.body_line + body.count("\n", 0, max(start, 0))
+        if not named and len(set(shown)) == 1:  # "得到明确口头确认后，再追加 `--confirm-delete`"
+            named = _running_here(inventory, line, shown[0], programs)
         if not named or not _APPROVAL.search(piece):
             continue
-        line = doc.body_line + body.count("\n", 0, max(start, 0))
         for name in named:
             if name in piece and not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", piece):
                 continue
@@ -89,6 +89,27 @@ def _gated(inventory: Inventory) -> dict[tuple[str, str], str]:
             flag = added[0] if len(added) == 1 and alone else ""
             found.setdefault((program.path, flag), f"{doc.path}:{line}")
     return found
+
+
+def _running_here(
+    inventory: Inventory, line: int, flag: str, programs: dict[str, Program]
+) -> list[str]:
+    """The program a piece naming no program means by ``flag``: the one (with its twin:
+    drive.js, drive.mjs) whose command in the piece's own section of SKILL.md passes that
+    switch; none when it is another section's program or several programs'."""
+    document = inventory.documents[0] if inventory.documents else None
+    if document is None:
+        return []
+    here = section_at(document, line)
+    owners = {
+        name
+        for name, program in programs.items()
+        if _switch(program, flag)
+        for inv in program.invocations
+        if inv.file == document.path and flag in inv.argv
+        and section_at(document, inv.line) is here
+    }  # fmt: skip
+    return sorted(owners) if len({posixpath.splitext(o)[0] for o in owners}) == 1 else []
 
 
 # A flag the piece says is added once approved ("才允许增加 `--apply`", "add `--apply` only

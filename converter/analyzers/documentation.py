@@ -11,7 +11,9 @@ most words with it.  ``triggers`` has the rules every phrase passes.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
+from functools import lru_cache
 
 from skill2app.converter.analyzers.glossary import common_nouns, glossary, noun_for
 from skill2app.converter.analyzers.paths import MainPath, describe_path, path_name, what_it_does
@@ -295,45 +297,58 @@ def lead_ins(inventory: Inventory, invocations: list[Invocation]) -> list[str]:
 
 
 def bold_labels(inventory: Inventory, invocations: list[Invocation]) -> list[str]:
-    """The bold line that names the task of each documented command's block, a list of
-    commands set out without headings ("- **列出文件夹内容**", "**Download a file**" with
-    "Save it locally:" between it and the block): the skill's own title for that command."""
+    """The bold line that names the task of each documented command's block, in a section
+    that sets out two commands or more so (a list of actions without headings: "-
+    **列出文件夹内容**", "**Download a file**" with "Save it locally:" between it and the
+    block): the skill's own title for that command.  A one-word English label ("**Good:**",
+    "**Windows**") is the kind of example, not a task."""
     found: list[str] = []
     for inv in invocations:
         document = next((d for d in inventory.documents if d.path == inv.file), None)
         if document is None or inv.source == "inline":
             continue
-        lines = document.text.split("\n")
-        index = inv.line - document.first_line - 1
-        while index >= 0 and not lines[index].lstrip().startswith(("```", "~~~")):
-            index -= 1  # the block's own lines
-        label = _label_above(lines, index)
-        if label and _labelled_blocks(lines, index) >= 2:  # a list of commands, not a tip
-            found.append(label)
+        openings, labels = _fence_labels(document.text)  # computed once per document
+        at = bisect_right(openings, inv.line - document.first_line - 1) - 1  # its block
+        if at >= 0 and labels[at]:
+            found.append(labels[at])
     return found
+
+
+@lru_cache(maxsize=8)
+def _fence_labels(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The opening lines (0-based) of the code blocks, and each one's bold label: "" when it
+    has none or its section labels fewer than two blocks.  One pass: headings are read
+    outside blocks only."""
+    lines = text.split("\n")
+    opening: list[tuple[int, int]] = []  # (line, section number)
+    section, inside = 0, False
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):
+            if not inside:
+                opening.append((index, section))
+            inside = not inside
+        elif not inside and line.startswith("#"):
+            section += 1
+    labels = {index: _label_above(lines, index) for index, _section in opening}
+    counts: dict[int, int] = {}
+    for index, number in opening:
+        counts[number] = counts.get(number, 0) + bool(labels[index])
+    return (
+        tuple(index for index, _number in opening),
+        tuple(labels[index] if counts[number] >= 2 else "" for index, number in opening),
+    )
 
 
 def _label_above(lines: list[str], fence: int) -> str:
     for line in reversed(lines[max(0, fence - _LABEL_REACH) : max(0, fence)]):
         text = line.strip()
-        if (label := _BOLD_LINE.match(text)) and not _CONDITION.search(label.group(1)):
-            return label.group(1).strip()
+        label = _BOLD_LINE.match(text)
+        if label and not _CONDITION.search(label.group(1)):
+            words = label.group(1).strip()
+            return words if has_cjk(words) or len(words.split()) >= 2 else ""
         if text and not (text.endswith((":", "：")) and len(text) <= _SHORT_LEAD):
             return ""  # other prose, a heading, another block: no label of this one
     return ""
-
-
-def _labelled_blocks(lines: list[str], fence: int) -> int:
-    """How many blocks of the section holding the block opening at ``fence`` have a bold
-    label above them."""
-    start = fence
-    while start > 0 and not lines[start - 1].startswith("#"):
-        start -= 1
-    end = fence
-    while end < len(lines) and not lines[end].startswith("#"):
-        end += 1
-    fences = [i for i in range(start, end) if lines[i].lstrip().startswith(("```", "~~~"))]
-    return sum(1 for i in fences[::2] if _label_above(lines, i))
 
 
 # A line that is only a bold phrase, maybe a list item: "- **创建文件夹**", "**Upload a file:**".

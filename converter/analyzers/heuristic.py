@@ -25,6 +25,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from skill2app.converter.analyzers.claims import adopt, described, settle
@@ -236,22 +237,25 @@ def _program_pipelines(
 
 
 MAX_SUBCOMMANDS = 8  # a program with more: not each of them is a task of the user's
+MIN_STEP_DOCUMENTS = 3  # documents running one such program: steps of their workflows
 
 
 def _tasks_among(
     inventory: Inventory, program: Program, paths: list[MainPath], left: list[str]
 ) -> tuple[list[MainPath], list[str], list[Kept]]:
-    """The paths of a program of many subcommands that are the user's tasks: those SKILL.md
-    runs, the others left (SKILL.md never shows them); none when only other documents run
-    it (github-issue's polling adapter, 18 subcommands shown in its references: the
-    plumbing of a workflow), each subcommand then kept in Skill mode with why."""
-    shown = [p for p in paths if any(i.file == inventory.skill.path for i in p.invocations)]
-    if shown:
-        return shown, [*left, *(p.label for p in paths if p not in shown)], []
+    """No path of a program of many subcommands that SKILL.md never names and that several
+    of the skill's other documents run, each as a step of what it describes (github-issue's
+    polling adapter: 18 subcommands shown across four references: the plumbing of the
+    polling loop): each subcommand is kept in Skill mode with why.  A command reference
+    (one document showing them all) keeps its paths."""
+    documents = {i.file for p in paths for i in p.invocations}
+    named = posixpath.basename(program.path) in inventory.skill.body
+    if named or inventory.skill.path in documents or len(documents) < MIN_STEP_DOCUMENTS:
+        return paths, left, []
     count = len(program.cli.subcommands) if program.cli is not None else 0
     why = (
-        f"one of the {count} subcommands of a program only the skill's other documents run: "
-        "the steps of a workflow, not tasks of their own"
+        f"one of the {count} subcommands of a program SKILL.md never names, run by "
+        f"{len(documents)} of the skill's other documents as steps of what they describe"
     )
     kept = [
         Kept(f"{program.path} {p.label}", why, next(f"{i.file}:{i.line}" for i in p.invocations))

@@ -13,6 +13,7 @@ guidance).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable
 
@@ -65,8 +66,9 @@ def leave_interactive(plan: Plan, inventory: Inventory) -> None:
 
 
 # A flag with which a program that serves a page for the browser writes it instead
-# (skill-creator's ``generate_review.py --static review.html``) or does not open one.
-_NO_BROWSER = re.compile(r"^--(?:static|no[-_]?browser|no[-_]?open|headless)$")
+# (skill-creator's ``generate_review.py --static review.html``); not opening the browser
+# (``--no-browser``) still leaves it waiting on its port.
+_NO_BROWSER = re.compile(r"^--static$")
 
 
 def _no_browser_flag(program: Program) -> Param | None:
@@ -76,7 +78,8 @@ def _no_browser_flag(program: Program) -> Param | None:
 
 def _pass_always(plan: Plan, path: str, escape: Param) -> None:
     """Make every step running ``path`` pass ``escape``: a switch as a bare flag, a value
-    flag from a required input (the one the step had, or a new one named after it)."""
+    flag from an input (the one the step had, or a new one named after it) that defaults to
+    a page named after the program (``generate_review.html``)."""
     for pipeline in plan.pipelines:
         for step in [s for s in pipeline.steps if isinstance(s, CodeStep) and s.program == path]:
             arg = next((a for a in step.args if a.flag == escape.name), None)
@@ -92,11 +95,12 @@ def _pass_always(plan: Plan, path: str, escape: Param) -> None:
                     step.args.remove(arg)
                 step.args.append(Arg(flag=escape.name, ref=f"input.{name}"))
             known = next((i for i in pipeline.input if i.name == name), None)
+            page = f"{posixpath.splitext(posixpath.basename(path))[0]}.html"
             if known is None:
                 why = f"where {path} writes its page ({escape.name}) instead of serving it"
-                pipeline.input.append(Input(name, "string", required=True, description=why))
-            else:
-                known.required = True
+                pipeline.input.append(Input(name, "string", description=why, default=page))
+            elif known.default is None and not known.required:
+                known.default = page
 
 
 def leave_gated_flags(plan: Plan, gated: dict[tuple[str, str], str]) -> None:
@@ -132,16 +136,18 @@ def leave_gated_flags(plan: Plan, gated: dict[tuple[str, str], str]) -> None:
 
 def leave_demos(plan: Plan, inventory: Inventory) -> None:
     """Leave to Skill mode every pipeline running a Python library the skill's own code
-    imports (a block of a document: ``from figure_export import save_publication_figure``)
-    and that takes nothing from its command line, stdin or environment: run alone, its
-    ``__main__`` block is the author's demo (``example_figure.pdf`` written into the caller's
-    folder), the same on every request."""
+    imports (a block of a document: ``from figure_export import save_publication_figure``),
+    that no block of a document runs (a mention, "`python scripts/figure_export.py` for
+    examples", is no task) and that takes nothing from its command line, stdin or
+    environment: run alone, its ``__main__`` block is the author's demo
+    (``example_figure.pdf`` written into the caller's folder), whatever the request."""
     imported = {
         program.path: where
         for program in inventory.programs
         if program.language == "python" and _takes_nothing(inventory, program)
+        and not any(i.source == "block" and i.file != program.path for i in program.invocations)
         if (where := _imported_at(inventory, program.path))
-    }
+    }  # fmt: skip
 
     def kept(pipeline: Pipeline, path: str) -> Kept:
         why = (
@@ -155,7 +161,7 @@ def leave_demos(plan: Plan, inventory: Inventory) -> None:
 
 # What a program reads from whoever runs it, besides a parser's flags.
 _READS_CALLER = re.compile(
-    r"\bsys\.(?:argv|stdin)\b|\binput\(|\bos\.environ\b|\bgetenv\(|\bfileinput\b|\bgetopt\b"
+    r"\bsys\.(?:argv|stdin)\b|\binput\(|\benviron\b|\bgetenv\(|\bfileinput\b|\bgetopt\b"
 )
 
 

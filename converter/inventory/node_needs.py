@@ -184,10 +184,11 @@ def _regex_end(source: str, start: int) -> int:
 @dataclass(frozen=True)
 class _Tested:
     """What a Node program tests, read once per source: the names in its ``if (...)``
-    conditions, negated (``!x``, ``!args.apiKey``) or before ``||``/``??``/``&&``/``?``; the
-    variables it tests in a conditional expression (rp-source-csv's
-    ``process.env.CSV_INPUT_ROOT\n    ? ... :``) or in an ``if`` (rp-source-wordpress's
-    ``if (args.authHeaders.length === 0 && process.env.WP_AUTH_HEADER)``)."""
+    conditions, negated (``!x``) or before ``||``/``??``/``&&``/``?``; the variables it tests
+    in a conditional expression (rp-source-csv's ``process.env.CSV_INPUT_ROOT\n    ? ... :``)
+    or, not negated, in an ``if`` (rp-source-wordpress's ``if (args.authHeaders.length === 0
+    && process.env.WP_AUTH_HEADER)``), and those it reads for a flag left unset (``if
+    (!args.apiKey) { args.apiKey = process.env.WP_API_KEY; }``)."""
 
     names: frozenset[str]
     ternary: frozenset[str]
@@ -195,16 +196,24 @@ class _Tested:
 
 def _tested_names(source: str) -> _Tested:
     names = {w for cond in _IF_TEST.findall(source) for w in re.findall(r"\w+", cond)}
-    names |= set(re.findall(r"!\s*(\w+(?:\.\w+)*)", source))
+    names |= set(re.findall(r"!\s*(\w+)\b", source))
     names |= set(re.findall(r"\b(\w+)\s*(?:\|\||\?\?|&&|\?)", source))
     ternary = {a or b for a, b in _ENV_TERNARY.findall(source)}
     ternary |= {a or b for cond in _IF_TEST.findall(source) for a, b in _ENV_READ.findall(cond)}
+    ternary |= {a or b for _target, a, b in _FLAG_FALLBACK.findall(source)}
     return _Tested(frozenset(names), frozenset(ternary))
 
 
 _IF_TEST = re.compile(r"\bif\s*\(([^)]{0,400})")
 _ENV_TERNARY = re.compile(r"process\.env(?:\.(\w+)|\[\s*['\"](\w+)['\"]\s*\])\s*\?(?![.?])")
-_ENV_READ = re.compile(r"process\.env(?:\.(\w+)|\[\s*['\"](\w+)['\"]\s*\])")
+# Read in an `if` as a condition that lets the program go on without it (`&& process.env.X`),
+# not one that stops it (`!process.env.X`).
+_ENV_READ = re.compile(r"(?<![!\w])\s*process\.env(?:\.(\w+)|\[\s*['\"](\w+)['\"]\s*\])")
+# `if (!args.apiKey) { args.apiKey = process.env.WP_API_KEY; }`: a flag's fallback.
+_FLAG_FALLBACK = re.compile(
+    r"\bif\s*\(\s*!\s*([\w.]{1,80})\s*\)\s*\{?\s*\1\s*=\s*"
+    r"process\.env(?:\.(\w+)|\[\s*['\"](\w+)['\"]\s*\])"
+)
 
 
 def _tested(line: str, at: int, tested: _Tested) -> bool:
@@ -214,11 +223,7 @@ def _tested(line: str, at: int, tested: _Tested) -> bool:
     if re.search(r"\bif\s*\(", line[:at]) or re.search(r"[!?]\s*$", line[:at]):
         return True
     named = re.match(r"\s*(?:const|let|var)\s+(\w+)\s*=\s*$", line[:at])
-    if named is not None and named.group(1) in tested.names:
-        return True
-    # `args.apiKey = process.env.WP_API_KEY` where `!args.apiKey` is tested: a flag's fallback
-    filled = re.match(r"\s*(\w+\.\w+(?:\.\w+)*)\s*=\s*$", line[:at])
-    return filled is not None and filled.group(1) in tested.names
+    return named is not None and named.group(1) in tested.names
 
 
 def _node_package(

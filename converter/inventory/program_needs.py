@@ -30,8 +30,8 @@ _SHELL_PLATFORM = re.compile(
     r"\buname\b|\$\{?OSTYPE|\$\{?OS\b|\$\{?WINDIR|\$\{?MSYSTEM|\bsw_vers\b"
 )
 _SHELL_CHECK = re.compile(r"\b(?:command\s+-v|which|hash|type\s+-P)\s+([\w.+-]+)")
-# A quoted string with no command substitution in it: a message, not code.
-_PROSE_STRING = re.compile(r"\"(?:[^\"\\$]|\\.|\$(?!\())*\"|'[^']*'")
+# A quoted string with no command substitution in it (`$(…)`, backticks): a message.
+_PROSE_STRING = re.compile(r"\"(?:[^\"\\$`]|\\.|\$(?!\())*\"|'[^']*'")
 
 
 def from_program(

@@ -22,13 +22,19 @@ _SERVES = re.compile(
     r"\.createServer\(|\b(?:Threading)?HTTPServer\(|\.serve_forever\(|\.handle_request\(|"
     r"\b(?:app|server)\.listen\(|\bsocketserver\.TCPServer\("
 )
+# Starting another program: what runs a desktop opener.
+_SPAWNS = re.compile(r"\b(?:exec|execSync|spawn|spawnSync|execFile|Popen|system|call|run)\(")
 MAX_LINE = 2_000
 
 
 def waits_for_browser(source: str) -> int:
     """The line (1-based) where the program starts serving for the browser it opens, 0 when
-    it does not do both."""
-    if not _OPENS_BROWSER.search(source):
+    it does not do both.  A desktop opener (``xdg-open``) counts where the program starts
+    processes at all: named in a help text, it opens nothing."""
+    lines = [line for line in source.splitlines() if len(line) <= MAX_LINE and not _comment(line)]
+    opens = [m.group() for line in lines for m in _OPENS_BROWSER.finditer(line)]
+    spawns = _SPAWNS.search(source) is not None
+    if not any(word != "xdg-open" or spawns for word in opens):
         return 0
     for number, line in enumerate(source.splitlines(), 1):
         if len(line) <= MAX_LINE and _SERVES.search(line) and not _comment(line):

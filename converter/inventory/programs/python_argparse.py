@@ -64,6 +64,7 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
     factories = _factories(module)
     looped = _loop_values(module)
     inside = {id(c) for helper in helpers.values() for c in helper.calls}  # done per call
+    inside |= {id(call) for _group, call in factories.values()}  # `return sub.add_parser(name)`
     parsers: dict[str, Command] = {}  # variable → parser
     groups: dict[str, Command] = {}  # subparsers variable → parent parser
     root: Command | None = None
@@ -75,7 +76,7 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
             continue
         receiver, method = _callee(call)
         if not receiver and method in factories and call.args:  # command("state-root")
-            receiver, method = factories[method], "add_parser"
+            receiver, method = factories[method][0], "add_parser"
         target = targets.get(id(call), "")
         if method == "ArgumentParser":
             parser = Command("argparse", _text(names.value(_kw(call, "description"))))
@@ -90,8 +91,13 @@ def argparse_command(module: ast.Module, names: Names) -> Command | None:
         elif method == "add_subparsers" and receiver in parsers:
             groups[target] = parsers[receiver]
         elif method == "add_parser" and receiver in groups and call.args:
-            words = looped.get(id(call), {}).get(ast.unparse(call.args[0]))
-            word = names.value(call.args[0])
+            first_arg = call.args[0]
+            words = (
+                looped.get(id(call), {}).get(first_arg.id)
+                if isinstance(first_arg, ast.Name)
+                else None
+            )
+            word = names.value(first_arg)
             words = words or ([word] if isinstance(word, str) else [])
             if words:  # one parser for the words of a loop: the flags each of them takes
                 doc = names.value(_kw(call, "help")) or names.value(_kw(call, "description"))
@@ -179,21 +185,26 @@ class _Helper:
         )
 
 
-def _factories(module: ast.Module) -> dict[str, str]:
+def _factories(module: ast.Module) -> dict[str, tuple[str, ast.Call]]:
     """Functions that only return a new subcommand's parser (``def command(name): return
-    sub.add_parser(name)``) → the subparsers variable they add to."""
-    found: dict[str, str] = {}
+    sub.add_parser(name)``, a docstring allowed) → the subparsers variable they add to, and
+    that call (read at each call of the function, not where it stands)."""
+    found: dict[str, tuple[str, ast.Call]] = {}
     for node in ast.walk(module):
-        if not isinstance(node, ast.FunctionDef) or len(node.body) != 1:
+        if not isinstance(node, ast.FunctionDef):
             continue
-        body = node.body[0]
-        call = body.value if isinstance(body, ast.Return) else None
+        body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+        if len(body) != 1 or not isinstance(body[0], ast.Return):
+            continue
+        call = body[0].value
         if not isinstance(call, ast.Call) or not call.args:
             continue
         receiver, method = _callee(call)
+        first = call.args[0]
         params = {a.arg for a in node.args.args}
-        if method == "add_parser" and receiver and ast.unparse(call.args[0]) in params:
-            found[node.name] = receiver
+        if method == "add_parser" and receiver and isinstance(first, ast.Name):
+            if first.id in params:
+                found[node.name] = (receiver, call)
     return found
 
 

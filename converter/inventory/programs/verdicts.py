@@ -95,7 +95,13 @@ def python_verdicts(source: str) -> dict[int, str]:
         found = _verdicts(ast.parse(source))
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # deep code: none read
         return {}
-    return {status: said for status, said in found.items() if 0 < status < 256}
+    usage = 2 if _PARSES_ARGUMENTS.search(source) else 0  # argparse's own status: bad usage
+    return {status: said for status, said in found.items() if 0 < status < 256 and status != usage}
+
+
+# A program whose parser exits 2 on a bad command line (argparse; gating's mutation tester
+# also returns 2 when its gate is red before any mutation): its 2 is no verdict.
+_PARSES_ARGUMENTS = re.compile(r"^\s*(?:import argparse|from argparse import)\b", re.M)
 
 
 def _verdicts(tree: ast.Module) -> dict[int, str]:
@@ -211,8 +217,7 @@ _OPERATION = re.compile(
     r"backup|restore|migrate|compress|encode|resize|merge|split)(?:_|$)"
     # running something that is no check: `run_codex_review(...)` worked or broke (round 42:
     # its "レビュー失敗" exit 1 was taken for a finding); `run_checks()` answers a question
-    r"|^_*run_(?!\w*(?:check|test|lint|valid|verif|audit|scan|gate|grade|diff))"
-    r"|^_*run$",  # `ok, why = run(cmd)`: the command ran or broke
+    r"|^_*run_(?!\w*(?:check|test|lint|valid|verif|audit|scan|gate|grade|diff))",
     re.I,
 )
 
@@ -266,8 +271,7 @@ def _returned(
 ) -> None:
     """``if errors: print(...); return 1`` and, last, ``return 0`` in a function whose value
     ``sys.exit`` is given (hit-weekly-brief's validator: its ``FAIL:`` lines are the answer);
-    not ``if not ok: return 2`` after ``ok, why = run(cmd)`` (gating's mutation tester: the
-    gate it runs failed before any mutation, no finding)."""
+    not one testing what an operation returned (``ok = upload(path)``)."""
     end = block[-1] if block else None
     if not isinstance(end, ast.Return) or end.value is None or _int(end.value) != 0:
         return
