@@ -231,3 +231,41 @@ def test_update_never_writes_through_a_link_out_of_the_app(
     result = invoke("test", app, "--update")
     assert result.exit_code == 1 and "outside the APP" in result.stdout
     assert (outside / "expected.json").read_text() == "keep me"
+
+
+REGISTER = """import json, pathlib, sys
+sys.stdin.read()
+target = pathlib.Path.home() / ".lobsters.json"
+target.write_text('{"nick": "/tmp/sample"}')
+print(json.dumps({"output": {"wrote": str(target)}}))
+"""
+
+
+def test_sandbox_keeps_a_sample_out_of_the_users_home(
+    tmp_path: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 43: a judge's `app-run test` of an APP ran its register sample, which wrote a
+    nickname into the real `~/.openclaw/lobsters.json`.  With --sandbox the sample runs with a
+    private HOME and passes; the user's home is untouched."""
+    from skill2app.runtime.run import sandbox
+
+    if not sandbox.available():
+        pytest.skip("bubblewrap cannot run here")
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    app = make_app(
+        tmp_path / "app",
+        {"register": [{"name": "write", "type": "code", "command": "python3 steps/register.py"}]},
+        files={
+            "pipelines/register/steps/register.py": REGISTER,
+            "pipelines/register/samples/input.json": "{}",
+        },
+    )
+    monkeypatch.chdir(tmp_path)  # a relative APP folder: bwrap needs its folder absolute
+    boxed = invoke("test", "app", "--sandbox", "--json")
+    assert boxed.exit_code == 0, boxed.stderr
+    assert results(boxed)["register"]["status"] == "no_expectation"
+    assert not (home / ".lobsters.json").exists()
+    plain = invoke("test", app, "--json")  # without it, the sample writes the real home
+    assert plain.exit_code == 0 and (home / ".lobsters.json").exists()

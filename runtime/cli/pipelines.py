@@ -93,6 +93,12 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
     parser.add_argument(
         "--update", action="store_true", help="Accept the outputs: write samples/expected.json."
     )
+    parser.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="Run the programs in bubblewrap: no network, a private HOME and TMPDIR, nothing "
+        "writable but the sample's copy (a sample never writes your own files).",
+    )
     json_flag(parser)
     quiet_flag(parser, default=True)
     parser.add_argument(
@@ -262,6 +268,7 @@ def test_fixtures(args: argparse.Namespace) -> int:
         config=load_config(app.root),
         update=args.update,
         listener=None if args.quiet else progress,
+        sandboxed=args.sandbox,
     )
     if args.as_json:
         emit_json([r.to_dict() for r in results])

@@ -17,12 +17,17 @@ A sample runs as if app-run was started in the APP folder, but in a copy of it
 (``workcopy.WorkCopy``): what a sample run writes beside its inputs (``table_fixed.xlsx``
 next to ``table.xlsx``, a folder of chunks) or in the folder it runs in lands in the copy,
 removed after the run: the APP is not changed by its own tests, and a second ``app-run
-test`` does not meet the first one's files.
+test`` does not meet the first one's files.  What a sample writes elsewhere (a config under
+``~``) is the user's own, unless ``--sandbox`` runs the programs in bubblewrap
+(``run.sandbox``): a private HOME and TMPDIR, no network, nothing else writable but the copy
+and the run's work folder (round 43: an APP's sample registered a nickname in the judge's
+``~/.openclaw/lobsters.json``).
 """
 
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,13 +36,15 @@ from typing import Any
 from skill2app.runtime.app.bounds import inside, real
 from skill2app.runtime.app.config import Config, state_home
 from skill2app.runtime.app.model import App
-from skill2app.runtime.errors import AppRunError
+from skill2app.runtime.errors import AppRunError, UsageError
 from skill2app.runtime.jsonfile import write_json
 from skill2app.runtime.providers.scripted import ScriptedProvider
 from skill2app.runtime.records.result import Position, RunResult
 from skill2app.runtime.records.workcopy import WorkCopy
+from skill2app.runtime.run import sandbox
 from skill2app.runtime.run.inputs import read_input_json
 from skill2app.runtime.run.runner import begin
+from skill2app.runtime.run.sandbox import Sandbox
 
 STATUSES = ("passed", "failed", "no_expectation", "placeholder", "recorded", "skipped")
 
@@ -65,11 +72,22 @@ def run_fixtures(
     config: Config,
     update: bool = False,
     listener: Callable[[dict[str, Any]], None] | None = None,
+    sandboxed: bool = False,
 ) -> list[FixtureResult]:
+    if sandboxed and not sandbox.available():
+        raise UsageError(
+            "--sandbox runs the samples' programs in bubblewrap, and there is no sandbox here "
+            "(bwrap is not installed, or cannot create namespaces)",
+            hint=sandbox.INSTALL_HINT,
+        )
     results = []
     for name in names or app.business_names():
         app.document(name)  # an unknown name is a usage error, before anything runs
-        results.append(run_fixture(app, name, config=config, update=update, listener=listener))
+        results.append(
+            run_fixture(
+                app, name, config=config, update=update, listener=listener, sandboxed=sandboxed
+            )
+        )
     return results
 
 
@@ -80,6 +98,7 @@ def run_fixture(
     config: Config,
     update: bool,
     listener: Callable[[dict[str, Any]], None] | None,
+    sandboxed: bool = False,
 ) -> FixtureResult:
     samples = app.root / "pipelines" / name / "samples"
     if not (samples / "input.json").is_file():
@@ -90,7 +109,7 @@ def run_fixture(
             name, "placeholder", f"not run: placeholder sample input{placeholders}"
         )
     try:
-        with WorkCopy(app, name) as work:  # samples name files as in the APP: in its copy
+        with WorkCopy(app, name) as work, tempfile.TemporaryDirectory() as home:
             inputs = read_input_json(str(samples / "input.json"))
             answers = samples / "answers.yaml"
             provider = ScriptedProvider.from_file(answers) if answers.is_file() else None
@@ -103,7 +122,11 @@ def run_fixture(
                 home=state_home(),
                 listener=listener,
             )
-            run.caller_cwd = str(work)
+            run.caller_cwd = str(work)  # samples name files as in the APP: in its copy
+            if sandboxed:  # a private HOME: a sample never writes the user's own
+                writable = [Path(home).resolve(), work.resolve()]
+                writable += [run.work_dir.resolve()] if run.work_dir is not None else []
+                run.sandbox = Sandbox(writable=tuple(writable), readable=(app.root.resolve(),))
             result = run.advance(Position())
     except AppRunError as exc:
         return FixtureResult(name, "failed", exc.one_line())

@@ -50,6 +50,7 @@ from skill2app.runtime.records.result import Pause, PhaseResult, Position, RunRe
 from skill2app.runtime.run.inputs import complete_inputs
 from skill2app.runtime.run.interrupts import Held, interrupts
 from skill2app.runtime.run.phase import emit_phase_end, phase_end_event, run_phase
+from skill2app.runtime.run.sandbox import Sandbox
 from skill2app.runtime.run.steps import StepContext
 
 
@@ -247,6 +248,7 @@ class Run:
     # (a resumed session saves it: killed, it goes on from there rather than from the pause).
     checkpoint: Callable[[Position, PhaseResult | None], None] | None = None
     held: Held | None = None  # signals noted since `begin`, until `advance` takes over
+    sandbox: Sandbox | None = None  # run the programs in it (`app-run test --sandbox`)
 
     def advance(
         self,
@@ -294,6 +296,7 @@ class Run:
             self.emit,
             {**self.shared_env(), **env},
             dict(outputs),
+            sandbox=self.sandbox,
         )
 
     def _advance(

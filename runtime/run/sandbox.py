@@ -99,7 +99,7 @@ class Sandbox:
         args += [
             "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
             "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-            "--chdir", str(cwd), "--",
+            "--chdir", str(cwd.resolve()), "--",  # bwrap resolves no relative folder
         ]  # fmt: skip
         return [*args, *argv]
 
