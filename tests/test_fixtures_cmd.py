@@ -267,5 +267,45 @@ def test_sandbox_keeps_a_sample_out_of_the_users_home(
     assert boxed.exit_code == 0, boxed.stderr
     assert results(boxed)["register"]["status"] == "no_expectation"
     assert not (home / ".lobsters.json").exists()
-    plain = invoke("test", app, "--json")  # without it, the sample writes the real home
-    assert plain.exit_code == 0 and (home / ".lobsters.json").exists()
+    # the reviewer's: its output names a file in the private home, the same path each run
+    assert invoke("test", "app", "--sandbox", "--update").exit_code == 0
+    again = invoke("test", "app", "--sandbox")
+    assert again.exit_code == 0 and again.stdout.startswith("passed  register"), again.stdout
+    invoke("test", app, "--json")  # without it, the sample writes the real home
+    assert (home / ".lobsters.json").exists()
+
+
+PROBE = """import json, os, pathlib, sys
+sys.stdin.read()
+shared = (pathlib.Path(os.environ["APP_ROOT"]) / "assets" / "note.txt").read_text()
+print(json.dumps({"output": {"customer": os.environ.get("CUSTOMER_NO", "absent"),
+                             "shared": shared}}))
+"""
+
+
+def test_sandbox_drops_configured_secrets_and_reads_linked_assets(
+    tmp_path: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reviewer's: a name in app-run.yaml's `secrets:` reached the sandboxed program, and
+    an APP folder linked to a place outside (`assets -> /srv/shared`) vanished in it."""
+    from skill2app.runtime.run import sandbox
+
+    if not sandbox.available():
+        pytest.skip("bubblewrap cannot run here")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "note.txt").write_text("shared")
+    app = make_app(
+        tmp_path / "app",
+        {"probe": [{"name": "read", "type": "code", "command": "python3 steps/probe.py"}]},
+        files={
+            "pipelines/probe/steps/probe.py": PROBE,
+            "pipelines/probe/samples/input.json": "{}",
+            "app-run.yaml": "secrets: [CUSTOMER_NO]\n",
+        },
+    )
+    (app / "assets").symlink_to(shared, target_is_directory=True)
+    monkeypatch.setenv("CUSTOMER_NO", "custno12345678")
+    assert invoke("test", app, "--sandbox", "--update").exit_code == 0
+    recorded = json.loads((app / "pipelines/probe/samples/expected.json").read_text())
+    assert recorded == {"customer": "absent", "shared": "shared"}

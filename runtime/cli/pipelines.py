@@ -97,7 +97,8 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
         "--sandbox",
         action="store_true",
         help="Run the programs in bubblewrap: no network, a private HOME and TMPDIR, nothing "
-        "writable but the sample's copy (a sample never writes your own files).",
+        "else writable but the sample's copy and its work folder (a sample never writes your "
+        "own files).",
     )
     json_flag(parser)
     quiet_flag(parser, default=True)

@@ -19,15 +19,15 @@ next to ``table.xlsx``, a folder of chunks) or in the folder it runs in lands in
 removed after the run: the APP is not changed by its own tests, and a second ``app-run
 test`` does not meet the first one's files.  What a sample writes elsewhere (a config under
 ``~``) is the user's own, unless ``--sandbox`` runs the programs in bubblewrap
-(``run.sandbox``): a private HOME and TMPDIR, no network, nothing else writable but the copy
-and the run's work folder (round 43: an APP's sample registered a nickname in the judge's
+(``sandbox.for_sample``): a private HOME and TMPDIR (beside the copy, the same path from run
+to run, removed after it), no network, nothing else writable but the copy and the run's work
+folder (round 43: an APP's sample registered a nickname in the judge's
 ``~/.openclaw/lobsters.json``).
 """
 
 from __future__ import annotations
 
 import json
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,11 +40,10 @@ from skill2app.runtime.errors import AppRunError, UsageError
 from skill2app.runtime.jsonfile import write_json
 from skill2app.runtime.providers.scripted import ScriptedProvider
 from skill2app.runtime.records.result import Position, RunResult
-from skill2app.runtime.records.workcopy import WorkCopy
+from skill2app.runtime.records.workcopy import WorkCopy, private_home, remove_copy
 from skill2app.runtime.run import sandbox
 from skill2app.runtime.run.inputs import read_input_json
 from skill2app.runtime.run.runner import begin
-from skill2app.runtime.run.sandbox import Sandbox
 
 STATUSES = ("passed", "failed", "no_expectation", "placeholder", "recorded", "skipped")
 
@@ -109,7 +108,7 @@ def run_fixture(
             name, "placeholder", f"not run: placeholder sample input{placeholders}"
         )
     try:
-        with WorkCopy(app, name) as work, tempfile.TemporaryDirectory() as home:
+        with WorkCopy(app, name) as work:
             inputs = read_input_json(str(samples / "input.json"))
             answers = samples / "answers.yaml"
             provider = ScriptedProvider.from_file(answers) if answers.is_file() else None
@@ -123,11 +122,15 @@ def run_fixture(
                 listener=listener,
             )
             run.caller_cwd = str(work)  # samples name files as in the APP: in its copy
-            if sandboxed:  # a private HOME: a sample never writes the user's own
-                writable = [Path(home).resolve(), work.resolve()]
-                writable += [run.work_dir.resolve()] if run.work_dir is not None else []
-                run.sandbox = Sandbox(writable=tuple(writable), readable=(app.root.resolve(),))
-            result = run.advance(Position())
+            if sandboxed:  # a private HOME, the same path each run: a sample never writes yours
+                home = private_home(work)
+                done = [work, *([run.work_dir] if run.work_dir is not None else [])]
+                run.sandbox = sandbox.for_sample(home, done, app.root, config.secrets)
+            try:
+                result = run.advance(Position())
+            finally:
+                if sandboxed:
+                    remove_copy(private_home(work, make=False))
     except AppRunError as exc:
         return FixtureResult(name, "failed", exc.one_line())
     if result.status != "succeeded":

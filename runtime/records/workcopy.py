@@ -50,12 +50,12 @@ class WorkCopy:
             lock = open(locks / self.name, "w")  # noqa: SIM115
             fcntl.flock(lock, fcntl.LOCK_EX)  # another run of this sample: wait for it
             self._lock = lock
-            _remove(self.folder)
+            remove_copy(self.folder)
             self._build()
         except BaseException as exc:  # Ctrl-C too: nothing half-made, no lock held
             if self._lock is not None:  # only the lock's holder may remove the copy
                 try:
-                    _remove(self.folder)  # what was copied before the problem
+                    remove_copy(self.folder)  # what was copied before the problem
                 except OSError:
                     pass
             self._release()
@@ -74,7 +74,7 @@ class WorkCopy:
         trace: TracebackType | None,
     ) -> None:
         try:
-            _remove(self.folder)
+            remove_copy(self.folder)
         except OSError:
             pass  # left behind: the next run removes it first, or says why it cannot
         finally:
@@ -133,8 +133,21 @@ def _check_size(folders: list[Path]) -> None:
                 )
 
 
-def _remove(folder: Path) -> None:
-    """Remove a copy: its links are unlinked, never followed."""
+def private_home(copy: Path, *, make: bool = True) -> Path:
+    """The private HOME of the sample run in ``copy`` (``app-run test --sandbox``): beside the
+    copies, one per pipeline, so an output naming a file in it names the same one each run;
+    made empty (``make``)."""
+    home = copy.parent / ".homes" / copy.name
+    if make:
+        remove_copy(home)
+        home.mkdir(parents=True)
+    return home
+
+
+def remove_copy(folder: Path) -> None:
+    """Remove a copy or a private home: its links are unlinked, never followed, and nothing
+    is chmod-ed (``TemporaryDirectory``'s clean-up, before Python 3.11.8, chmod-ed through a
+    link a sandboxed program had left)."""
     if folder.is_symlink():
         folder.unlink()
     elif folder.exists():

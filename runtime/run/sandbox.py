@@ -25,7 +25,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -113,6 +113,25 @@ class Sandbox:
         for name, value in OFFLINE.items():
             clean.setdefault(name, value)
         return clean
+
+
+MAX_LINKED = 100  # top-level links of an APP whose targets a sample's programs may read
+
+
+def for_sample(
+    home: Path, work: Sequence[Path], app_root: Path, secrets: Sequence[str] = ()
+) -> Sandbox:
+    """The sandbox of one ``app-run test --sandbox`` run: ``home`` its private HOME, writable
+    with ``work`` (the sample's copy, the run's work folder); the APP readable, with the
+    targets of its top-level links (``assets -> /srv/shared``); the config's secret names
+    dropped with the usual ones."""
+    root = app_root.resolve()
+    linked = [p.resolve() for p in sorted(root.iterdir())[:MAX_LINKED] if p.is_symlink()]
+    return Sandbox(
+        writable=(home.resolve(), *(w.resolve() for w in work)),
+        readable=(root, *linked),
+        extra_secret_names=tuple(secrets),
+    )
 
 
 # There is no network in here: `npx -y bun` retried the registry for 70 s before failing;
