@@ -20,6 +20,7 @@ app-convert's memory stays bounded and it returns promptly.
 | SKILL.md alias bomb / 20,000 deep in Skill mode   | test_skill_md_bombs_in_skill_mode       |
 | deep frontmatter, plan alias bomb (app-convert)   | test_app_convert_refuses_bombs_with_... |
 | no sandbox, --unsafe-no-sandbox: runs as asked    | test_without_a_sandbox_probe_is_refused |
+| a read-only folder holding a link, left to clean  | test_the_clean_up_never_chmods_a_link   |
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -560,3 +562,45 @@ def test_helpers_initial_values_and_japanese_items_are_read_in_linear_time(
     command, _dispatch = scan_node(objects + "if (a === '--x') a1.x = argv[++i];\n")
     assert command.flag("--x") is not None and command.flag("--x").default is None
     assert as_request("あ" * 60_000 + "とき") == ""
+
+
+LEFT_BEHIND = """import os, pathlib, sys
+from skill2app.runtime.run.sandbox import remove_tree
+root = pathlib.Path(sys.argv[1])
+remove_tree(root / "scratch")
+print(oct((root / "victim.txt").stat().st_mode & 0o777), (root / "scratch").exists())
+"""
+
+
+def test_the_clean_up_never_chmods_a_link() -> None:
+    """A reviewer's: what a sandboxed program leaves in its writable folder (a read-only
+    folder holding a link to a file outside) is removed by app-run/app-convert outside the
+    sandbox; ``TemporaryDirectory``'s clean-up (Python < 3.11.8, CVE-2023-6597) chmod-ed the
+    link's target to 0700 when the folder would not empty.  Run as an unprivileged user, as
+    root removes anything at once."""
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or setpriv is None:
+        pytest.skip("needs root and setpriv to act as an unprivileged user")
+    base = Path(tempfile.mkdtemp(prefix="remove-tree-", dir="/tmp"))  # pytest's: root's alone
+    base.chmod(0o755)
+    root = base / "case"
+    left = root / "scratch" / "d"
+    left.mkdir(parents=True)
+    victim = root / "victim.txt"
+    victim.write_text("mine")
+    victim.chmod(0o444)
+    (left / "lnk").symlink_to(victim)
+    for path in (root, root / "scratch", left, victim):
+        os.chown(path, 65534, 65534)
+    os.lchown(left / "lnk", 65534, 65534)
+    left.chmod(0o500)  # the program's folder, left unwritable: it cannot be emptied as is
+    try:
+        done = subprocess.run(
+            [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable,
+             "-c", LEFT_BEHIND, str(root)],
+            capture_output=True, text=True, env={"PATH": "/usr/bin"}, check=False, timeout=60,
+        )  # fmt: skip
+    finally:
+        sandbox.remove_tree(base)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0o444", "False"]  # the target untouched, all removed

@@ -24,7 +24,6 @@ import json
 import os
 import re
 import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -38,6 +37,7 @@ from skill2app.runtime.app.document import read_bounded
 from skill2app.runtime.app.model import CONSTRUCTOR, DESTRUCTOR, App, Pipeline, load_app
 from skill2app.runtime.app.secrets import Scrubber
 from skill2app.runtime.errors import AppRunError
+from skill2app.runtime.run import sandbox as confinement
 from skill2app.runtime.run.sandbox import Sandbox
 from skill2app.runtime.run.steps import StepContext, run_code_step
 
@@ -103,8 +103,8 @@ def smoke_test(
     given): the files each pipeline wrote inside the APP's ``pipelines/`` folder."""
     results: list[SmokeResult] = []
     with (
-        tempfile.TemporaryDirectory(prefix="app-convert-smoke-") as tmp,
-        tempfile.TemporaryDirectory(prefix="app-convert-stand-ins-") as own,
+        confinement.scratch("app-convert-smoke-") as tmp,
+        confinement.scratch("app-convert-stand-ins-") as own,
     ):
         # the stand-ins' scripts: app-convert's, read-only in the sandbox (standins.py)
         readable = (Path(own).resolve(),)

@@ -28,6 +28,7 @@ from typing import IO
 from skill2app.runtime.app.config import state_home
 from skill2app.runtime.app.model import App
 from skill2app.runtime.errors import AppRunError
+from skill2app.runtime.run.sandbox import remove_tree
 
 MAX_BYTES = 64 * 1024 * 1024  # all the samples/ folders of an APP together
 MAX_FILES = 10_000
@@ -145,10 +146,6 @@ def private_home(copy: Path, *, make: bool = True) -> Path:
 
 
 def remove_copy(folder: Path) -> None:
-    """Remove a copy or a private home: its links are unlinked, never followed, and nothing
-    is chmod-ed (``TemporaryDirectory``'s clean-up, before Python 3.11.8, chmod-ed through a
-    link a sandboxed program had left)."""
-    if folder.is_symlink():
-        folder.unlink()
-    elif folder.exists():
-        shutil.rmtree(folder)
+    """Remove a copy or a private home: its links unlinked, never followed nor chmod-ed, a
+    folder a sample left read-only emptied all the same (``sandbox.remove_tree``)."""
+    remove_tree(folder)

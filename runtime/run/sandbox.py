@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -113,6 +116,37 @@ class Sandbox:
         for name, value in OFFLINE.items():
             clean.setdefault(name, value)
         return clean
+
+
+@contextmanager
+def scratch(prefix: str) -> Iterator[Path]:
+    """A temporary folder a sandboxed program may write, removed with ``remove_tree``: not
+    ``tempfile.TemporaryDirectory``, whose clean-up before Python 3.11.8 and 3.12.2
+    (CVE-2023-6597) chmod-ed through a link the program had left there when a folder of its
+    would not go."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield path
+    finally:
+        remove_tree(path)
+
+
+def remove_tree(path: Path) -> None:
+    """Remove a folder a sandboxed program wrote into: its own folders made writable first
+    (a folder it left read-only, 0500, could not be emptied), found by ``lstat`` so that a link
+    is never followed nor chmod-ed; then all of it, links unlinked."""
+    if path.is_symlink():
+        path.unlink()
+        return
+    if not path.is_dir():
+        return
+    os.chmod(path, stat.S_IRWXU)
+    for folder, dirs, _files in os.walk(path):  # top-down: a folder opened before it is read
+        for name in dirs:
+            child = os.path.join(folder, name)
+            if stat.S_ISDIR(os.lstat(child).st_mode):
+                os.chmod(child, stat.S_IRWXU)
+    shutil.rmtree(path)
 
 
 MAX_LINKED = 100  # top-level links of an APP whose targets a sample's programs may read

@@ -13,14 +13,13 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from skill2app.converter.inventory.programs.language import DEFAULT_INTERPRETER
 from skill2app.runtime.errors import StepTimeout, SubprocessError
 from skill2app.runtime.run.process import run_program
-from skill2app.runtime.run.sandbox import Sandbox
+from skill2app.runtime.run.sandbox import Sandbox, scratch
 
 PROBE_TIMEOUT = 10.0
 PROBE_OUTPUT = 1_000_000  # bytes of --help read at most; a flood past it is stopped
@@ -41,13 +40,13 @@ def probe_help(
         return {**failed, "error": "no interpreter"}
     if not target.is_relative_to(skill) or not target.is_file():
         return {**failed, "error": "not a file inside the skill"}
-    with tempfile.TemporaryDirectory(prefix="app-convert-probe-") as tmp:
-        env = {"PATH": os.environ.get("PATH", ""), "HOME": tmp, "LANG": "C.UTF-8",
+    with scratch("app-convert-probe-") as tmp:
+        env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp), "LANG": "C.UTF-8",
                "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "100"}  # fmt: skip
-        sandbox = None if unsafe else Sandbox(writable=(Path(tmp),), readable=(skill,))
+        sandbox = None if unsafe else Sandbox(writable=(tmp,), readable=(skill,))
         try:
             done = run_program(
-                [*runner, "--help"], stdin="", cwd=Path(tmp), env=env, timeout=PROBE_TIMEOUT,
+                [*runner, "--help"], stdin="", cwd=tmp, env=env, timeout=PROBE_TIMEOUT,
                 sandbox=sandbox, max_output=PROBE_OUTPUT,
             )  # fmt: skip
         except StepTimeout:
