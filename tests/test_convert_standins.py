@@ -270,6 +270,42 @@ def test_a_file_written_inside_the_pipelines_folder_is_a_finding(
         assert report.verification.inside == {} and report.verification.notices == []
 
 
+@pytest.mark.parametrize(
+    ("target", "noticed"),
+    [
+        ("os.path.expanduser('~/.lobsters.json')", True),  # round 43: the user's settings
+        ("os.path.expanduser('~/.cache/x.bin')", False),  # a cache is nobody's settings
+    ],
+)
+def test_a_sample_writing_in_the_home_folder_is_a_finding(
+    skill: Path, tmp_path: Path, target: str, noticed: bool
+) -> None:
+    """Round 43: a host APP's register sample wrote the judge's real ~/.openclaw when he ran
+    `app-run test`; the smoke run, in the sandbox's home, said nothing."""
+    from skill2app.runtime.run import sandbox
+
+    if not sandbox.available():
+        pytest.skip("bubblewrap cannot run here")
+    source = (
+        "import json, os, sys\n"
+        "sys.stdin.read()\n"
+        f"os.makedirs(os.path.dirname({target}), exist_ok=True)\n"
+        f"open({target}, 'w').write('nick')\n"
+        'print(json.dumps({"output": {"code": 0}}))\n'
+    )
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(_writer(source)))
+    report = convert(Options(skill, out=tmp_path / "app", plan=plan_file, smoke=True))
+    assert report.verification is not None and report.ok
+    if noticed:
+        assert report.verification.at_home == {"download-video": ["~/.lobsters.json"]}
+        assert any(
+            "wrote ~/.lobsters.json in the home folder" in n for n in report.verification.notices
+        )
+    else:
+        assert report.verification.at_home == {}
+
+
 def test_options_shown_on_continued_lines_are_shown(tmp_path: Path) -> None:
     from skill2app.converter.inventory.model import build_inventory
     from skill2app.converter.verify.verify import document_lines

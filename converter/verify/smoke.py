@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     pass
 
 SMOKE_TIMEOUT = 60.0
+MAX_SHOWN = 20  # entries a pipeline put in the HOME, named in the report
 PATH_LIKE = re.compile(r"(?:_FILE|_PATH|_DIR|_HOME|_DB)$")
 MAX_RERUNS = 3  # a pipeline run again with one more stand-in, at most this many times
 
@@ -81,6 +82,8 @@ class Scratch:
     standins: StandIns
     scrubber: Scrubber
     inside: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> files it wrote
+    home: Path | None = None  # the sandbox's HOME (None unsandboxed: the user's own)
+    at_home: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> what it put in ~
 
 
 def smoke_test(
@@ -92,6 +95,7 @@ def smoke_test(
     sandboxed: bool = True,
     outside: dict[str, Path] | None = None,
     inside: dict[str, list[str]] | None = None,
+    at_home: dict[str, list[str]] | None = None,
 ) -> list[SmokeResult]:
     """Run every business pipeline on its samples in a temporary copy of the APP, inside its
     lifecycle, the way app-run runs it (same environment, working folder, stdin/stdout
@@ -100,7 +104,9 @@ def smoke_test(
     whose sample is a placeholder (``samples/placeholders.json``) is skipped, with its
     reason.  ``outside``: files outside the skill its programs name (target relative to the
     APP -> the file), put where they are named from the copy.  ``inside`` (filled when
-    given): the files each pipeline wrote inside the APP's ``pipelines/`` folder."""
+    given): the files each pipeline wrote inside the APP's ``pipelines/`` folder;
+    ``at_home``: what each put in the sandbox's HOME (``~/.openclaw``: a sample run by
+    ``app-run test`` without ``--sandbox`` would write the user's own)."""
     results: list[SmokeResult] = []
     with (
         confinement.scratch("app-convert-smoke-") as tmp,
@@ -124,6 +130,7 @@ def smoke_test(
         env = scratch_env(copy, work)
         env["PATH"] = standins.path(os.environ.get("PATH", ""))
         scratch = Scratch(work, env, standins, Scrubber.from_env())
+        scratch.home = Path(tmp).resolve() if sandboxed else None
         names = app.business_names()
         ordered = [n for n in order or [] if n in names] + [
             n for n in names if n not in (order or [])
@@ -136,6 +143,8 @@ def smoke_test(
             results += done
         if inside is not None:
             inside.update(scratch.inside)
+        if at_home is not None:
+            at_home.update(scratch.at_home)
     return results
 
 
@@ -228,6 +237,7 @@ def _smoke_business(
     """One business pipeline with its lifecycle (``_one_run``), run again with a stand-in
     when a step fails on a program this machine lacks that has none yet."""
     before = _files_inside(app.root)
+    home = set(os.listdir(scratch.home)) if scratch.home is not None else set()
     for _rerun in range(MAX_RERUNS + 1):
         results = _one_run(app, name, scratch, timeout, progress, sandbox, skipped)
         lacking = [r.lacks for r in results if r.status == "skipped"]
@@ -237,6 +247,10 @@ def _smoke_business(
     written = sorted(_files_inside(app.root) - before)
     if written:
         scratch.inside[name] = written
+    if scratch.home is not None:
+        put = sorted(e for e in set(os.listdir(scratch.home)) - home if _config(e))[:MAX_SHOWN]
+        if put:
+            scratch.at_home[name] = [f"~/{entry}" for entry in put]
     return results
 
 
@@ -282,6 +296,19 @@ def _one_run(
             replace(r, pipeline=f"{name} ({DESTRUCTOR})") for r in after if r.status == "failed"
         ]
     return results
+
+
+# What programs put in a home folder that is no one's settings: caches, package stores.
+_CACHES = frozenset(
+    ".cache .npm .node-gyp .yarn .pnpm-store .bun .local .pki .matplotlib .fontconfig "
+    ".python_history .wget-hsts .lesshst".split()
+)
+
+
+def _config(entry: str) -> bool:
+    """Whether an entry a sample put in the home folder is a program's settings or data
+    (``.openclaw``, ``.config``): a dot name, not a cache."""
+    return entry.startswith(".") and entry not in _CACHES
 
 
 def _files_inside(app_root: Path) -> set[str]:

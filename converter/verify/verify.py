@@ -9,8 +9,9 @@
 5. Each pipeline's description and triggers reach it through the embedded router
    (``routes.py``).
 
-What the smoke run ran through stand-ins for programs not installed here, and files it wrote
-inside the APP's ``pipelines/`` folder, are findings (``notices``): shown to the analyst at
+What the smoke run ran through stand-ins for programs not installed here, files it wrote
+inside the APP's ``pipelines/`` folder, and what a sample put in the (sandbox's) home folder
+are findings (``notices``): shown to the analyst at
 the review and in the report, never an error (only the analyst can tell a wrong command line
 from an unusual one).
 """
@@ -48,6 +49,7 @@ class Verification:
     routing: RoutingCheck = field(default_factory=RoutingCheck)
     outside_errors: list[str] = field(default_factory=list)  # files outside the skill it lacks
     inside: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> files it wrote there
+    at_home: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> what it put in ~
     stand_in_findings: list[str] = field(default_factory=list)
 
     @property
@@ -66,7 +68,13 @@ class Verification:
             for s in self.smoke
             if s.stopped
         ]
-        return [*self.stand_in_findings, *stopped, *wrote]
+        homed = [  # round 43: a sample registered a nickname in the judge's real ~/.openclaw
+            f"smoke {name}: its sample wrote {', '.join(files)} in the home folder (the "
+            "sandbox's here; `app-run test` without --sandbox writes the user's own): point "
+            "the sample at a file or folder of samples/ (an input or a variable)"
+            for name, files in self.at_home.items()
+        ]
+        return [*self.stand_in_findings, *stopped, *wrote, *homed]
 
     @property
     def calls(self) -> list[tuple[str, Call]]:
@@ -123,8 +131,9 @@ def verify_app(
         say = progress or (lambda _message: None)
         outside = {o.target: inventory.root / o.target for o in inventory.outside}
         result.smoke = smoke_test(
-            root, timeout, say, order, sandboxed=sandboxed, outside=outside, inside=result.inside
-        )
+            root, timeout, say, order, sandboxed=sandboxed, outside=outside,
+            inside=result.inside, at_home=result.at_home,
+        )  # fmt: skip
         result.stand_in_findings = findings(result.calls, document_lines(inventory))
     return result
 
