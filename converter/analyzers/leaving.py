@@ -5,10 +5,9 @@ answer them) or waits for a person in the browser it opens, a library's demo, or
 skill runs only with the user's approval (no heuristic step stops for it), or one whose
 code reaches the workspace above the skill by a fixed path (another place in an APP
 folder), or one whose command line the steps cannot satisfy (``check_plan``'s error), is
-taken out of the plan and listed with its reason: one unusual
-program never stops the conversion of the rest.  The sections of SKILL.md no pipeline
-covers are listed too, with what they are for the model (rules, examples, judgement,
-guidance).
+taken out of the plan and listed with its reason: one unusual program never stops the
+conversion of the rest.  The sections of SKILL.md no pipeline covers are listed too, with
+what they are for the model (rules, examples, judgement, guidance).
 """
 
 from __future__ import annotations
