@@ -73,3 +73,15 @@ def runtime_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     markers.mkdir()
     monkeypatch.setenv("APP_TEST_MARKERS", str(markers))
     return markers
+
+
+@pytest.fixture
+def need_sandbox() -> None:
+    """Tests of what runs in bubblewrap: skipped where it is missing, failed in CI."""
+    from skill2app.runtime.run import sandbox
+
+    if sandbox.available():
+        return
+    if os.environ.get("CI"):
+        pytest.fail("CI must test the sandbox for real: .ci/run installs bubblewrap")
+    pytest.skip("no bubblewrap here (apt-get install bubblewrap)")

@@ -26,6 +26,13 @@ server.listen(8888, () => openBrowser('https://accounts.example.com/authorize'))
 """
 
 
+def _kept_reason(plan, program: str) -> str:
+    """Why ``program`` is left to Skill mode, after checking no pipeline runs it."""
+    assert _running(plan, program) == []
+    [item] = [k for k in plan.skill_mode if k.topic == program]
+    return item.reason
+
+
 def _running(plan, program: str) -> list[str]:
     return [
         pipeline.name
@@ -61,10 +68,8 @@ def test_a_sign_in_helper_waiting_for_the_browser_is_left_to_skill_mode(tmp_path
             "scripts/get-token.js": OAUTH_JS,
         },
     )
-    plan = analyze(build_inventory(skill))
-    assert _running(plan, "scripts/get-token.js") == []
-    [item] = [k for k in plan.skill_mode if k.topic == "scripts/get-token.js"]
-    assert "browser" in item.reason and "scripts/get-token.js:6" in item.reason
+    reason = _kept_reason(analyze(build_inventory(skill)), "scripts/get-token.js")
+    assert "browser" in reason and "scripts/get-token.js:6" in reason
 
 
 def test_a_viewer_that_can_write_its_page_always_writes_it(tmp_path: Path) -> None:
@@ -116,10 +121,8 @@ def test_a_library_the_skill_imports_is_no_pipeline_of_its_demo(tmp_path: Path) 
             "scripts/figure_export.py": LIBRARY,
         },
     )
-    plan = analyze(build_inventory(skill))
-    assert _running(plan, "scripts/figure_export.py") == []
-    [item] = [k for k in plan.skill_mode if k.topic == "scripts/figure_export.py"]
-    assert "SKILL.md:10" in item.reason and "demo" in item.reason
+    reason = _kept_reason(analyze(build_inventory(skill)), "scripts/figure_export.py")
+    assert "SKILL.md:10" in reason and "demo" in reason
 
 
 def test_a_program_a_document_runs_is_no_demo_though_imported(tmp_path: Path) -> None:

@@ -237,6 +237,15 @@ def _writer(source: str) -> dict[str, Any]:
     return plan
 
 
+def _smoke_verification(skill: Path, tmp_path: Path, source: str) -> Any:
+    """The verification of a one-step plan running ``source`` (``_writer``), smoke-tested."""
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(_writer(source)))
+    report = convert(Options(skill, out=tmp_path / "app", plan=plan_file, smoke=True))
+    assert report.verification is not None and report.ok
+    return report.verification
+
+
 @pytest.mark.parametrize(
     ("target", "noticed"),
     [
@@ -253,21 +262,16 @@ def test_a_file_written_inside_the_pipelines_folder_is_a_finding(
         f"open({target}, 'w').write('done')\n"
         'print(json.dumps({"output": {"code": 0}}))\n'
     )
-    plan_file = tmp_path / "plan.json"
-    plan_file.write_text(json.dumps(_writer(source)))
-    report = convert(Options(skill, out=tmp_path / "app", plan=plan_file, smoke=True))
-    assert report.verification is not None and report.ok
-    assert [s.status for s in report.verification.smoke] == ["passed"]
+    verification = _smoke_verification(skill, tmp_path, source)
+    assert [s.status for s in verification.smoke] == ["passed"]
     if noticed:
-        assert report.verification.inside == {
-            "download-video": ["pipelines/download-video/report.txt"]
-        }
+        assert verification.inside == {"download-video": ["pipelines/download-video/report.txt"]}
         assert (
             "smoke download-video: its steps wrote pipelines/download-video/report.txt"
-            in (report.verification.notices[0])
+            in (verification.notices[0])
         )
     else:
-        assert report.verification.inside == {} and report.verification.notices == []
+        assert verification.inside == {} and verification.notices == []
 
 
 @pytest.mark.parametrize(
@@ -277,15 +281,12 @@ def test_a_file_written_inside_the_pipelines_folder_is_a_finding(
         ("os.path.expanduser('~/.cache/x.bin')", False),  # a cache is nobody's settings
     ],
 )
+@pytest.mark.usefixtures("need_sandbox")
 def test_a_sample_writing_in_the_home_folder_is_a_finding(
     skill: Path, tmp_path: Path, target: str, noticed: bool
 ) -> None:
     """Round 43: a host APP's register sample wrote the judge's real ~/.openclaw when he ran
     `app-run test`; the smoke run, in the sandbox's home, said nothing."""
-    from skill2app.runtime.run import sandbox
-
-    if not sandbox.available():
-        pytest.skip("bubblewrap cannot run here")
     source = (
         "import json, os, sys\n"
         "sys.stdin.read()\n"
@@ -293,17 +294,12 @@ def test_a_sample_writing_in_the_home_folder_is_a_finding(
         f"open({target}, 'w').write('nick')\n"
         'print(json.dumps({"output": {"code": 0}}))\n'
     )
-    plan_file = tmp_path / "plan.json"
-    plan_file.write_text(json.dumps(_writer(source)))
-    report = convert(Options(skill, out=tmp_path / "app", plan=plan_file, smoke=True))
-    assert report.verification is not None and report.ok
+    verification = _smoke_verification(skill, tmp_path, source)
     if noticed:
-        assert report.verification.at_home == {"download-video": ["~/.lobsters.json"]}
-        assert any(
-            "wrote ~/.lobsters.json in the home folder" in n for n in report.verification.notices
-        )
+        assert verification.at_home == {"download-video": ["~/.lobsters.json"]}
+        assert any("wrote ~/.lobsters.json in the home folder" in n for n in verification.notices)
     else:
-        assert report.verification.at_home == {}
+        assert verification.at_home == {}
 
 
 def test_options_shown_on_continued_lines_are_shown(tmp_path: Path) -> None:

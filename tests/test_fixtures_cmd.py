@@ -241,27 +241,30 @@ print(json.dumps({"output": {"wrote": str(target)}}))
 """
 
 
+def _one_step_app(root: Path, name: str, script: str, **files: str) -> Path:
+    """An APP of one pipeline ``name`` whose one step runs ``script``, with an empty sample."""
+    return make_app(
+        root,
+        {name: [{"name": "run", "type": "code", "command": f"python3 steps/{name}.py"}]},
+        files={
+            f"pipelines/{name}/steps/{name}.py": script,
+            f"pipelines/{name}/samples/input.json": "{}",
+            **files,
+        },
+    )
+
+
+@pytest.mark.usefixtures("need_sandbox")
 def test_sandbox_keeps_a_sample_out_of_the_users_home(
     tmp_path: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Round 43: a judge's `app-run test` of an APP ran its register sample, which wrote a
     nickname into the real `~/.openclaw/lobsters.json`.  With --sandbox the sample runs with a
     private HOME and passes; the user's home is untouched."""
-    from skill2app.runtime.run import sandbox
-
-    if not sandbox.available():
-        pytest.skip("bubblewrap cannot run here")
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
-    app = make_app(
-        tmp_path / "app",
-        {"register": [{"name": "write", "type": "code", "command": "python3 steps/register.py"}]},
-        files={
-            "pipelines/register/steps/register.py": REGISTER,
-            "pipelines/register/samples/input.json": "{}",
-        },
-    )
+    app = _one_step_app(tmp_path / "app", "register", REGISTER)
     monkeypatch.chdir(tmp_path)  # a relative APP folder: bwrap needs its folder absolute
     boxed = invoke("test", "app", "--sandbox", "--json")
     assert boxed.exit_code == 0, boxed.stderr
@@ -283,26 +286,17 @@ print(json.dumps({"output": {"customer": os.environ.get("CUSTOMER_NO", "absent")
 """
 
 
+@pytest.mark.usefixtures("need_sandbox")
 def test_sandbox_drops_configured_secrets_and_reads_linked_assets(
     tmp_path: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The reviewer's: a name in app-run.yaml's `secrets:` reached the sandboxed program, and
     an APP folder linked to a place outside (`assets -> /srv/shared`) vanished in it."""
-    from skill2app.runtime.run import sandbox
-
-    if not sandbox.available():
-        pytest.skip("bubblewrap cannot run here")
     shared = tmp_path / "shared"
     shared.mkdir()
     (shared / "note.txt").write_text("shared")
-    app = make_app(
-        tmp_path / "app",
-        {"probe": [{"name": "read", "type": "code", "command": "python3 steps/probe.py"}]},
-        files={
-            "pipelines/probe/steps/probe.py": PROBE,
-            "pipelines/probe/samples/input.json": "{}",
-            "app-run.yaml": "secrets: [CUSTOMER_NO]\n",
-        },
+    app = _one_step_app(
+        tmp_path / "app", "probe", PROBE, **{"app-run.yaml": "secrets: [CUSTOMER_NO]\n"}
     )
     (app / "assets").symlink_to(shared, target_is_directory=True)
     monkeypatch.setenv("CUSTOMER_NO", "custno12345678")

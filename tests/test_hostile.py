@@ -46,15 +46,6 @@ APP_CONVERT = BIN / "app-convert"
 DECOY = "DECOY-PRIVATE-KEY-3f9c1e"
 
 
-@pytest.fixture
-def need_sandbox() -> None:
-    if sandbox.available():
-        return
-    if os.environ.get("CI"):
-        pytest.fail("CI must test the sandbox for real: .ci/run installs bubblewrap")
-    pytest.skip("no bubblewrap here (apt-get install bubblewrap)")
-
-
 class Listener:
     """A loopback port; whatever connects and what it sends are kept."""
 

@@ -55,24 +55,19 @@ def leave_interactive(plan: Plan, inventory: Inventory) -> None:
 
     waiting = set()
     for program in [p for p in inventory.programs if p.waits_at]:
-        escape = _no_browser_flag(program)
-        if escape is None:
+        page = program.cli.flag(PAGE_FLAG) if program.cli is not None else None
+        if page is None:
             waiting.add(program.path)
         else:
-            _pass_always(plan, program.path, escape)
+            _pass_always(plan, program.path, page)
     asking = {p.path for p in inventory.programs if p.prompts_at}
     _leave_running(plan, asking | waiting, kept)
 
 
-# A flag with which a program that serves a page for the browser writes it instead
+# The flag with which a program that serves a page for the browser writes it instead
 # (skill-creator's ``generate_review.py --static review.html``); not opening the browser
 # (``--no-browser``) still leaves it waiting on its port.
-_NO_BROWSER = re.compile(r"^--static$")
-
-
-def _no_browser_flag(program: Program) -> Param | None:
-    params = program.cli.params if program.cli is not None else []
-    return next((p for p in params if p.kind == "flag" and _NO_BROWSER.match(p.name)), None)
+PAGE_FLAG = "--static"
 
 
 def _pass_always(plan: Plan, path: str, escape: Param) -> None:
@@ -143,9 +138,10 @@ def leave_demos(plan: Plan, inventory: Inventory) -> None:
     imported = {
         program.path: where
         for program in inventory.programs
-        if program.language == "python" and _takes_nothing(inventory, program)
+        if program.language == "python"
         and not any(i.source == "block" and i.file != program.path for i in program.invocations)
         if (where := _imported_at(inventory, program.path))
+        and _takes_nothing(inventory, program)  # last: it reads the program's file
     }  # fmt: skip
 
     def kept(pipeline: Pipeline, path: str) -> Kept:

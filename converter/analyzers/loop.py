@@ -30,7 +30,7 @@ from skill2app.converter.render.write import write_app
 from skill2app.converter.verify.requests import RequestCheck, route_requests
 from skill2app.converter.verify.smoke import SMOKE_TIMEOUT
 from skill2app.converter.verify.verify import Verification, verify_app
-from skill2app.runtime.run.sandbox import scratch
+from skill2app.runtime.run.sandbox import scratch_folder
 
 if TYPE_CHECKING:
     from skill2app.converter.inventory.model import Inventory
@@ -109,7 +109,7 @@ def evaluate(
     files = render_app(plan, inventory, readme=readme)
     count = len(plan.pipelines)
     say(f"verifying the plan's {count} pipeline{'s' * (count != 1)} in a temporary copy")
-    with scratch("app-convert-verify-") as tmp:  # the smoke run's programs write into it
+    with scratch_folder("app-convert-verify-") as tmp:  # the smoke run's programs write into it
         written = write_app(inventory.root, files, out=Path(tmp) / "app", force=False)
         from skill2app.runtime.run.sandbox import available  # the skill's programs: sandboxed
 

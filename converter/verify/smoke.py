@@ -37,8 +37,7 @@ from skill2app.runtime.app.document import read_bounded
 from skill2app.runtime.app.model import CONSTRUCTOR, DESTRUCTOR, App, Pipeline, load_app
 from skill2app.runtime.app.secrets import Scrubber
 from skill2app.runtime.errors import AppRunError
-from skill2app.runtime.run import sandbox as confinement
-from skill2app.runtime.run.sandbox import Sandbox
+from skill2app.runtime.run.sandbox import Sandbox, scratch_folder
 from skill2app.runtime.run.steps import StepContext, run_code_step
 
 if TYPE_CHECKING:
@@ -109,8 +108,8 @@ def smoke_test(
     ``app-run test`` without ``--sandbox`` would write the user's own)."""
     results: list[SmokeResult] = []
     with (
-        confinement.scratch("app-convert-smoke-") as tmp,
-        confinement.scratch("app-convert-stand-ins-") as own,
+        scratch_folder("app-convert-smoke-") as tmp,
+        scratch_folder("app-convert-stand-ins-") as own,
     ):
         # the stand-ins' scripts: app-convert's, read-only in the sandbox (standins.py)
         readable = (Path(own).resolve(),)

@@ -40,7 +40,7 @@ from skill2app.runtime.errors import AppRunError, UsageError
 from skill2app.runtime.jsonfile import write_json
 from skill2app.runtime.providers.scripted import ScriptedProvider
 from skill2app.runtime.records.result import Position, RunResult
-from skill2app.runtime.records.workcopy import WorkCopy, private_home, remove_copy
+from skill2app.runtime.records.workcopy import WorkCopy, private_home
 from skill2app.runtime.run import sandbox
 from skill2app.runtime.run.inputs import read_input_json
 from skill2app.runtime.run.runner import begin
@@ -122,15 +122,15 @@ def run_fixture(
                 listener=listener,
             )
             run.caller_cwd = str(work)  # samples name files as in the APP: in its copy
-            if sandboxed:  # a private HOME, the same path each run: a sample never writes yours
-                home = private_home(work)
+            home = private_home(work) if sandboxed else None  # a sample never writes yours
+            if home is not None:
                 done = [work, *([run.work_dir] if run.work_dir is not None else [])]
                 run.sandbox = sandbox.for_sample(home, done, app.root, config.secrets)
             try:
                 result = run.advance(Position())
             finally:
-                if sandboxed:
-                    remove_copy(private_home(work, make=False))
+                if home is not None:
+                    sandbox.remove_tree(home)
     except AppRunError as exc:
         return FixtureResult(name, "failed", exc.one_line())
     if result.status != "succeeded":

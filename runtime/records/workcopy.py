@@ -51,12 +51,12 @@ class WorkCopy:
             lock = open(locks / self.name, "w")  # noqa: SIM115
             fcntl.flock(lock, fcntl.LOCK_EX)  # another run of this sample: wait for it
             self._lock = lock
-            remove_copy(self.folder)
+            remove_tree(self.folder)
             self._build()
         except BaseException as exc:  # Ctrl-C too: nothing half-made, no lock held
             if self._lock is not None:  # only the lock's holder may remove the copy
                 try:
-                    remove_copy(self.folder)  # what was copied before the problem
+                    remove_tree(self.folder)  # what was copied before the problem
                 except OSError:
                     pass
             self._release()
@@ -75,7 +75,7 @@ class WorkCopy:
         trace: TracebackType | None,
     ) -> None:
         try:
-            remove_copy(self.folder)
+            remove_tree(self.folder)
         except OSError:
             pass  # left behind: the next run removes it first, or says why it cannot
         finally:
@@ -134,18 +134,11 @@ def _check_size(folders: list[Path]) -> None:
                 )
 
 
-def private_home(copy: Path, *, make: bool = True) -> Path:
-    """The private HOME of the sample run in ``copy`` (``app-run test --sandbox``): beside the
-    copies, one per pipeline, so an output naming a file in it names the same one each run;
-    made empty (``make``)."""
+def private_home(copy: Path) -> Path:
+    """The private HOME of the sample run in ``copy`` (``app-run test --sandbox``), made
+    empty: beside the copies, one per pipeline, so an output naming a file in it names the
+    same one each run."""
     home = copy.parent / ".homes" / copy.name
-    if make:
-        remove_copy(home)
-        home.mkdir(parents=True)
+    remove_tree(home)
+    home.mkdir(parents=True)
     return home
-
-
-def remove_copy(folder: Path) -> None:
-    """Remove a copy or a private home: its links unlinked, never followed nor chmod-ed, a
-    folder a sample left read-only emptied all the same (``sandbox.remove_tree``)."""
-    remove_tree(folder)

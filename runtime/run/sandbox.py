@@ -119,7 +119,7 @@ class Sandbox:
 
 
 @contextmanager
-def scratch(prefix: str) -> Iterator[Path]:
+def scratch_folder(prefix: str) -> Iterator[Path]:
     """A temporary folder a sandboxed program may write, removed with ``remove_tree``: not
     ``tempfile.TemporaryDirectory``, whose clean-up before Python 3.11.8 and 3.12.2
     (CVE-2023-6597) chmod-ed through a link the program had left there when a folder of its

@@ -19,7 +19,7 @@ from typing import Any
 from skill2app.converter.inventory.programs.language import DEFAULT_INTERPRETER
 from skill2app.runtime.errors import StepTimeout, SubprocessError
 from skill2app.runtime.run.process import run_program
-from skill2app.runtime.run.sandbox import Sandbox, scratch
+from skill2app.runtime.run.sandbox import Sandbox, scratch_folder
 
 PROBE_TIMEOUT = 10.0
 PROBE_OUTPUT = 1_000_000  # bytes of --help read at most; a flood past it is stopped
@@ -40,7 +40,7 @@ def probe_help(
         return {**failed, "error": "no interpreter"}
     if not target.is_relative_to(skill) or not target.is_file():
         return {**failed, "error": "not a file inside the skill"}
-    with scratch("app-convert-probe-") as tmp:
+    with scratch_folder("app-convert-probe-") as tmp:
         env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp), "LANG": "C.UTF-8",
                "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "100"}  # fmt: skip
         sandbox = None if unsafe else Sandbox(writable=(tmp,), readable=(skill,))

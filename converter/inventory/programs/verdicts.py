@@ -438,16 +438,14 @@ def _exited_functions(tree: ast.Module) -> set[str]:
     SystemExit(main())``."""
     names = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and ast.unparse(node.func) in EXITS and node.args:
-            inner = node.args[0]
+        raised = isinstance(node, ast.Raise)  # raise SystemExit(main())
+        call = node.exc if isinstance(node, ast.Raise) else node
+        if not isinstance(call, ast.Call) or not call.args:
+            continue
+        if ast.unparse(call.func) in (("SystemExit",) if raised else EXITS):
+            inner = call.args[0]
             if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name):
                 names.add(inner.func.id)
-        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):  # SystemExit(main())
-            call = node.exc
-            if ast.unparse(call.func) == "SystemExit" and call.args:
-                inner = call.args[0]
-                if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name):
-                    names.add(inner.func.id)
     return names
 
 
