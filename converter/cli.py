@@ -42,6 +42,7 @@ import typer
 from typer.core import TyperGroup
 
 from skill2app.converter.analyzers import ANALYZERS
+from skill2app.converter.analyzers.caller import calling_agent
 from skill2app.converter.collection.conversion import convert, resume
 from skill2app.converter.convert import Options, is_stdout
 from skill2app.converter.errors import ConvertError, PlanError, UsageError
@@ -126,8 +127,10 @@ Analyzer = Annotated[
     str | None,
     typer.Option(
         metavar="NAME",
-        help=f"{' | '.join(ANALYZERS)} (default: llm when ANTHROPIC_API_KEY is set, else "
-        "heuristic; host: the calling agent writes the plan — follow the JSON it prints).",
+        help=f"{' | '.join(ANALYZERS)} (default: llm when ANTHROPIC_API_KEY is set, else host "
+        "when a coding agent runs app-convert (CLAUDECODE, CODEX_THREAD_ID, CURSOR_AGENT, "
+        "AI_AGENT…), else heuristic; host: the calling agent writes the plan — follow the "
+        "JSON it prints).",
     ),
 ]
 MaxAttempts = Annotated[
@@ -250,6 +253,7 @@ def convert_command(
             probe=probe,
             unsafe_no_sandbox=unsafe_no_sandbox,
             has_api_key=bool(os.environ.get("ANTHROPIC_API_KEY")),
+            agent=calling_agent(os.environ),
             max_attempts=max_attempts,
             review=review,
             each=each,

@@ -54,7 +54,7 @@ Progress = Callable[[str], None]
 class Options:
     skill_dir: Path
     out: Path | None = None
-    analyzer: str | None = None  # None: llm when an API key is configured, else heuristic
+    analyzer: str | None = None  # None: llm with a key, else host with an agent, else heuristic
     plan: Path | None = None  # render this (edited) plan instead of analysing
     plan_only: bool = False
     output: Path | None = None  # where --plan-only writes the plan; Path("-"): stdout
@@ -63,6 +63,7 @@ class Options:
     probe: bool = False
     unsafe_no_sandbox: bool = False  # run the skill's programs (--probe, --smoke) unconfined
     has_api_key: bool = False
+    agent: str | None = None  # the coding agent running app-convert (analyzers/caller.py)
     smoke_timeout: float = SMOKE_TIMEOUT
     max_attempts: int = 3
     review: bool = True  # show an LLM analyst's passing plan back once (verify/requests.py)
@@ -83,7 +84,7 @@ def convert(options: Options, progress: Progress | None = None) -> Report:
         check_destination(options.skill_dir, options.out, force=options.force)
     say(f"reading the skill in {options.skill_dir}")
     inventory = read_skill(options)
-    name = analyzer_name(options)
+    name = analyzer_name(options, say)
     if name == "host" and options.plan is None:
         return start_host(options, inventory, say)
     plan, analysis, warnings = make_plan(options, inventory, say)
@@ -100,10 +101,16 @@ def read_skill(options: Options) -> Inventory:
     )
 
 
-def analyzer_name(options: Options) -> str:
-    name = options.analyzer or default_analyzer(options.has_api_key)
+def analyzer_name(options: Options, say: Progress | None = None) -> str:
+    """The analyzer to use; ``say`` hears why when an agent's presence chose ``host``."""
+    name = options.analyzer or default_analyzer(options.has_api_key, options.agent)
     if name not in ANALYZERS:
         raise UsageError(f"unknown analyzer {name!r}", hint=f"use one of: {', '.join(ANALYZERS)}")
+    if say is not None and options.analyzer is None and name == "host" and options.plan is None:
+        say(
+            f"{options.agent} is running app-convert and no API key is set: the agent writes "
+            "the plan (needs_llm, exit 6); --analyzer heuristic drafts one offline instead"
+        )
     return name
 
 

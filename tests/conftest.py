@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from skill2app.converter.analyzers.caller import AGENT_VARIABLES
+
 # Variables that change what app-run does; a developer's shell must not change a test.
 APP_RUN_VARIABLES = (
     "APP_RUN_CONFIG",
@@ -57,7 +59,7 @@ def app_run_home(
     monkeypatch.setenv("TMPDIR", scratch)
     monkeypatch.setattr(tempfile, "tempdir", scratch)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
-    for name in APP_RUN_VARIABLES:
+    for name in APP_RUN_VARIABLES + AGENT_VARIABLES:  # an agent running the tests too
         monkeypatch.delenv(name, raising=False)
     return home
 

@@ -826,6 +826,32 @@ def test_without_a_key_the_default_analyzer_is_heuristic_and_llm_says_what_to_do
     assert "--analyzer heuristic" in result.stderr
 
 
+def test_run_by_a_coding_agent_without_a_key_the_agent_writes_the_plan(here: Path) -> None:
+    env = ENV | {"CLAUDECODE": "1"}
+    args = [str(EXAMPLES / "csv-report"), "--out", "app"]
+    result = CliRunner().invoke(cli, args, env=env, color=False)
+
+    assert result.exit_code == 6, result.stderr
+    pause = json.loads(result.stdout)
+    assert pause["status"] == "needs_llm" and pause["session"] in pause["resume"]
+    assert "Claude Code (CLAUDECODE) is running app-convert" in result.stderr
+    assert "--analyzer heuristic drafts one offline" in result.stderr
+    assert not (here / "app").exists()
+
+    # the agent's own choice, a key, or a plan to render all come before the default
+    for more, extra in (
+        (["--analyzer", "heuristic", "--json"], {}),
+        (["--plan", "plan.yaml", "--json"], {}),
+    ):
+        if "--plan" in more:
+            assert run(EXAMPLES / "csv-report", "--plan-only", "--out", "plan.yaml").exit_code == 0
+        done = CliRunner().invoke(
+            cli, [*args[:2], "out-" + more[0].strip("-"), *more], env=env | extra, color=False
+        )
+        assert done.exit_code == 0, done.stderr
+        assert "is running app-convert" not in done.stderr
+
+
 # -- converted skills run on the data and the files they really have --------------------------
 
 PIPED_SKILL = {

@@ -16,6 +16,7 @@ import yaml
 from helpers import write_tree
 
 from skill2app.converter.analyzers import default_analyzer, get_analyzer
+from skill2app.converter.analyzers.caller import calling_agent
 from skill2app.converter.analyzers.heuristic import analyze
 from skill2app.converter.analyzers.when_clauses import use_when_phrases
 from skill2app.converter.errors import PlanError, UsageError
@@ -698,10 +699,24 @@ def test_an_env_var_is_the_need_of_the_written_steps_reading_it(tmp_path: Path) 
     assert constructor_checks(plan, inventory)[0]["pipelines"] == ["check", "create"]
 
 
+def test_the_calling_agent_is_found_by_the_variables_agents_set_for_their_commands() -> None:
+    assert calling_agent({}) is None
+    assert calling_agent({"CLAUDECODE": "1"}) == "Claude Code (CLAUDECODE)"
+    assert calling_agent({"CODEX_THREAD_ID": "019d1afb"}) == "Codex (CODEX_THREAD_ID)"
+    assert calling_agent({"CURSOR_AGENT": "1"}) == "Cursor's agent (CURSOR_AGENT)"
+    assert calling_agent({"AI_AGENT": "devin@1\x1b[31m"}) == "devin@1[31m (AI_AGENT)"
+    assert calling_agent({"AGENT": "amp", "CLAUDECODE": "0"}) == "amp (AGENT)"
+    # switched off, or an editor's terminal a person types in: no agent
+    assert calling_agent({"CLAUDECODE": "0", "AGENT": "false"}) is None
+    assert calling_agent({"CURSOR_TRACE_ID": "abc", "TERM_PROGRAM": "vscode"}) is None
+
+
 def test_analyzer_registry() -> None:
     assert get_analyzer("heuristic") is analyze
     assert default_analyzer(has_api_key=False) == "heuristic"
     assert default_analyzer(has_api_key=True) == "llm"
+    assert default_analyzer(has_api_key=False, agent="Codex (CODEX_THREAD_ID)") == "host"
+    assert default_analyzer(has_api_key=True, agent="Codex (CODEX_THREAD_ID)") == "llm"
     from skill2app.converter.analyzers.llm import analyze as analyze_llm
 
     assert get_analyzer("llm") is analyze_llm

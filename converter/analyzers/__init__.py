@@ -2,7 +2,8 @@
 
 ``heuristic`` is deterministic and never touches the network; ``llm`` asks the reasoning tier
 through an API (the default when an Anthropic key is configured); ``host`` hands the analysis
-to the agent that called app-convert (pause, answer, resume: ``host``).  Both LLM analysts get
+to the agent that called app-convert (pause, answer, resume: ``host``; the default with no key
+when ``caller`` finds an agent's variable in the environment).  Both LLM analysts get
 the same prompt (``brief``) and have their plans judged the same way (``loop``).
 
 Every analyzer is called as ``analyze(inventory) -> Plan``.  The llm analyzer also takes
@@ -30,8 +31,12 @@ __all__ = ["ANALYZERS", "Analysis", "Progress", "default_analyzer", "get_analyze
 ANALYZERS = ("heuristic", "llm", "host")
 
 
-def default_analyzer(has_api_key: bool) -> str:
-    return "llm" if has_api_key else "heuristic"
+def default_analyzer(has_api_key: bool, agent: str | None = None) -> str:
+    """``llm`` with an API key; else ``host`` when a coding ``agent`` runs app-convert
+    (``caller.calling_agent``); else the offline ``heuristic``."""
+    if has_api_key:
+        return "llm"
+    return "host" if agent else "heuristic"
 
 
 def get_analyzer(name: str) -> Callable[[Inventory], Plan]:

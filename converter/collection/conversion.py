@@ -81,7 +81,7 @@ def convert_whole(options: Options, members: list[Member], say: Progress) -> Rep
         root, members, probe=options.probe, unsafe=options.unsafe_no_sandbox
     )
     inventory = collection_inventory(root, members, inventories)
-    name = single.analyzer_name(options)
+    name = single.analyzer_name(options, say)
     if name == "host" and options.plan is None:
         return start_host(options, members, 0, {"plans": []}, say)
     if options.plan is not None:  # a merged plan, as --plan-only wrote it
@@ -190,7 +190,7 @@ def member_options(options: Options, members: list[Member], member: Member) -> O
 
 
 def convert_each(options: Options, members: list[Member], say: Progress) -> Report | EachReport:
-    if single.analyzer_name(options) == "host":
+    if single.analyzer_name(options, say) == "host":
         return start_host(options, members, 0, {"reports": []}, say)
     result = EachReport(str(options.skill_dir))
     for member in members:  # the root's own skill first: its copy leaves the others out
