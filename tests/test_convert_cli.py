@@ -919,6 +919,27 @@ def test_a_data_file_the_program_creates_does_not_stop_a_fresh_install(
     assert (here / "fresh-home" / ".todo.json").is_file()
 
 
+def test_a_scripts_terminal_colours_stay_out_of_the_steps_output(
+    here: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pandoc-pdf-generation (round 44): build-pdf.sh colours every message, and the step's
+    output carried the escapes to the agent and the record."""
+    skill = write_tree(
+        here / "build",
+        {
+            "SKILL.md": "---\nname: build\ndescription: Build the site.\n---\n"
+            "```bash\nbash scripts/build.sh site\n```\n",
+            "scripts/build.sh": "#!/bin/bash\nGREEN='\\033[0;32m'\nNC='\\033[0m'\n"
+            'echo -e "${GREEN}Built $1${NC} \\033]0;title\\007done"\n',
+        },
+    )
+    assert run(skill, "--out", "app").exit_code == 0
+    monkeypatch.chdir(here / "app")
+    got = invoke("run", ".", "build", "--input", "text=docs")
+    assert got.exit_code == 0, got.stderr
+    assert json.loads(got.stdout) == {"stdout": "Built docs done\n"}
+
+
 def test_a_programs_own_install_hint_is_what_this_machine_lacks() -> None:
     from skill2app.converter.verify.failures import needs_of
 

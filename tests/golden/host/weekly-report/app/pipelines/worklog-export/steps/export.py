@@ -17,7 +17,8 @@ argv    built from SPEC["args"], in order. Each arg is a literal (`value`), a pi
         empty word it may take for its next positional; a positional stays, in its place). A
         leading ~/ expands to the home folder, as a shell would have done.
 stdout  {"output": ...}: what the program printed, parsed as JSON when SPEC["stdout"] is
-        "json", else {"stdout": "<text>"}.  Printed output that is only an error (text
+        "json", else {"stdout": "<text>"} (terminal colour and cursor codes taken out, as
+        from the end of stderr below).  Printed output that is only an error (text
         starting "Error:", or JSON {"error": ...} alone, or beside only a failed status such
         as "status": "Error" or "success": false) fails the step even on exit status 0.
         An exit status listed in SPEC["ok_exit_codes"] is a result, not a failure: the output
@@ -186,6 +187,16 @@ def working_dir() -> Path:
     return app_root()
 
 
+# a terminal's control sequences: CSI (colours, cursor), OSC (titles, links), other escapes
+TERMINAL_CODES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+
+
+def plain(text: str) -> str:
+    """``text`` without a terminal's colour and cursor codes (a script that colours its
+    messages whatever its output is)."""
+    return TERMINAL_CODES.sub("", text) if "\x1b" in text else text
+
+
 def parse(stdout: str) -> object:
     if SPEC["stdout"] == "json":
         try:
@@ -193,7 +204,7 @@ def parse(stdout: str) -> object:
         except json.JSONDecodeError:
             note = "printed text, not JSON; the step output is {'stdout': ...}"
             print(f"{SPEC['program']}: {note}", file=sys.stderr)
-    return {"stdout": stdout}
+    return {"stdout": plain(stdout)}
 
 
 MESSAGE_KEYS = ("error", "message", "reason", "detail", "msg")
@@ -368,7 +379,7 @@ def main() -> int:
         return 1
     output = with_saved(output, files, before)
     if SPEC.get("ok_exit_codes"):  # the status is part of the result, and what it said
-        extra = {"exit_code": done.returncode, "stderr": stderr[-2000:]}
+        extra = {"exit_code": done.returncode, "stderr": plain(stderr)[-2000:]}
         output = {**output, **extra} if isinstance(output, dict) else {"result": output, **extra}
     json.dump({"output": output}, sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
