@@ -30,6 +30,7 @@ from skill2app.converter.analyzers.triggers import (
 )
 from skill2app.converter.analyzers.verbs import imperative
 from skill2app.converter.analyzers.when_clauses import quoted_only, use_when_phrases
+from skill2app.converter.analyzers.writing import has_kana
 from skill2app.converter.inventory.model import build_inventory
 from skill2app.converter.inventory.programs.scripts import leading_comment
 from skill2app.converter.plan.model import Plan
@@ -434,6 +435,43 @@ def test_a_chinese_skill_asks_for_an_english_named_action_with_its_own_nouns(
     followers = next(p for p in plan.pipelines if p.name.endswith("add-followers"))
     assert "添加关注人" in followers.triggers
     assert followers.description == "添加关注人"  # the action: its skill is every sibling's
+
+
+def test_an_english_skill_also_written_in_japanese_gets_its_actions_asked_in_japanese(
+    tmp_path: Path,
+) -> None:
+    """shift-planner, japanese-enterprise-doc-formatter (tuned): skills whose prose is also
+    Japanese had pipelines with English requests only.  An action whose object the skill names
+    in Japanese ("Agenda / アジェンダ") is asked for with its verbal noun; one whose object has
+    no Japanese word here (budget) is not, nor is any when the skill pairs only two words."""
+    skill_md = (
+        "---\nname: meeting\ndescription: Prepare meeting documents. Use when the user "
+        "prepares a meeting.\n---\n# Meeting\n\n会議の準備を手伝います。会議のアジェンダと"
+        "議事録のテンプレートを作ります。日本語と英語の両方で使えます。\n\n"
+        "**Agenda / アジェンダ**: the topics of the meeting.\n\n"
+        "## Generate the agenda\n\n"
+        "```bash\npython3 scripts/prep.py generate-agenda --title T\n```\n"
+        "## Create the budget sheet\n\n"
+        "```bash\npython3 scripts/prep.py create-budget --title T\n```\n"
+    )
+    prep = (
+        "import argparse\np = argparse.ArgumentParser()\ns = p.add_subparsers(dest='cmd')\n"
+        "for name in ('generate-agenda', 'create-budget'):\n"
+        "    s.add_parser(name).add_argument('--title')\nprint(p.parse_args().cmd)\n"
+    )
+    plan = plan_of(tmp_path, {"SKILL.md": skill_md, "scripts/prep.py": prep})
+    agenda = next(p for p in plan.pipelines if p.name.endswith("agenda"))
+    assert "アジェンダを生成" in agenda.triggers, agenda.triggers
+    budget = next(p for p in plan.pipelines if p.name.endswith("budget"))
+    assert not [t for t in budget.triggers if has_kana(t)], budget.triggers  # 予算 never said
+
+    english = skill_md.replace(
+        "会議の準備を手伝います。会議のアジェンダと議事録のテンプレートを作ります。"
+        "日本語と英語の両方で使えます。",
+        "",
+    )
+    plan = plan_of(tmp_path / "en", {"SKILL.md": english, "scripts/prep.py": prep})
+    assert not [t for p in plan.pipelines for t in p.triggers if has_kana(t)]  # two words only
 
 
 CALENDAR_JS = (

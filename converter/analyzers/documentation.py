@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from skill2app.converter.analyzers.glossary import common_nouns, glossary, noun_for
+from skill2app.converter.analyzers.languages import ja_action_phrases, ja_nouns, languages_of
 from skill2app.converter.analyzers.paths import MainPath, describe_path, path_name, what_it_does
 from skill2app.converter.analyzers.text import (
     capital,
@@ -150,9 +151,13 @@ def path_candidates(
         candidates += [as_task(b) for b in bold_labels(inventory, path.invocations)]
     comments = comments_above(inventory, path.invocations)  # one word is a label: "# Filters"
     candidates += [as_task(c) for c in comments if len(c.split()) > 1 or has_cjk(c)]
-    if inventory.language == "zh":  # the action, else the program ("create-doc.js"), in Chinese
-        action = path.label or stem
+    written = languages_of(inventory)  # the action, else the program ("create-doc.js"), ...
+    action = path.label or stem
+    if "zh" in written:  # ... in Chinese
         candidates += zh_action_phrases(action, _zh_nouns(inventory, path, action))
+    if "ja" in written:  # ... in Japanese
+        text = "\n".join(d.text for d in inventory.documents)
+        candidates += ja_action_phrases(action, ja_nouns(text))
     candidates += clauses
     if not path.label:  # a program's one task: what a table of its scripts says it does
         candidates += [as_task(said) for said in said_of(inventory, program)]
