@@ -46,7 +46,8 @@ DEFAULT_MIRRORS = Path("/work/.mirror")
 # fresh29 for round 34; fresh30 for round 35; fresh31 for round 36; fresh32 for round 37;
 # fresh33 for round 38; fresh34 for round 39; fresh35 for round 40; fresh36 and fresh37
 # for the facts of 2026-12-03 (inventory only, no judged round); fresh38 and fresh39 for
-# rounds 41 and 42; fresh40 and fresh41 for the facts and rounds of 2026-12-03's second stop
+# rounds 41 and 42; fresh40 and fresh41 for the facts and rounds of 2026-12-03's second stop;
+# fresh42 and fresh43 for 2026-12-04's
 SETS = (
     "dev",
     "test",
@@ -91,6 +92,8 @@ SETS = (
     "fresh39",
     "fresh40",
     "fresh41",
+    "fresh42",
+    "fresh43",
 )
 _SOURCE = re.compile(r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<commit>[0-9a-f]{7,40}):(?P<path>\S+)$")
 _KEY = re.compile(r"^(set|source):\s*(\S+)\s*$", re.M)
