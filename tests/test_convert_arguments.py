@@ -1606,3 +1606,42 @@ def test_a_node_flags_initial_value_is_its_default_whatever_a_comment_says(
     (pipeline,) = plan_of(tmp_path, {"SKILL.md": md, "update.js": source}).pipelines
     assert inputs(pipeline)["mode"][1] is False
     assert inputs(pipeline)["doc_id"][1] is True
+
+
+BUILD_LEXKB = """
+function parseArgs(argv) {
+  const a = { corpus: null, out: "out/kb", name: "lexical-kb", targetChars: 0, k1: 1.5,
+    zip: false, tags: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const t = argv[i];
+    if (t === "--zip") { a.zip = true; continue; }
+    if (!t.startsWith("--")) { a.corpus = t; continue; }
+    const val = argv[++i];
+    if (t === "--out") a.out = val;
+    else if (t === "--name") a.name = val;
+    else if (t === "--target-chars") a.targetChars = Number(val);
+    else if (t === "--k1") a.k1 = Number(val);
+    else if (t === "--limit") a.limit = parseInt(val, 10);
+    else if (t === "--tag") a.tags.push(val);
+  }
+  return a;
+}
+"""
+
+
+def test_a_node_loop_reading_the_value_before_telling_the_flags_apart() -> None:
+    """creating-kb (FRESH43): `const val = argv[++i]` before an `if (t === "--out") a.out =
+    val` chain: every flag was a string with no default, --out and --name required as the
+    usage line shows them, `--query "..."` a boolean.  The value each stores is the word
+    read; its default the object's literal; a count parsed with Number() an integer."""
+    command, _dispatch = scan_node(BUILD_LEXKB)
+    got = {p.name: (p.type, p.default, p.valued) for p in command.params if p.kind == "flag"}
+    assert got == {
+        "--zip": ("boolean", None, False),
+        "--out": ("string", "out/kb", True),
+        "--name": ("string", "lexical-kb", True),
+        "--target-chars": ("integer", 0, True),
+        "--k1": ("number", 1.5, True),
+        "--limit": ("integer", None, True),
+        "--tag": ("array", None, True),
+    }

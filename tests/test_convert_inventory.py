@@ -631,6 +631,28 @@ def test_a_message_or_a_flags_fallback_is_no_requirement(tmp_path: Path) -> None
     assert found[("env", "WP_NEED")]
 
 
+def test_a_node_switch_variable_or_one_with_a_named_default_is_no_requirement(
+    tmp_path: Path,
+) -> None:
+    """rp-telemetry (FRESH43): `return process.env.RP_TELEMETRY_BI_DISABLED === '1';` (off
+    when unset) blocked every pipeline (now a setting to mention), and `process.env.X_ENDPOINT
+    || DEFAULT_ENDPOINT` was a warning; a variable read bare still counts."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: t\ndescription: T.\n---\n# T\n\n"
+            "```bash\nnode scripts/sink.js\n```\n",
+            "scripts/sink.js": "const DEFAULT_ENDPOINT = 'https://x.org';\n"
+            "function off() {\n  return process.env.SINK_DISABLED === '1';\n}\n"
+            "const url = process.env.SINK_ENDPOINT || DEFAULT_ENDPOINT;\n"
+            "const token = process.env.SINK_TOKEN;\n",
+        },
+    )
+    found = {(r.kind, r.name): r.required for r in build_inventory(tmp_path).requirements}
+    assert not found[("env", "SINK_DISABLED")] and ("env", "SINK_ENDPOINT") not in found
+    assert found[("env", "SINK_TOKEN")]
+
+
 def test_a_checked_variable_and_a_backquoted_which_stay_requirements(tmp_path: Path) -> None:
     """The reviewer's of the change above: `if (!process.env.API_KEY) { exit }` is the usual
     mandatory check, and `which` inside backquotes runs."""

@@ -1173,6 +1173,48 @@ def test_a_documents_sys_path_written_out_reaches_the_skills_folder(tmp_path: Pa
     assert "see" not in names and "vendored" in names
 
 
+SHIM = (
+    '"""Stable CLI entrypoint."""\nimport sys\nfrom pathlib import Path\n\n'
+    'ENGINE_DIR = Path(__file__).resolve().parent / "scripts" / "core"\n'
+    "sys.path.insert(0, str(ENGINE_DIR))\n\nfrom engine import main  # noqa: E402\n\n"
+    'if __name__ == "__main__":\n    raise SystemExit(main())\n'
+)
+ENGINE = (
+    "import argparse\n\ndef main():\n    p = argparse.ArgumentParser()\n"
+    "    p.add_argument('--input', required=True)\n    p.add_argument('--output')\n"
+    "    p.add_argument('--strict', action='store_true')\n    p.parse_args()\n    return 0\n"
+    "\nif __name__ == '__main__':\n    raise SystemExit(main())\n"
+)
+
+
+def test_a_shim_runs_the_main_of_a_module_a_variable_puts_on_sys_path(tmp_path: Path) -> None:
+    """mentat-collaboration-audit (FRESH42): the root shim puts `scripts/core` on sys.path
+    through a variable (`ENGINE_DIR = Path(__file__).resolve().parent / "scripts" / "core"`)
+    and runs engine's main: `engine` was a Python package to install, blocking the audit,
+    and the shim's flags were only the two SKILL.md shows (--output unknown)."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\npython3 generate_final_report.py --input data.json "
+            "--strict\n```\n",
+            "generate_final_report.py": SHIM,
+            "scripts/core/engine.py": ENGINE,
+        },
+    )
+    inventory = build_inventory(tmp_path)
+    assert "engine" not in {r.name for r in inventory.requirements}
+    shim = inventory.program("generate_final_report.py")
+    assert shim is not None and shim.cli is not None and shim.cli.framework == "argparse"
+    flags = {p.name: p for p in shim.cli.params}
+    assert set(flags) == {"--input", "--output", "--strict"} and flags["--input"].required
+    # a script with a parser of its own keeps it, whatever main it imports too
+    own = SHIM.replace("from engine import main", "import argparse\nfrom engine import main")
+    own += "argparse.ArgumentParser().add_argument('--mine')\n"
+    write_tree(tmp_path, {"generate_final_report.py": own})
+    shim = build_inventory(tmp_path).program("generate_final_report.py")
+    assert shim is not None and shim.cli is not None and shim.cli.flag("--output") is None
+
+
 def test_a_legacy_folder_under_when_to_use_is_no_file_to_provide(tmp_path: Path) -> None:
     """kobo-auth (FRESH35): "- Migrating from a previous install (e.g. the legacy
     `~/KobodlLibrarySync/` shell script)" under "## When to Use" blocked every pipeline: the

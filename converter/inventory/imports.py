@@ -204,6 +204,13 @@ def _sys_path_calls(file: str, source: str) -> list[tuple[str, int]]:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # 200,000 deep, too
         return []
+    known: dict[str, str] = {}  # ENGINE_DIR = Path(__file__).resolve().parent / "core"
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            value = _path_value(statement.value, file, known)
+            if isinstance(target, ast.Name) and value is not None:
+                known[target.id] = value
     found = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
@@ -212,7 +219,7 @@ def _sys_path_calls(file: str, source: str) -> list[tuple[str, int]]:
             continue
         if not node.args:
             continue
-        folder = _path_value(node.args[-1], file)
+        folder = _path_value(node.args[-1], file, known)
         if folder is not None:
             found.append(("" if folder == "." else folder, node.lineno))
     return found

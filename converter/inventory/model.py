@@ -26,7 +26,7 @@ from skill2app.converter.inventory.invocations import (
 )
 from skill2app.converter.inventory.markdown import CodeBlock, InlineCode, Section, scan_markdown
 from skill2app.converter.inventory.needs import skill_needs
-from skill2app.converter.inventory.programs.dispatchers import dispatch_to_modules
+from skill2app.converter.inventory.programs.dispatchers import dispatch_to_modules, hand_to_main
 from skill2app.converter.inventory.programs.doc_options import attach, doc_options
 from skill2app.converter.inventory.programs.facts import Program, read_source
 from skill2app.converter.inventory.programs.interpreter import direct_run_warning
@@ -165,6 +165,8 @@ def build_inventory(
     )
     sources = {p.path: read_source(skill_dir / p.path) for p in programs}
     for program in dispatch_to_modules(programs, sources):  # cli.py copy ... --from X
+        merge_invocations(program)
+    for program in hand_to_main(programs, sources):  # from engine import main
         merge_invocations(program)
     for program in programs:
         program.mentioned = bool(program.invocations) or any(

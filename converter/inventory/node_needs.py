@@ -66,14 +66,18 @@ def from_node(path: str, source: str, local: LocalFiles, out: Collector) -> None
         for match in _NODE_ENV.finditer(line):
             if not match.group(4) and re.match(r"\s*=(?!=)", line[match.end() :]):
                 continue  # `process.env.GEMINI_WEB_LOGIN = '1'`: the program sets it
-            if match.group(4) and re.match(r"\s*(?:\d|(['\"`])(?!\1))", line[match.end() :]):
-                continue  # `process.env.PORT || 3000`: a setting with its default, no need
+            if match.group(4) and re.match(
+                r"\s*(?:\d|(['\"`])(?!\1)|[A-Z][A-Z0-9]*_[A-Z0-9_]+\b)", line[match.end() :]
+            ):
+                continue  # `process.env.PORT || 3000`, `|| DEFAULT_URL`: a setting's default
             # a ?? b / a || b (the `||` before b may be the previous match's, read already)
             after_other = re.search(r"(?:\?\?|\|\|)\s*$", line[: match.start()])
             fallback = bool(match.group(1) or match.group(4) or after_other)
             fallback = fallback or _tested(line, match.start(), tested)
             name = match.group(2) or match.group(3)
             fallback = fallback or name in tested.ternary
+            # `process.env.X_DISABLED === '1'`: a switch, off when unset
+            fallback = fallback or bool(re.match(r"\s*[!=]==?(?!>)", line[match.end() :]))
             out.add("env", name, where, required=not (fallback or platform))
         for module in node_modules(code[number - 1]):  # not the code a template writes
             if module == "bun" or module.startswith("bun:"):  # Bun's own API: runs in bun only

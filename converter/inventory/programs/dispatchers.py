@@ -7,6 +7,10 @@ imports (``SUBCOMMANDS = {"audit": audit, "diff": compare, ...}``) and calls tha
 flag (``cli.py copy gateway-provider --from 甲虾 --alias``) was unknown.  Each module beside
 it is a program with its own parser: those parsers are the dispatcher's subcommands, one
 word per module (``diff`` and its alias ``compare``: the one the documents use).
+
+A shim is the simplest dispatcher: mentat-collaboration-audit's ``generate_final_report.py``
+puts ``scripts/core`` on ``sys.path``, imports ``main`` from ``engine`` and runs it, so its
+command line is ``engine.py``'s parser (``hand_to_main``).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import ast
 import copy
 import posixpath
 
+from skill2app.converter.inventory.imports import sys_path_dirs
 from skill2app.converter.inventory.programs.facts import Program
 from skill2app.converter.inventory.programs.interface import Command
 
@@ -51,6 +56,65 @@ def dispatch_to_modules(programs: list[Program], sources: dict[str, str]) -> lis
         program.cli = Command(cli.framework, cli.description, kept, subcommands)
         changed.append(program)
     return changed
+
+
+def hand_to_main(programs: list[Program], sources: dict[str, str]) -> list[Program]:
+    """Give each Python program with no parser of its own that runs the ``main`` it imports
+    from a program of the skill (``from engine import main``) that program's parser and
+    verdicts; the programs changed."""
+    by_path = {p.path: p for p in programs}
+    changed = []
+    for program in programs:
+        if program.language != "python" or (program.cli and program.cli.framework != "none"):
+            continue  # its own parser (what the documents show of it is no parser)
+        source = sources.get(program.path, "")
+        module = _main_from(source)
+        if not module:
+            continue
+        here = posixpath.dirname(program.path)
+        folders = [here]
+        folders += sys_path_dirs(program.path, source)
+        rel = module.replace(".", "/") + ".py"
+        found = (posixpath.normpath(posixpath.join(d, rel)) for d in folders)
+        target = next((by_path[f] for f in found if f in by_path), None)
+        if target is None or target is program or target.cli is None or target.cli.is_empty():
+            continue
+        program.cli = copy.deepcopy(target.cli)
+        program.verdicts = dict(target.verdicts)
+        changed.append(program)
+    return changed
+
+
+def _main_from(source: str) -> str:
+    """The module a script imports ``main`` from at its top level and calls under ``if
+    __name__ == "__main__"`` ("engine"), else ""."""
+    if "main" not in source:
+        return ""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ""
+    module = next(
+        (
+            node.module
+            for node in tree.body
+            if isinstance(node, ast.ImportFrom)
+            and node.module
+            and not node.level
+            and any(a.name == "main" and not a.asname for a in node.names)
+        ),
+        "",
+    )
+    runs = any(
+        isinstance(node, ast.If)
+        and "__main__" in ast.unparse(node.test)
+        and any(
+            isinstance(call, ast.Call) and ast.unparse(call.func) == "main"
+            for call in ast.walk(node)
+        )
+        for node in tree.body
+    )
+    return module if runs else ""
 
 
 def _module_table(source: str) -> dict[str, str]:

@@ -50,6 +50,14 @@ _TAKES_VALUE = re.compile(
 _NEXT_READ = re.compile(r"[=(,]\s*(?:[\w.]+\(\s*)?next\b")
 _SKIPPED = re.compile(r"\b[ij]\s*(?:\+=\s*1\b|\+\+)")
 _NUMERIC = re.compile(r"\b(?:parseInt|Number|parseFloat)\s*\(")
+# `const val = argv[++i];` before the flags are told apart: the variable holds each one's value
+_HOLDER = re.compile(
+    r"\b(?:const|let|var)\s+([\w$]+)\s*=\s*[\w$.]+\[\s*(?:\+\+\s*[ij]|[ij]\s*\+\s*1)\s*\]"
+)
+# `a.k = Number(val)`, `a.out = val`, `a.tags.push(val)`: a held value stored
+_HELD = re.compile(
+    r"(?:=|\.push\()\s*(?:(?:Number\.)?(parseInt|parseFloat|Number)\s*\()?\s*([\w$]+)\b"
+)
 _SWITCH_SET = re.compile(r"=\s*(?:true|false|!0|!1|['\"][\w:.-]*['\"])\s*[;,}]|:\s*true\b")
 
 
@@ -75,6 +83,7 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
     if not declared:
         checked = _checked_at_start(source)
         getters = _getters(source)
+        holders = frozenset(m.group(1) for m in _HOLDER.finditer(source))
         initials = _Initials(source)
         for match in _JS_FLAG_LITERAL.finditer(source):
             flag = match.group(1)
@@ -83,7 +92,7 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
                 window = source[match.end() : match.end() + 240]
                 also = _ALSO.match(window) or _FALLS_THROUGH.match(window)
                 after = window[also.end() if also else 0 :][:160]
-                param = _literal_flag(flag, after)
+                param = _literal_flag(flag, after, holders)
                 called = re.search(
                     r"\b([\w$]+)\s*\(\s*$", source[max(0, match.start() - 40) : match.start()]
                 )
@@ -119,6 +128,8 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
                     param.type, param.typed = "array", True  # `--file a --file b`: repeated
                 if target and param.valued and param.default is None:
                     param.default = initials.get(target.group(1), target.group(2))
+                    if param.type == "number" and type(param.default) is int:
+                        param.type = "integer"  # `Number(val)` of a count: k: 5
                 if target and target.group(2) in checked and param.type != "boolean":
                     param.required = param.certain = True  # main() stops without it
                 add_param(command, param)
@@ -215,14 +226,21 @@ def _getters(source: str) -> dict[str, str]:
     return found
 
 
-def _literal_flag(flag: str, after: str) -> Param:
+def _literal_flag(flag: str, after: str, holders: frozenset[str] = frozenset()) -> Param:
     """A flag spelled as a literal; its type from what the code does right after it
     (up to the next flag literal, ``case`` or the end of its block: ``if (a === "--summary")
-    { args.summary = true; continue; }`` sets a boolean, whatever the next line reads)."""
+    { args.summary = true; continue; }`` sets a boolean, whatever the next line reads).
+    ``holders``: variables the loop puts the next word in before it tells the flags apart
+    (``const val = argv[++i]; if (t === "--k") a.k = Number(val)``)."""
     context = re.split(r"\bcase\b|['\"]--[a-z]|\bbreak\b|\}", after, maxsplit=1)[0]
     param = Param(flag, "flag", dest_of(flag), source="node")
     reads_next = bool(_NEXT_READ.search(context) and _SKIPPED.search(context))
-    if _TAKES_VALUE.search(context) or reads_next:
+    held = next((m for m in _HELD.finditer(context) if m.group(2) in holders), None)
+    if held is not None:  # the word read before the flag was known
+        param.valued = True
+        param.type = {"parseInt": "integer", "": "string"}.get(held.group(1) or "", "number")
+        param.typed = param.type != "string"
+    elif _TAKES_VALUE.search(context) or reads_next:
         param.valued = True
         param.type = "number" if "parseFloat" in context else "string"
         if re.search(r"\bparseInt\s*\(", context):
