@@ -631,7 +631,7 @@ def test_a_message_or_a_flags_fallback_is_no_requirement(tmp_path: Path) -> None
     assert found[("env", "WP_NEED")]
 
 
-def test_a_node_switch_variable_or_one_with_a_named_default_is_no_requirement(
+def test_a_switch_a_named_default_or_a_sessions_own_variable_is_no_requirement(
     tmp_path: Path,
 ) -> None:
     """rp-telemetry (FRESH43): `return process.env.RP_TELEMETRY_BI_DISABLED === '1';` (off
@@ -645,12 +645,16 @@ def test_a_node_switch_variable_or_one_with_a_named_default_is_no_requirement(
             "scripts/sink.js": "const DEFAULT_ENDPOINT = 'https://x.org';\n"
             "function off() {\n  return process.env.SINK_DISABLED === '1';\n}\n"
             "const url = process.env.SINK_ENDPOINT || DEFAULT_ENDPOINT;\n"
-            "const token = process.env.SINK_TOKEN;\n",
+            "const token = process.env.SINK_TOKEN;\n"
+            # azure-provision (FRESH42): HOME blocked every pipeline
+            "const vault = `${process.env.HOME}/.local/bin/vault`;\n",
+            "scripts/home.py": "import os\nprint(os.environ['HOME'], os.environ['USER'])\n",
         },
     )
     found = {(r.kind, r.name): r.required for r in build_inventory(tmp_path).requirements}
     assert not found[("env", "SINK_DISABLED")] and ("env", "SINK_ENDPOINT") not in found
     assert found[("env", "SINK_TOKEN")]
+    assert not {("env", "HOME"), ("env", "USER")} & set(found)
 
 
 def test_a_checked_variable_and_a_backquoted_which_stay_requirements(tmp_path: Path) -> None:

@@ -91,6 +91,8 @@ def _shell_evidence(command: SimpleCommand) -> bool:
     )
 
 
+# Variables every session has: a program reading one needs nothing of the user.
+AMBIENT = frozenset("HOME PATH PWD USER LOGNAME SHELL".split())
 SHELL_VARS = frozenset(
     "HOME PATH PWD OLDPWD USER SHELL TMPDIR TMP LANG LC_ALL TERM IFS RANDOM SECONDS LINENO "
     "BASH_SOURCE FUNCNAME OPTARG OPTIND REPLY HOSTNAME UID EUID PPID EDITOR "
@@ -168,6 +170,8 @@ class Collector:
         """``installed``: ``name`` is a distribution from ``pip install``, not an import;
         ``checked``: a source says the skill copes without it ("checks if X exists"), which
         no other source's "loads X" makes required."""
+        if kind == "env" and name in AMBIENT:
+            return  # `${process.env.HOME}/.local/bin/vault`: set wherever a program runs
         key = (kind, package_key(name) if kind == "python-package" else name)
         shown = import_name(name) if installed else name
         if key not in self.items:
