@@ -16,6 +16,7 @@ from helpers import write_tree
 
 from skill2app.converter.analyzers.asking import asked_of, asked_politely, asks_of, counted
 from skill2app.converter.analyzers.heuristic import analyze
+from skill2app.converter.analyzers.paths import what_it_does
 from skill2app.converter.analyzers.triggers import more_requests
 from skill2app.converter.analyzers.verbs import (
     imperative,
@@ -381,3 +382,25 @@ def test_a_phrasal_verb_is_said_another_way_only_as_a_whole() -> None:
     said = variants(["check out the branch", "log out user", "clean up old files"])
     assert said == ["tidy old files"]
     assert "Spring Kotlin" not in use_when_phrases("Use for Spring Boot services, Kotlin.")
+
+
+@pytest.mark.parametrize(
+    ("doc", "said"),
+    [
+        # epic-design (FRESH43): the usage lines under the title were in the description
+        (
+            "\n2.5D Asset Inspector\nUsage: python scripts/inspect-assets.py a.png b.jpg ...\n"
+            "   or: python scripts/inspect-assets.py path/to/folder/\n\nChecks each image",
+            "2.5D Asset Inspector",
+        ),
+        # ima-copilot (FRESH42): a sentence wrapped in the docstring, one line in the pipeline
+        (
+            "Fan-out search across all IMA knowledge bases with\nuser-defined priority.",
+            "Fan-out search across all IMA knowledge bases with user-defined priority.",
+        ),
+        ("Usage: count.py FILE  Count the words\n\nMore.", "Count the words"),
+        ("Usage: count.py FILE\n\nCount the words of a file.", "Count the words of a file."),
+    ],
+)
+def test_what_a_program_does_is_one_line_without_its_usage(doc: str, said: str) -> None:
+    assert what_it_does(doc) == said

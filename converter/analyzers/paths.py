@@ -32,7 +32,7 @@ from skill2app.converter.inventory.programs.interface import (
     parse_argv,
 )
 from skill2app.converter.inventory.programs.program import Program
-from skill2app.converter.inventory.programs.scripts import without_usage
+from skill2app.converter.inventory.programs.scripts import split_usage, without_usage
 from skill2app.converter.inventory.shell import Stdin
 from skill2app.converter.plan.model import Arg, CodeStep, Input, StdinFeed
 from skill2app.converter.plan.samples import example_of, with_example
@@ -506,11 +506,23 @@ def describe_path(path: MainPath) -> str:
 
 
 def what_it_does(text: str) -> str:
-    """The first paragraph of a docstring or help text that says what the program does: a
-    leading usage line (``Usage: x.py [file]``, ``用法: x.sh FILE 输出字数``) leaves only the
-    words after its arguments; "" when nothing is left."""
-    paragraphs = [_TITLE_NAME.sub("", without_usage(p)) for p in text.split("\n\n")]
-    return next((p for p in paragraphs if p), "")
+    """The first paragraph of a docstring or help text that says what the program does, as
+    one line: a leading usage line (``Usage: x.py [file]``, ``用法: x.sh FILE 输出字数``)
+    leaves only the words after its arguments, one below the title ends it ("2.5D Asset
+    Inspector" over "Usage: python scripts/inspect-assets.py ..."); "" when nothing is
+    left."""
+    for paragraph in text.split("\n\n"):
+        lines = []
+        for line in _TITLE_NAME.sub("", without_usage(paragraph)).split("\n"):
+            if split_usage(line) is not None or _OR_USAGE.match(line):
+                break
+            lines.append(line.strip())
+        if said := " ".join(line for line in lines if line):
+            return said
+    return ""
+
+
+_OR_USAGE = re.compile(r"\s*or:\s", re.I)  # "   or: python x.py folder/"
 
 
 # A header's title line names its file first: "build_viewer.py — emit a viewer", "Scripts/
