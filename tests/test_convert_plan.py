@@ -827,6 +827,38 @@ def test_schema_rejects(edit: Any, expected_error: str) -> None:
 # -- check_plan: the plan against the skill ------------------------------------------------
 
 
+def test_a_file_check_spelled_from_the_programs_folder_is_named_from_the_skills(
+    tmp_path: Path,
+) -> None:
+    """azure-provision (round 45): a host checked `../../../lib/browser-forge.mjs`, the path
+    as scripts/mint-sp.mjs imports it; the constructor runs the check from the skill's
+    folder, where that is one level too high, so every pipeline was blocked where the
+    library really was."""
+    skill = tmp_path / "plugin" / "skills" / "azure"
+    write_tree(
+        tmp_path / "plugin",
+        {
+            "lib/forge.mjs": "export const go = () => 1;\n",
+            "skills/azure/SKILL.md": "---\nname: azure\ndescription: Mint.\n---\n# A\n\n"
+            "```bash\nnode scripts/mint.mjs\n```\n",
+            "skills/azure/scripts/mint.mjs": 'import { go } from "../../../lib/forge.mjs";\n'
+            "console.log(go());\n",
+        },
+    )
+    inventory = build_inventory(skill)
+    plan = analyze(inventory)
+    plan.constructor.needed = True
+    wrong = Check("file", "../../../lib/forge.mjs", where=["scripts/mint.mjs:1"])
+    plan.constructor.checks = [wrong]
+    assert check_plan(plan, inventory) == [
+        "constructor.checks[0].name: '../../../lib/forge.mjs' is the path as scripts/mint.mjs "
+        "writes it, from its own folder; a check's path is from the skill's folder: "
+        "'../../lib/forge.mjs'"
+    ]
+    plan.constructor.checks = [Check("file", "../../lib/forge.mjs", where=wrong.where)]
+    assert check_plan(plan, inventory) == []
+
+
 def _calendar_plan() -> dict[str, Any]:
     return analyze(build_inventory(EXAMPLES / "team-calendar")).to_dict()
 

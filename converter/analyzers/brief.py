@@ -165,7 +165,8 @@ run.
 |auth, name, required, why, where: ["SKILL.md:10"], pipelines?}} — what must be present; \
 optional things required: false; pipelines: the ones that need it (by default those running \
 the programs where names, or whose written steps run, import or read it; else all). A \
-written step's imports count too.
+written step's imports count too. A file's name is its path from the skill's folder (a \
+program's `../../lib/x.mjs` in scripts/ is `../lib/x.mjs` here).
 - destructor: {needed, reason, actions[]} — only when the skill asks for cleanup.
 - skill_mode[]: {topic, reason, where}. notes[]: what a reviewer should check.
 

@@ -12,6 +12,7 @@ sample must fit (``flow``).
 
 from __future__ import annotations
 
+import posixpath
 from typing import TYPE_CHECKING
 
 from skill2app.converter.inventory.programs.interface import (
@@ -32,6 +33,7 @@ from skill2app.converter.plan.flow import (
 )
 from skill2app.converter.plan.model import (
     RESERVED_ENV,
+    Check,
     CodeStep,
     Input,
     LlmStep,
@@ -65,6 +67,7 @@ def check_plan(plan: Plan, inventory: Inventory) -> list[str]:
     if plan.constructor.needed and not plan.constructor.checks:
         errors.append("constructor: needed is true but there are no checks")
     for index, check in enumerate(plan.constructor.checks):
+        errors.extend(_outside_file(check, f"constructor.checks[{index}]", inventory))
         unknown = [n for n in check.pipelines or [] if n not in seen_names]
         if unknown:
             errors.append(
@@ -74,6 +77,28 @@ def check_plan(plan: Plan, inventory: Inventory) -> list[str]:
     if plan.destructor.needed and not plan.destructor.actions:
         errors.append("destructor: needed is true but there are no actions")
     return errors
+
+
+def _outside_file(check: Check, at: str, inventory: Inventory) -> list[str]:
+    """A file check above the skill written as the program that loads it spells it, from its
+    own folder (azure-provision's ``../../../lib/browser-forge.mjs`` in ``scripts/``), when
+    the file it means is one the inventory knows outside the skill (there or required): the
+    check is run from the skill's folder, where that path names another place."""
+    if check.kind != "file" or not check.name.startswith("../"):
+        return []
+    known = {o.target for o in inventory.outside}  # found, or named and not there:
+    known |= {r.name for r in inventory.requirements if r.kind == "file"}
+    if posixpath.normpath(check.name) in known:
+        return []
+    for where in check.where:
+        file = where.rsplit(":", 1)[0]
+        meant = posixpath.normpath(posixpath.join(posixpath.dirname(file), check.name))
+        if meant in known:
+            return [
+                f"{at}.name: {check.name!r} is the path as {file} writes it, from its own "
+                f"folder; a check's path is from the skill's folder: {meant!r}"
+            ]
+    return []
 
 
 def _pipeline(pipeline: Pipeline, where: str, inventory: Inventory) -> list[str]:
