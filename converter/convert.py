@@ -108,7 +108,7 @@ def analyzer_name(options: Options, say: Progress | None = None) -> str:
         raise UsageError(f"unknown analyzer {name!r}", hint=f"use one of: {', '.join(ANALYZERS)}")
     if say is not None and options.analyzer is None and name == "host" and options.plan is None:
         say(
-            f"{options.agent} is running app-convert and no API key is set: the agent writes "
+            f"{options.agent} is running app-convert and ANTHROPIC_API_KEY is not set: it writes "
             "the plan (needs_llm, exit 6); --analyzer heuristic drafts one offline instead"
         )
     return name

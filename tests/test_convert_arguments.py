@@ -1610,8 +1610,8 @@ def test_a_node_flags_initial_value_is_its_default_whatever_a_comment_says(
 
 BUILD_LEXKB = """
 function parseArgs(argv) {
-  const a = { corpus: null, out: "out/kb", name: "lexical-kb", targetChars: 0, k1: 1.5,
-    zip: false, tags: [] };
+  const a = { corpus: null, out: "out/kb", name: "lexical-kb", targetChars: 1000, k1: 1.5,
+    zip: false, tags: [], minScore: 0, temperature: 0 };
   for (let i = 0; i < argv.length; i++) {
     const t = argv[i];
     if (t === "--zip") { a.zip = true; continue; }
@@ -1623,6 +1623,9 @@ function parseArgs(argv) {
     else if (t === "--k1") a.k1 = Number(val);
     else if (t === "--limit") a.limit = parseInt(val, 10);
     else if (t === "--tag") a.tags.push(val);
+    else if (t === "--min-score") a.minScore = Number(val);
+    else if (t === "--temperature") a.temperature = parseFloat(val);
+    else if (t === "--last") a.last = val === undefined;
   }
   return a;
 }
@@ -1640,8 +1643,12 @@ def test_a_node_loop_reading_the_value_before_telling_the_flags_apart() -> None:
         "--zip": ("boolean", None, False),
         "--out": ("string", "out/kb", True),
         "--name": ("string", "lexical-kb", True),
-        "--target-chars": ("integer", 0, True),
+        "--target-chars": ("integer", 1000, True),
         "--k1": ("number", 1.5, True),
         "--limit": ("integer", None, True),
         "--tag": ("array", None, True),
+        # the reviewer's: a 0 default may take 0.5, a parseFloat is a number, a test no value
+        "--min-score": ("number", 0, True),
+        "--temperature": ("number", 0, True),
+        "--last": ("string", None, False),
     }

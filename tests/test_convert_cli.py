@@ -834,19 +834,17 @@ def test_run_by_a_coding_agent_without_a_key_the_agent_writes_the_plan(here: Pat
     assert result.exit_code == 6, result.stderr
     pause = json.loads(result.stdout)
     assert pause["status"] == "needs_llm" and pause["session"] in pause["resume"]
-    assert "Claude Code (CLAUDECODE) is running app-convert" in result.stderr
+    assert "Claude Code (CLAUDECODE) is running app-convert and ANTHROPIC_API_KEY" in result.stderr
     assert "--analyzer heuristic drafts one offline" in result.stderr
     assert not (here / "app").exists()
 
-    # the agent's own choice, a key, or a plan to render all come before the default
-    for more, extra in (
-        (["--analyzer", "heuristic", "--json"], {}),
-        (["--plan", "plan.yaml", "--json"], {}),
-    ):
+    # the agent's own choice, or a plan to render, come before the default (and a key's
+    # llm: tests/test_convert_plan.py's default_analyzer)
+    for more in (["--analyzer", "heuristic", "--json"], ["--plan", "plan.yaml", "--json"]):
         if "--plan" in more:
             assert run(EXAMPLES / "csv-report", "--plan-only", "--out", "plan.yaml").exit_code == 0
         done = CliRunner().invoke(
-            cli, [*args[:2], "out-" + more[0].strip("-"), *more], env=env | extra, color=False
+            cli, [*args[:2], "out-" + more[0].strip("-"), *more], env=env, color=False
         )
         assert done.exit_code == 0, done.stderr
         assert "is running app-convert" not in done.stderr
@@ -930,7 +928,7 @@ def test_a_scripts_terminal_colours_stay_out_of_the_steps_output(
             "SKILL.md": "---\nname: build\ndescription: Build the site.\n---\n"
             "```bash\nbash scripts/build.sh site\n```\n",
             "scripts/build.sh": "#!/bin/bash\nGREEN='\\033[0;32m'\nNC='\\033[0m'\n"
-            'echo -e "${GREEN}Built $1${NC} \\033]0;title\\007done"\n',
+            'echo -e "${GREEN}Built $1${NC} \\033]0;title\\007done\\033(B\\033[m"\n',
         },
     )
     assert run(skill, "--out", "app").exit_code == 0

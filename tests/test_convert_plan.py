@@ -709,6 +709,7 @@ def test_the_calling_agent_is_found_by_the_variables_agents_set_for_their_comman
     # switched off, or an editor's terminal a person types in: no agent
     assert calling_agent({"CLAUDECODE": "0", "AGENT": "false"}) is None
     assert calling_agent({"CURSOR_TRACE_ID": "abc", "TERM_PROGRAM": "vscode"}) is None
+    assert calling_agent({"AGENT": "ci-runner-7"}) is None  # a common word, not an agent's
 
 
 def test_analyzer_registry() -> None:

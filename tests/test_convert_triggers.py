@@ -15,6 +15,7 @@ import pytest
 from helpers import write_tree
 
 from skill2app.converter.analyzers.heuristic import analyze
+from skill2app.converter.analyzers.languages import ja_action_phrases
 from skill2app.converter.analyzers.text import slug
 from skill2app.converter.analyzers.triggers import (
     MAX_TRIGGERS,
@@ -1050,3 +1051,21 @@ def test_a_name_of_two_places_is_no_conversion_and_a_hyphenated_name_no_trigger(
     assert more_requests(["login to portal"], "en") == []
     assert more_requests(["back to top"], "en") == []
     assert pick(["pdf-merge", "merge two PDFs"], set()) == ["merge two PDFs"]
+
+
+def test_the_languages_and_japanese_nouns_a_skill_is_read_for() -> None:
+    """The reviewer's of 2026-12-04: a Japanese skill in kanji with few kana got Chinese
+    requests too; "Update the Decision Log / 決定事項ログ" paired the whole clause, never
+    "decision log"; a clause with hiragana was taken for a noun; `status` never matched."""
+    from skill2app.converter.analyzers.languages import _written_in, ja_nouns
+
+    kanji = "---\ndescription: 議事録を作成\n---\n# 会議議事録作成\n" + "議事録会議作成管理" * 10
+    assert _written_in("ja", kanji) == ("ja",)
+    assert _written_in("en", "A table:\n" + "議事録会議作成管理" * 10) == ("en", "zh")
+    nouns = ja_nouns(
+        "Update the Decision Log / 決定事項ログ\nWrite the Agenda / アジェンダ\n"
+        "設定ファイルを作成します (optional)\nステータス、ステータス"
+    )
+    assert nouns["decision log"] == "決定事項ログ" and nouns["agenda"] == "アジェンダ"
+    assert "log" not in nouns and "optional" not in nouns  # no one word of a pair, no clause
+    assert ja_action_phrases("show-status", nouns) == ["ステータスを表示"]

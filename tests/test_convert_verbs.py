@@ -400,6 +400,12 @@ def test_a_phrasal_verb_is_said_another_way_only_as_a_whole() -> None:
         ),
         ("Usage: count.py FILE  Count the words\n\nMore.", "Count the words"),
         ("Usage: count.py FILE\n\nCount the words of a file.", "Count the words of a file."),
+        # the reviewer's: usage lines straight above what it does
+        (
+            "Usage: x.py FILE\n   or: x.py DIR\nCount the words of a file.",
+            "Count the words of a file.",
+        ),
+        ("Usage: x.py FILE\nUsage: x.py --all\nCount the words.", "Count the words."),
     ],
 )
 def test_what_a_program_does_is_one_line_without_its_usage(doc: str, said: str) -> None:

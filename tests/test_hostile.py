@@ -299,6 +299,38 @@ def test_a_deep_expression_is_survived(tmp_path: Path) -> None:
     assert "tools/deep.py" in json.dumps(report.to_dict())
 
 
+@pytest.mark.parametrize(
+    "source",
+    [
+        # the reviewer's of 2026-12-04: they parse, then are unparsed or walked back up
+        "def main():\n    return 0\n\nif __name__ == '__main__'"
+        + " + ''" * 600
+        + ":\n    main()\n",
+        "import sys\nX = 1" + "/1" * 1500 + "\nsys.path.append('x')\n",
+        "import sys\nsys.path.append(a" + ".b()" * 400 + ")\n",
+    ],
+    ids=["main-test", "sys-path-variable", "sys-path-call"],
+)
+def test_a_deep_expression_where_main_and_sys_path_are_read(tmp_path: Path, source: str) -> None:
+    from skill2app.converter.convert import Options, convert
+
+    skill = tmp_path / "skill"
+    shutil.copytree(HOSTILE / "deep-expression", skill)
+    (skill / "tools" / "deep.py").write_text(source)
+    report = convert(Options(skill_dir=skill, plan_only=True, output=tmp_path / "plan.yaml"))
+    assert report.ok, report.human_lines()
+
+
+def test_a_long_fence_line_in_skill_md_is_read_at_once(tmp_path: Path) -> None:
+    """The reviewer's: a line of 30,000 backticks above 300 KB of prose took 90 s in the
+    languages' fence pattern (it gave back one backtick at a time, rescanning the rest)."""
+    from skill2app.converter.analyzers.languages import _prose, _written_in
+
+    text = "`" * 30_000 + "\n" + "prose words and more\n" * 15_000
+    assert _written_in("en", text) == ("en",)  # all of it fenced off, unclosed
+    assert _prose("a\n````md\n```\ninner\n```\n````\nb") == "a\nb"
+
+
 def test_links_out_of_the_skill(tmp_path: Path, runtime_env: Path) -> None:
     """`tools` -> a folder outside the skill (as /usr/bin would be): not read, not copied, and
     neither Skill mode nor the agent loop offers its programs."""

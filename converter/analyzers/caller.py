@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-# (variable, the agent's name); the first one set wins.  AI_AGENT and AGENT carry the name.
+# (variable, the agent's name); the first one set wins.  AI_AGENT and AGENT carry the name;
+# AGENT, a common word, counts only with the name of an agent known to set it.
 _KNOWN = (
     ("AI_AGENT", ""),
     ("CLAUDECODE", "Claude Code"),
@@ -24,6 +25,7 @@ _KNOWN = (
 )
 AGENT_VARIABLES = tuple(variable for variable, _name in _KNOWN)
 _OFF = {"", "0", "false", "no", "off"}
+_AGENT_NAMES = frozenset("goose amp opencode crush claude codex cursor gemini aider cline".split())
 
 __all__ = ["AGENT_VARIABLES", "calling_agent"]
 
@@ -32,7 +34,7 @@ def calling_agent(environ: Mapping[str, str]) -> str | None:
     """``"<agent> (VARIABLE)"`` for the agent whose variable is set in ``environ``, else None."""
     for variable, name in _KNOWN:
         value = environ.get(variable, "").strip()
-        if value.lower() in _OFF:
+        if value.lower() in _OFF or (variable == "AGENT" and value.lower() not in _AGENT_NAMES):
             continue
         named = "".join(c for c in value if c.isprintable())[:40]
         return f"{name or named} ({variable})"

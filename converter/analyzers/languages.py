@@ -14,10 +14,9 @@ from functools import lru_cache
 
 from skill2app.converter.analyzers.glossary import singular
 from skill2app.converter.analyzers.triggers import verb_and_object
-from skill2app.converter.analyzers.writing import CJK
 from skill2app.converter.inventory.model import Inventory
 
-_FENCE = re.compile(r"^(`{3,}|~{3,}).*?^\1", re.M | re.S)
+_FENCE = re.compile(r"\s{0,3}(`{3,}|~{3,})")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 MIN_KANA = 20  # a few quoted words ("返信した") are no Japanese text to ask in
@@ -63,9 +62,14 @@ JA_NOUNS = {
     "slide": ("スライド",), "text": ("テキスト", "文章"), "subtitle": ("字幕",),
 }  # fmt: skip
 _MIN_USES = 2
-# "Decision Log / 決定事項ログ", "Agenda Items / 議題"; "議事録 (minutes)"
-_EN_JA = re.compile(rf"\b([A-Za-z][A-Za-z ]{{1,30}}?)\s*/\s*([{CJK}][{CJK}ー]{{1,11}})")
-_JA_EN = re.compile(rf"([{CJK}][{CJK}ー]{{1,11}})\s*[（(]\s*([A-Za-z][A-Za-z ]{{1,30}}?)\s*[)）]")
+# "Decision Log / 決定事項ログ", "Agenda Items / 議題"; "議事録 (minutes)": a noun, katakana
+# and kanji (a clause with hiragana, "設定ファイルを作成します (optional)", is none)
+_NOUN = "[\u30a0-\u30ff\u4e00-\u9fff]{2,12}"
+_EN_JA = re.compile(rf"\b((?:[A-Za-z]+ ){{0,3}}[A-Za-z]+) ?/ ?({_NOUN})(?![\u3040-\u309f])")
+_JA_EN = re.compile(
+    rf"(?<![\u3040-\u309f])({_NOUN})\s*[（(]\s*((?:[A-Za-z]+ ){{0,3}}[A-Za-z]+)\s*[)）]"
+)
+_ARTICLES = frozenset({"the", "a", "an"})
 
 __all__ = ["JA_VERBS", "ja_action_phrases", "ja_nouns", "languages_of"]
 
@@ -78,14 +82,31 @@ def languages_of(inventory: Inventory) -> tuple[str, ...]:
 
 @lru_cache(maxsize=8)
 def _written_in(language: str, text: str) -> tuple[str, ...]:
-    prose = _FENCE.sub("", text)
+    prose = _prose(text)
     kana, han = len(_KANA.findall(prose)), len(_HAN.findall(prose))
     found = [language]
     if kana >= MIN_KANA:
         found.append("ja")
-    elif han >= MIN_HAN:
+    elif han >= MIN_HAN and language != "ja" and kana * 20 < han:  # kanji with no kana: zh
         found.append("zh")
     return tuple(dict.fromkeys(found))
+
+
+def _prose(text: str) -> str:
+    """``text`` without its fenced code blocks, read line by line (a fence closes with a line
+    of at least as many of its characters)."""
+    kept, fence = [], ""
+    for line in text.split("\n"):
+        opened = _FENCE.match(line)
+        if fence:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                if not line[opened.end() :].strip():
+                    fence = ""
+        elif opened:
+            fence = opened.group(1)
+        else:
+            kept.append(line)
+    return "\n".join(kept)
 
 
 @lru_cache(maxsize=4)
@@ -94,14 +115,18 @@ def ja_nouns(text: str) -> dict[str, str]:
     ("Decision Log / 決定事項ログ"), else the usual word for it that ``text`` uses at least
     twice.  Shared: read it, never change it."""
     found: dict[str, str] = {}
-    for match in _EN_JA.finditer(text):
-        found.setdefault(singular(match.group(1)), match.group(2))
-    for match in _JA_EN.finditer(text):
-        found.setdefault(singular(match.group(2)), match.group(1))
+    pairs = [(m.group(1), m.group(2)) for m in _EN_JA.finditer(text)]
+    pairs += [(m.group(2), m.group(1)) for m in _JA_EN.finditer(text)]
+    for english, noun in pairs:  # "Update the Decision Log": its last words name the noun,
+        words = english.lower().split()  # "decision log", never "log" alone
+        for start in range(len(words)):
+            alone = start == len(words) - 1 and start > 0 and words[start - 1] not in _ARTICLES
+            if words[start] not in _ARTICLES and not alone:
+                found.setdefault(singular(" ".join(words[start:])), noun)
     for word, nouns in JA_NOUNS.items():
         count, _rank, noun = max((text.count(n), -rank, n) for rank, n in enumerate(nouns))
         if count >= _MIN_USES:
-            found.setdefault(word, noun)
+            found.setdefault(singular(word), noun)
     return found
 
 

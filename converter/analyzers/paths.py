@@ -515,7 +515,9 @@ def what_it_does(text: str) -> str:
         lines = []
         for line in _TITLE_NAME.sub("", without_usage(paragraph)).split("\n"):
             if split_usage(line) is not None or _OR_USAGE.match(line):
-                break
+                if any(lines):
+                    break
+                continue  # more usage lines above what it does
             lines.append(line.strip())
         if said := " ".join(line for line in lines if line):
             return said

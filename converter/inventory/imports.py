@@ -205,23 +205,30 @@ def _sys_path_calls(file: str, source: str) -> list[tuple[str, int]]:
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # 200,000 deep, too
         return []
     known: dict[str, str] = {}  # ENGINE_DIR = Path(__file__).resolve().parent / "core"
-    for statement in tree.body:
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-            target = statement.targets[0]
-            value = _path_value(statement.value, file, known)
-            if isinstance(target, ast.Name) and value is not None:
-                known[target.id] = value
     found = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
-            continue
-        if ast.unparse(node.func.value) != "sys.path" or node.func.attr not in ("insert", "append"):
-            continue
-        if not node.args:
-            continue
-        folder = _path_value(node.args[-1], file, known)
-        if folder is not None:
-            found.append(("" if folder == "." else folder, node.lineno))
+    try:  # a deep expression parses, then would not be walked back up
+        for statement in tree.body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                target = statement.targets[0]
+                if not isinstance(target, ast.Name):
+                    continue
+                value = _path_value(statement.value, file, known)
+                if value is None:
+                    known.pop(target.id, None)  # given another value: no longer the path
+                else:
+                    known[target.id] = value
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            if node.func.attr not in ("insert", "append") or not node.args:
+                continue
+            if ast.unparse(node.func.value) != "sys.path":
+                continue
+            folder = _path_value(node.args[-1], file, known)
+            if folder is not None:
+                found.append(("" if folder == "." else folder, node.lineno))
+    except RecursionError:
+        return found
     return found
 
 

@@ -35,6 +35,8 @@ def from_js_example(text: str, first_line: int, file: str, out: Collector) -> No
 _NODE_ENV = re.compile(
     r"(\?\?|\|\|)?\s*process\.env(?:\.(\w+)|\[\s*['\"](\w+)['\"]\s*\])(\s*(?:\?\?|\|\||\?\.))?"
 )
+# compared with a value it may have: `=== '1'`, `!== "false"`, `== 0`, `=== true`
+_SWITCH = re.compile(r"\s*[!=]==?\s*(?:'[^'\n]+'|\"[^\"\n]+\"|`[^`\n]+`|\d|true\b|false\b)")
 _NODE_IMPORT = re.compile(r"(?:require\(\s*|from\s+|import\s+|import\(\s*)['\"]([^'\"]+)['\"]")
 _NODE_RUN = re.compile(
     r"\b(?:execSync|execFileSync|spawnSync|spawn|execFile|exec|execa)\(\s*['\"`]([\w.+-]+)"
@@ -76,8 +78,8 @@ def from_node(path: str, source: str, local: LocalFiles, out: Collector) -> None
             fallback = fallback or _tested(line, match.start(), tested)
             name = match.group(2) or match.group(3)
             fallback = fallback or name in tested.ternary
-            # `process.env.X_DISABLED === '1'`: a switch, off when unset
-            fallback = fallback or bool(re.match(r"\s*[!=]==?(?!>)", line[match.end() :]))
+            # `process.env.X_DISABLED === '1'`: a switch, off when unset (not `!== undefined`)
+            fallback = fallback or bool(_SWITCH.match(line[match.end() :]))
             out.add("env", name, where, required=not (fallback or platform))
         for module in node_modules(code[number - 1]):  # not the code a template writes
             if module == "bun" or module.startswith("bun:"):  # Bun's own API: runs in bun only

@@ -80,7 +80,10 @@ def _python(
         beside = f"{folder}/{name}.py" if kind == "python-package" and name in unknown else ""
         out.add(kind, name, f"{path}:{line + offset}", required=required and needed, beside=beside)
 
-    PythonNeeds(tree, is_local, COMMON_COMMANDS, caught).scan(add)
+    try:
+        PythonNeeds(tree, is_local, COMMON_COMMANDS, caught).scan(add)
+    except RecursionError:  # parsed, yet too deep to unparse (`a` + `.b()` 400 times): unread
+        return
 
 
 def from_python_example(

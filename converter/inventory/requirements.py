@@ -92,7 +92,8 @@ def _shell_evidence(command: SimpleCommand) -> bool:
 
 
 # Variables every session has: a program reading one needs nothing of the user.
-AMBIENT = frozenset("HOME PATH PWD USER LOGNAME SHELL".split())
+AMBIENT = frozenset("HOME PATH PWD".split())
+USUAL = frozenset("USER LOGNAME SHELL".split())
 SHELL_VARS = frozenset(
     "HOME PATH PWD OLDPWD USER SHELL TMPDIR TMP LANG LC_ALL TERM IFS RANDOM SECONDS LINENO "
     "BASH_SOURCE FUNCNAME OPTARG OPTIND REPLY HOSTNAME UID EUID PPID EDITOR "
@@ -172,6 +173,8 @@ class Collector:
         no other source's "loads X" makes required."""
         if kind == "env" and name in AMBIENT:
             return  # `${process.env.HOME}/.local/bin/vault`: set wherever a program runs
+        if kind == "env" and name in USUAL:
+            required = False  # a login session's; a container or cron may lack it
         key = (kind, package_key(name) if kind == "python-package" else name)
         shown = import_name(name) if installed else name
         if key not in self.items:

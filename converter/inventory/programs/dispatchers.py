@@ -105,15 +105,22 @@ def _main_from(source: str) -> str:
         ),
         "",
     )
-    runs = any(
-        isinstance(node, ast.If)
-        and "__main__" in ast.unparse(node.test)
-        and any(
-            isinstance(call, ast.Call) and ast.unparse(call.func) == "main"
-            for call in ast.walk(node)
+    try:  # walked, never unparsed: a deep test parses, then would not unparse
+        runs = any(
+            isinstance(node, ast.If)
+            and any(
+                isinstance(c, ast.Constant) and c.value == "__main__" for c in ast.walk(node.test)
+            )
+            and any(
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Name)
+                and call.func.id == "main"
+                for call in ast.walk(node)
+            )
+            for node in tree.body
         )
-        for node in tree.body
-    )
+    except RecursionError:
+        return ""
     return module if runs else ""
 
 

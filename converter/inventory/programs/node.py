@@ -54,9 +54,11 @@ _NUMERIC = re.compile(r"\b(?:parseInt|Number|parseFloat)\s*\(")
 _HOLDER = re.compile(
     r"\b(?:const|let|var)\s+([\w$]+)\s*=\s*[\w$.]+\[\s*(?:\+\+\s*[ij]|[ij]\s*\+\s*1)\s*\]"
 )
-# `a.k = Number(val)`, `a.out = val`, `a.tags.push(val)`: a held value stored
+# `a.k = Number(val)`, `a.out = val`, `a.tags.push(val)`: a held value stored (not compared:
+# `o.last = next === undefined` is a switch)
 _HELD = re.compile(
-    r"(?:=|\.push\()\s*(?:(?:Number\.)?(parseInt|parseFloat|Number)\s*\()?\s*([\w$]+)\b"
+    r"(?:(?<![=!<>])=(?!=)|\.push\()\s*(?:(?:Number\.)?(parseInt|parseFloat|Number)\s*\()?"
+    r"\s*([\w$]+)\b(?!\s*(?:[=!]=|[<>?]|\.))"
 )
 _SWITCH_SET = re.compile(r"=\s*(?:true|false|!0|!1|['\"][\w:.-]*['\"])\s*[;,}]|:\s*true\b")
 
@@ -128,8 +130,10 @@ def scan_node(source: str) -> tuple[Command, dict[str, list[str]]]:
                     param.type, param.typed = "array", True  # `--file a --file b`: repeated
                 if target and param.valued and param.default is None:
                     param.default = initials.get(target.group(1), target.group(2))
-                    if param.type == "number" and type(param.default) is int:
-                        param.type = "integer"  # `Number(val)` of a count: k: 5
+                    counted = param.type == "number" and "Number(" in after.split(";", 1)[0]
+                    if counted and type(param.default) is int and param.default:
+                        param.type = "integer"  # `Number(val)` of a count: k: 5 (never 0:
+                        # `minScore: 0` may take 0.5; never parseFloat)
                 if target and target.group(2) in checked and param.type != "boolean":
                     param.required = param.certain = True  # main() stops without it
                 add_param(command, param)

@@ -173,20 +173,23 @@ def working_dir() -> Path:
     return app_root()
 
 
-# a terminal's control sequences: CSI (colours, cursor), OSC (titles, links), other escapes
-TERMINAL_CODES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+# a terminal's control sequences: CSI (colours, cursor), OSC (titles, links), the other
+# escapes (`tput sgr0`'s ESC ( B, ESC 7) and the shifts between character sets
+TERMINAL_CODES = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[ -/]*[0-~])|[\x0e\x0f]"
+)
 
 
 def plain(text: str) -> str:
     """``text`` without a terminal's colour and cursor codes (a script that colours its
     messages whatever its output is)."""
-    return TERMINAL_CODES.sub("", text) if "\x1b" in text else text
+    return TERMINAL_CODES.sub("", text) if re.search("[\x1b\x0e\x0f]", text) else text
 
 
 def parse(stdout: str) -> object:
     if SPEC["stdout"] == "json":
         try:
-            return json.loads(stdout)
+            return json.loads(plain(stdout))  # JSON a script printed in colour too
         except json.JSONDecodeError:
             note = "printed text, not JSON; the step output is {'stdout': ...}"
             print(f"{SPEC['program']}: {note}", file=sys.stderr)
