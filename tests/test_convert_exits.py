@@ -362,6 +362,18 @@ fi
             {1},
         ),
         ('if x; then\n  echo "⚠️ ERROR: no tests"\n  exit 1\nfi\n', set()),
+        # ima-copilot's diagnose.sh (FRESH42): its summary's counts, at its end
+        (
+            'echo "--- Summary ---"\nif [ "$FAIL" -gt 0 ] || [ "$WARN" -gt 0 ]; then\n'
+            '  echo "Next step: walk through the warnings above."\n  exit 1\nfi\n\nexit 0\n',
+            {1},
+        ),
+        # a preflight's count before the work (project-directory-migration): a failure
+        (
+            'if [[ "${PREFLIGHT_FAIL}" -ne 0 ]]; then\n  echo "Aborting."\n  exit 1\nfi\n'
+            'mv "$OLD" "$NEW"\n',
+            set(),
+        ),
     ],
 )
 def test_the_statuses_a_shell_script_gives_after_its_verdict(source: str, statuses: set) -> None:
@@ -413,3 +425,63 @@ def test_a_workflow_running_an_interactive_script_is_left_to_skill_mode(tmp_path
         for step in pipeline.steps
     )
     assert any("terminal" in item.reason for item in plan.skill_mode)
+
+
+VALIDATE_LAYERS = """const results = [];
+let passed = 0, failed = 0;
+check('layers', () => true);
+results.forEach(r => {
+  console.log(`${r.status}  ${r.label}`);
+});
+console.log(`Passed: ${passed}  |  Failed: ${failed}`);
+
+if (failed === 0) {
+  console.log('All checks passed!');
+} else {
+  console.log(`Fix the ${failed} issue(s) above before shipping.`);
+  process.exit(1);
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "statuses"),
+    [
+        (VALIDATE_LAYERS, {1}),  # epic-design (FRESH43): its checks' count, at its end
+        ("const errors = lint(doc);\nprocess.exitCode = errors.length ? 1 : 0;\n", {1}),
+        ("if (issues.length > 0) process.exit(2);\n", {2}),
+        # failures, however the test is worded
+        (
+            "if (!user) { console.error('Error: DOUBAN_USER is not set'); process.exit(1); }\n",
+            set(),
+        ),
+        ("if (!stageA.ok) {\n  emit('RETRY');\n  process.exit(2);\n}\nbuild();\n", set()),
+        (
+            "if (errors.length) {\n  console.log(errors);\n  process.exit(1);\n}\nwrite(out);\n",
+            set(),
+        ),
+        (
+            "if (args.length < 1) {\n  console.log('usage: x <file>');\n  process.exit(1);\n}\n",
+            set(),
+        ),
+        ("const r = await fetch(u);\nif (!res.ok) process.exit(1);\n", set()),
+    ],
+)
+def test_the_statuses_a_node_programs_code_gives_as_its_verdict(source: str, statuses: set) -> None:
+    from skill2app.converter.inventory.programs.node_exits import node_verdicts
+
+    assert set(node_verdicts(source)) == statuses
+
+
+def test_an_unresolved_link_is_a_checkers_finding() -> None:
+    """wiki-ingest's check-wikilink-targets.py (FRESH42): `return 1 if unresolved else 0`
+    to `raise SystemExit(main(sys.argv))` failed the step exactly when links were to fix."""
+    from skill2app.converter.inventory.programs.verdicts import python_verdicts
+
+    source = (
+        "import sys\n\ndef main(argv):\n    if len(argv) < 3:\n        return 2\n"
+        "    unresolved = [t for t in argv[3:] if t]\n    for t in unresolved:\n"
+        "        print(t)\n    return 1 if unresolved else 0\n\n"
+        "if __name__ == '__main__':\n    raise SystemExit(main(sys.argv))\n"
+    )
+    assert set(python_verdicts(source)) == {1}

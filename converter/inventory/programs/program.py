@@ -27,6 +27,7 @@ from skill2app.converter.inventory.programs.interface import Command
 from skill2app.converter.inventory.programs.interpreter import interpreter
 from skill2app.converter.inventory.programs.invoked import apply_dispatch, merge_invocations
 from skill2app.converter.inventory.programs.node import insisted, scan_node
+from skill2app.converter.inventory.programs.node_exits import node_verdicts
 from skill2app.converter.inventory.programs.python import extract_python_cli
 from skill2app.converter.inventory.programs.scripts import (
     USAGE_PREFIX,
@@ -110,6 +111,7 @@ def describe(
         program.doc = leading_comment(source, "#")
     elif lang in ("node", "typescript"):
         program.cli, dispatch = scan_node(source)
+        program.verdicts = node_verdicts(source)
         program.insists = insisted(source)
         program.doc = leading_comment(source, "//")
     program.waits_at = waits_for_browser(source)

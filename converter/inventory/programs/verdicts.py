@@ -42,6 +42,13 @@ _SHELL_VERDICT = re.compile(  # one way to match each space: linear on a line of
     r"UNHEALTHY|VIOLATIONS?|FOUND)\b"
 )
 _SHELL_EXIT = re.compile(r"^\s*exit\s+([0-9]{1,3})\s*(?:[;#]|$)")
+# A branch taken on a count of what the checks found: `if [ "$FAIL" -gt 0 ] || ...; then`
+_SHELL_COUNTED = re.compile(
+    r"""^\s*(?:el)?if\s+(?:\[\[?|test)\s+"?\$\{?(?:[A-Za-z]+_)?(?:FAIL(?:S|ED|URES?)?|ERRORS?|"""
+    r"""ISSUES?|WARN(?:S|INGS?)?|PROBLEMS?|VIOLATIONS?|MISSING|DRIFT|FINDINGS?)(?:_COUNT)?\}?"?\s+"""
+    r"""-(?:(?:gt|ne)\s+"?0|ge\s+"?1)\b""",
+    re.I,
+)
 # Where a branch starts: nothing above it in the script belongs to it.
 _SHELL_BRANCH = re.compile(
     r"^\s*(?:if|elif|else|then|fi|case|esac|for|while|until|do|done|function)\b|\)\s*$|[{}]\s*$"
@@ -55,6 +62,19 @@ _ONE_LINE = re.compile(r"\bdo\b.*\bdone\b|\bthen\b.*\bfi\b")  # a loop or test o
 _LOOP_START = re.compile(r"^\s*(?:for|while|until)\b|\|\s*while\b")
 MAX_SHELL_LINE = 500
 _STDERR = re.compile(r">&\s*2|>\s*/dev/stderr")
+
+
+# What may follow a verdict's exit at the end of a script: its branch's end, `exit 0`, words
+_SHELL_LAST_WORDS = re.compile(r"^\s*(?:fi|done|\}|exit\s+0|echo\b.*|printf\b.*|#.*|)\s*$")
+MAX_AFTER = 40  # lines after the exit read to see that the program ends there
+
+
+def ends_program(lines: list[str], index: int, last_words: re.Pattern[str]) -> bool:
+    """Whether nothing but ``last_words`` (its report's end, closing words, a 0 status)
+    follows line ``index``: the status is the program's last word, not a check before its
+    work (a preflight that stops a migration)."""
+    rest = lines[index + 1 :]
+    return len(rest) <= MAX_AFTER and all(last_words.match(line) for line in rest)
 
 
 def shell_verdicts(source: str) -> dict[int, str]:
@@ -83,6 +103,10 @@ def shell_verdicts(source: str) -> dict[int, str]:
                 continue
             if _SHELL_VERDICT.match(above) and not _STDERR.search(above):
                 found.setdefault(int(status.group(1)), above.strip()[:120])
+                break
+            if _SHELL_COUNTED.match(above):  # `if [ "$FAIL" -gt 0 ]; then`: what it found,
+                if ends_program(lines, index, _SHELL_LAST_WORDS):  # at its end (a preflight
+                    found.setdefault(int(status.group(1)), above.strip()[:120])  # stops it)
                 break
             if _SHELL_BRANCH.search(above) or _STDERR.search(above) or _SHELL_FAILED.match(above):
                 break  # the branch starts, or the program says it failed
@@ -200,7 +224,7 @@ def _conditional(
     a check's outcome (``if result`` may as well be "it failed to do it"), not whether an
     operation worked (``done``: ``success = convert_with_ai(...)``)."""
     test = ast.unparse(value.test) if isinstance(value, ast.IfExp) else ""
-    if isinstance(value, ast.IfExp) and _says_verdict(test) and not _ARGUMENTS.search(test):
+    if isinstance(value, ast.IfExp) and says_verdict(test) and not _ARGUMENTS.search(test):
         if _tests_an_operation(value.test, value.lineno, done):
             return
         statuses = [_int(value.body), _int(value.orelse)]
@@ -298,7 +322,7 @@ def _names_outcome(test: ast.expr) -> bool:
         for node in ast.walk(test)
         if isinstance(node, ast.Name | ast.Attribute)
     ]
-    return _says_verdict(" ".join(names))
+    return says_verdict(" ".join(names))
 
 
 _IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
@@ -312,7 +336,7 @@ _QUANTIFIERS = frozenset(
 )
 
 
-def _says_verdict(code: str) -> bool:
+def says_verdict(code: str) -> bool:
     """Whether code names what a check found: a whole word (``errors``, ``ok``), or a compound
     name whose last word is one after a word of how many or of a check (``all_errors``,
     ``has_issues``, ``lint_errors``), or one counted (``errors_found``, ``issue_count``);
@@ -367,7 +391,8 @@ def _chain(node: ast.If, found: dict[int, str], done: dict[str, list[tuple[int, 
 _VERDICT = re.compile(
     r"\b(?:valid|is_valid|success|successful|succeeded|ok|passed|passes|failed|failures?|"
     r"errors?|issues?|violations?|clean|drift|found|matches|matched|stale|differs?|"
-    r"differences?|changes?|changed|warnings?|findings?|problems?|conflicts?|survivors?)\b",
+    r"differences?|changes?|changed|warnings?|findings?|problems?|conflicts?|survivors?|"
+    r"unresolved|broken|invalid|missing|mismatch(?:es|ed)?)\b",
     re.I,
 )
 # A test of the program's own arguments: a usage error, whatever it exits with.
@@ -414,7 +439,7 @@ def _classifies(test: ast.expr) -> bool:
             for item in ast.walk(node):
                 if isinstance(item, ast.Constant) and isinstance(item.value, str):
                     return True
-    return _says_verdict(ast.unparse(test))
+    return says_verdict(ast.unparse(test))
 
 
 def _exit_status(body: list[ast.stmt]) -> int | None:
