@@ -659,6 +659,28 @@ def test_a_switch_a_named_default_or_a_sessions_own_variable_is_no_requirement(
     assert ("env", "HOME") not in found and not found[("env", "USER")]
 
 
+def test_what_a_node_program_tries_and_goes_on_without_is_no_requirement(tmp_path: Path) -> None:
+    """rp-telemetry (FRESH43): `try { execFileSync('git', ['-C', __dirname, 'rev-parse', ...])
+    } catch { /* no git: provenance stays null */ }` blocked every pipeline on git.  A catch
+    that reports the failure keeps the need."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: t\ndescription: T.\n---\n# T\n\n"
+            "```bash\nnode scripts/rec.js\n```\n",
+            "scripts/rec.js": "const { execFileSync } = require('node:child_process');\n"
+            "let sha = null;\ntry {\n  sha = execFileSync('git', ['rev-parse', 'HEAD']);\n"
+            "} catch {\n  // no git here: provenance stays null\n}\n"
+            "try { require('sharp'); } catch (e) { /* thumbnails off */ }\n"
+            "try {\n  execFileSync('gh', ['auth', 'status']);\n} catch (e) {\n"
+            "  console.log(JSON.stringify({ ok: false, reason: 'gh' }));\n}\n",
+        },
+    )
+    found = {(r.kind, r.name): r.required for r in build_inventory(tmp_path).requirements}
+    assert not found[("binary", "git")] and not found[("node-package", "sharp")]
+    assert found[("binary", "gh")]
+
+
 def test_a_checked_variable_and_a_backquoted_which_stay_requirements(tmp_path: Path) -> None:
     """The reviewer's of the change above: `if (!process.env.API_KEY) { exit }` is the usual
     mandatory check, and `which` inside backquotes runs."""

@@ -63,8 +63,10 @@ def from_node(path: str, source: str, local: LocalFiles, out: Collector) -> None
     environment variables it reads without a fallback, the programs it runs."""
     code = node_code(source).split("\n")
     tested = _tested_names(source)  # once: a search per variable read was quadratic
+    tolerated = tolerated_lines(source)
     for number, line, platform in _node_lines(source):
         where = f"{path}:{number}"
+        platform = platform or number in tolerated  # either way: a warning, no need
         for match in _NODE_ENV.finditer(line):
             if not match.group(4) and re.match(r"\s*=(?!=)", line[match.end() :]):
                 continue  # `process.env.GEMINI_WEB_LOGIN = '1'`: the program sets it
@@ -251,6 +253,50 @@ _PLATFORM_FUNCTION = re.compile(
 # An early return unless on one platform: the rest of the block runs there only ("=== 'win32')
 # return" skips one platform, and what follows runs on the others).
 _ONLY_ON_ONE = re.compile(r"\bif\s*\(\s*process\.platform\s*!==?\s*['\"]\w+['\"]\s*\)\s*return\b")
+
+
+_TRY = re.compile(r"\btry\s*\{")
+_CATCH = re.compile(r"\s*catch\s*(?:\([^()]{0,80}\))?\s*\{")
+_FAILS = re.compile(r"\bthrow\b|\bprocess\.exit\b|\bconsole\.error\b|\b[Ee]rror\b|ok:\s*false")
+MAX_TRIES = 200
+
+
+def tolerated_lines(source: str) -> set[int]:
+    """Lines inside a ``try`` whose ``catch`` goes on (``try { execFileSync('git', ...) }
+    catch { /* no git: provenance stays null */ }``): what fails there is no need.  A catch
+    that throws, exits or reports an error (``Error``, ``ok: false``) is the program failing:
+    its try's needs stay needs."""
+    lines: set[int] = set()
+    for number, match in enumerate(_TRY.finditer(source)):
+        if number >= MAX_TRIES:
+            break
+        end = _closing(source, match.end() - 1)
+        catch = _CATCH.match(source, end + 1) if end > 0 else None
+        if catch is None:
+            continue
+        handler_end = _closing(source, catch.end() - 1)
+        if handler_end < 0 or _FAILS.search(source, catch.end(), handler_end):
+            continue
+        first = source.count("\n", 0, match.start()) + 1
+        lines.update(range(first, first + source.count("\n", match.start(), end) + 1))
+    return lines
+
+
+MAX_BLOCK = 20_000  # characters of a try block or its catch read to find their end
+
+
+def _closing(source: str, opening: int) -> int:
+    """The index of the brace closing the one at ``opening`` (strings not read), or -1."""
+    depth = 0
+    for at in range(opening, min(len(source), opening + MAX_BLOCK)):
+        char = source[at]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return at
+    return -1
 
 
 def _node_lines(source: str) -> list[tuple[int, str, bool]]:
