@@ -512,7 +512,7 @@ def what_it_does(text: str) -> str:
     Inspector" over "Usage: python scripts/inspect-assets.py ..."); "" when nothing is
     left."""
     for paragraph in text.split("\n\n"):
-        lines = []
+        lines: list[str] = []
         for line in _TITLE_NAME.sub("", without_usage(paragraph)).split("\n"):
             if split_usage(line) is not None or _OR_USAGE.match(line):
                 if any(lines):
