@@ -627,3 +627,16 @@ def test_the_clean_up_never_chmods_a_link() -> None:
         sandbox.remove_tree(base)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0o444", "False"]  # the target untouched, all removed
+
+
+def test_many_exits_and_tries_are_read_once_each() -> None:
+    """A script of 50,000 counted exits (each one's rest of the script was copied: quadratic)
+    and 100,000 unclosed `try {`: read at once, and none of those exits is a verdict (each
+    has more script after it)."""
+    from skill2app.converter.inventory.node_needs import tolerated_lines
+    from skill2app.converter.inventory.programs.node_exits import node_verdicts
+    from skill2app.converter.inventory.programs.verdicts import shell_verdicts
+
+    assert shell_verdicts('if [ "$FAIL" -gt 0 ]; then\n  exit 1\nfi\n' * 50_000) == {}
+    assert node_verdicts("if (failed) {\n  process.exit(1);\n}\n" * 50_000) == {}
+    assert tolerated_lines("try {" * 100_000) == set()

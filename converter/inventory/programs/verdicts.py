@@ -73,8 +73,9 @@ def ends_program(lines: list[str], index: int, last_words: re.Pattern[str]) -> b
     """Whether nothing but ``last_words`` (its report's end, closing words, a 0 status)
     follows line ``index``: the status is the program's last word, not a check before its
     work (a preflight that stops a migration)."""
-    rest = lines[index + 1 :]
-    return len(rest) <= MAX_AFTER and all(last_words.match(line) for line in rest)
+    if len(lines) - index - 1 > MAX_AFTER:  # before any copy: a script of many exits
+        return False
+    return all(last_words.match(line) for line in lines[index + 1 :])
 
 
 def shell_verdicts(source: str) -> dict[int, str]:
