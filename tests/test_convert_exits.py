@@ -368,6 +368,22 @@ fi
             '  echo "Next step: walk through the warnings above."\n  exit 1\nfi\n\nexit 0\n',
             {1},
         ),
+        # counters of commands that failed, not of findings (a second reviewer's)
+        (
+            'npm run build || BUILD_FAILED=1\nif [ "$BUILD_FAILED" -ne 0 ]; then\n'
+            '  echo "Build did not complete"\n  exit 1\nfi\n',
+            set(),
+        ),
+        (
+            'for u in a b; do curl "$u" || FAILED=$((FAILED+1)); done\n'
+            'if [ "$FAILED" -gt 0 ]; then\n  exit 1\nfi\n',
+            set(),
+        ),
+        (
+            "trap 'ERRORS=$((ERRORS+1))' ERR\nterraform apply\n"
+            'if [ "$ERRORS" -gt 0 ]; then\n  exit 1\nfi\n',
+            set(),
+        ),
         # a preflight's count before the work (project-directory-migration): a failure
         (
             'if [[ "${PREFLIGHT_FAIL}" -ne 0 ]]; then\n  echo "Aborting."\n  exit 1\nfi\n'
@@ -465,6 +481,38 @@ if (failed === 0) {
             set(),
         ),
         ("const r = await fetch(u);\nif (!res.ok) process.exit(1);\n", set()),
+        # a second reviewer's: whether an operation worked, however it is given
+        ("const success = await deploy(site);\nprocess.exit(success ? 0 : 1);\n", set()),
+        ("main().then((success) => process.exit(success ? 0 : 1));\n", set()),
+        ("const ok = await publish(pkg);\nif (!ok) process.exit(1);\n", set()),
+        (
+            "let failed = 0;\nfor (const u of urls) {\n  try { await get(u) } catch (e) {\n"
+            "    failed++;\n  }\n}\nif (failed > 0) process.exit(1);\n",
+            set(),
+        ),
+        # the test of an outer `if`, a block closed on its line, stderr, a hoisted check
+        (
+            "if (res.status === 200) {\n  const data = await res.json();\n  if (data.errors) {\n"
+            "    console.log(1);\n  }\n} else {\n  console.log('request failed');\n"
+            "  process.exit(1);\n}\n",
+            set(),
+        ),
+        (
+            "try { x() } catch (e) {\n  if (e.issues) { console.log(e.issues); }\n"
+            "  process.exit(1);\n}\n",
+            set(),
+        ),
+        ("if (errors.length) {\n  console.error(errors);\n  process.exit(1);\n}\n", set()),
+        (
+            "if (errors.length) {\n  process.stderr.write('invalid');\n  process.exit(1);\n}\n",
+            set(),
+        ),
+        (
+            "main();\nfunction check() {\n  if (issues.length) {\n    console.log('x');\n"
+            "    process.exit(1);\n  }\n}\n",
+            set(),
+        ),
+        ("await build();\n/*\nif (errors.length) {\n  process.exit(1);\n}\n*/\n", set()),
     ],
 )
 def test_the_statuses_a_node_programs_code_gives_as_its_verdict(source: str, statuses: set) -> None:
@@ -485,3 +533,13 @@ def test_an_unresolved_link_is_a_checkers_finding() -> None:
         "if __name__ == '__main__':\n    raise SystemExit(main(sys.argv))\n"
     )
     assert set(python_verdicts(source)) == {1}
+    # a second reviewer's: missing modules, invalid arguments, missing files are failures
+    deps = (
+        "import importlib.util, sys\ndef main():\n"
+        "    missing = [m for m in ('pandas',) if importlib.util.find_spec(m) is None]\n"
+        "    if missing:\n        print('pip install pandas')\n        return 1\n"
+        "    run_report()\n    return 0\nsys.exit(main())\n"
+    )
+    assert python_verdicts(deps) == {}
+    files = "import os, sys\nmissing = [p for p in sys.argv if not os.path.exists(p)]\n"
+    assert python_verdicts(files + "sys.exit(1 if missing else 0)\n") == {}

@@ -673,12 +673,19 @@ def test_what_a_node_program_tries_and_goes_on_without_is_no_requirement(tmp_pat
             "} catch {\n  // no git here: provenance stays null\n}\n"
             "try { require('sharp'); } catch (e) { /* thumbnails off */ }\n"
             "try {\n  execFileSync('gh', ['auth', 'status']);\n} catch (e) {\n"
-            "  console.log(JSON.stringify({ ok: false, reason: 'gh' }));\n}\n",
+            "  console.log(JSON.stringify({ ok: false, reason: 'gh' }));\n}\n"
+            # a second reviewer's: a read throws nothing; a failure said, an async run
+            "try {\n  const key = process.env.REC_TOKEN;\n  execFileSync('ffmpeg', ['-i']);\n"
+            "} catch (e) {\n  console.log(`conversion failed: ${e.message}`);\n}\n"
+            "try {\n  execFileSync('pandoc', ['-v']);\n} catch (e) {\n  return null;\n}\n"
+            "try {\n  spawn('magick', ['x']);\n} catch (e) {\n  // later\n}\n"
+            "try {\n  execSync('qpdf --version');\n} catch (e) {\n  process.exitCode = 1;\n}\n",
         },
     )
     found = {(r.kind, r.name): r.required for r in build_inventory(tmp_path).requirements}
     assert not found[("binary", "git")] and not found[("node-package", "sharp")]
-    assert found[("binary", "gh")]
+    assert found[("binary", "gh")] and found[("env", "REC_TOKEN")] and found[("binary", "ffmpeg")]
+    assert found[("binary", "pandoc")] and found[("binary", "magick")] and found[("binary", "qpdf")]
 
 
 def test_a_checked_variable_and_a_backquoted_which_stay_requirements(tmp_path: Path) -> None:

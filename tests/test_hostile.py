@@ -639,3 +639,7 @@ def test_many_exits_and_tries_are_read_once_each() -> None:
     assert set(shell_verdicts('if [ "$FAIL" -gt 0 ]; then\n  exit 1\nfi\n' * 50_000)) == {1}
     assert set(node_verdicts("if (failed) {\n  process.exit(1);\n}\n" * 50_000)) == {1}
     assert tolerated_lines("try {" * 100_000) == set()
+    # a second reviewer's: one long line of spaces after the exit (quadratic in the pattern)
+    spaces = " " * 200_000 + "x\n"
+    assert shell_verdicts('if [ "$FAIL" -gt 0 ]; then\n  exit 1\nfi\n' + spaces) == {}
+    assert node_verdicts("if (failed) {\n  process.exit(1);\n}\n" + spaces) == {}

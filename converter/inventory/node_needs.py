@@ -66,7 +66,7 @@ def from_node(path: str, source: str, local: LocalFiles, out: Collector) -> None
     tolerated = tolerated_lines(source)
     for number, line, platform in _node_lines(source):
         where = f"{path}:{number}"
-        platform = platform or number in tolerated  # either way: a warning, no need
+        tries = number in tolerated  # what throws here at once and is caught: a warning
         for match in _NODE_ENV.finditer(line):
             if not match.group(4) and re.match(r"\s*=(?!=)", line[match.end() :]):
                 continue  # `process.env.GEMINI_WEB_LOGIN = '1'`: the program sets it
@@ -87,10 +87,13 @@ def from_node(path: str, source: str, local: LocalFiles, out: Collector) -> None
             if module == "bun" or module.startswith("bun:"):  # Bun's own API: runs in bun only
                 out.add("binary", "bun", where, required=not platform)
                 continue
-            _node_package(module, local, where, out, not (platform or _dynamic(line, module)))
+            _node_package(
+                module, local, where, out, not (platform or tries or _dynamic(line, module))
+            )
         call = _NODE_RUN.search(line)
         if call and call.group(1) not in COMMON_COMMANDS:
-            out.add("binary", call.group(1), where, required=not platform)
+            caught = tries and bool(_THROWS.search(line))
+            out.add("binary", call.group(1), where, required=not (platform or caught))
 
 
 def node_code(source: str) -> str:
@@ -257,15 +260,22 @@ _ONLY_ON_ONE = re.compile(r"\bif\s*\(\s*process\.platform\s*!==?\s*['\"]\w+['\"]
 
 _TRY = re.compile(r"\btry\s*\{")
 _CATCH = re.compile(r"\s*catch\s*(?:\([^()]{0,80}\))?\s*\{")
-_FAILS = re.compile(r"\bthrow\b|\bprocess\.exit\b|\bconsole\.error\b|\b[Ee]rror\b|ok:\s*false")
+_FAILS = re.compile(
+    r"\bthrow\b|\bprocess\.exit|\bconsole\.(?:error|warn)\b|\b[Ee]rror\b|ok:\s*false|"
+    r"\breject\(|\.fail\(|\breturn\s*(?:null|false|undefined)?\s*;|required|install|failed"
+)
+# what throws at once when its program is missing (`spawn`, `exec`: an 'error' event later)
+_THROWS = re.compile(r"\b(?:execSync|execFileSync)\(")
 MAX_TRIES = 200
 
 
 def tolerated_lines(source: str) -> set[int]:
     """Lines inside a ``try`` whose ``catch`` goes on (``try { execFileSync('git', ...) }
-    catch { /* no git: provenance stays null */ }``): what fails there is no need.  A catch
-    that throws, exits or reports an error (``Error``, ``ok: false``) is the program failing:
-    its try's needs stay needs."""
+    catch { /* no git: provenance stays null */ }``): what fails there at once (a package it
+    requires, a program run with ``execSync``/``execFileSync``) is no need; a variable read
+    there throws nothing, and stays one.  A catch that throws, exits, warns or reports a
+    failure (``Error``, ``ok: false``, ``reject(``, ``return null``, "install") is the program
+    failing: its try's needs stay needs."""
     lines: set[int] = set()
     for number, match in enumerate(_TRY.finditer(source)):
         if number >= MAX_TRIES:

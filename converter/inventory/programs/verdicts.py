@@ -44,9 +44,9 @@ _SHELL_VERDICT = re.compile(  # one way to match each space: linear on a line of
 _SHELL_EXIT = re.compile(r"^\s*exit\s+([0-9]{1,3})\s*(?:[;#]|$)")
 # A branch taken on a count of what the checks found: `if [ "$FAIL" -gt 0 ] || ...; then`
 _SHELL_COUNTED = re.compile(
-    r"""^\s*(?:el)?if\s+(?:\[\[?|test)\s+"?\$\{?(?:[A-Za-z]+_)?(?:FAIL(?:S|ED|URES?)?|ERRORS?|"""
-    r"""ISSUES?|WARN(?:S|INGS?)?|PROBLEMS?|VIOLATIONS?|MISSING|DRIFT|FINDINGS?)(?:_COUNT)?\}?"?\s+"""
-    r"""-(?:(?:gt|ne)\s+"?0|ge\s+"?1)\b""",
+    r"""^\s*(?:el)?if\s+(?:\[\[?|test)\s+"?\$\{?((?:(?:TOTAL|NUM|CHECKS?|LINT|AUDIT|TESTS?)_)?"""
+    r"""(?:FAIL(?:S|ED|URES?)?|ERRORS?|ISSUES?|WARN(?:S|INGS?)?|PROBLEMS?|VIOLATIONS?|DRIFT|"""
+    r"""FINDINGS?)(?:_COUNT)?)\}?"?\s+-(?:(?:gt|ne)\s+"?0|ge\s+"?1)\b""",
     re.I,
 )
 # Where a branch starts: nothing above it in the script belongs to it.
@@ -64,18 +64,30 @@ MAX_SHELL_LINE = 500
 _STDERR = re.compile(r">&\s*2|>\s*/dev/stderr")
 
 
+def _counts_failures(source: str, name: str) -> bool:
+    """Whether a counter is kept of commands that failed, not of checks' findings: set after
+    ``||`` (``npm run build || BUILD_FAILED=1``, ``curl … || FAILED=$((FAILED+1))``) or in a
+    ``trap … ERR``."""
+    spelled = re.escape(name)
+    return bool(
+        re.search(rf"\|\|\s*(?:\(\(\s*)?{spelled}\b", source)
+        or re.search(rf"\btrap\b[^\n]*\b{spelled}\b[^\n]*\bERR\b", source)
+    )
+
+
 # What may follow a verdict's exit at the end of a script: its branch's end, `exit 0`, words
-_SHELL_LAST_WORDS = re.compile(r"^\s*(?:fi|done|\}|exit\s+0|echo\b.*|printf\b.*|#.*|)\s*$")
+_SHELL_LAST_WORDS = re.compile(r"fi|done|\}|exit\s+0|echo\b.*|printf\b.*|#.*|")
 MAX_AFTER = 40  # lines after the exit read to see that the program ends there
 
 
 def ends_program(lines: list[str], index: int, last_words: re.Pattern[str]) -> bool:
-    """Whether nothing but ``last_words`` (its report's end, closing words, a 0 status)
-    follows line ``index``: the status is the program's last word, not a check before its
-    work (a preflight that stops a migration)."""
+    """Whether nothing but ``last_words`` (its report's end, closing words, a 0 status; each
+    line whole, stripped) follows line ``index``: the status is the program's last word, not
+    a check before its work (a preflight that stops a migration)."""
     if len(lines) - index - 1 > MAX_AFTER:  # before any copy: a script of many exits
         return False
-    return all(last_words.match(line) for line in lines[index + 1 :])
+    rest = lines[index + 1 :]
+    return all(len(line) <= MAX_SHELL_LINE and last_words.fullmatch(line.strip()) for line in rest)
 
 
 def shell_verdicts(source: str) -> dict[int, str]:
@@ -105,9 +117,12 @@ def shell_verdicts(source: str) -> dict[int, str]:
             if _SHELL_VERDICT.match(above) and not _STDERR.search(above):
                 found.setdefault(int(status.group(1)), above.strip()[:120])
                 break
-            if _SHELL_COUNTED.match(above):  # `if [ "$FAIL" -gt 0 ]; then`: what it found,
-                if ends_program(lines, index, _SHELL_LAST_WORDS):  # at its end (a preflight
-                    found.setdefault(int(status.group(1)), above.strip()[:120])  # stops it)
+            counted = _SHELL_COUNTED.match(above)  # `if [ "$FAIL" -gt 0 ]`: what it found,
+            if counted:  # at its end (a preflight stops it), not what failed to run
+                if ends_program(lines, index, _SHELL_LAST_WORDS) and not _counts_failures(
+                    source, counted.group(1)
+                ):
+                    found.setdefault(int(status.group(1)), above.strip()[:120])
                 break
             if _SHELL_BRANCH.search(above) or _STDERR.search(above) or _SHELL_FAILED.match(above):
                 break  # the branch starts, or the program says it failed
@@ -393,7 +408,7 @@ _VERDICT = re.compile(
     r"\b(?:valid|is_valid|success|successful|succeeded|ok|passed|passes|failed|failures?|"
     r"errors?|issues?|violations?|clean|drift|found|matches|matched|stale|differs?|"
     r"differences?|changes?|changed|warnings?|findings?|problems?|conflicts?|survivors?|"
-    r"unresolved|broken|invalid|missing|mismatch(?:es|ed)?)\b",
+    r"unresolved|broken|mismatch(?:es|ed)?)\b",
     re.I,
 )
 # A test of the program's own arguments: a usage error, whatever it exits with.
