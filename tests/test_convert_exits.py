@@ -513,6 +513,17 @@ if (failed === 0) {
             set(),
         ),
         ("await build();\n/*\nif (errors.length) {\n  process.exit(1);\n}\n*/\n", set()),
+        # the branch's own test in an `else if` chain, not the first `if`'s
+        (
+            "if (!fs.existsSync(f)) {\n  console.log('no file');\n} else if (issues.length) {\n"
+            "  console.log(issues);\n  process.exit(1);\n}\n",
+            {1},
+        ),
+        (
+            "if (issues.length) {\n  console.log(issues);\n} else if (!fs.existsSync(f)) {\n"
+            "  console.log('gone');\n  process.exit(1);\n}\n",
+            set(),
+        ),
     ],
 )
 def test_the_statuses_a_node_programs_code_gives_as_its_verdict(source: str, statuses: set) -> None:

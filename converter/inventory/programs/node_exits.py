@@ -99,18 +99,24 @@ def _branch_test(lines: list[str], depths: list[int], index: int) -> str | None:
         above = lines[at]
         if len(above) > MAX_LINE or _FAILURE.search(above):
             return None
-        if depths[at] != 0:
+        if _level(above, depths[at]) != 0:
             continue  # a statement of the branch, or a block inside it
-        opened = _IF.match(above)
+        opened = _IF.match(above)  # `if (x) {` or `} else if (x) {`: this branch's test
         if opened:
             return opened.group(1)
         if not _ELSE.match(above):
             return None  # the branch is no `if`'s
-        for before in range(at - 1, max(-1, at - 4 * MAX_BRANCH), -1):  # its `if`
-            if depths[before] == 0 and (chain := _IF.match(lines[before])):
+        for before in range(at - 1, max(-1, at - 4 * MAX_BRANCH), -1):  # the branch before
+            if _level(lines[before], depths[before]) == 0 and (chain := _IF.match(lines[before])):
                 return chain.group(1)
         return None
     return None
+
+
+def _level(line: str, depth: int) -> int:
+    """The depth a line's own code is at: ``} else {`` starts inside the block it closes."""
+    closing = re.match(r"[\s}]*", line)
+    return depth - (closing.group().count("}") if closing else 0)
 
 
 def _verdict(test: str, code: str) -> bool:
