@@ -323,12 +323,23 @@ def test_a_deep_expression_where_main_and_sys_path_are_read(tmp_path: Path, sour
 
 def test_a_long_fence_line_in_skill_md_is_read_at_once(tmp_path: Path) -> None:
     """The reviewer's: a line of 30,000 backticks above 300 KB of prose took 90 s in the
-    languages' fence pattern (it gave back one backtick at a time, rescanning the rest)."""
-    from skill2app.converter.analyzers.languages import _prose, _written_in
+    languages' own fence pattern (it gave back one backtick at a time, rescanning the rest);
+    the languages now read the inventory's one Markdown scan, nested fences included."""
+    from helpers import write_tree
 
-    text = "`" * 30_000 + "\n" + "prose words and more\n" * 15_000
-    assert _written_in("en", text) == ("en",)  # all of it fenced off, unclosed
-    assert _prose("a\n````md\n```\ninner\n```\n````\nb") == "a\nb"
+    from skill2app.converter.analyzers.languages import languages_of
+    from skill2app.converter.inventory.model import build_inventory
+
+    head = "---\nname: t\ndescription: T.\n---\n"
+    chinese = "议事录会议作成管理生成报告" * 5
+    fenced = "`" * 30_000 + "\n" + chinese + "\n" + "prose words and more\n" * 15_000
+    write_tree(tmp_path / "long", {"SKILL.md": head + fenced})
+    assert languages_of(build_inventory(tmp_path / "long")) == ("en",)  # unclosed: all code
+    nested = "a\n````md\n```\n" + chinese + "\n```\n````\nb\n"
+    write_tree(tmp_path / "nested", {"SKILL.md": head + nested})
+    assert languages_of(build_inventory(tmp_path / "nested")) == ("en",)
+    write_tree(tmp_path / "prose", {"SKILL.md": head + "a\n" + chinese + "\nb\n"})
+    assert languages_of(build_inventory(tmp_path / "prose")) == ("en", "zh")
 
 
 def test_links_out_of_the_skill(tmp_path: Path, runtime_env: Path) -> None:

@@ -16,7 +16,6 @@ from skill2app.converter.analyzers.glossary import singular
 from skill2app.converter.analyzers.triggers import verb_and_object
 from skill2app.converter.inventory.model import Inventory
 
-_FENCE = re.compile(r"\s{0,3}(`{3,}|~{3,})")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 MIN_KANA = 20  # a few quoted words ("返信した") are no Japanese text to ask in
@@ -75,14 +74,16 @@ __all__ = ["JA_VERBS", "ja_action_phrases", "ja_nouns", "languages_of"]
 
 
 def languages_of(inventory: Inventory) -> tuple[str, ...]:
-    """The skill's language, then the others its SKILL.md's prose is written in."""
-    skill_md = next((d.text for d in inventory.documents if d.path == "SKILL.md"), "")
-    return _written_in(inventory.language, skill_md)
+    """The skill's language, then the others its SKILL.md's prose is written in (the lines
+    outside the code blocks the inventory's Markdown scan found)."""
+    skill = inventory.skill
+    lines = enumerate(skill.body_lines, skill.body_line)
+    prose = "\n".join(text for number, text in lines if number not in skill.code_lines)
+    return _written_in(inventory.language, prose)
 
 
 @lru_cache(maxsize=8)
-def _written_in(language: str, text: str) -> tuple[str, ...]:
-    prose = _prose(text)
+def _written_in(language: str, prose: str) -> tuple[str, ...]:
     kana, han = len(_KANA.findall(prose)), len(_HAN.findall(prose))
     found = [language]
     if kana >= MIN_KANA:
@@ -90,23 +91,6 @@ def _written_in(language: str, text: str) -> tuple[str, ...]:
     elif han >= MIN_HAN and language != "ja" and kana * 20 < han:  # kanji with no kana: zh
         found.append("zh")
     return tuple(dict.fromkeys(found))
-
-
-def _prose(text: str) -> str:
-    """``text`` without its fenced code blocks, read line by line (a fence closes with a line
-    of at least as many of its characters)."""
-    kept, fence = [], ""
-    for line in text.split("\n"):
-        opened = _FENCE.match(line)
-        if fence:
-            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-                if not line[opened.end() :].strip():
-                    fence = ""
-        elif opened:
-            fence = opened.group(1)
-        else:
-            kept.append(line)
-    return "\n".join(kept)
 
 
 @lru_cache(maxsize=4)

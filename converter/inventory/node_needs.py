@@ -259,7 +259,7 @@ _ONLY_ON_ONE = re.compile(r"\bif\s*\(\s*process\.platform\s*!==?\s*['\"]\w+['\"]
 
 
 _TRY = re.compile(r"\btry\s*\{")
-_CATCH = re.compile(r"\s*catch\s*(?:\([^()]{0,80}\))?\s*\{")
+CATCH = re.compile(r"\s*\bcatch\s*(?:\([^()]{0,80}\))?\s*\{")  # what follows a `try` block
 _FAILS = re.compile(
     r"\bthrow\b|\bprocess\.exit|\bconsole\.(?:error|warn)\b|\b[Ee]rror\b|ok:\s*false|"
     r"\breject\(|\.fail\(|\breturn\s*(?:null|false|undefined)?\s*;|required|install|failed"
@@ -280,11 +280,11 @@ def tolerated_lines(source: str) -> set[int]:
     for number, match in enumerate(_TRY.finditer(source)):
         if number >= MAX_TRIES:
             break
-        end = _closing(source, match.end() - 1)
-        catch = _CATCH.match(source, end + 1) if end > 0 else None
+        end = closing_brace(source, match.end() - 1)
+        catch = CATCH.match(source, end + 1) if end > 0 else None
         if catch is None:
             continue
-        handler_end = _closing(source, catch.end() - 1)
+        handler_end = closing_brace(source, catch.end() - 1)
         if handler_end < 0 or _FAILS.search(source, catch.end(), handler_end):
             continue
         first = source.count("\n", 0, match.start()) + 1
@@ -295,8 +295,9 @@ def tolerated_lines(source: str) -> set[int]:
 MAX_BLOCK = 20_000  # characters of a try block or its catch read to find their end
 
 
-def _closing(source: str, opening: int) -> int:
-    """The index of the brace closing the one at ``opening`` (strings not read), or -1."""
+def closing_brace(source: str, opening: int) -> int:
+    """The index of the brace closing the one at ``opening``, or -1 (none within MAX_BLOCK).
+    Braces in strings count too: a miscount finds no end, and nothing is tolerated."""
     depth = 0
     for at in range(opening, min(len(source), opening + MAX_BLOCK)):
         char = source[at]

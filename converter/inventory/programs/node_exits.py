@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from itertools import islice
 
-from skill2app.converter.inventory.node_needs import node_code
+from skill2app.converter.inventory.node_needs import CATCH, closing_brace, node_code
 from skill2app.converter.inventory.programs.verdicts import ends_program, says_verdict
 
 _EXIT = re.compile(r"\bprocess\.(?:exit\(\s*|exitCode\s*=\s*)([0-9]{1,3})\s*(?:[);]|$)")
@@ -134,20 +134,13 @@ def _verdict(test: str, code: str) -> bool:
     return True
 
 
-_CATCH = re.compile(r"\bcatch\s*(?:\([^()]{0,80}\))?\s*\{")
-
-
 def _in_catch(code: str, at: int) -> bool:
     """Whether position ``at`` is inside a ``catch`` block: the nearest ``catch {`` before it
     whose block has not closed by then."""
     opened = None
-    for match in _CATCH.finditer(code, max(0, at - 4000), at):
+    for match in CATCH.finditer(code, max(0, at - 4000), at):
         opened = match
     if opened is None:
         return False
-    depth = 1
-    for char in code[opened.end() : at]:
-        depth += (char == "{") - (char == "}")
-        if depth == 0:
-            return False
-    return True
+    end = closing_brace(code, opened.end() - 1)
+    return end < 0 or end > at
