@@ -36,6 +36,7 @@ from skill2app.converter.plan.file import line_of, load_plan, plan_to_yaml
 from skill2app.converter.plan.model import Plan
 from skill2app.converter.render.render import RenderedFile, render_app
 from skill2app.converter.render.write import (
+    atomic_write,
     check_destination,
     check_plan_file,
     choose_readme,
@@ -44,6 +45,7 @@ from skill2app.converter.render.write import (
 )
 from skill2app.converter.verify.report import Report
 from skill2app.converter.verify.requests import route_requests
+from skill2app.converter.verify.sequence import with_after
 from skill2app.converter.verify.smoke import SMOKE_TIMEOUT
 from skill2app.converter.verify.verify import Verification, verify_app
 
@@ -261,8 +263,7 @@ def finish(
         say(f"rendering {len(plan.pipelines)} pipelines")
         files = render_app(plan, inventory, readme=readme)
     files = sorted([*files, *(extra or [])], key=lambda f: f.path)
-    order = [p.name for p in plan.pipelines]
-    _write_and_verify(options, inventory, files, analysis, report, say, order)
+    _write_and_verify(options, inventory, files, analysis, report, say, plan)
     judged = analysis.requests if analysis is not None else None  # routed when it was judged
     report.requests = judged if judged is not None else route_requests(plan, inventory)
     return report
@@ -275,7 +276,7 @@ def _write_and_verify(
     analysis: Analysis | None,
     report: Report,
     say: Progress,
-    order: list[str],
+    plan: Plan,
 ) -> None:
     written = write_app(
         options.skill_dir, files, out=options.out, force=options.force, skip=options.skip
@@ -301,8 +302,11 @@ def _write_and_verify(
         sandboxed=not options.unsafe_no_sandbox,
         timeout=options.smoke_timeout,
         progress=say,
-        order=order,
+        order=[p.name for p in plan.pipelines],
     )
+    if smoke:  # app-run test runs a sample after those the smoke run saw it need
+        added = _write_after(written.root, files, plan, verification, report.files)
+        report.files = sorted({*report.files, *added})
     report.verification = _with_smoke(verification, judged)
     report.outside = {o.target: [] for o in inventory.outside}
     for item in inventory.outside:
@@ -311,6 +315,25 @@ def _write_and_verify(
         missing, beside = outside_problems(report.outside, written.root, options.out is not None)
         report.verification.outside_errors = missing
         report.warnings += beside
+
+
+def _write_after(
+    root: Path,
+    files: list[RenderedFile],
+    plan: Plan,
+    verification: Verification,
+    written: list[str],
+) -> list[str]:
+    """Write the ``samples/after.json`` files that the smoke run's findings add to the
+    rendered ones (``sequence.with_after``), into the pipelines just generated; their paths."""
+    rendered = {f.path: f.content for f in files}
+    added = []
+    for item in with_after(files, plan, verification.after):
+        generated = item.path.rsplit("/", 1)[0] + "/input.json" in written
+        if rendered.get(item.path) != item.content and generated:
+            atomic_write(root / item.path, item.content)
+            added.append(item.path)
+    return added
 
 
 def outside_problems(
@@ -340,7 +363,7 @@ def _with_smoke(verification: Verification, judged: Verification | None) -> Veri
     """The final verification, with the smoke runs of the judged copy (the same files)."""
     if judged is None or not judged.smoke_ran:
         return verification
-    return replace(verification, smoke_ran=True, smoke=list(judged.smoke))
+    return replace(verification, smoke_ran=True, smoke=list(judged.smoke), after=judged.after)
 
 
 def _usage(analysis: Analysis) -> dict[str, Any]:

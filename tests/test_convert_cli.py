@@ -626,7 +626,7 @@ def test_json_report_shape(here: Path) -> None:
     assert verification["check"] == {"errors": [], "warnings": []}
     assert verification["compile"] == {"files": 5, "errors": []}
     assert verification["arguments"] == {"mappings": 15, "errors": []}
-    assert verification["smoke"] == {"ran": False, "steps": []}
+    assert verification["smoke"] == {"ran": False, "steps": [], "after": {}}
     requests = report["requests"]  # the skill's own requests, routed through the APP
     assert list(requests) == [
         "ran", "skipped", "requests", "matched", "findings", "probes", "probes_home", "routed"

@@ -303,3 +303,111 @@ def test_sandbox_drops_configured_secrets_and_reads_linked_assets(
     assert invoke("test", app, "--sandbox", "--update").exit_code == 0
     recorded = json.loads((app / "pipelines/probe/samples/expected.json").read_text())
     assert recorded == {"customer": "absent", "shared": "shared"}
+
+
+OPEN_PY = """import json, os, pathlib, sys
+data = json.load(sys.stdin)["input"]
+folder = pathlib.Path(os.environ["APP_CALLER_CWD"], data["project"])
+folder.mkdir(parents=True, exist_ok=True)
+log = folder / "run.log"
+log.write_text((log.read_text() if log.exists() else "") + "x")
+print(json.dumps({"output": {"opened": data["project"]}}))
+"""
+
+RECORD_PY = """import json, os, pathlib, sys
+data = json.load(sys.stdin)["input"]
+log = pathlib.Path(os.environ["APP_CALLER_CWD"], data["project"], "run.log")
+if not log.exists():
+    sys.exit("no run is open in this project")
+print(json.dumps({"output": {"entries": len(log.read_text())}}))
+"""
+
+
+def ordered_app(tmp_path: Path, after: dict[str, str]) -> Path:
+    """open-run makes a run log in the sample project; record and report need one (round 46:
+    rp-telemetry's samples failed alone with "no active telemetry run")."""
+    steps = {
+        "open-run": "open.py",
+        "record": "record.py",
+        "report": "record.py",
+    }
+    files: dict[str, str] = {"steps/open.py": OPEN_PY, "steps/record.py": RECORD_PY}
+    for name in steps:
+        files[f"pipelines/{name}/samples/input.json"] = '{"project": "samples/project"}'
+    for name, text in after.items():
+        files[f"pipelines/{name}/samples/after.json"] = text
+    return make_app(
+        tmp_path / "app",
+        {
+            name: {
+                "input": {"project": "string"},
+                "steps": [{"name": "go", "type": "code", "command": f"python3 ../../steps/{py}"}],
+            }
+            for name, py in steps.items()
+        },
+        files=files,
+    )
+
+
+def test_a_sample_runs_after_the_samples_its_after_json_names(
+    tmp_path: Path, runtime_env: Path
+) -> None:
+    app = ordered_app(tmp_path, {"record": '["open-run"]', "report": '["record"]'})
+    got = results(invoke("test", app, "--json"))
+    assert {k: v["status"] for k, v in got.items()} == dict.fromkeys(
+        ("open-run", "record", "report"), "no_expectation"
+    )
+    assert invoke("test", app, "--update").exit_code == 0
+    expected = json.loads((app / "pipelines/report/samples/expected.json").read_text())
+    assert expected == {"entries": 1}  # open-run's sample ran once before it, via record's
+    assert not (app / "samples").exists()  # in the copy, as every sample
+    alone = ordered_app(tmp_path / "alone", {})
+    got = results(invoke("test", alone, "record", "--json"))
+    assert got["record"]["status"] == "failed"
+    assert "no run is open in this project" in got["record"]["detail"]
+
+
+def test_what_a_sample_runs_after_decides_its_status_with_the_reason(
+    tmp_path: Path, runtime_env: Path
+) -> None:
+    app = ordered_app(tmp_path, {"record": '["open-run"]', "report": '["record"]'})
+    (app / "pipelines/open-run/samples/placeholders.json").write_text(
+        '{"inputs": {"project": "a real project"}}'
+    )
+    got = results(invoke("test", app, "--json"))
+    assert got["report"]["status"] == "placeholder"
+    assert "it runs after open-run's sample" in got["report"]["detail"]
+    (app / "pipelines/open-run/samples/placeholders.json").unlink()
+    (app / "pipelines/open-run/samples/input.json").write_text('{"project": 7}')
+    got = results(invoke("test", app, "report", "--json"))
+    assert got["report"]["status"] == "failed"
+    assert got["report"]["detail"].startswith("it runs after open-run's sample, which failed")
+    (app / "pipelines/open-run/samples/input.json").unlink()
+    got = results(invoke("test", app, "report", "--json"))
+    assert got["report"]["detail"] == (
+        "it runs after open-run's sample, and open-run has none (no samples/input.json)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("after", "problem"),
+    [
+        ({"record": '["record"]'}, "pipelines/record/samples/after.json: 'record' is itself"),
+        ({"record": '["nope"]'}, "'nope' is no business pipeline of this APP"),
+        ({"record": '["_constructor"]'}, "'_constructor' is no business pipeline"),
+        ({"record": '{"a": 1}'}, "not a JSON list of pipeline names"),
+        ({"record": "[oops"}, "not a readable JSON list"),
+        (
+            {"record": '["report"]', "report": '["record"]'},
+            "the samples wait for each other (record -> report -> record)",
+        ),
+    ],
+)
+def test_a_broken_after_json_fails_the_sample_with_the_file_and_the_fix(
+    tmp_path: Path, runtime_env: Path, after: dict[str, str], problem: str
+) -> None:
+    app = ordered_app(tmp_path, after)
+    result = invoke("test", app, "record", "--json")
+    assert result.exit_code == 1
+    detail = results(result)["record"]["detail"]
+    assert problem in detail, detail

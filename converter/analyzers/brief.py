@@ -158,7 +158,9 @@ samples/data.json; or small text files you write in sample.files ({"worklog.txt"
 (a folder); and one answer per llm step that the \
 steps after it can use (it must pass the step's schema and rules). Pipelines run in the \
 plan's order on one scratch state, so a later sample may use what an earlier pipeline made \
-(the event it created). Only when no sample can make a pipeline run here (it needs a git \
+(the event it created); `app-run test` runs each sample alone, so name those earlier \
+pipelines in sample.after (["start-run"]): their samples then run first there too \
+(app-convert adds the ones it sees a sample read in the files an earlier one wrote). Only when no sample can make a pipeline run here (it needs a git \
 repository with commits, a login, a device), say why in skip instead: it is reported, not \
 run.
 - constructor: {needed, reason, checks[]: {kind: binary|env|python-package|node-package|file\

@@ -28,6 +28,7 @@ from skill2app.converter.plan.model import Plan
 from skill2app.converter.render.render import RenderedFile, render_app
 from skill2app.converter.render.write import write_app
 from skill2app.converter.verify.requests import RequestCheck, route_requests
+from skill2app.converter.verify.sequence import with_after
 from skill2app.converter.verify.smoke import SMOKE_TIMEOUT
 from skill2app.converter.verify.verify import Verification, verify_app
 from skill2app.runtime.run.sandbox import scratch_folder
@@ -124,6 +125,7 @@ def evaluate(
         )
     if verification.errors:
         return Verdict(plan, verification.errors, files, verification)
+    files = with_after(files, plan, verification.after)  # app-run test: samples in order
     return Verdict(plan, [], files, verification, route_requests(plan, inventory))
 
 

@@ -64,6 +64,7 @@ def check_plan(plan: Plan, inventory: Inventory) -> list[str]:
             if other != pipeline.name:
                 errors.append(f"{where}.triggers: {trigger!r} also routes to {other}")
         errors.extend(_pipeline(pipeline, where, inventory))
+        errors.extend(_after(pipeline, where, seen_names))
     if plan.constructor.needed and not plan.constructor.checks:
         errors.append("constructor: needed is true but there are no checks")
     for index, check in enumerate(plan.constructor.checks):
@@ -76,6 +77,21 @@ def check_plan(plan: Plan, inventory: Inventory) -> list[str]:
             )
     if plan.destructor.needed and not plan.destructor.actions:
         errors.append("destructor: needed is true but there are no actions")
+    return errors
+
+
+def _after(pipeline: Pipeline, where: str, earlier: dict[str, int]) -> list[str]:
+    """``sample.after`` names earlier pipelines of the plan: the smoke run runs the samples
+    in the plan's order, and `app-run test` runs those first."""
+    errors = []
+    for name in pipeline.sample.after:
+        if name == pipeline.name:
+            errors.append(f"{where}.sample.after: {name!r} is this pipeline")
+        elif name not in earlier:
+            errors.append(
+                f"{where}.sample.after: {name!r} is no earlier pipeline of the plan (samples "
+                f"run in the plan's order: put {name} before {pipeline.name})"
+            )
     return errors
 
 

@@ -208,6 +208,7 @@ def _pipeline(data: dict[str, Any]) -> Pipeline:
             dict(sample.get("answers") or {}),
             str(sample.get("skip") or ""),
             {str(k): str(v) for k, v in (sample.get("files") or {}).items()},
+            [str(n) for n in sample.get("after") or []],
         ),
     )
 

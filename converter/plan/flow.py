@@ -29,7 +29,7 @@ from skill2app.converter.plan.names import undefined_names
 from skill2app.converter.plan.rules import check_for
 
 _REQUIRE = re.compile(r"(?<![\w.$])require\s*\(")
-_RESERVED = {"input.json", "answers.yaml", "expected.json", "placeholders.json"}
+_RESERVED = {"input.json", "answers.yaml", "expected.json", "placeholders.json", "after.json"}
 _TEMPLATE_REF = re.compile(r"\{\{\s*([^{}]+?)\s*\}\}")
 _PY_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,),

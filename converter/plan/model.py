@@ -48,7 +48,8 @@ this) adds what real skills need:
   one field) besides sentences; a sentence no program can check stays in the prompt;
 - **samples**: ``sample: {input: {...}, answers: {<llm step>: answer}}`` per pipeline, so its
   smoke run uses values that work (``input`` may name ``samples/<fixture>`` files the
-  converter creates).
+  converter creates; ``after: [<pipeline>]``: earlier pipelines whose samples run first, in
+  the same folder — the sample reads what theirs make).
 """
 
 from __future__ import annotations
@@ -309,6 +310,7 @@ class Sample:
     answers: dict[str, Any] = field(default_factory=dict)
     skip: str = ""  # why no sample can make it run here (a git repository, a login, ...)
     files: dict[str, str] = field(default_factory=dict)  # small text files: samples/<name>
+    after: list[str] = field(default_factory=list)  # earlier pipelines whose samples run first
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -320,6 +322,8 @@ class Sample:
             data["skip"] = self.skip
         if self.files:
             data["files"] = dict(self.files)
+        if self.after:
+            data["after"] = list(self.after)
         return data
 
 

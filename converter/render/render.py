@@ -37,6 +37,7 @@ from skill2app.converter.render.adapter import adapter_spec, strict_choices
 from skill2app.converter.render.checks import constructor_checks
 from skill2app.converter.render.literals import one_line, py_literal, yaml_block
 from skill2app.runtime.records.display import terminal_safe
+from skill2app.runtime.records.prerequisites import AFTER_FILE, after_json
 
 if TYPE_CHECKING:
     import jinja2
@@ -246,6 +247,9 @@ def _pipeline_files(
             placeholders=placeholders
         )
         files.append(RenderedFile(f"{base}/samples/placeholders.json", text))
+    if pipeline.sample.after:  # app-run test runs these samples first (prerequisites.py)
+        text = after_json(pipeline.sample.after)
+        files.append(RenderedFile(f"{base}/samples/{AFTER_FILE}", text))
     answers = []
     for step in pipeline.steps:
         if isinstance(step, CodeStep) and step.write is not None:

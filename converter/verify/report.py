@@ -302,6 +302,9 @@ def verification_lines(verification: Verification) -> list[str]:
                 f"  {s.pipeline}/{s.step}: {s.status}{': ' + s.detail if s.detail else ''}"
             )
         lines += [f"    ran: {c.line()}" for c in s.calls]
+    if v.after:  # samples/after.json: app-run test runs these first
+        lines.append("Samples that read what earlier samples make (app-run test runs those first):")
+        lines += [f"  {name}: after {', '.join(names)}" for name, names in v.after.items()]
     if v.notices:
         lines.append(f"Smoke findings to check: {len(v.notices)}")
         lines += [f"  {n}" for n in v.notices]

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.render.literals import read_literal
 from skill2app.converter.verify.failures import lacks, missing_program, needs_of, reason
+from skill2app.converter.verify.sequence import changed_files, snapshot
 from skill2app.converter.verify.standins import Call, StandIns
 from skill2app.runtime.app.config import Config
 from skill2app.runtime.app.document import read_bounded
@@ -83,6 +84,7 @@ class Scratch:
     inside: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> files it wrote
     home: Path | None = None  # the sandbox's HOME (None unsandboxed: the user's own)
     at_home: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> what it put in ~
+    changed: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> files it changed
 
 
 def smoke_test(
@@ -95,6 +97,7 @@ def smoke_test(
     outside: dict[str, Path] | None = None,
     inside: dict[str, list[str]] | None = None,
     at_home: dict[str, list[str]] | None = None,
+    changed: dict[str, list[str]] | None = None,
 ) -> list[SmokeResult]:
     """Run every business pipeline on its samples in a temporary copy of the APP, inside its
     lifecycle, the way app-run runs it (same environment, working folder, stdin/stdout
@@ -105,7 +108,8 @@ def smoke_test(
     APP -> the file), put where they are named from the copy.  ``inside`` (filled when
     given): the files each pipeline wrote inside the APP's ``pipelines/`` folder;
     ``at_home``: what each put in the sandbox's HOME (``~/.openclaw``: a sample run by
-    ``app-run test`` without ``--sandbox`` would write the user's own)."""
+    ``app-run test`` without ``--sandbox`` would write the user's own); ``changed``: the
+    files each changed anywhere in the copy (``sequence.py``: what a later sample reads)."""
     results: list[SmokeResult] = []
     with (
         scratch_folder("app-convert-smoke-") as tmp,
@@ -130,10 +134,7 @@ def smoke_test(
         env["PATH"] = standins.path(os.environ.get("PATH", ""))
         scratch = Scratch(work, env, standins, Scrubber.from_env())
         scratch.home = Path(tmp).resolve() if sandboxed else None
-        names = app.business_names()
-        ordered = [n for n in order or [] if n in names] + [
-            n for n in names if n not in (order or [])
-        ]
+        ordered = run_order(app.business_names(), order)
         missing: list[str] = []  # pipelines skipped for what this machine lacks
         for name in ordered:
             done = _smoke_business(app, name, scratch, timeout, progress, sandbox, missing)
@@ -144,7 +145,15 @@ def smoke_test(
             inside.update(scratch.inside)
         if at_home is not None:
             at_home.update(scratch.at_home)
+        if changed is not None:
+            changed.update(scratch.changed)
     return results
+
+
+def run_order(names: list[str], order: list[str] | None) -> list[str]:
+    """The business pipelines ``names`` in the smoke run's order: ``order`` (the plan's),
+    then the rest by name."""
+    return [n for n in order or [] if n in names] + [n for n in names if n not in (order or [])]
 
 
 def missing_binaries(app_root: Path) -> list[str]:
@@ -236,6 +245,7 @@ def _smoke_business(
     """One business pipeline with its lifecycle (``_one_run``), run again with a stand-in
     when a step fails on a program this machine lacks that has none yet."""
     before = _files_inside(app.root)
+    copy = snapshot(app.root)
     home = set(os.listdir(scratch.home)) if scratch.home is not None else set()
     for _rerun in range(MAX_RERUNS + 1):
         results = _one_run(app, name, scratch, timeout, progress, sandbox, skipped)
@@ -243,6 +253,9 @@ def _smoke_business(
         if not any(scratch.standins.add(n) for n in lacking if n):
             break
         progress(f"smoke: {name}: again, with a stand-in for {', '.join(filter(None, lacking))}")
+    made = changed_files(copy, snapshot(app.root))
+    if made:
+        scratch.changed[name] = made
     written = sorted(_files_inside(app.root) - before)
     if written:
         scratch.inside[name] = written

@@ -27,7 +27,8 @@ from skill2app.converter.inventory.programs.interface import Command, as_run
 from skill2app.converter.inventory.shell import logical_lines
 from skill2app.converter.render.literals import read_spec
 from skill2app.converter.verify.routes import RoutingCheck, check_routes
-from skill2app.converter.verify.smoke import SMOKE_TIMEOUT, SmokeResult, smoke_test
+from skill2app.converter.verify.sequence import inferred_after
+from skill2app.converter.verify.smoke import SMOKE_TIMEOUT, SmokeResult, run_order, smoke_test
 from skill2app.converter.verify.standins import Call, findings
 from skill2app.runtime.app.model import App, load_app
 
@@ -50,6 +51,8 @@ class Verification:
     outside_errors: list[str] = field(default_factory=list)  # files outside the skill it lacks
     inside: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> files it wrote there
     at_home: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> what it put in ~
+    changed: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> files it changed
+    after: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> samples run first
     stand_in_findings: list[str] = field(default_factory=list)
 
     @property
@@ -96,7 +99,11 @@ class Verification:
             "check": {"errors": self.check_errors, "warnings": self.check_warnings},
             "compile": {"files": self.compiled, "errors": self.compile_errors},
             "arguments": {"mappings": self.mappings, "errors": self.mapping_errors},
-            "smoke": {"ran": self.smoke_ran, "steps": [s.to_dict() for s in self.smoke]},
+            "smoke": {
+                "ran": self.smoke_ran,
+                "steps": [s.to_dict() for s in self.smoke],
+                "after": self.after,  # pipeline -> the samples its sample runs after
+            },
             "routing": self.routing.to_dict(),
             "outside": {"errors": self.outside_errors},
             "notices": self.notices,
@@ -132,8 +139,11 @@ def verify_app(
         outside = {o.target: inventory.root / o.target for o in inventory.outside}
         result.smoke = smoke_test(
             root, timeout, say, order, sandboxed=sandboxed, outside=outside,
-            inside=result.inside, at_home=result.at_home,
+            inside=result.inside, at_home=result.at_home, changed=result.changed,
         )  # fmt: skip
+        if app is not None:  # what each sample read that an earlier one made (sequence.py)
+            ran = run_order(app.business_names(), order)
+            result.after = inferred_after(root, ran, result.changed)
         result.stand_in_findings = findings(result.calls, document_lines(inventory))
     return result
 

@@ -13,6 +13,10 @@ says its sample input is only a placeholder, as app-convert writes when a skill 
 real value: not run, as its output would test nothing), ``recorded`` (``--update`` wrote
 expected.json) or ``skipped`` (no ``samples/input.json``).
 
+A sample that needs what another pipeline's sample makes (a knowledge base built first, a
+run opened first) names those pipelines in ``samples/after.json`` (``prerequisites.py``):
+their samples run first, in the same copy, their outputs not compared.
+
 A sample runs as if app-run was started in the APP folder, but in a copy of it
 (``workcopy.WorkCopy``): what a sample run writes beside its inputs (``table_fixed.xlsx``
 next to ``table.xlsx``, a folder of chunks) or in the folder it runs in lands in the copy,
@@ -39,6 +43,7 @@ from skill2app.runtime.app.model import App
 from skill2app.runtime.errors import AppRunError, UsageError
 from skill2app.runtime.jsonfile import write_json
 from skill2app.runtime.providers.scripted import ScriptedProvider
+from skill2app.runtime.records.prerequisites import prerequisites
 from skill2app.runtime.records.result import Position, RunResult
 from skill2app.runtime.records.workcopy import WorkCopy, private_home
 from skill2app.runtime.run import sandbox
@@ -102,32 +107,36 @@ def run_fixture(
     samples = app.root / "pipelines" / name / "samples"
     if not (samples / "input.json").is_file():
         return FixtureResult(name, "skipped", "no samples/input.json")
-    placeholders = placeholder_inputs(samples / "placeholders.json")
-    if placeholders is not None:
-        return FixtureResult(
-            name, "placeholder", f"not run: placeholder sample input{placeholders}"
-        )
+    try:
+        before = prerequisites(app, name)  # samples/after.json: what runs first
+    except AppRunError as exc:
+        return FixtureResult(name, "failed", exc.one_line())
+    for other in [*before, name]:
+        placeholders = placeholder_inputs(_samples(app, other) / "placeholders.json")
+        if placeholders is not None:
+            after = f" (it runs after {other}'s sample)" if other != name else ""
+            return FixtureResult(
+                name, "placeholder", f"not run: placeholder sample input{after}{placeholders}"
+            )
+        if not (_samples(app, other) / "input.json").is_file():
+            return FixtureResult(
+                name, "failed", f"it runs after {other}'s sample, and {other} has none "
+                "(no samples/input.json)"
+            )  # fmt: skip
     try:
         with WorkCopy(app, name) as work:
-            inputs = read_input_json(str(samples / "input.json"))
-            answers = samples / "answers.yaml"
-            provider = ScriptedProvider.from_file(answers) if answers.is_file() else None
-            run = begin(
-                app,
-                name,
-                inputs,
-                config=config,
-                provider=provider,
-                home=state_home(),
-                listener=listener,
-            )
-            run.caller_cwd = str(work)  # samples name files as in the APP: in its copy
             home = private_home(work) if sandboxed else None  # a sample never writes yours
-            if home is not None:
-                done = [work, *([run.work_dir] if run.work_dir is not None else [])]
-                run.sandbox = sandbox.for_sample(home, done, app.root, config.secrets)
             try:
-                result = run.advance(Position())
+                for other in before:  # their outputs are theirs to test
+                    why = f"it runs after {other}'s sample, which failed: "
+                    try:
+                        first = _run_sample(app, other, work, home, config, listener)
+                    except AppRunError as exc:
+                        return FixtureResult(name, "failed", why + exc.one_line())
+                    if first.status != "succeeded":
+                        why += failure_line(first)
+                        return FixtureResult(name, "failed", why, first.run_id)
+                result = _run_sample(app, name, work, home, config, listener)
             finally:
                 if home is not None:
                     sandbox.remove_tree(home)
@@ -141,6 +150,34 @@ def run_fixture(
         return FixtureResult(name, "failed", f"not recorded: {expected} leads to {where}, "
                              "outside the APP", result.run_id)  # fmt: skip
     return compare(expected, result.output, name, result.run_id, update)
+
+
+def _samples(app: App, name: str) -> Path:
+    return app.root / "pipelines" / name / "samples"
+
+
+def _run_sample(
+    app: App,
+    name: str,
+    work: Path,
+    home: Path | None,
+    config: Config,
+    listener: Callable[[dict[str, Any]], None] | None,
+) -> RunResult:
+    """``name`` run on its sample in the copy ``work`` (its recorded answers, no LLM), in
+    the sandbox with the private ``home`` when there is one."""
+    samples = _samples(app, name)
+    inputs = read_input_json(str(samples / "input.json"))
+    answers = samples / "answers.yaml"
+    provider = ScriptedProvider.from_file(answers) if answers.is_file() else None
+    run = begin(
+        app, name, inputs, config=config, provider=provider, home=state_home(), listener=listener
+    )
+    run.caller_cwd = str(work)  # samples name files as in the APP: in its copy
+    if home is not None:
+        done = [work, *([run.work_dir] if run.work_dir is not None else [])]
+        run.sandbox = sandbox.for_sample(home, done, app.root, config.secrets)
+    return run.advance(Position())
 
 
 def failure_line(result: RunResult) -> str:

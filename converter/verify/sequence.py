@@ -1,0 +1,137 @@
+"""Which samples must run before a sample: ``samples/after.json`` from what the smoke run saw.
+
+The smoke run runs the samples in the plan's order on one copy of the APP, so a sample may
+read what an earlier one made: ``ask-kb`` queries the bundle that ``build-kb``'s sample wrote
+to ``samples/kb-out/``, ``update-dims`` records into the run that ``start-run``'s sample
+opened in ``pipelines/start-run/samples/migration/``.  `app-run test` runs each sample alone
+(rounds 45–46: two APPs that passed their smoke run failed 9 of their own 12 tests), unless
+``samples/after.json`` names what runs first (``runtime.records.prerequisites``).
+
+So the smoke run notes the files each pipeline changed in the copy (``snapshot``), and a
+pipeline's sample runs after every earlier pipeline that changed a file at or under a path
+its sample input names — with the ones the plan names (``sample.after``), in the plan's
+order.  A sample that reads what an earlier one put elsewhere (the home folder, a server)
+is not seen: the plan must name those.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from skill2app.converter.render.render import RenderedFile
+from skill2app.runtime.records.prerequisites import AFTER_FILE, after_json
+
+if TYPE_CHECKING:
+    from skill2app.converter.plan.model import Plan
+
+MAX_FILES = 20_000  # files of a copy looked at: a runaway step's folder is not walked whole
+MAX_VALUE = 300  # a longer sample value is text, not a path
+_SKIPPED = frozenset({".git", "__pycache__", "node_modules"})
+
+Snapshot = dict[str, tuple[int, int]]  # APP-relative path -> (size, mtime in ns)
+
+
+def snapshot(root: Path) -> Snapshot:
+    """Every file under ``root`` (links not followed) with its size and time of change."""
+    found: Snapshot = {}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in _SKIPPED]
+        for name in files:
+            path = os.path.join(folder, name)
+            try:
+                stat = os.lstat(path)
+            except OSError:
+                continue
+            found[Path(path).relative_to(root).as_posix()] = (stat.st_size, stat.st_mtime_ns)
+            if len(found) >= MAX_FILES:
+                return found
+    return found
+
+
+def changed_files(before: Snapshot, after: Snapshot) -> list[str]:
+    """The files made or changed between two snapshots."""
+    return sorted(path for path, seen in after.items() if before.get(path) != seen)
+
+
+def inferred_after(
+    root: Path, order: list[str], wrote: dict[str, list[str]]
+) -> dict[str, list[str]]:
+    """pipeline -> the earlier pipelines (in ``order``, the smoke run's) that changed a file
+    at or under a path its sample input names (``wrote``: pipeline -> files it changed)."""
+    found: dict[str, list[str]] = {}
+    for index, name in enumerate(order):
+        paths = sample_paths(root / "pipelines" / name / "samples" / "input.json")
+        earlier = [
+            other for other in order[:index]
+            if any(_under(file, path) for file in wrote.get(other, []) for path in paths)
+        ]  # fmt: skip
+        if earlier:
+            found[name] = earlier
+    return found
+
+
+def sample_paths(input_json: Path) -> list[str]:
+    """The relative paths a sample input names (its strings that may be paths, normalised),
+    none when the file is not there or not readable."""
+    try:
+        data = json.loads(input_json.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return []
+    paths = []
+    for value in _strings(data, 0):
+        if len(value) > MAX_VALUE or "\n" in value or "://" in value:
+            continue  # text, or an address
+        if value.startswith(("/", "~")):
+            continue  # outside the copy
+        path = posixpath.normpath(value.strip())
+        if path not in (".", "") and not path.startswith(".."):
+            paths.append(path)
+    return paths
+
+
+def _strings(value: Any, depth: int) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if depth > 4:
+        return []
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return [s for item in items for s in _strings(item, depth + 1)]
+
+
+def _under(file: str, path: str) -> bool:
+    return file == path or file.startswith(path + "/")
+
+
+def merged_after(
+    order: list[str], planned: dict[str, list[str]], seen: dict[str, list[str]]
+) -> dict[str, list[str]]:
+    """pipeline -> what its sample runs after: the plan's names and the smoke run's, in
+    ``order``; only pipelines that have any."""
+    merged = {}
+    for name in order:
+        wanted = set(planned.get(name, [])) | set(seen.get(name, []))
+        if wanted:
+            merged[name] = [n for n in order if n in wanted]
+    return merged
+
+
+def with_after(
+    files: list[RenderedFile], plan: Plan, seen: dict[str, list[str]]
+) -> list[RenderedFile]:
+    """``files`` with each pipeline's ``samples/after.json`` naming what its sample runs
+    after: the plan's and what the smoke run saw (``seen``)."""
+    order = [p.name for p in plan.pipelines]
+    planned = {p.name: p.sample.after for p in plan.pipelines}
+    merged = merged_after(order, planned, seen)
+    made = {after_path(name): after_json(names) for name, names in merged.items()}
+    kept = [f for f in files if f.path not in made]
+    return sorted([*kept, *(RenderedFile(p, t) for p, t in made.items())], key=lambda f: f.path)
+
+
+def after_path(name: str) -> str:
+    """The APP-relative path of ``name``'s ``samples/after.json``."""
+    return f"pipelines/{name}/samples/{AFTER_FILE}"
