@@ -393,7 +393,7 @@ fi
     ],
 )
 def test_the_statuses_a_shell_script_gives_after_its_verdict(source: str, statuses: set) -> None:
-    from skill2app.converter.inventory.programs.verdicts import shell_verdicts
+    from skill2app.converter.inventory.programs.shell_exits import shell_verdicts
 
     assert set(shell_verdicts(source)) == statuses
 
@@ -417,7 +417,7 @@ def test_the_statuses_a_shell_script_gives_after_its_verdict(source: str, status
     ],
 )
 def test_the_question_a_shell_script_asks_on_the_terminal(source: str, line: int) -> None:
-    from skill2app.converter.inventory.programs.verdicts import terminal_prompt
+    from skill2app.converter.inventory.programs.prompts import terminal_prompt
 
     assert terminal_prompt(source) == line
 

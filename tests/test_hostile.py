@@ -645,7 +645,7 @@ def test_many_exits_and_tries_are_read_once_each() -> None:
     and 100,000 unclosed `try {`: read at once; only the last exit, at the end, is a verdict."""
     from skill2app.converter.inventory.node_needs import tolerated_lines
     from skill2app.converter.inventory.programs.node_exits import node_verdicts
-    from skill2app.converter.inventory.programs.verdicts import shell_verdicts
+    from skill2app.converter.inventory.programs.shell_exits import shell_verdicts
 
     assert set(shell_verdicts('if [ "$FAIL" -gt 0 ]; then\n  exit 1\nfi\n' * 50_000)) == {1}
     assert set(node_verdicts("if (failed) {\n  process.exit(1);\n}\n" * 50_000)) == {1}

@@ -160,9 +160,9 @@ steps after it can use (it must pass the step's schema and rules). Pipelines run
 plan's order on one scratch state, so a later sample may use what an earlier pipeline made \
 (the event it created); `app-run test` runs each sample alone, so name those earlier \
 pipelines in sample.after (["start-run"]): their samples then run first there too \
-(app-convert adds the ones it sees a sample read in the files an earlier one wrote). Only when no sample can make a pipeline run here (it needs a git \
-repository with commits, a login, a device), say why in skip instead: it is reported, not \
-run.
+(app-convert adds the ones it sees a sample read in the files an earlier one wrote). Only \
+when no sample can make a pipeline run here (it needs a git repository with commits, a \
+login, a device), say why in skip instead: it is reported, not run.
 - constructor: {needed, reason, checks[]: {kind: binary|env|python-package|node-package|file\
 |auth, name, required, why, where: ["SKILL.md:10"], pipelines?}} — what must be present; \
 optional things required: false; pipelines: the ones that need it (by default those running \

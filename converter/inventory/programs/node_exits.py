@@ -27,7 +27,8 @@ import re
 from itertools import islice
 
 from skill2app.converter.inventory.node_needs import CATCH, closing_brace, node_code
-from skill2app.converter.inventory.programs.verdicts import ends_program, says_verdict
+from skill2app.converter.inventory.programs.shell_exits import ends_program
+from skill2app.converter.inventory.programs.verdicts import says_verdict
 
 _EXIT = re.compile(r"\bprocess\.(?:exit\(\s*|exitCode\s*=\s*)([0-9]{1,3})\s*(?:[);]|$)")
 _CONDITIONAL = re.compile(

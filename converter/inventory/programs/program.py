@@ -28,6 +28,7 @@ from skill2app.converter.inventory.programs.interpreter import interpreter
 from skill2app.converter.inventory.programs.invoked import apply_dispatch, merge_invocations
 from skill2app.converter.inventory.programs.node import insisted, scan_node
 from skill2app.converter.inventory.programs.node_exits import node_verdicts
+from skill2app.converter.inventory.programs.prompts import terminal_prompt
 from skill2app.converter.inventory.programs.python import extract_python_cli
 from skill2app.converter.inventory.programs.scripts import (
     USAGE_PREFIX,
@@ -38,11 +39,8 @@ from skill2app.converter.inventory.programs.scripts import (
     name_shell_positionals,
     scan_shell,
 )
-from skill2app.converter.inventory.programs.verdicts import (
-    python_verdicts,
-    shell_verdicts,
-    terminal_prompt,
-)
+from skill2app.converter.inventory.programs.shell_exits import shell_verdicts
+from skill2app.converter.inventory.programs.verdicts import python_verdicts
 from skill2app.converter.inventory.shell import simple_commands
 
 PROGRAM_DIRS = ("tools", "scripts")
