@@ -280,6 +280,24 @@ VERDICTS = [
         "    return 0\nsys.exit(main())\n",
         {1},
     ),
+    # round 45: mentat's validator prints VALIDATION_FAIL and its reasons, then exits 1,
+    # in an except of its own ValidationError; VALIDATION_PASS is the other verdict
+    (
+        "try:\n    check(sys.argv[1])\nexcept FileNotFoundError:\n"
+        "    print('VALIDATION_FAIL: file not found')\n    sys.exit(3)\n"
+        "except json.JSONDecodeError as exc:\n    print(f'VALIDATION_FAIL: invalid json: {exc}')\n"
+        "    sys.exit(4)\nexcept ValidationError as exc:\n    print('VALIDATION_FAIL:')\n"
+        "    for line in str(exc).splitlines():\n        print(f' - {line}')\n    sys.exit(1)\n"
+        "print('VALIDATION_PASS')\n",
+        {1},
+    ),
+    # no PASS verdict printed, or the FAIL on stderr: a failure's message
+    ("try:\n    check()\nexcept ValueError:\n    print('FAIL: bad')\n    sys.exit(1)\n", set()),
+    (
+        "try:\n    check()\nexcept ValueError:\n    print('FAIL', file=sys.stderr)\n"
+        "    sys.exit(1)\nprint('PASS')\n",
+        set(),
+    ),
 ]
 
 

@@ -17,6 +17,10 @@ when
   ``sys.exit(0)`` and whose tests sort what the program found (``level == "STALE"``, an
   outcome's name), not its arguments (``len(sys.argv) < 2`` is a usage error).
 
+- or it follows what the program prints on stdout as its FAIL verdict (``VALIDATION_FAIL:``
+  and the reasons, ``[FAIL]``) in a program that prints its PASS verdict too, wherever it
+  is (an ``except`` of the validator's own error: ``_printed_before``).
+
 Anything else — an exit in an ``except``, after a usage message, on a missing file — stays
 a failure.
 """
@@ -46,6 +50,10 @@ _PARSES_ARGUMENTS = re.compile(r"^\s*(?:import argparse|from argparse import)\b"
 
 def _verdicts(tree: ast.Module) -> dict[int, str]:
     found: dict[int, str] = {}
+    passes = any(  # a checker that prints its PASS verdict too
+        _prints_out(node) and _PRINTED_PASS.match(_printed_text(node))  # type: ignore[arg-type]
+        for node in ast.walk(tree)
+    )
     exited = _exited_functions(tree)
     done = _operation_results(tree)
     elifs = {  # read from the top of their chain
@@ -71,7 +79,69 @@ def _verdicts(tree: ast.Module) -> dict[int, str]:
             _chain(node, found, done)
         for block in statement_blocks(node):
             _exits_before(block, found)
+            if passes:
+                _printed_before(block, found)
     return found
+
+
+# What a checker prints on stdout as its verdict, first on the line ("VALIDATION_FAIL:",
+# "FAIL", "[FAIL]") — and as the other verdict ("VALIDATION_PASS", "PASS", "OK").
+_PRINTED_FAIL = re.compile(r"^\W*(?:[A-Z][A-Z0-9]*_)?(?:FAIL(?:ED|URE)?|NG|NOT_OK)\b")
+_PRINTED_PASS = re.compile(r"^\W*(?:[A-Z][A-Z0-9]*_)?(?:PASS(?:ED)?|OK)\b")
+_UNREADABLE = re.compile(r"\binvalid\s+(?:json|yaml|toml|xml)\b", re.I)  # its input broke
+
+
+def _printed_before(block: list[ast.stmt], found: dict[int, str]) -> None:
+    """``print('VALIDATION_FAIL:')``, the reasons, then ``sys.exit(1)`` in a program that
+    also prints ``VALIDATION_PASS`` (mentat-collaboration-audit's validator, round 45: its
+    exit 1 even in an ``except ValidationError``): the status says what the check found.
+    Not after a message that the program broke ("VALIDATION_FAIL: file not found"), nor
+    one on stderr."""
+    status = _exit_status(block)
+    if not status:
+        return
+    printed: list[ast.Call] = []
+    for statement in reversed(block[:-1]):  # the prints (and loops of prints) right before
+        calls = _only_prints(statement)
+        if calls is None:
+            break
+        printed = calls + printed
+    first = next((text for call in printed if (text := _printed_text(call))), "")
+    if _PRINTED_FAIL.match(first) and not (_BROKE_SAID.search(first) or _UNREADABLE.search(first)):
+        found.setdefault(status, f"the program's verdict: prints {first[:60]!r}")
+
+
+def _only_prints(statement: ast.stmt) -> list[ast.Call] | None:
+    """The print calls of a statement that only prints (a ``for`` loop of prints too) to
+    stdout, in order; None for any other statement."""
+    if isinstance(statement, ast.For) and not statement.orelse:
+        calls: list[ast.Call] = []
+        for inner in statement.body:
+            more = _only_prints(inner)
+            if more is None:
+                return None
+            calls += more
+        return calls or None
+    if isinstance(statement, ast.Expr) and _prints_out(statement.value):
+        return [statement.value]  # type: ignore[list-item]  # _prints_out: a call
+    return None
+
+
+def _prints_out(node: ast.AST) -> bool:
+    """Whether ``node`` is a ``print`` to stdout (not ``file=sys.stderr`` nor a file)."""
+    return (
+        isinstance(node, ast.Call)
+        and ast.unparse(node.func) == "print"
+        and not any(k.arg == "file" for k in node.keywords)
+    )
+
+
+def _printed_text(call: ast.Call) -> str:
+    """The text a print starts with: a string, or an f-string's first literal part."""
+    first = call.args[0] if call.args else None
+    if isinstance(first, ast.JoinedStr) and first.values:
+        first = first.values[0]
+    return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else ""
 
 
 def _exits_before(block: list[ast.stmt], found: dict[int, str]) -> None:
