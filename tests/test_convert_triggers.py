@@ -80,6 +80,10 @@ def plan_of(root: Path, files: dict[str, Any]) -> Plan:
         ("Option A: Convert the file", "convert the file"),
         ("Note: convert it first", ""),
         ("覆盖写入（write）⚠️ 高危", "覆盖写入"),
+        # gating (round 44): "## Scripts" gave "scripts python3 calibrate.py"
+        ("Scripts", ""),
+        ("Helper Scripts", ""),
+        ("Tools", ""),
     ],
 )
 def test_a_title_is_a_task_or_nothing(title: str, task: str) -> None:
@@ -1069,3 +1073,24 @@ def test_the_languages_and_japanese_nouns_a_skill_is_read_for() -> None:
     assert nouns["decision log"] == "決定事項ログ" and nouns["agenda"] == "アジェンダ"
     assert "log" not in nouns and "optional" not in nouns  # no one word of a pair, no clause
     assert ja_action_phrases("show-status", nouns) == ["ステータスを表示"]
+
+
+def test_a_command_a_program_runs_after_a_double_dash_is_no_value_of_a_request(
+    tmp_path: Path,
+) -> None:
+    """gating's mutate.py runs the gate it is given after ``--``: "mutate python3" and
+    "mutate pytest" were its triggers (round 44's judge)."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: gating\ndescription: Test gates.\n---\n# Gating\n\n"
+            "## Mutation testing\n\n```bash\npython3 scripts/mutate.py --target codec.py "
+            "-- python3 calibrate.py\npython3 scripts/mutate.py --target grid.py -- pytest -q"
+            "\n```\n",
+            "scripts/mutate.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--target')\np.add_argument('cmd', nargs=argparse.REMAINDER)\n"
+            "p.parse_args()\n",
+        },
+    )
+    every = [t for p in plan.pipelines for t in p.triggers]
+    assert every and not any(w in t for t in every for w in ("python3", "pytest", "calibrate"))

@@ -173,9 +173,13 @@ def path_candidates(
         candidates.append(first_of(path.command.description))  # a subcommand's own help
     phrase = label_phrase(path.label) or (stem if not path.label else "")
     task = next((as_task(t) for t, _prose in documenting(inventory, path.invocations)), "")
-    for parsed in path.parsed()[:3]:  # each documented command, as the request it answers
-        candidates.append(usage_request(phrase, _values(parsed.positionals)))
-        candidates.append(usage_request(task, _values(parsed.positionals, files=True)))
+    for shown, parsed in list(zip(path.invocations, path.parsed(), strict=True))[:3]:
+        # each documented command, as the request it answers; what follows `--` is a
+        # command it runs ("mutate.py --target x.py -- python3 calibrate.py"), no value
+        run = len(shown.argv) - shown.argv.index("--") - 1 if "--" in shown.argv else 0
+        given = parsed.positionals[: len(parsed.positionals) - run]
+        candidates.append(usage_request(phrase, _values(given)))
+        candidates.append(usage_request(task, _values(given, files=True)))
     if not any(clean(c) for c in candidates):
         candidates.append(humanize(path_name(path)))  # nothing else: its name in words
     return [c for c in candidates if c]

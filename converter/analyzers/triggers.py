@@ -73,6 +73,8 @@ PART_TITLES = re.compile(
     r"setup|set ?up|installation|install|dependencies|troubleshooting|faq|tips|summary|"
     r"introduction|intro|background|about|details|advanced|next steps|see also|"
     r"best practices|common pitfalls?|guidelines?|rules|when to use|quick reference|"
+    r"(?:(?:bundled|helper|utility|available|included)\s+)?(?:scripts?|tools?|programs?|helpers?|"
+    r"utilities)|"
     r"命令|用法|使用方法|示例|例子|参数|选项|输出|返回|返回字段说明|概述|说明|注意|注意事项|"
     r"快速开始|参考|工作流程?|流程|步骤|安装|配置|依赖|常见问题|最佳实践|规则|授权|权限)$",
     re.I,
