@@ -47,7 +47,7 @@ DEFAULT_MIRRORS = Path("/work/.mirror")
 # fresh33 for round 38; fresh34 for round 39; fresh35 for round 40; fresh36 and fresh37
 # for the facts of 2026-12-03 (inventory only, no judged round); fresh38 and fresh39 for
 # rounds 41 and 42; fresh40 and fresh41 for the facts and rounds of 2026-12-03's second stop;
-# fresh42 and fresh43 for 2026-12-04's
+# fresh42 and fresh43 for 2026-12-04's; fresh44 and fresh45 for its second stop
 SETS = (
     "dev",
     "test",
@@ -94,6 +94,8 @@ SETS = (
     "fresh41",
     "fresh42",
     "fresh43",
+    "fresh44",
+    "fresh45",
 )
 _SOURCE = re.compile(r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<commit>[0-9a-f]{7,40}):(?P<path>\S+)$")
 _KEY = re.compile(r"^(set|source):\s*(\S+)\s*$", re.M)
