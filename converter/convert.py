@@ -307,6 +307,7 @@ def _write_and_verify(
     if smoke:  # app-run test runs a sample after those the smoke run saw it need
         added = _write_after(written.root, files, plan, verification, report.files)
         report.files = sorted({*report.files, *added})
+        report.removed = [r for r in report.removed if r not in added]  # written again
     report.verification = _with_smoke(verification, judged)
     report.outside = {o.target: [] for o in inventory.outside}
     for item in inventory.outside:

@@ -283,6 +283,7 @@ VERDICTS = [
     # round 45: mentat's validator prints VALIDATION_FAIL and its reasons, then exits 1,
     # in an except of its own ValidationError; VALIDATION_PASS is the other verdict
     (
+        "class ValidationError(Exception):\n    pass\n"
         "try:\n    check(sys.argv[1])\nexcept FileNotFoundError:\n"
         "    print('VALIDATION_FAIL: file not found')\n    sys.exit(3)\n"
         "except json.JSONDecodeError as exc:\n    print(f'VALIDATION_FAIL: invalid json: {exc}')\n"
@@ -291,11 +292,34 @@ VERDICTS = [
         "print('VALIDATION_PASS')\n",
         {1},
     ),
-    # no PASS verdict printed, or the FAIL on stderr: a failure's message
-    ("try:\n    check()\nexcept ValueError:\n    print('FAIL: bad')\n    sys.exit(1)\n", set()),
+    # no PASS verdict printed, the FAIL on stderr, a broad or system error caught, or what
+    # is printed says the program broke (a review of round 47): a failure's message
     (
-        "try:\n    check()\nexcept ValueError:\n    print('FAIL', file=sys.stderr)\n"
+        "class Bad(Exception):\n    pass\n"
+        "try:\n    check()\nexcept Bad:\n    print('FAIL: bad')\n    sys.exit(1)\n",
+        set(),
+    ),
+    (
+        "class Bad(Exception):\n    pass\n"
+        "try:\n    check()\nexcept Bad:\n    print('FAIL', file=sys.stderr)\n"
         "    sys.exit(1)\nprint('PASS')\n",
+        set(),
+    ),
+    (
+        "try:\n    check()\nexcept Exception as e:\n    print(f'FAILED: {e}')\n"
+        "    sys.exit(1)\nprint('OK')\n",
+        set(),
+    ),
+    (
+        "class Bad(Exception):\n    pass\n"
+        "try:\n    check()\nexcept (Bad, OSError) as e:\n    print('VALIDATION_FAIL:')\n"
+        "    sys.exit(1)\nprint('VALIDATION_PASS')\n",
+        set(),
+    ),
+    (
+        "class Bad(Exception):\n    pass\n"
+        "try:\n    check()\nexcept Bad:\n    print('VALIDATION_FAIL:')\n"
+        "    print('  cannot read the report')\n    sys.exit(1)\nprint('VALIDATION_PASS')\n",
         set(),
     ),
 ]

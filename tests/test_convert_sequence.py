@@ -17,7 +17,14 @@ from helpers import invoke, write_tree
 from skill2app.converter.inventory.model import build_inventory
 from skill2app.converter.plan.check import check_plan
 from skill2app.converter.plan.file import plan_from_dict
-from skill2app.converter.verify.sequence import inferred_after, merged_after, sample_paths
+from skill2app.converter.verify import sequence
+from skill2app.converter.verify.sequence import (
+    inferred_after,
+    merged_after,
+    sample_paths,
+    snapshot,
+    watched_paths,
+)
 
 pytestmark = pytest.mark.usefixtures("runtime_env")
 
@@ -124,6 +131,13 @@ def test_a_plan_converted_with_smoke_writes_what_each_sample_runs_after(
     tested = invoke("test", app, "--json")
     assert tested.exit_code == 0, tested.stdout
     assert {r["status"] for r in json.loads(tested.stdout)} == {"no_expectation"}
+    # converted again: the file is written again, neither "removed" nor backed up
+    code, out, err = convert(skill, "--plan", "plan.json", "--out", "app", "--smoke", "--json",
+                             "--force", cwd=tmp_path)  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["removed"] == []
+    assert not (app / ".app-convert-backup").exists()
+    assert (app / "pipelines/record-note/samples/after.json").is_file()
 
 
 def test_a_host_answer_gets_them_too_and_the_plan_may_name_them(
@@ -186,3 +200,23 @@ def test_only_earlier_pipelines_that_changed_a_path_the_sample_names_count(
     assert merged_after(order, {"status": ["build"]}, {"status": ["note"]}) == {
         "status": ["build", "note"]
     }
+
+
+def test_a_snapshot_notes_only_the_paths_samples_name_inside_the_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review of round 47: a whole-copy snapshot stopped at 20,000 files in directory
+    order, and a sample project beyond them was never seen."""
+    write_tree(tmp_path, {
+        "pipelines/a/samples/input.json": json.dumps({"p": "work/p", "q": "work/p/x", "o": "out"}),
+        "pipelines/b/samples/input.json": json.dumps({"r": "data/../work/p/log", "s": "gone"}),
+        "work/p/x/1.txt": "1", "zz/big.txt": "unrelated", "out/o.txt": "o",
+    })  # fmt: skip
+    (tmp_path / "out/up").symlink_to(tmp_path.parent)  # a link inside: not followed
+    (tmp_path / "gone").symlink_to(tmp_path.parent)  # a named path leading out: not walked
+    assert watched_paths(tmp_path, ["a", "b"]) == ["gone", "out", "work/p"]
+    seen, cut = snapshot(tmp_path, watched_paths(tmp_path, ["a", "b"]))
+    assert sorted(seen) == ["out/o.txt", "work/p/x/1.txt"] and not cut
+    monkeypatch.setattr(sequence, "MAX_FILES", 2)
+    seen, cut = snapshot(tmp_path, ["out", "work/p"])
+    assert len(seen) == 2 and cut

@@ -265,13 +265,14 @@ def test_a_file_written_inside_the_pipelines_folder_is_a_finding(
     verification = _smoke_verification(skill, tmp_path, source)
     assert [s.status for s in verification.smoke] == ["passed"]
     if noticed:
-        assert verification.inside == {"download-video": ["pipelines/download-video/report.txt"]}
+        wrote = {"download-video": ["pipelines/download-video/report.txt"]}
+        assert verification.seen.inside == wrote
         assert (
             "smoke download-video: its steps wrote pipelines/download-video/report.txt"
             in (verification.notices[0])
         )
     else:
-        assert verification.inside == {} and verification.notices == []
+        assert verification.seen.inside == {} and verification.notices == []
 
 
 @pytest.mark.parametrize(
@@ -296,10 +297,10 @@ def test_a_sample_writing_in_the_home_folder_is_a_finding(
     )
     verification = _smoke_verification(skill, tmp_path, source)
     if noticed:
-        assert verification.at_home == {"download-video": ["~/.lobsters.json"]}
+        assert verification.seen.at_home == {"download-video": ["~/.lobsters.json"]}
         assert any("wrote ~/.lobsters.json in the home folder" in n for n in verification.notices)
     else:
-        assert verification.at_home == {}
+        assert verification.seen.at_home == {}
 
 
 def test_options_shown_on_continued_lines_are_shown(tmp_path: Path) -> None:

@@ -411,3 +411,51 @@ def test_a_broken_after_json_fails_the_sample_with_the_file_and_the_fix(
     assert result.exit_code == 1
     detail = results(result)["record"]["detail"]
     assert problem in detail, detail
+
+
+def test_a_long_chain_of_samples_is_refused_without_recursing_through_it(
+    tmp_path: Path, runtime_env: Path
+) -> None:
+    """A review of round 47: 1,200 pipelines each after the one before crashed `app-run
+    test` with a RecursionError, and exactly 50 prerequisites were refused as "more"."""
+    from skill2app.runtime.records.prerequisites import MAX_CHAIN
+
+    def chain(root: Path, length: int) -> Path:
+        files = {f"pipelines/p{i}/samples/input.json": "{}" for i in range(length)}
+        files |= {f"pipelines/p{i}/samples/after.json": f'["p{i - 1}"]' for i in range(1, length)}
+        return make_app(root, {f"p{i}": [code("x")] for i in range(length)}, files=files)
+
+    app = chain(tmp_path / "long", 1200)
+    detail = results(invoke("test", app, "p1199", "--json"))["p1199"]["detail"]
+    assert f"more than {MAX_CHAIN} samples before it" in detail, detail
+    exact = chain(tmp_path / "exact", MAX_CHAIN + 1)
+    last = f"p{MAX_CHAIN}"
+    assert results(invoke("test", exact, last, "--json"))[last]["status"] == "no_expectation"
+    (exact / "pipelines/p1/samples/after.json").write_text(json.dumps(["p0"] * 5 + ["p2"] * 60))
+    detail = results(invoke("test", exact, "p1", "--json"))["p1"]["detail"]
+    assert "the samples wait for each other (p1 -> p2 -> p1)" in detail  # names: once each
+    many = json.dumps([f"x{i}" for i in range(MAX_CHAIN + 2)])  # more than there are
+    (exact / "pipelines/p1/samples/after.json").write_text(many)
+    detail = results(invoke("test", exact, "p1", "--json"))["p1"]["detail"]
+    assert "more names than the APP has pipelines" in detail
+
+
+@pytest.mark.usefixtures("need_sandbox")
+def test_under_sandbox_the_chain_shares_one_private_home(
+    tmp_path: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    app = ordered_app(tmp_path, {"record": '["open-run"]'})
+    for name in ("open-run", "record"):  # the run log in the home folder, not the project
+        (app / f"pipelines/{name}/samples/input.json").write_text('{"project": "~"}')
+    for step in ("open.py", "record.py"):
+        text = (app / "steps" / step).read_text()
+        (app / "steps" / step).write_text(
+            text.replace('os.environ["APP_CALLER_CWD"], data["project"]', 'os.environ["HOME"]')
+        )
+    monkeypatch.chdir(tmp_path)
+    boxed = invoke("test", "app", "record", "--sandbox", "--json")
+    assert results(boxed)["record"]["status"] == "no_expectation", boxed.stdout
+    assert not (home / "run.log").exists()

@@ -33,7 +33,12 @@ from skill2app.converter.render.render import RenderedFile
 PIPELINES = "pipelines"
 BACKUP = ".app-convert-backup"
 GENERATED_SAMPLES = frozenset(
-    {"samples/input.json", "samples/answers.yaml", "samples/placeholders.json"}
+    {
+        "samples/input.json",
+        "samples/answers.yaml",
+        "samples/placeholders.json",
+        "samples/after.json",  # written after the smoke run too (convert._write_after)
+    }
 )
 _HEAD_LINES = 12  # a step adapter says it is generated in its docstring, after the #! line
 

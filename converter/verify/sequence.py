@@ -7,11 +7,14 @@ opened in ``pipelines/start-run/samples/migration/``.  `app-run test` runs each 
 (rounds 45–46: two APPs that passed their smoke run failed 9 of their own 12 tests), unless
 ``samples/after.json`` names what runs first (``runtime.records.prerequisites``).
 
-So the smoke run notes the files each pipeline changed in the copy (``snapshot``), and a
-pipeline's sample runs after every earlier pipeline that changed a file at or under a path
-its sample input names — with the ones the plan names (``sample.after``), in the plan's
-order.  A sample that reads what an earlier one put elsewhere (the home folder, a server)
-is not seen: the plan must name those.
+So the smoke run notes the files each pipeline changed (``snapshot``) at or under the paths
+the samples name (``watched_paths``; up to ``MAX_FILES`` files, and the report says when
+there were more), and a pipeline's sample runs after every earlier pipeline that changed a
+file at or under a path its sample input names — with the ones the plan names
+(``sample.after``), in the plan's order.  A sample that reads what an earlier one put
+elsewhere (the home folder, a server) is not seen: the plan must name those.  Nor can a
+path be told to be read or written: two samples writing into one output folder are
+chained, and the constructor's changes there count as the pipeline's.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.render.render import RenderedFile
+from skill2app.runtime.app.document import MAX_FILE_BYTES
 from skill2app.runtime.records.prerequisites import AFTER_FILE, after_json
 
 if TYPE_CHECKING:
@@ -30,26 +34,55 @@ if TYPE_CHECKING:
 
 MAX_FILES = 20_000  # files of a copy looked at: a runaway step's folder is not walked whole
 MAX_VALUE = 300  # a longer sample value is text, not a path
+MAX_PATHS = 1_000  # strings of one sample read as paths
 _SKIPPED = frozenset({".git", "__pycache__", "node_modules"})
 
 Snapshot = dict[str, tuple[int, int]]  # APP-relative path -> (size, mtime in ns)
 
 
-def snapshot(root: Path) -> Snapshot:
-    """Every file under ``root`` (links not followed) with its size and time of change."""
+def watched_paths(root: Path, names: list[str]) -> list[str]:
+    """Every path the samples of ``names`` name, a path inside another left out: what the
+    smoke run watches for changes."""
+    paths = sorted({p for name in names for p in sample_paths(_input_json(root, name))})
+    kept: list[str] = []
+    for path in paths:  # sorted: a folder comes before what is inside it
+        if not any(_under(path, folder) for folder in kept):
+            kept.append(path)
+    return kept
+
+
+def snapshot(root: Path, paths: list[str]) -> tuple[Snapshot, bool]:
+    """Every file at or under ``paths`` in ``root`` (links not followed, nothing outside
+    ``root``) with its size and time of change; and whether ``MAX_FILES`` cut it short."""
     found: Snapshot = {}
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if d not in _SKIPPED]
-        for name in files:
-            path = os.path.join(folder, name)
-            try:
-                stat = os.lstat(path)
-            except OSError:
-                continue
-            found[Path(path).relative_to(root).as_posix()] = (stat.st_size, stat.st_mtime_ns)
-            if len(found) >= MAX_FILES:
-                return found
-    return found
+    inside = root.resolve()
+    for path in paths:
+        start = root / path
+        try:
+            if not start.resolve().is_relative_to(inside):
+                continue  # a link out of the copy: not the APP's
+        except (OSError, RuntimeError):
+            continue
+        if start.is_dir() and not start.is_symlink():
+            for folder, dirs, files in os.walk(start):
+                dirs[:] = sorted(d for d in dirs if d not in _SKIPPED)
+                for name in sorted(files):
+                    _note(found, root, Path(folder, name))
+                    if len(found) >= MAX_FILES:
+                        return found, True
+        elif start.exists() or start.is_symlink():
+            _note(found, root, start)
+        if len(found) >= MAX_FILES:
+            return found, True
+    return found, False
+
+
+def _note(found: Snapshot, root: Path, path: Path) -> None:
+    try:
+        stat = os.lstat(path)
+    except OSError:
+        return
+    found[path.relative_to(root).as_posix()] = (stat.st_size, stat.st_mtime_ns)
 
 
 def changed_files(before: Snapshot, after: Snapshot) -> list[str]:
@@ -62,27 +95,43 @@ def inferred_after(
 ) -> dict[str, list[str]]:
     """pipeline -> the earlier pipelines (in ``order``, the smoke run's) that changed a file
     at or under a path its sample input names (``wrote``: pipeline -> files it changed)."""
+    reached = {name: _prefixes(files) for name, files in wrote.items()}
     found: dict[str, list[str]] = {}
     for index, name in enumerate(order):
-        paths = sample_paths(root / "pipelines" / name / "samples" / "input.json")
+        paths = sample_paths(_input_json(root, name))
         earlier = [
             other for other in order[:index]
-            if any(_under(file, path) for file in wrote.get(other, []) for path in paths)
+            if any(path in reached.get(other, ()) for path in paths)
         ]  # fmt: skip
         if earlier:
             found[name] = earlier
     return found
 
 
+def _prefixes(files: list[str]) -> set[str]:
+    """Each file and every folder above it (``a/b/c.txt`` → ``a``, ``a/b``, ``a/b/c.txt``)."""
+    found: set[str] = set()
+    for file in files:
+        parts = file.split("/")
+        found.update("/".join(parts[:end]) for end in range(1, len(parts) + 1))
+    return found
+
+
+def _input_json(root: Path, name: str) -> Path:
+    return root / "pipelines" / name / "samples" / "input.json"
+
+
 def sample_paths(input_json: Path) -> list[str]:
     """The relative paths a sample input names (its strings that may be paths, normalised),
     none when the file is not there or not readable."""
     try:
+        if input_json.stat().st_size > MAX_FILE_BYTES:
+            return []  # the smoke run says so (read_bounded)
         data = json.loads(input_json.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
         return []
-    paths = []
-    for value in _strings(data, 0):
+    paths: list[str] = []
+    for value in _strings(data, 0)[:MAX_PATHS]:
         if len(value) > MAX_VALUE or "\n" in value or "://" in value:
             continue  # text, or an address
         if value.startswith(("/", "~")):

@@ -15,7 +15,7 @@ A program the skill runs that is not installed here gets a stand-in (``standins.
 pipeline runs, and what its steps ran through the stand-in is recorded (status ``traced``),
 so the glue around the program is run too.  Files a pipeline's steps write inside the APP's
 ``pipelines/`` folder (they run there: a program given a relative output path writes into
-the APP) are recorded as well (``Scratch.inside``).
+the APP) are recorded as well (``Seen.inside``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.render.literals import read_literal
 from skill2app.converter.verify.failures import lacks, missing_program, needs_of, reason
-from skill2app.converter.verify.sequence import changed_files, snapshot
+from skill2app.converter.verify.sequence import changed_files, snapshot, watched_paths
 from skill2app.converter.verify.standins import Call, StandIns
 from skill2app.runtime.app.config import Config
 from skill2app.runtime.app.document import read_bounded
@@ -73,18 +73,32 @@ class SmokeResult:
 
 
 @dataclass
+class Seen:
+    """What a smoke run saw its pipelines do besides their results: pipeline -> the files
+    it wrote inside the APP's ``pipelines/`` folder (``inside``), what it put in the
+    sandbox's HOME (``at_home``: ``~/.openclaw``; a sample run by ``app-run test`` without
+    ``--sandbox`` would write the user's own), the files it changed at or under a path a
+    sample names (``changed``: what a later sample reads, ``sequence.py``), and whether
+    there were more of those than a snapshot notes (``cut_short``)."""
+
+    inside: dict[str, list[str]] = field(default_factory=dict)
+    at_home: dict[str, list[str]] = field(default_factory=dict)
+    changed: dict[str, list[str]] = field(default_factory=dict)
+    cut_short: bool = False
+
+
+@dataclass
 class Scratch:
     """What every pipeline of one smoke run shares: the scratch folder, its environment, the
-    stand-ins, and what blanks secrets in what they record."""
+    stand-ins, what blanks secrets in what they record, and what the run sees."""
 
     work: Path
     env: dict[str, str]
     standins: StandIns
     scrubber: Scrubber
-    inside: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> files it wrote
+    seen: Seen
     home: Path | None = None  # the sandbox's HOME (None unsandboxed: the user's own)
-    at_home: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> what it put in ~
-    changed: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> files it changed
+    watched: list[str] = field(default_factory=list)  # the paths the samples name
 
 
 def smoke_test(
@@ -95,9 +109,7 @@ def smoke_test(
     *,
     sandboxed: bool = True,
     outside: dict[str, Path] | None = None,
-    inside: dict[str, list[str]] | None = None,
-    at_home: dict[str, list[str]] | None = None,
-    changed: dict[str, list[str]] | None = None,
+    seen: Seen | None = None,
 ) -> list[SmokeResult]:
     """Run every business pipeline on its samples in a temporary copy of the APP, inside its
     lifecycle, the way app-run runs it (same environment, working folder, stdin/stdout
@@ -105,11 +117,8 @@ def smoke_test(
     may use), then the rest by name — in the sandbox unless not ``sandboxed``.  A pipeline
     whose sample is a placeholder (``samples/placeholders.json``) is skipped, with its
     reason.  ``outside``: files outside the skill its programs name (target relative to the
-    APP -> the file), put where they are named from the copy.  ``inside`` (filled when
-    given): the files each pipeline wrote inside the APP's ``pipelines/`` folder;
-    ``at_home``: what each put in the sandbox's HOME (``~/.openclaw``: a sample run by
-    ``app-run test`` without ``--sandbox`` would write the user's own); ``changed``: the
-    files each changed anywhere in the copy (``sequence.py``: what a later sample reads)."""
+    APP -> the file), put where they are named from the copy.  ``seen`` (filled when given):
+    what the pipelines did besides their results."""
     results: list[SmokeResult] = []
     with (
         scratch_folder("app-convert-smoke-") as tmp,
@@ -132,21 +141,16 @@ def smoke_test(
             standins.add(name)
         env = scratch_env(copy, work)
         env["PATH"] = standins.path(os.environ.get("PATH", ""))
-        scratch = Scratch(work, env, standins, Scrubber.from_env())
+        scratch = Scratch(work, env, standins, Scrubber.from_env(), seen or Seen())
         scratch.home = Path(tmp).resolve() if sandboxed else None
         ordered = run_order(app.business_names(), order)
+        scratch.watched = watched_paths(copy, ordered)
         missing: list[str] = []  # pipelines skipped for what this machine lacks
         for name in ordered:
             done = _smoke_business(app, name, scratch, timeout, progress, sandbox, missing)
             if any(r.status == "skipped" and lacks(r.detail) for r in done):
                 missing.append(name)
             results += done
-        if inside is not None:
-            inside.update(scratch.inside)
-        if at_home is not None:
-            at_home.update(scratch.at_home)
-        if changed is not None:
-            changed.update(scratch.changed)
     return results
 
 
@@ -245,7 +249,7 @@ def _smoke_business(
     """One business pipeline with its lifecycle (``_one_run``), run again with a stand-in
     when a step fails on a program this machine lacks that has none yet."""
     before = _files_inside(app.root)
-    copy = snapshot(app.root)
+    copy, cut = snapshot(app.root, scratch.watched)
     home = set(os.listdir(scratch.home)) if scratch.home is not None else set()
     for _rerun in range(MAX_RERUNS + 1):
         results = _one_run(app, name, scratch, timeout, progress, sandbox, skipped)
@@ -253,16 +257,18 @@ def _smoke_business(
         if not any(scratch.standins.add(n) for n in lacking if n):
             break
         progress(f"smoke: {name}: again, with a stand-in for {', '.join(filter(None, lacking))}")
-    made = changed_files(copy, snapshot(app.root))
+    now, cut_now = snapshot(app.root, scratch.watched)
+    scratch.seen.cut_short |= cut or cut_now
+    made = changed_files(copy, now)
     if made:
-        scratch.changed[name] = made
+        scratch.seen.changed[name] = made
     written = sorted(_files_inside(app.root) - before)
     if written:
-        scratch.inside[name] = written
+        scratch.seen.inside[name] = written
     if scratch.home is not None:
         put = sorted(e for e in set(os.listdir(scratch.home)) - home if _config(e))[:MAX_SHOWN]
         if put:
-            scratch.at_home[name] = [f"~/{entry}" for entry in put]
+            scratch.seen.at_home[name] = [f"~/{entry}" for entry in put]
     return results
 
 

@@ -27,8 +27,14 @@ from skill2app.converter.inventory.programs.interface import Command, as_run
 from skill2app.converter.inventory.shell import logical_lines
 from skill2app.converter.render.literals import read_spec
 from skill2app.converter.verify.routes import RoutingCheck, check_routes
-from skill2app.converter.verify.sequence import inferred_after
-from skill2app.converter.verify.smoke import SMOKE_TIMEOUT, SmokeResult, run_order, smoke_test
+from skill2app.converter.verify.sequence import MAX_FILES, inferred_after
+from skill2app.converter.verify.smoke import (
+    SMOKE_TIMEOUT,
+    Seen,
+    SmokeResult,
+    run_order,
+    smoke_test,
+)
 from skill2app.converter.verify.standins import Call, findings
 from skill2app.runtime.app.model import App, load_app
 
@@ -49,9 +55,7 @@ class Verification:
     smoke: list[SmokeResult] = field(default_factory=list)
     routing: RoutingCheck = field(default_factory=RoutingCheck)
     outside_errors: list[str] = field(default_factory=list)  # files outside the skill it lacks
-    inside: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> files it wrote there
-    at_home: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> what it put in ~
-    changed: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> files it changed
+    seen: Seen = field(default_factory=Seen)  # what the smoke run saw the pipelines do
     after: dict[str, list[str]] = field(default_factory=dict)  # pipeline -> samples run first
     stand_in_findings: list[str] = field(default_factory=list)
 
@@ -63,7 +67,7 @@ class Verification:
             f"{f' and {len(files) - 3} more' if len(files) > 3 else ''} inside the APP's "
             "pipelines folder (steps run there): write to the user's folder (APP_CALLER_CWD) "
             "or the output path the user gives"
-            for name, files in self.inside.items()
+            for name, files in self.seen.inside.items()
         ]
         stopped = [  # failures the stand-ins may explain, or may hide: the analyst's to judge
             f"smoke {s.pipeline}/{s.step}: {s.detail} — if that is not only the stand-in's "
@@ -75,9 +79,13 @@ class Verification:
             f"smoke {name}: its sample wrote {', '.join(files)} in the home folder (the "
             "sandbox's here; `app-run test` without --sandbox writes the user's own): point "
             "the sample at a file or folder of samples/ (an input or a variable)"
-            for name, files in self.at_home.items()
+            for name, files in self.seen.at_home.items()
         ]
-        return [*self.stand_in_findings, *stopped, *wrote, *homed]
+        cut = [
+            f"smoke: the paths the samples name hold more than {MAX_FILES} files; which samples "
+            "run after which (samples/after.json) was read from the first of them only"
+        ] * self.seen.cut_short
+        return [*self.stand_in_findings, *stopped, *wrote, *homed, *cut]
 
     @property
     def calls(self) -> list[tuple[str, Call]]:
@@ -139,11 +147,11 @@ def verify_app(
         outside = {o.target: inventory.root / o.target for o in inventory.outside}
         result.smoke = smoke_test(
             root, timeout, say, order, sandboxed=sandboxed, outside=outside,
-            inside=result.inside, at_home=result.at_home, changed=result.changed,
+            seen=result.seen,
         )  # fmt: skip
         if app is not None:  # what each sample read that an earlier one made (sequence.py)
             ran = run_order(app.business_names(), order)
-            result.after = inferred_after(root, ran, result.changed)
+            result.after = inferred_after(root, ran, result.seen.changed)
         result.stand_in_findings = findings(result.calls, document_lines(inventory))
     return result
 

@@ -24,7 +24,7 @@ from skill2app.runtime.app.model import App
 from skill2app.runtime.errors import AppRunError
 
 AFTER_FILE = "after.json"
-MAX_CHAIN = 50  # prerequisites of one sample, all told
+MAX_CHAIN = 50  # prerequisites of one sample, all told: each test reruns its whole chain
 
 
 def after_path(app: App, name: str) -> Path:
@@ -48,12 +48,15 @@ def read_after(app: App, name: str) -> list[str]:
         raise AppRunError(f"{shown}: not a readable JSON list ({exc})", hint=fix) from None
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise AppRunError(f"{shown}: not a JSON list of pipeline names", hint=fix)
-    business = app.business_names()
-    for other in names:
+    named = list(dict.fromkeys(names))
+    business = set(app.business_names())
+    if len(named) > len(business):
+        raise AppRunError(f"{shown}: more names than the APP has pipelines", hint=fix)
+    for other in named:
         if other == name or other not in business:
             why = "itself" if other == name else "no business pipeline of this APP"
             raise AppRunError(f"{shown}: {other!r} is {why}", hint=fix)
-    return list(dict.fromkeys(names))
+    return named
 
 
 def prerequisites(app: App, name: str) -> list[str]:
@@ -63,6 +66,11 @@ def prerequisites(app: App, name: str) -> list[str]:
     visiting: list[str] = []
 
     def visit(current: str) -> None:
+        if len(visiting) + len(order) > MAX_CHAIN:  # before going deeper: bounded recursion
+            raise AppRunError(
+                f"pipelines/{name}/samples/{AFTER_FILE}: more than {MAX_CHAIN} samples before it",
+                hint="name only the pipelines whose samples make what this one reads",
+            )
         if current in visiting:
             loop = " -> ".join([*visiting[visiting.index(current) :], current])
             raise AppRunError(
@@ -77,11 +85,6 @@ def prerequisites(app: App, name: str) -> list[str]:
             visit(other)
         visiting.pop()
         order.append(current)
-        if len(order) > MAX_CHAIN:
-            raise AppRunError(
-                f"pipelines/{name}/samples/{AFTER_FILE}: more than {MAX_CHAIN} samples before it",
-                hint="name only the pipelines whose samples make what this one reads",
-            )
 
     visit(name)
     return order[:-1]

@@ -18,8 +18,9 @@ when
   outcome's name), not its arguments (``len(sys.argv) < 2`` is a usage error).
 
 - or it follows what the program prints on stdout as its FAIL verdict (``VALIDATION_FAIL:``
-  and the reasons, ``[FAIL]``) in a program that prints its PASS verdict too, wherever it
-  is (an ``except`` of the validator's own error: ``_printed_before``).
+  and the reasons, ``[FAIL]``) in an ``except`` of an error the program defines itself
+  (``ValidationError``), in a program that prints its PASS verdict too
+  (``_printed_before``).
 
 Anything else — an exit in an ``except``, after a usage message, on a missing file — stays
 a failure.
@@ -50,6 +51,7 @@ _PARSES_ARGUMENTS = re.compile(r"^\s*(?:import argparse|from argparse import)\b"
 
 def _verdicts(tree: ast.Module) -> dict[int, str]:
     found: dict[int, str] = {}
+    own = {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
     passes = any(  # a checker that prints its PASS verdict too
         _prints_out(node) and _PRINTED_PASS.match(_printed_text(node))  # type: ignore[arg-type]
         for node in ast.walk(tree)
@@ -79,9 +81,18 @@ def _verdicts(tree: ast.Module) -> dict[int, str]:
             _chain(node, found, done)
         for block in statement_blocks(node):
             _exits_before(block, found)
-            if passes:
-                _printed_before(block, found)
+        if passes and isinstance(node, ast.ExceptHandler) and _catches_own(node, own):
+            _printed_before(node.body, found)
     return found
+
+
+def _catches_own(handler: ast.ExceptHandler, own: set[str]) -> bool:
+    """Whether an ``except`` catches only exceptions the program defines itself (a
+    validator's ``ValidationError``), never a broad or system one (``Exception``,
+    ``OSError``: the program broke)."""
+    caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    names = [ast.unparse(c).rsplit(".", 1)[-1] if c is not None else "" for c in caught]
+    return bool(names) and all(name in own for name in names)
 
 
 # What a checker prints on stdout as its verdict, first on the line ("VALIDATION_FAIL:",
@@ -92,11 +103,11 @@ _UNREADABLE = re.compile(r"\binvalid\s+(?:json|yaml|toml|xml)\b", re.I)  # its i
 
 
 def _printed_before(block: list[ast.stmt], found: dict[int, str]) -> None:
-    """``print('VALIDATION_FAIL:')``, the reasons, then ``sys.exit(1)`` in a program that
-    also prints ``VALIDATION_PASS`` (mentat-collaboration-audit's validator, round 45: its
-    exit 1 even in an ``except ValidationError``): the status says what the check found.
-    Not after a message that the program broke ("VALIDATION_FAIL: file not found"), nor
-    one on stderr."""
+    """``print('VALIDATION_FAIL:')``, the reasons, then ``sys.exit(1)`` in an ``except`` of
+    the program's own error, in a program that also prints ``VALIDATION_PASS``
+    (mentat-collaboration-audit's validator, round 45): the status says what the check
+    found.  Not when what it prints says the program broke ("VALIDATION_FAIL: file not
+    found", "cannot read"), nor on stderr."""
     status = _exit_status(block)
     if not status:
         return
@@ -106,9 +117,12 @@ def _printed_before(block: list[ast.stmt], found: dict[int, str]) -> None:
         if calls is None:
             break
         printed = calls + printed
-    first = next((text for call in printed if (text := _printed_text(call))), "")
-    if _PRINTED_FAIL.match(first) and not (_BROKE_SAID.search(first) or _UNREADABLE.search(first)):
-        found.setdefault(status, f"the program's verdict: prints {first[:60]!r}")
+    said = [text for call in printed if (text := _printed_text(call))]
+    if not said or not _PRINTED_FAIL.match(said[0]):
+        return
+    if any(_BROKE_SAID.search(text) or _UNREADABLE.search(text) for text in said):
+        return  # "VALIDATION_FAIL:", then "  cannot read ...": it broke
+    found.setdefault(status, f"the program's verdict: prints {said[0][:60]!r}")
 
 
 def _only_prints(statement: ast.stmt) -> list[ast.Call] | None:
