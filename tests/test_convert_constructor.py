@@ -315,3 +315,33 @@ def test_a_written_step_naming_a_program_of_the_skill_needs_what_it_needs(
     plan.constructor.checks = analyze(inventory).constructor.checks
     found = {c["name"]: c.get("pipelines") for c in constructor_checks(plan, inventory)}
     assert found["yaml"] == ["ask"]
+
+
+def test_a_node_package_installed_beside_the_programs_is_found(tmp_path: Path) -> None:
+    """Round 47's judge: gdrive-access's check resolved @googleapis/drive with node from the
+    APP folder, so after the documented `cd scripts && bun install` every Drive pipeline
+    stopped; it also needed node, which a bun skill may not have."""
+    write_tree(
+        tmp_path / "skill",
+        {
+            "SKILL.md": "---\nname: drive\ndescription: List a Drive folder.\n---\n\n## List\n\n"
+            "```bash\ncd scripts && bun install\nnode scripts/list.js FOLDER\n```\n",
+            "scripts/package.json": '{"dependencies": {"@googleapis/drive": "^8"}}\n',
+            "scripts/list.js": "const { drive } = require('@googleapis/drive');\n"
+            "console.log(JSON.stringify({ ok: !!drive, folder: process.argv[2] }));\n",
+        },
+    )
+    convert(Options(tmp_path / "skill", out=tmp_path / "app", analyzer="heuristic"))
+    app = tmp_path / "app"
+    checker = "pipelines/_constructor/steps/check_environment.py"
+    source = (app / checker).read_text()
+    assert "'name': '@googleapis/drive'" in source or '"name": "@googleapis/drive"' in source
+    (pipeline,) = [p.name for p in (app / "pipelines").iterdir() if not p.name.startswith("_")]
+    missing = run_step(app, checker, pipeline, {})
+    assert missing.returncode == 1
+    assert "the Node package '@googleapis/drive' is not installed" in missing.stderr
+    installed = app / "scripts/node_modules/@googleapis/drive"
+    installed.mkdir(parents=True)
+    (installed / "package.json").write_text('{"name": "@googleapis/drive", "main": "x.js"}\n')
+    found = run_step(app, checker, pipeline, {})
+    assert found.returncode == 0, found.stderr

@@ -11,8 +11,9 @@ skill's documents mention it: the model may use it in Skill mode) is given in Sk
 Same contract as any code step: stdin JSON, stdout {"output": ...}.
 
 kinds: binary (on PATH), env (variable set), python-package (importable or installed),
-node-package (resolvable by node from the APP folder), file (exists; relative to the APP
-folder), auth (a login no program can check: only listed).
+node-package (installed beside the APP's programs or on NODE_PATH, or resolvable by node
+from their folders), file (exists; relative to the APP folder), auth (a login no program can
+check: only listed).
 """
 
 import importlib.metadata
@@ -80,12 +81,37 @@ def python_package(name: str) -> bool:
         return importlib.util.find_spec(name.replace("-", "_")) is not None
 
 
+def node_folders() -> list[Path]:
+    """Where the skill's programs resolve their packages from: the APP folder and its
+    folders holding a package.json, three deep (``scripts/`` after ``cd scripts && bun
+    install``), not pipelines/ nor node_modules."""
+    root = app_root()
+    found = [root]
+    for folder, dirs, files in os.walk(root):
+        deep = len(Path(folder).relative_to(root).parts)
+        dirs[:] = [d for d in sorted(dirs) if deep < 3 and d not in SKIPPED]
+        if "package.json" in files and Path(folder) != root:
+            found.append(Path(folder))
+    return found
+
+
+SKIPPED = {"node_modules", "pipelines", ".git"}
+
+
 def node_package(name: str) -> bool:
+    """Installed beside one of the programs (npm's or bun's node_modules), on NODE_PATH, or
+    resolvable by node from those folders."""
+    folders = node_folders()
+    shared = [Path(p) for p in os.environ.get("NODE_PATH", "").split(os.pathsep) if p]
+    places = [f / "node_modules" for f in folders] + shared
+    if any((place / name / "package.json").is_file() for place in places):
+        return True
     node = shutil.which("node")
     if node is None:
         return False
-    script = "require.resolve(process.argv[1])"
-    done = subprocess.run([node, "-e", script, name], cwd=app_root(), capture_output=True)
+    script = "require.resolve(process.argv[1], {paths: process.argv.slice(2)})"
+    command = [node, "-e", script, name, *map(str, folders)]
+    done = subprocess.run(command, cwd=app_root(), capture_output=True)
     return done.returncode == 0
 
 
