@@ -1866,3 +1866,32 @@ def test_a_binary_shown_for_every_platform_or_an_interpreter_stays_required(
     script = "const { execSync } = require('child_process');\nexecSync('osascript -e 1');\n"
     write_tree(tmp_path / "mac", {"SKILL.md": mac, "scripts/run.js": script})
     assert ("osascript", True) in {(n, r) for k, n, r in needs(tmp_path / "mac") if k == "binary"}
+
+
+def test_a_package_one_mode_imports_when_it_runs_is_a_warning(tmp_path: Path) -> None:
+    """duckdb-expert (round 48): ``load_config_from_yaml`` imports yaml in a ``try`` that
+    says to install PyYAML, and is called only for a .yaml config; yaml blocked every run of
+    the ETL.  main's own guarded import, and a helper called every time, still block."""
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\npython3 scripts/etl.py config.yaml\n```\n",
+            "scripts/etl.py": (
+                "import sys\n\n"
+                "def load_yaml(path):\n    try:\n        import yaml\n    except ImportError:\n"
+                "        raise ImportError('PyYAML is required: pip install pyyaml')\n"
+                "    return yaml.safe_load(open(path))\n\n"
+                "def load_csv(path):\n    try:\n        import pandas\n    except ImportError:\n"
+                "        sys.exit('pip install pandas')\n    return pandas.read_csv(path)\n\n"
+                "def main():\n    try:\n        import duckdb\n    except ImportError:\n"
+                "        sys.exit('pip install duckdb')\n"
+                "    if sys.argv[1].endswith('.yaml'):\n        config = load_yaml(sys.argv[1])\n"
+                "    rows = load_csv('data.csv')\n    return duckdb, config, rows\n\n"
+                "if __name__ == '__main__':\n    main()\n"
+            ),
+        },
+    )
+    found = needs(root)
+    assert ("python-package", "yaml", False) in found
+    assert ("python-package", "pandas", True) in found  # called on every run
+    assert ("python-package", "duckdb", True) in found  # main's own

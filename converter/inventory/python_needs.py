@@ -91,6 +91,17 @@ def _tolerant(node: ast.Try, own: frozenset[str] = frozenset()) -> bool:
     return False
 
 
+def _catches_import_error(node: ast.Try) -> bool:
+    for handler in node.handlers:
+        kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        if {ast.unparse(k).rsplit(".", 1)[-1] for k in kinds if k} & _IMPORT_ERRORS:
+            return True
+    return False
+
+
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
+
+
 def caught_classes(source: str) -> set[str]:
     """The exception classes a Python source's ``except`` clauses name (``except
     sources.Unavailable`` → ``Unavailable``)."""
@@ -299,6 +310,35 @@ class PythonNeeds:
                     changed = True
         return found
 
+    def _lazy_feature(self, node: ast.AST) -> bool:
+        """An import a function makes when it is called, in a ``try`` that catches its
+        ImportError (to say how to install it), where every call of the function is in a
+        branch (duckdb-expert's ``load_config_from_yaml``, called ``if suffix in [".yaml",
+        ".yml"]``, round 48): one mode's package, the others run without it.  Not ``main``'s
+        own imports, nor a function called unconditionally."""
+        owner = self._function_of(node)
+        tried = next(
+            (p for p, child in self._ancestors(node) if isinstance(p, ast.Try) and child in p.body),
+            None,
+        )
+        if owner is None or owner.name == "main" or tried is None:
+            return False
+        if self._function_of(tried) is not owner or not _catches_import_error(tried):
+            return False
+        calls = self._calls_by_name().get(owner.name, [])
+        return 0 < len(calls) <= MAX_CALLERS and all(self._in_branch(c) for c in calls)
+
+    def _in_branch(self, node: ast.AST) -> bool:
+        """Whether ``node`` is in the body or ``else`` of an ``if`` of its own function (or
+        of the module) that is not ``if __name__ == "__main__"``."""
+        for parent, child in self._ancestors(node):
+            if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef):
+                return False
+            if isinstance(parent, ast.If) and child is not parent.test:
+                if "__name__" not in ast.unparse(parent.test):
+                    return True
+        return False
+
     def _in(self, node: ast.AST, names: set[str]) -> bool:
         owner = self._function_of(node)
         return owner is not None and owner.name in names
@@ -336,6 +376,7 @@ class PythonNeeds:
         if own:
             return
         required = own is not None and not self.conditional(node)  # unknown: a warning
+        required = required and not self._lazy_feature(node)
         add("python-package", top, line, required)
         if top in SYSTEM_NEEDS:
             add("binary", SYSTEM_NEEDS[top], line, required)
