@@ -2099,3 +2099,34 @@ def test_a_header_field_is_read_in_the_first_paragraph_only() -> None:
     assert leading_comment("/* eslint-disable no-console */\n// Sends a message\n", "//") == (
         "Sends a message"
     )
+
+
+def test_a_program_run_by_the_name_its_package_gives_it_is_found(tmp_path: Path) -> None:
+    """gdrive-access (round 47): SKILL.md runs ``$GDRIVE_CLI list <folder_id>`` with
+    ``GDRIVE_CLI=".../scripts/gdrive"``, the binary ``bun build cli.ts --compile --outfile
+    gdrive`` makes of scripts/cli.ts (package.json ``"bin": {"gdrive": "cli.ts"}``); no
+    command of the skill was found and the heuristic made one pandoc pipeline."""
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: drive\ndescription: Google Drive from the shell.\n---\n"
+            '# Drive\n\n```bash\nGDRIVE_CLI="$HOME/.claude/skills/drive/scripts/gdrive"\n\n'
+            "# List files in a folder\n$GDRIVE_CLI list <folder_id>\n\n# Get file info\n"
+            "$GDRIVE_CLI info <file_id>\ngdrive search \"name contains 'x'\"\n```\n",
+            "scripts/package.json": json.dumps(
+                {
+                    "name": "drive",
+                    "bin": {"gdrive": "cli.ts"},
+                    "scripts": {"build": "bun build cli.ts --compile --outfile gdrive"},
+                }
+            ),  # fmt: skip
+            "scripts/cli.ts": "import { parseArgs } from 'node:util';\n"
+            "const { values, positionals } = parseArgs({ allowPositionals: true, options: "
+            "{ json: { type: 'boolean' } } });\nconst [command, ...args] = positionals;\n"
+            "switch (command) {\n  case 'list': break;\n  case 'info': break;\n"
+            "  case 'search': break;\n}\n",
+        },
+    )
+    (program,) = [p for p in build_inventory(root).programs if p.invocations]
+    assert program.path == "scripts/cli.ts"
+    assert [i.argv[0] for i in program.invocations] == ["list", "info", "search"]

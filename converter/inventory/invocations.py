@@ -188,6 +188,56 @@ def linked_names(commands: list[SimpleCommand], files: list[str]) -> dict[str, s
     return names
 
 
+# `bun build cli.ts --compile --outfile gdrive` (a package.json script): the binary runs cli.ts
+_COMPILED = re.compile(r"\bbun\s+build\s+(?:--\S+\s+)*(\S+\.[cm]?[jt]s)\b.*?--outfile[ =](\S+)")
+MAX_PACKAGES = 20  # package.json files read for the names of their programs
+MAX_SCRIPT = 500  # characters of a package.json script read for a compiled program
+
+
+def package_names(texts: dict[str, str], files: list[str]) -> dict[str, str]:
+    """Names a package.json of the skill gives its programs (``texts``: its path -> text):
+    ``"bin": {"gdrive": "cli.ts"}`` and a script compiling one (``bun build cli.ts --compile
+    --outfile gdrive``) -> the program, by the name (``gdrive``) and by its path
+    (``scripts/gdrive``, which the skill's commands run once it is built: round 47's
+    gdrive-access documented only ``$GDRIVE_CLI list <folder_id>``)."""
+    names: dict[str, str] = {}
+    for path, text in list(texts.items())[:MAX_PACKAGES]:
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        folder = posixpath.dirname(path)
+        bins = data.get("bin")
+        pairs = list(bins.items()) if isinstance(bins, dict) else []
+        if isinstance(bins, str) and isinstance(data.get("name"), str):
+            pairs.append((data["name"].rsplit("/", 1)[-1], bins))
+        scripts = data.get("scripts")
+        for line in scripts.values() if isinstance(scripts, dict) else []:
+            short = isinstance(line, str) and len(line) <= MAX_SCRIPT  # the pattern: bounded
+            built = _COMPILED.search(line) if short else None
+            if built:
+                pairs.append((posixpath.basename(built.group(2)), built.group(1)))
+        for name, target in pairs:
+            program = posixpath.normpath(posixpath.join(folder, str(target)))
+            named = isinstance(name, str) and re.fullmatch(r"[\w.-]{1,64}", name)
+            if named and program in files and _PROGRAM_EXT.search(program):
+                names.setdefault(name, program)
+                names.setdefault(posixpath.join(folder, name), program)
+    return names
+
+
+def linked_program(word: str, linked: dict[str, str]) -> str:
+    """The program a command word runs under a linked name: the name itself (``gdrive``), or
+    a path ending in a linked path (``$HOME/.../scripts/gdrive``)."""
+    if word in linked:
+        return linked[word]
+    clean = posixpath.normpath(word)
+    ends = [key for key in linked if "/" in key and clean.endswith("/" + key)]
+    return linked[max(ends, key=len)] if ends else ""
+
+
 def invocations_in(
     text: str,
     first_line: int,
@@ -219,7 +269,7 @@ def invocations_of(
             interpreter = f"{command.runner} {interpreter}"
         program = resolve(word, command.cwd, files)
         if not program and not interpreter and linked:
-            program = linked.get(word, "")  # `pushover-notify --title T`
+            program = linked_program(word, linked)  # `pushover-notify --title T`
         if program:
             argv, optional = optional_groups(command.argv[first_arg:])
             found.append(

@@ -18,11 +18,13 @@ from typing import Any
 
 from skill2app.converter.errors import SkillError, Where
 from skill2app.converter.inventory.invocations import (
+    MAX_PACKAGES,
     Invocation,
     elsewhere,
     invocations_in,
     invocations_of,
     linked_names,
+    package_names,
 )
 from skill2app.converter.inventory.markdown import CodeBlock, InlineCode, Section, scan_markdown
 from skill2app.converter.inventory.needs import skill_needs
@@ -151,8 +153,10 @@ def build_inventory(
     warnings.extend(walk_warnings)
     docs = [Doc(doc.path, doc.code_blocks, doc.inline_code, doc.body, doc.sections, doc.body_line)]
     docs += read_docs(skill_dir, paths, skill_md.name)
+    manifests = [p for p in paths if posixpath.basename(p) == "package.json"][:MAX_PACKAGES]
+    packages = {p: read_source(skill_dir / p) for p in manifests}  # the names of its programs
     invoked, commands, outside_runs = find_invocations(
-        docs, [p for p in paths if p != skill_md.name]
+        docs, [p for p in paths if p != skill_md.name], packages
     )
     warnings.extend(missing_programs(docs, commands, paths))
     programs, roles = programs_and_roles(
@@ -337,7 +341,7 @@ def read_docs(skill_dir: Path, paths: list[str], skill_md: str) -> list[Doc]:
 
 
 def find_invocations(
-    docs: list[Doc], files: list[str]
+    docs: list[Doc], files: list[str], packages: dict[str, str] | None = None
 ) -> tuple[
     dict[str, list[Invocation]],
     list[tuple[str, SimpleCommand, bool]],
@@ -370,6 +374,7 @@ def find_invocations(
         if block.language in SHELL_LANGUAGES and (block.language or not prose_block(block.text))
     ]
     linked = linked_names([c for _d, _b, commands in blocks for c in commands], files)
+    linked = {**package_names(packages or {}, files), **linked}  # `scripts/gdrive`: cli.ts
     for doc, block, commands in blocks:
         found, rest = invocations_of(commands, files, doc=doc.path, linked=linked)
         others.extend((doc.path, command, bool(block.language)) for command in rest)
