@@ -443,16 +443,6 @@ def test_a_string_enum_value_in_another_letter_case_is_taken_as_it() -> None:
         ("folderToken", "fldcn/XXXX", True, "fldcn/XXXX"),
         ("file_id", "notes", False, "notes"),
         ("output_folder", "build", True, "{cwd}/build"),
-        # round 47's gdrive-access: a Drive folder's id given to a "folder" input
-        ("folder", "1wqqqvAbCdEfGhIjKlMnOpQrStUv_-9", True, "1wqqqvAbCdEfGhIjKlMnOpQrStUv_-9"),
-        (
-            "parent_folder",
-            "0f3c9a2b4d5e6f708192a3b4c5d6e7f8",
-            False,
-            "0f3c9a2b4d5e6f708192a3b4c5d6e7f8",
-        ),  # a Notion-style hex id
-        ("out_dir", "run_20261204_123456", True, "{cwd}/run_20261204_123456"),  # a name
-        ("out_dir", "quarterly-report-drafts", True, "{cwd}/quarterly-report-drafts"),
     ],
 )
 def test_caller_path_makes_the_callers_relative_paths_absolute(

@@ -196,34 +196,18 @@ def caller_path(name: str, value: Any, *, named_only: bool = False) -> Any:
     a ``/`` or a file suffix (``diff_file=my.diff``, ``out_file=report.pdf`` to write; not
     ``path=user.name``, a key path); for any other input — unless ``named_only``
     (``--input-json`` values) — when it names something here and has a ``/`` or a dot
-    (``text=notes/a.txt``). URLs, ``-``, a service's folder id given to a folder input
-    (round 47: a Drive folder's id became ``<cwd>/1wqqqv…``) and other values as they
-    are."""
+    (``text=notes/a.txt``). URLs, ``-`` and other values as they are."""
     if not isinstance(value, str) or not value or value == "-" or "://" in value:
         return value
     if os.path.isabs(value):
         return value
     there = os.path.exists(os.path.expanduser(value))
     kind, slash = path_kind(name), "/" in value or os.sep in value
-    if kind == "dir" and not there and _IDENTIFIER.fullmatch(value) and _opaque(value):
-        return value  # a service's folder id (Drive's "1wqqqv…"), not a folder to make here
     if kind == "dir" or (kind == "file" and (there or slash or _suffix(value) in FILE_SUFFIXES)):
         return absolute(value)
     if kind == "any" and not named_only and there and (slash or "." in value):
         return absolute(value)
     return value
-
-
-# An id a service gives a folder: one word of 20 or more letters, digits, "-" and "_".
-_IDENTIFIER = re.compile(r"[A-Za-z0-9_-]{20,200}")
-
-
-def _opaque(text: str) -> bool:
-    """Whether a word reads as a generated id, not a name a person gives a folder: upper and
-    lower case and digits mixed (Google Drive's ``1wqqqvAbC…``), or 32 hex digits and more
-    (a Notion page id); never ``run_20261204_123456`` nor ``quarterly-report-drafts``."""
-    mixed = all(re.search(c, text) for c in ("[a-z]", "[A-Z]", "[0-9]"))
-    return mixed or bool(re.fullmatch(r"[0-9a-f-]{32,}", text))
 
 
 def _suffix(text: str) -> str:
