@@ -462,3 +462,35 @@ def test_every_name_a_working_step_reads_is_defined(source: str) -> None:
     from skill2app.converter.plan.names import undefined_names
 
     assert undefined_names(source) == []
+
+
+def test_an_input_named_like_a_folder_that_holds_an_id_or_a_link_is_refused(
+    skill: Path,
+) -> None:
+    """Round 47's gdrive-access: the Drive folder's id went to an input named `folder`, which
+    app-run makes a path from the caller's folder (<cwd>/1wqqqv...); descriptions that only
+    mention ids or links around a real folder pass."""
+    data = plan_data()
+    folder = {
+        "name": "folder",
+        "type": "string",
+        "required": False,
+        "description": "the Drive folder: its link (https://drive.google.com/...) or its ID",
+    }
+    data["pipelines"][0]["input"].append(folder)  # fmt: skip
+    errors = check_plan(plan_from_dict(data), build_inventory(skill))
+    assert any("'folder' is named like a local folder" in e and "folder_id" in e for e in errors)
+    for fine in (
+        "the design folder, holding tokens.json",
+        "folder to save the subtitle files (<id>.<lang>.srt) in",
+        "the site folder whose URL you want",
+        "the playbook folder, used when target is a clause id",
+    ):
+        folder["description"] = fine
+        errors = check_plan(plan_from_dict(data), build_inventory(skill))
+        assert not any("named like a local folder" in e for e in errors), fine
+    data["analyzer"] = "heuristic"  # the draft's names are the flags'
+    folder["description"] = "the Drive folder: its link or its ID"
+    assert not any(
+        "named like a local" in e for e in check_plan(plan_from_dict(data), build_inventory(skill))
+    )

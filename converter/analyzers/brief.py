@@ -76,7 +76,9 @@ output (from: steps.<step>.output.<field>), never by guessing file names.
 (every field_id the answer uses is one the extract step found), a pattern or enum in the \
 schema. A rule that only exists as prose belongs in the prompt, not in rules.
 7. Inputs have names that say what they are (pdf_file, output_path; never path_2), a \
-description, and optional ones a default where the program has one.
+description, and optional ones a default where the program has one. app-run makes the value \
+of an input named like a folder (folder, out_dir) a path from the caller's folder: a \
+service's folder id or link is folder_id or folder_link.
 8. A program whose non-zero exit status is a result (exit 1 = "found some" / "checks \
 failed") gets ok_exit_codes. A program with asks_at calls input() there: a step has no \
 terminal, so it dies there unless the step feeds the answer on stdin or avoids that branch. \

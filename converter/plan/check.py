@@ -13,6 +13,7 @@ sample must fit (``flow``).
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import TYPE_CHECKING
 
 from skill2app.converter.inventory.programs.interface import (
@@ -42,6 +43,7 @@ from skill2app.converter.plan.model import (
     Step,
 )
 from skill2app.runtime.app.secrets import is_secret_name
+from skill2app.runtime.run.inputs import path_kind
 
 if TYPE_CHECKING:
     from skill2app.converter.inventory.model import Inventory
@@ -65,6 +67,8 @@ def check_plan(plan: Plan, inventory: Inventory) -> list[str]:
                 errors.append(f"{where}.triggers: {trigger!r} also routes to {other}")
         errors.extend(_pipeline(pipeline, where, inventory))
         errors.extend(_after(pipeline, where, seen_names))
+        if plan.analyzer != "heuristic":  # an analyst names its inputs; the draft, the flags
+            errors.extend(_named_as_folder(pipeline, where))
     if plan.constructor.needed and not plan.constructor.checks:
         errors.append("constructor: needed is true but there are no checks")
     for index, check in enumerate(plan.constructor.checks):
@@ -170,6 +174,28 @@ def _input(item: Input, at: str) -> list[str]:
     if item.required and item.default is not None:
         errors.append(f"{at}: a required input never uses its default: drop one of them")
     return errors
+
+
+def _named_as_folder(pipeline: Pipeline, where: str) -> list[str]:
+    """An input named like a local folder whose description says it is an id or a link:
+    app-run makes a folder input's value a path from the caller's folder (round 47's
+    gdrive-access: a Drive folder's id became ``<cwd>/<id>``)."""
+    return [
+        f"{where}.input[{i}]: {item.name!r} is named like a local folder, so app-run makes its "
+        "value a path from the caller's folder, but its description says it is an id or a "
+        f"link: name it {item.name}_id or {item.name}_link"
+        for i, item in enumerate(pipeline.input)
+        if path_kind(item.name) == "dir" and _AN_ID.search(item.description or "")
+    ]
+
+
+# A description saying the value is a service's id or link ("its link (https://…) or its
+# folder ID", "(link or folder ID)"), not one naming ids around a path ("holding tokens.json",
+# "the site folder whose URL", "<id>.<lang>.srt", "when target is a clause id").
+_AN_ID = re.compile(
+    r"\b(?:its|the)\s+(?:[\w-]+\s+)?(?:ID|id|link|URL|url)\b\s*(?:\(|\bor\b|[,;:.)]|$)"
+    r"|\((?:a\s+|its\s+)?(?:link|URL|ID)\s+or\b"
+)
 
 
 def _code_step(
