@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -345,3 +346,19 @@ def test_a_node_package_installed_beside_the_programs_is_found(tmp_path: Path) -
     (installed / "package.json").write_text('{"name": "@googleapis/drive", "main": "x.js"}\n')
     found = run_step(app, checker, pipeline, {})
     assert found.returncode == 0, found.stderr
+    # a reviewer's: a package beside another folder's programs is not this program's, and a
+    # name that is no package's (a path, a node option) is looked for nowhere
+    shutil.move(app / "scripts/node_modules", app / "docs_node_modules")
+    (app / "docs").mkdir()
+    (app / "docs/package.json").write_text("{}")
+    shutil.move(app / "docs_node_modules", app / "docs/node_modules")
+    assert run_step(app, checker, pipeline, {}).returncode == 1
+    marker = tmp_path / "ran"
+    hook = tmp_path / "hook.js"
+    hook.write_text(f"require('fs').writeFileSync({str(marker)!r}, 'x')\n")
+    for name in ("..", "../../outside", f"--require={hook}", "--version"):
+        text = (app / checker).read_text().replace("@googleapis/drive", name)
+        (app / "pipelines/_constructor/steps/probe.py").write_text(text)
+        done = run_step(app, "pipelines/_constructor/steps/probe.py", pipeline, {})
+        assert done.returncode == 1, (name, done.stderr)
+    assert not marker.exists()

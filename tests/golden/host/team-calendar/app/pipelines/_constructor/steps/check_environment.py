@@ -11,8 +11,8 @@ skill's documents mention it: the model may use it in Skill mode) is given in Sk
 Same contract as any code step: stdin JSON, stdout {"output": ...}.
 
 kinds: binary (on PATH), env (variable set), python-package (importable or installed),
-node-package (installed beside the APP's programs or on NODE_PATH, or resolvable by node
-from their folders), file (exists; relative to the APP folder), auth (a login no program can
+node-package (installed beside the programs that need it, or resolvable by node from their
+folders), file (exists; relative to the APP folder), auth (a login no program can
 check: only listed).
 """
 
@@ -20,6 +20,7 @@ import importlib.metadata
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -65,36 +66,39 @@ def python_package(name: str) -> bool:
         return importlib.util.find_spec(name.replace("-", "_")) is not None
 
 
-def node_folders() -> list[Path]:
-    """Where the skill's programs resolve their packages from: the APP folder and its
-    folders holding a package.json, three deep (``scripts/`` after ``cd scripts && bun
-    install``), not pipelines/ nor node_modules."""
+NPM_NAME = re.compile(r"(?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*", re.I)  # npm's names
+
+
+def node_folders(where: list) -> list[Path]:
+    """The folders node resolves the programs' packages from: the folder of each program the
+    check names (``where``: "scripts/cli.ts:12") and those above it up to the APP folder
+    (``scripts/`` after ``cd scripts && bun install``), then the APP folder."""
     root = app_root()
-    found = [root]
-    for folder, dirs, files in os.walk(root):
-        deep = len(Path(folder).relative_to(root).parts)
-        dirs[:] = [d for d in sorted(dirs) if deep < 3 and d not in SKIPPED]
-        if "package.json" in files and Path(folder) != root:
-            found.append(Path(folder))
-    return found
+    found = []
+    for spot in where:
+        relative = os.path.normpath(str(spot).split(":")[0])
+        if relative.startswith("..") or os.path.isabs(relative):
+            continue  # outside the APP: not the skill's
+        folder = (root / relative).parent
+        while folder != root and root in folder.parents and folder not in found:
+            found.append(folder)
+            folder = folder.parent
+    return [*found, root]
 
 
-SKIPPED = {"node_modules", "pipelines", ".git"}
-
-
-def node_package(name: str) -> bool:
-    """Installed beside one of the programs (npm's or bun's node_modules), on NODE_PATH, or
-    resolvable by node from those folders."""
-    folders = node_folders()
-    shared = [Path(p) for p in os.environ.get("NODE_PATH", "").split(os.pathsep) if p]
-    places = [f / "node_modules" for f in folders] + shared
-    if any((place / name / "package.json").is_file() for place in places):
+def node_package(name: str, where: list) -> bool:
+    """Installed beside a program that needs it (npm's or bun's node_modules in its folder
+    or one above), or resolvable by node from there (NODE_PATH too)."""
+    if not NPM_NAME.fullmatch(name):
+        return False  # no package's name: nothing to look for
+    folders = node_folders(where)
+    if any((f / "node_modules" / name / "package.json").is_file() for f in folders):
         return True
     node = shutil.which("node")
     if node is None:
         return False
     script = "require.resolve(process.argv[1], {paths: process.argv.slice(2)})"
-    command = [node, "-e", script, name, *map(str, folders)]
+    command = [node, "-e", script, "--", name, *map(str, folders)]
     done = subprocess.run(command, cwd=app_root(), capture_output=True)
     return done.returncode == 0
 
@@ -122,7 +126,7 @@ def problem(check: dict) -> str:
                 f"pip install {package}"
             )
         return f"the Python package {name!r} is not installed: pip install {package}"
-    if kind == "node-package" and not node_package(name):
+    if kind == "node-package" and not node_package(name, check.get("where") or []):
         return f"the Node package {name!r} is not installed: npm install {name}"
     if kind == "file" and name.startswith("../"):  # a module outside: Node adds a suffix
         if any((app_root() / (name + end)).exists() for end in MODULE_ENDS):
