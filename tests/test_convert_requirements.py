@@ -1895,3 +1895,36 @@ def test_a_package_one_mode_imports_when_it_runs_is_a_warning(tmp_path: Path) ->
     assert ("python-package", "yaml", False) in found
     assert ("python-package", "pandas", True) in found  # called on every run
     assert ("python-package", "duckdb", True) in found  # main's own
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "    if a.input:\n        load_pdf(a.input)\n",  # given or not: a required flag
+        "    if not os.path.exists('index.npy'):\n        load_pdf('x')\n",  # a cache miss
+        "    if a.cmd == 'a':\n        pass\n    else:\n        load_pdf('x')\n",  # an else
+        "    if a.cmd == 'a':\n        load_pdf('x')\n    else:\n        load_pdf('y')\n",
+    ],
+)
+def test_a_guarded_import_of_a_helper_called_on_the_main_path_still_blocks(
+    tmp_path: Path, call: str
+) -> None:
+    """A reviewer's cases: a helper called under a test of whether something is given or
+    there, or in an else, is no mode's own package."""
+    root = write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + "```bash\npython3 scripts/run.py --input a.pdf\n```\n",
+            "scripts/run.py": (
+                "import argparse, os, sys\n\n"
+                "def load_pdf(path):\n    try:\n        import pypdf\n    except ImportError:\n"
+                "        sys.exit('pip install pypdf')\n    return pypdf.PdfReader(path)\n\n"
+                "def main():\n    p = argparse.ArgumentParser()\n"
+                "    p.add_argument('--input', required=True)\n    p.add_argument('--cmd')\n"
+                "    a = p.parse_args()\n" + call + "\n"
+                "if __name__ == '__main__':\n    main()\n"
+            ),
+        },
+    )
+    found = needs(root)
+    assert ("python-package", "pypdf", True) in found, found

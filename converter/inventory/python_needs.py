@@ -91,6 +91,23 @@ def _tolerant(node: ast.Try, own: frozenset[str] = frozenset()) -> bool:
     return False
 
 
+def _picks_mode(test: ast.expr) -> bool:
+    """A test comparing a value with a string literal, or asking what it ends or starts
+    with (never ``__name__``)."""
+    if "__name__" in ast.unparse(test):
+        return False
+    for node in ast.walk(test):
+        literal = any(
+            isinstance(c, ast.Constant) and isinstance(c.value, str) for c in ast.walk(node)
+        )
+        if isinstance(node, ast.Compare) and literal:
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and literal:
+            if node.func.attr in ("endswith", "startswith"):
+                return True
+    return False
+
+
 def _catches_import_error(node: ast.Try) -> bool:
     for handler in node.handlers:
         kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
@@ -329,14 +346,15 @@ class PythonNeeds:
         return 0 < len(calls) <= MAX_CALLERS and all(self._in_branch(c) for c in calls)
 
     def _in_branch(self, node: ast.AST) -> bool:
-        """Whether ``node`` is in the body or ``else`` of an ``if`` of its own function (or
-        of the module) that is not ``if __name__ == "__main__"``."""
+        """Whether ``node`` is in the body of the nearest ``if`` of its own function (or of the
+        module) whose test picks a mode by a literal value (``suffix in [".yaml", ".yml"]``,
+        ``cmd == "fetch"``, ``path.endswith(".xlsx")``): not an ``else``, nor a test of
+        whether something is given or there (``if args.input:``, ``if not exists(...)``)."""
         for parent, child in self._ancestors(node):
             if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef):
                 return False
             if isinstance(parent, ast.If) and child is not parent.test:
-                if "__name__" not in ast.unparse(parent.test):
-                    return True
+                return child in parent.body and _picks_mode(parent.test)
         return False
 
     def _in(self, node: ast.AST, names: set[str]) -> bool:
