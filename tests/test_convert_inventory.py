@@ -2130,3 +2130,34 @@ def test_a_program_run_by_the_name_its_package_gives_it_is_found(tmp_path: Path)
     (program,) = [p for p in build_inventory(root).programs if p.invocations]
     assert program.path == "scripts/cli.ts"
     assert [i.argv[0] for i in program.invocations] == ["list", "info", "search"]
+
+
+def test_a_packages_names_never_take_common_commands_nor_unrelated_paths() -> None:
+    """A reviewer's: a bin named git made every `git status` of SKILL.md the skill's
+    program, `.` and `source` lines too, and /usr/bin/git matched `bin/git`."""
+    from skill2app.converter.inventory.invocations import linked_program, package_names
+
+    files = ["scripts/cli.ts"]
+    text = json.dumps(
+        {"bin": {"gdrive": "cli.ts", "git": "cli.ts", ".": "cli.ts", "source": "cli.ts",
+                 "-x": "cli.ts", "up": "../../etc/passwd"},
+         "scripts": {"build": "bun build cli.ts --compile --outfile dist/gdrive"}}
+    )  # fmt: skip
+    names = package_names({"scripts/package.json": text}, files)
+    assert names == {
+        "gdrive": "scripts/cli.ts",
+        "scripts/gdrive": "scripts/cli.ts",
+        "scripts/dist/gdrive": "scripts/cli.ts",
+    }
+    runs = {
+        w: linked_program(w, names)
+        for w in ("./scripts/gdrive", "$HOME/x/scripts/gdrive", "/opt/x/scripts/gdrive", "git")
+    }
+    assert runs == {
+        "./scripts/gdrive": "scripts/cli.ts",
+        "$HOME/x/scripts/gdrive": "scripts/cli.ts",
+        "/opt/x/scripts/gdrive": "",
+        "git": "",
+    }
+    many = json.dumps({"bin": {f"n{i}": "cli.ts" for i in range(5000)}})
+    assert len(package_names({"scripts/package.json": many}, files)) <= 200

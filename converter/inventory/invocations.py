@@ -210,30 +210,49 @@ def package_names(texts: dict[str, str], files: list[str]) -> dict[str, str]:
             continue
         folder = posixpath.dirname(path)
         bins = data.get("bin")
-        pairs = list(bins.items()) if isinstance(bins, dict) else []
+        pairs = [(n, t, n) for n, t in bins.items()] if isinstance(bins, dict) else []
         if isinstance(bins, str) and isinstance(data.get("name"), str):
-            pairs.append((data["name"].rsplit("/", 1)[-1], bins))
+            name = data["name"].rsplit("/", 1)[-1]
+            pairs.append((name, bins, name))
         scripts = data.get("scripts")
         for line in scripts.values() if isinstance(scripts, dict) else []:
             short = isinstance(line, str) and len(line) <= MAX_SCRIPT  # the pattern: bounded
             built = _COMPILED.search(line) if short else None
-            if built:
-                pairs.append((posixpath.basename(built.group(2)), built.group(1)))
-        for name, target in pairs:
+            if built:  # `--outfile dist/gdrive`: run as dist/gdrive from that folder
+                out = posixpath.normpath(built.group(2))
+                pairs.append((posixpath.basename(out), built.group(1), out))
+        for name, target, made in pairs:
             program = posixpath.normpath(posixpath.join(folder, str(target)))
-            named = isinstance(name, str) and re.fullmatch(r"[\w.-]{1,64}", name)
-            if named and program in files and _PROGRAM_EXT.search(program):
+            named = isinstance(name, str) and re.fullmatch(r"[A-Za-z0-9][\w.-]{0,63}", name)
+            if not named or name in COMMON_COMMANDS or len(names) >= MAX_NAMES:
+                continue  # a bin named git would make every `git status` the skill's program
+            if program in files and _PROGRAM_EXT.search(program):
                 names.setdefault(name, program)
-                names.setdefault(posixpath.join(folder, name), program)
+                names.setdefault(posixpath.normpath(posixpath.join(folder, str(made))), program)
     return names
+
+
+# Commands a skill's documents run that are never its own programs, whatever its
+# package.json calls them.
+COMMON_COMMANDS = frozenset(
+    "git gh node npm npx bun bunx deno python python3 pip pip3 uv uvx sh bash zsh ls cd cat "
+    "echo cp mv rm mkdir touch find grep sed awk curl wget jq make docker kubectl open code "
+    "source test env sudo tar unzip zip chmod ln head tail sort less more man which kill "
+    "ps ssh scp rsync brew apt apt-get yarn pnpm tsx ts-node go cargo ruby perl java".split()
+)
+MAX_NAMES = 100  # names taken from the package.json files of one skill
 
 
 def linked_program(word: str, linked: dict[str, str]) -> str:
     """The program a command word runs under a linked name: the name itself (``gdrive``), or
-    a path ending in a linked path (``$HOME/.../scripts/gdrive``)."""
-    if word in linked:
-        return linked[word]
+    a path that starts at a variable or the home folder and ends in a linked path
+    (``$HOME/.claude/.../scripts/gdrive``; never ``/usr/bin/git``)."""
     clean = posixpath.normpath(word)
+    if word in linked or clean in linked:
+        return linked.get(word) or linked[clean]
+    base = posixpath.basename(clean)
+    if base not in linked or not clean.startswith(("$", "~", "<", "{")):
+        return ""
     ends = [key for key in linked if "/" in key and clean.endswith("/" + key)]
     return linked[max(ends, key=len)] if ends else ""
 
