@@ -397,6 +397,7 @@ def test_what_a_sample_runs_after_decides_its_status_with_the_reason(
         ({"record": '["_constructor"]'}, "'_constructor' is no business pipeline"),
         ({"record": '{"a": 1}'}, "not a JSON list of pipeline names"),
         ({"record": "[oops"}, "not a readable JSON list"),
+        ({"record": "LINK"}, "pipelines/record/samples/after.json: leads to "),
         (
             {"record": '["report"]', "report": '["record"]'},
             "the samples wait for each other (record -> report -> record)",
@@ -406,7 +407,11 @@ def test_what_a_sample_runs_after_decides_its_status_with_the_reason(
 def test_a_broken_after_json_fails_the_sample_with_the_file_and_the_fix(
     tmp_path: Path, runtime_env: Path, after: dict[str, str], problem: str
 ) -> None:
-    app = ordered_app(tmp_path, after)
+    outside = tmp_path / "outside.json"
+    outside.write_text('["open-run"]')
+    app = ordered_app(tmp_path, {k: v for k, v in after.items() if v != "LINK"})
+    if after.get("record") == "LINK":  # a link out of the APP is not read
+        (app / "pipelines/record/samples/after.json").symlink_to(outside)
     result = invoke("test", app, "record", "--json")
     assert result.exit_code == 1
     detail = results(result)["record"]["detail"]

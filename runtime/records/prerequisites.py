@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from skill2app.runtime.app.bounds import inside, real
 from skill2app.runtime.app.document import MAX_FILE_BYTES
 from skill2app.runtime.app.model import App
 from skill2app.runtime.errors import AppRunError
@@ -40,6 +41,8 @@ def read_after(app: App, name: str) -> list[str]:
         return []
     shown = f"pipelines/{name}/samples/{AFTER_FILE}"
     fix = 'write a JSON list of the pipelines whose samples run first, e.g. ["start-run"]'
+    if not inside(path, app.root):
+        raise AppRunError(f"{shown}: leads to {real(path)}, outside the APP", hint=fix)
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise ValueError("too big")
