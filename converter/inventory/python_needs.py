@@ -84,11 +84,18 @@ def _tolerant(node: ast.Try, own: frozenset[str] = frozenset()) -> bool:
     for handler in node.handlers:
         if stops(handler, own):
             continue
-        kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-        caught = {ast.unparse(k).rsplit(".", 1)[-1] if k else "BaseException" for k in kinds}
-        if caught & _TOLERATED:
+        if caught_names(handler) & _TOLERATED:
             return True
     return False
+
+
+def caught_names(handler: ast.ExceptHandler) -> set[str]:
+    """The classes an ``except`` catches, by their last name (``except (sources.Unavailable,
+    OSError)`` → Unavailable, OSError; a bare ``except:`` → BaseException)."""
+    if handler.type is None:
+        return {"BaseException"}
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return {ast.unparse(k).rsplit(".", 1)[-1] for k in kinds}
 
 
 def _picks_mode(test: ast.expr) -> bool:
@@ -109,11 +116,7 @@ def _picks_mode(test: ast.expr) -> bool:
 
 
 def _catches_import_error(node: ast.Try) -> bool:
-    for handler in node.handlers:
-        kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-        if {ast.unparse(k).rsplit(".", 1)[-1] for k in kinds if k} & _IMPORT_ERRORS:
-            return True
-    return False
+    return any(caught_names(handler) & _IMPORT_ERRORS for handler in node.handlers)
 
 
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
@@ -129,8 +132,7 @@ def caught_classes(source: str) -> set[str]:
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ExceptHandler) and node.type is not None:
-            kinds = node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]
-            found |= {ast.unparse(k).rsplit(".", 1)[-1] for k in kinds}
+            found |= caught_names(node)
     return found
 
 

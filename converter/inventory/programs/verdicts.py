@@ -31,6 +31,8 @@ from __future__ import annotations
 import ast
 import re
 
+from skill2app.converter.inventory.python_needs import caught_names
+
 EXITS = ("sys.exit", "exit", "quit")  # what ends a Python program with a status
 
 
@@ -90,9 +92,8 @@ def _catches_own(handler: ast.ExceptHandler, own: set[str]) -> bool:
     """Whether an ``except`` catches only exceptions the program defines itself (a
     validator's ``ValidationError``), never a broad or system one (``Exception``,
     ``OSError``: the program broke)."""
-    caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    names = [ast.unparse(c).rsplit(".", 1)[-1] if c is not None else "" for c in caught]
-    return bool(names) and all(name in own for name in names)
+    names = caught_names(handler)  # a bare except: BaseException, never the program's
+    return bool(names) and names <= own
 
 
 # What a checker prints on stdout as its verdict, first on the line ("VALIDATION_FAIL:",
