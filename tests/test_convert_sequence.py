@@ -21,6 +21,7 @@ from skill2app.converter.verify import sequence
 from skill2app.converter.verify.sequence import (
     inferred_after,
     merged_after,
+    named_paths,
     sample_paths,
     snapshot,
     watched_paths,
@@ -194,7 +195,8 @@ def test_only_earlier_pipelines_that_changed_a_path_the_sample_names_count(
         "status": ["work/p/run.log"],
     }
     order = ["build", "ask", "note", "status"]
-    assert inferred_after(tmp_path, order, wrote) == {"ask": ["build"], "status": ["note"]}
+    named = named_paths(tmp_path, order)
+    assert inferred_after(named, wrote) == {"ask": ["build"], "status": ["note"]}
     assert sample_paths(tmp_path / "pipelines/status/samples/input.json") == ["work/p"]
     assert sample_paths(tmp_path / "nowhere.json") == []
     assert merged_after(order, {"status": ["build"]}, {"status": ["note"]}) == {
@@ -214,8 +216,9 @@ def test_a_snapshot_notes_only_the_paths_samples_name_inside_the_copy(
     })  # fmt: skip
     (tmp_path / "out/up").symlink_to(tmp_path.parent)  # a link inside: not followed
     (tmp_path / "gone").symlink_to(tmp_path.parent)  # a named path leading out: not walked
-    assert watched_paths(tmp_path, ["a", "b"]) == ["gone", "out", "work/p"]
-    seen, cut = snapshot(tmp_path, watched_paths(tmp_path, ["a", "b"]))
+    named = named_paths(tmp_path, ["a", "b"])
+    assert watched_paths(named) == ["gone", "out", "work/p"]
+    seen, cut = snapshot(tmp_path, watched_paths(named))
     assert sorted(seen) == ["out/o.txt", "work/p/x/1.txt"] and not cut
     monkeypatch.setattr(sequence, "MAX_FILES", 2)
     seen, cut = snapshot(tmp_path, ["out", "work/p"])

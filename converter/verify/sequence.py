@@ -8,13 +8,13 @@ opened in ``pipelines/start-run/samples/migration/``.  `app-run test` runs each 
 ``samples/after.json`` names what runs first (``runtime.records.prerequisites``).
 
 So the smoke run notes the files each pipeline changed (``snapshot``) at or under the paths
-the samples name (``watched_paths``; up to ``MAX_FILES`` files, and the report says when
-there were more), and a pipeline's sample runs after every earlier pipeline that changed a
-file at or under a path its sample input names — with the ones the plan names
-(``sample.after``), in the plan's order.  A sample that reads what an earlier one put
-elsewhere (the home folder, a server) is not seen: the plan must name those.  Nor can a
-path be told to be read or written: two samples writing into one output folder are
-chained, and the constructor's changes there count as the pipeline's.
+the samples name (``named_paths``, read once; ``watched_paths``; up to ``MAX_FILES`` files,
+and the report says when there were more), and a pipeline's sample runs after every earlier
+pipeline that changed a file at or under a path its sample input names — with the ones the
+plan names (``sample.after``), in the plan's order. A sample that reads what an earlier one
+put elsewhere (the home folder, a server) is not seen: the plan must name those. Nor can a
+path be told to be read or written: two samples writing into one output folder are chained,
+and the constructor's changes there count as the pipeline's.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.render.render import RenderedFile
 from skill2app.runtime.app.document import MAX_FILE_BYTES
-from skill2app.runtime.records.prerequisites import AFTER_FILE, after_json
+from skill2app.runtime.records.prerequisites import AFTER_FILE, after_json, sample_file
 
 if TYPE_CHECKING:
     from skill2app.converter.plan.model import Plan
@@ -40,10 +40,16 @@ _SKIPPED = frozenset({".git", "__pycache__", "node_modules"})
 Snapshot = dict[str, tuple[int, int]]  # APP-relative path -> (size, mtime in ns)
 
 
-def watched_paths(root: Path, names: list[str]) -> list[str]:
-    """Every path the samples of ``names`` name, a path inside another left out: what the
+def named_paths(root: Path, names: list[str]) -> dict[str, list[str]]:
+    """pipeline -> the paths its sample names (``sample_paths``), in the order of ``names``
+    (the smoke run's): read once, for what is watched and for what runs after what."""
+    return {name: sample_paths(root / sample_file(name, "input.json")) for name in names}
+
+
+def watched_paths(named: dict[str, list[str]]) -> list[str]:
+    """Every path the samples name (``named``), a path inside another left out: what the
     smoke run watches for changes."""
-    paths = sorted({p for name in names for p in sample_paths(_input_json(root, name))})
+    paths = sorted({p for found in named.values() for p in found})
     kept: list[str] = []
     for path in paths:  # sorted: a folder comes before what is inside it
         if not any(_under(path, folder) for folder in kept):
@@ -91,14 +97,15 @@ def changed_files(before: Snapshot, after: Snapshot) -> list[str]:
 
 
 def inferred_after(
-    root: Path, order: list[str], wrote: dict[str, list[str]]
+    named: dict[str, list[str]], wrote: dict[str, list[str]]
 ) -> dict[str, list[str]]:
-    """pipeline -> the earlier pipelines (in ``order``, the smoke run's) that changed a file
-    at or under a path its sample input names (``wrote``: pipeline -> files it changed)."""
+    """pipeline -> the earlier pipelines (in the order of ``named``, the smoke run's) that
+    changed a file at or under a path its sample names (``named``: pipeline -> those paths;
+    ``wrote``: pipeline -> files it changed)."""
     reached = {name: _prefixes(files) for name, files in wrote.items()}
+    order = list(named)
     found: dict[str, list[str]] = {}
-    for index, name in enumerate(order):
-        paths = sample_paths(_input_json(root, name))
+    for index, (name, paths) in enumerate(named.items()):
         earlier = [
             other for other in order[:index]
             if any(path in reached.get(other, ()) for path in paths)
@@ -115,10 +122,6 @@ def _prefixes(files: list[str]) -> set[str]:
         parts = file.split("/")
         found.update("/".join(parts[:end]) for end in range(1, len(parts) + 1))
     return found
-
-
-def _input_json(root: Path, name: str) -> Path:
-    return root / "pipelines" / name / "samples" / "input.json"
 
 
 def sample_paths(input_json: Path) -> list[str]:
@@ -177,11 +180,6 @@ def with_after(
     order = [p.name for p in plan.pipelines]
     planned = {p.name: p.sample.after for p in plan.pipelines}
     merged = merged_after(order, planned, seen)
-    made = {after_path(name): after_json(names) for name, names in merged.items()}
+    made = {sample_file(name, AFTER_FILE): after_json(names) for name, names in merged.items()}
     kept = [f for f in files if f.path not in made]
     return sorted([*kept, *(RenderedFile(p, t) for p, t in made.items())], key=lambda f: f.path)
-
-
-def after_path(name: str) -> str:
-    """The APP-relative path of ``name``'s ``samples/after.json``."""
-    return f"pipelines/{name}/samples/{AFTER_FILE}"

@@ -31,7 +31,12 @@ from typing import TYPE_CHECKING, Any
 
 from skill2app.converter.render.literals import read_literal
 from skill2app.converter.verify.failures import lacks, missing_program, needs_of, reason
-from skill2app.converter.verify.sequence import changed_files, snapshot, watched_paths
+from skill2app.converter.verify.sequence import (
+    changed_files,
+    named_paths,
+    snapshot,
+    watched_paths,
+)
 from skill2app.converter.verify.standins import Call, StandIns
 from skill2app.runtime.app.config import Config
 from skill2app.runtime.app.document import read_bounded
@@ -78,13 +83,15 @@ class Seen:
     it wrote inside the APP's ``pipelines/`` folder (``inside``), what it put in the
     sandbox's HOME (``at_home``: ``~/.openclaw``; a sample run by ``app-run test`` without
     ``--sandbox`` would write the user's own), the files it changed at or under a path a
-    sample names (``changed``: what a later sample reads, ``sequence.py``), and whether
-    there were more of those than a snapshot notes (``cut_short``)."""
+    sample names (``changed``: what a later sample reads, ``sequence.py``), whether there
+    were more of those than a snapshot notes (``cut_short``), and the paths each sample
+    names, in the run's order (``named``)."""
 
     inside: dict[str, list[str]] = field(default_factory=dict)
     at_home: dict[str, list[str]] = field(default_factory=dict)
     changed: dict[str, list[str]] = field(default_factory=dict)
     cut_short: bool = False
+    named: dict[str, list[str]] = field(default_factory=dict)  # the paths each sample names
 
 
 @dataclass
@@ -144,7 +151,8 @@ def smoke_test(
         scratch = Scratch(work, env, standins, Scrubber.from_env(), seen or Seen())
         scratch.home = Path(tmp).resolve() if sandboxed else None
         ordered = run_order(app.business_names(), order)
-        scratch.watched = watched_paths(copy, ordered)
+        scratch.seen.named = named_paths(copy, ordered)
+        scratch.watched = watched_paths(scratch.seen.named)
         missing: list[str] = []  # pipelines skipped for what this machine lacks
         for name in ordered:
             done = _smoke_business(app, name, scratch, timeout, progress, sandbox, missing)

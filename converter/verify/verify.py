@@ -32,7 +32,6 @@ from skill2app.converter.verify.smoke import (
     SMOKE_TIMEOUT,
     Seen,
     SmokeResult,
-    run_order,
     smoke_test,
 )
 from skill2app.converter.verify.standins import Call, findings
@@ -149,9 +148,8 @@ def verify_app(
             root, timeout, say, order, sandboxed=sandboxed, outside=outside,
             seen=result.seen,
         )  # fmt: skip
-        if app is not None:  # what each sample read that an earlier one made (sequence.py)
-            ran = run_order(app.business_names(), order)
-            result.after = inferred_after(root, ran, result.seen.changed)
+        # what each sample read that an earlier one made (sequence.py)
+        result.after = inferred_after(result.seen.named, result.seen.changed)
         result.stand_in_findings = findings(result.calls, document_lines(inventory))
     return result
 

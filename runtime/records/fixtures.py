@@ -104,7 +104,7 @@ def run_fixture(
     listener: Callable[[dict[str, Any]], None] | None,
     sandboxed: bool = False,
 ) -> FixtureResult:
-    samples = app.root / "pipelines" / name / "samples"
+    samples = _samples(app, name)
     if not (samples / "input.json").is_file():
         return FixtureResult(name, "skipped", "no samples/input.json")
     try:

@@ -28,8 +28,13 @@ AFTER_FILE = "after.json"
 MAX_CHAIN = 50  # prerequisites of one sample, all told: each test reruns its whole chain
 
 
+def sample_file(name: str, file: str) -> str:
+    """The APP-relative path of a file of pipeline ``name``'s ``samples/`` folder."""
+    return f"pipelines/{name}/samples/{file}"
+
+
 def after_path(app: App, name: str) -> Path:
-    return app.root / "pipelines" / name / "samples" / AFTER_FILE
+    return app.root / sample_file(name, AFTER_FILE)
 
 
 def read_after(app: App, name: str) -> list[str]:
@@ -39,7 +44,7 @@ def read_after(app: App, name: str) -> list[str]:
     path = after_path(app, name)
     if not path.is_file():
         return []
-    shown = f"pipelines/{name}/samples/{AFTER_FILE}"
+    shown = sample_file(name, AFTER_FILE)
     fix = 'write a JSON list of the pipelines whose samples run first, e.g. ["start-run"]'
     if not inside(path, app.root):
         raise AppRunError(f"{shown}: leads to {real(path)}, outside the APP", hint=fix)
@@ -71,14 +76,13 @@ def prerequisites(app: App, name: str) -> list[str]:
     def visit(current: str) -> None:
         if len(visiting) + len(order) > MAX_CHAIN:  # before going deeper: bounded recursion
             raise AppRunError(
-                f"pipelines/{name}/samples/{AFTER_FILE}: more than {MAX_CHAIN} samples before it",
+                f"{sample_file(name, AFTER_FILE)}: more than {MAX_CHAIN} samples before it",
                 hint="name only the pipelines whose samples make what this one reads",
             )
         if current in visiting:
             loop = " -> ".join([*visiting[visiting.index(current) :], current])
             raise AppRunError(
-                f"pipelines/{current}/samples/{AFTER_FILE}: the samples wait for each other "
-                f"({loop})",
+                f"{sample_file(current, AFTER_FILE)}: the samples wait for each other ({loop})",
                 hint="remove one of the names so the samples have an order",
             )
         if current in order:
