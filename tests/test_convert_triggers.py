@@ -518,6 +518,39 @@ def test_an_english_named_action_takes_the_chinese_word_the_skill_uses(tmp_path:
     assert not [t for p in plan.pipelines for t in p.triggers if "与会者" in t or "事件" in t]
 
 
+def test_an_english_named_program_of_a_chinese_skill_keeps_the_latin_noun(
+    tmp_path: Path,
+) -> None:
+    """shawnshi/tool-web-slide: `scripts/export-pdf.mjs` on a Chinese line ("用户要求 PDF 时")
+    had only English triggers ("export pdf", ...); the skill keeps "PDF" in Latin letters in
+    its Chinese, so it is asked for as "导出 PDF" too, and its English name stays beside it."""
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": (
+                "---\nname: slides\ndescription: 将内容构建为单页 HTML 幻灯片。\n---\n# 幻灯片\n\n"
+                "## 交付\n\n用户要求 PDF 时导出：\n\n"
+                "```bash\nnode scripts/export-pdf.mjs index.html out.pdf\n```\n"
+            ),
+            "scripts/export-pdf.mjs": (
+                "const [input, output] = process.argv.slice(2);\n"
+                "console.log(JSON.stringify({input, output}));\n"
+            ),
+        },
+    )
+    triggers = next(p.triggers for p in plan.pipelines if "pdf" in p.name)
+    assert {"导出 PDF", "帮我导出 PDF"} <= set(triggers)
+    assert "export pdf" in triggers
+
+
+def test_words_kept_in_latin_amid_chinese_or_japanese() -> None:
+    from skill2app.converter.analyzers.glossary import kept_in_latin
+
+    text = "用户要求 PDF 时导出。生成HTML幻灯片，`scripts/x.py` 和 vault（只建）。PDFを出力する"
+    assert kept_in_latin(text) == {"pdf": "PDF", "html": "HTML", "vault": "vault"}
+    assert kept_in_latin("Export the PDF, then the HTML.") == {}
+
+
 @pytest.mark.parametrize(
     ("title", "task"),
     [  # feishu-create-doc, feishu-meeting-minutes (judge, round 6): SKILL.md's words, no tasks

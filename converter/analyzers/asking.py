@@ -190,13 +190,15 @@ def counted(request: str) -> list[str]:
     """``request`` with its object counted, as users also ask: "create task" → "create a
     task", "list tasks" → "list all tasks" and "list the tasks", "compile storyboard" →
     "compile the storyboard"; "创建任务" → "创建一个任务" and "帮我创建一个任务",
-    "删除任务" → "帮我删除任务".  None for a request that names a file, counts its object
+    "删除任务" → "帮我删除任务", "导出 PDF" → "帮我导出 PDF".  None for a request that names a file, counts its object
     already, does not open with a verb and its object, or whose verb takes no "a"/"all"
     ("filter rows" is no "filter all rows")."""
     if has_cjk(request):
         lead = zh_verb_of(request, _ZH_ANY_LEADS)
         rest = request[len(lead) :]
-        if not lead or not re.fullmatch(r"[\u4e00-\u9fff]{2,12}", rest) or rest[0] in _ZH_COUNTED:
+        latin = re.fullmatch(r" ?[A-Za-z][A-Za-z0-9]{1,15}", rest)  # "导出 PDF"
+        chinese = re.fullmatch(r"[\u4e00-\u9fff]{2,12}", rest)
+        if not lead or not (chinese or latin) or rest[0] in _ZH_COUNTED:
             return []  # "创建一个任务", "添加到日历", "创建并发送文档", "生成中"
         if lead not in _ZH_MAKING:
             return [f"帮我{request}"]  # "帮我删除任务"

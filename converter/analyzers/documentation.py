@@ -15,7 +15,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from functools import lru_cache
 
-from skill2app.converter.analyzers.glossary import common_nouns, glossary, noun_for
+from skill2app.converter.analyzers.glossary import common_nouns, glossary, kept_in_latin, noun_for
 from skill2app.converter.analyzers.languages import ja_action_phrases, ja_nouns, languages_of
 from skill2app.converter.analyzers.paths import MainPath, describe_path, path_name, what_it_does
 from skill2app.converter.analyzers.text import (
@@ -153,11 +153,13 @@ def path_candidates(
     candidates += [as_task(c) for c in comments if len(c.split()) > 1 or has_cjk(c)]
     written = languages_of(inventory)  # the action, else the program ("create-doc.js"), ...
     action = path.label or stem
+    made = []  # said from its name, not in the skill's words
     if "zh" in written:  # ... in Chinese
-        candidates += zh_action_phrases(action, _zh_nouns(inventory, path, action))
+        made += zh_action_phrases(action, _zh_nouns(inventory, path, action))
     if "ja" in written:  # ... in Japanese
         text = "\n".join(d.text for d in inventory.documents)
-        candidates += ja_action_phrases(action, ja_nouns(text))
+        made += ja_action_phrases(action, {**kept_in_latin(text), **ja_nouns(text)})
+    candidates += made
     candidates += clauses
     if not path.label:  # a program's one task: what a table of its scripts says it does
         candidates += [as_task(said) for said in said_of(inventory, program)]
@@ -180,7 +182,7 @@ def path_candidates(
         given = parsed.positionals[: len(parsed.positionals) - run]
         candidates.append(usage_request(phrase, _values(given)))
         candidates.append(usage_request(task, _values(given, files=True)))
-    if not any(clean(c) for c in candidates):
+    if not any(clean(c) for c in candidates if c not in made):
         candidates.append(humanize(path_name(path)))  # nothing else: its name in words
     return [c for c in candidates if c]
 
@@ -223,7 +225,7 @@ def _zh_nouns(inventory: Inventory, path: MainPath, action: str) -> dict[str, st
     obj = verb_and_object(action)[1]
     if obj and obj not in nouns:
         text = "\n".join(d.text for d in inventory.documents)
-        words = {**common_nouns(text), **glossary(text), **nouns}
+        words = {**kept_in_latin(text), **common_nouns(text), **glossary(text), **nouns}
         noun = noun_for(obj, words)
         nouns |= {obj: noun} if noun else {}
     return nouns

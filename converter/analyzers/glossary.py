@@ -6,7 +6,9 @@ A Chinese skill names its flags and the things its actions work on in English
 named in English be asked for in the skill's language: ``add_followers`` → "添加关注人".
 A skill that pairs nothing still names its things in Chinese ("日程" all through a calendar
 skill): ``common_nouns`` offers the usual Chinese words for common English objects and keeps
-those the skill itself uses.
+those the skill itself uses.  A word the skill keeps in Latin letters in the middle of its
+Chinese or Japanese ("用户要求 PDF 时", "HTML 幻灯片") is its own noun there: ``kept_in_latin``
+("export-pdf" → "导出 PDF").
 """
 
 from __future__ import annotations
@@ -64,6 +66,25 @@ COMMON_NOUNS = {
     "minute": ("纪要",), "transcript": ("转写",), "template": ("模板",), "order": ("订单",),
 }  # fmt: skip
 _MIN_USES = 2  # a word said once may be a passing mention
+# A Latin word between two CJK characters or CJK punctuation, a space or none on each side
+# ("要求 PDF 时", "的HTML幻灯片", "vault（只建"): never one inside a code span or a path.
+_CJK_AROUND = f"{CJK}\u3000-\u303f\uff01-\uff5e"
+_LATIN_AMID = re.compile(
+    rf"(?<=[{_CJK_AROUND}])[ ]?([A-Za-z][A-Za-z0-9]{{1,15}})[ ]?(?=[{_CJK_AROUND}])"
+)
+
+
+@lru_cache(maxsize=4)
+def kept_in_latin(text: str) -> dict[str, str]:
+    """English word (lower case, singular) → the word as ``text`` writes it amid Chinese or
+    Japanese ("PDF" for pdf in "用户要求 PDF 时"): a noun the skill does not translate.  The
+    way it is written most wins.  Shared: read it, never change it."""
+    seen: dict[str, dict[str, int]] = {}
+    for match in _LATIN_AMID.finditer(text[:MAX_TEXT]):
+        word = match.group(1)
+        forms = seen.setdefault(singular(word), {})
+        forms[word] = forms.get(word, 0) + 1
+    return {key: max(forms, key=lambda f: (forms[f], f)) for key, forms in seen.items()}
 
 
 @lru_cache(maxsize=4)

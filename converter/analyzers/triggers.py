@@ -509,7 +509,8 @@ def zh_action_phrases(label: str, nouns: dict[str, str]) -> list[str]:
     verb, obj = verb_and_object(label)
     if verb not in ZH_VERBS or not obj or obj not in nouns or zh_verb_of(nouns[obj]):
         return []  # "回复消息" is the action already, not the noun of one
-    return [f"{zh}{nouns[obj]}" for zh in ZH_VERBS[verb]]
+    space = " " if nouns[obj].isascii() else ""  # "导出 PDF", as the skill writes it
+    return [f"{zh}{space}{nouns[obj]}" for zh in ZH_VERBS[verb]]
 
 
 def align_nouns(objects: list[str], nouns: list[str]) -> dict[str, str]:
