@@ -190,9 +190,9 @@ def counted(request: str) -> list[str]:
     """``request`` with its object counted, as users also ask: "create task" → "create a
     task", "list tasks" → "list all tasks" and "list the tasks", "compile storyboard" →
     "compile the storyboard"; "创建任务" → "创建一个任务" and "帮我创建一个任务",
-    "删除任务" → "帮我删除任务", "导出 PDF" → "帮我导出 PDF".  None for a request that names a file, counts its object
-    already, does not open with a verb and its object, or whose verb takes no "a"/"all"
-    ("filter rows" is no "filter all rows")."""
+    "删除任务" → "帮我删除任务", "导出 PDF" → "帮我导出 PDF".  None for a request that names a
+    file, counts its object already, does not open with a verb and its object, or whose verb
+    takes no "a"/"all" ("filter rows" is no "filter all rows")."""
     if has_cjk(request):
         lead = zh_verb_of(request, _ZH_ANY_LEADS)
         rest = request[len(lead) :]
