@@ -871,6 +871,25 @@ def test_pseudo_code_and_term_lists_in_untagged_blocks_name_no_programs(tmp_path
     assert [p.path for p in inventory.programs if p.invocations] == ["scripts/lint.py"]
 
 
+def test_a_query_languages_calls_in_an_untagged_block_name_no_program(tmp_path: Path) -> None:
+    """querying-markdown (a newcomer's trial): mq's `nodes | map(fn(x): upcase(x);)` in an
+    untagged block of its query language made a constructor binary "map"; a query quoted
+    on mq's own command line and a subshell still run what they run."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": HEAD
+            + "```\ndef double(x): mul(x, 2);          # named\n"
+            "nodes | map(fn(x): upcase(x);)     # anonymous\n"
+            "nodes | map(->(x): upcase(x);)\n```\n\n"
+            "```bash\nmq 'nodes | map(increase_header_level)' file.md\n"
+            "(cd docs && make html)\n```\n",
+        },
+    )
+    binaries = {n for k, n, _r in needs(tmp_path) if k == "binary"}
+    assert binaries == {"mq", "make"}
+
+
 def test_a_models_tokens_and_an_illustrated_snippet_need_nothing(tmp_path: Path) -> None:
     """claude-md-progressive-disclosurer (round 13): "零 token 成本", "~0.42 token/byte" made a
     login check "token", and a JavaScript snippet shown as the right way to write a lazy
@@ -1036,6 +1055,9 @@ def test_the_second_reads_cases_keep_their_needs(tmp_path: Path) -> None:
         ("Export your API key (see the leak-free setup guide).", True),
         ("运行前扫描密钥，发现泄露立即停止", False),  # 扫描密钥: looking for secrets
         ("- [ ] No potential secrets detected (API keys, passwords, tokens)", False),
+        # customer-success-manager (a newcomer's trial): a health score measures logins
+        ("| Usage | 30% | Login frequency, feature adoption, DAU/MAU ratio |", False),
+        ("| Usage Decline | 30% | Login trend, feature adoption change |", False),
     ],
 )
 def test_a_login_word_in_prose_means_a_login(tmp_path: Path, line: str, login: bool) -> None:

@@ -161,12 +161,14 @@ _SCAN_WINDOW = 16  # characters either side of the login word where such a word 
 # A login that is the skill's subject: "the login page", "login broken", "Login crashes",
 # "login-required pages", 登录页面; "users can login", "user authentication", "JWT login",
 # "login with valid credentials" (a test case); what malware does to them ("Credential
-# theft": a YARA rule's subject, yara-rule-authoring of round 25).
+# theft": a YARA rule's subject, yara-rule-authoring of round 25); what is measured of them
+# ("Login frequency, feature adoption": a customer-health metric).
 _SUBJECT_AFTER = re.compile(
     r"^(?:-required\b|[\"'”]?\s*(?:pages?|screens?|forms?|functions?|features?|flows?|"
     r"buttons?|crash\w*|broken|bugs?|tests?|requirements?|patterns?|fields?|modals?|"
     r"dialogs?|endpoints?|routes?|logic|middleware|module|service|model|with\s+(?:in)?valid|"
-    r"theft|thie(?:f|ves)|steal\w*|harvest\w*|exfil\w*)"
+    r"theft|thie(?:f|ves)|steal\w*|harvest\w*|exfil\w*|"
+    r"frequency|trends?|rates?|counts?|activity|history|attempts?|metrics?|stats|statistics)"
     r"\b|\s*(?:页面|界面|功能|流程|按钮))",
     re.I,
 )

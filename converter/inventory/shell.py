@@ -280,6 +280,11 @@ def _split(line: str) -> list[str]:
 # in a programming language's syntax (`send_media(file_paths=[...])`: a host tool).
 # a line of JSON, a list or a diagram; but `{baseDir}/scripts/x.sh` runs the skill's program
 _NOT_A_COMMAND = re.compile(r'-|>|\{(?!\{?\w+\}\}?/)|\}|"[^"]*"\s*:|[A-Za-z_][\w.]*\(')
+# A word called with its arguments in brackets (`map(x)`), outside quotes, anywhere in the
+# line: no shell writes that (`greet() {` defines a function; `$(`, `<(`, `arr=(`, `@(` are
+# the shell's own).
+_CALL = re.compile(r"(?<![\w$<>=@!*+?.-])[A-Za-z_][\w.]*\((?!\s*\))")
+_QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
 # Box drawing and arrows: a directory tree or a diagram, never a command.
 _DRAWING = re.compile(r"[\u2190-\u21ff\u2500-\u257f\u25a0-\u25ff\u27f0-\u27ff]")
 
@@ -371,6 +376,8 @@ def _commands(
         if paths is not None:
             logical = with_paths(logical, paths)
         logical, inner = _lift_substitutions(logical)
+        if _CALL.search(_QUOTED.sub("''", logical)):
+            continue  # `nodes | map(fn(x): upcase(x);)`: a query language's, no shell's
         first = len(commands)  # the line's first command: position 0
         words: list[str] = []
         piped: Stdin | None = None  # what a `|` before the current command feeds it
