@@ -878,8 +878,7 @@ def test_a_query_languages_calls_in_an_untagged_block_name_no_program(tmp_path: 
     write_tree(
         tmp_path,
         {
-            "SKILL.md": HEAD
-            + "```\ndef double(x): mul(x, 2);          # named\n"
+            "SKILL.md": HEAD + "```\ndef double(x): mul(x, 2);          # named\n"
             "nodes | map(fn(x): upcase(x);)     # anonymous\n"
             "nodes | map(->(x): upcase(x);)\n```\n\n"
             "```bash\nmq 'nodes | map(increase_header_level)' file.md\n"
