@@ -232,6 +232,15 @@ def test_a_yaml_answer_in_a_fence_is_read_too(skill: Path, tmp_path: Path) -> No
     assert code == 0, err
 
 
+def test_a_json_answer_whose_fence_closes_on_its_last_line_is_read(
+    skill: Path, tmp_path: Path
+) -> None:
+    pause = start(skill, tmp_path)
+    answer = "Here is the plan:\n```json\n" + json.dumps(good_plan(), indent=1) + "```"
+    code, _out, err = paste(pause["resume"], answer, tmp_path)
+    assert code == 0, err
+
+
 def test_a_skill_changed_under_the_session_is_refused(skill: Path, tmp_path: Path) -> None:
     pause = start(skill, tmp_path)
     (skill / "scripts" / "count.py").write_text(COUNT_PY + "# edited\n", encoding="utf-8")

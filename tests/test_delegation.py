@@ -98,6 +98,14 @@ def test_good_answer_finishes_the_run_and_destructor_runs_once(
     assert again.exit_code == 2 and "already ended (succeeded)" in again.stderr
 
 
+def test_an_answer_fenced_as_agents_write_it_is_taken(app: Path, runtime_env: Path) -> None:
+    """A newcomer's trial: a host agent answered "Here it is:" then ```json, the object and
+    the closing fence right after its brace; it was "not JSON" and cost an attempt."""
+    paused = start(app)
+    code_, done = answer(paused["session"], 'Here it is:\n```json\n{"score": 7}```\n')
+    assert code_ == 0 and done["status"] == "succeeded"
+
+
 @pytest.mark.parametrize(
     ("bad", "expected"),
     [

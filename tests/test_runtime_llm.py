@@ -170,6 +170,23 @@ def test_a_fenced_json_answer_is_accepted(tmp_path: Path) -> None:
     assert data["output"] == {"ok": False}
 
 
+@pytest.mark.parametrize(
+    ("text", "body"),
+    [
+        ('```json\n{"a": 1}\n```', '{"a": 1}'),
+        ('Here it is:\n```json\n{"a": 1}```', '{"a": 1}'),  # closed right after the brace
+        ('```\n{"a": 1}\n```\nDone.', '{"a": 1}'),  # words after the fence
+        ('```yaml\na: 1\n', "a: 1"),  # cut off before its closing fence
+        ('{"code": "```py\\nx\\n```"}', '{"code": "```py\\nx\\n```"}'),  # JSON: as it is
+        ("plain words", "plain words"),
+    ],
+)
+def test_unfenced_takes_the_document_out_of_its_fence(text: str, body: str) -> None:
+    from skill2app.runtime.run.fence import unfenced
+
+    assert unfenced(text) == body
+
+
 def test_without_a_schema_the_text_is_the_output(tmp_path: Path) -> None:
     app = make_app(
         tmp_path / "app",

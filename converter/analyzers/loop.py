@@ -16,7 +16,6 @@ destination until an answer passes; the caller writes the files of an accepted `
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +30,7 @@ from skill2app.converter.verify.requests import RequestCheck, route_requests
 from skill2app.converter.verify.sequence import with_after
 from skill2app.converter.verify.smoke import SMOKE_TIMEOUT
 from skill2app.converter.verify.verify import Verification, verify_app
+from skill2app.runtime.run.fence import unfenced
 from skill2app.runtime.run.sandbox import scratch_folder
 
 if TYPE_CHECKING:
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 MAX_ATTEMPTS = 3
 MAX_ANSWER_BYTES = 2_000_000
 SHOWN_PROBLEMS = 25  # problems handed back per attempt (the rest are counted)
-_FENCE = re.compile(r"```(?:json|yaml|yml)?[ \t]*\n(.*?)\n```", re.S)
 
 
 @dataclass
@@ -76,8 +75,7 @@ def parse_answer(text: str) -> tuple[Any, str]:
         raise EmptyAnswer("the answer is empty", hint="send the plan as one JSON object")
     if len(text.encode("utf-8")) > MAX_ANSWER_BYTES:
         return None, f"the answer is larger than {MAX_ANSWER_BYTES} bytes"
-    fenced = _FENCE.search(text)
-    body = fenced.group(1) if fenced and not text.startswith(("{", "[")) else text
+    body = unfenced(text)
     try:
         return json.loads(body), ""
     except (ValueError, RecursionError) as exc:

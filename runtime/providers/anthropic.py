@@ -25,6 +25,7 @@ from typing import Any
 
 from skill2app.runtime.errors import ProviderError, ProviderNotConfigured
 from skill2app.runtime.providers.base import LlmRequest, LlmResponse
+from skill2app.runtime.run.fence import unfenced
 
 STREAM_ABOVE_MAX_TOKENS = 16_000  # the SDK refuses non-streaming calls above ~21k max_tokens
 MIN_THINKING_BUDGET = 1024  # the API's floor for budget_tokens
@@ -32,7 +33,6 @@ MIN_THINKING_BUDGET = 1024  # the API's floor for budget_tokens
 _BUDGET_ONLY_MODELS = re.compile(
     r"claude-(3-7-sonnet|haiku-4-5|opus-4-[015](?!\d)|sonnet-4-[05](?!\d)|(opus|sonnet)-4-\d{8})"
 )
-_FENCE = re.compile(r"^```[A-Za-z0-9_-]*[ \t]*\n(.*?)\n?```$", re.DOTALL)
 _CUT_OFF = ("max_tokens", "model_context_window_exceeded")
 # What an error status means for the user: (what went wrong, how to fix it).
 _STATUS_HELP: dict[int, tuple[str, str]] = {
@@ -190,12 +190,8 @@ def thinking_config(model: str, max_tokens: int) -> dict[str, Any]:
 
 def parse_json_answer(text: str) -> Any:
     """The JSON in ``text`` (```json fences stripped), or None when it is not JSON."""
-    stripped = text.strip()
-    fenced = _FENCE.match(stripped)
-    if fenced:
-        stripped = fenced.group(1).strip()
     try:
-        return json.loads(stripped)
+        return json.loads(unfenced(text))
     except ValueError:
         return None  # the runner's schema check reports it and retries
 

@@ -7,7 +7,6 @@ is shared by every source of answers, so a host agent's answer is held to the sa
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import sys
 from pathlib import Path
@@ -24,11 +23,11 @@ from skill2app.runtime.errors import (
     SubprocessError,
 )
 from skill2app.runtime.providers.base import LlmRequest, LlmResponse, Provider
+from skill2app.runtime.run.fence import unfenced
 from skill2app.runtime.run.process import failure, run_program, split_command
 from skill2app.runtime.run.steps import StepContext, StepOutcome
 from skill2app.runtime.run.template import render
 
-FENCE = re.compile(r"^```[a-zA-Z]*\s*\n(.*?)\n```\s*$", re.DOTALL)
 INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node"}
 
 
@@ -156,12 +155,8 @@ def _judge(ctx: StepContext, step: Step, answer: Any, schema: dict | None) -> tu
 def parse_json(answer: Any) -> tuple[Any, list[str]]:
     if not isinstance(answer, str):
         return answer, []
-    text = answer.strip()
-    fenced = FENCE.match(text)
-    if fenced:
-        text = fenced.group(1)
     try:
-        return json.loads(text), []
+        return json.loads(unfenced(answer)), []
     except json.JSONDecodeError as exc:
         return None, [f"the answer is not JSON ({exc.msg} at line {exc.lineno})"]
     except RecursionError:
