@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 from skill2app.converter.analyzers import ANALYZERS, Analysis, default_analyzer, run_analyzer
-from skill2app.converter.errors import PlanError, UsageError, Where
+from skill2app.converter.errors import ConvertError, PlanError, UsageError, Where
 from skill2app.converter.inventory.model import Inventory, build_inventory
 from skill2app.converter.plan.check import check_plan
 from skill2app.converter.plan.file import line_of, load_plan, plan_to_yaml
@@ -183,10 +183,33 @@ def judge_answer(
     from skill2app.converter.analyzers import host
     from skill2app.runtime.app.config import state_home
 
-    outcome = host.resume(state_home(), session, answer, progress=say, max_attempts=max_attempts)
-    saved = outcome.session["options"]
-    options = Options(
-        skill_dir=Path(outcome.session["skill"]),
+    outcome = host.resume(
+        state_home(), session, answer, progress=say, max_attempts=max_attempts, ready=_writable
+    )
+    return saved_options(outcome.session), outcome
+
+
+def _writable(data: dict[str, Any]) -> None:
+    """Raise when the session's APP could not be written where it was asked for: the session
+    stays paused, to be resumed once the folder is emptied or moved."""
+    options = saved_options(data)
+    if options.plan_only:
+        return
+    try:
+        check_destination(options.skill_dir, options.out, force=options.force)
+    except ConvertError as exc:
+        exc.hint = (
+            f"{exc.hint}; this session stays paused: empty or move the folder, then run the "
+            f"same app-convert resume {data['session']} command again"
+        )
+        raise
+
+
+def saved_options(data: dict[str, Any]) -> Options:
+    """The options a host session was started with."""
+    saved = data["options"]
+    return Options(
+        skill_dir=Path(data["skill"]),
         out=Path(saved["out"]) if saved.get("out") else None,
         analyzer="host",
         plan_only=bool(saved.get("plan_only")),
@@ -200,7 +223,6 @@ def judge_answer(
         limit=Path(saved["limit"]) if saved.get("limit") else None,
         defer_outside=bool(saved.get("defer_outside")),
     )
-    return options, outcome
 
 
 def host_report(options: Options, outcome: Any, say: Progress) -> Report:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -239,6 +240,26 @@ def test_a_json_answer_whose_fence_closes_on_its_last_line_is_read(
     answer = "Here is the plan:\n```json\n" + json.dumps(good_plan(), indent=1) + "```"
     code, _out, err = paste(pause["resume"], answer, tmp_path)
     assert code == 0, err
+
+
+def test_a_session_whose_out_was_filled_meanwhile_stays_paused(skill: Path, tmp_path: Path) -> None:
+    """A newcomer's trial: two sessions started with the same empty --out; the second one's
+    last resume found the folder filled by the first, wrote nothing, and ended "accepted",
+    its plan lost.  It now stays paused, with its attempts, until the folder is free."""
+    first, second = start(skill, tmp_path), start(skill, tmp_path)
+    code, _out, err = paste(first["resume"], json.dumps(good_plan()), tmp_path)
+    assert code == 0, err
+    code, _out, err = paste(second["resume"], json.dumps(good_plan()), tmp_path)
+    assert code == 4 and "the output folder is not empty" in err
+    assert f"app-convert resume {second['session']} command again" in err
+    assert len(err.strip().splitlines()) == 1
+    code, out, _err = app_convert("sessions", "--json", cwd=tmp_path)
+    rows = {r["session"]: r for r in json.loads(out)}
+    assert (rows[second["session"]]["status"], rows[second["session"]]["attempt"]) == ("paused", 1)
+    shutil.rmtree(tmp_path / "app")
+    code, _out, err = paste(second["resume"], json.dumps(good_plan()), tmp_path)
+    assert code == 0, err
+    assert (tmp_path / "app" / "pipelines").is_dir()
 
 
 def test_a_skill_changed_under_the_session_is_refused(skill: Path, tmp_path: Path) -> None:

@@ -176,7 +176,7 @@ def test_a_fenced_json_answer_is_accepted(tmp_path: Path) -> None:
         ('```json\n{"a": 1}\n```', '{"a": 1}'),
         ('Here it is:\n```json\n{"a": 1}```', '{"a": 1}'),  # closed right after the brace
         ('```\n{"a": 1}\n```\nDone.', '{"a": 1}'),  # words after the fence
-        ('```yaml\na: 1\n', "a: 1"),  # cut off before its closing fence
+        ("```yaml\na: 1\n", "a: 1"),  # cut off before its closing fence
         ('{"code": "```py\\nx\\n```"}', '{"code": "```py\\nx\\n```"}'),  # JSON: as it is
         ("plain words", "plain words"),
     ],

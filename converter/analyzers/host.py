@@ -150,10 +150,15 @@ def resume(
     *,
     progress: Callable[[str], None] | None = None,
     max_attempts: int | None = None,
+    ready: Callable[[dict[str, Any]], None] | None = None,
 ) -> Outcome:
     """Judge the answer to ``session``'s pause: pause again, or end it (accepted/exhausted).
     ``max_attempts`` above the attempts made so far raises the bound, and reopens a session
-    whose attempts were used up (the answer is then the next attempt)."""
+    whose attempts were used up (the answer is then the next attempt).  ``ready`` raises
+    when what the session writes could not be written (its ``--out`` filled since it
+    started): asked before the answer is judged and again before it is accepted, it leaves
+    the session paused and its attempts as they were."""
+    check = ready or (lambda _data: None)
     with held(home, session) as data:
         if max_attempts is not None and max_attempts > data["attempt"]:
             if data["status"] == "exhausted":
@@ -171,6 +176,7 @@ def resume(
                 f"the skill {skill} changed since session {session} started",
                 hint=f"abandon it (app-convert abandon {session}) and start again",
             )
+        check(data)  # before any work: a second session may have written there meanwhile
         answer, problem = parse_answer(answer_text)  # EmptyAnswer: refused, no attempt used
         if data.get("stage") == "review" and is_keep(answer):  # the plan as verified
             answer = json.loads(data["verified"])
@@ -208,6 +214,7 @@ def resume(
             return Outcome(data, pause=_pause(home, data, inventory), inventory=inventory)
         data["stage"] = "analyze"
         if verdict.ok:
+            check(data)  # and before the session ends in what cannot be written
             data["status"] = "accepted"
             write(home, data)
             return Outcome(data, verdict=verdict, inventory=inventory)
