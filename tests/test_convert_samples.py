@@ -13,7 +13,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from helpers import write_tree
+from helpers import invoke, write_tree
 
 from skill2app.converter.convert import Options, convert
 from skill2app.converter.plan.fixtures import FIXTURES, fixture_for, image_png, one_page_pdf
@@ -242,3 +242,27 @@ def test_a_file_in_a_project_is_no_folder_and_a_file_name_is_a_file() -> None:
     )
     assert samples.inputs["config_path"] == "example"
     assert samples.inputs["file_name"] == "pipelines/read/samples/report.pdf"
+
+
+def test_an_installer_pipeline_has_no_sample_to_run(tmp_path: Path) -> None:
+    """querying-markdown (a newcomer's trial): the heuristic made install-mq.sh a pipeline,
+    and `app-run test` ran it for real (it downloads mq into /usr/local/bin, with sudo if it
+    must).  Its sample is marked not to run, with the reason, which app-run test shows."""
+    skill = tmp_path / "skill"
+    write_tree(
+        skill,
+        {
+            "SKILL.md": "---\nname: qmd\ndescription: Query Markdown with mq.\n---\n# qmd\n\n"
+            "## Install\n\n```bash\nbash scripts/install-mq.sh\n```\n",
+            "scripts/install-mq.sh": "#!/usr/bin/env bash\n# Idempotent installer for `mq`.\n"
+            "touch \"$HOME/installed-for-real\"\n",
+        },
+    )
+    report = convert(Options(skill, out=tmp_path / "app", analyzer="heuristic"))
+    assert report.ok, report.human_lines()
+    (pipeline,) = (tmp_path / "app" / "pipelines").glob("install*")
+    why = json.loads((pipeline / "samples" / "placeholders.json").read_text())["why"]
+    assert why.startswith("scripts/install-mq.sh installs mq on this machine")
+    result = invoke("test", tmp_path / "app")
+    assert "installs mq on this machine" in result.stdout
+    assert not (Path.home() / "installed-for-real").exists()

@@ -76,6 +76,10 @@ def test_a_placeholder_sample_is_not_run_nor_counted_as_passed(app: Path) -> Non
     updated = invoke("test", app, "greet", "--update")
     assert updated.stdout.splitlines()[-1] == "recorded 0 expectations, 1 placeholder"
     assert not (app / "pipelines/greet/samples/expected.json").exists()
+    placeholders.write_text('{"inputs": {}, "why": "x.sh installs mq on this machine"}')
+    assert results(invoke("test", app, "greet", "--json"))["greet"]["detail"] == (
+        "not run: x.sh installs mq on this machine"  # the plan's reason, as app-convert wrote it
+    )
     placeholders.write_text("[not json")
     assert results(invoke("test", app, "greet", "--json"))["greet"] == {
         "pipeline": "greet",

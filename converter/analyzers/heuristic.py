@@ -92,7 +92,7 @@ from skill2app.converter.inventory.invocations import Invocation, order_key
 from skill2app.converter.inventory.model import Inventory
 from skill2app.converter.inventory.programs.language import windows_twins
 from skill2app.converter.inventory.programs.program import Program
-from skill2app.converter.plan.model import LlmStep, Pipeline, Plan
+from skill2app.converter.plan.model import CodeStep, LlmStep, Pipeline, Plan
 from skill2app.converter.plan.model import SkillModeItem as Kept
 
 UNMENTIONED = "no document of the skill runs or names it: a helper of its programs, not a task"
@@ -172,6 +172,7 @@ def analyze(inventory: Inventory) -> Plan:
             if isinstance(step, LlmStep):
                 step.prompt = skill_braces(step.prompt, steps)
     leave_unmappable(plan, inventory)
+    _installers_not_sampled(plan, inventory)
     plan.constructor = constructor(inventory, plan)
     plan.destructor = destructor(inventory)
     plan.skill_mode = skill_mode_items(inventory, covered, plan) + plan.skill_mode
@@ -187,6 +188,28 @@ def analyze(inventory: Inventory) -> Plan:
     )
     plan.notes = unique([*plan.notes, *_warnings(inventory)])
     return plan
+
+
+def _installers_not_sampled(plan: Plan, inventory: Inventory) -> None:
+    """A pipeline running a program that installs tools on this machine (``Program.installs``:
+    install-mq.sh puts mq into /usr/local/bin, with sudo if it must) has no sample to run:
+    ``app-run test`` ran the installer for real (a newcomer's trial)."""
+    installs = {p.path: p.installs for p in inventory.programs if p.installs}
+    for pipeline in plan.pipelines:
+        program = next(
+            (
+                s.program
+                for s in pipeline.steps
+                if isinstance(s, CodeStep) and s.program in installs
+            ),
+            "",
+        )
+        if program and not pipeline.sample.skip:
+            tools = ", ".join(sorted(installs[program]))
+            pipeline.sample.skip = (
+                f"{program} installs {tools} on this machine: its sample is not run by app-run "
+                "test or the smoke run (run the pipeline by hand)"
+            )
 
 
 def _program_pipelines(

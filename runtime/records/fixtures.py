@@ -112,12 +112,10 @@ def run_fixture(
     except AppRunError as exc:
         return FixtureResult(name, "failed", exc.one_line())
     for other in [*before, name]:
-        placeholders = placeholder_inputs(_samples(app, other) / "placeholders.json")
+        placeholders = placeholder_note(_samples(app, other) / "placeholders.json")
         if placeholders is not None:
             after = f" (it runs after {other}'s sample)" if other != name else ""
-            return FixtureResult(
-                name, "placeholder", f"not run: placeholder sample input{after}{placeholders}"
-            )
+            return FixtureResult(name, "placeholder", f"not run: {placeholders}{after}")
         if not (_samples(app, other) / "input.json").is_file():
             return FixtureResult(
                 name, "failed", f"it runs after {other}'s sample, and {other} has none "
@@ -211,18 +209,25 @@ def compare(expected: Path, output: Any, name: str, run_id: str, update: bool) -
     return FixtureResult(name, "failed", first_difference(wanted, output), run_id)
 
 
-def placeholder_inputs(path: Path) -> str | None:
-    """What ``samples/placeholders.json`` (``{"inputs": {"<input>": "<why>"}}``) says about the
-    inputs, as `` — url: a real page to fetch`` (None: there is no such file; an empty string
-    when it says nothing readable: it still marks a placeholder)."""
+def placeholder_note(path: Path) -> str | None:
+    """What ``samples/placeholders.json`` says of the sample, as one line: why it cannot run
+    here (``{"why": "..."}``: "scripts/install-mq.sh installs mq on this machine ..."), else
+    which inputs are placeholders (``{"inputs": {"<input>": "<why>"}}``: "placeholder sample
+    input — url: a real page to fetch").  None: there is no such file; a file that says
+    nothing readable still marks a placeholder."""
     if not path.is_file():
         return None
+    told: list[str] = []
+    why = ""
     try:
-        inputs = json.loads(path.read_text(encoding="utf-8"))["inputs"]
-        told = [f"{key}: {str(why)[:80]}" for key, why in inputs.items()]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return ""
-    return f" — {'; '.join(told)}" if told else ""
+        data = json.loads(path.read_text(encoding="utf-8"))
+        why = data.get("why") if isinstance(data.get("why"), str) else ""
+        told = [f"{key}: {str(said)[:80]}" for key, said in (data.get("inputs") or {}).items()]
+    except (OSError, ValueError, TypeError, AttributeError):
+        pass
+    if why:
+        return why[:200]
+    return "placeholder sample input" + (f" — {'; '.join(told)}" if told else "")
 
 
 def first_difference(wanted: Any, got: Any, path: str = "output") -> str:
