@@ -15,6 +15,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from skill2app.converter.inventory.requirements import COMMON_COMMANDS, SYSTEM_INSTALLERS
 from skill2app.converter.inventory.shell import (
     PACKAGE_RUNNERS,
     SimpleCommand,
@@ -183,8 +184,11 @@ def linked_names(commands: list[SimpleCommand], files: list[str]) -> dict[str, s
             continue
         program = resolve(words[0], command.cwd, files)
         name = posixpath.basename(words[1].rstrip("/")) if not words[1].endswith("/") else ""
+        name = name or posixpath.basename(program)
+        if name in SYSTEM_COMMANDS or not re.fullmatch(_NAME, name):
+            continue  # `ln -sf .../notify.sh ~/.local/bin/git`: `git status` is still git
         if program and _PROGRAM_EXT.search(program):
-            names[name or posixpath.basename(program)] = program
+            names[name] = program
     return names
 
 
@@ -220,11 +224,13 @@ def package_names(texts: dict[str, str], files: list[str]) -> dict[str, str]:
             built = _COMPILED.search(line) if short else None
             if built:  # `--outfile dist/gdrive`: run as dist/gdrive from that folder
                 out = posixpath.normpath(built.group(2))
+                if out.startswith(("/", "..", "~", "$")):
+                    continue  # `--outfile /usr/local/bin/pandoc`: built out of the skill
                 pairs.append((posixpath.basename(out), built.group(1), out))
         for name, target, made in pairs:
             program = posixpath.normpath(posixpath.join(folder, str(target)))
-            named = isinstance(name, str) and re.fullmatch(r"[A-Za-z0-9][\w.-]{0,63}", name)
-            if not named or name in COMMON_COMMANDS or len(names) >= MAX_NAMES:
+            named = isinstance(name, str) and re.fullmatch(_NAME, name)
+            if not named or name in SYSTEM_COMMANDS or len(names) >= MAX_NAMES:
                 continue  # a bin named git would make every `git status` the skill's program
             if program in files and _PROGRAM_EXT.search(program):
                 names.setdefault(name, program)
@@ -233,13 +239,21 @@ def package_names(texts: dict[str, str], files: list[str]) -> dict[str, str]:
 
 
 # Commands a skill's documents run that are never its own programs, whatever its
-# package.json calls them.
-COMMON_COMMANDS = frozenset(
-    "git gh node npm npx bun bunx deno python python3 pip pip3 uv uvx sh bash zsh ls cd cat "
-    "echo cp mv rm mkdir touch find grep sed awk curl wget jq make docker kubectl open code "
-    "source test env sudo tar unzip zip chmod ln head tail sort less more man which kill "
-    "ps ssh scp rsync brew apt apt-get yarn pnpm tsx ts-node go cargo ruby perl java".split()
+# package.json or an `ln -s` calls them: the shell's and the system's own, its package
+# managers, and the tools skills run most.
+SYSTEM_COMMANDS = (
+    COMMON_COMMANDS
+    | SYSTEM_INSTALLERS
+    | frozenset(
+        "git gh node npm npx bun bunx deno pip pip3 uv uvx curl wget jq make docker kubectl code "
+        "sudo ssh scp rsync yarn pnpm tsx ts-node go cargo ruby perl java javac php rustc gcc "
+        "g++ cc clang timeout gtimeout nohup xargs watch screen tmux vim nano emacs systemctl "
+        "service crontab pytest sqlite3 psql mysql redis-cli mongo pandoc ffmpeg ffprobe magick "
+        "convert soffice libreoffice pdftoppm pdftotext pdfinfo qpdf gs tesseract rg fd fzf bat "
+        "helm terraform aws gcloud az openssl base64 sha256sum md5sum shasum".split()
+    )
 )
+_NAME = r"[A-Za-z0-9][\w.-]{0,63}"  # a name a skill may give its program
 MAX_NAMES = 100  # names taken from the package.json files of one skill
 
 

@@ -31,7 +31,7 @@ COMMON_COMMANDS = frozenset(
     "times alias unalias".split()
 )
 # The system's package managers: a script installing with one sets up, it needs the package.
-_SYSTEM_INSTALLERS = frozenset(
+SYSTEM_INSTALLERS = frozenset(
     "brew apt apt-get yum dnf port choco winget scoop pacman apk zypper sudo".split()
 )
 # A name with a data file's extension is a file the text shows, not a program
@@ -296,7 +296,7 @@ def from_commands(
                     out.add(kind, package, where, required=required, installed=python)
             continue
         needed = command.line in every_run and "/" not in command.argv[0] and not command.runner
-        if name in _SYSTEM_INSTALLERS or "install" in command.argv[1:3]:
+        if name in SYSTEM_INSTALLERS or "install" in command.argv[1:3]:
             needed = False  # `brew install ffmpeg`, `sudo apt-get install -y x`: a setup step
         out.add("binary", name, where, required=needed)
 
