@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -307,6 +308,52 @@ def test_sandbox_drops_configured_secrets_and_reads_linked_assets(
     assert invoke("test", app, "--sandbox", "--update").exit_code == 0
     recorded = json.loads((app / "pipelines/probe/samples/expected.json").read_text())
     assert recorded == {"customer": "absent", "shared": "shared"}
+
+
+READ_PY = """import json, os, sys
+path = json.load(sys.stdin)["input"]["path"]
+try:
+    text = open(os.path.join(os.environ.get("APP_CALLER_CWD", "."), path)).read()
+except OSError as exc:
+    text = type(exc).__name__
+print(json.dumps({"output": {"read": text.strip()}}))
+"""
+
+
+@pytest.mark.usefixtures("need_sandbox")
+def test_links_in_an_app_bring_no_home_into_a_sandboxed_sample(
+    tmp_path: Path, runtime_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An attack run: with --sandbox, a top-level link `cache -> /` re-exposed the whole host
+    (the sample read ~/.ssh/id_rsa), and `samples -> ~/.ssh` was copied into the test copy;
+    `app-run check` said ok."""
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("DECOY-KEY")
+    monkeypatch.setenv("HOME", str(home))
+    key = str(home / ".ssh" / "id_rsa")
+    step = {"name": "run", "type": "code", "command": "python3 steps/readit.py"}
+    app = make_app(
+        tmp_path / "app",
+        {"readit": {"input": {"path": "string"}, "steps": [step]}},
+        files={
+            "pipelines/readit/steps/readit.py": READ_PY,
+            "pipelines/readit/samples/input.json": json.dumps({"path": key}),
+        },
+    )
+    (app / "cache").symlink_to("/", target_is_directory=True)
+    boxed = invoke("test", app, "--sandbox", "--update")
+    assert boxed.exit_code == 0, boxed.stdout
+    recorded = (app / "pipelines/readit/samples/expected.json").read_text()
+    assert "DECOY-KEY" not in recorded
+    samples = app / "pipelines/readit/samples"
+    shutil.rmtree(samples)
+    (home / ".ssh" / "input.json").write_text('{"path": "pipelines/readit/samples/id_rsa"}')
+    samples.symlink_to(home / ".ssh", target_is_directory=True)
+    boxed = invoke("test", app, "--sandbox")
+    assert "pipelines/readit/samples leads to" in boxed.stdout and "DECOY-KEY" not in boxed.stdout
+    checked = invoke("check", app)
+    assert "samples leads to" in checked.stdout + checked.stderr
 
 
 OPEN_PY = """import json, os, pathlib, sys

@@ -14,6 +14,7 @@ import json
 import math
 import re
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from skill2app.runtime.app.bounds import inside, real
@@ -89,6 +90,29 @@ def check_app(app: App, only: list[str] | None = None, *, routes: bool = False) 
     return sorted(found, key=lambda d: (str(d.where.file), d.where.line, d.level))
 
 
+MAX_SAMPLE_ENTRIES = 200  # entries of a samples/ folder looked at for links out
+
+
+def _samples_leading_out(app: App, samples: Path) -> list[Diagnostic]:
+    """Warnings for a pipeline's samples/ folder, or a file in it, that leads out of the APP
+    (``samples -> ~/.ssh``, ``input.json -> ~/secret.json``): app-run test reads none."""
+    if not samples.exists():
+        return []
+    paths = [samples] if not inside(samples, app.root) else []
+    if not paths and samples.is_dir():
+        entries = sorted(samples.iterdir())[:MAX_SAMPLE_ENTRIES]
+        paths = [p for p in entries if not inside(p, app.root)]
+    return [
+        Diagnostic(
+            "warning",
+            f"{p.name} leads to {real(p)}, outside the APP: app-run test does not read it",
+            Where(p),
+            "keep a sample's files inside the APP folder (copy them in)",
+        )
+        for p in paths
+    ]
+
+
 def errors_in(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return [d for d in diagnostics if d.level == "error"]
 
@@ -103,8 +127,9 @@ def check_document(app: App, dirname: str, doc: Document) -> list[Diagnostic]:
                 "keep every pipeline's files inside the APP folder (copy it in)",
             )
         ]
+    leading_out = _samples_leading_out(app, doc.path.parent / "samples")
     if doc.data is None:
-        return [
+        return leading_out + [
             Diagnostic(
                 "error",
                 "pipeline.yaml is empty",
@@ -112,7 +137,7 @@ def check_document(app: App, dirname: str, doc: Document) -> list[Diagnostic]:
                 "write its name, description and steps (see `app-run schema`)",
             )
         ]
-    found = schema_diagnostics(doc)
+    found = schema_diagnostics(doc) + leading_out
     data = doc.data
     if not isinstance(data, dict):
         return found

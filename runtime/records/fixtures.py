@@ -107,6 +107,10 @@ def run_fixture(
     samples = _samples(app, name)
     if not (samples / "input.json").is_file():
         return FixtureResult(name, "skipped", "no samples/input.json")
+    for path in (samples, samples / "input.json"):
+        if not inside(path, app.root):  # `samples -> ~/.ssh`: never read, never copied
+            shown = path.relative_to(app.root).as_posix()
+            return FixtureResult(name, "failed", f"{shown} leads to {real(path)}, outside the APP")
     try:
         before = prerequisites(app, name)  # samples/after.json: what runs first
     except AppRunError as exc:

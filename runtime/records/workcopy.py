@@ -12,7 +12,9 @@ copy is removed after the run, and on any failure while it is made (Ctrl-C too).
 
 Samples over ``MAX_BYTES`` or ``MAX_FILES``, or a copy that cannot be made, fail the test
 with the reason: a sample never runs in the APP folder itself.  Links are made to each
-entry's absolute path as written, never resolved (a link loop in the APP stays a link).
+entry's absolute path as written, never resolved (a link loop in the APP stays a link).  A
+samples folder, or a file in one, that leads out of the APP (``samples -> ~/.ssh``,
+``input.json -> ~/secret.json``) is not copied: no sample reads it.
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ import fcntl
 import hashlib
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import IO
 
+from skill2app.runtime.app.bounds import inside
 from skill2app.runtime.app.config import state_home
 from skill2app.runtime.app.model import App
 from skill2app.runtime.errors import AppRunError
@@ -99,7 +103,8 @@ class WorkCopy:
             mine.mkdir(parents=True)
             for entry in _entries(pipeline):
                 if entry.name == "samples":
-                    shutil.copytree(entry, mine / "samples", symlinks=True)
+                    if inside(entry, root):  # `samples -> ~/.ssh`: not copied, never read
+                        shutil.copytree(entry, mine / "samples", symlinks=True, ignore=_out(root))
                 else:
                     (mine / entry.name).symlink_to(entry)
 
@@ -115,6 +120,16 @@ def _why(exc: BaseException) -> str:
     if isinstance(problems, list) and problems and len(problems[0]) == 3:
         return str(problems[0][2])  # "`.../samples/fifo` is a named pipe"
     return str(exc)
+
+
+def _out(root: Path) -> Callable[[str, list[str]], set[str]]:
+    """copytree's ``ignore``: the entries of a samples folder that lead out of the APP
+    (``input.json -> ~/secret.json``): a sample reads none of them."""
+
+    def leading_out(folder: str, names: list[str]) -> set[str]:
+        return {n for n in names if not inside(os.path.join(folder, n), root)}
+
+    return leading_out
 
 
 def _entries(folder: Path) -> list[Path]:
