@@ -48,6 +48,7 @@ from skill2app.converter.inventory.shell import (
 )
 from skill2app.converter.inventory.siblings import (
     Outside,
+    collection_bound,
     missing_modules,
     outside_files,
     read_inside,
@@ -183,7 +184,7 @@ def build_inventory(
         for d in docs
         for option in doc_options(d.path, d.text.split("\n"), d.first_line, d.sections)
     ]
-    bound = (limit or skill_dir.parent).resolve()
+    bound = collection_bound(skill_dir, limit)
     outside_sources = {rel: read_inside(skill_dir, rel, bound) for rel in outside_runs}
     shown_elsewhere = [
         _elsewhere(skill_dir, rel, invs, bool(outside_sources[rel]))

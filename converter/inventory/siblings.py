@@ -6,7 +6,8 @@ Skills of one collection share helpers by relative path (``path.join(__dirname,
 the program fails with ``Cannot find module``.  ``outside_files`` finds them: a quoted relative
 path in a program or module of the skill that leads out of the skill folder to a file that
 exists (tried with the usual suffixes), never further up than ``limit`` (the collection's
-folder, or the skill's parent).  Nothing found here is read or run; the caller copies it or
+folder, or the skill's parent: ``collection_bound``, never the user's home), never a hidden
+file (``within``).  Nothing found here is read or run; the caller copies it or
 says it is missing.  ``missing_modules`` finds the modules a JavaScript program loads from
 outside the skill that are not there at all (rp-source-csv's ``require('../../../lib/
 progress-log.js')``, its parent skill's): the program stops at its start without them.
@@ -15,6 +16,7 @@ progress-log.js')``, its parent skill's): the program stops at its start without
 from __future__ import annotations
 
 import ast
+import os
 import posixpath
 import re
 from dataclasses import dataclass
@@ -50,7 +52,7 @@ def outside_files(
     files those name in turn (a sibling's own helpers), inside ``limit`` (default: the skill's
     parent folder).  Links are resolved before the containment check."""
     root = skill_dir.resolve()
-    bound = (limit or skill_dir.parent).resolve()
+    bound = collection_bound(skill_dir, limit)
     found: list[Outside] = []
     seen: set[str] = set()
     todo = [(rel, rel) for rel in code_files]  # (file as the skill names it, its path)
@@ -84,7 +86,7 @@ def missing_modules(
     skill's folder, as the program spells it.  Comments and the text of template literals load
     nothing (a generator's ``import Icon from '../icons/Icon'``)."""
     root = skill_dir.resolve()
-    bound = (limit or skill_dir.parent).resolve()
+    bound = collection_bound(skill_dir, limit)
     found: list[tuple[Outside, bool]] = []
     for rel in code_files:
         if not rel.endswith(_JS) or rel.startswith("../"):
@@ -148,16 +150,41 @@ def _resolve(root: Path, folder: str, literal: str, bound: Path) -> str | None:
             real = path.resolve()
         except (OSError, RuntimeError):
             continue
-        if real.is_relative_to(bound) and real.is_file():
+        if within(real, bound) and real.is_file():
             return candidate
     return None
 
 
 def read_inside(root: Path, rel: str, bound: Path) -> str:
     """The text of ``rel`` (relative to ``root``) when, links resolved, it is inside
-    ``bound``; "" otherwise, or when it cannot be read."""
+    ``bound`` (``within``); "" otherwise, or when it cannot be read."""
     path = (root / rel).resolve()
-    return read_source(path) if path.is_relative_to(bound) else ""
+    return read_source(path) if within(path, bound) else ""
+
+
+def within(path: Path, bound: Path) -> bool:
+    """Whether ``path`` (resolved) lies in ``bound`` and in no hidden folder or file of it
+    (``../.netrc``, ``../.config/tool/cfg.py``, ``../shared/.env``: a sibling skill's helper
+    is never one)."""
+    if not path.is_relative_to(bound):
+        return False
+    return not any(part.startswith(".") for part in path.relative_to(bound).parts)
+
+
+# Folders that hold a user's files, not a collection of skills: a skill kept right in one
+# has no siblings (an attack run: ``~/myskill`` named ``../.netrc``).
+_NO_COLLECTION = ("/", "/tmp", "/var/tmp", "/home", "/root", "/Users")
+
+
+def collection_bound(skill_dir: Path, limit: Path | None = None) -> Path:
+    """The folder the skill's programs may reach out to (its collection): ``limit``, else the
+    skill's parent; the skill's own folder when that is the user's home, holds it, or is a
+    place like ``/`` or ``/tmp``."""
+    bound = (limit or skill_dir.parent).resolve()
+    home = Path(os.path.realpath(os.path.expanduser("~")))
+    if str(bound) in _NO_COLLECTION or home.is_relative_to(bound):
+        return skill_dir.resolve()
+    return bound
 
 
 def _unique(found: list[Outside]) -> list[Outside]:
