@@ -210,6 +210,31 @@ def test_the_home_folder_is_hidden(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 @pytest.mark.usefixtures("need_sandbox")
+def test_app_runs_state_folder_is_hidden_wherever_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An attack run: with APP_RUN_HOME outside the hidden places, a --smoke program read
+    app-run's session files (step outputs)."""
+    home, state, work = tmp_path / "home", tmp_path / "state", tmp_path / "work"
+    for folder in (home, state / "sessions", work):
+        folder.mkdir(parents=True)
+    (state / "sessions" / "s.json").write_text(DECOY)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("APP_RUN_HOME", str(state))
+    monkeypatch.setattr(sandbox, "HIDDEN", ("/run",))  # /tmp visible: only the rule hides it
+    box = sandbox.Sandbox(writable=(work,))
+    code = "import os, sys; print(os.path.exists(sys.argv[1]))"
+    done = subprocess.run(
+        box.wrap([sys.executable, "-c", code, str(state / "sessions" / "s.json")], work),
+        env=box.env(os.environ),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.stdout.strip() == "False", done.stderr
+
+
+@pytest.mark.usefixtures("need_sandbox")
 def test_version_manager_shims_and_linked_interpreters_work_in_the_home(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -180,10 +180,16 @@ OFFLINE = {"npm_config_offline": "true", "UV_OFFLINE": "1"}
 
 
 def _hidden_places() -> list[str]:
-    home = os.path.realpath(os.path.expanduser("~"))
+    """The places a sandboxed program sees empty: ``HIDDEN``, the user's home, and app-run's
+    state folder wherever ``APP_RUN_HOME`` or ``XDG_STATE_HOME`` puts it (its sessions hold
+    step outputs: an attack run read them from outside the home)."""
+    from skill2app.runtime.app.config import state_home
+
     places = [p for p in HIDDEN if os.path.isdir(p) and not os.path.islink(p)]
-    if os.path.isdir(home) and home != "/" and not any(_under(home, p) for p in places):
-        places.append(home)
+    for place in (os.path.expanduser("~"), str(state_home())):
+        place = os.path.realpath(place)
+        if os.path.isdir(place) and place != "/" and not any(_under(place, p) for p in places):
+            places.append(place)
     return places
 
 
