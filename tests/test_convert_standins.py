@@ -182,6 +182,18 @@ def test_what_the_documents_show_is_no_finding() -> None:
     assert findings([("p/s", negative)], docs) == []
 
 
+def test_a_flag_table_shows_options_and_absolute_paths_run_anywhere() -> None:
+    """A newcomer's trial (querying-markdown): `-o` in the cheatsheet's table of flags was
+    "never shown", and a step giving mq only absolute paths was told that it ran in the
+    pipeline's own folder."""
+    docs = ["mq '.h1' file.md", "-o FILE", "-U, --in-place"]
+    assert shown_options(docs, "mq") == ({"-o", "-U", "--in-place"}, False)
+    absolute = Call("mq", ("-o", "/tmp/x/out.md", ".h1", "/tmp/x/notes.md"), cwd="pipelines/q")
+    assert findings([("q/s", absolute)], docs) == []
+    relative = Call("mq", (".h1", "notes.md"), cwd="pipelines/q")
+    assert "in the pipeline's own folder" in findings([("q/s", relative)], docs)[0]
+
+
 @pytest.mark.parametrize(
     ("detail", "program"),
     [

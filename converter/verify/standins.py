@@ -226,7 +226,8 @@ def _relative(cwd: str, app_root: Path) -> str:
 
 def shown_options(lines: Iterable[str], program: str) -> tuple[set[str], bool]:
     """(the options the documents show ``program`` with, whether they put an option after
-    ``--``), from the command lines in ``lines`` that run it."""
+    ``--``), from the command lines in ``lines`` that run it, and the options a line or code
+    span shows on their own (a table of flags: "| `-o FILE` | write to FILE |")."""
     options: set[str] = set()
     after_dashes = False
     for line in lines:
@@ -234,6 +235,9 @@ def shown_options(lines: Iterable[str], program: str) -> tuple[set[str], bool]:
             words = shlex.split(line, comments=True)
         except ValueError:
             words = line.split()
+        if words and _is_option(words[0]):  # `-o FILE`, `-U`/`--in-place`
+            options |= {_option(w) for w in re.split(r"[\s,/|]+", line) if _is_option(w)}
+            continue
         for start, word in enumerate(words):
             if Path(word).name != program:
                 continue
@@ -297,7 +301,7 @@ def findings(traced: Iterable[tuple[str, Call]], lines: list[str]) -> list[str]:
         options, dashes = shown[call.program]
         head = f"{where} ran `{_short(call.line())}`"
         said += [f"{head}: it {p}" for p in problems(call, dashes)]
-        if call.cwd.startswith("pipelines/"):
+        if call.cwd.startswith("pipelines/") and not _only_absolute_paths(call):
             said.append(
                 f"{head} in the pipeline's own folder ({call.cwd}): what it reads or writes "
                 "by a relative path is inside the APP, not the user's folder; run it in "
@@ -310,6 +314,17 @@ def findings(traced: Iterable[tuple[str, Call]], lines: list[str]) -> list[str]:
                 f"{call.program}; check them against its help"
             )
     return list(dict.fromkeys(said))
+
+
+def _only_absolute_paths(call: Call) -> bool:
+    """Whether the paths ``call`` passes are all absolute (and it passes one): where it runs
+    then decides nothing it reads or writes by them."""
+    paths = [
+        w
+        for w in call.argv[1:]
+        if not _is_option(w) and ("/" in w or re.search(r"\w\.\w{1,5}$", w) or w in (".", ".."))
+    ]
+    return bool(paths) and all(w.startswith("/") for w in paths)
 
 
 def _short(text: str, limit: int = 160) -> str:
