@@ -372,7 +372,9 @@ def test_an_object_covers_its_keys_and_a_count_may_be_a_number(skill: Path) -> N
         {"check": "count", "field": "advice", "equals": "steps.list_words.output.count"},
         # through a list: one item found is that item, not its two keys (review)
         {"check": "count", "field": "advice[]", "equals": "steps.find.output.found"},
+        {"check": "equals", "field": "total", "to": "steps.list_words.output.count"},
     ]
+    advise["schema"]["properties"]["total"] = {"type": "integer"}
     advise_answer = {"advice": [{"word": "foo", "instead": "x"}, {"word": "bar", "instead": "y"}]}
     data["pipelines"][0]["sample"]["answers"]["advise"] = advise_answer | {
         "values": {"foo": "x", "bar": "y"}
@@ -397,16 +399,20 @@ def test_an_object_covers_its_keys_and_a_count_may_be_a_number(skill: Path) -> N
         )
         return json.loads(done.stdout).get("errors", [])
 
-    assert verdict(advise_answer | {"values": {"foo": "x", "bar": "y"}}) == []
+    assert verdict(advise_answer | {"values": {"foo": "x", "bar": "y"}, "total": 2}) == []
     one = {"advice": [{"word": "foo", "instead": "x"}], "values": {"foo": "x", "bar": "y"}}
-    assert verdict(one) == [
+    assert verdict(one | {"total": 2}) == [
         "output.advice has 1 items; 2 are expected",
         "output.advice[] has 1 items; 2 are expected",
     ]
-    assert verdict({"advice": advise_answer["advice"][:1], "values": {"foo": "x"}}) == [
+    assert verdict({"advice": advise_answer["advice"][:1], "values": {"foo": "x"}, "total": 2}) == [
         'output.values: "bar" is missing; it is in steps.find.output.found',
         "output.advice has 1 items; 2 are expected",
         "output.advice[] has 1 items; 2 are expected",
+    ]
+    # a newcomer's trial: one value each side is shown as that value, not a list of one
+    assert verdict(advise_answer | {"values": {"foo": "x", "bar": "y"}, "total": 3}) == [
+        "output.total is 3, not steps.list_words.output.count (2)"
     ]
 
 

@@ -112,7 +112,8 @@ def field_problems(check: dict, payload: dict) -> list[str]:
         other = values_at(check["to"], payload)
         if found == other:
             return []
-        return [f"{where} is {shown(found)}, not {check['to']} ({shown(other)})"]
+        one = lambda values: values[0] if len(values) == 1 else values  # noqa: E731
+        return [f"{where} is {shown(one(found))}, not {check['to']} ({shown(one(other))})"]
     if kind == "pattern":
         bad = [v for v in found if not isinstance(v, str) or not re.search(check["pattern"], v)]
         return [f"{where}: {shown(v)} does not match {check['pattern']}" for v in bad[:5]]
