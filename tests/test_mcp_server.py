@@ -567,3 +567,23 @@ def test_the_docs_client_config_starts_a_working_server(app: Path) -> None:
                 return [t.name for t in (await session.list_tools()).tools]
 
     assert "greet" in anyio.run(scenario)
+
+
+def test_an_app_whose_skill_md_links_out_has_no_prompt_and_the_others_keep_theirs(
+    tmp_path: Path,
+) -> None:
+    """A SKILL.md that links out of its APP is refused (an attack run read
+    ``~/notes/private.md`` through it); the MCP server's prompt list leaves that APP out
+    instead of failing for every APP it serves."""
+    from skill2app.runtime.app.model import load_app
+    from skill2app.runtime.mcp.prompts import prompt_specs
+
+    private = tmp_path / "private.md"
+    private.write_text("---\nname: x\ndescription: PRIVATE-DECOY\n---\n")
+    good = make_app(tmp_path / "good", {"p": [code("s")]})
+    bad = make_app(tmp_path / "bad", {"p": [code("s")]})
+    (bad / "SKILL.md").unlink(missing_ok=True)
+    (bad / "SKILL.md").symlink_to(private)
+    specs = prompt_specs([load_app(good), load_app(bad)])
+    assert [s.root for s in specs] == [load_app(good).root]
+    assert not any("PRIVATE-DECOY" in s.description for s in specs)

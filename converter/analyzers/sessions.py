@@ -23,6 +23,7 @@ VERSION = 1
 FOLDER = "convert-sessions"
 SKIPPED = {".git", "node_modules", "__pycache__", ".venv", "pipelines", ".app-convert-backup"}
 MAX_FILES = 20_000
+MAX_ID = 200  # bytes of a session id: ids made are under 160; a file name holds 255
 
 
 def sessions_dir(home: Path) -> Path:
@@ -30,9 +31,25 @@ def sessions_dir(home: Path) -> Path:
 
 
 def path_of(home: Path, session: str) -> Path:
-    if not session or "/" in session or session.startswith("."):
-        raise UsageError(f"no conversion session {session!r}", hint="see app-convert sessions")
+    """The file of ``session``; an id app-convert cannot have made (a path, too long for a
+    file name, a control character) is no conversion session, said before any file is
+    looked at."""
+    if not is_session_id(session):
+        shown = session if len(session) <= 64 else session[:64] + "…"
+        raise UsageError(f"no conversion session {shown!r}", hint="see app-convert sessions")
     return sessions_dir(home) / f"{session}.json"
+
+
+def is_session_id(session: str) -> bool:
+    """Whether ``session`` could be an id app-convert made (``host.start``: a time, the
+    skill's name cut to 32 characters, 6 hex digits), as one file name."""
+    return (
+        0 < len(session.encode("utf-8", "surrogatepass")) <= MAX_ID
+        and session.isprintable()
+        and not session.startswith(".")
+        and "/" not in session
+        and "\\" not in session
+    )
 
 
 def write(home: Path, data: dict[str, Any]) -> None:

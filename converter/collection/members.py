@@ -12,6 +12,7 @@ from pathlib import Path
 from skill2app.converter.errors import SkillError, Where
 from skill2app.converter.inventory.skill import read_skill_md
 from skill2app.converter.marker import MARKER
+from skill2app.runtime.app.regular import head_lines
 
 MAX_DEPTH = 3
 MAX_MEMBERS = 200
@@ -94,10 +95,9 @@ def find_members(root: Path) -> list[Member]:
 
 def is_generated_skill_md(path: Path) -> bool:
     """Whether ``path`` is the SKILL.md app-convert generated for a collection (its marker
-    is in the comment after the frontmatter)."""
+    is in the comment after the frontmatter); its first 64 KB read at most, never waited for."""
     try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            return any(MARKER in handle.readline() for _ in range(12))
+        return any(MARKER in line for line in head_lines(path, 12))
     except OSError:
         return False
 

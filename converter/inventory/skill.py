@@ -4,11 +4,14 @@ The frontmatter is the text between a first line that is exactly ``---`` and the
 that is exactly ``---`` — never the first ``---`` substring, so a description containing
 ``---`` survives.  It is parsed with PyYAML's safe loader (flow lists are fine).  A BOM and
 CRLF line ends are tolerated; every line number reported is 1-based in the original file.
+A SKILL.md that links out of its folder, is not a regular file (a named pipe, ``/dev/zero``)
+or is over ``MAX_SKILL_MD_BYTES`` is refused before more than that is read (``SkillError``).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -19,7 +22,9 @@ import yaml
 
 from skill2app.converter.errors import FrontmatterError, SkillError, Where
 from skill2app.converter.inventory.markdown import CodeBlock, InlineCode, Section, scan_markdown
+from skill2app.runtime.app.bounds import inside
 from skill2app.runtime.app.document import refused_character
+from skill2app.runtime.app.regular import NotRegular, read_regular
 
 MAX_SKILL_MD_BYTES = 1_000_000
 MAX_FRONTMATTER_NODES = 5_000
@@ -94,13 +99,26 @@ def read_skill_md(path: Path, *, display: str | None = None) -> SkillDoc:
     """Read and parse ``path``.  ``display`` is its name in the skill (``SkillDoc.path``, the
     warnings; default: ``path``); errors name ``path`` as given, so it can be opened."""
     shown = str(path)
+    name = path.name
+    if not inside(path, path.parent):  # `SKILL.md -> ~/notes/private.md`: never read
+        raise SkillError(
+            f"{name} is a link to {os.path.realpath(path)}, outside the skill: not read",
+            where=Where(shown),
+            hint=f"copy that file into the skill as {name} if it is the skill's",
+        )
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, MAX_SKILL_MD_BYTES)  # a pipe, /dev/zero: never read
+    except NotRegular as exc:
+        raise SkillError(
+            f"{name} is {exc.kind}, not a file",
+            where=Where(shown),
+            hint=f"{name} must be the skill's Markdown file",
+        ) from None
     except OSError as exc:
-        raise SkillError(f"cannot read SKILL.md: {exc.strerror}", where=Where(shown)) from exc
+        raise SkillError(f"cannot read {name}: {exc.strerror}", where=Where(shown)) from exc
     if len(raw) > MAX_SKILL_MD_BYTES:
         raise SkillError(
-            f"SKILL.md is {len(raw)} bytes, more than {MAX_SKILL_MD_BYTES}",
+            f"{name} is more than {MAX_SKILL_MD_BYTES} bytes",
             where=Where(shown),
             hint="move long material into references/ and keep SKILL.md short",
         )
@@ -217,6 +235,12 @@ def _load_frontmatter(text: str, file: str) -> tuple[dict[str, Any], dict[str, i
             "the frontmatter is nested too deeply to read",
             where=Where(file, 2),
             hint="a frontmatter needs a few levels at most: flatten it",
+        ) from None
+    except (ValueError, OverflowError) as exc:  # an integer Python will not read, a bad date
+        raise FrontmatterError(
+            f"broken YAML in the frontmatter: a value Python cannot read ({str(exc)[:80]})",
+            where=Where(file, 2),
+            hint="quote the value to keep it as text",
         ) from None
     finally:
         loader.dispose()

@@ -25,10 +25,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from skill2app.converter.marker import MARKER
 from skill2app.converter.render.render import RenderedFile
+from skill2app.runtime.app.document import MAX_BYTES, MAX_FILE_BYTES, safe_yaml
+from skill2app.runtime.app.regular import head_lines, read_regular
+from skill2app.runtime.errors import LoadError
 
 PIPELINES = "pipelines"
 BACKUP = ".app-convert-backup"
@@ -55,10 +56,10 @@ class Survey:
 
 def is_generated(path: Path, lines: int = 1) -> bool:
     """Whether ``path`` is a file app-convert wrote: one of its first ``lines`` lines carries
-    the marker."""
+    the marker.  Only a regular file's first 64 KB are read: a named pipe, ``/dev/zero`` or
+    a file of gigabytes without a newline is not ours, and is never waited for."""
     try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            return any(MARKER in handle.readline() for _ in range(lines))
+        return any(MARKER in line for line in head_lines(path, lines))
     except OSError:
         return False
 
@@ -114,8 +115,10 @@ def earlier_files(folder: Path) -> set[Path]:
     found |= {p for p in files_in(folder) if p.suffix == ".py" and is_generated(p, _HEAD_LINES)}
     found |= _fixtures(folder)
     try:
-        data = yaml.safe_load((folder / "pipeline.yaml").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        path = folder / "pipeline.yaml"
+        raw = read_regular(path, MAX_BYTES)
+        data = safe_yaml(raw.decode("utf-8"), path) if len(raw) <= MAX_BYTES else None
+    except (OSError, UnicodeDecodeError, LoadError):
         data = None
     steps = data.get("steps") if isinstance(data, dict) else None
     for step in steps if isinstance(steps, list) else []:
@@ -129,8 +132,9 @@ def _fixtures(folder: Path) -> set[Path]:
     """The sample files (fixtures) an earlier conversion wrote: those its
     ``samples/input.json`` names inside this pipeline's ``samples/`` folder."""
     try:
-        sample = json.loads((folder / "samples" / "input.json").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        raw = read_regular(folder / "samples" / "input.json", MAX_FILE_BYTES)
+        sample = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_FILE_BYTES else None
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return set()
     prefix = f"{PIPELINES}/{folder.name}/samples/"
     values = sample.values() if isinstance(sample, dict) else []
@@ -171,11 +175,13 @@ def has_files(folder: Path) -> bool:
 
 
 def differs(path: Path, content: str | bytes) -> bool:
-    """Whether writing ``content`` to ``path`` replaces something else that is there."""
+    """Whether writing ``content`` to ``path`` replaces something else that is there (read
+    no further than ``content``'s length: a bigger file, or one that is not a regular file,
+    differs)."""
     if not path.exists() and not path.is_symlink():
         return False
     data = content if isinstance(content, bytes) else content.encode("utf-8")
     try:
-        return path.is_symlink() or path.read_bytes() != data
+        return path.is_symlink() or read_regular(path, len(data)) != data
     except OSError:
         return True

@@ -6,7 +6,9 @@ The rules, checked before anything is written:
   has a README of its own) are written; SKILL.md and every other file of the skill are never
   opened for writing.  A README is "ours" when its first line carries ``marker.MARKER``.
 - An existing ``pipelines/``, a generated README or a non-empty ``--out`` folder is replaced
-  only with ``force`` (``ExistsError`` otherwise); a README that is not ours never is.
+  only with ``force`` (``ExistsError`` otherwise); a README of the skill that is not ours
+  never is (a README of the ``--out`` folder is backed up, then replaced, and said).  A
+  README of the skill that is a named pipe or a device is refused (``SkillError``).
 - With ``force``, a folder of ``pipelines/`` that app-convert generated (its pipeline.yaml
   carries the marker) is replaced or, when no longer planned, removed (so is an empty one);
   anything else there (a pipeline written by hand or with app-new) is kept as it is, unless
@@ -16,8 +18,10 @@ The rules, checked before anything is written:
   ``.app-convert-backup/<time>/`` first, never lost.  ``WriteResult`` lists what was
   overwritten (existing files whose content changed), removed, kept and backed up,
   relative to the output folder.
-- ``--out`` copies the skill tree first (byte for byte, modes kept; VCS folders, caches and
-  an old ``pipelines/`` left out), then adds the generated files.
+- ``--out`` copies the skill tree first (byte for byte, modes kept; VCS folders, caches,
+  an old ``pipelines/``, named pipes and devices left out; a link inside the skill as a
+  relative link to the same file, so the copy never links back to the skill), then adds the
+  generated files.
 - ``pipelines/`` is built in a hidden staging folder beside it and swapped in with renames,
   so an interrupted run leaves the old one or the new one, not a mix; other files are
   written to a temporary file and ``os.replace``d.
@@ -27,13 +31,23 @@ The rules, checked before anything is written:
 
 from __future__ import annotations
 
+import filecmp
 import os
+import posixpath
 import shutil
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from skill2app.converter.errors import ExistsError, RenderError, UsageError, Where, WriteError
+from skill2app.converter.errors import (
+    ExistsError,
+    RenderError,
+    SkillError,
+    UsageError,
+    Where,
+    WriteError,
+)
 from skill2app.converter.render.render import README_NAMES, RenderedFile
 from skill2app.converter.render.survey import (
     BACKUP,
@@ -43,6 +57,7 @@ from skill2app.converter.render.survey import (
     is_generated,
     survey_pipelines,
 )
+from skill2app.runtime.app.regular import kind_of
 
 COPY_SKIP = frozenset(
     {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache",
@@ -65,13 +80,30 @@ class WriteResult:
 
 def choose_readme(skill_dir: Path) -> tuple[str, str]:
     """(name of the README to generate or "", a warning): README.md unless the skill has its
-    own, then APP.md; none when both names are taken by the skill's own files."""
+    own, then APP.md; none when both names are taken by the skill's own files.  A README that
+    is a named pipe or a device (a link to ``/dev/zero``) is refused (``SkillError``), never
+    read."""
     for name in README_NAMES:
         path = skill_dir / name
+        _check_regular(path)
         if not path.exists() or is_generated(path):
             return name, ""
     taken = " and ".join(README_NAMES)
     return "", f"the skill has its own {taken}: no README was generated"
+
+
+def _check_regular(path: Path) -> None:
+    """Refuse a file of the skill that is there but is no regular file (nor a folder)."""
+    try:
+        mode = path.stat().st_mode  # its links followed
+    except (OSError, ValueError):
+        return  # not there (or a link to nothing): nothing is read
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise SkillError(
+            f"{path.name} is {kind_of(mode)}, not a file: not read",
+            where=Where(str(path)),
+            hint=f"remove it, or make {path.name} a Markdown file",
+        )
 
 
 def write_app(
@@ -101,17 +133,30 @@ def write_app(
         tree = skill_tree(skill_dir, skip) if out is not None else SkillTree()
         if out is not None:
             result.copied = tree.files
-            result.overwritten += [r for r in tree.files if not _same(skill_dir / r, out / r)]
+            result.overwritten += [
+                r for r in tree.files if not _same(skill_dir / r, out / r, tree.relinked.get(r))
+            ]
             if tree.left_out:
                 result.warnings.append(f"not copied from the skill: {', '.join(tree.left_out)}")
+            if tree.special:
+                result.warnings.append(
+                    f"not copied: files that are not regular files: {', '.join(tree.special)}"
+                )
             if tree.links_out:
                 result.warnings.append(
                     "not copied: links that lead out of the skill (a converted APP must not "
                     f"reach outside itself): {', '.join(tree.links_out)}"
                 )
-        result.overwritten += [f.path for f in others if differs(target / f.path, f.content)]
+        replaced = [f.path for f in others if differs(target / f.path, f.content)]
+        result.overwritten += replaced
+        theirs = [r for r in replaced if not is_generated(target / r, lines=12)]  # --out's
         result.backed_up = sorted({*survey.backup, *result.overwritten})
         result.backup = back_up(target, result.backed_up)  # before anything is replaced
+        result.warnings += [
+            f"{r} in the output folder was not written by app-convert: replaced by the "
+            f"generated one (yours is in {result.backup}{r})"
+            for r in theirs
+        ]
         if out is not None:
             copy_skill(skill_dir, out, tree)
         _swap_in_pipelines(target, generated, survey.keep)
@@ -177,6 +222,8 @@ def _check_target(
         )
     for item in files:
         path = target / item.path
+        if out is not None and force:
+            continue  # the --out folder's own README or SKILL.md: backed up, then replaced
         if item.path == "SKILL.md" and path.exists() and not is_generated(path, lines=12):
             raise RenderError(
                 "SKILL.md belongs to the skill",
@@ -206,6 +253,8 @@ class SkillTree:
     files: list[str] = field(default_factory=list)  # links inside the skill, copied as links
     left_out: list[str] = field(default_factory=list)  # an old pipelines/: it is regenerated
     links_out: list[str] = field(default_factory=list)  # links leaving the skill: never copied
+    relinked: dict[str, str] = field(default_factory=dict)  # link -> the relative text it gets
+    special: list[str] = field(default_factory=list)  # named pipes, devices: never copied
 
 
 def skill_tree(skill_dir: Path, skip: frozenset[str] = frozenset()) -> SkillTree:
@@ -230,9 +279,19 @@ def skill_tree(skill_dir: Path, skip: frozenset[str] = frozenset()) -> SkillTree
         dirs[:] = keep
         for name in sorted(names):
             rel = (rel_dir / name).as_posix()
-            if (here / name).is_symlink() and not _stays_inside(here / name, real_skill):
-                tree.links_out.append(f"{rel} -> {os.readlink(here / name)}")
-            elif name not in COPY_SKIP and not (rel in README_NAMES and is_generated(here / name)):
+            path = here / name
+            if path.is_symlink() and not _stays_inside(path, real_skill):
+                tree.links_out.append(f"{rel} -> {os.readlink(path)}")
+            elif name in COPY_SKIP or (rel in README_NAMES and is_generated(path)):
+                continue
+            elif path.is_symlink():
+                tree.files.append(rel)
+                text = _inside_text(path, rel, real_skill)
+                if text != os.readlink(path):
+                    tree.relinked[rel] = text
+            elif not stat.S_ISREG(path.lstat().st_mode):
+                tree.special.append(f"{rel} ({kind_of(path.lstat().st_mode)})")
+            else:
                 tree.files.append(rel)
     tree.files.sort()
     return tree
@@ -246,34 +305,53 @@ def _stays_inside(link: Path, root: Path) -> bool:
         return False
 
 
+def _inside_text(link: Path, rel: str, root: Path) -> str:
+    """What the link ``rel`` of the skill (one that stays inside it) says in the copy: its
+    own text when that is relative and names what it leads to, else the relative path from
+    its folder to that (``abs.txt -> /…/skill/notes.txt`` becomes ``notes.txt``), so the copy
+    never links back to the skill or out of itself."""
+    text = os.readlink(link)
+    target = link.resolve().relative_to(root).as_posix()
+    folder = posixpath.dirname(rel) or "."
+    if not os.path.isabs(text) and posixpath.normpath(posixpath.join(folder, text)) == target:
+        return text
+    return posixpath.relpath(target, folder)
+
+
 def copy_skill(skill_dir: Path, out: Path, tree: SkillTree) -> None:
-    """Copy the skill's files of ``tree`` into ``out``, byte for byte, modes kept."""
+    """Copy the skill's files of ``tree`` into ``out``, byte for byte, modes kept; a link in
+    ``tree.relinked`` gets its relative text there."""
     for rel in tree.folders:
         (out / rel).mkdir(parents=True, exist_ok=True)
     for rel in tree.files:
-        _copy_file(skill_dir / rel, out / rel)
+        _copy_file(skill_dir / rel, out / rel, tree.relinked.get(rel))
 
 
-def _same(source: Path, dest: Path) -> bool:
-    """Whether ``dest`` is missing or already a copy of ``source`` (nothing is lost)."""
+def _same(source: Path, dest: Path, text: str | None = None) -> bool:
+    """Whether ``dest`` is missing or already a copy of ``source`` (nothing is lost); a
+    link is compared by its text (``text``: the one the copy gets), a file chunk by chunk."""
     if not dest.exists() and not dest.is_symlink():
         return True
     try:
         if source.is_symlink() or dest.is_symlink():
-            return (
-                source.is_symlink()
-                and dest.is_symlink()
-                and (os.readlink(source) == os.readlink(dest))
-            )
-        return dest.is_file() and source.read_bytes() == dest.read_bytes()
+            wanted = text if text is not None else os.readlink(source)
+            return source.is_symlink() and dest.is_symlink() and os.readlink(dest) == wanted
+        if not (dest.is_file() and source.is_file()):
+            return False
+        return filecmp.cmp(source, dest, shallow=False)  # never both whole in memory
     except OSError:
         return False
 
 
-def _copy_file(source: Path, dest: Path) -> None:
+def _copy_file(source: Path, dest: Path, text: str | None = None) -> None:
+    """Copy ``source`` (a link as a link, saying ``text`` when given) to ``dest``."""
     tmp = dest.with_name(f".{dest.name}.app-convert.tmp")
     try:
-        shutil.copy2(source, tmp, follow_symlinks=False)
+        if text is not None:
+            tmp.unlink(missing_ok=True)
+            os.symlink(text, tmp)
+        else:
+            shutil.copy2(source, tmp, follow_symlinks=False)
         os.replace(tmp, dest)
     except BaseException:
         tmp.unlink(missing_ok=True)

@@ -2,19 +2,25 @@
 wrong with it, as warnings with file:line (a broken SKILL.md must not pass unnoticed:
 `app-run check` lists them, and the Skill-mode fallback carries them to the host agent).
 
-SKILL.md is never a reason to stop: it is the fallback, and its text still helps an agent
-when its frontmatter is broken.  So nothing here raises; bytes that are not UTF-8 are
-replaced (and said), a frontmatter that cannot be read counts as empty (and is said).
+SKILL.md's content is never a reason to stop: it is the fallback, and its text still helps
+an agent when its frontmatter is broken.  So bytes that are not UTF-8 are replaced (and said),
+a frontmatter that cannot be read counts as empty (and is said), and no more than
+``MAX_BYTES`` is read.  What SKILL.md *is* can be: one that links out of the APP
+(``SKILL.md -> ~/notes/private.md``), or a named pipe or a device (reading it would wait or
+never end), is refused with a ``LoadError`` and never read.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skill2app.runtime.app.bounds import inside
 from skill2app.runtime.app.diagnostic import Diagnostic
-from skill2app.runtime.errors import Where
+from skill2app.runtime.app.regular import NotRegular, read_regular
+from skill2app.runtime.errors import LoadError, Where
 
 FENCE = "---"
 MAX_BYTES = 1_000_000  # Skill mode reads no more of a SKILL.md than this
@@ -34,12 +40,27 @@ class SkillMd:
 
 def read_skill_md(path: Path) -> SkillMd:
     """``path`` read as Skill mode uses it (see the module doc)."""
-    if not path.is_file():
+    if not os.path.lexists(path):
         return SkillMd(path, "", {})
+    if not inside(path, path.parent):
+        raise LoadError(
+            f"SKILL.md is a link to {os.path.realpath(path)}, outside the APP: not read",
+            where=Where(path),
+            hint="copy that file into the APP as SKILL.md if it is the APP's",
+        )
     warnings: list[Diagnostic] = []
     try:
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
+        raw = read_regular(path, MAX_BYTES)
+    except FileNotFoundError:  # a link to nothing: no SKILL.md
+        return SkillMd(path, "", {})
+    except NotRegular as exc:
+        if exc.kind == "a folder":  # not a SKILL.md at all (`check` says there is none)
+            return SkillMd(path, "", {})
+        raise LoadError(
+            f"SKILL.md is {exc.kind}, not a file: not read",
+            where=Where(path),
+            hint="SKILL.md must be the APP's Markdown file",
+        ) from None
     except OSError as exc:
         why = exc.strerror or str(exc)
         warnings.append(_warn(f"SKILL.md cannot be read: {why}", path, 0, "check its permissions"))

@@ -16,7 +16,7 @@ from skill2app.runtime.app.cache import cached_table
 from skill2app.runtime.app.config import state_home
 from skill2app.runtime.app.model import App
 from skill2app.runtime.app.skill_md import read_skill_md
-from skill2app.runtime.errors import UsageError
+from skill2app.runtime.errors import LoadError, UsageError
 from skill2app.runtime.host.skill_mode import programs
 
 SCHEME = "app-run"
@@ -38,10 +38,14 @@ class ResourceSpec:
 
 
 def prompt_specs(apps: list[App]) -> list[PromptSpec]:
-    """One Skill-mode prompt per APP that has a SKILL.md."""
+    """One Skill-mode prompt per APP that has a SKILL.md it may read (not one that links out
+    of the APP or is no regular file: that APP alone has no prompt)."""
     specs = []
     for app in apps:
-        skill = read_skill_md(app.skill_md)
+        try:
+            skill = read_skill_md(app.skill_md)
+        except LoadError:
+            continue
         if not skill.exists:
             continue
         about = str(skill.frontmatter.get("description") or "").strip()
