@@ -255,7 +255,7 @@ def test_an_installer_pipeline_has_no_sample_to_run(tmp_path: Path) -> None:
             "SKILL.md": "---\nname: qmd\ndescription: Query Markdown with mq.\n---\n# qmd\n\n"
             "## Install\n\n```bash\nbash scripts/install-mq.sh\n```\n",
             "scripts/install-mq.sh": "#!/usr/bin/env bash\n# Idempotent installer for `mq`.\n"
-            "touch \"$HOME/installed-for-real\"\n",
+            'touch "$HOME/installed-for-real"\n',
         },
     )
     report = convert(Options(skill, out=tmp_path / "app", analyzer="heuristic"))

@@ -163,6 +163,31 @@ def test_unknown_and_corrupt_sessions_are_clear_errors(app_run_home: Path, app: 
     assert result.exit_code == 2 and "is corrupt" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("command", "name", "expected"),
+    [
+        ("resume", "a" * 5000, "no session 'aaaa"),
+        ("abandon", "a" * 5000, "no session 'aaaa"),
+        ("resume", "a" * 300, "no session 'aaaa"),
+        ("abandon", "x\x00y", "no session 'x\\x00y'"),
+        ("abandon", "../sessions/x", "no session '../sessions/x'"),
+        ("log", "a" * 5000, "no run matching 'aaaa"),
+        ("log", "/tmp/" + "a" * 300 + "/x.jsonl", "no run matching '/tmp/aaaa"),
+    ],
+)
+def test_an_over_long_or_malformed_name_is_no_session(
+    command: str, name: str, expected: str, app: Path
+) -> None:
+    """A name no file could have is "no session" / "no run" (exit 2), never the file system's
+    ENAMETOOLONG as an internal error (exit 70); a long one is quoted by its head."""
+    start(app)  # a session and a run record exist
+    extra = ["--answer", "-"] if command == "resume" else []
+    result = invoke(command, name, *extra, input="{}")
+    assert result.exit_code == 2, result.stderr
+    assert expected in result.stderr and "internal error" not in result.stderr
+    assert len(result.stderr) < 300
+
+
 def test_clean_abandons_stale_sessions(app: Path, runtime_env: Path) -> None:
     paused = start(app)
     kept = json.loads(invoke("sessions", "--clean", "--json").stdout)

@@ -13,6 +13,8 @@
 | a 30 MB input gives a small record | test_a_huge_input_gives_a_small_record |
 | records rotate | test_records_rotate |
 | Skill mode: a tool's stderr sent back to the model | test_agent_tool_results_are_scrubbed |
+| a step's output: host prompt, session, run, expected.json | test_a_step_printing_a_secret_var |
+| scrubbing an output: keys, numbers, 300 deep, untouched when clean | test_scrubbing_a_value |
 """
 
 from __future__ import annotations
@@ -276,3 +278,75 @@ def test_agent_tool_results_are_scrubbed(
     run_agent(load_app(app), "go", provider=Model(), model="m", max_tokens=10, emit=recorder)  # type: ignore[arg-type]
     assert "***" in sent[-1]
     assert SECRET not in "".join(map(str, sent)) + json.dumps(emitted)
+
+
+ENV_SECRET = "envtok-CUSTOM-SECRET-777"
+DUMP = """\
+import json, os, sys
+token = os.environ["SERVICE_TOKEN"]
+escaped = "".join("\\\\u%04x" % ord(c) for c in token)  # JSON escapes: not clear on stdout
+sys.stdout.write('{"output": {"plain": "%s", "escaped": "%s", "text": "hi"}}' % (token, escaped))
+"""
+
+
+def test_a_step_printing_a_secret_var(
+    tmp_path: Path, app_run_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A code step prints a secret environment variable's value in its output (a6): it is
+    blanked wherever the output leaves app-run or is kept, in memory the next step has it."""
+    monkeypatch.setenv("SERVICE_TOKEN", ENV_SECRET)
+    ask = {"name": "ask", "type": "llm", "prompt": "Summarise {{dump.output}}", "retry": 0}
+    app = make_app(
+        tmp_path / "app",
+        {"leak": {"steps": [{"name": "dump", "type": "code", "command": "python3 steps/dump.py"},
+                            ask], "output": "dump"}},
+        {
+            "pipelines/leak/steps/dump.py": DUMP,
+            "pipelines/leak/samples/input.json": "{}",
+            "pipelines/leak/samples/answers.yaml": {"answers": {"leak/ask": ["a summary"]}},
+        },
+    )  # fmt: skip
+    answers = app / "pipelines/leak/samples/answers.yaml"
+    shown = []
+    paused = invoke("run", app, "leak")
+    assert paused.exit_code == 6, paused.stderr
+    asked = json.loads(paused.stdout)
+    assert "Summarise {" in asked["prompt"] and '"plain": "***"' in asked["prompt"]
+    assert '"escaped": "***"' in asked["prompt"]
+    session = app_run_home / "sessions" / f"{asked['session']}.json"
+    assert json.loads(session.read_text())["position"]["outputs"]["dump"]["plain"] == "***"
+    resumed = invoke("resume", asked["session"], "--answer", "-", "--json", input="done")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["output"] == {"plain": "***", "escaped": "***", "text": "hi"}
+    shown += [paused.stdout, paused.stderr, resumed.stdout, resumed.stderr]
+    for extra in ([], ["--json"], ["--field", "plain"]):
+        done = invoke("run", app, "leak", "--provider", "scripted", "--answers", answers, *extra)
+        assert done.exit_code == 0, done.stderr
+        assert "***" in done.stdout
+        shown += [done.stdout, done.stderr]
+    updated = invoke("test", app, "--update")
+    assert updated.exit_code == 0, updated.stdout + updated.stderr
+    expected = app / "pipelines/leak/samples/expected.json"
+    assert json.loads(expected.read_text())["plain"] == "***"
+    again = invoke("test", app)
+    assert again.exit_code == 0, again.stdout + again.stderr  # *** equals *** next time too
+    shown += [expected.read_text(), everything(app_run_home)]
+    assert ENV_SECRET not in "\n".join(shown)
+
+
+def test_scrubbing_a_value() -> None:
+    scrubber = Scrubber({ENV_SECRET, "1234567890123"})
+    deep: list = []
+    inner = deep
+    for _ in range(300):  # the walk once stopped at 64 levels, leaving the rest as it was
+        inner.append([])
+        inner = inner[0]
+    inner.append(f"x {ENV_SECRET}")
+    value = {ENV_SECRET: 1, "n": 1234567890123, "ok": [1.5, True, None, "fine"], "deep": deep}
+    scrubbed = scrubber.value(value)
+    assert scrubbed["***"] == 1 and scrubbed["n"] == "***"
+    assert scrubbed["ok"] == [1.5, True, None, "fine"]
+    assert ENV_SECRET not in json.dumps(scrubbed) and "x ***" in json.dumps(scrubbed)
+    assert value["n"] == 1234567890123  # a copy: the run's own value is not changed
+    clean = {"a": ["b", 2]}
+    assert scrubber.value(clean) is clean

@@ -3,7 +3,8 @@
 ruamel.yaml's round-trip loader keeps positions (``.lc``) so every error can name file:line.
 Guards: a size cap (a 50 MB pipeline.yaml is a mistake, not an input), and a cap on the number
 of nodes the document expands to, which stops alias "billion laughs" bombs before anything
-walks the tree.
+walks the tree.  A value Python cannot make (an integer of more than 4,300 digits, a date such
+as 2024-13-01: ``int()`` and ``date()`` raise inside the loader) is a LoadError at its line.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from skill2app.runtime.app import numbers
 from skill2app.runtime.errors import LoadError, Where
 
 MAX_BYTES = 1_000_000
@@ -105,17 +107,84 @@ def parse_yaml(text: str, path: Path) -> Any:
         raise LoadError(
             "YAML is nested too deeply to read", where=Where(path), hint=_FLATTEN
         ) from None
-    _count_nodes(data, path)
+    except ValueError as exc:  # 5,000 digits, 2024-13-01: int() or date() refused it
+        raise _unreadable(text, path, f"invalid YAML: {exc}") from None
+    _count_nodes(data, path, text)
     return data
+
+
+def _unreadable(text: str, path: Path, otherwise: str) -> LoadError:
+    """The error for a value the round-trip loader could not make, or made too long to print,
+    at the line of the first such scalar (found again by composing ``text``)."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    try:
+        found = unreadable_scalar(yaml.compose(text), yaml.constructor.construct_object)
+    except Exception:  # noqa: BLE001 - it loaded once: say what is known
+        found = None
+    if found is None:
+        return LoadError(otherwise, where=Where(path), hint=numbers.HINT)
+    line, why, hint = found
+    return LoadError(why, where=Where(path, line + 1), hint=hint)
+
+
+_CHECKED_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:timestamp")
+
+
+def unreadable_scalar(root: Any, construct: Any) -> tuple[int, str, str] | None:
+    """(0-based line, why, hint) of the first scalar under the composed YAML node ``root``
+    whose value ``construct`` cannot make or makes too long to print; None if there is none."""
+    found = []
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node.value, list):
+            for item in node.value:
+                stack.extend(item if isinstance(item, tuple) else (item,))
+            continue
+        problem = _scalar_problem(node, construct)
+        if problem:
+            found.append((node.start_mark.line, node.start_mark.column, *problem))
+    if not found:
+        return None
+    line, _, why, hint = min(found)
+    return line, why, hint
+
+
+_DATE_HINT = "quote it to keep it as text, or write a date that exists"
+
+
+def _scalar_problem(node: Any, construct: Any) -> tuple[str, str] | None:
+    """(why, hint) when the int or timestamp scalar ``node`` cannot be used (None: it can, or
+    it is neither)."""
+    tag = str(node.tag)
+    if tag not in _CHECKED_TAGS:
+        return None
+    is_int = tag == _CHECKED_TAGS[0]
+    if is_int and len(str(node.value)) <= numbers.digit_limit() // 2:
+        return None  # too short to be too long, in any base (hex is the densest)
+    try:
+        value = construct(node)
+    except ValueError as exc:
+        if is_int:
+            return numbers.described(), numbers.HINT
+        return f"{str(node.value)!r} is not a date ({exc})", _DATE_HINT
+    return (numbers.described(), numbers.HINT) if numbers.too_long(value) else None
 
 
 _FLATTEN = "a pipeline needs only a few levels of nesting: flatten the data"
 _FLATTEN_ANY = "flatten the data: a few levels of nesting are all such a file needs"
 
 
-def _count_nodes(data: Any, path: Path) -> None:
+def _count_nodes(data: Any, path: Path, text: str) -> None:
     """Walk the tree as a consumer would (aliases expanded), giving up past MAX_NODES nodes or
-    MAX_DEPTH levels (the checks after this one walk it recursively)."""
+    MAX_DEPTH levels (the checks after this one walk it recursively), or at an integer too
+    long to print (``0x`` and 4,000 hex digits)."""
     count = 0
     stack = [(data, 0)]
     while stack:
@@ -139,6 +208,8 @@ def _count_nodes(data: Any, path: Path) -> None:
             stack.extend((child, depth + 1) for child in node.values())
         elif isinstance(node, list):
             stack.extend((child, depth + 1) for child in node)
+        elif numbers.too_long(node):
+            raise _unreadable(text, path, numbers.described())
 
 
 def plain(node: Any) -> Any:
@@ -190,7 +261,7 @@ def safe_yaml(
         node = loader.get_single_node()
         if node is None:
             return None
-        _check_graph(node, path, first_line, max_nodes, max_depth)
+        _check_graph(node, path, first_line, max_nodes, max_depth, loader.construct_object)
         return loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -205,6 +276,10 @@ def safe_yaml(
         raise LoadError(
             "YAML is nested too deeply to read", where=Where(path, first_line), hint=_FLATTEN_ANY
         ) from None
+    except ValueError as exc:  # _check_graph tried every int and date: not expected
+        raise LoadError(
+            f"invalid YAML: {exc}", where=Where(path, first_line), hint=numbers.HINT
+        ) from None
     finally:
         loader.dispose()
 
@@ -216,7 +291,9 @@ def refused_character(exc: Any, text: str) -> tuple[str, int]:
     return f"#x{code:04x}", text.count("\n", 0, exc.position)
 
 
-def _check_graph(node: Any, path: Path | str, first: int, max_nodes: int, max_depth: int) -> None:
+def _check_graph(
+    node: Any, path: Path | str, first: int, max_nodes: int, max_depth: int, construct: Any
+) -> None:
     count = 0
     stack = [(node, 0)]
     while stack:
@@ -239,6 +316,10 @@ def _check_graph(node: Any, path: Path | str, first: int, max_nodes: int, max_de
             for item in current.value:
                 pairs = item if isinstance(item, tuple) else (item,)
                 stack.extend((sub, depth + 1) for sub in pairs)
+        else:
+            problem = _scalar_problem(current, construct)
+            if problem:
+                raise LoadError(problem[0], where=Where(path, line), hint=problem[1])
 
 
 def safe_json(text: str, path: Path | str) -> Any:
@@ -246,7 +327,7 @@ def safe_json(text: str, path: Path | str) -> Any:
     import json
 
     try:
-        return json.loads(text)
+        return numbers.loads(text)
     except json.JSONDecodeError as exc:
         raise LoadError(
             f"invalid JSON: {exc.msg}", where=Where(path, exc.lineno), hint="fix the JSON syntax"

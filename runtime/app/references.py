@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from skill2app.runtime.app import numbers
 from skill2app.runtime.app.bounds import inside, real, relative
 from skill2app.runtime.app.diagnostic import Diagnostic
 from skill2app.runtime.app.document import Document
@@ -90,7 +91,7 @@ def check_schema_file(path: Path, where: Where, root: Path | None = None) -> lis
             )
         ]
     try:
-        schema = json.loads(text)
+        schema = numbers.loads(text)  # 5,000 digits: a JSONDecodeError at its line
     except json.JSONDecodeError as exc:
         return [
             Diagnostic(

@@ -9,11 +9,14 @@ well-known token shapes (``sk-ant-…``, ``ghp_…``, ``github_pat_…``, ``xox?
 Every printer, listener, run record and session gets text that went through one (the
 ``Recorder`` scrubs an event before anyone sees it); tails and heads of long text are cut
 *after* scrubbing, from a window wide enough that a secret straddling the cut goes whole.
-Imports nothing from the package.
+A step's output goes through ``value`` wherever it leaves app-run or is kept (the printed
+result, a host prompt, a session's saved outputs, expected.json); between steps of one run it
+stays as the step printed it.  Imports nothing from the package.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -49,6 +52,12 @@ PATTERNS = (
     re.compile(r"()\bAKIA[0-9A-Z]{16}\b"),
     re.compile(r"()-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----"),
 )
+# What each of PATTERNS cannot match without (case-folded: "baſic" matches "(?i)basic" too): a
+# pattern runs only on text that holds one, so scrubbing megabytes of output costs one pass.
+TRIGGERS = (
+    ("bearer",), ("bas",), ("://",), ("sk-",), ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    ("github_pat_",), ("xox",), ("akia",), ("-----begin",),
+)  # fmt: skip
 MARGIN = 4096  # the widest secret a cut is made safe for
 
 
@@ -126,21 +135,68 @@ class Scrubber:
         for value in sorted(self.hidden, key=len, reverse=True):  # a secret holding another
             if value in text:
                 text = text.replace(value, MASK)
-        for pattern in PATTERNS:
-            text = pattern.sub(lambda m: m.group(1) + MASK, text)
+        folded = text.casefold()
+        for pattern, triggers in zip(PATTERNS, TRIGGERS, strict=True):
+            if any(t in folded for t in triggers):
+                text = pattern.sub(lambda m: m.group(1) + MASK, text)
         return text
 
-    def value(self, node: Any, depth: int = 0) -> Any:
-        """``node`` with every string in it scrubbed (objects and lists walked)."""
-        if isinstance(node, str):
-            return self.text(node)
-        if depth > 64:
+    def value(self, node: Any) -> Any:
+        """A copy of ``node`` (a step's output, a session's saved outputs) with every string in
+        it scrubbed, the keys of objects too, however deep; a number that holds a secret's
+        value becomes ``***``.  ``node`` itself when there is nothing to blank (the usual case,
+        checked in one pass over all its text)."""
+        if not self._touches(node):
             return node
-        if isinstance(node, dict):
-            return {k: self.value(v, depth + 1) for k, v in node.items()}
-        if isinstance(node, list | tuple):
-            return [self.value(v, depth + 1) for v in node]
-        return node
+        root: list[Any] = [None]
+        stack: list[tuple[Any, Any, Any]] = [(node, root, 0)]  # (value, its copy's holder, slot)
+        while stack:
+            current, holder, slot = stack.pop()
+            if isinstance(current, dict):
+                copy: dict[Any, Any] = {}
+                for key, item in current.items():
+                    key = self.text(key) if isinstance(key, str) else key
+                    copy[key] = None
+                    stack.append((item, copy, key))
+                holder[slot] = copy
+            elif isinstance(current, list | tuple):
+                items: list[Any] = [None] * len(current)
+                stack.extend((item, items, index) for index, item in enumerate(current))
+                holder[slot] = items
+            else:
+                holder[slot] = self._scalar(current)
+        return root[0]
+
+    def _touches(self, node: Any) -> bool:
+        """Whether a string, key or number in ``node`` holds something to blank: all of them
+        joined by newlines (which neither start nor end a secret) are scrubbed at once."""
+        texts: list[str] = []
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if isinstance(current, dict):
+                texts.extend(k for k in current if isinstance(k, str))
+                stack.extend(current.values())
+            elif isinstance(current, list | tuple):
+                stack.extend(current)
+            elif isinstance(current, str):
+                texts.append(current)
+            elif isinstance(current, int | float) and not isinstance(current, bool):
+                with contextlib.suppress(ValueError):  # an int too long to print
+                    texts.append(str(current))
+        joined = "\n".join(texts)
+        return self.text(joined) != joined
+
+    def _scalar(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not self.hidden:
+            return value
+        try:
+            shown = str(value)
+        except ValueError:  # an int too long to print: not one of the values hidden
+            return value
+        return MASK if self.text(shown) != shown else value
 
     def tail(self, text: str, limit: int) -> str:
         """The last ``limit`` characters of ``text``, scrubbed before the cut."""

@@ -22,6 +22,7 @@ from typing import Any
 
 from skill2app.runtime.app.config import load_config
 from skill2app.runtime.app.model import CONSTRUCTOR, DESTRUCTOR, App, Pipeline, Step, load_app
+from skill2app.runtime.app.secrets import Scrubber
 from skill2app.runtime.errors import (
     AppRunError,
     Attempt,
@@ -84,6 +85,9 @@ def save(home: Path, result: RunResult, run: Run) -> RunResult:
     that failed run's result is returned instead."""
     assert result.pause is not None and result.position is not None
     result.pause = replace(result.pause, commands=host_commands(result.run_id, home))
+    position = result.position.to_dict()
+    # the saved outputs: a step may have printed a secret (a resumed run gets `***` instead)
+    position["outputs"] = run.emit.scrubber.value(position["outputs"])
     data = {
         "version": VERSION,
         "session": result.run_id,
@@ -93,7 +97,7 @@ def save(home: Path, result: RunResult, run: Run) -> RunResult:
         "inputs": run.inputs,
         "work_dir": str(run.work_dir) if run.work_dir else None,
         "caller_cwd": run.caller_cwd,
-        "position": result.position.to_dict(),
+        "position": position,
         "pause": result.pause.to_dict(),
         "updated": time.time(),
     }
@@ -192,23 +196,26 @@ def _business_of(data: dict[str, Any], run: Run) -> PhaseResult | None:
 
 
 def _checkpointer(
-    home: Path, data: dict[str, Any]
+    home: Path, data: dict[str, Any], scrubber: Scrubber
 ) -> Callable[[Position, PhaseResult | None], None]:
     """Saves, after each finished step and before the destructor, where the run stands: a
-    resume killed on the way is carried on from there by the next one."""
+    resume killed on the way is carried on from there by the next one.  The outputs saved are
+    scrubbed of secrets, as in ``save``."""
     path = session_path(home, data["session"])
 
     def save_position(position: Position, business: PhaseResult | None) -> None:
+        kept = position.to_dict()
+        kept["outputs"] = scrubber.value(kept["outputs"])
         saved = {
             **data,
             "status": "running",
-            "position": position.to_dict(),
+            "position": kept,
             "updated": time.time(),
         }
         if business is not None:
             saved["business"] = {
                 "status": business.status,
-                "output": business.output,
+                "output": scrubber.value(business.output),
                 "error": business.error.one_line() if business.error else None,
             }
         try:
@@ -259,7 +266,7 @@ def _run_of(
         delegate=True,
         work_dir=work_dir,
         caller_cwd=str(data.get("caller_cwd") or ""),
-        checkpoint=_checkpointer(home, data),
+        checkpoint=_checkpointer(home, data, emit.scrubber),
     )
 
 

@@ -14,6 +14,7 @@ import hmac
 import json
 import math
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -25,12 +26,17 @@ from typing import Any
 from skill2app.runtime.app.bounds import real
 from skill2app.runtime.errors import ConfigError, UsageError
 from skill2app.runtime.jsonfile import lock, write_json
+from skill2app.runtime.records.display import abbreviated
 
 VERSION = 1
 PHASES = ("constructor", "business", "destructor")
 # paused: waits for an answer; running: an answer was taken and a resume is carrying the run
 # on (a resume killed then left it so: `resume` again goes on from its last finished step)
 OPEN = ("paused", "running")
+# A session's name is its run id (``20250101T120000-<pipeline>-<hex>``); its files add
+# ``.json`` and ``.lock``, and a file name holds at most 255 bytes.
+MAX_NAME = 200
+_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
 
 
 class Corrupt(ValueError):
@@ -163,12 +169,19 @@ def _position_problem(position: Any) -> str | None:
     return None
 
 
+def well_named(session: str) -> bool:
+    """Whether ``session`` could be a session's name: nothing else is looked for on disk (an
+    over-long name, a path, a NUL byte would make the file system raise, not say "no")."""
+    return len(session) <= MAX_NAME and _NAME.fullmatch(session) is not None
+
+
 def existing(home: Path, session: str) -> Path:
     """The file of an existing session (UsageError if there is none)."""
-    path = session_path(home, session)
-    if not session or "/" in session or session.startswith(".") or not path.is_file():
+    path = session_path(home, session) if well_named(session) else None
+    if path is None or not path.is_file():
         raise UsageError(
-            f"no session {session!r}", hint="see open sessions with `app-run sessions`"
+            f"no session {abbreviated(session)!r}",
+            hint="see open sessions with `app-run sessions`",
         )
     return path
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from skill2app.runtime.app import numbers
 from skill2app.runtime.errors import ProviderError, ProviderNotConfigured
 from skill2app.runtime.providers.base import LlmRequest, LlmResponse
 
@@ -91,7 +92,7 @@ class LocalProvider:
                 hint="raise max_tokens for this step's tier in app-run.yaml",
             )
         try:
-            response.data = json.loads(text)
+            response.data = numbers.loads(text)
         except json.JSONDecodeError as exc:
             raise ProviderError(
                 f"the local model's answer is not JSON: {exc.msg} at character {exc.pos}"

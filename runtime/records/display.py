@@ -21,6 +21,14 @@ def terminal_safe(line: str) -> str:
     return _UNSAFE.sub(lambda m: repr(m.group(0))[1:-1], line)
 
 
+def abbreviated(text: str, limit: int = 80) -> str:
+    """``text`` as an error quotes what it was given: its head when it is long (a 5,000-character
+    session name makes no line anyone reads)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 20]}… ({len(text):,} characters)"
+
+
 def counted(n: int, noun: str) -> str:
     """``1 error``, ``2 errors``."""
     return f"{n} {noun}{'' if n == 1 else 's'}"

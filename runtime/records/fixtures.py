@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from skill2app.runtime.app import numbers
 from skill2app.runtime.app.bounds import inside, real
 from skill2app.runtime.app.config import Config, state_home
 from skill2app.runtime.app.model import App
@@ -205,8 +206,8 @@ def compare(expected: Path, output: Any, name: str, run_id: str, update: bool) -
             run_id,
         )
     try:
-        wanted = json.loads(expected.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        wanted = numbers.loads(expected.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:
         return FixtureResult(name, "failed", f"{expected}: not readable JSON ({exc})", run_id)
     if wanted == output:
         return FixtureResult(name, "passed", "output equals samples/expected.json", run_id)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from skill2app.runtime.app import numbers
 from skill2app.runtime.app.bounds import inside, real
 from skill2app.runtime.app.document import MAX_FILE_BYTES
 from skill2app.runtime.app.model import App
@@ -51,7 +52,7 @@ def read_after(app: App, name: str) -> list[str]:
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise ValueError("too big")
-        names = json.loads(path.read_text(encoding="utf-8"))
+        names = numbers.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError) as exc:
         raise AppRunError(f"{shown}: not a readable JSON list ({exc})", hint=fix) from None
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):

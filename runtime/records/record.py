@@ -32,7 +32,7 @@ from typing import Any
 from skill2app.runtime.app.secrets import Scrubber
 from skill2app.runtime.app.secrets import redact as redact
 from skill2app.runtime.errors import ConfigError, UsageError
-from skill2app.runtime.records.display import retries_text
+from skill2app.runtime.records.display import abbreviated, retries_text
 
 MAX_VALUE_CHARS = 4000  # a longer text (an input, an error) is recorded as its head
 MAX_RECORD_BYTES = 10_000_000  # a record stops growing here (run_end is still written)
@@ -161,7 +161,11 @@ def runs_dir(home: Path) -> Path:
 
 def find_run(home: Path, run: str | None) -> Path:
     """A run record by id, id prefix or path; the newest when ``run`` is None."""
-    if run and Path(run).is_file():
+    if run is not None and not _could_be_path(run):  # 5,000 characters: no run, no OSError
+        raise UsageError(
+            f"no run matching {abbreviated(run)!r}", hint="see the ids with `app-run log --list`"
+        )
+    if run and _is_file(Path(run)):
         return Path(run)
     records = sorted(runs_dir(home).glob("*.jsonl"))
     if not records:
@@ -171,8 +175,24 @@ def find_run(home: Path, run: str | None) -> Path:
     matches = [p for p in records if p.stem.startswith(run)]
     if len(matches) != 1:
         what = "no run" if not matches else f"{len(matches)} runs"
-        raise UsageError(f"{what} matching {run!r}", hint="see the ids with `app-run log --list`")
+        raise UsageError(
+            f"{what} matching {abbreviated(run)!r}", hint="see the ids with `app-run log --list`"
+        )
     return matches[0]
+
+
+def _could_be_path(text: str) -> bool:
+    """Whether the file system could take ``text`` as a path (no NUL byte, each name within
+    255 bytes, 4,096 in all): what is not, no run is named by either."""
+    names = text.encode("utf-8", "surrogatepass").split(b"/")
+    return "\0" not in text and len(text) <= 4096 and all(len(n) <= 255 for n in names)
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a folder on the way that cannot be searched
+        return False
 
 
 def read_events(path: Path) -> list[dict[str, Any]]:

@@ -24,6 +24,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from skill2app.runtime.app import numbers
 from skill2app.runtime.errors import InputError
 
 TYPES = ("string", "integer", "number", "boolean", "array", "object")
@@ -142,7 +143,8 @@ def read_input_json(source: str, stdin_text: str | None = None) -> dict[str, Any
 
 def strict_json(text: str) -> Any:
     """``json.loads`` without NaN/Infinity (nor 1e999, which overflows to it): they are not
-    JSON, and a step in another language could not read the stdin app-run hands it."""
+    JSON, and a step in another language could not read the stdin app-run hands it.  An
+    integer of more than 4,300 digits is a JSONDecodeError too (``numbers.loads``)."""
 
     def reject(name: str) -> Any:
         raise json.JSONDecodeError(f"{name} is not a JSON number", text, text.find(name))
@@ -153,7 +155,7 @@ def strict_json(text: str) -> Any:
             reject(literal)
         return value
 
-    return json.loads(text, parse_constant=reject, parse_float=finite)
+    return numbers.loads(text, parse_constant=reject, parse_float=finite)
 
 
 def parse_pairs(pairs: list[str], declared: dict[str, str]) -> dict[str, Any]:
@@ -250,9 +252,10 @@ def convert(key: str, raw: str, type_: str) -> Any:
             if type_ == "object" and not isinstance(value, dict):
                 raise ValueError(raw)
             return value
-    except ValueError:
+    except (ValueError, OverflowError):  # OverflowError: 1e400 as an integer
+        shown = raw if len(raw) <= 60 else f"{raw[:40]}… ({len(raw):,} characters)"
         raise InputError(
-            f"input {key}={raw!r} is not a valid {type_}", hint=_example(key, type_)
+            f"input {key}={shown!r} is not a valid {type_}", hint=_example(key, type_)
         ) from None
     return raw
 

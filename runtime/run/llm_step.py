@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from skill2app.runtime.app import numbers
 from skill2app.runtime.app.config import Config
 from skill2app.runtime.app.model import Step
 from skill2app.runtime.errors import (
@@ -56,10 +57,11 @@ def run_llm_step(ctx: StepContext, step: Step) -> StepOutcome:
 def pending_prompt(
     ctx: StepContext, step: Step, attempts: list[list[str]]
 ) -> tuple[str, dict | None]:
-    """The prompt and schema a host agent must answer for ``step`` (host delegation)."""
+    """The prompt and schema a host agent must answer for ``step`` (host delegation): printed
+    and kept in the session, so scrubbed of secrets."""
     prompt = render(step.prompt, ctx.inputs, ctx.outputs, step.name)
     tried = [Attempt(number, errors) for number, errors in enumerate(attempts, 1)]
-    return with_feedback(prompt, tried), load_schema(ctx, step)
+    return ctx.scrubber.text(with_feedback(prompt, tried)), load_schema(ctx, step)
 
 
 def exhausted(step: Step, attempts: list[Attempt]) -> AttemptsExhausted:
@@ -76,7 +78,7 @@ def request_for(
     ctx: StepContext, step: Step, prompt: str, schema: dict | None, attempts: list[Attempt]
 ) -> LlmRequest:
     return LlmRequest(
-        prompt=with_feedback(prompt, attempts),
+        prompt=ctx.scrubber.text(with_feedback(prompt, attempts)),  # a model never sees one
         tier=step.tier,
         model=ctx.config.model_for(step.tier),
         schema=schema,
@@ -109,7 +111,7 @@ def load_schema(ctx: StepContext, step: Step) -> dict | None:
     if not step.schema:
         return None
     try:
-        schema = json.loads((ctx.pipeline.dir / step.schema).read_text(encoding="utf-8"))
+        schema = numbers.loads((ctx.pipeline.dir / step.schema).read_text(encoding="utf-8"))
     except OSError as exc:
         why = exc.strerror or str(exc)
     except ValueError as exc:  # not JSON, or not UTF-8
@@ -156,7 +158,7 @@ def parse_json(answer: Any) -> tuple[Any, list[str]]:
     if not isinstance(answer, str):
         return answer, []
     try:
-        return json.loads(unfenced(answer)), []
+        return numbers.loads(unfenced(answer)), []
     except json.JSONDecodeError as exc:
         return None, [f"the answer is not JSON ({exc.msg} at line {exc.lineno})"]
     except RecursionError:
@@ -222,7 +224,7 @@ def run_validate(ctx: StepContext, step: Step, output: Any) -> list[str]:
         exc.message = f"validate script: {exc.message}"
         raise
     try:
-        verdict = json.loads(completed.stdout.strip() or "null")
+        verdict = numbers.loads(completed.stdout.strip() or "null")
     except (json.JSONDecodeError, RecursionError):
         verdict = None
     if not isinstance(verdict, dict) or "valid" not in verdict:

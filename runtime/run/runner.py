@@ -339,7 +339,8 @@ class Run:
     def _finish(self, result: RunResult, signals: Any) -> RunResult:
         """The destructor (held off from signals), then the run's end."""
         assert result.business is not None
-        result.output = result.business.output
+        # printed, returned to an agent, written to expected.json: never a secret's value
+        result.output = self.emit.scrubber.value(result.business.output)
         signals.hold = True
         if self.app.has(DESTRUCTOR):
             env = _outcome_env(self.pipeline.name, result.business)

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from skill2app.runtime.app import numbers
 from skill2app.runtime.app.config import Config
 from skill2app.runtime.app.model import App, Pipeline, Step
 from skill2app.runtime.app.secrets import Scrubber
@@ -117,7 +118,7 @@ def parse_output(stdout: str, stderr: str, step: str, scrubber: Scrubber = NO_SE
             hint='print {"output": ...} as JSON' + _stderr_note(stderr, scrubber),
         )
     try:
-        data = json.loads(text)
+        data = numbers.loads(text)  # 5,000 digits: a JSONDecodeError like any bad JSON
     except json.JSONDecodeError as exc:
         raise OutputError(
             f"stdout is not JSON ({exc.msg}): {scrubber.tail(text, 200)!r}",
