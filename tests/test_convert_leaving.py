@@ -222,3 +222,19 @@ def test_a_sign_in_helper_that_only_skips_the_browser_still_waits(tmp_path: Path
         },
     )
     assert _running(analyze(build_inventory(skill)), "scripts/auth.py") == []
+
+
+def test_a_table_of_contents_is_no_topic_left_to_skill_mode(tmp_path: Path) -> None:
+    """A newcomer's trial: the heuristic listed "Table of Contents" (the document's own map)
+    among what stays in Skill mode; a section of guidance still is."""
+    write_tree(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: csm\ndescription: Customer success.\n---\n# CSM\n\n"
+            "## Table of Contents\n\n- [Health](#health)\n- [Churn](#churn)\n\n"
+            "## Health\n\nWeigh usage, engagement and support when you judge an account.\n",
+        },
+    )
+    topics = [k.topic for k in analyze(build_inventory(tmp_path)).skill_mode]
+    assert "Table of Contents" not in topics
+    assert "Health" in topics

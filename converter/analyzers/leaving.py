@@ -276,6 +276,8 @@ def skill_mode_items(inventory: Inventory, covered: set[int], plan: Plan) -> lis
     for index, section in enumerate(doc.sections):
         if index in covered or section.level < top or not section_prose(doc, index):
             continue
+        if _CONTENTS.match(section.title):  # "Table of Contents", "目录": the document's map
+            continue
         kept.append(
             Kept(
                 section.title,
@@ -284,6 +286,9 @@ def skill_mode_items(inventory: Inventory, covered: set[int], plan: Plan) -> lis
             )
         )
     return kept
+
+
+_CONTENTS = re.compile(r"^\W*(?:table of contents|contents|toc|目录|目次)\W*$", re.I)
 
 
 def _reason(prose: str, title: str, has_llm: bool) -> str:
