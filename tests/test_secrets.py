@@ -350,3 +350,10 @@ def test_scrubbing_a_value() -> None:
     assert value["n"] == 1234567890123  # a copy: the run's own value is not changed
     clean = {"a": ["b", 2]}
     assert scrubber.value(clean) is clean
+    # a reviewer's: an output is the step's own; only the secret values are blanked in it, not
+    # what merely looks like a credential ("basic understanding", "xoxo-see-you")
+    said = {"note": "a basic understanding of SQL; xoxo-see-you-soon-friend", "k": ENV_SECRET}
+    assert scrubber.value(said) == {"note": said["note"], "k": "***"}
+    assert Scrubber(set()).value(said) is said
+    both = scrubber.value({ENV_SECRET: 1, "***": 2})  # two keys blanked alike: both kept
+    assert sorted(both.values()) == [1, 2]

@@ -129,12 +129,23 @@ class Scrubber:
         """Add the secret values among ``values`` (a run's inputs)."""
         self.hidden |= secret_values(values, self.extra_names)
 
-    def text(self, text: str) -> str:
+    def known(self, text: str) -> str:
+        """``text`` with the secret values it holds blanked, and nothing else: what a step's
+        output or a prompt gets (a credential's shape may be their subject: "a basic
+        understanding of SQL", "xoxo-see-you")."""
         if not text:
             return text
         for value in sorted(self.hidden, key=len, reverse=True):  # a secret holding another
             if value in text:
                 text = text.replace(value, MASK)
+        return text
+
+    def text(self, text: str) -> str:
+        """``text`` with the secret values and credential-shaped text blanked (stderr, errors,
+        records)."""
+        text = self.known(text)
+        if not text:
+            return text
         folded = text.casefold()
         for pattern, triggers in zip(PATTERNS, TRIGGERS, strict=True):
             if any(t in folded for t in triggers):
@@ -145,8 +156,9 @@ class Scrubber:
         """A copy of ``node`` (a step's output, a session's saved outputs) with every string in
         it scrubbed, the keys of objects too, however deep; a number that holds a secret's
         value becomes ``***``.  ``node`` itself when there is nothing to blank (the usual case,
-        checked in one pass over all its text)."""
-        if not self._touches(node):
+        checked in one pass over all its text).  Only the secret values (``known``): the
+        output is the step's own, and a credential's shape may be its subject."""
+        if not self.hidden or not self._touches(node):
             return node
         root: list[Any] = [None]
         stack: list[tuple[Any, Any, Any]] = [(node, root, 0)]  # (value, its copy's holder, slot)
@@ -155,7 +167,9 @@ class Scrubber:
             if isinstance(current, dict):
                 copy: dict[Any, Any] = {}
                 for key, item in current.items():
-                    key = self.text(key) if isinstance(key, str) else key
+                    key = self.known(key) if isinstance(key, str) else key
+                    while key in copy:  # two keys blanked alike: both kept
+                        key = f"{key}*"
                     copy[key] = None
                     stack.append((item, copy, key))
                 holder[slot] = copy
@@ -185,18 +199,18 @@ class Scrubber:
                 with contextlib.suppress(ValueError):  # an int too long to print
                     texts.append(str(current))
         joined = "\n".join(texts)
-        return self.text(joined) != joined
+        return self.known(joined) != joined
 
     def _scalar(self, value: Any) -> Any:
         if isinstance(value, str):
-            return self.text(value)
+            return self.known(value)
         if isinstance(value, bool) or not isinstance(value, int | float) or not self.hidden:
             return value
         try:
             shown = str(value)
         except ValueError:  # an int too long to print: not one of the values hidden
             return value
-        return MASK if self.text(shown) != shown else value
+        return MASK if self.known(shown) != shown else value
 
     def tail(self, text: str, limit: int) -> str:
         """The last ``limit`` characters of ``text``, scrubbed before the cut."""

@@ -61,7 +61,7 @@ def pending_prompt(
     and kept in the session, so scrubbed of secrets."""
     prompt = render(step.prompt, ctx.inputs, ctx.outputs, step.name)
     tried = [Attempt(number, errors) for number, errors in enumerate(attempts, 1)]
-    return ctx.scrubber.text(with_feedback(prompt, tried)), load_schema(ctx, step)
+    return ctx.scrubber.known(with_feedback(prompt, tried)), load_schema(ctx, step)
 
 
 def exhausted(step: Step, attempts: list[Attempt]) -> AttemptsExhausted:
@@ -78,7 +78,7 @@ def request_for(
     ctx: StepContext, step: Step, prompt: str, schema: dict | None, attempts: list[Attempt]
 ) -> LlmRequest:
     return LlmRequest(
-        prompt=ctx.scrubber.text(with_feedback(prompt, attempts)),  # a model never sees one
+        prompt=ctx.scrubber.known(with_feedback(prompt, attempts)),  # a model never sees one
         tier=step.tier,
         model=ctx.config.model_for(step.tier),
         schema=schema,
