@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from helpers import code, invoke, make_app
 
+from skill2app.runtime.run import sandbox
+
 
 @pytest.fixture
 def app(tmp_path: Path, runtime_env: Path) -> Path:
@@ -300,6 +302,7 @@ def test_sandbox_drops_configured_secrets_and_reads_linked_assets(
     shared = tmp_path / "shared"
     shared.mkdir()
     (shared / "note.txt").write_text("shared")
+    monkeypatch.setattr(sandbox, "HIDDEN", ("/run",))  # /tmp, where `shared` is, as /srv
     app = _one_step_app(
         tmp_path / "app", "probe", PROBE, **{"app-run.yaml": "secrets: [CUSTOMER_NO]\n"}
     )
@@ -354,6 +357,11 @@ def test_links_in_an_app_bring_no_home_into_a_sandboxed_sample(
     assert "pipelines/readit/samples leads to" in boxed.stdout and "DECOY-KEY" not in boxed.stdout
     checked = invoke("check", app)
     assert "samples leads to" in checked.stdout + checked.stderr
+    # a reviewer's: nor a target inside a hidden place (`/run/user`: agents' sockets)
+    (app / "cache").unlink()
+    (app / "agent").symlink_to("/run", target_is_directory=True)
+    box = sandbox.for_sample(tmp_path / "h", [tmp_path / "w"], app)
+    assert Path("/run") not in box.readable
 
 
 OPEN_PY = """import json, os, pathlib, sys

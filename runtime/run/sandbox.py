@@ -157,15 +157,18 @@ def for_sample(
 ) -> Sandbox:
     """The sandbox of one ``app-run test --sandbox`` run: ``home`` its private HOME, writable
     with ``work`` (the sample's copy, the run's work folder); the APP readable, with the
-    targets of its top-level links (``assets -> /srv/shared``), but none that holds a hidden
-    place or lies in the user's home (``cache -> /``, ``keys -> ~/.ssh``); the config's
-    secret names dropped with the usual ones."""
+    targets of its top-level links (``assets -> /srv/shared``), but none that holds or lies in
+    a hidden place, the home and the state folder among them (``cache -> /``, ``keys ->
+    ~/.ssh``, ``agent -> /run/user``); the config's secret names dropped with the usual
+    ones."""
     root = app_root.resolve()
     linked = [p.resolve() for p in sorted(root.iterdir())[:MAX_LINKED] if p.is_symlink()]
-    hidden = _hidden_places()  # `cache -> /`, `keys -> ~/.ssh`: no way around the hiding
-    user = os.path.realpath(os.path.expanduser("~"))
+    hidden = _hidden_places()  # `cache -> /`, `keys -> ~/.ssh`, `agent -> /run/user`: none
     linked = [
-        p for p in linked if not any(_under(h, str(p)) for h in hidden) and not _under(str(p), user)
+        p
+        for p in linked
+        if _under(str(p), str(root))
+        or not any(_under(h, str(p)) or _under(str(p), h) for h in hidden)
     ]
     return Sandbox(
         writable=(home.resolve(), *(w.resolve() for w in work)),
