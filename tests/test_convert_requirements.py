@@ -882,11 +882,13 @@ def test_a_query_languages_calls_in_an_untagged_block_name_no_program(tmp_path: 
             "nodes | map(fn(x): upcase(x);)     # anonymous\n"
             "nodes | map(->(x): upcase(x);)\n```\n\n"
             "```bash\nmq 'nodes | map(increase_header_level)' file.md\n"
-            "(cd docs && make html)\n```\n",
+            "(cd docs && make html)\n"
+            "ffmpeg -i a.mp4 b.gif  # as convert(a) would\n"  # a reviewer's: a remark's call
+            "[[ $x =~ ^v(1|2)$ ]] && pandoc a.md -o a.pdf\n```\n",
         },
     )
     binaries = {n for k, n, _r in needs(tmp_path) if k == "binary"}
-    assert binaries == {"mq", "make"}
+    assert binaries == {"mq", "make", "ffmpeg", "pandoc"}
 
 
 def test_a_models_tokens_and_an_illustrated_snippet_need_nothing(tmp_path: Path) -> None:

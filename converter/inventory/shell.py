@@ -285,6 +285,16 @@ _NOT_A_COMMAND = re.compile(r'-|>|\{(?!\{?\w+\}\}?/)|\}|"[^"]*"\s*:|[A-Za-z_][\w
 # the shell's own).
 _CALL = re.compile(r"(?<![\w$<>=@!*+?.-])[A-Za-z_][\w.]*\((?!\s*\))")
 _QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+_COMMENT = re.compile(r"(?:^|\s)#.*$")  # `# wraps requests.get(url)`: a remark
+_TEST = re.compile(r"\[\[.*?\]\]")  # `[[ $x =~ foo(bar)? ]]`: a regular expression
+
+
+def _code_of(line: str) -> str:
+    """What of a line the shell reads as words: quotes, a trailing comment and the inside of
+    ``[[ ... ]]`` left out."""
+    return _TEST.sub(" ", _COMMENT.sub("", _QUOTED.sub("''", line)))
+
+
 # Box drawing and arrows: a directory tree or a diagram, never a command.
 _DRAWING = re.compile(r"[\u2190-\u21ff\u2500-\u257f\u25a0-\u25ff\u27f0-\u27ff]")
 
@@ -376,7 +386,7 @@ def _commands(
         if paths is not None:
             logical = with_paths(logical, paths)
         logical, inner = _lift_substitutions(logical)
-        if _CALL.search(_QUOTED.sub("''", logical)):
+        if _CALL.search(_code_of(logical)):
             continue  # `nodes | map(fn(x): upcase(x);)`: a query language's, no shell's
         first = len(commands)  # the line's first command: position 0
         words: list[str] = []
