@@ -187,6 +187,27 @@ def test_unfenced_takes_the_document_out_of_its_fence(text: str, body: str) -> N
     assert unfenced(text) == body
 
 
+def test_a_reviewers_answers_read_as_their_authors_meant() -> None:
+    """A fenced answer followed by a usage block, and a YAML plan holding a fence in one of
+    its strings, are read whole (closing at the last fence read the first as "not JSON";
+    taking any fence read the second as its inner block)."""
+    from skill2app.converter.analyzers.loop import parse_answer
+    from skill2app.runtime.run.fence import read_answer
+
+    two = 'Plan:\n```json\n{"a": 1}\n```\nThen run:\n```bash\napp-convert resume S\n```\n'
+    assert read_answer(two, json.loads) == {"a": 1}
+    assert parse_answer(two) == ({"a": 1}, "")
+    inner = "name: p\nprompt: |\n  Answer like this:\n  ```bash\n  ls\n  ```\nsteps: []\n"
+    assert parse_answer(inner)[0] == {
+        "name": "p",
+        "prompt": "Answer like this:\n```bash\nls\n```\n",
+        "steps": [],
+    }
+    fenced_inner = "```yaml\n" + inner + "```\n"
+    assert parse_answer(fenced_inner)[0]["steps"] == []
+    assert parse_answer("```\n" + "`" * 200_000 + "\n")[0] is None  # bounded, no hang
+
+
 def test_without_a_schema_the_text_is_the_output(tmp_path: Path) -> None:
     app = make_app(
         tmp_path / "app",

@@ -30,7 +30,7 @@ from skill2app.converter.verify.requests import RequestCheck, route_requests
 from skill2app.converter.verify.sequence import with_after
 from skill2app.converter.verify.smoke import SMOKE_TIMEOUT
 from skill2app.converter.verify.verify import Verification, verify_app
-from skill2app.runtime.run.fence import unfenced
+from skill2app.runtime.run.fence import candidates, unfenced
 from skill2app.runtime.run.sandbox import scratch_folder
 
 if TYPE_CHECKING:
@@ -66,8 +66,10 @@ class Verdict:
 
 
 def parse_answer(text: str) -> tuple[Any, str]:
-    """(the document in ``text``, "") or (None, what is wrong with it).  A fenced block is
-    taken when there is one; JSON first, then YAML (safe, no tags)."""
+    """(the document in ``text``, "") or (None, what is wrong with it).  JSON first, then YAML
+    (safe, no tags), each tried on the text as it is and on its fenced block
+    (``fence.candidates``): JSON closed at the first fence after which it reads (a truncated
+    JSON never does), YAML at the last (a prompt in the plan may hold a fence of its own)."""
     import yaml
 
     text = text.lstrip("\ufeff").strip()
@@ -75,20 +77,41 @@ def parse_answer(text: str) -> tuple[Any, str]:
         raise EmptyAnswer("the answer is empty", hint="send the plan as one JSON object")
     if len(text.encode("utf-8")) > MAX_ANSWER_BYTES:
         return None, f"the answer is larger than {MAX_ANSWER_BYTES} bytes"
-    body = unfenced(text)
+    tried = candidates(text)
+    for body in tried:
+        try:
+            return json.loads(body), ""
+        except (ValueError, RecursionError):
+            continue
+    for body in [tried[0], *reversed(tried[1:])][:MAX_YAML_TRIES]:
+        try:
+            data = yaml.safe_load(body)
+        except (yaml.YAMLError, RecursionError):
+            continue
+        if isinstance(data, dict):
+            return data, ""
+    return None, _why_unread(unfenced(text))
+
+
+MAX_YAML_TRIES = 6  # YAML is slow to read: the text and its last few fenced bodies
+
+
+def _why_unread(body: str) -> str:
+    """Why ``body`` (the likeliest document of an answer) is neither JSON nor a YAML mapping."""
+    import yaml
+
     try:
-        return json.loads(body), ""
+        json.loads(body)
+        problem = "not JSON"
     except (ValueError, RecursionError) as exc:
         problem = f"not JSON ({exc})" if isinstance(exc, ValueError) else "not JSON (too deep)"
     try:
-        data = yaml.safe_load(body)
+        yaml.safe_load(body)
     except yaml.YAMLError as exc:
-        return None, f"the answer is {problem}, nor YAML ({str(exc).splitlines()[0]})"
+        return f"the answer is {problem}, nor YAML ({str(exc).splitlines()[0]})"
     except RecursionError:
-        return None, f"the answer is {problem}, nor YAML (nested too deep)"
-    if not isinstance(data, dict):
-        return None, f"the answer is {problem}, nor a YAML mapping"
-    return data, ""
+        return f"the answer is {problem}, nor YAML (nested too deep)"
+    return f"the answer is {problem}, nor a YAML mapping"
 
 
 def evaluate(

@@ -25,7 +25,7 @@ from typing import Any
 
 from skill2app.runtime.errors import ProviderError, ProviderNotConfigured
 from skill2app.runtime.providers.base import LlmRequest, LlmResponse
-from skill2app.runtime.run.fence import unfenced
+from skill2app.runtime.run.fence import read_answer
 
 STREAM_ABOVE_MAX_TOKENS = 16_000  # the SDK refuses non-streaming calls above ~21k max_tokens
 MIN_THINKING_BUDGET = 1024  # the API's floor for budget_tokens
@@ -191,8 +191,8 @@ def thinking_config(model: str, max_tokens: int) -> dict[str, Any]:
 def parse_json_answer(text: str) -> Any:
     """The JSON in ``text`` (```json fences stripped), or None when it is not JSON."""
     try:
-        return json.loads(unfenced(text))
-    except ValueError:
+        return read_answer(text, json.loads)
+    except (ValueError, RecursionError):
         return None  # the runner's schema check reports it and retries
 
 

@@ -24,7 +24,7 @@ from skill2app.runtime.errors import (
     SubprocessError,
 )
 from skill2app.runtime.providers.base import LlmRequest, LlmResponse, Provider
-from skill2app.runtime.run.fence import unfenced
+from skill2app.runtime.run.fence import read_answer
 from skill2app.runtime.run.process import failure, run_program, split_command
 from skill2app.runtime.run.steps import StepContext, StepOutcome
 from skill2app.runtime.run.template import render
@@ -158,7 +158,7 @@ def parse_json(answer: Any) -> tuple[Any, list[str]]:
     if not isinstance(answer, str):
         return answer, []
     try:
-        return numbers.loads(unfenced(answer)), []
+        return read_answer(answer, numbers.loads), []
     except json.JSONDecodeError as exc:
         return None, [f"the answer is not JSON ({exc.msg} at line {exc.lineno})"]
     except RecursionError:
