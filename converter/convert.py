@@ -198,9 +198,9 @@ def _writable(data: dict[str, Any]) -> None:
     try:
         check_destination(options.skill_dir, options.out, force=options.force)
     except ConvertError as exc:
-        exc.hint = (
-            f"{exc.hint}; this session stays paused: empty or move the folder, then run the "
-            f"same app-convert resume {data['session']} command again"
+        exc.hint = (  # `resume` has no --force: the first command's hint does not fit here
+            f"this session stays paused: empty or move the folder, then run the same "
+            f"app-convert resume {data['session']} command again"
         )
         raise
 

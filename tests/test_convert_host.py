@@ -252,6 +252,7 @@ def test_a_session_whose_out_was_filled_meanwhile_stays_paused(skill: Path, tmp_
     code, _out, err = paste(second["resume"], json.dumps(good_plan()), tmp_path)
     assert code == 4 and "the output folder is not empty" in err
     assert f"app-convert resume {second['session']} command again" in err
+    assert "--force" not in err  # resume has none
     assert len(err.strip().splitlines()) == 1
     code, out, _err = app_convert("sessions", "--json", cwd=tmp_path)
     rows = {r["session"]: r for r in json.loads(out)}
