@@ -1127,3 +1127,26 @@ def test_a_command_a_program_runs_after_a_double_dash_is_no_value_of_a_request(
     )
     every = [t for p in plan.pipelines for t in p.triggers]
     assert every and not any(w in t for t in every for w in ("python3", "pytest", "calibrate"))
+
+
+def test_the_same_action_of_two_programs_says_whose_it_is(tmp_path: Path) -> None:
+    """A reviewer's: with an action's description the action alone, drive.py's and
+    calendar.py's `list` were both "List", and the self-test sent each to the other."""
+    program = (
+        '"""{about}"""\nimport argparse\np = argparse.ArgumentParser(description="{about}")\n'
+        's = p.add_subparsers(dest="cmd")\ns.add_parser("list")\ns.add_parser("get")\n'
+        "p.parse_args()\n"
+    )
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: g\ndescription: Google tools.\n---\n# G\n\n"
+            "```bash\npython3 scripts/drive.py list\npython3 scripts/drive.py get\n"
+            "python3 scripts/calendar.py list\npython3 scripts/calendar.py get\n```\n",
+            "scripts/drive.py": program.format(about="Google Drive from the command line."),
+            "scripts/calendar.py": program.format(about="Google Calendar events."),
+        },
+    )
+    descriptions = [p.description for p in plan.pipelines if "list" in p.name]
+    assert len(descriptions) == 2 and len(set(descriptions)) == 2, descriptions
+    assert any("Drive" in d for d in descriptions) and any("Calendar" in d for d in descriptions)

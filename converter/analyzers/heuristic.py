@@ -61,6 +61,7 @@ from skill2app.converter.analyzers.paths import (
     main_paths,
     path_name,
     piped_reason,
+    what_it_does,
 )
 from skill2app.converter.analyzers.separation import dedupe
 from skill2app.converter.analyzers.situations import situations
@@ -173,6 +174,7 @@ def analyze(inventory: Inventory) -> Plan:
                 step.prompt = skill_braces(step.prompt, steps)
     leave_unmappable(plan, inventory)
     _installers_not_sampled(plan, inventory)
+    _told_apart(plan, inventory)
     plan.constructor = constructor(inventory, plan)
     plan.destructor = destructor(inventory)
     plan.skill_mode = skill_mode_items(inventory, covered, plan) + plan.skill_mode
@@ -188,6 +190,26 @@ def analyze(inventory: Inventory) -> Plan:
     )
     plan.notes = unique([*plan.notes, *_warnings(inventory)])
     return plan
+
+
+def _told_apart(plan: Plan, inventory: Inventory) -> None:
+    """Pipelines of different programs whose descriptions are the same action ("List" of
+    drive.py and of calendar.py: an action's description is the action alone) say which
+    program's, with what it is for ("List — Google Drive from the command line")."""
+    programs = {p.path: p for p in inventory.programs}
+    alike: dict[str, list[tuple[Pipeline, Program]]] = {}
+    for pipeline in plan.pipelines:
+        step = next((s for s in pipeline.steps if isinstance(s, CodeStep) and s.program), None)
+        if step is not None and step.program in programs:
+            key = pipeline.description.casefold().strip()
+            alike.setdefault(key, []).append((pipeline, programs[step.program]))
+    for group in alike.values():
+        if len({program.path for _p, program in group}) < 2:
+            continue
+        for pipeline, program in group:
+            about = what_it_does(program.cli.description if program.cli else "")
+            stem = humanize(posixpath.splitext(posixpath.basename(program.path))[0])
+            pipeline.description = f"{pipeline.description} — {about or stem}"
 
 
 def _installers_not_sampled(plan: Plan, inventory: Inventory) -> None:
