@@ -357,6 +357,14 @@ def test_links_in_an_app_bring_no_home_into_a_sandboxed_sample(
     assert "pipelines/readit/samples leads to" in boxed.stdout and "DECOY-KEY" not in boxed.stdout
     checked = invoke("check", app)
     assert "samples leads to" in checked.stdout + checked.stderr
+    # a reviewer's: no file of samples/ read through a link out (expected.json's text was
+    # printed in the difference), and one such folder fails no other pipeline's test
+    samples.unlink()
+    samples.mkdir()
+    (samples / "input.json").write_text(json.dumps({"path": key}))
+    (samples / "expected.json").symlink_to(home / ".ssh" / "id_rsa")
+    boxed = invoke("test", app, "--sandbox")
+    assert "expected.json leads to" in boxed.stdout and "DECOY-KEY" not in boxed.stdout
     # a reviewer's: nor a target inside a hidden place (`/run/user`: agents' sockets)
     (app / "cache").unlink()
     (app / "agent").symlink_to("/run", target_is_directory=True)

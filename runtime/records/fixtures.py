@@ -108,10 +108,12 @@ def run_fixture(
     samples = _samples(app, name)
     if not (samples / "input.json").is_file():
         return FixtureResult(name, "skipped", "no samples/input.json")
-    for path in (samples, samples / "input.json"):
-        if not inside(path, app.root):  # `samples -> ~/.ssh`: never read, never copied
-            shown = path.relative_to(app.root).as_posix()
-            return FixtureResult(name, "failed", f"{shown} leads to {real(path)}, outside the APP")
+    for other in [name, *_named_after(app, name)]:  # `samples -> ~/.ssh`: never read
+        for path in _sample_files(app, other):
+            if path.exists() and not inside(path, app.root):
+                shown = path.relative_to(app.root).as_posix()
+                why = f"{shown} leads to {real(path)}, outside the APP"
+                return FixtureResult(name, "failed", why)
     try:
         before = prerequisites(app, name)  # samples/after.json: what runs first
     except AppRunError as exc:
@@ -148,7 +150,7 @@ def run_fixture(
     if result.status != "succeeded":
         return FixtureResult(name, "failed", failure_line(result), result.run_id)
     expected = samples / "expected.json"
-    if update and not inside(expected, app.root):
+    if expected.exists() and not inside(expected, app.root):
         where = real(expected)
         return FixtureResult(name, "failed", f"not recorded: {expected} leads to {where}, "
                              "outside the APP", result.run_id)  # fmt: skip
@@ -157,6 +159,22 @@ def run_fixture(
 
 def _samples(app: App, name: str) -> Path:
     return app.root / "pipelines" / name / "samples"
+
+
+def _sample_files(app: App, name: str) -> list[Path]:
+    """What a sample run reads of ``name``'s samples/: checked to stay inside the APP."""
+    samples = _samples(app, name)
+    files = ("input.json", "answers.yaml", "placeholders.json", "expected.json")
+    return [samples, *(samples / f for f in files)]
+
+
+def _named_after(app: App, name: str) -> list[str]:
+    """The pipelines ``name``'s sample runs after, as far as they can be read (a bad
+    after.json is reported where it is read)."""
+    try:
+        return prerequisites(app, name)
+    except AppRunError:
+        return []
 
 
 def _run_sample(

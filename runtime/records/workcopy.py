@@ -88,7 +88,11 @@ class WorkCopy:
     def _build(self) -> None:
         root = Path(os.path.abspath(self.app.root))
         pipelines = root / "pipelines"
-        samples = [p / "samples" for p in _entries(pipelines) if (p / "samples").is_dir()]
+        samples = [  # one leading out of the APP is not copied: nor counted
+            p / "samples"
+            for p in _entries(pipelines)
+            if (p / "samples").is_dir() and inside(p / "samples", root)
+        ]
         _check_size(samples)
         self.folder.mkdir(parents=True)
         for entry in _entries(root):
