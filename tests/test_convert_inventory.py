@@ -1552,7 +1552,10 @@ def test_a_program_of_another_skill_the_documents_run_is_known_as_they_show_it(
             "task.js": "const a = process.argv.indexOf('--action');\n",
         },
     )
-    write_tree(tmp_path / "feishu-auth", {"auth.js": "process.argv.indexOf('--not-shown')\n"})
+    write_tree(  # a skill of the collection too: its folder holds one (else no collection)
+        tmp_path / "feishu-auth",
+        {"auth.js": "process.argv.indexOf('--not-shown')\n", "SKILL.md": OK},
+    )
     inventory = build_inventory(tmp_path / "task")
     assert [p.path for p in inventory.programs] == ["task.js"]
     shown = {p.path: {x.name: x.type for x in p.cli.params} for p in inventory.elsewhere if p.cli}

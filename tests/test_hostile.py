@@ -719,4 +719,7 @@ def test_a_skill_kept_in_the_home_folder_reaches_none_of_its_files(
     (collection / "one" / "SKILL.md").write_text(
         "---\nname: one\ndescription: One.\n---\n# One\n\n```bash\npython3 scripts/run.py\n```\n"
     )
+    assert build_inventory(collection / "one").outside == []  # no other skill: no collection
+    (collection / "two").mkdir()
+    (collection / "two" / "SKILL.md").write_text("---\nname: two\ndescription: Two.\n---\n")
     assert [o.target for o in build_inventory(collection / "one").outside] == ["../shared/util.py"]

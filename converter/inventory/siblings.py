@@ -174,17 +174,30 @@ def within(path: Path, bound: Path) -> bool:
 # Folders that hold a user's files, not a collection of skills: a skill kept right in one
 # has no siblings (an attack run: ``~/myskill`` named ``../.netrc``).
 _NO_COLLECTION = ("/", "/tmp", "/var/tmp", "/home", "/root", "/Users")
+MAX_LOOKED_AT = 500  # entries of a parent folder looked at for another skill
 
 
 def collection_bound(skill_dir: Path, limit: Path | None = None) -> Path:
     """The folder the skill's programs may reach out to (its collection): ``limit``, else the
-    skill's parent; the skill's own folder when that is the user's home, holds it, or is a
-    place like ``/`` or ``/tmp``."""
+    skill's parent when it holds another skill (a folder with a SKILL.md); the skill's own
+    folder otherwise, and whenever that folder is the user's home, holds it, or is a place
+    like ``/`` or ``/tmp`` (a reviewer: ``~/Downloads/x`` reached ``../passwords.txt``)."""
     bound = (limit or skill_dir.parent).resolve()
     home = Path(os.path.realpath(os.path.expanduser("~")))
-    if str(bound) in _NO_COLLECTION or home.is_relative_to(bound):
+    unsafe = {os.path.realpath(p) for p in _NO_COLLECTION}
+    if str(bound) in unsafe or home.is_relative_to(bound):
+        return skill_dir.resolve()
+    if limit is None and not _holds_another_skill(bound, skill_dir.resolve()):
         return skill_dir.resolve()
     return bound
+
+
+def _holds_another_skill(folder: Path, skill: Path) -> bool:
+    try:
+        entries = sorted(folder.iterdir())[:MAX_LOOKED_AT]
+    except OSError:
+        return False
+    return any(e.resolve() != skill and (e / "SKILL.md").is_file() for e in entries)
 
 
 def _unique(found: list[Outside]) -> list[Outside]:
