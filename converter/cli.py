@@ -350,12 +350,18 @@ def sessions_command(
 
 
 def _read_answer(answer: str) -> str:
+    """The answer's text, at most one byte over its limit (``MAX_ANSWER_BYTES``: the loop says
+    it is too large): `--answer /dev/zero` grew app-convert to 5 GB (an attack run)."""
+    from skill2app.converter.analyzers.loop import MAX_ANSWER_BYTES
+
     if answer == "-":
         if sys.stdin is None or sys.stdin.isatty():
             raise UsageError("no answer on stdin", hint="pipe the plan in, or pass --answer FILE")
-        return sys.stdin.buffer.read().decode("utf-8-sig", errors="replace")
+        data = sys.stdin.buffer.read(MAX_ANSWER_BYTES + 1)
+        return data.decode("utf-8-sig", errors="replace")
     try:
-        return Path(answer).read_bytes().decode("utf-8-sig", errors="replace")
+        with open(answer, "rb") as handle:
+            return handle.read(MAX_ANSWER_BYTES + 1).decode("utf-8-sig", errors="replace")
     except OSError as exc:
         raise UsageError(
             f"cannot read the answer {answer}: {exc.strerror}", hint="check the --answer path"

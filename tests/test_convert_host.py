@@ -295,3 +295,37 @@ def test_an_existing_output_folder_is_refused_before_any_analysis(
     code, out, err = app_convert(skill, "--out", "app", "--analyzer", "host", cwd=tmp_path)
     assert (code, out) == (4, "")
     assert "the output folder is not empty" in err
+
+
+@pytest.mark.parametrize("kind", ["dangling", "loop", "under_a_file"])
+def test_an_out_no_folder_can_be_made_at_is_a_usage_error(tmp_path: Path, kind: str) -> None:
+    """An attack run: --out become a link to nothing, or a place under a file, between two
+    resumes ended the session "accepted" with nothing written; a link loop was exit 70."""
+    from skill2app.converter.errors import UsageError
+    from skill2app.converter.render.write import check_destination
+
+    skill = tmp_path / "skill"
+    skill.mkdir()
+    out = tmp_path / "out"
+    if kind == "dangling":
+        out.symlink_to(tmp_path / "nowhere")
+    elif kind == "loop":
+        out.symlink_to(tmp_path / "out2")
+        (tmp_path / "out2").symlink_to(out)
+    else:
+        (tmp_path / "file").write_text("x")
+        out = tmp_path / "file" / "sub"
+    with pytest.raises(UsageError):
+        check_destination(skill, out, force=False)
+
+
+def test_an_answer_is_read_no_further_than_its_limit_and_any_number_is_a_problem() -> None:
+    """An attack run: `--answer /dev/zero` grew app-convert to 5 GB; a 5,000-digit integer in
+    an answer was an internal error (exit 70)."""
+    from skill2app.converter.analyzers.loop import MAX_ANSWER_BYTES, parse_answer
+    from skill2app.converter.cli import _read_answer
+
+    assert len(_read_answer("/dev/zero")) <= MAX_ANSWER_BYTES + 1
+    for text in ('{"a": ' + "9" * 5000 + "}", "a: " + "9" * 5000):
+        data, problem = parse_answer(text)
+        assert data is None and problem.startswith("the answer is not JSON")

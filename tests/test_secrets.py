@@ -357,3 +357,18 @@ def test_scrubbing_a_value() -> None:
     assert Scrubber(set()).value(said) is said
     both = scrubber.value({ENV_SECRET: 1, "***": 2})  # two keys blanked alike: both kept
     assert sorted(both.values()) == [1, 2]
+
+
+def test_a_secret_is_blanked_as_a_prompt_or_a_program_writes_it() -> None:
+    """An attack run: a secret holding a quote or a backslash reached the model's prompt
+    escaped as JSON (`\\"`), and one read with its newline stripped was not blanked; a key
+    file of 20,000 BEGIN lines took the key pattern a minute."""
+    import time
+
+    quoted, spaced = 'sekret-Quote"Back\\slash-0042', "tok-abcdefgh12345\n"
+    scrubber = Scrubber({quoted, spaced})
+    assert scrubber.known(json.dumps({"v": quoted})) == '{"v": "***"}'
+    assert scrubber.known("x tok-abcdefgh12345 y") == "x *** y"
+    start = time.monotonic()
+    Scrubber(set()).text("-----BEGIN PRIVATE KEY-----\n" * 20_000)
+    assert time.monotonic() - start < 5

@@ -86,8 +86,8 @@ def parse_answer(text: str) -> tuple[Any, str]:
     for body in [tried[0], *reversed(tried[1:])][:MAX_YAML_TRIES]:
         try:
             data = yaml.safe_load(body)
-        except (yaml.YAMLError, RecursionError):
-            continue
+        except (yaml.YAMLError, RecursionError, ValueError, OverflowError):
+            continue  # ValueError: a 5,000-digit integer, a date that does not exist
         if isinstance(data, dict):
             return data, ""
     return None, _why_unread(unfenced(text))
@@ -111,6 +111,8 @@ def _why_unread(body: str) -> str:
         return f"the answer is {problem}, nor YAML ({str(exc).splitlines()[0]})"
     except RecursionError:
         return f"the answer is {problem}, nor YAML (nested too deep)"
+    except (ValueError, OverflowError) as exc:
+        return f"the answer is {problem}, nor YAML (a value Python cannot read: {str(exc)[:80]})"
     return f"the answer is {problem}, nor a YAML mapping"
 
 

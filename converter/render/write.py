@@ -190,11 +190,28 @@ def check_destination(skill_dir: Path, out: Path | None, *, force: bool) -> None
     _check_target(skill_dir, out, [], force)
 
 
+def _check_out_path(out: Path) -> None:
+    """Refuse an ``--out`` no folder can be made at: a link to nothing or a link loop, or a
+    place under a file (an attack run: a session then ended "accepted" with nothing
+    written, or app-convert stopped with an internal error)."""
+    hint = "pass a new or empty folder, e.g. --out ../NAME-app"
+    try:
+        dest = out.resolve(strict=False)
+    except (OSError, RuntimeError):
+        raise UsageError("--out is a link loop", where=Where(str(out)), hint=hint) from None
+    if out.is_symlink() and not out.exists():
+        raise UsageError(f"--out is a link to nothing ({dest})", where=Where(str(out)), hint=hint)
+    above = next((p for p in dest.parents if p.exists()), None)
+    if above is not None and not above.is_dir():
+        raise UsageError(f"--out lies under {above}, a file", where=Where(str(out)), hint=hint)
+
+
 def _check_target(
     skill_dir: Path, out: Path | None, files: list[RenderedFile], force: bool
 ) -> None:
     target = out if out is not None else skill_dir
     if out is not None:
+        _check_out_path(out)
         skill, dest = skill_dir.resolve(), out.resolve()
         if dest == skill or dest.is_relative_to(skill) or skill.is_relative_to(dest):
             raise UsageError(

@@ -17,6 +17,7 @@ stays as the step printed it.  Imports nothing from the package.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -50,13 +51,16 @@ PATTERNS = (
     re.compile(r"()\bgithub_pat_[A-Za-z0-9_]{20,}"),
     re.compile(r"()\bxox[abposr]-[A-Za-z0-9-]{10,}"),
     re.compile(r"()\bAKIA[0-9A-Z]{16}\b"),
-    re.compile(r"()-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----"),
+    re.compile(  # a key's body is a few KB: bounded, or 20,000 BEGIN lines took a minute
+        r"()-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]{0,8192}?"
+        r"-----END [A-Z ]{0,40}PRIVATE KEY-----"
+    ),
 )
 # What each of PATTERNS cannot match without (case-folded: "baſic" matches "(?i)basic" too): a
 # pattern runs only on text that holds one, so scrubbing megabytes of output costs one pass.
 TRIGGERS = (
     ("bearer",), ("bas",), ("://",), ("sk-",), ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
-    ("github_pat_",), ("xox",), ("akia",), ("-----begin",),
+    ("github_pat_",), ("xox",), ("akia",), ("-----end",),
 )  # fmt: skip
 MARGIN = 4096  # the widest secret a cut is made safe for
 
@@ -135,10 +139,20 @@ class Scrubber:
         understanding of SQL", "xoxo-see-you")."""
         if not text:
             return text
-        for value in sorted(self.hidden, key=len, reverse=True):  # a secret holding another
+        for value in self._forms():  # a secret holding another: the longest first
             if value in text:
                 text = text.replace(value, MASK)
         return text
+
+    def _forms(self) -> list[str]:
+        """Each secret value as it may be written: as it is, without the spaces or newline
+        around it (a program strips what it read), and escaped as JSON puts it in a string
+        (a prompt shows an earlier step's output as JSON: "sekret-\\"quote\\"")."""
+        forms: set[str] = set()
+        for value in self.hidden:
+            for form in (value, value.strip()):
+                forms |= {form, json.dumps(form, ensure_ascii=False)[1:-1], json.dumps(form)[1:-1]}
+        return sorted((f for f in forms if len(f) >= MIN_LENGTH), key=len, reverse=True)
 
     def text(self, text: str) -> str:
         """``text`` with the secret values and credential-shaped text blanked (stderr, errors,
