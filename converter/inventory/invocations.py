@@ -250,7 +250,7 @@ SYSTEM_COMMANDS = (
         "g++ cc clang timeout gtimeout nohup xargs watch screen tmux vim nano emacs systemctl "
         "service crontab pytest sqlite3 psql mysql redis-cli mongo pandoc ffmpeg ffprobe magick "
         "convert soffice libreoffice pdftoppm pdftotext pdfinfo qpdf gs tesseract rg fd fzf bat "
-        "helm terraform aws gcloud az openssl base64 sha256sum md5sum shasum".split()
+        "helm terraform aws gcloud az openssl base64 sha256sum md5sum shasum man".split()
     )
 )
 _NAME = r"[A-Za-z0-9][\w.-]{0,63}"  # a name a skill may give its program
