@@ -239,7 +239,9 @@ def test_a_sibling_program_the_skill_runs_is_read_when_its_collection_is_there(
         assert flags["--timeout"].required is False
         return program.doc.split("\n")[0], flags["--open-id"].required
 
-    together = write_tree(tmp_path / "repo", {**CALLER, "auth/auth.js": AUTH_JS})
+    together = write_tree(  # auth is a skill of the collection: its folder holds one
+        tmp_path / "repo", {**CALLER, "auth/auth.js": AUTH_JS, "auth/SKILL.md": "# auth\n"}
+    )
     assert facts(together / "cal") == ("auth: log a Feishu user in.", True)
     alone = write_tree(tmp_path / "alone", CALLER)
     assert facts(alone / "cal") == ("", False)

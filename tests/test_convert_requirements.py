@@ -1165,6 +1165,7 @@ def test_a_sibling_skills_module_on_sys_path_is_outside_not_a_package(tmp_path: 
         {
             "shared/scripts/secret_detect.py": "def mask(x):\n    return x\n",
             "ledger/SKILL.md": HEAD + "```bash\npython3 scripts/lint.py notes.md\n```\n",
+            "brief/SKILL.md": HEAD,  # a skill of the collection: its folder is one
             "ledger/scripts/lint.py": "import os\nimport sys\n\nsys.path.insert(\n"
             "    0, os.path.join(os.path.dirname(os.path.abspath(__file__)),\n"
             '                    "..", "..", "shared", "scripts"))\n'
@@ -1344,6 +1345,7 @@ def test_a_sys_path_of_the_skills_parent_finds_a_siblings_package(tmp_path: Path
             "shared/__init__.py": "",
             "shared/mod.py": "X = 1\n",
             "tool/SKILL.md": HEAD + "```bash\npython3 run.py\n```\n",
+            "other/SKILL.md": HEAD,  # a skill of the collection: its folder is one
             "tool/run.py": "import os\nimport sys\n\nsys.path.insert(0, os.path.join("
             "os.path.dirname(os.path.abspath(__file__)), '..'))\nfrom shared import mod\n",
         },
