@@ -207,7 +207,7 @@ def _told_apart(plan: Plan, inventory: Inventory) -> None:
         if len({program.path for _p, program in group}) < 2:
             continue
         for pipeline, program in group:
-            about = what_it_does(program.cli.description if program.cli else "")
+            about = first_sentence(what_it_does(program.cli.description if program.cli else ""))
             stem = humanize(posixpath.splitext(posixpath.basename(program.path))[0])
             pipeline.description = f"{pipeline.description} — {about or stem}"
 
