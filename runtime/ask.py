@@ -12,6 +12,7 @@ the command that completes the run).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,16 +35,32 @@ Listener = Callable[[dict[str, Any]], None] | None
 
 
 def gather_inputs(
-    declared: dict[str, str], pairs: list[str], input_json: str | None, stdin_text: str | None
+    declared: dict[str, str],
+    pairs: list[str],
+    input_json: str | None,
+    stdin_text: str | None,
+    app_root: Path | None = None,
 ) -> dict[str, Any]:
     """``--input-json`` first, then each ``--input key=value`` on top; relative paths made
-    absolute from where app-run was started (``caller_path``)."""
+    absolute from where app-run was started (``caller_path``) — those of an ``--input-json``
+    file inside the APP (a pipeline's ``samples/input.json``) from the APP folder, as
+    ``app-run test`` reads them."""
     values: dict[str, Any] = {}
     if input_json:
         given = read_input_json(input_json, stdin_text)
-        values.update({k: caller_path(k, v, named_only=True) for k, v in given.items()})
+        base = _sample_base(input_json, app_root)
+        values.update({k: caller_path(k, v, named_only=True, base=base) for k, v in given.items()})
     values.update({k: caller_path(k, v) for k, v in parse_pairs(pairs, declared).items()})
     return values
+
+
+def _sample_base(input_json: str, app_root: Path | None) -> str:
+    """The APP folder when ``input_json`` is a file inside it; else "" (where app-run started)."""
+    if app_root is None or input_json == "-":
+        return ""
+    root = os.path.realpath(app_root)
+    here = os.path.realpath(input_json)
+    return root if os.path.commonpath([root, here]) == root else ""
 
 
 @dataclass
@@ -131,7 +148,7 @@ def execute(
     learned as an example of ``pipeline`` (memory.py)."""
     app = load_app(app_dir)
     model = checked(app, pipeline, state_home())
-    given = gather_inputs(model.inputs, pairs, input_json, stdin_text)
+    given = gather_inputs(model.inputs, pairs, input_json, stdin_text, app.root)
     config = load_config(app.root, provider=provider, answers=answers)
     setting = Setting(app, config, make_provider(config), listener, delegate)
     decided = {"pipeline": pipeline, "decision": "given"}
@@ -278,7 +295,7 @@ def ask(
         return Answer(summary, fallback=fallback(app, request, summary))
     pipeline = summary["pipeline"]
     model = checked(app, pipeline, state_home())
-    given = gather_inputs(model.inputs, pairs, input_json, stdin_text)
+    given = gather_inputs(model.inputs, pairs, input_json, stdin_text, app.root)
     if confirmed:  # hybrid's LLM chose it: the caller's stand-in
         _learn(setting, request, pipeline, "hybrid")
     if listener is not None:  # before the run's own progress

@@ -100,6 +100,35 @@ def test_existing_file_token_fills_the_only_string(
     assert offline_extract("review missing.diff now", {"diff_file": "string"}) == {}
 
 
+def test_a_file_named_in_the_request_fills_the_one_file_input_among_strings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The newcomer's trial: a pipeline with a file input and a text input got nothing from
+    "summarise notes.md in three bullets" (rule 4 took only a lone string input)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.md").write_text("x")
+    (tmp_path / "other.md").write_text("y")
+    (tmp_path / "docs").mkdir()
+    two = {"file": "string", "style": "string"}
+    assert offline_extract("summarise notes.md in three bullets", two) == {
+        "file": str(tmp_path / "notes.md")
+    }
+    # two files, a file that is not there, or two file inputs: nothing is guessed
+    assert offline_extract("summarise notes.md and other.md", two) == {}
+    assert offline_extract("summarise gone.md", two) == {}
+    both = {"src_file": "string", "dst_file": "string"}
+    assert offline_extract("copy notes.md", both) == {}
+    # quoted text stays for the other input; a folder goes to the folder input
+    assert offline_extract("summarise notes.md as 'bullets'", two) == {
+        "file": str(tmp_path / "notes.md")
+    }
+    into = {"file": "string", "folder": "string"}
+    assert offline_extract("put notes.md into docs", into) == {
+        "file": str(tmp_path / "notes.md"),
+        "folder": str(tmp_path / "docs"),
+    }
+
+
 def test_files_to_read_to_write_and_allowed_values(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -469,3 +469,20 @@ def test_input_json_paths_are_absolute_for_path_inputs(
     assert invoke("run", words_app, "head", "--input-json", "in.json").exit_code == 0
     seen = json.loads(marker(runtime_env, "head", "head")["stdin"])["input"]
     assert seen == {"logfile": str(tmp_path / "logs" / "app.log"), "lines": 2}
+
+
+def test_a_samples_input_json_inside_the_app_is_read_from_the_app_folder(
+    words_app: Path, runtime_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The newcomer's trial: `run --input-json APP/pipelines/p/samples/input.json` from another
+    folder failed, its relative paths taken from there; app-run test reads them from the APP."""
+    samples = words_app / "pipelines" / "head" / "samples"
+    samples.mkdir(parents=True)
+    (samples / "input.json").write_text('{"logfile": "logs/app.log", "lines": 2}')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    sample = str(samples / "input.json")
+    assert invoke("run", words_app, "head", "--input-json", sample).exit_code == 0
+    seen = json.loads(marker(runtime_env, "head", "head")["stdin"])["input"]
+    assert seen["logfile"] == str((words_app / "logs" / "app.log").resolve())

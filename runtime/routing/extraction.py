@@ -37,6 +37,9 @@ Offline, in this order:
    folder; a folder input (``dir``, ``folder``, ``directory``) only folders and quoted text;
    any other string input takes quoted text, URLs, files and paths of folders written with a
    ``/``. A quote mark between two letters is an apostrophe ("Mary's", "it's").
+   When several string inputs are missing, the only one named like a file (or a folder) takes
+   the only existing file (or folder) the request's own words name ("summarise notes.md in
+   three bullets" fills ``file`` beside ``style``); quoted text stays for the others.
 
 The value of a file or folder input taken from the request — an existing path, a quoted
 path-like text, or a value named for it (rule 1), there or not (``out=report.pdf``, a file to
@@ -140,6 +143,8 @@ def offline_extract(
         values = _text_candidates(prose, texts, path_kind(strings[0]))
         if len(values) == 1 and values[0] not in taken:  # one value fills one input
             found[strings[0]] = values[0]
+    elif len(strings) > 1:
+        found.update(_lone_path(prose, strings, taken))
     return found
 
 
@@ -309,6 +314,24 @@ def _text_candidates(prose: str, texts: list[str], kind: str) -> list[str]:
     values = [path_value(text, kind, quoted=True) for text in texts]
     values += [path_value(t, kind, quoted=False) for t in words]
     return list(dict.fromkeys(v for v in values if v is not None))
+
+
+def _lone_path(prose: str, strings: list[str], taken: set[Any]) -> dict[str, str]:
+    """Several string inputs missing (rule 4b): the only one named like a file (or a folder)
+    takes the request's only existing file (or folder) written in its own words — "summarise
+    notes.md in three bullets" fills ``file`` beside ``style``; quoted text is left to the
+    others, and two such inputs or two such paths fill nothing."""
+    found: dict[str, str] = {}
+    for kind in ("file", "dir"):
+        named = [k for k in strings if path_kind(k) == kind and not _shaped_name(k)]
+        if len(named) != 1:
+            continue
+        tokens = (trim(t) for t in prose.split())
+        said = (path_value(t, kind, quoted=False) for t in tokens if any(c.isalnum() for c in t))
+        values = {value for value in said if value is not None}
+        if len(values) == 1 and (value := values.pop()) not in taken:
+            found[named[0]] = value
+    return found
 
 
 # --- helpers -------------------------------------------------------------------------------

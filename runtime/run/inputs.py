@@ -192,23 +192,25 @@ def absolute(text: str) -> str:
     return os.path.abspath(os.path.expanduser(text))
 
 
-def caller_path(name: str, value: Any, *, named_only: bool = False) -> Any:
+def caller_path(name: str, value: Any, *, named_only: bool = False, base: str = "") -> Any:
     """``value`` made absolute when it is a relative path the caller gave: for an input named
     like a folder, always; named like a file, when it exists here or is shaped like a path —
     a ``/`` or a file suffix (``diff_file=my.diff``, ``out_file=report.pdf`` to write; not
     ``path=user.name``, a key path); for any other input — unless ``named_only``
     (``--input-json`` values) — when it names something here and has a ``/`` or a dot
-    (``text=notes/a.txt``). URLs, ``-`` and other values as they are."""
+    (``text=notes/a.txt``). "Here" is where app-run was started, or ``base`` (a sample's APP
+    folder). URLs, ``-`` and other values as they are."""
     if not isinstance(value, str) or not value or value == "-" or "://" in value:
         return value
     if os.path.isabs(value):
         return value
-    there = os.path.exists(os.path.expanduser(value))
+    path = os.path.join(base, os.path.expanduser(value)) if base else value
+    there = os.path.exists(os.path.expanduser(path))
     kind, slash = path_kind(name), "/" in value or os.sep in value
     if kind == "dir" or (kind == "file" and (there or slash or _suffix(value) in FILE_SUFFIXES)):
-        return absolute(value)
+        return absolute(path)
     if kind == "any" and not named_only and there and (slash or "." in value):
-        return absolute(value)
+        return absolute(path)
     return value
 
 
