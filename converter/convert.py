@@ -207,9 +207,14 @@ def _writable(data: dict[str, Any]) -> None:
 
 def saved_options(data: dict[str, Any]) -> Options:
     """The options a host session was started with."""
-    saved = data["options"]
+    return options_from(data["options"], Path(data["skill"]))
+
+
+def options_from(saved: dict[str, Any], skill_dir: Path, *, each: bool = False) -> Options:
+    """The options ``session_options`` saved, for ``skill_dir`` (a skill, or a collection
+    converted ``each`` skill apart or not)."""
     return Options(
-        skill_dir=Path(data["skill"]),
+        skill_dir=skill_dir,
         out=Path(saved["out"]) if saved.get("out") else None,
         analyzer="host",
         plan_only=bool(saved.get("plan_only")),
@@ -222,6 +227,7 @@ def saved_options(data: dict[str, Any]) -> Options:
         skip=frozenset(saved.get("skip") or ()),
         limit=Path(saved["limit"]) if saved.get("limit") else None,
         defer_outside=bool(saved.get("defer_outside")),
+        each=each,
     )
 
 

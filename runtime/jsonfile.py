@@ -1,6 +1,6 @@
-"""JSON files app-run writes (sessions, fixtures): atomically, so a crash never leaves half a
-file, and with the permissions asked for; and ``lock``, so that one process at a time acts on
-one (a session being resumed)."""
+"""JSON (and text) files app-run writes (sessions, fixtures): atomically, so a crash never
+leaves half a file, and with the permissions asked for; and ``lock``, so that one process at a
+time acts on one (a session being resumed)."""
 
 from __future__ import annotations
 
@@ -15,12 +15,17 @@ from typing import Any
 
 
 def write_json(path: Path, value: Any, *, mode: int | None = None, sort_keys: bool = False) -> None:
+    text = json.dumps(value, ensure_ascii=False, indent=2, sort_keys=sort_keys) + "\n"
+    write_text(path, text, mode=mode)
+
+
+def write_text(path: Path, text: str, *, mode: int | None = None) -> None:
+    """``text`` into ``path`` atomically (a temporary file renamed over it), with ``mode``."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(value, fh, ensure_ascii=False, indent=2, sort_keys=sort_keys)
-            fh.write("\n")
+            fh.write(text)
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)

@@ -174,7 +174,14 @@ def test_problems_come_back_with_the_attempt_count_then_a_fix_passes(
     assert second["errors"] == [
         "pipelines[0].steps[0].args[1]: scripts/count.py has no flag --minimum"
     ]
-    assert "Attempt 2 of 3: your previous plan was not accepted" in second["prompt"]
+    # a retry's prompt is the problems alone; the whole first prompt is kept to read again
+    assert second["prompt"].startswith("# Attempt 2 of 3: your plan for the skill")
+    assert "scripts/count.py has no flag --minimum" in second["prompt"]
+    assert len(second["prompt"]) < len(pause["prompt"]) / 3
+    kept = Path(second["prompt_file"])
+    assert kept == Path(pause["prompt_file"]) and str(kept) in second["prompt"]
+    assert kept.read_text(encoding="utf-8") == pause["prompt"]
+    assert kept.stat().st_mode & 0o777 == 0o600
     failing_sample = good_plan(input={"text_file": "missing.txt"})
     code, out, _err = paste(second["resume"], json.dumps(failing_sample), tmp_path)
     assert code == 6
@@ -278,8 +285,10 @@ def test_sessions_are_listed_abandoned_and_cleaned(skill: Path, tmp_path: Path) 
     assert code == 0 and "nothing was written" in err
     code, _out, err = paste(pause["resume"], json.dumps(good_plan()), tmp_path)
     assert code == 2 and "has ended (abandoned)" in err
+    assert Path(pause["prompt_file"]).is_file()
     code, out, err = app_convert("sessions", "--clean", "--json", cwd=tmp_path)
     assert json.loads(out) == [] and "removed 1 conversion sessions" in err
+    assert not Path(pause["prompt_file"]).exists()  # the kept prompt goes with its session
 
 
 def test_an_unknown_session_is_a_usage_error(tmp_path: Path) -> None:

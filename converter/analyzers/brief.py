@@ -15,6 +15,8 @@ analyst keeps it or answers with a better one.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from skill2app.converter.analyzers.coverage import shown_tasks
 from skill2app.converter.analyzers.llm_prompt import (
     BUDGET_TOKENS,
@@ -274,6 +276,32 @@ def analyst_prompt(
     )
     parts.append(ANSWER)
     return "\n\n".join(parts) + "\n"
+
+
+RETRY = """\
+# Attempt {attempt} of {max_attempts}: your plan for the skill {skill!r} was not accepted
+
+Fix every problem below and answer with the whole corrected plan (keep what was right) as one \
+JSON object, as before. The task, the skill's facts, the rules and the draft have not changed: \
+they are in this session's first prompt, kept in {prompt_file}.
+
+{problems}
+"""
+
+
+def retry_prompt(
+    skill: str, problems: list[str], attempt: int, max_attempts: int, prompt_file: Path
+) -> str:
+    """A host's next attempt: the problems only (the host still holds the first prompt, and
+    can read it again from ``prompt_file``) — not the whole prompt resent."""
+    listed = "\n".join(f"- {p}" for p in problems)
+    return RETRY.format(
+        attempt=attempt,
+        max_attempts=max_attempts,
+        skill=skill,
+        prompt_file=prompt_file,
+        problems=listed,
+    )
 
 
 REVIEW = """\

@@ -4,9 +4,11 @@
 Schema and the exact command that carries on.  The agent answers with a plan and runs
 ``app-convert resume SESSION --answer FILE|-``; ``resume`` judges the answer (``loop.evaluate``:
 schema, the skill, a rendered and verified copy) and either pauses again with the problems
-and the attempt count, or ends the session: accepted (the caller writes the APP) or, after
-``max_attempts``, exhausted (nothing is written).  An empty answer is refused without using up
-an attempt; the skill changing under a session ends nothing but is refused (start again).
+and the attempt count (a retry's prompt is the problems alone: the whole first prompt is
+kept in ``prompt_file`` to read again), or ends the session: accepted (the caller writes the
+APP) or, after ``max_attempts``, exhausted (nothing is written).  An empty answer is refused
+without using up an attempt; the skill changing under a session ends nothing but is refused
+(start again).
 
 A plan that passes pauses once more when the skill's own requests do not all land on a
 pipeline (``step: review``, ``verify/requests.py``): the agent answers with the plan, kept or
@@ -34,6 +36,7 @@ from skill2app.converter.analyzers.brief import (
     analyst_prompt,
     material_for,
     misrouted_rows,
+    retry_prompt,
     review_prompt,
 )
 from skill2app.converter.analyzers.loop import (
@@ -45,7 +48,14 @@ from skill2app.converter.analyzers.loop import (
     review_failed,
     shown,
 )
-from skill2app.converter.analyzers.sessions import VERSION, fingerprint, held, write
+from skill2app.converter.analyzers.sessions import (
+    VERSION,
+    fingerprint,
+    held,
+    keep_prompt,
+    prompt_path,
+    write,
+)
 from skill2app.converter.errors import UsageError
 from skill2app.converter.inventory.model import Inventory, build_inventory
 from skill2app.converter.plan.file import plan_schema, plan_to_yaml
@@ -76,12 +86,15 @@ class HostPause:
     step: str = "analyze"  # or "review": the plan passed; where the skill's requests route
     review: list[dict[str, Any]] | None = None
     misrouted: list[dict[str, object]] | None = None  # the plan's own phrases matched elsewhere
+    prompt_file: str | None = None  # the whole first prompt, kept (a retry's prompt is short)
 
     def to_dict(self) -> dict[str, Any]:
         part = {"collection": self.part} if self.part else {}
-        review = {"review": self.review} if self.review is not None else {}
+        review: dict[str, Any] = {"review": self.review} if self.review is not None else {}
         if self.misrouted is not None:
             review["misrouted"] = self.misrouted
+        if self.prompt_file is not None:
+            review["prompt_file"] = self.prompt_file
         return (
             part
             | {
@@ -272,13 +285,24 @@ def _pause(home: Path, data: dict[str, Any], inventory: Inventory) -> HostPause:
     if reviewing:
         prompt = str(data["review_prompt"])
     else:
-        prompt = analyst_prompt(
-            material_for(inventory, data["draft"]),
-            data["draft"],
-            problems=data["problems"],
-            attempt=data["attempt"],
-            max_attempts=data["max_attempts"],
-        )
+        kept = prompt_path(home, data["session"])
+        if data["problems"] and kept.is_file():  # a retry: the problems, not the whole again
+            prompt = retry_prompt(
+                inventory.skill.frontmatter.name or inventory.root.name,
+                data["problems"],
+                data["attempt"],
+                data["max_attempts"],
+                kept,
+            )
+        else:
+            prompt = analyst_prompt(
+                material_for(inventory, data["draft"]),
+                data["draft"],
+                problems=data["problems"],
+                attempt=data["attempt"],
+                max_attempts=data["max_attempts"],
+            )
+            kept = keep_prompt(home, data["session"], prompt)
     resume_cmd, abandon_cmd = commands(data["session"], home)
     state = data["options"].get("collection")
     part = None
@@ -302,6 +326,7 @@ def _pause(home: Path, data: dict[str, Any], inventory: Inventory) -> HostPause:
         step="review" if reviewing else "analyze",
         review=list(data["review"]) if reviewing else None,
         misrouted=list(data.get("misrouted", [])) if reviewing else None,
+        prompt_file=None if reviewing else str(kept),
     )
 
 

@@ -3,6 +3,7 @@
 fingerprint, listed and cleaned like app-run's sessions.
 
     <APP_RUN_HOME>/convert-sessions/<id>.json
+    <APP_RUN_HOME>/convert-sessions/<id>.prompt.md   the whole analyst prompt, read again on retries
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from skill2app.converter.errors import UsageError
-from skill2app.runtime.jsonfile import lock, write_json
+from skill2app.runtime.jsonfile import lock, write_json, write_text
 
 VERSION = 1
 FOLDER = "convert-sessions"
@@ -54,6 +55,18 @@ def is_session_id(session: str) -> bool:
 
 def write(home: Path, data: dict[str, Any]) -> None:
     write_json(path_of(home, data["session"]), data, mode=0o600)
+
+
+def prompt_path(home: Path, session: str) -> Path:
+    """Where ``session``'s first analyst prompt is kept, for a host to read again."""
+    return path_of(home, session).with_suffix(".prompt.md")
+
+
+def keep_prompt(home: Path, session: str, prompt: str) -> Path:
+    """Save ``session``'s whole analyst prompt (0600, beside the session) and say where."""
+    path = prompt_path(home, session)
+    write_text(path, prompt, mode=0o600)
+    return path
 
 
 def load(home: Path, session: str) -> dict[str, Any]:
@@ -145,6 +158,7 @@ def clean(home: Path, older_than_hours: float = 24.0) -> list[str]:
         with lock(path.with_suffix(".lock")) as mine:
             if mine:
                 with contextlib.suppress(OSError):
+                    prompt_path(home, row["session"]).unlink(missing_ok=True)
                     path.unlink()
                     removed.append(row["session"])
     return removed

@@ -316,17 +316,4 @@ def _kept(state: dict[str, Any]) -> dict[str, Any]:
 
 def _base_options(state: dict[str, Any]) -> Options:
     """The options the collection was converted with (as ``session_options`` saved them)."""
-    saved = state["base"]
-    return Options(
-        skill_dir=Path(state["root"]),
-        out=Path(saved["out"]) if saved.get("out") else None,
-        analyzer="host",
-        plan_only=bool(saved.get("plan_only")),
-        output=Path(saved["output"]) if saved.get("output") else None,
-        force=bool(saved.get("force")),
-        smoke=bool(saved.get("smoke")),
-        probe=bool(saved.get("probe")),
-        unsafe_no_sandbox=bool(saved.get("unsafe_no_sandbox")),
-        review=bool(saved.get("review", True)),
-        each=bool(state.get("each")),
-    )
+    return single.options_from(state["base"], Path(state["root"]), each=bool(state.get("each")))
