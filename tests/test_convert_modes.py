@@ -120,6 +120,10 @@ def test_when_to_use_items_are_said_as_requests(tmp_path: Path) -> None:
     ]
     assert as_request("用户想查询明天的天气") == "查询明天的天气"
     assert as_request("`policy / rule` requests") == ""
+    # "You" is a word: git-worktree-manager's "Your current branch is blocked ..." became the
+    # trigger "r current branch is blocked ..."
+    said = as_request("Your current branch is blocked but you need to ship a quick fix now")
+    assert said.startswith("your current branch")
 
 
 def test_a_description_naming_its_trigger_phrases_gives_them(tmp_path: Path) -> None:

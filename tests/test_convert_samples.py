@@ -40,6 +40,27 @@ def test_fixtures_are_real_and_the_same_every_time() -> None:
     assert fixture_for(".doc") is None
 
 
+def test_text_fixtures_are_what_their_suffix_says() -> None:
+    """Round 50's corpus: .nw, .drawio, .mmd inputs were placeholders; each text fixture
+    now parses as its format."""
+    import tomllib
+    import xml.etree.ElementTree as ElementTree
+
+    def text(suffix: str) -> str:
+        found = fixture_for(suffix)
+        assert found is not None, suffix
+        return found[1].decode("utf-8")
+
+    assert [json.loads(line)["name"] for line in text(".ndjson").splitlines()] == ["alpha", "beta"]
+    assert tomllib.loads(text(".toml"))["items"] == [1, 2]
+    for suffix in (".svg", ".drawio", ".xml"):
+        ElementTree.fromstring(text(suffix))
+    tree = text(".newick").strip()
+    assert tree.endswith(";") and tree.count("(") == tree.count(")") == 3
+    assert text(".mermaid").startswith("graph TD")
+    assert text(".vtt").startswith("WEBVTT") and "-->" in text(".srt")
+
+
 def pipeline(*inputs: Input) -> Pipeline:
     args = [Arg(ref=f"input.{i.name}") for i in inputs]
     return Pipeline("read", "Read", ["read it"], list(inputs), [CodeStep("read", "x.py", args)])
@@ -197,6 +218,13 @@ def test_what_a_file_is_is_no_file_and_the_note_reads_well() -> None:
     assert samples.placeholders["config_path"] == (
         "no sample file for config_path: put the path of a real one here"
     )
+    # a name whose last word says it is an id or a link (feishu-drive's `file_token`) is no
+    # file: its note asked for "the path of a real one"
+    samples = pipeline_samples(
+        pipeline(Input("file_token", "string", True), Input("pdf_url", "string", True)), []
+    )
+    for name in ("file_token", "pdf_url"):
+        assert samples.placeholders[name].startswith(f"no example of {name} in the skill")
 
 
 def test_a_folder_to_read_gets_a_small_project() -> None:

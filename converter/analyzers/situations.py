@@ -24,7 +24,7 @@ from skill2app.converter.inventory.skill import SkillDoc
 MAX_ITEMS = 20  # per skill: a longer list is a catalogue, its first items are enough
 _ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+(.+)$")
 _WHO = re.compile(
-    r"^(?:when\s+)?(?:(?:the\s+)?users?|you|someone|they)(?:'re|'d like|\s+are|\s+is)?\s*"
+    r"^(?:when\s+)?(?:(?:the\s+)?users?|you|someone|they)\b(?:'re|'d like|\s+are|\s+is)?\s*"
     r"(?:wants?|needs?|asks?|requests?|would like|is asking|are asking|provides?|mentions?|"
     r"says?|tries|trying|requires?|has|have|is|are)?\s*(?:to\s+|for\s+|about\s+)?",
     re.I,

@@ -310,9 +310,25 @@ BY_SUFFIX: dict[str, Callable[[], bytes]] = {
     ".html": _text("<!doctype html>\n<title>Sample</title>\n<p>Sample page.</p>\n"),
     ".xml": _text('<?xml version="1.0"?>\n<sample><item>1</item></sample>\n'),
     ".yaml": _text("name: sample\nitems: [1, 2]\n"),
+    ".jsonl": _text('{"name": "alpha", "value": 1}\n{"name": "beta", "value": 2}\n'),
+    ".toml": _text('name = "sample"\nitems = [1, 2]\n'),
+    ".sql": _text("SELECT 1 AS value;\n"),
+    ".svg": _text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16">'
+        '<rect width="16" height="16" fill="#36c"/></svg>\n'
+    ),
+    ".nw": _text("((A:0.1,B:0.2):0.3,(C:0.3,D:0.4):0.5);\n"),  # a Newick tree
+    ".mmd": _text("graph TD\n  A[Start] --> B[Done]\n"),  # a Mermaid diagram
+    ".drawio": _text(
+        '<mxfile><diagram name="Page-1"><mxGraphModel><root><mxCell id="0"/>'
+        '<mxCell id="1" parent="0"/></root></mxGraphModel></diagram></mxfile>\n'
+    ),
+    ".srt": _text("1\n00:00:00,000 --> 00:00:01,000\nHello.\n"),
+    ".vtt": _text("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nHello.\n"),
 }
 ALIASES = {".xls": ".xlsx", ".xlsm": ".xlsx", ".jpg": ".png", ".jpeg": ".png", ".yml": ".yaml",
-           ".markdown": ".md", ".htm": ".html", ".text": ".txt"}  # fmt: skip
+           ".markdown": ".md", ".htm": ".html", ".text": ".txt", ".ndjson": ".jsonl",
+           ".newick": ".nw", ".nwk": ".nw", ".mermaid": ".mmd"}  # fmt: skip
 
 
 def fixture_for(suffix: str) -> tuple[str, bytes] | None:
