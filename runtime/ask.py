@@ -42,9 +42,10 @@ def gather_inputs(
     app_root: Path | None = None,
 ) -> dict[str, Any]:
     """``--input-json`` first, then each ``--input key=value`` on top; relative paths made
-    absolute from where app-run was started (``caller_path``) — those of an ``--input-json``
-    file inside the APP (a pipeline's ``samples/input.json``) from the APP folder, as
-    ``app-run test`` reads them."""
+    absolute from where app-run was started (``caller_path``) — those of a pipeline's
+    ``samples/input.json`` given as ``--input-json`` that name what the APP folder has from
+    there, as ``app-run test`` reads them (what a sample writes still goes where app-run
+    was started)."""
     values: dict[str, Any] = {}
     if input_json:
         given = read_input_json(input_json, stdin_text)
@@ -55,12 +56,14 @@ def gather_inputs(
 
 
 def _sample_base(input_json: str, app_root: Path | None) -> str:
-    """The APP folder when ``input_json`` is a file inside it; else "" (where app-run started)."""
+    """The APP folder when ``input_json`` is a sample's (``pipelines/<p>/samples/…``, read by
+    hand from anywhere); else "" (paths mean where app-run was started)."""
     if app_root is None or input_json == "-":
         return ""
     root = os.path.realpath(app_root)
-    here = os.path.realpath(input_json)
-    return root if os.path.commonpath([root, here]) == root else ""
+    parts = Path(os.path.relpath(os.path.realpath(input_json), root)).parts
+    sample = len(parts) >= 4 and parts[0] == "pipelines" and parts[2] == "samples"
+    return root if sample and ".." not in parts else ""
 
 
 @dataclass

@@ -195,6 +195,27 @@ def test_problems_come_back_with_the_attempt_count_then_a_fix_passes(
     assert (tmp_path / "app" / "pipelines" / "count-words" / "pipeline.yaml").is_file()
 
 
+def test_a_retry_without_its_kept_prompt_sends_the_whole_prompt_again(
+    skill: Path, tmp_path: Path
+) -> None:
+    """A reviewer's: with `<session>.prompt.md` deleted, the whole prompt was sent again (as
+    it should be) but kept with that attempt's problems, which later retries then cited."""
+    pause = start(skill, tmp_path)
+    kept = Path(pause["prompt_file"])
+    kept.unlink()
+    wrong_flag = good_plan()
+    wrong_flag["pipelines"][0]["steps"][0]["args"][1]["flag"] = "--minimum"
+    code, out, _err = paste(pause["resume"], json.dumps(wrong_flag), tmp_path)
+    second = json.loads(out)
+    assert code == 6 and second["attempt"] == 2
+    assert "your previous plan was not accepted" in second["prompt"]  # the whole, with them
+    assert len(second["prompt"]) > len(pause["prompt"])
+    assert kept.read_text(encoding="utf-8") == pause["prompt"]  # kept as the first was
+    code, out, _err = paste(second["resume"], json.dumps(wrong_flag), tmp_path)
+    third = json.loads(out)
+    assert code == 6 and third["prompt"].startswith("# Attempt 3 of 3")
+
+
 def test_attempts_used_up_write_nothing_and_say_what_fails(skill: Path, tmp_path: Path) -> None:
     """... and --max-attempts on resume reopens the session for one more try."""
     code, out, err = app_convert(
@@ -286,9 +307,12 @@ def test_sessions_are_listed_abandoned_and_cleaned(skill: Path, tmp_path: Path) 
     code, _out, err = paste(pause["resume"], json.dumps(good_plan()), tmp_path)
     assert code == 2 and "has ended (abandoned)" in err
     assert Path(pause["prompt_file"]).is_file()
+    stray = Path(pause["prompt_file"]).with_name("20260101T000000-gone-abcdef.prompt.md")
+    stray.write_text("a prompt whose session was removed by hand")
     code, out, err = app_convert("sessions", "--clean", "--json", cwd=tmp_path)
     assert json.loads(out) == [] and "removed 1 conversion sessions" in err
     assert not Path(pause["prompt_file"]).exists()  # the kept prompt goes with its session
+    assert not stray.exists()
 
 
 def test_an_unknown_session_is_a_usage_error(tmp_path: Path) -> None:

@@ -252,3 +252,26 @@ def test_different_tasks_with_the_same_calls_stay_apart(tmp_path: Path) -> None:
         "report-progress",
         "time-a-read",
     }
+
+
+def test_one_file_an_example_reads_twice_is_one_input(tmp_path: Path) -> None:
+    """image-to-svg: a block calling `image_to_svg("photo.jpg", ...)` four times made the
+    inputs image_file, photo_file, photo_file_3 and photo_file_4, all the same photo."""
+    skill = write_tree(
+        tmp_path / "stats",
+        {
+            "SKILL.md": "---\nname: stats\ndescription: Text statistics.\n---\n# Stats\n\n"
+            "## Count words and lines\n\n```python\nimport pathlib\n\n"
+            'print(len(pathlib.Path("notes.txt").read_text().split()))\n'
+            'print(len(pathlib.Path("notes.txt").read_text().splitlines()))\n'
+            'print(len(pathlib.Path("other.txt").read_text()))\n```\n'
+        },
+    )
+    (pipeline,) = analyze(build_inventory(skill)).pipelines
+    names = [i.name for i in pipeline.input]
+    assert sorted(names) == ["notes_file", "text_file"]  # two files, two inputs
+    notes = next(f.name for f in pipeline.input if "notes.txt" in (f.description or ""))
+    (step,) = pipeline.steps
+    source = step.write.source
+    assert source.count(f"INPUT.get({notes!r})") == 1
+    assert source.count(f"pathlib.Path({notes})") == 2

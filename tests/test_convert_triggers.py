@@ -1150,3 +1150,45 @@ def test_the_same_action_of_two_programs_says_whose_it_is(tmp_path: Path) -> Non
     descriptions = [p.description for p in plan.pipelines if "list" in p.name]
     assert len(descriptions) == 2 and len(set(descriptions)) == 2, descriptions
     assert any("Drive" in d for d in descriptions) and any("Calendar" in d for d in descriptions)
+
+
+def test_a_bare_word_description_says_whose_it_is(tmp_path: Path) -> None:
+    """Round 48's judge: blackboard.py's subcommands were described "Init", "Status", "Ready";
+    65 of the corpus's 809 pipelines had such a description.  The program's name tells
+    them apart (what it is for, said after each, drew the siblings together in the
+    self-test); a generic name (main.js) says what the skill does, never its "Use when"."""
+    program = (
+        "import argparse\np = argparse.ArgumentParser(description='Strategy Blackboard State "
+        "Machine')\ns = p.add_subparsers(dest='cmd')\ns.add_parser('init')\n"
+        "s.add_parser('status')\np.parse_args()\n"
+    )
+    plan = plan_of(
+        tmp_path / "a",
+        {
+            "SKILL.md": "---\nname: b\ndescription: Strategy work.\n---\n# B\n\n"
+            "```bash\npython3 scripts/blackboard.py init\npython3 scripts/blackboard.py status"
+            "\n```\n",
+            "scripts/blackboard.py": program,
+        },
+    )
+    described = {p.name: p.description for p in plan.pipelines}
+    assert described["blackboard-init"] == "Init (blackboard)"
+    assert described["blackboard-status"] == "Status (blackboard)"
+    main = {
+        "scripts/main.js": "const a = process.argv.slice(2);\nif (a[0] === 'main') "
+        "console.log(a[1]);\n",
+    }
+    for folder, description in (
+        ("b", "Fetch any URL and convert it to Markdown. Use when asked to save a page."),
+        ("c", "Use this skill when the user asks to save a page. Fetch any URL as Markdown."),
+    ):
+        plan = plan_of(
+            tmp_path / folder,
+            {
+                "SKILL.md": f"---\nname: u\ndescription: {description}\n---\n# U\n\n"
+                "```bash\nnode scripts/main.js main <url>\n```\n",
+                **main,
+            },
+        )
+        (pipeline,) = plan.pipelines
+        assert pipeline.description.startswith("Main — Fetch any URL"), pipeline.description

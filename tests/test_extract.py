@@ -123,10 +123,15 @@ def test_a_file_named_in_the_request_fills_the_one_file_input_among_strings(
         "file": str(tmp_path / "notes.md")
     }
     into = {"file": "string", "folder": "string"}
-    assert offline_extract("put notes.md into docs", into) == {
+    assert offline_extract("put notes.md into docs/", into) == {
         "file": str(tmp_path / "notes.md"),
         "folder": str(tmp_path / "docs"),
     }
+    # a bare word naming a file or folder here is a word, as for a lone input (a reviewer's:
+    # "explain the Makefile", "list files in docs")
+    (tmp_path / "Makefile").write_text("all:\n")
+    assert offline_extract("explain the Makefile briefly", two) == {}
+    assert offline_extract("list files in docs", {"folder": "string", "pattern": "string"}) == {}
 
 
 def test_files_to_read_to_write_and_allowed_values(

@@ -475,14 +475,25 @@ def test_a_samples_input_json_inside_the_app_is_read_from_the_app_folder(
     words_app: Path, runtime_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The newcomer's trial: `run --input-json APP/pipelines/p/samples/input.json` from another
-    folder failed, its relative paths taken from there; app-run test reads them from the APP."""
+    folder failed, its relative paths taken from there; app-run test reads them from the APP.
+    A path the APP lacks (a file to write) is still the caller's, and so are the paths of any
+    other JSON file."""
     samples = words_app / "pipelines" / "head" / "samples"
     samples.mkdir(parents=True)
-    (samples / "input.json").write_text('{"logfile": "logs/app.log", "lines": 2}')
+    (words_app / "logs").mkdir()
+    (words_app / "logs" / "app.log").write_text("a\nb\n")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    sample = str(samples / "input.json")
-    assert invoke("run", words_app, "head", "--input-json", sample).exit_code == 0
-    seen = json.loads(marker(runtime_env, "head", "head")["stdin"])["input"]
-    assert seen["logfile"] == str((words_app / "logs" / "app.log").resolve())
+
+    def seen(input_json: Path, content: str) -> str:
+        input_json.write_text(content)
+        assert invoke("run", words_app, "head", "--input-json", str(input_json)).exit_code == 0
+        return json.loads(marker(runtime_env, "head", "head")["stdin"])["input"]["logfile"]
+
+    sample = samples / "input.json"
+    inside = str((words_app / "logs" / "app.log").resolve())
+    assert seen(sample, '{"logfile": "logs/app.log"}') == inside
+    assert seen(sample, '{"logfile": "logs/new.log"}') == str(elsewhere / "logs" / "new.log")
+    other = words_app / "inputs.json"  # not a sample: the caller's paths
+    assert seen(other, '{"logfile": "logs/app.log"}') == str(elsewhere / "logs" / "app.log")

@@ -294,15 +294,16 @@ def _pause(home: Path, data: dict[str, Any], inventory: Inventory) -> HostPause:
                 data["max_attempts"],
                 kept,
             )
-        else:
+        else:  # the first pause, or the kept prompt gone: the whole prompt, kept without the
+            material = material_for(inventory, data["draft"])  # problems of this attempt
+            kept = keep_prompt(home, data["session"], analyst_prompt(material, data["draft"]))
             prompt = analyst_prompt(
-                material_for(inventory, data["draft"]),
+                material,
                 data["draft"],
                 problems=data["problems"],
                 attempt=data["attempt"],
                 max_attempts=data["max_attempts"],
             )
-            kept = keep_prompt(home, data["session"], prompt)
     resume_cmd, abandon_cmd = commands(data["session"], home)
     state = data["options"].get("collection")
     part = None

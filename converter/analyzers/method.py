@@ -197,7 +197,7 @@ def method_pipeline(
     if makes:
         inputs += save_inputs(folder, replace)
         steps.append(save_step("save_files", llm.name, folder, replace))
-    description = _what_it_does(doc.frontmatter.description)
+    description = skill_purpose(doc.frontmatter.description)
     title = next((imperative(s.title) for s in doc.sections if s.level == 1), "")
     first = method[0][0]
     return Pipeline(
@@ -212,7 +212,7 @@ def method_pipeline(
     )
 
 
-def _what_it_does(description: str) -> str:
+def skill_purpose(description: str) -> str:
     """The first sentence of a description that says what the skill does, not when to use it
     ("This skill should be used when … . Enforces test-driven bug fixing workflow." → the
     second)."""

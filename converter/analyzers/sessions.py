@@ -158,9 +158,12 @@ def clean(home: Path, older_than_hours: float = 24.0) -> list[str]:
         with lock(path.with_suffix(".lock")) as mine:
             if mine:
                 with contextlib.suppress(OSError):
-                    prompt_path(home, row["session"]).unlink(missing_ok=True)
                     path.unlink()
                     removed.append(row["session"])
+    for kept in sessions_dir(home).glob("*.prompt.md"):  # its session gone: the prompt too
+        if not kept.with_name(kept.name.removesuffix(".prompt.md") + ".json").exists():
+            with contextlib.suppress(OSError):
+                kept.unlink()
     return removed
 
 

@@ -243,10 +243,24 @@ def _files(tree: ast.Module) -> list[Found]:
         if value is None or isinstance(parents.get(node), ast.List):
             continue
         writes = _writes(node, parents)
+        again = next((f for f in found if f.value == value and not f.writes and not writes), None)
+        if again is not None and not isinstance(parents.get(node), ast.Assign):
+            # "photo.jpg" read by four calls of one example is one file: one input (it was
+            # photo_file, photo_file_3, photo_file_4 in image-to-svg)
+            found.append(Found(node, again.name, value, writes))
+            continue
         name = _input_name(node, value, parents, writes, names)
         names.append(name)
         found.append(Found(node, name, value, writes))
     return found
+
+
+def distinct(files: Sequence[FileLiteral]) -> list[FileLiteral]:
+    """The first of each input ``files`` name (one file an example reads twice is one)."""
+    firsts: dict[str, FileLiteral] = {}
+    for item in files:
+        firsts.setdefault(item.name, item)
+    return list(firsts.values())
 
 
 def _file_value(node: ast.AST) -> str | list[str] | None:
@@ -359,7 +373,7 @@ def reading(files: Sequence[FileLiteral]) -> list[str]:
     that the caller's folder lacks and the APP folder has (``references/formats.md``: the
     skill's own) is read from the APP folder, never from outside it (``in_app``)."""
     inputs = []
-    for item in files:
+    for item in distinct(files):
         if item.writes:
             inputs.append(f"{item.name} = INPUT.get({item.name!r}) or {item.value!r}")
         else:  # a file of the skill's own (references/x.md) is read from the APP folder
@@ -394,7 +408,7 @@ def reading(files: Sequence[FileLiteral]) -> list[str]:
 def answering(files: Sequence[FileLiteral], printed: str) -> list[str]:
     """A written step's last lines: what it printed (the expression ``printed``) and the
     files it wrote, as its output."""
-    written = [f.name for f in files if f.writes]
+    written = [f.name for f in distinct(files) if f.writes]
     return [
         f"written = [p for p in [{', '.join(written)}] if os.path.exists(p)]",
         f'output = {{"printed": {printed}, "written": written}}',
@@ -407,7 +421,7 @@ def _pipeline(inventory: Inventory, snippet: Snippet, name: str, title: str) -> 
     library = _library(snippet.tree)
     with_library = library and library.lower() not in title.lower()
     description = f"{title} with {library}" if with_library else title
-    inputs = [file_input(item) for item in snippet.files]
+    inputs = [file_input(item) for item in distinct(snippet.files)]
     step = CodeStep(
         step_name(snake(name, 4) or "run"),
         "",

@@ -128,7 +128,7 @@ def _forms() -> dict[str, str]:
     return forms
 
 
-def _verb(word: str) -> str:
+def verb_of(word: str) -> str:
     """The verb a title word names: itself when it is one, its gerund's or noun's verb, ""."""
     low = word.lower()
     return low if low in VERBS else _forms().get(low, "")
@@ -159,7 +159,7 @@ def _joined_gerunds(words: list[str], listed: bool) -> list[str]:
         if word.lower() in ("and", "or", "&") and index in (0, 1):
             continue
         bare = word.rstrip(",")
-        verb = _verb(bare) if joined and bare.lower().endswith("ing") else ""
+        verb = verb_of(bare) if joined and bare.lower().endswith("ing") else ""
         if not verb:
             break
         out[index] = verb + word[len(bare) :]
@@ -175,7 +175,7 @@ def imperative(title: str) -> str:
     words = title.split()
     if not words:
         return ""
-    verb = _verb(words[0].rstrip(","))
+    verb = verb_of(words[0].rstrip(","))
     if verb:
         rest = _joined_gerunds(words[1:], words[0].endswith(","))
         if rest and rest[0].lower() == "of" and words[0].lower() in VERB_NOUNS:
@@ -183,9 +183,9 @@ def imperative(title: str) -> str:
         comma = "," if words[0].endswith(",") else ""
         return sentence_case(" ".join([verb + comma, *rest]))
     for index, word in enumerate(words[1:4], start=1):
-        verb = _verb(word) if word.lower() not in VERBS else ""
+        verb = verb_of(word) if word.lower() not in VERBS else ""
         before = words[:index]
-        if verb and not any(w.lower() in NOT_OBJECT or _verb(w) for w in before):
+        if verb and not any(w.lower() in NOT_OBJECT or verb_of(w) for w in before):
             return sentence_case(" ".join([verb, *before, *words[index + 1 :]]))
     return sentence_case(title)
 
@@ -302,7 +302,7 @@ def names_an_action(title: str) -> bool:
         ) or bool(_JA_ENDS.search(title))
     words = title.split()
     one_task = len(words) == 1 and re.fullmatch(r"[A-Z]?[a-z]{3,}", title)  # "Agenda"
-    return bool(one_task) or any(_verb(word.strip(",.:;()")) for word in words)
+    return bool(one_task) or any(verb_of(word.strip(",.:;()")) for word in words)
 
 
 def zh_verb_of(phrase: str, leads: list[str] | None = None) -> str:

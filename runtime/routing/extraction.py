@@ -38,8 +38,9 @@ Offline, in this order:
    any other string input takes quoted text, URLs, files and paths of folders written with a
    ``/``. A quote mark between two letters is an apostrophe ("Mary's", "it's").
    When several string inputs are missing, the only one named like a file (or a folder) takes
-   the only existing file (or folder) the request's own words name ("summarise notes.md in
-   three bullets" fills ``file`` beside ``style``); quoted text stays for the others.
+   the only existing file (or folder, written with a ``/``) the request's own words name
+   ("summarise notes.md in three bullets" fills ``file`` beside ``style``; "explain the
+   Makefile" fills nothing); quoted text stays for the others.
 
 The value of a file or folder input taken from the request — an existing path, a quoted
 path-like text, or a value named for it (rule 1), there or not (``out=report.pdf``, a file to
@@ -324,13 +325,9 @@ def _lone_path(prose: str, strings: list[str], taken: set[Any]) -> dict[str, str
     found: dict[str, str] = {}
     for kind in ("file", "dir"):
         named = [k for k in strings if path_kind(k) == kind and not _shaped_name(k)]
-        if len(named) != 1:
-            continue
-        tokens = (trim(t) for t in prose.split())
-        said = (path_value(t, kind, quoted=False) for t in tokens if any(c.isalnum() for c in t))
-        values = {value for value in said if value is not None}
-        if len(values) == 1 and (value := values.pop()) not in taken:
-            found[named[0]] = value
+        values = _text_candidates(prose, [], kind)  # existing paths with a "/" or a dot
+        if len(named) == 1 and len(values) == 1 and values[0] not in taken:
+            found[named[0]] = values[0]
     return found
 
 

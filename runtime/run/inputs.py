@@ -198,19 +198,24 @@ def caller_path(name: str, value: Any, *, named_only: bool = False, base: str = 
     a ``/`` or a file suffix (``diff_file=my.diff``, ``out_file=report.pdf`` to write; not
     ``path=user.name``, a key path); for any other input — unless ``named_only``
     (``--input-json`` values) — when it names something here and has a ``/`` or a dot
-    (``text=notes/a.txt``). "Here" is where app-run was started, or ``base`` (a sample's APP
-    folder). URLs, ``-`` and other values as they are."""
+    (``text=notes/a.txt``). "Here" is where app-run was started; with ``base`` (the APP folder
+    of a sample's ``input.json``), a value that exists there and has a ``/`` or a dot (or is
+    named like a path) is that one — a file to write, or one not there, is still the
+    caller's. URLs, ``-`` and other values as they are."""
     if not isinstance(value, str) or not value or value == "-" or "://" in value:
         return value
     if os.path.isabs(value):
         return value
-    path = os.path.join(base, os.path.expanduser(value)) if base else value
-    there = os.path.exists(os.path.expanduser(path))
     kind, slash = path_kind(name), "/" in value or os.sep in value
+    if base and (kind != "any" or slash or "." in value):
+        inside = os.path.join(base, value)
+        if os.path.exists(inside):
+            return absolute(inside)
+    there = os.path.exists(os.path.expanduser(value))
     if kind == "dir" or (kind == "file" and (there or slash or _suffix(value) in FILE_SUFFIXES)):
-        return absolute(path)
+        return absolute(value)
     if kind == "any" and not named_only and there and (slash or "." in value):
-        return absolute(path)
+        return absolute(value)
     return value
 
 
