@@ -1174,6 +1174,18 @@ def test_a_bare_word_description_says_whose_it_is(tmp_path: Path) -> None:
     described = {p.name: p.description for p in plan.pipelines}
     assert described["blackboard-init"] == "Init (blackboard)"
     assert described["blackboard-status"] == "Status (blackboard)"
+    # a description its program's name already says is not said twice (it was "Compliance
+    # check (compliance check)")
+    plan = plan_of(
+        tmp_path / "d",
+        {
+            "SKILL.md": "---\nname: c\ndescription: Strategy work.\n---\n# C\n\n"
+            "## Compliance check\n\n```bash\npython3 scripts/compliance_check.py draft.md\n```\n",
+            "scripts/compliance_check.py": "import sys\nprint(open(sys.argv[1]).read())\n",
+        },
+    )
+    (pipeline,) = plan.pipelines
+    assert pipeline.description == "Compliance check"
     main = {
         "scripts/main.js": "const a = process.argv.slice(2);\nif (a[0] === 'main') "
         "console.log(a[1]);\n",

@@ -237,11 +237,15 @@ def _named(description: str, program: Program, inventory: Inventory) -> str:
     whose descriptions that changed, the self-test fell from 91.8 to 85.6 %; the name
     instead, on the 31 it changes, raised it from 90.8 to 91.7 %). A program named
     ``main``, ``index``, ``cli`` … names nothing: what the skill does is said instead ("Main —
-    Fetch any URL and convert it to Markdown")."""
+    Fetch any URL and convert it to Markdown"); one the description names already, its help."""
     stem = posixpath.splitext(posixpath.basename(program.path))[0]
-    if stem.lower() not in _GENERIC_STEMS:
+    if stem.lower() not in _GENERIC_STEMS and not keys(stem) <= keys(description):
         return f"{description} ({humanize(stem)})"
-    about = skill_purpose(inventory.skill.frontmatter.description)
+    if stem.lower() in _GENERIC_STEMS:
+        about = skill_purpose(inventory.skill.frontmatter.description)
+    else:  # named as its program is ("Compliance check" of compliance_check.py): its help
+        about = first_sentence(what_it_does(program.cli.description if program.cli else ""))
+        about = about or first_sentence(what_it_does(program.doc))
     if not about or len(about) > MAX_ABOUT or keys(about) <= keys(description):
         return description
     return f"{description} — {about}"
