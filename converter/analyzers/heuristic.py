@@ -235,7 +235,7 @@ def _named(description: str, program: Program, inventory: Inventory) -> str:
     """A bare ``description`` with its program's name ("Init (blackboard)"): what the program
     is for, said after each of its bare actions, drew them together (on the 26 corpus skills
     whose descriptions that changed, the self-test fell from 91.8 to 85.6 %; the name
-    instead, on the 31 it changes, raised it from 90.8 to 91.7 %). A program named
+    instead, on the 27 it changes, raised it from 91.5 to 92.6 %). A program named
     ``main``, ``index``, ``cli`` … names nothing: what the skill does is said instead ("Main —
     Fetch any URL and convert it to Markdown"); one the description names already, its help."""
     stem = posixpath.splitext(posixpath.basename(program.path))[0]
