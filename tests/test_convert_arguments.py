@@ -91,6 +91,11 @@ def args(pipeline: Pipeline) -> list[dict[str, Any]]:
              ("files", False, "array")],
             id="nested-choices-repeat",
         ),
+        pytest.param(
+            "[options] REVISION_ID [REVISION_ID ...]",
+            [("revision_id", False, "array")],
+            id="one-or-more",
+        ),
     ],
 )  # fmt: skip
 def test_usage_lines(usage: str, expected: list[tuple[str, bool, str]]) -> None:
@@ -225,6 +230,27 @@ def test_the_words_a_wrapper_passes_on_are_an_array(tmp_path: Path) -> None:
     assert [a.name for a in usage_args("[git_args] -- <path>")] == ["git_args", "path"]
     assert not usage_args("<build_flags>")[0].rest
     assert [a.name for a in usage_args("<file> [extra_args] [--json]") if a.rest] == ["extra_args"]
+
+
+def test_one_or_more_values_shown_one_by_one_stay_one_array(tmp_path: Path) -> None:
+    """kobo-library: `kobo_get.sh [options] REVISION_ID [REVISION_ID ...]`, run in SKILL.md as
+    `kobo_get.sh "$ID1" "$ID2" "$ID3"`, gave the inputs revision_id, text and text_2."""
+    script = (
+        "#!/bin/bash\n# Usage:\n#   kobo_get.sh [options] REVISION_ID [REVISION_ID ...]\n"
+        '#\n# Options:\n#   --quiet   only print file names\nfor id in "$@"; do echo "$id"; '
+        "done\n"
+    )
+    plan = plan_of(
+        tmp_path,
+        {
+            "SKILL.md": HEAD + '```bash\nbash scripts/kobo_get.sh "$REVISION_ID"\n'
+            'bash scripts/kobo_get.sh "$ID1" "$ID2" "$ID3"\n```\n',
+            "scripts/kobo_get.sh": script,
+        },
+    )
+    (pipeline,) = plan.pipelines
+    assert [n for n in inputs(pipeline) if n != "quiet"] == ["revision_id"]
+    assert inputs(pipeline)["revision_id"][0] == "array"
 
 
 def test_optional_flags_after_a_label_or_in_a_table(tmp_path: Path) -> None:

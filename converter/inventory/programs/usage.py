@@ -128,7 +128,25 @@ def usage_args(text: str) -> list[UsageArg]:
     last = next((a for a in reversed(found) if a.kind == "positional"), None)
     if last and last.optional and _PASSED_ON.search(last.name):
         last.repeat = last.rest = True  # `run-taze.sh [-r] [additional-args]`, last: every word
-    return found
+    return _one_repeated(found)
+
+
+def _one_repeated(found: list[UsageArg]) -> list[UsageArg]:
+    """``ID [ID ...]``: one positional of one or more values (an array), not ``id`` and an
+    optional ``id`` of its own (kobo_get.sh's ``REVISION_ID [REVISION_ID ...]``)."""
+    kept: list[UsageArg] = []
+    for arg in found:
+        before = kept[-1] if kept else None
+        if (
+            before is not None
+            and arg.kind == before.kind == "positional"
+            and arg.name == before.name
+            and arg.repeat
+        ):
+            before.repeat = True
+            continue
+        kept.append(arg)
+    return kept
 
 
 def _more_of_flag(found: list[UsageArg], word: str, after: list[str]) -> bool:
