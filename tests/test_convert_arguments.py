@@ -251,6 +251,17 @@ def test_one_or_more_values_shown_one_by_one_stay_one_array(tmp_path: Path) -> N
     (pipeline,) = plan.pipelines
     assert [n for n in inputs(pipeline) if n != "quiet"] == ["revision_id"]
     assert inputs(pipeline)["revision_id"][0] == "array"
+    # an array before the last positional too (a second reviewer's `cp`-like usage)
+    copy = '#!/bin/bash\n# Usage: copy.sh SRC [SRC ...] DEST\ncp "$@"\n'
+    plan = plan_of(
+        tmp_path / "cp",
+        {
+            "SKILL.md": HEAD + "```bash\nbash scripts/copy.sh a.txt b.txt out/\n```\n",
+            "scripts/copy.sh": copy,
+        },
+    )
+    (pipeline,) = plan.pipelines
+    assert list(inputs(pipeline)) == ["src", "dest"]
 
 
 def test_optional_flags_after_a_label_or_in_a_table(tmp_path: Path) -> None:

@@ -1204,3 +1204,24 @@ def test_a_bare_word_description_says_whose_it_is(tmp_path: Path) -> None:
         )
         (pipeline,) = plan.pipelines
         assert pipeline.description.startswith("Main — Fetch any URL"), pipeline.description
+    # a description that only says when to use the skill is not said; a name of no word
+    # that compares (`gh`) is named all the same
+    plan = plan_of(
+        tmp_path / "e",
+        {
+            "SKILL.md": "---\nname: u\ndescription: Use this skill when a page is asked for."
+            "\n---\n# U\n\n```bash\nnode scripts/main.js main <url>\n```\n",
+            **main,
+        },
+    )
+    assert [p.description for p in plan.pipelines] == ["Main"]
+    plan = plan_of(
+        tmp_path / "f",
+        {
+            "SKILL.md": "---\nname: g\ndescription: GitHub.\n---\n# G\n\n```bash\n"
+            "python3 scripts/gh.py status\n```\n",
+            "scripts/gh.py": "import argparse\np = argparse.ArgumentParser()\n"
+            "s = p.add_subparsers(dest='cmd')\ns.add_parser('status')\np.parse_args()\n",
+        },
+    )
+    assert [p.description for p in plan.pipelines] == ["Status (gh)"]

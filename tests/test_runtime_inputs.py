@@ -497,3 +497,24 @@ def test_a_samples_input_json_inside_the_app_is_read_from_the_app_folder(
     assert seen(sample, '{"logfile": "logs/new.log"}') == str(elsewhere / "logs" / "new.log")
     other = words_app / "inputs.json"  # not a sample: the caller's paths
     assert seen(other, '{"logfile": "logs/app.log"}') == str(elsewhere / "logs" / "app.log")
+
+
+def test_a_samples_base_is_only_what_the_app_holds_to_read(tmp_path: Path) -> None:
+    """A second reviewer's: with a sample's base, `out_dir: "."` was the APP itself, a text
+    "." its path, `../x` a file beside the APP; none is what the APP holds to read."""
+    app = tmp_path / "app"
+    (app / "out").mkdir(parents=True)
+    (app / "assets").mkdir()
+    (app / "assets" / "a.csv").write_text("x\n")
+    (tmp_path / "x.txt").write_text("outside\n")
+    base = str(app)
+    assert caller_path("path", "assets/a.csv", named_only=True, base=base) == str(
+        app / "assets" / "a.csv"
+    )
+    cwd = Path.cwd()
+    assert caller_path("out_dir", ".", named_only=True, base=base) == str(cwd)
+    assert caller_path("output_dir", "out", named_only=True, base=base) == str(cwd / "out")
+    assert caller_path("text", ".", named_only=True, base=base) == "."
+    assert caller_path("file", "../x.txt", named_only=True, base=base) == str(
+        (cwd / "../x.txt").resolve()
+    )

@@ -239,7 +239,8 @@ def _named(description: str, program: Program, inventory: Inventory) -> str:
     ``main``, ``index``, ``cli`` … names nothing: what the skill does is said instead ("Main —
     Fetch any URL and convert it to Markdown"); one the description names already, its help."""
     stem = posixpath.splitext(posixpath.basename(program.path))[0]
-    if stem.lower() not in _GENERIC_STEMS and not keys(stem) <= keys(description):
+    said = keys(stem)  # empty for `gh`, `jq`: named all the same
+    if stem.lower() not in _GENERIC_STEMS and not (said and said <= keys(description)):
         return f"{description} ({humanize(stem)})"
     if stem.lower() in _GENERIC_STEMS:
         about = skill_purpose(inventory.skill.frontmatter.description)
@@ -247,6 +248,8 @@ def _named(description: str, program: Program, inventory: Inventory) -> str:
         about = first_sentence(what_it_does(program.cli.description if program.cli else ""))
         about = about or first_sentence(what_it_does(program.doc))
     if not about or len(about) > MAX_ABOUT or keys(about) <= keys(description):
+        return description
+    if use_when_phrases(about):  # the description says only when to use the skill
         return description
     return f"{description} — {about}"
 

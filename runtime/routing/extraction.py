@@ -83,6 +83,7 @@ from skill2app.runtime.routing.schema import (
 )
 from skill2app.runtime.run.inputs import (
     FILE_SUFFIXES,
+    OUTPUT_NAME,
     base_type,
     caller_path,
     convert,
@@ -147,14 +148,6 @@ def offline_extract(
     elif len(strings) > 1:
         found.update(_lone_path(prose, strings, taken))
     return found
-
-
-# What a name says of an input the pipeline writes to: a file the request must name itself.
-OUTPUT_NAME = re.compile(
-    r"(?:^|[_-])(?:out|output|outfile|dest|destination|target|save|result)(?:s|_?(?:file|path|dir))?(?:[_-]|$)"
-    r"|^out(?=[A-Z_]|put)",
-    re.I,
-)
 
 
 def _chosen(prose: str, choices: dict[str, list[Any]]) -> dict[str, Any]:

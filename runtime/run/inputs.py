@@ -192,6 +192,14 @@ def absolute(text: str) -> str:
     return os.path.abspath(os.path.expanduser(text))
 
 
+# What a name says of an input the pipeline writes to: a file the request must name itself.
+OUTPUT_NAME = re.compile(
+    r"(?:^|[_-])(?:out|output|outfile|dest|destination|target|save|result)(?:s|_?(?:file|path|dir))?(?:[_-]|$)"
+    r"|^out(?=[A-Z_]|put)",
+    re.I,
+)
+
+
 def caller_path(name: str, value: Any, *, named_only: bool = False, base: str = "") -> Any:
     """``value`` made absolute when it is a relative path the caller gave: for an input named
     like a folder, always; named like a file, when it exists here or is shaped like a path —
@@ -199,24 +207,33 @@ def caller_path(name: str, value: Any, *, named_only: bool = False, base: str = 
     ``path=user.name``, a key path); for any other input — unless ``named_only``
     (``--input-json`` values) — when it names something here and has a ``/`` or a dot
     (``text=notes/a.txt``). "Here" is where app-run was started; with ``base`` (the APP folder
-    of a sample's ``input.json``), a value that exists there and has a ``/`` or a dot (or is
-    named like a path) is that one — a file to write, or one not there, is still the
-    caller's. URLs, ``-`` and other values as they are."""
+    of a sample's ``input.json``), a value naming what the folder holds, strictly inside it,
+    with a ``/`` or a dot (or named like a path), for an input that is read, is that one — a
+    file or folder to write (``out_dir``), ``.``, or one not there is still the caller's.
+    URLs, ``-`` and other values as they are."""
     if not isinstance(value, str) or not value or value == "-" or "://" in value:
         return value
     if os.path.isabs(value):
         return value
     kind, slash = path_kind(name), "/" in value or os.sep in value
-    if base and (kind != "any" or slash or "." in value):
-        inside = os.path.join(base, value)
-        if os.path.exists(inside):
-            return absolute(inside)
+    if base and _in_base(name, value, base) and (kind != "any" or slash or "." in value):
+        return absolute(os.path.join(base, value))
     there = os.path.exists(os.path.expanduser(value))
     if kind == "dir" or (kind == "file" and (there or slash or _suffix(value) in FILE_SUFFIXES)):
         return absolute(value)
     if kind == "any" and not named_only and there and (slash or "." in value):
         return absolute(value)
     return value
+
+
+def _in_base(name: str, value: str, base: str) -> bool:
+    """Whether ``value`` names something the folder ``base`` holds, strictly inside it after
+    following links (not ``.``, not ``..``), for an input that is read (not ``out_dir``)."""
+    if OUTPUT_NAME.search(name):
+        return False
+    inside = os.path.realpath(os.path.join(base, value))
+    root = os.path.realpath(base)
+    return inside != root and os.path.commonpath([root, inside]) == root and os.path.exists(inside)
 
 
 def _suffix(text: str) -> str:

@@ -114,7 +114,7 @@ def _note_positionals(program: Program, command: Command, words: list[str]) -> N
     declared = command.positionals()
     if command.framework not in ("none", "shell", "node") or len(words) <= len(declared):
         return
-    if declared and declared[-1].type == "array":
+    if any(p.type == "array" or p.rest for p in declared):
         return  # `kobo_get.sh "$ID1" "$ID2" "$ID3"`: more of `REVISION_ID [REVISION_ID ...]`
     cli = program.cli or command
     named = usage_positionals(
