@@ -251,6 +251,22 @@ def test_one_or_more_values_shown_one_by_one_stay_one_array(tmp_path: Path) -> N
     (pipeline,) = plan.pipelines
     assert [n for n in inputs(pipeline) if n != "quiet"] == ["revision_id"]
     assert inputs(pipeline)["revision_id"][0] == "array"
+    # a usage line that pipes another program into it gives that program's flags to none
+    script_with_pipe = script.replace(
+        "REVISION_ID ...]\n",
+        "REVISION_ID ...]\n#   query.py --format ids | kobo_get.sh [options]\n",
+    )
+    assert script_with_pipe != script
+    skill = write_tree(
+        tmp_path / "pipe",
+        {
+            "SKILL.md": HEAD + "```bash\nbash scripts/kobo_get.sh --quiet ID\n```\n",
+            "scripts/kobo_get.sh": script_with_pipe,
+        },
+    )
+    (program,) = build_inventory(skill).programs
+    assert program.cli is not None
+    assert [p.name for p in program.cli.params if p.name.startswith("--f")] == []
     # an array before the last positional too (a second reviewer's `cp`-like usage)
     copy = '#!/bin/bash\n# Usage: copy.sh SRC [SRC ...] DEST\ncp "$@"\n'
     plan = plan_of(

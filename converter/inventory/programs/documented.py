@@ -62,6 +62,8 @@ def _alternatives(found: list[UsageArg], lines: list[str], name: str) -> None:
     program another way (``x.js --url URL`` then ``x.js --file-token T --type docx``): a
     flag that one of them leaves out is optional, and theirs are optional flags."""
     for line in lines:
+        # `kobo_query.py ... --format ids | kobo_get.sh [options]`: only the part that runs it
+        line = next((part for part in line.split(" | ") if _runs(part, name)), line)
         split = split_usage(line) or split_usage("Usage: " + line.strip())  # one more usage line
         if not line.strip() or split is None or not name or not _runs(line, name):
             return
