@@ -70,6 +70,13 @@ def app_convert(tmp_path: Path, *args: str) -> tuple[int, str, float, int]:
     return done.returncode, (done.stdout + done.stderr).decode(errors="replace"), seconds, peak
 
 
+def plan_only(tmp_path: Path, folder: Path) -> tuple[int, str, float, int]:
+    """``app_convert`` of ``folder`` with the heuristic, the plan to stdout only."""
+    return app_convert(
+        tmp_path, str(folder), "--analyzer", "heuristic", "--plan-only", "--out", "-"
+    )
+
+
 def errors(shown: str) -> list[str]:
     return [line for line in shown.splitlines() if line.startswith("Error: ")]
 
@@ -85,9 +92,7 @@ def test_a_readme_that_is_no_file_is_refused_at_once(
     readme = folder / "README.md"
     not_a_file(readme, kind)
     what = "a named pipe" if kind == "fifo" else "a device"
-    code_, shown, seconds, peak = app_convert(
-        tmp_path, str(folder), "--analyzer", "heuristic", "--plan-only", "--out", "-"
-    )
+    code_, shown, seconds, peak = plan_only(tmp_path, folder)
     assert code_ == 3, shown
     assert errors(shown) == [
         f"Error: README.md is {what}, not a file: not read ({readme}) — remove it, or make "
@@ -123,17 +128,13 @@ def test_big_files_are_read_no_further_than_their_bound(tmp_path: Path) -> None:
     folder = skill(tmp_path / "skill")
     with (folder / "README.md").open("wb") as handle:
         handle.truncate(300 * 2**20)
-    code_, shown, seconds, peak = app_convert(
-        tmp_path, str(folder), "--analyzer", "heuristic", "--plan-only", "--out", "-"
-    )
+    code_, shown, seconds, peak = plan_only(tmp_path, folder)
     assert code_ == 0, shown
     assert peak < 200, peak
     (folder / "README.md").unlink()
     with (folder / "SKILL.md").open("ab") as handle:
         handle.truncate(300 * 2**20)
-    code_, shown, seconds, peak = app_convert(
-        tmp_path, str(folder), "--analyzer", "heuristic", "--plan-only", "--out", "-"
-    )
+    code_, shown, seconds, peak = plan_only(tmp_path, folder)
     assert code_ == 3, shown
     assert errors(shown) == [
         f"Error: SKILL.md is more than 1000000 bytes ({folder / 'SKILL.md'}) — move long "

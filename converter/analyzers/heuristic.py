@@ -211,9 +211,8 @@ def _told_apart(plan: Plan, inventory: Inventory) -> None:
         shared = len({program.path for _p, program in group}) >= 2
         for pipeline, program in group:
             if shared:
-                about = first_sentence(what_it_does(program.cli.description if program.cli else ""))
                 stem = humanize(posixpath.splitext(posixpath.basename(program.path))[0])
-                pipeline.description = f"{pipeline.description} — {about or stem}"
+                pipeline.description = f"{pipeline.description} — {_help(program) or stem}"
             elif _bare(pipeline.description):
                 pipeline.description = _named(pipeline.description, program, inventory)
 
@@ -245,8 +244,7 @@ def _named(description: str, program: Program, inventory: Inventory) -> str:
     if stem.lower() in _GENERIC_STEMS:
         about = skill_purpose(inventory.skill.frontmatter.description)
     else:  # named as its program is ("Compliance check" of compliance_check.py): its help
-        about = first_sentence(what_it_does(program.cli.description if program.cli else ""))
-        about = about or first_sentence(what_it_does(program.doc))
+        about = _help(program) or first_sentence(what_it_does(program.doc))
     if not about or len(about) > MAX_ABOUT or keys(about) <= keys(description):
         return description
     if use_when_phrases(about):  # the description says only when to use the skill
@@ -255,6 +253,11 @@ def _named(description: str, program: Program, inventory: Inventory) -> str:
 
 
 MAX_ABOUT = 120  # characters of what a skill does, said after a bare description
+
+
+def _help(program: Program) -> str:
+    """The first sentence of what ``program``'s own help says it does ("" without help)."""
+    return first_sentence(what_it_does(program.cli.description if program.cli else ""))
 
 
 def _installers_not_sampled(plan: Plan, inventory: Inventory) -> None:

@@ -33,7 +33,7 @@ from typing import Any
 from skill2app.converter.inventory.invocations import is_json_literal
 from skill2app.converter.plan.fixtures import ALIASES, BY_SUFFIX, fixture_for, image_png
 from skill2app.converter.plan.model import Input, Pipeline
-from skill2app.runtime.run.inputs import NOT_A_PATH
+from skill2app.runtime.run.inputs import names_no_path
 
 _EXAMPLE = re.compile(r"(?:\be\.g\.|\bfor example\b|例如|比如)[:：,]?\s*", re.I)
 _FILE_LIKE = re.compile(r"^[\w./~-]*[\w-]\.[A-Za-z0-9]{1,6}$")
@@ -191,7 +191,7 @@ def _reads_a_file(item: Input, value: Any) -> bool:
         return False
     if _FOLDER.search(item.name) or _NOT_A_FILE.search(item.name):
         return False
-    if re.split(r"[_\W]+", item.name.lower().rstrip("_"))[-1] in NOT_A_PATH:
+    if names_no_path(item.name):
         return False  # `file_token`, `file_id`, `pdf_url`: its last word says what it is
     text = value if isinstance(value, str) else ""
     if is_json_literal(text) or re.search(r"\s", text.strip()):

@@ -177,14 +177,28 @@ def path_kind(name: str) -> str:
     """What an input's name says its value is: ``file``, ``dir`` or ``any`` (text):
     ``diff_file``, ``logfile``, ``outPath`` are files (``profile`` is not); ``out_dir`` a folder;
     ``folder_token``, ``fileId`` are neither (their last word says what they are)."""
-    words = re.split(r"[_\-\s]+", re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower())
-    if words[-1] in NOT_A_PATH:  # round 33: `folder_token=fldcnXXXX` became <cwd>/fldcnXXXX
+    words = _name_words(name)
+    if names_no_path(name):  # round 33: `folder_token=fldcnXXXX` became <cwd>/fldcnXXXX
         return "any"
     if any(w in DIR_WORDS for w in words):
         return "dir"
     if any(w in FILE_WORDS or (w.endswith(FILE_ENDS) and w != "profile") for w in words):
         return "file"
     return "any"
+
+
+def names_no_path(name: str) -> bool:
+    """Whether an input's last word says it is something about a file or folder, not its path
+    (``folder_token``, ``fileId``, ``pdf_url``): app-run never makes it absolute, app-convert
+    never makes a sample file for it."""
+    words = _name_words(name)
+    return bool(words) and words[-1] in NOT_A_PATH
+
+
+def _name_words(name: str) -> list[str]:
+    """``outPath`` → ``["out", "path"]``, ``folder_token_`` → ``["folder", "token"]``."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower()
+    return [w for w in re.split(r"[_\-\s]+", spaced) if w]
 
 
 def absolute(text: str) -> str:
