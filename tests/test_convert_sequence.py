@@ -223,3 +223,18 @@ def test_a_snapshot_notes_only_the_paths_samples_name_inside_the_copy(
     monkeypatch.setattr(sequence, "MAX_FILES", 2)
     seen, cut = snapshot(tmp_path, ["out", "work/p"])
     assert len(seen) == 2 and cut
+
+
+def test_a_sample_text_no_file_system_takes_as_a_name_is_not_watched(tmp_path: Path) -> None:
+    """`run.py --set test --analyzer all` (2026-12-04): a host's sample text of 270 characters
+    ("Quarterly review for the coffee co-op members: …") was taken for a path, and stat()
+    raised ENAMETOOLONG out of the smoke run."""
+    text = "Quarterly review for the coffee co-op members: " + "x" * 250
+    write_tree(tmp_path, {
+        "pipelines/a/samples/input.json": json.dumps({"notes": text, "o": "out"}),
+        "out/o.txt": "o",
+    })  # fmt: skip
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    named = named_paths(tmp_path, ["a"])
+    seen, cut = snapshot(tmp_path, [*watched_paths(named), "dangling", "missing"])
+    assert sorted(seen) == ["dangling", "out/o.txt"] and not cut

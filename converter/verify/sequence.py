@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -67,16 +68,19 @@ def snapshot(root: Path, paths: list[str]) -> tuple[Snapshot, bool]:
         try:
             if not start.resolve().is_relative_to(inside):
                 continue  # a link out of the copy: not the APP's
+            kind = os.lstat(start).st_mode
+        except FileNotFoundError:
+            continue  # nothing there (yet)
         except (OSError, RuntimeError):
-            continue
-        if start.is_dir() and not start.is_symlink():
+            continue  # no name the file system takes (a sentence of 270 bytes), a loop
+        if stat.S_ISDIR(kind):
             for folder, dirs, files in os.walk(start):
                 dirs[:] = sorted(d for d in dirs if d not in _SKIPPED)
                 for name in sorted(files):
                     _note(found, root, Path(folder, name))
                     if len(found) >= MAX_FILES:
                         return found, True
-        elif start.exists() or start.is_symlink():
+        else:
             _note(found, root, start)
         if len(found) >= MAX_FILES:
             return found, True
@@ -85,10 +89,10 @@ def snapshot(root: Path, paths: list[str]) -> tuple[Snapshot, bool]:
 
 def _note(found: Snapshot, root: Path, path: Path) -> None:
     try:
-        stat = os.lstat(path)
+        seen = os.lstat(path)
     except OSError:
         return
-    found[path.relative_to(root).as_posix()] = (stat.st_size, stat.st_mtime_ns)
+    found[path.relative_to(root).as_posix()] = (seen.st_size, seen.st_mtime_ns)
 
 
 def changed_files(before: Snapshot, after: Snapshot) -> list[str]:
